@@ -1,0 +1,198 @@
+
+use builtin;
+use str;
+
+set edit:completion:arg-completer[keep] = {|@words|
+    fn spaces {|n|
+        builtin:repeat $n ' ' | str:join ''
+    }
+    fn cand {|text desc|
+        edit:complex-candidate $text &display=$text' '(spaces (- 14 (wcswidth $text)))$desc
+    }
+    var command = 'keep'
+    for word $words[1..-1] {
+        if (str:has-prefix $word '-') {
+            break
+        }
+        set command = $command';'$word
+    }
+    var completions = [
+        &'keep'= {
+            cand --store 'Store directory (holds keep.db) [default: the platform data directory + /keep]'
+            cand --json 'Print one JSON document instead of text'
+            cand --ids 'Print only ids, one per line (for xargs)'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand -V 'Print version'
+            cand --version 'Print version'
+            cand put 'Store text, standard input or a text file as a note'
+            cand get 'Show notes, an archived version (ID@V{N}) or a part (ID@P{N})'
+            cand list 'List notes, most recently updated first'
+            cand find 'Find notes matching a query, best first'
+            cand tag 'Add or remove tags on notes'
+            cand del 'Delete notes for good, or one archived version of a note'
+            cand revert 'Undo the last change of notes: restore the previous version'
+            cand now 'Show or replace the working-intentions note, ''now'''
+            cand move 'Move the version history of ''now'' (or of another note) into a named note'
+            cand export 'Export every note, with tags, full history and parts, as JSON Lines'
+            cand import 'Import notes from a file written by ''keep export'''
+            cand help 'Print this message or the help of the given subcommand(s)'
+        }
+        &'keep;put'= {
+            cand --id 'Store under this id instead of the one derived from the content'
+            cand -t 'Add a tag (repeatable)'
+            cand --tag 'Add a tag (repeatable)'
+            cand --summary 'Use this summary instead of one made from the content'
+            cand --store 'Store directory (holds keep.db) [default: the platform data directory + /keep]'
+            cand --json 'Print one JSON document instead of text'
+            cand --ids 'Print only ids, one per line (for xargs)'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+        }
+        &'keep;get'= {
+            cand -V 'Show version N: 0 current, 1 previous, negative counts from the oldest (-1 = oldest)'
+            cand --version 'Show version N: 0 current, 1 previous, negative counts from the oldest (-1 = oldest)'
+            cand -t 'Only show notes that have this tag (KEY or KEY=VALUE, repeatable)'
+            cand --tag 'Only show notes that have this tag (KEY or KEY=VALUE, repeatable)'
+            cand --store 'Store directory (holds keep.db) [default: the platform data directory + /keep]'
+            cand --history 'List the note''s versions (current first) instead of showing it'
+            cand --json 'Print one JSON document instead of text'
+            cand --ids 'Print only ids, one per line (for xargs)'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+        }
+        &'keep;list'= {
+            cand -t 'Only notes with this tag: KEY or KEY=VALUE (repeatable; all must match)'
+            cand --tag 'Only notes with this tag: KEY or KEY=VALUE (repeatable; all must match)'
+            cand --since 'Only notes updated since: an ISO 8601 duration back from now (P7D, PT1H), a date or a timestamp'
+            cand --until 'Only notes updated until: an ISO 8601 duration back from now, a date or a timestamp'
+            cand --sort 'Sort order'
+            cand -n 'Show at most N notes'
+            cand --limit 'Show at most N notes'
+            cand --store 'Store directory (holds keep.db) [default: the platform data directory + /keep]'
+            cand -a 'Include system notes (ids starting with ''.'')'
+            cand --all 'Include system notes (ids starting with ''.'')'
+            cand --json 'Print one JSON document instead of text'
+            cand --ids 'Print only ids, one per line (for xargs)'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+        }
+        &'keep;find'= {
+            cand -t 'Only notes with this tag: KEY or KEY=VALUE (repeatable; all must match)'
+            cand --tag 'Only notes with this tag: KEY or KEY=VALUE (repeatable; all must match)'
+            cand --since 'Only notes updated since: an ISO 8601 duration back from now (P7D, PT1H), a date or a timestamp'
+            cand --until 'Only notes updated until: an ISO 8601 duration back from now, a date or a timestamp'
+            cand -S 'Only ids matching this prefix or glob'
+            cand --scope 'Only ids matching this prefix or glob'
+            cand -n 'Show at most N notes'
+            cand --limit 'Show at most N notes'
+            cand --store 'Store directory (holds keep.db) [default: the platform data directory + /keep]'
+            cand -a 'Include system notes (ids starting with ''.'')'
+            cand --all 'Include system notes (ids starting with ''.'')'
+            cand --json 'Print one JSON document instead of text'
+            cand --ids 'Print only ids, one per line (for xargs)'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+        }
+        &'keep;tag'= {
+            cand -t 'Add a tag (repeatable)'
+            cand --tag 'Add a tag (repeatable)'
+            cand --remove 'Remove a key with all its values (repeatable)'
+            cand --remove-value 'Remove one value of a key (repeatable)'
+            cand --store 'Store directory (holds keep.db) [default: the platform data directory + /keep]'
+            cand --json 'Print one JSON document instead of text'
+            cand --ids 'Print only ids, one per line (for xargs)'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+        }
+        &'keep;del'= {
+            cand --store 'Store directory (holds keep.db) [default: the platform data directory + /keep]'
+            cand --json 'Print one JSON document instead of text'
+            cand --ids 'Print only ids, one per line (for xargs)'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+        }
+        &'keep;revert'= {
+            cand --store 'Store directory (holds keep.db) [default: the platform data directory + /keep]'
+            cand --json 'Print one JSON document instead of text'
+            cand --ids 'Print only ids, one per line (for xargs)'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+        }
+        &'keep;now'= {
+            cand --scope 'Use the note ''now:NAME'''
+            cand -t 'Add a tag when setting (repeatable)'
+            cand --tag 'Add a tag when setting (repeatable)'
+            cand --store 'Store directory (holds keep.db) [default: the platform data directory + /keep]'
+            cand --json 'Print one JSON document instead of text'
+            cand --ids 'Print only ids, one per line (for xargs)'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+        }
+        &'keep;move'= {
+            cand --source 'Move from this note instead of ''now'''
+            cand --scope 'Move from ''now:SCOPE'' instead of ''now'''
+            cand -t 'Only move states with this tag: KEY or KEY=VALUE (repeatable)'
+            cand --tag 'Only move states with this tag: KEY or KEY=VALUE (repeatable)'
+            cand --store 'Store directory (holds keep.db) [default: the platform data directory + /keep]'
+            cand --only 'Only move the current state'
+            cand --json 'Print one JSON document instead of text'
+            cand --ids 'Print only ids, one per line (for xargs)'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+        }
+        &'keep;export'= {
+            cand --store 'Store directory (holds keep.db) [default: the platform data directory + /keep]'
+            cand --json 'Print one JSON document instead of text'
+            cand --ids 'Print only ids, one per line (for xargs)'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+        }
+        &'keep;import'= {
+            cand --store 'Store directory (holds keep.db) [default: the platform data directory + /keep]'
+            cand --json 'Print one JSON document instead of text'
+            cand --ids 'Print only ids, one per line (for xargs)'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+        }
+        &'keep;help'= {
+            cand put 'Store text, standard input or a text file as a note'
+            cand get 'Show notes, an archived version (ID@V{N}) or a part (ID@P{N})'
+            cand list 'List notes, most recently updated first'
+            cand find 'Find notes matching a query, best first'
+            cand tag 'Add or remove tags on notes'
+            cand del 'Delete notes for good, or one archived version of a note'
+            cand revert 'Undo the last change of notes: restore the previous version'
+            cand now 'Show or replace the working-intentions note, ''now'''
+            cand move 'Move the version history of ''now'' (or of another note) into a named note'
+            cand export 'Export every note, with tags, full history and parts, as JSON Lines'
+            cand import 'Import notes from a file written by ''keep export'''
+            cand help 'Print this message or the help of the given subcommand(s)'
+        }
+        &'keep;help;put'= {
+        }
+        &'keep;help;get'= {
+        }
+        &'keep;help;list'= {
+        }
+        &'keep;help;find'= {
+        }
+        &'keep;help;tag'= {
+        }
+        &'keep;help;del'= {
+        }
+        &'keep;help;revert'= {
+        }
+        &'keep;help;now'= {
+        }
+        &'keep;help;move'= {
+        }
+        &'keep;help;export'= {
+        }
+        &'keep;help;import'= {
+        }
+        &'keep;help;help'= {
+        }
+    ]
+    $completions[$command]
+}

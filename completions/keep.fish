@@ -1,0 +1,129 @@
+# Print an optspec for argparse to handle cmd's options that are independent of any subcommand.
+function __fish_keep_global_optspecs
+    string join \n store= json ids h/help V/version
+end
+
+function __fish_keep_needs_command
+    # Figure out if the current invocation already has a command.
+    set -l cmd (commandline -opc)
+    set -e cmd[1]
+    argparse -s (__fish_keep_global_optspecs) -- $cmd 2>/dev/null
+    or return
+    if set -q argv[1]
+        # Also print the command, so this can be used to figure out what it is.
+        echo $argv[1]
+        return 1
+    end
+    return 0
+end
+
+function __fish_keep_using_subcommand
+    set -l cmd (__fish_keep_needs_command)
+    test -z "$cmd"
+    and return 1
+    contains -- $cmd[1] $argv
+end
+
+complete -c keep -n "__fish_keep_needs_command" -l store -d 'Store directory (holds keep.db) [default: the platform data directory + /keep]' -r -F
+complete -c keep -n "__fish_keep_needs_command" -l json -d 'Print one JSON document instead of text'
+complete -c keep -n "__fish_keep_needs_command" -l ids -d 'Print only ids, one per line (for xargs)'
+complete -c keep -n "__fish_keep_needs_command" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c keep -n "__fish_keep_needs_command" -s V -l version -d 'Print version'
+complete -c keep -n "__fish_keep_needs_command" -f -a "put" -d 'Store text, standard input or a text file as a note'
+complete -c keep -n "__fish_keep_needs_command" -f -a "get" -d 'Show notes, an archived version (ID@V{N}) or a part (ID@P{N})'
+complete -c keep -n "__fish_keep_needs_command" -f -a "list" -d 'List notes, most recently updated first'
+complete -c keep -n "__fish_keep_needs_command" -f -a "find" -d 'Find notes matching a query, best first'
+complete -c keep -n "__fish_keep_needs_command" -f -a "tag" -d 'Add or remove tags on notes'
+complete -c keep -n "__fish_keep_needs_command" -f -a "del" -d 'Delete notes for good, or one archived version of a note'
+complete -c keep -n "__fish_keep_needs_command" -f -a "revert" -d 'Undo the last change of notes: restore the previous version'
+complete -c keep -n "__fish_keep_needs_command" -f -a "now" -d 'Show or replace the working-intentions note, \'now\''
+complete -c keep -n "__fish_keep_needs_command" -f -a "move" -d 'Move the version history of \'now\' (or of another note) into a named note'
+complete -c keep -n "__fish_keep_needs_command" -f -a "export" -d 'Export every note, with tags, full history and parts, as JSON Lines'
+complete -c keep -n "__fish_keep_needs_command" -f -a "import" -d 'Import notes from a file written by \'keep export\''
+complete -c keep -n "__fish_keep_needs_command" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c keep -n "__fish_keep_using_subcommand put" -l id -d 'Store under this id instead of the one derived from the content' -r
+complete -c keep -n "__fish_keep_using_subcommand put" -s t -l tag -d 'Add a tag (repeatable)' -r
+complete -c keep -n "__fish_keep_using_subcommand put" -l summary -d 'Use this summary instead of one made from the content' -r
+complete -c keep -n "__fish_keep_using_subcommand put" -l store -d 'Store directory (holds keep.db) [default: the platform data directory + /keep]' -r -F
+complete -c keep -n "__fish_keep_using_subcommand put" -l json -d 'Print one JSON document instead of text'
+complete -c keep -n "__fish_keep_using_subcommand put" -l ids -d 'Print only ids, one per line (for xargs)'
+complete -c keep -n "__fish_keep_using_subcommand put" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c keep -n "__fish_keep_using_subcommand get" -s V -l version -d 'Show version N: 0 current, 1 previous, negative counts from the oldest (-1 = oldest)' -r
+complete -c keep -n "__fish_keep_using_subcommand get" -s t -l tag -d 'Only show notes that have this tag (KEY or KEY=VALUE, repeatable)' -r
+complete -c keep -n "__fish_keep_using_subcommand get" -l store -d 'Store directory (holds keep.db) [default: the platform data directory + /keep]' -r -F
+complete -c keep -n "__fish_keep_using_subcommand get" -l history -d 'List the note\'s versions (current first) instead of showing it'
+complete -c keep -n "__fish_keep_using_subcommand get" -l json -d 'Print one JSON document instead of text'
+complete -c keep -n "__fish_keep_using_subcommand get" -l ids -d 'Print only ids, one per line (for xargs)'
+complete -c keep -n "__fish_keep_using_subcommand get" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c keep -n "__fish_keep_using_subcommand list" -s t -l tag -d 'Only notes with this tag: KEY or KEY=VALUE (repeatable; all must match)' -r
+complete -c keep -n "__fish_keep_using_subcommand list" -l since -d 'Only notes updated since: an ISO 8601 duration back from now (P7D, PT1H), a date or a timestamp' -r
+complete -c keep -n "__fish_keep_using_subcommand list" -l until -d 'Only notes updated until: an ISO 8601 duration back from now, a date or a timestamp' -r
+complete -c keep -n "__fish_keep_using_subcommand list" -l sort -d 'Sort order' -r -f -a "updated\t'Most recently updated first'
+accessed\t'Most recently read first'
+created\t'Most recently created first'
+id\t'By id'"
+complete -c keep -n "__fish_keep_using_subcommand list" -s n -l limit -d 'Show at most N notes' -r
+complete -c keep -n "__fish_keep_using_subcommand list" -l store -d 'Store directory (holds keep.db) [default: the platform data directory + /keep]' -r -F
+complete -c keep -n "__fish_keep_using_subcommand list" -s a -l all -d 'Include system notes (ids starting with \'.\')'
+complete -c keep -n "__fish_keep_using_subcommand list" -l json -d 'Print one JSON document instead of text'
+complete -c keep -n "__fish_keep_using_subcommand list" -l ids -d 'Print only ids, one per line (for xargs)'
+complete -c keep -n "__fish_keep_using_subcommand list" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c keep -n "__fish_keep_using_subcommand find" -s t -l tag -d 'Only notes with this tag: KEY or KEY=VALUE (repeatable; all must match)' -r
+complete -c keep -n "__fish_keep_using_subcommand find" -l since -d 'Only notes updated since: an ISO 8601 duration back from now (P7D, PT1H), a date or a timestamp' -r
+complete -c keep -n "__fish_keep_using_subcommand find" -l until -d 'Only notes updated until: an ISO 8601 duration back from now, a date or a timestamp' -r
+complete -c keep -n "__fish_keep_using_subcommand find" -s S -l scope -d 'Only ids matching this prefix or glob' -r
+complete -c keep -n "__fish_keep_using_subcommand find" -s n -l limit -d 'Show at most N notes' -r
+complete -c keep -n "__fish_keep_using_subcommand find" -l store -d 'Store directory (holds keep.db) [default: the platform data directory + /keep]' -r -F
+complete -c keep -n "__fish_keep_using_subcommand find" -s a -l all -d 'Include system notes (ids starting with \'.\')'
+complete -c keep -n "__fish_keep_using_subcommand find" -l json -d 'Print one JSON document instead of text'
+complete -c keep -n "__fish_keep_using_subcommand find" -l ids -d 'Print only ids, one per line (for xargs)'
+complete -c keep -n "__fish_keep_using_subcommand find" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c keep -n "__fish_keep_using_subcommand tag" -s t -l tag -d 'Add a tag (repeatable)' -r
+complete -c keep -n "__fish_keep_using_subcommand tag" -l remove -d 'Remove a key with all its values (repeatable)' -r
+complete -c keep -n "__fish_keep_using_subcommand tag" -l remove-value -d 'Remove one value of a key (repeatable)' -r
+complete -c keep -n "__fish_keep_using_subcommand tag" -l store -d 'Store directory (holds keep.db) [default: the platform data directory + /keep]' -r -F
+complete -c keep -n "__fish_keep_using_subcommand tag" -l json -d 'Print one JSON document instead of text'
+complete -c keep -n "__fish_keep_using_subcommand tag" -l ids -d 'Print only ids, one per line (for xargs)'
+complete -c keep -n "__fish_keep_using_subcommand tag" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c keep -n "__fish_keep_using_subcommand del" -l store -d 'Store directory (holds keep.db) [default: the platform data directory + /keep]' -r -F
+complete -c keep -n "__fish_keep_using_subcommand del" -l json -d 'Print one JSON document instead of text'
+complete -c keep -n "__fish_keep_using_subcommand del" -l ids -d 'Print only ids, one per line (for xargs)'
+complete -c keep -n "__fish_keep_using_subcommand del" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c keep -n "__fish_keep_using_subcommand revert" -l store -d 'Store directory (holds keep.db) [default: the platform data directory + /keep]' -r -F
+complete -c keep -n "__fish_keep_using_subcommand revert" -l json -d 'Print one JSON document instead of text'
+complete -c keep -n "__fish_keep_using_subcommand revert" -l ids -d 'Print only ids, one per line (for xargs)'
+complete -c keep -n "__fish_keep_using_subcommand revert" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c keep -n "__fish_keep_using_subcommand now" -l scope -d 'Use the note \'now:NAME\'' -r
+complete -c keep -n "__fish_keep_using_subcommand now" -s t -l tag -d 'Add a tag when setting (repeatable)' -r
+complete -c keep -n "__fish_keep_using_subcommand now" -l store -d 'Store directory (holds keep.db) [default: the platform data directory + /keep]' -r -F
+complete -c keep -n "__fish_keep_using_subcommand now" -l json -d 'Print one JSON document instead of text'
+complete -c keep -n "__fish_keep_using_subcommand now" -l ids -d 'Print only ids, one per line (for xargs)'
+complete -c keep -n "__fish_keep_using_subcommand now" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c keep -n "__fish_keep_using_subcommand move" -l source -d 'Move from this note instead of \'now\'' -r
+complete -c keep -n "__fish_keep_using_subcommand move" -l scope -d 'Move from \'now:SCOPE\' instead of \'now\'' -r
+complete -c keep -n "__fish_keep_using_subcommand move" -s t -l tag -d 'Only move states with this tag: KEY or KEY=VALUE (repeatable)' -r
+complete -c keep -n "__fish_keep_using_subcommand move" -l store -d 'Store directory (holds keep.db) [default: the platform data directory + /keep]' -r -F
+complete -c keep -n "__fish_keep_using_subcommand move" -l only -d 'Only move the current state'
+complete -c keep -n "__fish_keep_using_subcommand move" -l json -d 'Print one JSON document instead of text'
+complete -c keep -n "__fish_keep_using_subcommand move" -l ids -d 'Print only ids, one per line (for xargs)'
+complete -c keep -n "__fish_keep_using_subcommand move" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c keep -n "__fish_keep_using_subcommand export" -l store -d 'Store directory (holds keep.db) [default: the platform data directory + /keep]' -r -F
+complete -c keep -n "__fish_keep_using_subcommand export" -l json -d 'Print one JSON document instead of text'
+complete -c keep -n "__fish_keep_using_subcommand export" -l ids -d 'Print only ids, one per line (for xargs)'
+complete -c keep -n "__fish_keep_using_subcommand export" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c keep -n "__fish_keep_using_subcommand import" -l store -d 'Store directory (holds keep.db) [default: the platform data directory + /keep]' -r -F
+complete -c keep -n "__fish_keep_using_subcommand import" -l json -d 'Print one JSON document instead of text'
+complete -c keep -n "__fish_keep_using_subcommand import" -l ids -d 'Print only ids, one per line (for xargs)'
+complete -c keep -n "__fish_keep_using_subcommand import" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c keep -n "__fish_keep_using_subcommand help; and not __fish_seen_subcommand_from put get list find tag del revert now move export import help" -f -a "put" -d 'Store text, standard input or a text file as a note'
+complete -c keep -n "__fish_keep_using_subcommand help; and not __fish_seen_subcommand_from put get list find tag del revert now move export import help" -f -a "get" -d 'Show notes, an archived version (ID@V{N}) or a part (ID@P{N})'
+complete -c keep -n "__fish_keep_using_subcommand help; and not __fish_seen_subcommand_from put get list find tag del revert now move export import help" -f -a "list" -d 'List notes, most recently updated first'
+complete -c keep -n "__fish_keep_using_subcommand help; and not __fish_seen_subcommand_from put get list find tag del revert now move export import help" -f -a "find" -d 'Find notes matching a query, best first'
+complete -c keep -n "__fish_keep_using_subcommand help; and not __fish_seen_subcommand_from put get list find tag del revert now move export import help" -f -a "tag" -d 'Add or remove tags on notes'
+complete -c keep -n "__fish_keep_using_subcommand help; and not __fish_seen_subcommand_from put get list find tag del revert now move export import help" -f -a "del" -d 'Delete notes for good, or one archived version of a note'
+complete -c keep -n "__fish_keep_using_subcommand help; and not __fish_seen_subcommand_from put get list find tag del revert now move export import help" -f -a "revert" -d 'Undo the last change of notes: restore the previous version'
+complete -c keep -n "__fish_keep_using_subcommand help; and not __fish_seen_subcommand_from put get list find tag del revert now move export import help" -f -a "now" -d 'Show or replace the working-intentions note, \'now\''
+complete -c keep -n "__fish_keep_using_subcommand help; and not __fish_seen_subcommand_from put get list find tag del revert now move export import help" -f -a "move" -d 'Move the version history of \'now\' (or of another note) into a named note'
+complete -c keep -n "__fish_keep_using_subcommand help; and not __fish_seen_subcommand_from put get list find tag del revert now move export import help" -f -a "export" -d 'Export every note, with tags, full history and parts, as JSON Lines'
+complete -c keep -n "__fish_keep_using_subcommand help; and not __fish_seen_subcommand_from put get list find tag del revert now move export import help" -f -a "import" -d 'Import notes from a file written by \'keep export\''
+complete -c keep -n "__fish_keep_using_subcommand help; and not __fish_seen_subcommand_from put get list find tag del revert now move export import help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'

@@ -1,0 +1,325 @@
+//! Rendering for the terminal and for scripts: the frontmatter view of a
+//! note, one-line listings, JSON documents and bare ids. Colour only on a
+//! terminal and never with NO_COLOR.
+
+use std::io::{self, BufWriter, IsTerminal, Stdout, Write};
+
+use serde_json::{Value, json};
+
+use crate::keeper::NoteView;
+use crate::note::{Edge, Note, Part, Tags, Version};
+
+/// Characters of a summary's first line shown in listings.
+const LINE_CHARS: usize = 100;
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Format {
+    Text,
+    Json,
+    Ids,
+}
+
+pub struct Out {
+    w: BufWriter<Stdout>,
+    color: bool,
+}
+
+#[derive(Clone, Copy)]
+enum Style {
+    Id,
+    Dim,
+    Key,
+}
+
+impl Out {
+    pub fn stdout() -> Self {
+        let stdout = io::stdout();
+        let color =
+            stdout.is_terminal() && std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty());
+        Out {
+            w: BufWriter::new(stdout),
+            color,
+        }
+    }
+
+    pub fn line(&mut self, text: &str) -> io::Result<()> {
+        writeln!(self.w, "{text}")
+    }
+
+    pub fn raw(&mut self) -> &mut dyn Write {
+        &mut self.w
+    }
+
+    pub fn flush(&mut self) -> io::Result<()> {
+        self.w.flush()
+    }
+
+    pub fn json(&mut self, value: &Value) -> io::Result<()> {
+        serde_json::to_writer_pretty(&mut self.w, value)?;
+        writeln!(self.w)
+    }
+
+    fn paint(&self, style: Style, text: &str) -> String {
+        if !self.color || text.is_empty() {
+            return text.to_string();
+        }
+        let code = match style {
+            Style::Id => "1;36",
+            Style::Dim => "2",
+            Style::Key => "34",
+        };
+        format!("\x1b[{code}m{text}\x1b[0m")
+    }
+
+    /// `ID  DATE  first line` (with a score when given).
+    pub fn note_line(&mut self, note: &Note, score: Option<f64>) -> io::Result<()> {
+        let first = first_line(&note.summary);
+        let first = if first.is_empty() && note.tags.contains_key(crate::keeper::STUB_KEY) {
+            self.paint(Style::Dim, "(stub)")
+        } else {
+            first
+        };
+        let id = self.paint(Style::Id, &note.id);
+        let date = self.paint(Style::Dim, &note.updated.short());
+        match score {
+            Some(s) => {
+                let s = self.paint(Style::Dim, &format!("{s:.3}"));
+                writeln!(self.w, "{id}  {date}  {s}  {first}")
+            }
+            None => writeln!(self.w, "{id}  {date}  {first}"),
+        }
+    }
+
+    /// The frontmatter view used by `get` and `now`.
+    pub fn note_view(&mut self, view: &NoteView) -> io::Result<()> {
+        let mut lines: Vec<String> = vec!["---".into()];
+        let key = |s: &Self, k: &str| s.paint(Style::Key, k);
+        lines.push(format!(
+            "{}: {}",
+            key(self, "id"),
+            self.paint(Style::Id, &yaml(&view.note.id))
+        ));
+        if view.version != 0 {
+            lines.push(format!("{}: {}", key(self, "version"), view.version));
+        }
+        if let Some(part) = &view.part {
+            lines.push(format!("{}: {}", key(self, "part"), part.number));
+        }
+        if !view.note.tags.is_empty() {
+            lines.push(format!("{}:", key(self, "tags")));
+            for k in view.note.tags.keys() {
+                lines.push(format!(
+                    "  {}: {}",
+                    key(self, &yaml(k)),
+                    yaml_values(view.note.tags.values(k))
+                ));
+            }
+        }
+        let edges = edge_lines(&view.edges, &view.inverse_edges);
+        if !edges.is_empty() {
+            lines.push(format!("{}:", key(self, "edges")));
+            for (k, values) in edges {
+                lines.push(format!(
+                    "  {}: {}",
+                    key(self, &yaml(&k)),
+                    yaml_values(values.iter().map(String::as_str))
+                ));
+            }
+        }
+        if view.version == 0 && !view.history.is_empty() {
+            lines.push(format!("{}:", key(self, "versions")));
+            for (offset, v) in &view.history {
+                let text = format!("{}  {}", v.updated.short(), first_line(&v.summary));
+                lines.push(format!("  {offset}: {}", yaml(&text)));
+            }
+        }
+        if view.part.is_none() && !view.parts.is_empty() {
+            lines.push(format!("{}:", key(self, "parts")));
+            for p in &view.parts {
+                lines.push(format!("  {}: {}", p.number, yaml(&first_line(&p.summary))));
+            }
+        }
+        lines.push(format!("{}: {}", key(self, "created"), view.note.created));
+        lines.push(format!("{}: {}", key(self, "updated"), view.note.updated));
+        lines.push("---".into());
+        for line in lines {
+            writeln!(self.w, "{line}")?;
+        }
+        let body = match &view.part {
+            Some(part) => &part.summary,
+            None => &view.note.summary,
+        };
+        if !body.is_empty() {
+            writeln!(self.w, "{body}")?;
+        }
+        Ok(())
+    }
+}
+
+/// Outgoing edges by key, then incoming edges by inverse name.
+fn edge_lines(out: &[Edge], inverse: &[Edge]) -> Vec<(String, Vec<String>)> {
+    let mut groups: Vec<(String, Vec<String>)> = Vec::new();
+    let mut push = |k: &str, v: &str| match groups.iter_mut().find(|(g, _)| g == k) {
+        Some((_, values)) => values.push(v.to_string()),
+        None => groups.push((k.to_string(), vec![v.to_string()])),
+    };
+    for e in out {
+        push(&e.key, &e.target);
+    }
+    for e in inverse {
+        push(&e.inverse, &e.source);
+    }
+    groups
+}
+
+/// The first line of a summary, shortened for listings.
+pub fn first_line(summary: &str) -> String {
+    let line = summary
+        .lines()
+        .find(|l| !l.trim().is_empty())
+        .unwrap_or("")
+        .trim();
+    if line.chars().count() > LINE_CHARS {
+        let cut: String = line.chars().take(LINE_CHARS - 1).collect();
+        format!("{}…", cut.trim_end())
+    } else {
+        line.to_string()
+    }
+}
+
+/// A YAML scalar: plain when safe, double-quoted (JSON escaping) otherwise.
+pub fn yaml(text: &str) -> String {
+    const INDICATORS: &[char] = &[
+        '-', '?', ':', ',', '[', ']', '{', '}', '#', '&', '*', '!', '|', '>', '\'', '"', '%', '@',
+        '`',
+    ];
+    let needs_quotes = text.is_empty()
+        || text.starts_with(INDICATORS)
+        || text.starts_with(char::is_whitespace)
+        || text.ends_with(char::is_whitespace)
+        || text.contains(": ")
+        || text.contains(" #")
+        || text.ends_with(':')
+        || text.chars().any(char::is_control)
+        || matches!(text, "true" | "false" | "null" | "~" | "yes" | "no")
+        || text.parse::<f64>().is_ok();
+    if needs_quotes {
+        serde_json::to_string(text).expect("strings serialise")
+    } else {
+        text.to_string()
+    }
+}
+
+/// One value plain, several as a flow sequence.
+fn yaml_values<'a>(values: impl Iterator<Item = &'a str>) -> String {
+    let values: Vec<&str> = values.collect();
+    if values.len() == 1 {
+        return yaml(values[0]);
+    }
+    let items: Vec<String> = values
+        .iter()
+        .map(|v| {
+            if v.contains([',', '[', ']', '{', '}']) {
+                serde_json::to_string(v).expect("strings serialise")
+            } else {
+                yaml(v)
+            }
+        })
+        .collect();
+    format!("[{}]", items.join(", "))
+}
+
+pub fn tags_json(tags: &Tags) -> Value {
+    serde_json::to_value(tags).expect("tags serialise")
+}
+
+/// The stable JSON form of a note.
+pub fn note_json(note: &Note) -> Value {
+    json!({
+        "id": note.id,
+        "summary": note.summary,
+        "tags": tags_json(&note.tags),
+        "content_hash": note.content_hash,
+        "created": note.created,
+        "updated": note.updated,
+        "accessed": note.accessed,
+    })
+}
+
+fn version_json(offset: i64, v: &Version) -> Value {
+    json!({
+        "version": offset,
+        "summary": v.summary,
+        "tags": tags_json(&v.tags),
+        "content_hash": v.content_hash,
+        "updated": v.updated,
+    })
+}
+
+fn part_json(p: &Part) -> Value {
+    json!({ "part": p.number, "summary": p.summary, "tags": tags_json(&p.tags) })
+}
+
+fn edge_json(e: &Edge) -> Value {
+    json!({ "key": e.key, "inverse": e.inverse, "source": e.source, "target": e.target })
+}
+
+/// The JSON form of `get`: the note plus version, part, history, parts
+/// and edges.
+pub fn view_json(view: &NoteView) -> Value {
+    let mut value = note_json(&view.note);
+    let obj = value.as_object_mut().expect("object");
+    obj.insert("version".into(), json!(view.version));
+    obj.insert(
+        "part".into(),
+        view.part.as_ref().map_or(Value::Null, part_json),
+    );
+    obj.insert(
+        "versions".into(),
+        Value::Array(
+            view.history
+                .iter()
+                .map(|(o, v)| version_json(*o, v))
+                .collect(),
+        ),
+    );
+    obj.insert(
+        "parts".into(),
+        Value::Array(view.parts.iter().map(part_json).collect()),
+    );
+    obj.insert(
+        "edges".into(),
+        Value::Array(view.edges.iter().map(edge_json).collect()),
+    );
+    obj.insert(
+        "inverse_edges".into(),
+        Value::Array(view.inverse_edges.iter().map(edge_json).collect()),
+    );
+    value
+}
+
+pub fn history_json(history: &[(i64, Version)]) -> Value {
+    Value::Array(history.iter().map(|(o, v)| version_json(*o, v)).collect())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn yaml_quotes_only_when_needed() {
+        assert_eq!(yaml("plain words"), "plain words");
+        assert_eq!(yaml("%2cf24dba5fb0"), "\"%2cf24dba5fb0\"");
+        assert_eq!(yaml("a: b"), "\"a: b\"");
+        assert_eq!(yaml("file:///tmp/x.md"), "file:///tmp/x.md");
+        assert_eq!(yaml("42"), "\"42\"");
+        assert_eq!(yaml(""), "\"\"");
+    }
+
+    #[test]
+    fn first_line_skips_blank_lines_and_shortens() {
+        assert_eq!(first_line("\n\n  hello\nworld"), "hello");
+        let long = "x".repeat(200);
+        assert_eq!(first_line(&long).chars().count(), LINE_CHARS);
+    }
+}

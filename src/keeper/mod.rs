@@ -1,0 +1,639 @@
+//! `Keeper`: the core API that the CLI, the TUI and the MCP server call.
+//! It owns the rules (ids, versions, tags, edges, stubs); the store owns SQL.
+
+mod edges;
+mod history;
+mod transfer;
+
+use std::path::{Path, PathBuf};
+
+use crate::error::{Error, Result};
+use crate::note::{
+    self, Edge, INVERSE_KEY, Note, NoteRef, Part, Selector, TagFilter, Tags, Version,
+};
+use crate::store::{Db, ListOrder, NoteFilter, Store};
+use crate::summarize;
+use crate::time::{Clock, Timestamp};
+
+pub use history::{MoveOutcome, RevertOutcome};
+pub use transfer::ImportOutcome;
+
+/// System tag naming where a note came from (`inline`, `file`, ...).
+pub const SOURCE_KEY: &str = "_source";
+/// System tag naming the media type of the note's content.
+pub const CONTENT_TYPE_KEY: &str = "_content_type";
+/// System tag marking a note created only as the target of an edge.
+pub const STUB_KEY: &str = "_stub";
+
+/// Largest text file `put` reads whole.
+pub const MAX_TEXT_FILE_BYTES: u64 = 64 * 1024 * 1024;
+
+/// What the caller asks of a `put`, beyond the content.
+#[derive(Debug, Clone, Default)]
+pub struct PutOptions {
+    /// Use this id instead of the one derived from the content.
+    pub id: Option<String>,
+    /// User tags to add (already parsed with `note::parse_user_tag`).
+    pub tags: Tags,
+    /// Use this summary instead of one made from the content.
+    pub summary: Option<String>,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum WriteStatus {
+    /// A new note was stored.
+    Created,
+    /// The note changed; its previous state was archived as a version.
+    Updated,
+    /// Nothing changed.
+    Unchanged,
+}
+
+#[derive(Debug, Clone, serde::Serialize)]
+pub struct WriteOutcome {
+    pub id: String,
+    pub status: WriteStatus,
+}
+
+/// Tag changes for `tag`.
+#[derive(Debug, Clone, Default)]
+pub struct TagEdit {
+    pub add: Tags,
+    pub remove_keys: Vec<String>,
+    pub remove_values: Vec<(String, String)>,
+}
+
+/// What `get` shows: one state of a note and its surroundings.
+#[derive(Debug, Clone)]
+pub struct NoteView {
+    /// The state shown: the current one, or an archived version.
+    pub note: Note,
+    /// 0 for the current state, N for `@V{N}`.
+    pub version: i64,
+    /// Set when a part was addressed with `@P{N}`.
+    pub part: Option<Part>,
+    /// Archived versions, newest first, with their offsets (1 = previous).
+    pub history: Vec<(i64, Version)>,
+    pub parts: Vec<Part>,
+    /// Links made by this state's edge tags.
+    pub edges: Vec<Edge>,
+    /// Links from other notes to this one.
+    pub inverse_edges: Vec<Edge>,
+}
+
+/// A keyword search.
+#[derive(Debug, Clone)]
+pub struct FindQuery {
+    pub text: String,
+    pub filter: NoteFilter,
+    pub limit: usize,
+}
+
+#[derive(Debug, Clone)]
+pub struct Hit {
+    pub note: Note,
+    pub score: f64,
+}
+
+/// What was removed by `delete`.
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
+#[serde(rename_all = "lowercase", tag = "deleted")]
+pub enum Deleted {
+    /// The whole note with its history.
+    Note { id: String, versions: i64 },
+    /// One archived version.
+    Version { id: String, version: i64 },
+}
+
+/// Text ready to store: its id, content and system tags.
+struct Content {
+    id: String,
+    text: String,
+    hash: String,
+    system_tags: Tags,
+}
+
+pub struct Keeper {
+    store: Store,
+    clock: Clock,
+}
+
+impl Keeper {
+    /// Opens the store in `dir`, with the clock from the environment.
+    pub fn open(dir: &Path) -> Result<Self> {
+        Ok(Keeper {
+            store: Store::open(dir)?,
+            clock: Clock::from_env()?,
+        })
+    }
+
+    pub fn with_clock(mut self, clock: Clock) -> Self {
+        self.clock = clock;
+        self
+    }
+
+    pub fn now(&self) -> Timestamp {
+        self.clock.now()
+    }
+
+    pub fn store_path(&self) -> &Path {
+        self.store.path()
+    }
+
+    /// Stores inline text (`source` is recorded in `_source`).
+    pub fn put_text(&mut self, text: &str, source: &str, opts: PutOptions) -> Result<WriteOutcome> {
+        let text = text.trim();
+        if text.is_empty() {
+            return Err(Error::invalid("nothing to put: the text is empty"));
+        }
+        let id = match &opts.id {
+            Some(id) => id.clone(),
+            None => note::inline_id(text),
+        };
+        let mut system_tags = Tags::new();
+        system_tags.insert(SOURCE_KEY, source);
+        system_tags.insert(CONTENT_TYPE_KEY, "text/plain");
+        let content = Content {
+            id,
+            hash: note::content_hash(text.as_bytes()),
+            text: text.to_string(),
+            system_tags,
+        };
+        self.put_content(content, opts)
+    }
+
+    /// Stores a UTF-8 text or Markdown file under its `file://` id.
+    pub fn put_file(&mut self, path: &Path, opts: PutOptions) -> Result<WriteOutcome> {
+        let path = absolute(path)?;
+        let meta = std::fs::metadata(&path).map_err(|e| Error::io(&path, e))?;
+        if meta.is_dir() {
+            return Err(Error::Format {
+                what: path.display().to_string(),
+                reason: "is a directory".into(),
+            });
+        }
+        if meta.len() > MAX_TEXT_FILE_BYTES {
+            return Err(Error::Format {
+                what: path.display().to_string(),
+                reason: format!(
+                    "is {} bytes; text files over {MAX_TEXT_FILE_BYTES} bytes are refused",
+                    meta.len()
+                ),
+            });
+        }
+        let bytes = std::fs::read(&path).map_err(|e| Error::io(&path, e))?;
+        let text = String::from_utf8(bytes).map_err(|_| Error::Format {
+            what: path.display().to_string(),
+            reason: "is not UTF-8 text".into(),
+        })?;
+        if text.contains('\0') {
+            return Err(Error::Format {
+                what: path.display().to_string(),
+                reason: "looks binary (contains NUL bytes)".into(),
+            });
+        }
+        let trimmed = text.trim();
+        if trimmed.is_empty() {
+            return Err(Error::Format {
+                what: path.display().to_string(),
+                reason: "is empty".into(),
+            });
+        }
+        let mut system_tags = Tags::new();
+        system_tags.insert(SOURCE_KEY, "file");
+        system_tags.insert(CONTENT_TYPE_KEY, text_media_type(&path));
+        let id = match &opts.id {
+            Some(id) => id.clone(),
+            None => file_id(&path),
+        };
+        let content = Content {
+            id,
+            hash: note::content_hash(text.as_bytes()),
+            text: trimmed.to_string(),
+            system_tags,
+        };
+        self.put_content(content, opts)
+    }
+
+    fn put_content(&mut self, content: Content, opts: PutOptions) -> Result<WriteOutcome> {
+        note::validate_id(&content.id)?;
+        check_inverse_tag(&content.id, &opts.tags)?;
+        let own_summary = opts.summary.is_some();
+        let summary = match opts.summary {
+            Some(s) if s.trim().is_empty() => {
+                return Err(Error::invalid("the summary is empty"));
+            }
+            Some(s) => s.trim().to_string(),
+            None => summarize::summarize(&content.text),
+        };
+        let body = if summarize::is_passthrough(&content.text) && !own_summary {
+            String::new()
+        } else {
+            content.text.clone()
+        };
+        let now = self.now();
+        self.store.write(|db| {
+            let existing = db.note(&content.id)?;
+            let mut tags = match &existing {
+                Some((_, n)) => n.tags.clone(),
+                None => Tags::new(),
+            };
+            tags.remove_key(STUB_KEY);
+            tags.merge(&opts.tags);
+            for key in content.system_tags.keys() {
+                tags.remove_key(key);
+            }
+            tags.merge(&content.system_tags);
+            let next = Note {
+                id: content.id.clone(),
+                summary,
+                tags,
+                content_hash: Some(content.hash.clone()),
+                created: existing.as_ref().map_or(now, |(_, n)| n.created),
+                updated: now,
+                accessed: now,
+            };
+            let status = write_state(db, existing.as_ref(), &next, now)?;
+            if status != WriteStatus::Unchanged
+                && existing.as_ref().map(|(_, n)| n.content_hash.as_ref())
+                    != Some(next.content_hash.as_ref())
+            {
+                let rid = db.note_rid(&next.id)?.expect("just written");
+                db.index_note_body(rid, &body)?;
+            }
+            Ok(WriteOutcome {
+                id: content.id.clone(),
+                status,
+            })
+        })
+    }
+
+    /// Reads a note argument: the literal id if such a note exists, else the
+    /// id with its `@V{N}` / `@P{N}` selector.
+    pub fn resolve(&self, arg: &str) -> Result<NoteRef> {
+        if self.store.db().note_rid(arg)?.is_some() {
+            return Ok(NoteRef::plain(arg));
+        }
+        NoteRef::parse(arg)
+    }
+
+    /// The current state of a note, without touching its access time.
+    pub fn peek(&self, id: &str) -> Result<Option<Note>> {
+        Ok(self.store.db().note(id)?.map(|(_, n)| n))
+    }
+
+    /// Shows a note (or a version or part of it) and records the access.
+    pub fn get(&mut self, target: &NoteRef) -> Result<NoteView> {
+        let now = self.now();
+        let view = self.view(target)?;
+        self.store.write(|db| {
+            if let Some(rid) = db.note_rid(&target.id)? {
+                db.touch_accessed(rid, now)?;
+            }
+            Ok(())
+        })?;
+        Ok(view)
+    }
+
+    /// Like `get`, without recording the access.
+    pub fn view(&self, target: &NoteRef) -> Result<NoteView> {
+        let db = self.store.db();
+        let (rid, current) = db
+            .note(&target.id)?
+            .ok_or_else(|| Error::NotFound(target.id.clone()))?;
+        let versions = db.versions(rid)?;
+        let (note, version) = match target.selector {
+            Some(Selector::Version(n)) => {
+                let index = version_index(target, versions.len(), n)?;
+                match index {
+                    None => (current, 0),
+                    Some(i) => (
+                        archived_state(&current, &versions[i]),
+                        versions.len() as i64 - i as i64,
+                    ),
+                }
+            }
+            _ => (current, 0),
+        };
+        let part = match target.selector {
+            Some(Selector::Part(n)) => Some(db.part(rid, n)?.ok_or_else(|| {
+                Error::invalid(format!(
+                    "'{target}': the note has {} part(s)",
+                    db.part_count(rid).unwrap_or(0)
+                ))
+            })?),
+            _ => None,
+        };
+        let edge_keys = edges::EdgeKeys::load(&db)?;
+        let count = versions.len() as i64;
+        let history = versions
+            .into_iter()
+            .enumerate()
+            .map(|(i, v)| (count - i as i64, v))
+            .rev()
+            .collect();
+        Ok(NoteView {
+            edges: edge_keys.edges_of(&note),
+            inverse_edges: edge_keys.edges_into(&db, &note.id)?,
+            parts: db.parts(rid)?,
+            note,
+            version,
+            part,
+            history,
+        })
+    }
+
+    /// Archived versions of a note, newest first, with their offsets.
+    pub fn history(&self, id: &str) -> Result<Vec<(i64, Version)>> {
+        let db = self.store.db();
+        let rid = db.note_rid(id)?.ok_or_else(|| Error::NotFound(id.into()))?;
+        let versions = db.versions(rid)?;
+        let count = versions.len() as i64;
+        Ok(versions
+            .into_iter()
+            .enumerate()
+            .map(|(i, v)| (count - i as i64, v))
+            .rev()
+            .collect())
+    }
+
+    pub fn list(
+        &self,
+        filter: &NoteFilter,
+        order: ListOrder,
+        limit: Option<usize>,
+    ) -> Result<Vec<Note>> {
+        self.store.db().list_notes(filter, order, limit)
+    }
+
+    /// Keyword recall ranked by BM25.
+    pub fn find(&self, query: &FindQuery) -> Result<Vec<Hit>> {
+        if query.text.trim().is_empty() {
+            return Err(Error::invalid("the query is empty"));
+        }
+        let hits = self
+            .store
+            .db()
+            .keyword_search(&query.text, &query.filter, query.limit)?;
+        Ok(hits
+            .into_iter()
+            .map(|h| Hit {
+                note: h.note,
+                score: h.score,
+            })
+            .collect())
+    }
+
+    /// Adds and removes tags; a change archives the previous state.
+    pub fn tag(&mut self, id: &str, edit: &TagEdit) -> Result<WriteOutcome> {
+        check_inverse_tag(id, &edit.add)?;
+        for key in edit
+            .remove_keys
+            .iter()
+            .chain(edit.remove_values.iter().map(|(k, _)| k))
+        {
+            if note::is_system_key(key) && key != INVERSE_KEY {
+                return Err(Error::invalid(format!(
+                    "cannot remove '{key}': keys starting with '_' are managed by keep"
+                )));
+            }
+        }
+        let now = self.now();
+        self.store.write(|db| {
+            let (rid, current) = db.note(id)?.ok_or_else(|| Error::NotFound(id.into()))?;
+            let mut next = current.clone();
+            for key in &edit.remove_keys {
+                next.tags.remove_key(key);
+            }
+            for (k, v) in &edit.remove_values {
+                next.tags.remove_value(k, v);
+            }
+            next.tags.merge(&edit.add);
+            next.updated = now;
+            next.accessed = now;
+            let status = write_state(db, Some(&(rid, current)), &next, now)?;
+            Ok(WriteOutcome {
+                id: id.to_string(),
+                status,
+            })
+        })
+    }
+
+    /// Deletes a whole note (with versions, parts, edges and index entries)
+    /// or, for `ID@V{N}` with N != 0, one archived version.
+    pub fn delete(&mut self, target: &NoteRef) -> Result<Deleted> {
+        match target.selector {
+            Some(Selector::Part(_)) => Err(Error::invalid(format!(
+                "'{target}': parts cannot be deleted one by one; delete the note"
+            ))),
+            Some(Selector::Version(0)) => Err(Error::invalid(format!(
+                "'{target}' is the current version: use 'keep revert {}' to drop it or 'keep del {}' to delete the note",
+                target.id, target.id
+            ))),
+            Some(Selector::Version(n)) => self.store.write(|db| {
+                let rid = db
+                    .note_rid(&target.id)?
+                    .ok_or_else(|| Error::NotFound(target.id.clone()))?;
+                let versions = db.versions(rid)?;
+                let index = version_index(target, versions.len(), n)?.expect("n != 0");
+                db.delete_version(rid, versions[index].seq)?;
+                Ok(Deleted::Version {
+                    id: target.id.clone(),
+                    version: versions.len() as i64 - index as i64,
+                })
+            }),
+            None => self.store.write(|db| {
+                let now = self.clock.now();
+                let rid = db
+                    .note_rid(&target.id)?
+                    .ok_or_else(|| Error::NotFound(target.id.clone()))?;
+                let versions = db.version_count(rid)?;
+                db.delete_note(rid)?;
+                edges::after_note_removed(db, &target.id, now)?;
+                Ok(Deleted::Note {
+                    id: target.id.clone(),
+                    versions,
+                })
+            }),
+        }
+    }
+
+    /// The id of the working-intentions note for a scope.
+    pub fn now_id(scope: Option<&str>) -> Result<String> {
+        match scope {
+            None => Ok(note::NOW_ID.to_string()),
+            Some(scope) => {
+                let id = format!("{}:{scope}", note::NOW_ID);
+                if scope.trim().is_empty() {
+                    return Err(Error::invalid("the scope is empty"));
+                }
+                note::validate_id(&id)?;
+                Ok(id)
+            }
+        }
+    }
+
+    pub fn count(&self) -> Result<i64> {
+        self.store.db().count_notes()
+    }
+}
+
+/// Writes `next` over `existing` (or as a new note), archiving the existing
+/// state when it changes. Keeps edges and the keyword index in step.
+fn write_state(
+    db: &Db<'_>,
+    existing: Option<&(i64, Note)>,
+    next: &Note,
+    now: Timestamp,
+) -> Result<WriteStatus> {
+    let (rid, status) = match existing {
+        None => (db.insert_note(next)?, WriteStatus::Created),
+        Some((rid, old)) => {
+            if same_state(old, next) {
+                return Ok(WriteStatus::Unchanged);
+            }
+            if !old.tags.contains_key(STUB_KEY) {
+                db.append_version(*rid, &archived_version(old))?;
+            }
+            db.update_note(*rid, next)?;
+            (*rid, WriteStatus::Updated)
+        }
+    };
+    db.index_note_text(rid, &next.summary, &next.tags)?;
+    edges::sync(db, rid, next, existing.map(|(_, n)| n), now)?;
+    Ok(status)
+}
+
+fn same_state(a: &Note, b: &Note) -> bool {
+    a.summary == b.summary && a.tags == b.tags && a.content_hash == b.content_hash
+}
+
+fn archived_version(note: &Note) -> Version {
+    Version {
+        seq: 0,
+        summary: note.summary.clone(),
+        tags: note.tags.clone(),
+        content_hash: note.content_hash.clone(),
+        created: note.created,
+        updated: note.updated,
+    }
+}
+
+/// A note as it was at an archived version.
+fn archived_state(current: &Note, version: &Version) -> Note {
+    Note {
+        id: current.id.clone(),
+        summary: version.summary.clone(),
+        tags: version.tags.clone(),
+        content_hash: version.content_hash.clone(),
+        created: current.created,
+        updated: version.updated,
+        accessed: current.accessed,
+    }
+}
+
+/// Maps `@V{n}` onto an index into versions stored oldest first; `None`
+/// means the current state.
+fn version_index(target: &NoteRef, archived: usize, n: i64) -> Result<Option<usize>> {
+    let archived_i = archived as i64;
+    let index = match n {
+        0 => return Ok(None),
+        n if n > 0 && n <= archived_i => archived_i - n,
+        n if n < 0 && -n <= archived_i => -n - 1,
+        _ => {
+            return Err(Error::invalid(format!(
+                "'{target}' is out of range: the note has {archived} archived version(s)"
+            )));
+        }
+    };
+    Ok(Some(index as usize))
+}
+
+/// `_inverse` may only be written on a `.tag/KEY` note.
+fn check_inverse_tag(id: &str, tags: &Tags) -> Result<()> {
+    if tags.contains_key(INVERSE_KEY) && !id.starts_with(".tag/") {
+        return Err(Error::invalid(format!(
+            "bad tag '{INVERSE_KEY}': it declares an edge and belongs on a '.tag/KEY' note"
+        )));
+    }
+    Ok(())
+}
+
+fn absolute(path: &Path) -> Result<PathBuf> {
+    std::path::absolute(path)
+        .map_err(|e| Error::io(path, e))
+        .map(|p| normalize(&p))
+}
+
+/// Removes `.` and `..` components without touching the file system.
+fn normalize(path: &Path) -> PathBuf {
+    use std::path::Component;
+    let mut out = PathBuf::new();
+    for c in path.components() {
+        match c {
+            Component::CurDir => {}
+            Component::ParentDir => {
+                out.pop();
+            }
+            other => out.push(other),
+        }
+    }
+    out
+}
+
+/// `file://` URI of an absolute path, with unsafe characters escaped.
+pub fn file_id(path: &Path) -> String {
+    let mut out = String::from("file://");
+    for b in path.to_string_lossy().bytes() {
+        match b {
+            b'A'..=b'Z' | b'a'..=b'z' | b'0'..=b'9' | b'/' | b'-' | b'_' | b'.' | b'~' => {
+                out.push(b as char)
+            }
+            _ => out.push_str(&format!("%{b:02X}")),
+        }
+    }
+    out
+}
+
+fn text_media_type(path: &Path) -> &'static str {
+    match path
+        .extension()
+        .and_then(|e| e.to_str())
+        .map(str::to_ascii_lowercase)
+        .as_deref()
+    {
+        Some("md" | "markdown" | "mdown" | "mkd") => "text/markdown",
+        _ => "text/plain",
+    }
+}
+
+/// A tag filter list from `-t` arguments.
+pub fn parse_filters(args: &[String]) -> Result<Vec<TagFilter>> {
+    args.iter().map(|a| TagFilter::parse(a)).collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn file_ids_escape_unsafe_characters() {
+        assert_eq!(
+            file_id(Path::new("/tmp/a b/ü.md")),
+            "file:///tmp/a%20b/%C3%BC.md"
+        );
+    }
+
+    #[test]
+    fn version_offsets_map_to_indexes() {
+        let r = NoteRef::plain("x");
+        assert_eq!(version_index(&r, 3, 0).unwrap(), None);
+        assert_eq!(version_index(&r, 3, 1).unwrap(), Some(2));
+        assert_eq!(version_index(&r, 3, 3).unwrap(), Some(0));
+        assert_eq!(version_index(&r, 3, -1).unwrap(), Some(0));
+        assert_eq!(version_index(&r, 3, -3).unwrap(), Some(2));
+        assert!(version_index(&r, 3, 4).is_err());
+        assert!(version_index(&r, 3, -4).is_err());
+    }
+}

@@ -1,0 +1,15 @@
+//! keep: a local-first, reflective memory for people and agents.
+//!
+//! The core API is [`Keeper`]; the command line, the full-screen browser and
+//! the MCP server are thin layers over it.
+
+pub mod cli;
+pub mod error;
+pub mod keeper;
+pub mod note;
+pub mod store;
+pub mod summarize;
+pub mod time;
+
+pub use error::{Error, Result};
+pub use keeper::Keeper;

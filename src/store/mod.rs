@@ -1,0 +1,191 @@
+//! The store: the one SQLite database and the only place with SQL.
+//!
+//! `Store::open` sets the pragmas (WAL, busy timeout, foreign keys), loads
+//! sqlite-vec and applies the embedded migrations. Reads go through
+//! `Store::db`; writes through `Store::write`, which runs a closure inside one
+//! immediate transaction so a failure leaves nothing half-written.
+
+mod edges;
+mod notes;
+mod parts;
+mod query;
+mod versions;
+
+use std::path::{Path, PathBuf};
+use std::sync::Once;
+use std::time::Duration;
+
+use rusqlite::{Connection, OpenFlags, TransactionBehavior};
+
+use crate::error::{Error, Result};
+
+pub use query::{FtsHit, ListOrder, NoteFilter};
+
+/// The database file inside a store directory.
+pub const DB_FILE: &str = "keep.db";
+
+const BUSY_TIMEOUT: Duration = Duration::from_secs(10);
+
+/// Embedded migrations, applied in order; never edit one that has landed.
+const MIGRATIONS: &[(i64, &str)] = &[(1, include_str!("migrations/0001_init.sql"))];
+
+pub struct Store {
+    conn: Connection,
+    path: PathBuf,
+}
+
+/// A handle for statements: either the plain connection or a transaction.
+pub struct Db<'c> {
+    conn: &'c Connection,
+}
+
+impl Store {
+    /// Opens (creating if needed) the database in `dir`.
+    pub fn open(dir: &Path) -> Result<Self> {
+        std::fs::create_dir_all(dir).map_err(|e| Error::io(dir, e))?;
+        let path = dir.join(DB_FILE);
+        register_sqlite_vec();
+        let conn = Connection::open_with_flags(
+            &path,
+            OpenFlags::SQLITE_OPEN_READ_WRITE
+                | OpenFlags::SQLITE_OPEN_CREATE
+                | OpenFlags::SQLITE_OPEN_NO_MUTEX
+                | OpenFlags::SQLITE_OPEN_URI,
+        )?;
+        conn.busy_timeout(BUSY_TIMEOUT)?;
+        conn.pragma_update(None, "journal_mode", "WAL")?;
+        conn.pragma_update(None, "synchronous", "NORMAL")?;
+        conn.pragma_update(None, "foreign_keys", "ON")?;
+        let mut store = Store { conn, path };
+        store.migrate()?;
+        Ok(store)
+    }
+
+    pub fn path(&self) -> &Path {
+        &self.path
+    }
+
+    /// A handle for reads outside a transaction.
+    pub fn db(&self) -> Db<'_> {
+        Db { conn: &self.conn }
+    }
+
+    /// Runs `f` in one immediate transaction; commits only if it succeeds.
+    pub fn write<T>(&mut self, f: impl FnOnce(&Db<'_>) -> Result<T>) -> Result<T> {
+        let tx = self
+            .conn
+            .transaction_with_behavior(TransactionBehavior::Immediate)?;
+        let value = f(&Db { conn: &tx })?;
+        tx.commit()?;
+        Ok(value)
+    }
+
+    fn migrate(&mut self) -> Result<()> {
+        let current: i64 = self
+            .conn
+            .pragma_query_value(None, "user_version", |r| r.get(0))?;
+        let known = MIGRATIONS.last().map_or(0, |m| m.0);
+        if current > known {
+            return Err(Error::SchemaTooNew {
+                path: self.path.clone(),
+                found: current,
+                known,
+            });
+        }
+        for (version, sql) in MIGRATIONS.iter().filter(|m| m.0 > current) {
+            let tx = self
+                .conn
+                .transaction_with_behavior(TransactionBehavior::Immediate)?;
+            // Another process may have migrated while we waited for the lock.
+            let now: i64 = tx.pragma_query_value(None, "user_version", |r| r.get(0))?;
+            if now < *version {
+                tx.execute_batch(sql)?;
+                tx.pragma_update(None, "user_version", version)?;
+            }
+            tx.commit()?;
+        }
+        Ok(())
+    }
+}
+
+/// Makes sqlite-vec available on every connection opened afterwards.
+fn register_sqlite_vec() {
+    static ONCE: Once = Once::new();
+    ONCE.call_once(|| {
+        type Entry = unsafe extern "C" fn(
+            *mut rusqlite::ffi::sqlite3,
+            *mut *mut std::os::raw::c_char,
+            *const rusqlite::ffi::sqlite3_api_routines,
+        ) -> std::os::raw::c_int;
+        // SAFETY: sqlite3_vec_init has the signature of an SQLite extension
+        // entry point; the crate declares it without arguments only because
+        // it is meant to be passed to sqlite3_auto_extension like this.
+        unsafe {
+            let entry: Entry = std::mem::transmute(sqlite_vec::sqlite3_vec_init as *const ());
+            rusqlite::ffi::sqlite3_auto_extension(Some(entry));
+        }
+    });
+}
+
+impl Db<'_> {
+    /// The version of sqlite-vec loaded into this connection.
+    pub fn vec_version(&self) -> Result<String> {
+        Ok(self
+            .conn
+            .query_row("SELECT vec_version()", [], |r| r.get(0))?)
+    }
+
+    pub fn meta(&self, key: &str) -> Result<Option<String>> {
+        use rusqlite::OptionalExtension;
+        Ok(self
+            .conn
+            .query_row("SELECT value FROM meta WHERE key = ?1", [key], |r| r.get(0))
+            .optional()?)
+    }
+
+    pub fn set_meta(&self, key: &str, value: &str) -> Result<()> {
+        self.conn.execute(
+            "INSERT INTO meta (key, value) VALUES (?1, ?2)
+             ON CONFLICT (key) DO UPDATE SET value = excluded.value",
+            [key, value],
+        )?;
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn open_applies_migrations_and_loads_sqlite_vec() {
+        let dir = tempfile::tempdir().unwrap();
+        let store = Store::open(dir.path()).unwrap();
+        assert!(store.db().vec_version().unwrap().starts_with('v'));
+        let version: i64 = store
+            .conn
+            .pragma_query_value(None, "user_version", |r| r.get(0))
+            .unwrap();
+        assert_eq!(version, MIGRATIONS.last().unwrap().0);
+        let mode: String = store
+            .conn
+            .pragma_query_value(None, "journal_mode", |r| r.get(0))
+            .unwrap();
+        assert_eq!(mode, "wal");
+        drop(store);
+        // Reopening an up-to-date store is a no-op.
+        Store::open(dir.path()).unwrap();
+    }
+
+    #[test]
+    fn a_failed_write_leaves_nothing() {
+        let dir = tempfile::tempdir().unwrap();
+        let mut store = Store::open(dir.path()).unwrap();
+        let result: Result<()> = store.write(|db| {
+            db.set_meta("k", "v")?;
+            Err(Error::invalid("boom"))
+        });
+        assert!(result.is_err());
+        assert_eq!(store.db().meta("k").unwrap(), None);
+    }
+}

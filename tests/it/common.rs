@@ -1,0 +1,172 @@
+//! A hermetic environment for running the real binary.
+
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output, Stdio};
+
+pub const T0: &str = "2026-11-22T10:00:00Z";
+
+pub struct Env {
+    dir: tempfile::TempDir,
+    clock: String,
+}
+
+impl Env {
+    pub fn new() -> Self {
+        Env {
+            dir: tempfile::tempdir().expect("temp dir"),
+            clock: T0.to_string(),
+        }
+    }
+
+    pub fn store(&self) -> PathBuf {
+        self.dir.path().join("store")
+    }
+
+    pub fn path(&self, name: &str) -> PathBuf {
+        self.dir.path().join(name)
+    }
+
+    /// Sets the fixed clock used by following commands.
+    pub fn at(&mut self, clock: &str) {
+        self.clock = clock.to_string();
+    }
+
+    pub fn bin() -> &'static str {
+        env!("CARGO_BIN_EXE_keep")
+    }
+
+    fn prepare(&self, cmd: &mut Command) {
+        for (key, _) in std::env::vars_os() {
+            if key.to_string_lossy().starts_with("KEEP_") {
+                cmd.env_remove(&key);
+            }
+        }
+        cmd.env("KEEP_STORE", self.store())
+            .env("KEEP_CLOCK", &self.clock)
+            .env("HOME", self.dir.path())
+            .env("XDG_DATA_HOME", self.dir.path().join("data"))
+            .env("NO_COLOR", "1")
+            .env_remove("RUST_BACKTRACE")
+            .current_dir(self.dir.path());
+    }
+
+    pub fn cmd(&self, args: &[&str]) -> Command {
+        let mut cmd = Command::new(Self::bin());
+        cmd.args(args);
+        self.prepare(&mut cmd);
+        cmd
+    }
+
+    pub fn run_with_stdin(&self, args: &[&str], input: &[u8]) -> Output {
+        let mut cmd = self.cmd(args);
+        cmd.stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped());
+        let mut child = cmd.spawn().expect("spawn keep");
+        child
+            .stdin
+            .take()
+            .unwrap()
+            .write_all(input)
+            .expect("write stdin");
+        child.wait_with_output().expect("wait keep")
+    }
+
+    pub fn run(&self, args: &[&str]) -> Output {
+        self.run_with_stdin(args, b"")
+    }
+
+    /// Runs a command that must succeed; returns its stdout.
+    pub fn ok(&self, args: &[&str]) -> String {
+        let out = self.run(args);
+        assert!(
+            out.status.success(),
+            "keep {args:?} failed with {:?}\nstdout: {}\nstderr: {}",
+            out.status.code(),
+            String::from_utf8_lossy(&out.stdout),
+            String::from_utf8_lossy(&out.stderr)
+        );
+        String::from_utf8(out.stdout).expect("utf-8 stdout")
+    }
+
+    pub fn ok_stdin(&self, args: &[&str], input: &str) -> String {
+        let out = self.run_with_stdin(args, input.as_bytes());
+        assert!(
+            out.status.success(),
+            "keep {args:?} failed: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        String::from_utf8(out.stdout).expect("utf-8 stdout")
+    }
+
+    /// Runs a command that must exit with `code`; returns its stderr.
+    pub fn fails(&self, args: &[&str], code: i32) -> String {
+        let out = self.run(args);
+        assert_eq!(
+            out.status.code(),
+            Some(code),
+            "keep {args:?}: expected exit {code}\nstdout: {}\nstderr: {}",
+            String::from_utf8_lossy(&out.stdout),
+            String::from_utf8_lossy(&out.stderr)
+        );
+        String::from_utf8(out.stderr).expect("utf-8 stderr")
+    }
+
+    /// Puts inline text and returns its id.
+    pub fn put(&self, text: &str, tags: &[&str]) -> String {
+        let mut args = vec!["put", text];
+        for t in tags {
+            args.push("-t");
+            args.push(t);
+        }
+        self.ok(&args).trim().to_string()
+    }
+
+    /// Runs a bash script with `keep` on PATH and this environment.
+    pub fn sh(&self, script: &str) -> Output {
+        let bin_dir = Path::new(Self::bin()).parent().unwrap();
+        let path = format!(
+            "{}:{}",
+            bin_dir.display(),
+            std::env::var("PATH").unwrap_or_default()
+        );
+        let mut cmd = Command::new("bash");
+        cmd.arg("-c").arg(format!("set -euo pipefail\n{script}"));
+        self.prepare(&mut cmd);
+        cmd.env("PATH", path);
+        cmd.output().expect("run bash")
+    }
+
+    /// The JSON document printed by a command.
+    pub fn json(&self, args: &[&str]) -> serde_json::Value {
+        let mut all = vec!["--json"];
+        all.extend_from_slice(args);
+        serde_json::from_str(&self.ok(&all)).expect("valid JSON")
+    }
+
+    /// `keep list --ids -a` as a vector, sorted by id.
+    pub fn all_ids(&self) -> Vec<String> {
+        let mut ids: Vec<String> = self
+            .ok(&["list", "--ids", "-a", "--sort", "id"])
+            .lines()
+            .map(String::from)
+            .collect();
+        ids.sort();
+        ids
+    }
+
+    /// A full export, as the fingerprint of everything in the store.
+    pub fn export(&self) -> String {
+        self.ok(&["export"])
+    }
+}
+
+impl Env {
+    /// The JSON document printed by a command fed `input` on stdin.
+    pub fn json_stdin(&self, args: &[&str], input: &str) -> serde_json::Value {
+        let mut all = vec!["--json"];
+        all.extend_from_slice(args);
+        serde_json::from_str(&self.ok_stdin(&all, input)).expect("valid JSON")
+    }
+}

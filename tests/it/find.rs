@@ -1,0 +1,74 @@
+//! find: keyword ranking with filters.
+
+use crate::common::Env;
+
+#[test]
+fn ranks_notes_by_keywords() {
+    let env = Env::new();
+    let a = env.put(
+        "SQLite stores every note; SQLite WAL mode lets readers run",
+        &[],
+    );
+    let b = env.put("A note about gardening and tomatoes", &[]);
+    let c = env.put("The database engine is SQLite", &["topic=db"]);
+    let out = env.ok(&["find", "sqlite", "--ids"]);
+    let found: Vec<&str> = out.lines().collect();
+    assert_eq!(found.len(), 2);
+    assert!(found.contains(&a.as_str()) && found.contains(&c.as_str()));
+    assert!(!out.contains(&b));
+    // Stemming: "stored" finds "stores".
+    assert_eq!(env.ok(&["find", "stored", "--ids"]).trim(), a);
+    // Tag values are searchable too.
+    assert_eq!(env.ok(&["find", "db", "--ids"]).trim(), c);
+    let json = env.json(&["find", "sqlite"]);
+    assert!(json[0]["score"].as_f64().unwrap() > 0.0);
+}
+
+#[test]
+fn filters_apply_before_ranking() {
+    let mut env = Env::new();
+    env.at("2026-11-01T00:00:00Z");
+    let old = env.put("rust memory safety", &["lang=rust"]);
+    env.at("2026-11-22T00:00:00Z");
+    let new = env.put("rust ownership and borrowing", &["lang=rust"]);
+    let other = env.put("rust on old iron bridges", &["topic=metal"]);
+    assert_eq!(
+        env.ok(&["find", "rust", "-t", "topic=metal", "--ids"])
+            .trim(),
+        other
+    );
+    let recent: Vec<String> = env
+        .ok(&["find", "rust", "--since", "P7D", "--ids"])
+        .lines()
+        .map(String::from)
+        .collect();
+    assert!(recent.contains(&new) && !recent.contains(&old));
+    assert_eq!(
+        env.ok(&["find", "rust", "-n", "1", "--ids"])
+            .lines()
+            .count(),
+        1
+    );
+    assert_eq!(
+        env.ok(&["find", "rust", "-S", "%*", "--ids"])
+            .lines()
+            .count(),
+        3
+    );
+    assert!(env.ok(&["find", "rust", "-S", "file://*"]).is_empty());
+}
+
+#[test]
+fn query_syntax_is_not_interpreted() {
+    let env = Env::new();
+    let id = env.put("quotes \"and\" NEAR( stars*", &[]);
+    assert_eq!(env.ok(&["find", "NEAR(", "\"and", "--ids"]).trim(), id);
+    assert!(env.ok(&["find", "!!!"]).is_empty());
+}
+
+#[test]
+fn empty_query_is_a_usage_error() {
+    let env = Env::new();
+    assert_eq!(env.fails(&["find", "   "], 2), "keep: the query is empty\n");
+    env.fails(&["find"], 2);
+}

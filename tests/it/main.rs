@@ -1,0 +1,14 @@
+//! Integration tests: the real `keep` binary in a hermetic environment
+//! (temporary store and home, cleared KEEP_* variables, fixed clock).
+
+mod common;
+mod docs;
+mod edges;
+mod errors;
+mod export;
+mod find;
+mod list;
+mod now_move;
+mod pipelines;
+mod put_get;
+mod tag_del_revert;

@@ -1,0 +1,135 @@
+//! tag, del and revert semantics.
+
+use crate::common::Env;
+
+#[test]
+fn tag_adds_and_removes_values_and_versions_each_change() {
+    let mut env = Env::new();
+    let id = env.put("hello world", &["topic=a", "topic=b", "status=draft"]);
+    env.at("2026-11-22T11:00:00Z");
+    assert_eq!(
+        env.ok(&["tag", &id, "-t", "topic=c"]),
+        format!("{id}  updated\n")
+    );
+    assert_eq!(
+        env.ok(&["tag", &id, "-t", "topic=c"]),
+        format!("{id}  unchanged\n")
+    );
+    env.ok(&[
+        "tag",
+        &id,
+        "--remove-value",
+        "topic=a",
+        "--remove",
+        "status",
+    ]);
+    let note = &env.json(&["get", &id])[0];
+    assert_eq!(note["tags"]["topic"], serde_json::json!(["b", "c"]));
+    assert!(note["tags"].get("status").is_none());
+    assert_eq!(note["versions"].as_array().unwrap().len(), 2);
+    assert_eq!(
+        note["versions"][0]["tags"]["topic"],
+        serde_json::json!(["a", "b", "c"])
+    );
+}
+
+#[test]
+fn tag_refuses_system_keys_and_reports_unknown_ids() {
+    let env = Env::new();
+    let id = env.put("hello world", &[]);
+    let before = env.export();
+    assert_eq!(
+        env.fails(&["tag", &id, "-t", "_source=me"], 2),
+        "keep: bad tag '_source=me': keys starting with '_' are set by keep, not by users\n"
+    );
+    assert_eq!(
+        env.fails(&["tag", &id, "--remove", "_source"], 2),
+        "keep: cannot remove '_source': keys starting with '_' are managed by keep\n"
+    );
+    env.fails(&["tag", &id, "-t", "novalue"], 2);
+    env.fails(&["tag", &id], 2);
+    assert_eq!(env.export(), before);
+    let out = env.run(&["tag", "missing", &id, "-t", "k=v"]);
+    assert_eq!(out.status.code(), Some(1));
+    assert_eq!(
+        String::from_utf8_lossy(&out.stderr),
+        "keep: no note 'missing'\n"
+    );
+    assert_eq!(
+        String::from_utf8_lossy(&out.stdout),
+        format!("{id}  updated\n")
+    );
+    env.fails(&["tag", &format!("{id}@V{{1}}"), "-t", "k=v"], 2);
+}
+
+#[test]
+fn del_removes_the_note_with_history_and_edges() {
+    let env = Env::new();
+    let id = env.put("hello world", &["author=alice"]);
+    env.put("hello world", &["topic=x"]);
+    let keep = env.put("another note", &[]);
+    assert_eq!(
+        env.ok(&["del", &id]),
+        format!("deleted {id} (with 1 archived version(s))\n")
+    );
+    env.fails(&["get", &id], 1);
+    assert!(env.ok(&["find", "hello"]).is_empty());
+    assert!(env.ok(&["get", "alice"]).find("edges").is_none());
+    assert_eq!(env.all_ids(), [keep, "alice".to_string()]);
+}
+
+#[test]
+fn del_of_a_version_keeps_the_rest() {
+    let mut env = Env::new();
+    env.ok(&["put", "one", "--id", "doc"]);
+    env.at("2026-11-22T11:00:00Z");
+    env.ok(&["put", "two", "--id", "doc"]);
+    env.at("2026-11-22T12:00:00Z");
+    env.ok(&["put", "three", "--id", "doc"]);
+    assert_eq!(env.ok(&["del", "doc@V{-1}"]), "deleted doc@V{2}\n");
+    assert_eq!(
+        env.ok(&["get", "doc", "--history"]),
+        "doc@V{0}  2026-11-22 12:00  three\ndoc@V{1}  2026-11-22 11:00  two\n"
+    );
+    let err = env.fails(&["del", "doc@V{0}"], 2);
+    assert!(err.contains("is the current version"), "{err}");
+    env.fails(&["del", "doc@V{5}"], 2);
+    assert_eq!(env.json(&["get", "doc"])[0]["summary"], "three");
+}
+
+#[test]
+fn del_reports_unknown_ids_and_deletes_the_rest() {
+    let env = Env::new();
+    let a = env.put("alpha", &[]);
+    let out = env.run(&["del", "nope", &a]);
+    assert_eq!(out.status.code(), Some(1));
+    assert_eq!(
+        String::from_utf8_lossy(&out.stderr),
+        "keep: no note 'nope'\n"
+    );
+    assert!(env.all_ids().is_empty());
+}
+
+#[test]
+fn revert_restores_the_previous_version_then_deletes() {
+    let mut env = Env::new();
+    env.ok(&["put", "one", "--id", "doc", "-t", "stage=1"]);
+    env.at("2026-11-22T11:00:00Z");
+    env.ok(&["put", "two", "--id", "doc", "-t", "stage=2"]);
+    assert_eq!(
+        env.ok(&["revert", "doc"]),
+        "reverted doc to its previous version (0 archived version(s) left)\n"
+    );
+    let note = &env.json(&["get", "doc"])[0];
+    assert_eq!(note["summary"], "one");
+    assert_eq!(note["tags"]["stage"], serde_json::json!(["1"]));
+    assert_eq!(note["updated"], "2026-11-22T10:00:00.000Z");
+    assert!(env.ok(&["find", "two"]).is_empty());
+    assert_eq!(env.ok(&["find", "one", "--ids"]), "doc\n");
+    assert_eq!(
+        env.ok(&["revert", "doc"]),
+        "deleted doc (it had no previous version)\n"
+    );
+    env.fails(&["get", "doc"], 1);
+    env.fails(&["revert", "doc"], 1);
+}
