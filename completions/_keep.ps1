@@ -31,7 +31,7 @@ Register-ArgumentCompleter -Native -CommandName 'keep' -ScriptBlock {
             [CompletionResult]::new('put', 'put', [CompletionResultType]::ParameterValue, 'Store text, standard input or a text file as a note')
             [CompletionResult]::new('get', 'get', [CompletionResultType]::ParameterValue, 'Show notes, an archived version (ID@V{N}) or a part (ID@P{N})')
             [CompletionResult]::new('list', 'list', [CompletionResultType]::ParameterValue, 'List notes, most recently updated first')
-            [CompletionResult]::new('find', 'find', [CompletionResultType]::ParameterValue, 'Find notes matching a query, best first')
+            [CompletionResult]::new('find', 'find', [CompletionResultType]::ParameterValue, 'Find notes by meaning and by keyword, best first')
             [CompletionResult]::new('tag', 'tag', [CompletionResultType]::ParameterValue, 'Add or remove tags on notes')
             [CompletionResult]::new('del', 'del', [CompletionResultType]::ParameterValue, 'Delete notes for good, or one archived version of a note')
             [CompletionResult]::new('revert', 'revert', [CompletionResultType]::ParameterValue, 'Undo the last change of notes: restore the previous version')
@@ -39,6 +39,7 @@ Register-ArgumentCompleter -Native -CommandName 'keep' -ScriptBlock {
             [CompletionResult]::new('move', 'move', [CompletionResultType]::ParameterValue, 'Move the version history of ''now'' (or of another note) into a named note')
             [CompletionResult]::new('export', 'export', [CompletionResultType]::ParameterValue, 'Export every note, with tags, full history and parts, as JSON Lines')
             [CompletionResult]::new('import', 'import', [CompletionResultType]::ParameterValue, 'Import notes from a file written by ''keep export''')
+            [CompletionResult]::new('reindex', 'reindex', [CompletionResultType]::ParameterValue, 'Embed everything that has no vector yet, with the configured model')
             [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
             break
         }
@@ -57,10 +58,13 @@ Register-ArgumentCompleter -Native -CommandName 'keep' -ScriptBlock {
         'keep;get' {
             [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Show version N: 0 current, 1 previous, negative counts from the oldest (-1 = oldest)')
             [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Show version N: 0 current, 1 previous, negative counts from the oldest (-1 = oldest)')
+            [CompletionResult]::new('-n', '-n', [CompletionResultType]::ParameterName, 'With --similar, show at most N notes')
+            [CompletionResult]::new('--limit', '--limit', [CompletionResultType]::ParameterName, 'With --similar, show at most N notes')
             [CompletionResult]::new('-t', '-t', [CompletionResultType]::ParameterName, 'Only show notes that have this tag (KEY or KEY=VALUE, repeatable)')
             [CompletionResult]::new('--tag', '--tag', [CompletionResultType]::ParameterName, 'Only show notes that have this tag (KEY or KEY=VALUE, repeatable)')
             [CompletionResult]::new('--store', '--store', [CompletionResultType]::ParameterName, 'Store directory (holds keep.db) [default: the platform data directory + /keep]')
             [CompletionResult]::new('--history', '--history', [CompletionResultType]::ParameterName, 'List the note''s versions (current first) instead of showing it')
+            [CompletionResult]::new('--similar', '--similar', [CompletionResultType]::ParameterName, 'List the notes most similar in meaning to each note instead of showing it')
             [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print one JSON document instead of text')
             [CompletionResult]::new('--ids', '--ids', [CompletionResultType]::ParameterName, 'Print only ids, one per line (for xargs)')
             [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
@@ -85,17 +89,21 @@ Register-ArgumentCompleter -Native -CommandName 'keep' -ScriptBlock {
             break
         }
         'keep;find' {
+            [CompletionResult]::new('--id', '--id', [CompletionResultType]::ParameterName, 'Find notes similar to this note instead of matching a query')
             [CompletionResult]::new('-t', '-t', [CompletionResultType]::ParameterName, 'Only notes with this tag: KEY or KEY=VALUE (repeatable; all must match)')
             [CompletionResult]::new('--tag', '--tag', [CompletionResultType]::ParameterName, 'Only notes with this tag: KEY or KEY=VALUE (repeatable; all must match)')
             [CompletionResult]::new('--since', '--since', [CompletionResultType]::ParameterName, 'Only notes updated since: an ISO 8601 duration back from now (P7D, PT1H), a date or a timestamp')
             [CompletionResult]::new('--until', '--until', [CompletionResultType]::ParameterName, 'Only notes updated until: an ISO 8601 duration back from now, a date or a timestamp')
             [CompletionResult]::new('-S', '-S ', [CompletionResultType]::ParameterName, 'Only ids matching this prefix or glob')
             [CompletionResult]::new('--scope', '--scope', [CompletionResultType]::ParameterName, 'Only ids matching this prefix or glob')
-            [CompletionResult]::new('-n', '-n', [CompletionResultType]::ParameterName, 'Show at most N notes')
-            [CompletionResult]::new('--limit', '--limit', [CompletionResultType]::ParameterName, 'Show at most N notes')
+            [CompletionResult]::new('-n', '-n', [CompletionResultType]::ParameterName, 'Show at most N notes (deep recall adds up to N more, at least 10)')
+            [CompletionResult]::new('--limit', '--limit', [CompletionResultType]::ParameterName, 'Show at most N notes (deep recall adds up to N more, at least 10)')
+            [CompletionResult]::new('--mode', '--mode', [CompletionResultType]::ParameterName, 'Which candidates to rank: both fused, keywords only (no model is loaded) or embeddings only')
+            [CompletionResult]::new('--half-life', '--half-life', [CompletionResultType]::ParameterName, 'Recency half-life in days; 0 turns decay off [default: 30, or half_life_days in the config file]')
             [CompletionResult]::new('--store', '--store', [CompletionResultType]::ParameterName, 'Store directory (holds keep.db) [default: the platform data directory + /keep]')
             [CompletionResult]::new('-a', '-a', [CompletionResultType]::ParameterName, 'Include system notes (ids starting with ''.'')')
             [CompletionResult]::new('--all', '--all', [CompletionResultType]::ParameterName, 'Include system notes (ids starting with ''.'')')
+            [CompletionResult]::new('--deep', '--deep', [CompletionResultType]::ParameterName, 'Also follow edges and shared tags from the top hits (two hops)')
             [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print one JSON document instead of text')
             [CompletionResult]::new('--ids', '--ids', [CompletionResultType]::ParameterName, 'Print only ids, one per line (for xargs)')
             [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
@@ -170,11 +178,20 @@ Register-ArgumentCompleter -Native -CommandName 'keep' -ScriptBlock {
             [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
             break
         }
+        'keep;reindex' {
+            [CompletionResult]::new('--store', '--store', [CompletionResultType]::ParameterName, 'Store directory (holds keep.db) [default: the platform data directory + /keep]')
+            [CompletionResult]::new('--all', '--all', [CompletionResultType]::ParameterName, 'Drop every vector and embed everything again')
+            [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print one JSON document instead of text')
+            [CompletionResult]::new('--ids', '--ids', [CompletionResultType]::ParameterName, 'Print only ids, one per line (for xargs)')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            break
+        }
         'keep;help' {
             [CompletionResult]::new('put', 'put', [CompletionResultType]::ParameterValue, 'Store text, standard input or a text file as a note')
             [CompletionResult]::new('get', 'get', [CompletionResultType]::ParameterValue, 'Show notes, an archived version (ID@V{N}) or a part (ID@P{N})')
             [CompletionResult]::new('list', 'list', [CompletionResultType]::ParameterValue, 'List notes, most recently updated first')
-            [CompletionResult]::new('find', 'find', [CompletionResultType]::ParameterValue, 'Find notes matching a query, best first')
+            [CompletionResult]::new('find', 'find', [CompletionResultType]::ParameterValue, 'Find notes by meaning and by keyword, best first')
             [CompletionResult]::new('tag', 'tag', [CompletionResultType]::ParameterValue, 'Add or remove tags on notes')
             [CompletionResult]::new('del', 'del', [CompletionResultType]::ParameterValue, 'Delete notes for good, or one archived version of a note')
             [CompletionResult]::new('revert', 'revert', [CompletionResultType]::ParameterValue, 'Undo the last change of notes: restore the previous version')
@@ -182,6 +199,7 @@ Register-ArgumentCompleter -Native -CommandName 'keep' -ScriptBlock {
             [CompletionResult]::new('move', 'move', [CompletionResultType]::ParameterValue, 'Move the version history of ''now'' (or of another note) into a named note')
             [CompletionResult]::new('export', 'export', [CompletionResultType]::ParameterValue, 'Export every note, with tags, full history and parts, as JSON Lines')
             [CompletionResult]::new('import', 'import', [CompletionResultType]::ParameterValue, 'Import notes from a file written by ''keep export''')
+            [CompletionResult]::new('reindex', 'reindex', [CompletionResultType]::ParameterValue, 'Embed everything that has no vector yet, with the configured model')
             [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
             break
         }
@@ -216,6 +234,9 @@ Register-ArgumentCompleter -Native -CommandName 'keep' -ScriptBlock {
             break
         }
         'keep;help;import' {
+            break
+        }
+        'keep;help;reindex' {
             break
         }
         'keep;help;help' {

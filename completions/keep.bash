@@ -46,6 +46,9 @@ _keep() {
             keep,put)
                 cmd="keep__subcmd__put"
                 ;;
+            keep,reindex)
+                cmd="keep__subcmd__reindex"
+                ;;
             keep,revert)
                 cmd="keep__subcmd__revert"
                 ;;
@@ -82,6 +85,9 @@ _keep() {
             keep__subcmd__help,put)
                 cmd="keep__subcmd__help__subcmd__put"
                 ;;
+            keep__subcmd__help,reindex)
+                cmd="keep__subcmd__help__subcmd__reindex"
+                ;;
             keep__subcmd__help,revert)
                 cmd="keep__subcmd__help__subcmd__revert"
                 ;;
@@ -95,7 +101,7 @@ _keep() {
 
     case "${cmd}" in
         keep)
-            opts="-h -V --store --json --ids --help --version put get list find tag del revert now move export import help"
+            opts="-h -V --store --json --ids --help --version put get list find tag del revert now move export import reindex help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 1 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -149,12 +155,16 @@ _keep() {
             return 0
             ;;
         keep__subcmd__find)
-            opts="-t -a -S -n -h --tag --since --until --all --scope --limit --store --json --ids --help"
+            opts="-t -a -S -n -h --id --tag --since --until --all --scope --limit --deep --mode --half-life --store --json --ids --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
+                --id)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 --tag)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
@@ -187,6 +197,14 @@ _keep() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --mode)
+                    COMPREPLY=($(compgen -W "hybrid keyword semantic" -- "${cur}"))
+                    return 0
+                    ;;
+                --half-life)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 --store)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
@@ -199,7 +217,7 @@ _keep() {
             return 0
             ;;
         keep__subcmd__get)
-            opts="-V -t -h --version --history --tag --store --json --ids --help"
+            opts="-V -n -t -h --version --history --similar --limit --tag --store --json --ids --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -210,6 +228,14 @@ _keep() {
                     return 0
                     ;;
                 -V)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --limit)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                -n)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -233,7 +259,7 @@ _keep() {
             return 0
             ;;
         keep__subcmd__help)
-            opts="put get list find tag del revert now move export import help"
+            opts="put get list find tag del revert now move export import reindex help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -373,6 +399,20 @@ _keep() {
             return 0
             ;;
         keep__subcmd__help__subcmd__put)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        keep__subcmd__help__subcmd__reindex)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
@@ -565,6 +605,24 @@ _keep() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --store)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        keep__subcmd__reindex)
+            opts="-h --all --store --json --ids --help"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
                 --store)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0

@@ -28,7 +28,7 @@ set edit:completion:arg-completer[keep] = {|@words|
             cand put 'Store text, standard input or a text file as a note'
             cand get 'Show notes, an archived version (ID@V{N}) or a part (ID@P{N})'
             cand list 'List notes, most recently updated first'
-            cand find 'Find notes matching a query, best first'
+            cand find 'Find notes by meaning and by keyword, best first'
             cand tag 'Add or remove tags on notes'
             cand del 'Delete notes for good, or one archived version of a note'
             cand revert 'Undo the last change of notes: restore the previous version'
@@ -36,6 +36,7 @@ set edit:completion:arg-completer[keep] = {|@words|
             cand move 'Move the version history of ''now'' (or of another note) into a named note'
             cand export 'Export every note, with tags, full history and parts, as JSON Lines'
             cand import 'Import notes from a file written by ''keep export'''
+            cand reindex 'Embed everything that has no vector yet, with the configured model'
             cand help 'Print this message or the help of the given subcommand(s)'
         }
         &'keep;put'= {
@@ -52,10 +53,13 @@ set edit:completion:arg-completer[keep] = {|@words|
         &'keep;get'= {
             cand -V 'Show version N: 0 current, 1 previous, negative counts from the oldest (-1 = oldest)'
             cand --version 'Show version N: 0 current, 1 previous, negative counts from the oldest (-1 = oldest)'
+            cand -n 'With --similar, show at most N notes'
+            cand --limit 'With --similar, show at most N notes'
             cand -t 'Only show notes that have this tag (KEY or KEY=VALUE, repeatable)'
             cand --tag 'Only show notes that have this tag (KEY or KEY=VALUE, repeatable)'
             cand --store 'Store directory (holds keep.db) [default: the platform data directory + /keep]'
             cand --history 'List the note''s versions (current first) instead of showing it'
+            cand --similar 'List the notes most similar in meaning to each note instead of showing it'
             cand --json 'Print one JSON document instead of text'
             cand --ids 'Print only ids, one per line (for xargs)'
             cand -h 'Print help (see more with ''--help'')'
@@ -78,17 +82,21 @@ set edit:completion:arg-completer[keep] = {|@words|
             cand --help 'Print help (see more with ''--help'')'
         }
         &'keep;find'= {
+            cand --id 'Find notes similar to this note instead of matching a query'
             cand -t 'Only notes with this tag: KEY or KEY=VALUE (repeatable; all must match)'
             cand --tag 'Only notes with this tag: KEY or KEY=VALUE (repeatable; all must match)'
             cand --since 'Only notes updated since: an ISO 8601 duration back from now (P7D, PT1H), a date or a timestamp'
             cand --until 'Only notes updated until: an ISO 8601 duration back from now, a date or a timestamp'
             cand -S 'Only ids matching this prefix or glob'
             cand --scope 'Only ids matching this prefix or glob'
-            cand -n 'Show at most N notes'
-            cand --limit 'Show at most N notes'
+            cand -n 'Show at most N notes (deep recall adds up to N more, at least 10)'
+            cand --limit 'Show at most N notes (deep recall adds up to N more, at least 10)'
+            cand --mode 'Which candidates to rank: both fused, keywords only (no model is loaded) or embeddings only'
+            cand --half-life 'Recency half-life in days; 0 turns decay off [default: 30, or half_life_days in the config file]'
             cand --store 'Store directory (holds keep.db) [default: the platform data directory + /keep]'
             cand -a 'Include system notes (ids starting with ''.'')'
             cand --all 'Include system notes (ids starting with ''.'')'
+            cand --deep 'Also follow edges and shared tags from the top hits (two hops)'
             cand --json 'Print one JSON document instead of text'
             cand --ids 'Print only ids, one per line (for xargs)'
             cand -h 'Print help (see more with ''--help'')'
@@ -155,11 +163,19 @@ set edit:completion:arg-completer[keep] = {|@words|
             cand -h 'Print help (see more with ''--help'')'
             cand --help 'Print help (see more with ''--help'')'
         }
+        &'keep;reindex'= {
+            cand --store 'Store directory (holds keep.db) [default: the platform data directory + /keep]'
+            cand --all 'Drop every vector and embed everything again'
+            cand --json 'Print one JSON document instead of text'
+            cand --ids 'Print only ids, one per line (for xargs)'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+        }
         &'keep;help'= {
             cand put 'Store text, standard input or a text file as a note'
             cand get 'Show notes, an archived version (ID@V{N}) or a part (ID@P{N})'
             cand list 'List notes, most recently updated first'
-            cand find 'Find notes matching a query, best first'
+            cand find 'Find notes by meaning and by keyword, best first'
             cand tag 'Add or remove tags on notes'
             cand del 'Delete notes for good, or one archived version of a note'
             cand revert 'Undo the last change of notes: restore the previous version'
@@ -167,6 +183,7 @@ set edit:completion:arg-completer[keep] = {|@words|
             cand move 'Move the version history of ''now'' (or of another note) into a named note'
             cand export 'Export every note, with tags, full history and parts, as JSON Lines'
             cand import 'Import notes from a file written by ''keep export'''
+            cand reindex 'Embed everything that has no vector yet, with the configured model'
             cand help 'Print this message or the help of the given subcommand(s)'
         }
         &'keep;help;put'= {
@@ -190,6 +207,8 @@ set edit:completion:arg-completer[keep] = {|@words|
         &'keep;help;export'= {
         }
         &'keep;help;import'= {
+        }
+        &'keep;help;reindex'= {
         }
         &'keep;help;help'= {
         }

@@ -32,7 +32,7 @@ complete -c keep -n "__fish_keep_needs_command" -s V -l version -d 'Print versio
 complete -c keep -n "__fish_keep_needs_command" -f -a "put" -d 'Store text, standard input or a text file as a note'
 complete -c keep -n "__fish_keep_needs_command" -f -a "get" -d 'Show notes, an archived version (ID@V{N}) or a part (ID@P{N})'
 complete -c keep -n "__fish_keep_needs_command" -f -a "list" -d 'List notes, most recently updated first'
-complete -c keep -n "__fish_keep_needs_command" -f -a "find" -d 'Find notes matching a query, best first'
+complete -c keep -n "__fish_keep_needs_command" -f -a "find" -d 'Find notes by meaning and by keyword, best first'
 complete -c keep -n "__fish_keep_needs_command" -f -a "tag" -d 'Add or remove tags on notes'
 complete -c keep -n "__fish_keep_needs_command" -f -a "del" -d 'Delete notes for good, or one archived version of a note'
 complete -c keep -n "__fish_keep_needs_command" -f -a "revert" -d 'Undo the last change of notes: restore the previous version'
@@ -40,6 +40,7 @@ complete -c keep -n "__fish_keep_needs_command" -f -a "now" -d 'Show or replace 
 complete -c keep -n "__fish_keep_needs_command" -f -a "move" -d 'Move the version history of \'now\' (or of another note) into a named note'
 complete -c keep -n "__fish_keep_needs_command" -f -a "export" -d 'Export every note, with tags, full history and parts, as JSON Lines'
 complete -c keep -n "__fish_keep_needs_command" -f -a "import" -d 'Import notes from a file written by \'keep export\''
+complete -c keep -n "__fish_keep_needs_command" -f -a "reindex" -d 'Embed everything that has no vector yet, with the configured model'
 complete -c keep -n "__fish_keep_needs_command" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
 complete -c keep -n "__fish_keep_using_subcommand put" -l id -d 'Store under this id instead of the one derived from the content' -r
 complete -c keep -n "__fish_keep_using_subcommand put" -s t -l tag -d 'Add a tag (repeatable)' -r
@@ -49,9 +50,11 @@ complete -c keep -n "__fish_keep_using_subcommand put" -l json -d 'Print one JSO
 complete -c keep -n "__fish_keep_using_subcommand put" -l ids -d 'Print only ids, one per line (for xargs)'
 complete -c keep -n "__fish_keep_using_subcommand put" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c keep -n "__fish_keep_using_subcommand get" -s V -l version -d 'Show version N: 0 current, 1 previous, negative counts from the oldest (-1 = oldest)' -r
+complete -c keep -n "__fish_keep_using_subcommand get" -s n -l limit -d 'With --similar, show at most N notes' -r
 complete -c keep -n "__fish_keep_using_subcommand get" -s t -l tag -d 'Only show notes that have this tag (KEY or KEY=VALUE, repeatable)' -r
 complete -c keep -n "__fish_keep_using_subcommand get" -l store -d 'Store directory (holds keep.db) [default: the platform data directory + /keep]' -r -F
 complete -c keep -n "__fish_keep_using_subcommand get" -l history -d 'List the note\'s versions (current first) instead of showing it'
+complete -c keep -n "__fish_keep_using_subcommand get" -l similar -d 'List the notes most similar in meaning to each note instead of showing it'
 complete -c keep -n "__fish_keep_using_subcommand get" -l json -d 'Print one JSON document instead of text'
 complete -c keep -n "__fish_keep_using_subcommand get" -l ids -d 'Print only ids, one per line (for xargs)'
 complete -c keep -n "__fish_keep_using_subcommand get" -s h -l help -d 'Print help (see more with \'--help\')'
@@ -68,13 +71,19 @@ complete -c keep -n "__fish_keep_using_subcommand list" -s a -l all -d 'Include 
 complete -c keep -n "__fish_keep_using_subcommand list" -l json -d 'Print one JSON document instead of text'
 complete -c keep -n "__fish_keep_using_subcommand list" -l ids -d 'Print only ids, one per line (for xargs)'
 complete -c keep -n "__fish_keep_using_subcommand list" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c keep -n "__fish_keep_using_subcommand find" -l id -d 'Find notes similar to this note instead of matching a query' -r
 complete -c keep -n "__fish_keep_using_subcommand find" -s t -l tag -d 'Only notes with this tag: KEY or KEY=VALUE (repeatable; all must match)' -r
 complete -c keep -n "__fish_keep_using_subcommand find" -l since -d 'Only notes updated since: an ISO 8601 duration back from now (P7D, PT1H), a date or a timestamp' -r
 complete -c keep -n "__fish_keep_using_subcommand find" -l until -d 'Only notes updated until: an ISO 8601 duration back from now, a date or a timestamp' -r
 complete -c keep -n "__fish_keep_using_subcommand find" -s S -l scope -d 'Only ids matching this prefix or glob' -r
-complete -c keep -n "__fish_keep_using_subcommand find" -s n -l limit -d 'Show at most N notes' -r
+complete -c keep -n "__fish_keep_using_subcommand find" -s n -l limit -d 'Show at most N notes (deep recall adds up to N more, at least 10)' -r
+complete -c keep -n "__fish_keep_using_subcommand find" -l mode -d 'Which candidates to rank: both fused, keywords only (no model is loaded) or embeddings only' -r -f -a "hybrid\t''
+keyword\t''
+semantic\t''"
+complete -c keep -n "__fish_keep_using_subcommand find" -l half-life -d 'Recency half-life in days; 0 turns decay off [default: 30, or half_life_days in the config file]' -r
 complete -c keep -n "__fish_keep_using_subcommand find" -l store -d 'Store directory (holds keep.db) [default: the platform data directory + /keep]' -r -F
 complete -c keep -n "__fish_keep_using_subcommand find" -s a -l all -d 'Include system notes (ids starting with \'.\')'
+complete -c keep -n "__fish_keep_using_subcommand find" -l deep -d 'Also follow edges and shared tags from the top hits (two hops)'
 complete -c keep -n "__fish_keep_using_subcommand find" -l json -d 'Print one JSON document instead of text'
 complete -c keep -n "__fish_keep_using_subcommand find" -l ids -d 'Print only ids, one per line (for xargs)'
 complete -c keep -n "__fish_keep_using_subcommand find" -s h -l help -d 'Print help (see more with \'--help\')'
@@ -115,15 +124,21 @@ complete -c keep -n "__fish_keep_using_subcommand import" -l store -d 'Store dir
 complete -c keep -n "__fish_keep_using_subcommand import" -l json -d 'Print one JSON document instead of text'
 complete -c keep -n "__fish_keep_using_subcommand import" -l ids -d 'Print only ids, one per line (for xargs)'
 complete -c keep -n "__fish_keep_using_subcommand import" -s h -l help -d 'Print help (see more with \'--help\')'
-complete -c keep -n "__fish_keep_using_subcommand help; and not __fish_seen_subcommand_from put get list find tag del revert now move export import help" -f -a "put" -d 'Store text, standard input or a text file as a note'
-complete -c keep -n "__fish_keep_using_subcommand help; and not __fish_seen_subcommand_from put get list find tag del revert now move export import help" -f -a "get" -d 'Show notes, an archived version (ID@V{N}) or a part (ID@P{N})'
-complete -c keep -n "__fish_keep_using_subcommand help; and not __fish_seen_subcommand_from put get list find tag del revert now move export import help" -f -a "list" -d 'List notes, most recently updated first'
-complete -c keep -n "__fish_keep_using_subcommand help; and not __fish_seen_subcommand_from put get list find tag del revert now move export import help" -f -a "find" -d 'Find notes matching a query, best first'
-complete -c keep -n "__fish_keep_using_subcommand help; and not __fish_seen_subcommand_from put get list find tag del revert now move export import help" -f -a "tag" -d 'Add or remove tags on notes'
-complete -c keep -n "__fish_keep_using_subcommand help; and not __fish_seen_subcommand_from put get list find tag del revert now move export import help" -f -a "del" -d 'Delete notes for good, or one archived version of a note'
-complete -c keep -n "__fish_keep_using_subcommand help; and not __fish_seen_subcommand_from put get list find tag del revert now move export import help" -f -a "revert" -d 'Undo the last change of notes: restore the previous version'
-complete -c keep -n "__fish_keep_using_subcommand help; and not __fish_seen_subcommand_from put get list find tag del revert now move export import help" -f -a "now" -d 'Show or replace the working-intentions note, \'now\''
-complete -c keep -n "__fish_keep_using_subcommand help; and not __fish_seen_subcommand_from put get list find tag del revert now move export import help" -f -a "move" -d 'Move the version history of \'now\' (or of another note) into a named note'
-complete -c keep -n "__fish_keep_using_subcommand help; and not __fish_seen_subcommand_from put get list find tag del revert now move export import help" -f -a "export" -d 'Export every note, with tags, full history and parts, as JSON Lines'
-complete -c keep -n "__fish_keep_using_subcommand help; and not __fish_seen_subcommand_from put get list find tag del revert now move export import help" -f -a "import" -d 'Import notes from a file written by \'keep export\''
-complete -c keep -n "__fish_keep_using_subcommand help; and not __fish_seen_subcommand_from put get list find tag del revert now move export import help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c keep -n "__fish_keep_using_subcommand reindex" -l store -d 'Store directory (holds keep.db) [default: the platform data directory + /keep]' -r -F
+complete -c keep -n "__fish_keep_using_subcommand reindex" -l all -d 'Drop every vector and embed everything again'
+complete -c keep -n "__fish_keep_using_subcommand reindex" -l json -d 'Print one JSON document instead of text'
+complete -c keep -n "__fish_keep_using_subcommand reindex" -l ids -d 'Print only ids, one per line (for xargs)'
+complete -c keep -n "__fish_keep_using_subcommand reindex" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c keep -n "__fish_keep_using_subcommand help; and not __fish_seen_subcommand_from put get list find tag del revert now move export import reindex help" -f -a "put" -d 'Store text, standard input or a text file as a note'
+complete -c keep -n "__fish_keep_using_subcommand help; and not __fish_seen_subcommand_from put get list find tag del revert now move export import reindex help" -f -a "get" -d 'Show notes, an archived version (ID@V{N}) or a part (ID@P{N})'
+complete -c keep -n "__fish_keep_using_subcommand help; and not __fish_seen_subcommand_from put get list find tag del revert now move export import reindex help" -f -a "list" -d 'List notes, most recently updated first'
+complete -c keep -n "__fish_keep_using_subcommand help; and not __fish_seen_subcommand_from put get list find tag del revert now move export import reindex help" -f -a "find" -d 'Find notes by meaning and by keyword, best first'
+complete -c keep -n "__fish_keep_using_subcommand help; and not __fish_seen_subcommand_from put get list find tag del revert now move export import reindex help" -f -a "tag" -d 'Add or remove tags on notes'
+complete -c keep -n "__fish_keep_using_subcommand help; and not __fish_seen_subcommand_from put get list find tag del revert now move export import reindex help" -f -a "del" -d 'Delete notes for good, or one archived version of a note'
+complete -c keep -n "__fish_keep_using_subcommand help; and not __fish_seen_subcommand_from put get list find tag del revert now move export import reindex help" -f -a "revert" -d 'Undo the last change of notes: restore the previous version'
+complete -c keep -n "__fish_keep_using_subcommand help; and not __fish_seen_subcommand_from put get list find tag del revert now move export import reindex help" -f -a "now" -d 'Show or replace the working-intentions note, \'now\''
+complete -c keep -n "__fish_keep_using_subcommand help; and not __fish_seen_subcommand_from put get list find tag del revert now move export import reindex help" -f -a "move" -d 'Move the version history of \'now\' (or of another note) into a named note'
+complete -c keep -n "__fish_keep_using_subcommand help; and not __fish_seen_subcommand_from put get list find tag del revert now move export import reindex help" -f -a "export" -d 'Export every note, with tags, full history and parts, as JSON Lines'
+complete -c keep -n "__fish_keep_using_subcommand help; and not __fish_seen_subcommand_from put get list find tag del revert now move export import reindex help" -f -a "import" -d 'Import notes from a file written by \'keep export\''
+complete -c keep -n "__fish_keep_using_subcommand help; and not __fish_seen_subcommand_from put get list find tag del revert now move export import reindex help" -f -a "reindex" -d 'Embed everything that has no vector yet, with the configured model'
+complete -c keep -n "__fish_keep_using_subcommand help; and not __fish_seen_subcommand_from put get list find tag del revert now move export import reindex help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'

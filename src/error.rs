@@ -31,6 +31,14 @@ pub enum Error {
     #[error("database: {0}")]
     Database(#[from] rusqlite::Error),
 
+    /// The embedding runtime or model cannot be loaded.
+    #[error("{0}")]
+    ModelUnavailable(String),
+
+    /// The configured model does not match the vectors in the store.
+    #[error("{0}")]
+    ModelMismatch(String),
+
     /// The database was written by a newer keep.
     #[error(
         "the store at {path} was written by a newer keep (schema {found}, this build knows {known})"

@@ -4,9 +4,11 @@
 //! the MCP server are thin layers over it.
 
 pub mod cli;
+pub mod embed;
 pub mod error;
 pub mod keeper;
 pub mod note;
+pub mod search;
 pub mod store;
 pub mod summarize;
 pub mod time;

@@ -1,22 +1,32 @@
-//! `keep find`: ranked recall.
+//! `keep find`: hybrid recall.
 
-use serde_json::Value;
+use serde_json::{Value, json};
 
 use super::filter::FilterArgs;
 use super::output::{Format, note_json};
 use super::{CliError, CliResult, Ctx, Status};
-use crate::keeper::FindQuery;
+use crate::keeper::{FindQuery, FindResult, Hit, RecallMode};
+use crate::search::Matched;
 
-/// Find notes matching a query, best first.
+/// Find notes by meaning and by keyword, best first.
 ///
-/// Ranks notes by BM25 over their summaries, tags and full text. Filters
-/// apply before ranking. Each line shows the id, the last update, the score
-/// and the first line of the summary.
+/// Keyword matches (BM25 over summaries, tags, full text, parts and older
+/// versions) and semantic matches (nearest embeddings of the local model)
+/// are fused by rank, then weighted by recency: a note's score halves every
+/// half-life since it was last updated or read. Tag and time filters apply
+/// before ranking. A hit inside a part or an older version is shown on its
+/// note, with where it matched. --deep adds notes reached from the top hits
+/// through edges and distinctive shared tags, marked with how they were
+/// reached. Without a model, find uses keywords only and says so on stderr.
 #[derive(Debug, clap::Args)]
 pub struct Args {
     /// What to look for
-    #[arg(required = true, value_name = "QUERY", num_args = 1..)]
+    #[arg(value_name = "QUERY", num_args = 0.., required_unless_present = "like")]
     pub query: Vec<String>,
+
+    /// Find notes similar to this note instead of matching a query
+    #[arg(long = "id", value_name = "ID", conflicts_with = "query")]
+    pub like: Option<String>,
 
     #[command(flatten)]
     pub filter: FilterArgs,
@@ -25,45 +35,111 @@ pub struct Args {
     #[arg(short = 'S', long = "scope", value_name = "PREFIX|GLOB")]
     pub scope: Option<String>,
 
-    /// Show at most N notes
+    /// Show at most N notes (deep recall adds up to N more, at least 10)
     #[arg(short = 'n', long, value_name = "N", default_value_t = 10)]
     pub limit: usize,
+
+    /// Also follow edges and shared tags from the top hits (two hops)
+    #[arg(long)]
+    pub deep: bool,
+
+    /// Which candidates to rank: both fused, keywords only (no model is loaded) or embeddings only
+    #[arg(long, value_enum, default_value_t = Mode::Hybrid)]
+    pub mode: Mode,
+
+    /// Recency half-life in days; 0 turns decay off [default: 30, or half_life_days in the config file]
+    #[arg(long, value_name = "DAYS")]
+    pub half_life: Option<f64>,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum Mode {
+    Hybrid,
+    Keyword,
+    Semantic,
+}
+
+impl From<Mode> for RecallMode {
+    fn from(m: Mode) -> Self {
+        match m {
+            Mode::Hybrid => RecallMode::Hybrid,
+            Mode::Keyword => RecallMode::Keyword,
+            Mode::Semantic => RecallMode::Semantic,
+        }
+    }
 }
 
 pub fn run(ctx: &mut Ctx, args: Args) -> CliResult {
     let text = args.query.join(" ");
-    if text.trim().is_empty() {
+    if args.like.is_none() && text.trim().is_empty() {
         return Err(CliError::Usage("the query is empty".into()));
+    }
+    if args.half_life.is_some_and(|h| h < 0.0 || !h.is_finite()) {
+        return Err(CliError::Usage("--half-life must be 0 or more days".into()));
     }
     let keeper = ctx.keeper()?;
     let query = FindQuery {
-        text,
+        text: (!text.trim().is_empty()).then_some(text),
+        like: args.like.clone(),
         filter: args.filter.to_filter(args.scope.clone(), keeper.now())?,
         limit: args.limit,
+        deep: args.deep,
+        half_life_days: args.half_life,
+        mode: args.mode.into(),
     };
-    let hits = keeper.find(&query)?;
+    let result = keeper.find(&query)?;
+    print_hits(ctx, &result)?;
+    if ctx.format == Format::Json {
+        ctx.out.json(&hits_json(&result))?;
+    }
+    Ok(Status::Success)
+}
+
+/// The JSON form of a result: an array of notes with their scores.
+pub fn hits_json(result: &FindResult) -> Value {
+    Value::Array(result.hits.iter().map(hit_json).collect())
+}
+
+/// Prints notices on stderr, and hits as text or ids (JSON is the caller's).
+pub fn print_hits(ctx: &mut Ctx, result: &FindResult) -> Result<(), CliError> {
+    for notice in &result.notices {
+        eprintln!("keep: {notice}");
+    }
     match ctx.format {
-        Format::Json => {
-            let items = hits
-                .iter()
-                .map(|h| {
-                    let mut v = note_json(&h.note);
-                    v["score"] = serde_json::json!(h.score);
-                    v
-                })
-                .collect();
-            ctx.out.json(&Value::Array(items))?
-        }
+        Format::Json => {}
         Format::Ids => {
-            for h in &hits {
+            for h in &result.hits {
                 ctx.out.line(&h.note.id)?;
             }
         }
         Format::Text => {
-            for h in &hits {
-                ctx.out.note_line(&h.note, Some(h.score))?;
+            for h in &result.hits {
+                ctx.out.note_line(&h.note, Some(h.score), &hit_note(h))?;
             }
         }
     }
-    Ok(Status::Success)
+    Ok(())
+}
+
+/// Where a hit matched or how it was reached, for the text listing.
+fn hit_note(h: &Hit) -> String {
+    if let Some(via) = &h.via {
+        return format!("[via {} of {}, hop {}]", via.link, via.from, via.hop);
+    }
+    match h.matched {
+        Some(Matched::Part { part }) => format!("[in @P{{{part}}}]"),
+        Some(Matched::Version { version }) => format!("[in @V{{{version}}}]"),
+        None => String::new(),
+    }
+}
+
+fn hit_json(h: &Hit) -> Value {
+    let mut v = note_json(&h.note);
+    v["score"] = json!(h.score);
+    v["keyword_rank"] = json!(h.keyword_rank);
+    v["vector_rank"] = json!(h.vector_rank);
+    v["similarity"] = json!(h.similarity);
+    v["matched"] = json!(h.matched);
+    v["via"] = json!(h.via);
+    v
 }

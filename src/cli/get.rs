@@ -33,6 +33,20 @@ pub struct Args {
     #[arg(long, conflicts_with = "version")]
     pub history: bool,
 
+    /// List the notes most similar in meaning to each note instead of showing it
+    #[arg(long, conflicts_with_all = ["version", "history"])]
+    pub similar: bool,
+
+    /// With --similar, show at most N notes
+    #[arg(
+        short = 'n',
+        long,
+        value_name = "N",
+        default_value_t = 10,
+        requires = "similar"
+    )]
+    pub limit: usize,
+
     /// Only show notes that have this tag (KEY or KEY=VALUE, repeatable)
     #[arg(short = 't', long = "tag", value_name = "KEY[=VALUE]")]
     pub tags: Vec<String>,
@@ -81,6 +95,13 @@ fn show_one(
     }
     if args.history {
         return show_history(ctx, &target, filters);
+    }
+    if args.similar {
+        let result = ctx.keeper()?.similar(&target.id, args.limit)?;
+        super::find::print_hits(ctx, &result)?;
+        return Ok(Some(
+            json!({ "id": target.id, "similar": super::find::hits_json(&result) }),
+        ));
     }
     let keeper = ctx.keeper()?;
     let view = if filters.is_empty() {

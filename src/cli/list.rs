@@ -69,7 +69,7 @@ pub fn run(ctx: &mut Ctx, args: Args) -> CliResult {
         }
         Format::Text => {
             for n in &notes {
-                ctx.out.note_line(n, None)?;
+                ctx.out.note_line(n, None, "")?;
             }
         }
     }

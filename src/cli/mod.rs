@@ -5,7 +5,7 @@ mod del;
 pub mod docs;
 mod export;
 mod filter;
-mod find;
+pub mod find;
 mod get;
 mod import;
 mod list;
@@ -13,6 +13,7 @@ mod mv;
 mod now;
 pub mod output;
 mod put;
+mod reindex;
 mod revert;
 mod tag;
 
@@ -70,6 +71,7 @@ pub enum Command {
     Move(mv::Args),
     Export(export::Args),
     Import(import::Args),
+    Reindex(reindex::Args),
 }
 
 /// The clap definition, for completions and man pages.
@@ -226,6 +228,7 @@ pub fn run(cli: Cli) -> CliResult {
         Some(Command::Move(args)) => mv::run(&mut ctx, args),
         Some(Command::Export(args)) => export::run(&mut ctx, args),
         Some(Command::Import(args)) => import::run(&mut ctx, args),
+        Some(Command::Reindex(args)) => reindex::run(&mut ctx, args),
     }?;
     ctx.out.flush()?;
     Ok(status)

@@ -71,8 +71,8 @@ impl Out {
         format!("\x1b[{code}m{text}\x1b[0m")
     }
 
-    /// `ID  DATE  first line` (with a score when given).
-    pub fn note_line(&mut self, note: &Note, score: Option<f64>) -> io::Result<()> {
+    /// `ID  DATE  first line` (with a score, and a remark, when given).
+    pub fn note_line(&mut self, note: &Note, score: Option<f64>, remark: &str) -> io::Result<()> {
         let first = first_line(&note.summary);
         let first = if first.is_empty() && note.tags.contains_key(crate::keeper::STUB_KEY) {
             self.paint(Style::Dim, "(stub)")
@@ -81,12 +81,17 @@ impl Out {
         };
         let id = self.paint(Style::Id, &note.id);
         let date = self.paint(Style::Dim, &note.updated.short());
+        let remark = if remark.is_empty() {
+            String::new()
+        } else {
+            format!("  {}", self.paint(Style::Dim, remark))
+        };
         match score {
             Some(s) => {
-                let s = self.paint(Style::Dim, &format!("{s:.3}"));
-                writeln!(self.w, "{id}  {date}  {s}  {first}")
+                let s = self.paint(Style::Dim, &format!("{s:.4}"));
+                writeln!(self.w, "{id}  {date}  {s}  {first}{remark}")
             }
-            None => writeln!(self.w, "{id}  {date}  {first}"),
+            None => writeln!(self.w, "{id}  {date}  {first}{remark}"),
         }
     }
 

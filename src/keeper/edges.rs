@@ -34,6 +34,10 @@ impl EdgeKeys {
         Ok(EdgeKeys(map))
     }
 
+    pub(super) fn is_edge(&self, key: &str) -> bool {
+        self.0.contains_key(key)
+    }
+
     fn inverse(&self, key: &str) -> Option<&str> {
         self.0.get(key).map(String::as_str)
     }

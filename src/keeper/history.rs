@@ -4,7 +4,7 @@
 use super::{Keeper, STUB_KEY, archived_version, edges};
 use crate::error::{Error, Result};
 use crate::note::{self, Note, TagFilter, Version};
-use crate::store::Db;
+use crate::store::{Db, VecKind};
 use crate::time::Timestamp;
 
 #[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
@@ -140,6 +140,9 @@ fn promote(
         accessed: now,
     };
     db.update_note(rid, &restored)?;
+    if let Some(vid) = db.version_key(rid, previous.seq)? {
+        db.copy_vector((VecKind::Version, vid), (VecKind::Note, rid))?;
+    }
     db.delete_version(rid, previous.seq)?;
     db.index_note_text(rid, &restored.summary, &restored.tags)?;
     if restored.content_hash != current.content_hash {
@@ -174,7 +177,8 @@ fn append_states(
     let rid = match &existing {
         Some((rid, old)) => {
             if !old.tags.contains_key(STUB_KEY) {
-                db.append_version(*rid, &archived_version(old))?;
+                let vid = db.append_version(*rid, &archived_version(old))?;
+                db.copy_vector((VecKind::Note, *rid), (VecKind::Version, vid))?;
             }
             db.update_note(*rid, &current)?;
             db.set_created(*rid, current.created)?;

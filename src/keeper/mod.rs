@@ -3,19 +3,22 @@
 
 mod edges;
 mod history;
+mod recall;
 mod transfer;
 
 use std::path::{Path, PathBuf};
 
+use crate::embed::{Config, Embedder};
 use crate::error::{Error, Result};
 use crate::note::{
     self, Edge, INVERSE_KEY, Note, NoteRef, Part, Selector, TagFilter, Tags, Version,
 };
-use crate::store::{Db, ListOrder, NoteFilter, Store};
+use crate::store::{Db, ListOrder, NoteFilter, Store, VecKind};
 use crate::summarize;
 use crate::time::{Clock, Timestamp};
 
 pub use history::{MoveOutcome, RevertOutcome};
+pub use recall::{EmbedReport, FindResult, Hit, ReindexReport};
 pub use transfer::ImportOutcome;
 
 /// System tag naming where a note came from (`inline`, `file`, ...).
@@ -82,18 +85,32 @@ pub struct NoteView {
     pub inverse_edges: Vec<Edge>,
 }
 
-/// A keyword search.
-#[derive(Debug, Clone)]
+/// A recall query: text, or the id of a note to find neighbours of.
+#[derive(Debug, Clone, Default)]
 pub struct FindQuery {
-    pub text: String,
+    pub text: Option<String>,
+    /// Find notes similar to this note.
+    pub like: Option<String>,
     pub filter: NoteFilter,
     pub limit: usize,
+    /// Also follow edges and shared tags from the top hits.
+    pub deep: bool,
+    /// Recency half-life in days (0 = no decay); None uses the config.
+    pub half_life_days: Option<f64>,
+    /// Which candidate lists to use.
+    pub mode: RecallMode,
 }
 
-#[derive(Debug, Clone)]
-pub struct Hit {
-    pub note: Note,
-    pub score: f64,
+/// Which candidates `find` ranks.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub enum RecallMode {
+    /// Keyword and vector candidates fused by rank.
+    #[default]
+    Hybrid,
+    /// BM25 only; no model is loaded.
+    Keyword,
+    /// Nearest embeddings only.
+    Semantic,
 }
 
 /// What was removed by `delete`.
@@ -117,6 +134,8 @@ struct Content {
 pub struct Keeper {
     store: Store,
     clock: Clock,
+    config: Config,
+    embedder: recall::EmbedderSlot,
 }
 
 impl Keeper {
@@ -125,7 +144,15 @@ impl Keeper {
         Ok(Keeper {
             store: Store::open(dir)?,
             clock: Clock::from_env()?,
+            config: Config::load()?,
+            embedder: recall::EmbedderSlot::default(),
         })
+    }
+
+    /// Uses `embedder` instead of loading the configured model.
+    pub fn with_embedder(mut self, embedder: Box<dyn Embedder>) -> Self {
+        self.embedder = recall::EmbedderSlot::Ready(embedder);
+        self
     }
 
     pub fn with_clock(mut self, clock: Clock) -> Self {
@@ -367,24 +394,6 @@ impl Keeper {
         self.store.db().list_notes(filter, order, limit)
     }
 
-    /// Keyword recall ranked by BM25.
-    pub fn find(&self, query: &FindQuery) -> Result<Vec<Hit>> {
-        if query.text.trim().is_empty() {
-            return Err(Error::invalid("the query is empty"));
-        }
-        let hits = self
-            .store
-            .db()
-            .keyword_search(&query.text, &query.filter, query.limit)?;
-        Ok(hits
-            .into_iter()
-            .map(|h| Hit {
-                note: h.note,
-                score: h.score,
-            })
-            .collect())
-    }
-
     /// Adds and removes tags; a change archives the previous state.
     pub fn tag(&mut self, id: &str, edit: &TagEdit) -> Result<WriteOutcome> {
         check_inverse_tag(id, &edit.add)?;
@@ -494,7 +503,8 @@ fn write_state(
                 return Ok(WriteStatus::Unchanged);
             }
             if !old.tags.contains_key(STUB_KEY) {
-                db.append_version(*rid, &archived_version(old))?;
+                let vid = db.append_version(*rid, &archived_version(old))?;
+                db.copy_vector((VecKind::Note, *rid), (VecKind::Version, vid))?;
             }
             db.update_note(*rid, next)?;
             (*rid, WriteStatus::Updated)

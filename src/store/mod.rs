@@ -9,6 +9,7 @@ mod edges;
 mod notes;
 mod parts;
 mod query;
+mod vectors;
 mod versions;
 
 use std::path::{Path, PathBuf};
@@ -19,7 +20,8 @@ use rusqlite::{Connection, OpenFlags, TransactionBehavior};
 
 use crate::error::{Error, Result};
 
-pub use query::{FtsHit, ListOrder, NoteFilter};
+pub use query::{FtsHit, ListOrder, NoteFilter, SubHit};
+pub use vectors::{PendingText, VecKind, VectorSpace, to_bytes as vector_bytes};
 
 /// The database file inside a store directory.
 pub const DB_FILE: &str = "keep.db";
@@ -27,7 +29,10 @@ pub const DB_FILE: &str = "keep.db";
 const BUSY_TIMEOUT: Duration = Duration::from_secs(10);
 
 /// Embedded migrations, applied in order; never edit one that has landed.
-const MIGRATIONS: &[(i64, &str)] = &[(1, include_str!("migrations/0001_init.sql"))];
+const MIGRATIONS: &[(i64, &str)] = &[
+    (1, include_str!("migrations/0001_init.sql")),
+    (2, include_str!("migrations/0002_vectors.sql")),
+];
 
 pub struct Store {
     conn: Connection,

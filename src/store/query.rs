@@ -66,6 +66,14 @@ fn glob_literal(text: &str) -> String {
 }
 
 impl NoteFilter {
+    /// True when the filter only hides system notes.
+    pub fn is_trivial(&self) -> bool {
+        self.pattern.is_none()
+            && self.tags.is_empty()
+            && self.since.is_none()
+            && self.until.is_none()
+    }
+
     /// Appends `AND ...` clauses over alias `n` and their parameters.
     fn push_sql(&self, sql: &mut String, args: &mut Vec<Value>) {
         let explicit_system = self.pattern.as_deref().is_some_and(|p| p.starts_with('.'));
@@ -201,5 +209,162 @@ mod tests {
     #[test]
     fn glob_literal_escapes_metacharacters() {
         assert_eq!(glob_literal("a*b?[c"), "a[*]b[?][[]c");
+    }
+}
+
+/// A keyword or vector match inside a part or an archived version,
+/// reported against its note.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct SubHit {
+    pub rid: i64,
+    /// Part number, or version offset (1 = previous).
+    pub number: i64,
+    pub score: f64,
+}
+
+impl Db<'_> {
+    /// BM25-ranked parts matching any word of `text`, whose notes pass `filter`.
+    pub fn keyword_search_parts(
+        &self,
+        text: &str,
+        filter: &NoteFilter,
+        limit: usize,
+    ) -> Result<Vec<SubHit>> {
+        self.sub_keyword_search(
+            text,
+            filter,
+            limit,
+            "SELECT n.rid, p.number, -bm25(parts_fts) AS score
+             FROM parts_fts JOIN parts p ON p.pid = parts_fts.rowid JOIN notes n ON n.rid = p.note
+             WHERE parts_fts MATCH ?1",
+        )
+    }
+
+    /// BM25-ranked archived versions matching any word of `text`.
+    pub fn keyword_search_versions(
+        &self,
+        text: &str,
+        filter: &NoteFilter,
+        limit: usize,
+    ) -> Result<Vec<SubHit>> {
+        self.sub_keyword_search(
+            text,
+            filter,
+            limit,
+            "SELECT n.rid, (SELECT count(*) FROM versions w WHERE w.note = v.note AND w.seq >= v.seq),
+                    -bm25(versions_fts) AS score
+             FROM versions_fts JOIN versions v ON v.vid = versions_fts.rowid JOIN notes n ON n.rid = v.note
+             WHERE versions_fts MATCH ?1",
+        )
+    }
+
+    fn sub_keyword_search(
+        &self,
+        text: &str,
+        filter: &NoteFilter,
+        limit: usize,
+        head: &str,
+    ) -> Result<Vec<SubHit>> {
+        let Some(query) = fts_query(text) else {
+            return Ok(Vec::new());
+        };
+        let mut sql = head.to_string();
+        let mut args = vec![Value::Text(query)];
+        filter.push_sql(&mut sql, &mut args);
+        sql.push_str(" ORDER BY score DESC LIMIT ?");
+        args.push(Value::Integer(limit as i64));
+        let mut stmt = self.conn.prepare(&sql)?;
+        let hits = stmt
+            .query_map(params_from_iter(args), |r| {
+                Ok(SubHit {
+                    rid: r.get(0)?,
+                    number: r.get(1)?,
+                    score: r.get(2)?,
+                })
+            })?
+            .collect::<rusqlite::Result<Vec<_>>>()?;
+        Ok(hits)
+    }
+
+    /// The notes among `rids` that pass `filter`, by rid.
+    pub fn notes_passing(
+        &self,
+        rids: &[i64],
+        filter: &NoteFilter,
+    ) -> Result<std::collections::HashMap<i64, Note>> {
+        let mut out = std::collections::HashMap::new();
+        if rids.is_empty() {
+            return Ok(out);
+        }
+        let mut sql = format!(
+            "SELECT {NOTE_COLUMNS} FROM notes n WHERE n.rid IN (SELECT value FROM json_each(?))"
+        );
+        let mut args = vec![Value::Text(
+            serde_json::to_string(rids).expect("ints serialise"),
+        )];
+        filter.push_sql(&mut sql, &mut args);
+        let mut stmt = self.conn.prepare(&sql)?;
+        for row in stmt.query_map(params_from_iter(args), note_from_row)? {
+            let (rid, note) = row?;
+            out.insert(rid, note);
+        }
+        Ok(out)
+    }
+
+    /// Exact cosine distances to the notes passing `filter`, nearest first.
+    pub fn nearest_filtered(
+        &self,
+        query: &[f32],
+        filter: &NoteFilter,
+        k: usize,
+    ) -> Result<Vec<(i64, f64)>> {
+        if self.vector_space()?.is_none() {
+            return Ok(Vec::new());
+        }
+        let mut sql = String::from(
+            "SELECT n.rid, vec_distance_cosine(v.embedding, ?) AS d
+             FROM notes n JOIN vec_notes v ON v.rowid = n.rid WHERE 1",
+        );
+        let mut args = vec![Value::Blob(super::vectors::to_bytes(query))];
+        filter.push_sql(&mut sql, &mut args);
+        sql.push_str(" ORDER BY d LIMIT ?");
+        args.push(Value::Integer(k as i64));
+        let mut stmt = self.conn.prepare(&sql)?;
+        let rows = stmt
+            .query_map(params_from_iter(args), |r| Ok((r.get(0)?, r.get(1)?)))?
+            .collect::<rusqlite::Result<Vec<_>>>()?;
+        Ok(rows)
+    }
+
+    /// How many notes carry tag `key=value`.
+    pub fn tag_count(&self, key: &str, value: &str) -> Result<i64> {
+        Ok(self
+            .conn
+            .prepare_cached("SELECT count(*) FROM tags WHERE key = ?1 AND value = ?2")?
+            .query_row([key, value], |r| r.get(0))?)
+    }
+
+    /// Rids of notes carrying tag `key=value`.
+    pub fn rids_with_tag(&self, key: &str, value: &str, limit: usize) -> Result<Vec<i64>> {
+        let mut stmt = self
+            .conn
+            .prepare_cached("SELECT note FROM tags WHERE key = ?1 AND value = ?2 LIMIT ?3")?;
+        let rows = stmt
+            .query_map(rusqlite::params![key, value, limit as i64], |r| r.get(0))?
+            .collect::<rusqlite::Result<Vec<i64>>>()?;
+        Ok(rows)
+    }
+
+    /// The offset (1 = previous) of the archived version with key `vid`.
+    pub fn version_offset(&self, vid: i64) -> Result<Option<(i64, i64)>> {
+        use rusqlite::OptionalExtension;
+        Ok(self
+            .conn
+            .prepare_cached(
+                "SELECT v.note, (SELECT count(*) FROM versions w WHERE w.note = v.note AND w.seq >= v.seq)
+                 FROM versions v WHERE v.vid = ?1",
+            )?
+            .query_row([vid], |r| Ok((r.get(0)?, r.get(1)?)))
+            .optional()?)
     }
 }

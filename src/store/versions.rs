@@ -51,14 +51,23 @@ impl Db<'_> {
             .optional()?)
     }
 
-    /// Appends a version after the newest one; returns its seq.
+    /// Appends a version after the newest one; returns its row key.
     pub fn append_version(&self, rid: i64, version: &Version) -> Result<i64> {
         let seq: i64 = self
             .conn
             .prepare_cached("SELECT coalesce(max(seq), 0) + 1 FROM versions WHERE note = ?1")?
             .query_row([rid], |r| r.get(0))?;
         self.insert_version(rid, seq, version)?;
-        Ok(seq)
+        Ok(self.conn.last_insert_rowid())
+    }
+
+    /// The row key of version `seq` of note `rid`.
+    pub fn version_key(&self, rid: i64, seq: i64) -> Result<Option<i64>> {
+        Ok(self
+            .conn
+            .prepare_cached("SELECT vid FROM versions WHERE note = ?1 AND seq = ?2")?
+            .query_row(params![rid, seq], |r| r.get(0))
+            .optional()?)
     }
 
     /// Inserts a version with an explicit seq (import).

@@ -9,6 +9,23 @@ pub const T0: &str = "2026-11-22T10:00:00Z";
 pub struct Env {
     dir: tempfile::TempDir,
     clock: String,
+    model: Option<(PathBuf, PathBuf)>,
+}
+
+/// The model and runtime installed by `./scripts/setup.sh`.
+fn installed_model() -> (PathBuf, PathBuf) {
+    let data = std::env::var_os("KEEP_DATA_DIR")
+        .map(PathBuf::from)
+        .or_else(|| dirs::data_dir().map(|d| d.join("keep")))
+        .expect("a data directory");
+    let model = data.join("models").join("all-MiniLM-L6-v2-int8");
+    let lib = data.join("runtime").join("libonnxruntime.so");
+    assert!(
+        model.join("model.onnx").is_file() && lib.is_file(),
+        "the embedding model is not installed in {}: run ./scripts/setup.sh --models-only",
+        data.display()
+    );
+    (model, lib)
 }
 
 impl Env {
@@ -16,7 +33,20 @@ impl Env {
         Env {
             dir: tempfile::tempdir().expect("temp dir"),
             clock: T0.to_string(),
+            model: None,
         }
+    }
+
+    /// An environment with the real embedding model.
+    pub fn with_model() -> Self {
+        let mut env = Env::new();
+        env.model = Some(installed_model());
+        env
+    }
+
+    /// Uses the real model from now on.
+    pub fn install_model(&mut self) {
+        self.model = Some(installed_model());
     }
 
     pub fn store(&self) -> PathBuf {
@@ -47,8 +77,12 @@ impl Env {
             .env("HOME", self.dir.path())
             .env("XDG_DATA_HOME", self.dir.path().join("data"))
             .env("NO_COLOR", "1")
+            .env("KEEP_CONFIG", self.dir.path().join("config.toml"))
             .env_remove("RUST_BACKTRACE")
             .current_dir(self.dir.path());
+        if let Some((model, lib)) = &self.model {
+            cmd.env("KEEP_MODEL_DIR", model).env("KEEP_ORT_LIB", lib);
+        }
     }
 
     pub fn cmd(&self, args: &[&str]) -> Command {

@@ -11,4 +11,5 @@ mod list;
 mod now_move;
 mod pipelines;
 mod put_get;
+mod recall;
 mod tag_del_revert;

@@ -1,0 +1,369 @@
+//! Hybrid recall with the real embedding model.
+
+use crate::common::Env;
+
+fn ids(out: &str) -> Vec<String> {
+    out.lines().map(String::from).collect()
+}
+
+fn find_ids(env: &Env, args: &[&str]) -> Vec<String> {
+    let mut all = vec!["find", "--ids"];
+    all.extend_from_slice(args);
+    ids(&env.ok(&all))
+}
+
+#[test]
+fn a_paraphrase_sharing_no_words_is_found() {
+    let env = Env::with_model();
+    let target = env.put(
+        "The physician prescribed antibiotics for the infection",
+        &[],
+    );
+    env.put("Quarterly tax filing deadlines for small businesses", &[]);
+    env.put("Tuning the carburettor of a motorcycle", &[]);
+    let query = "doctor gave medicine to treat bacteria";
+    assert!(find_ids(&env, &["--mode", "keyword", query]).is_empty());
+    assert_eq!(find_ids(&env, &[query])[0], target);
+    let hit = &env.json(&["find", query])[0];
+    assert!(hit["similarity"].as_f64().unwrap() > 0.3, "{hit}");
+    assert_eq!(hit["keyword_rank"], serde_json::Value::Null);
+    assert_eq!(hit["vector_rank"], 1);
+}
+
+/// Mean reciprocal rank of the expected note over the labelled queries.
+fn mrr(env: &Env, mode: &str, labelled: &[(&str, &str)]) -> f64 {
+    let mut total = 0.0;
+    for (query, expected) in labelled {
+        let found = find_ids(env, &["--mode", mode, "--half-life", "0", query]);
+        if let Some(i) = found.iter().position(|id| id == expected) {
+            total += 1.0 / (i as f64 + 1.0);
+        }
+    }
+    total / labelled.len() as f64
+}
+
+#[test]
+fn hybrid_ranking_beats_keywords_alone_and_embeddings_alone() {
+    let env = Env::with_model();
+    let notes = [
+        (
+            "pay-e1234",
+            "Checkout fails with error E1234 when the payment gateway times out",
+        ),
+        (
+            "pay-peak",
+            "Payment gateway latency rises during peak shopping hours",
+        ),
+        (
+            "pay-retry",
+            "Retry failed card payments with exponential backoff",
+        ),
+        ("dog", "Our dog loves long walks in the park every morning"),
+        (
+            "garden",
+            "Tomatoes need full sun and regular watering in summer",
+        ),
+        (
+            "sql",
+            "Use WAL mode so SQLite readers never block the writer",
+        ),
+        ("flight", "The flight to Lisbon was delayed by three hours"),
+        ("piano", "Practise piano scales slowly before playing fast"),
+        (
+            "k8s",
+            "Pod OOMKilled after the memory limit was lowered to 256Mi",
+        ),
+        ("mem", "Memory usage of the service grows until it crashes"),
+    ];
+    for (id, text) in notes {
+        env.ok(&["put", text, "--id", id]);
+    }
+    let labelled = [
+        // A bare word with little meaning of its own: keywords find it.
+        ("lowered", "k8s"),
+        ("puppy enjoys strolling outdoors", "dog"),
+        ("growing vegetables in the backyard", "garden"),
+        ("airplane arrived late", "flight"),
+        ("gateway timeout error at checkout", "pay-e1234"),
+    ];
+    let hybrid = mrr(&env, "hybrid", &labelled);
+    let keyword = mrr(&env, "keyword", &labelled);
+    let semantic = mrr(&env, "semantic", &labelled);
+    eprintln!("MRR hybrid {hybrid:.3} keyword {keyword:.3} semantic {semantic:.3}");
+    assert!(hybrid > keyword, "hybrid {hybrid} keyword {keyword}");
+    assert!(hybrid > semantic, "hybrid {hybrid} semantic {semantic}");
+}
+
+#[test]
+fn tag_filters_apply_before_ranking() {
+    let env = Env::with_model();
+    env.ok(&[
+        "put",
+        "Notes on sourdough starter feeding",
+        "--id",
+        "a",
+        "-t",
+        "project=home",
+    ]);
+    env.ok(&[
+        "put",
+        "Sourdough starter feeding schedule and flour ratios",
+        "--id",
+        "b",
+        "-t",
+        "project=work",
+    ]);
+    env.ok(&[
+        "put",
+        "Bread baking temperatures for a crusty loaf",
+        "--id",
+        "c",
+        "-t",
+        "project=work",
+    ]);
+    let query = "sourdough starter feeding schedule";
+    assert_eq!(find_ids(&env, &["-n", "1", query]).len(), 1);
+    // The filter applies before ranking and the limit: each project gets
+    // its best note, never nothing.
+    assert_eq!(
+        find_ids(&env, &["-n", "1", "-t", "project=home", query]),
+        ["a"]
+    );
+    assert_eq!(
+        find_ids(&env, &["-n", "1", "-t", "project=work", query]),
+        ["b"]
+    );
+    let work = find_ids(&env, &["-t", "project=work", "bread"]);
+    assert!(!work.contains(&"a".to_string()));
+}
+
+#[test]
+fn recency_decay_orders_equally_relevant_notes() {
+    let mut env = Env::with_model();
+    env.at("2026-09-01T00:00:00Z");
+    env.ok(&[
+        "put",
+        "Budget meeting notes for the design team",
+        "--id",
+        "old",
+    ]);
+    env.at("2026-11-20T00:00:00Z");
+    env.ok(&[
+        "put",
+        "Budget meeting notes for the design team.",
+        "--id",
+        "new",
+    ]);
+    env.at("2026-11-22T00:00:00Z");
+    assert_eq!(find_ids(&env, &["budget meeting notes"])[0], "new");
+    let json = env.json(&["find", "budget meeting notes"]);
+    let (a, b) = (
+        json[0]["score"].as_f64().unwrap(),
+        json[1]["score"].as_f64().unwrap(),
+    );
+    assert!(
+        a > 2.0 * b,
+        "decay over ~80 days with a 30-day half-life: {a} vs {b}"
+    );
+    let flat = env.json(&["find", "--half-life", "0", "budget meeting notes"]);
+    let (a, b) = (
+        flat[0]["score"].as_f64().unwrap(),
+        flat[1]["score"].as_f64().unwrap(),
+    );
+    assert!(
+        (a - b).abs() < 0.01 * a,
+        "without decay the scores are close: {a} vs {b}"
+    );
+}
+
+#[test]
+fn deep_recall_follows_edges_and_shared_tags() {
+    let env = Env::with_model();
+    env.ok(&[
+        "put",
+        "Design review of the storage engine write path",
+        "--id",
+        "review",
+        "-t",
+        "author=alice",
+        "-t",
+        "sprint=42",
+    ]);
+    env.ok(&[
+        "put",
+        "Alice leads the infrastructure team in Berlin",
+        "--id",
+        "alice",
+    ]);
+    env.ok(&[
+        "put",
+        "Order more coffee beans for the office",
+        "--id",
+        "coffee",
+        "-t",
+        "sprint=42",
+    ]);
+    env.ok(&["put", "Holiday schedule for December", "--id", "holiday"]);
+    let plain = find_ids(&env, &["-n", "1", "storage engine write path design"]);
+    assert_eq!(plain, ["review"]);
+    let json = env.json(&[
+        "find",
+        "-n",
+        "1",
+        "--deep",
+        "storage engine write path design",
+    ]);
+    let hits = json.as_array().unwrap();
+    let alice = hits
+        .iter()
+        .find(|h| h["id"] == "alice")
+        .expect("alice reached");
+    assert_eq!(alice["via"]["link"], "author");
+    assert_eq!(alice["via"]["from"], "review");
+    assert_eq!(alice["via"]["hop"], 1);
+    let coffee = hits
+        .iter()
+        .find(|h| h["id"] == "coffee")
+        .expect("coffee reached");
+    assert_eq!(coffee["via"]["link"], "tag sprint=42");
+    assert!(!hits.iter().any(|h| h["id"] == "holiday"));
+    let text = env.ok(&[
+        "find",
+        "-n",
+        "1",
+        "--deep",
+        "storage engine write path design",
+    ]);
+    assert!(text.contains("[via author of review, hop 1]"), "{text}");
+}
+
+#[test]
+fn versions_and_parts_roll_up_to_their_note() {
+    let mut env = Env::with_model();
+    env.ok(&[
+        "put",
+        "Migration patterns of zebras across the Serengeti",
+        "--id",
+        "doc",
+    ]);
+    env.at("2026-11-22T11:00:00Z");
+    env.ok(&["put", "Notes about something else entirely", "--id", "doc"]);
+    let json = env.json(&["find", "zebra migration"]);
+    assert_eq!(json[0]["id"], "doc");
+    assert_eq!(
+        json[0]["matched"],
+        serde_json::json!({"in": "version", "version": 1})
+    );
+    let export = "{\"format\":\"keep-export\",\"version\":1}\n\
+        {\"id\":\"book\",\"summary\":\"A book of essays\",\"tags\":{},\"created\":\"2026-11-22T10:00:00.000Z\",\"updated\":\"2026-11-22T10:00:00.000Z\",\"accessed\":\"2026-11-22T10:00:00.000Z\",\"parts\":[{\"number\":1,\"summary\":\"Chapter on mountaineering in the Alps\",\"tags\":{}},{\"number\":2,\"summary\":\"Chapter on deep sea diving and coral reefs\",\"tags\":{}}]}\n";
+    std::fs::write(env.path("book.jsonl"), export).unwrap();
+    env.ok(&["import", "book.jsonl"]);
+    let json = env.json(&["find", "--mode", "semantic", "scuba under the ocean"]);
+    assert_eq!(json[0]["id"], "book");
+    assert_eq!(
+        json[0]["matched"],
+        serde_json::json!({"in": "part", "part": 2})
+    );
+    let text = env.ok(&[
+        "find",
+        "--mode",
+        "semantic",
+        "-n",
+        "1",
+        "scuba under the ocean",
+    ]);
+    assert!(text.contains("[in @P{2}]"), "{text}");
+}
+
+#[test]
+fn without_a_model_keep_stores_and_finds_by_keyword_then_reindex_fills_in() {
+    let mut env = Env::new();
+    let id = env.put(
+        "The physician prescribed antibiotics for the infection",
+        &[],
+    );
+    let out = env.run(&["find", "physician"]);
+    assert!(out.status.success());
+    assert_eq!(String::from_utf8_lossy(&out.stdout).lines().count(), 1);
+    let err = String::from_utf8_lossy(&out.stderr).to_string();
+    assert!(
+        err.starts_with("keep: semantic recall is off (embedding model not found: looked for "),
+        "{err}"
+    );
+    assert!(err.contains("showing keyword matches only"), "{err}");
+    assert_eq!(err.lines().count(), 1);
+    env.install_model();
+    assert_eq!(
+        env.ok(&["reindex"]),
+        "1 embedded, 0 copied from identical text, 0 waiting (all-MiniLM-L6-v2-int8:22928619, 384 dimensions)\n"
+    );
+    assert_eq!(
+        find_ids(&env, &["doctor gave medicine to treat bacteria"])[0],
+        id
+    );
+    // Identical text is never embedded twice.
+    env.ok(&[
+        "put",
+        "The physician prescribed antibiotics for the infection",
+        "--id",
+        "copy",
+    ]);
+    let report = env.json(&["reindex"]);
+    assert_eq!(report["embedded"], 0);
+    assert_eq!(report["copied"], 1);
+}
+
+#[test]
+fn a_missing_runtime_is_one_clear_line() {
+    let env = Env::with_model();
+    env.put("hello world", &[]);
+    let mut cmd = env.cmd(&["reindex"]);
+    cmd.env("KEEP_ORT_LIB", "/nonexistent/libonnxruntime.so");
+    let out = cmd.output().unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(
+        err,
+        "keep: ONNX Runtime not found: looked for /nonexistent/libonnxruntime.so; install it with ./scripts/setup.sh or set KEEP_ORT_LIB\n"
+    );
+}
+
+#[test]
+fn vectors_of_another_model_are_not_mixed() {
+    let env = Env::with_model();
+    env.put("The cat sits on the mat.", &[]);
+    env.ok(&["reindex"]);
+    let db = env.store().join("keep.db");
+    let conn = rusqlite::Connection::open(&db).unwrap();
+    conn.execute(
+        "UPDATE meta SET value = 'other-model:1' WHERE key = 'vector_model'",
+        [],
+    )
+    .unwrap();
+    drop(conn);
+    let out = env.run(&["find", "kitten"]);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("the store's vectors were made by other-model:1"),
+        "{err}"
+    );
+    assert!(err.contains("keep reindex"), "{err}");
+    let report = env.json(&["reindex"]);
+    assert_eq!(report["rebuilt"], true);
+    assert_eq!(report["embedded"], 1);
+    let out = env.run(&["find", "kitten"]);
+    assert!(String::from_utf8_lossy(&out.stderr).is_empty());
+}
+
+#[test]
+fn similar_notes_and_empty_queries() {
+    let env = Env::with_model();
+    env.ok(&["put", "The cat sits on the mat.", "--id", "cat"]);
+    env.ok(&["put", "A kitten is resting on the rug.", "--id", "kitten"]);
+    env.ok(&["put", "Quarterly tax filing deadlines", "--id", "tax"]);
+    let similar = ids(&env.ok(&["get", "cat", "--similar", "--ids"]));
+    assert_eq!(similar, ["kitten"]);
+    assert_eq!(find_ids(&env, &["--id", "cat"]), ["kitten"]);
+    assert_eq!(env.fails(&["find", " "], 2), "keep: the query is empty\n");
+    env.fails(&["find", "--id", "nope"], 1);
+}
