@@ -1,0 +1,241 @@
+//! Benchmark: builds stores of generated notes and measures put throughput
+//! (against the raw embedding throughput of the same model), find latency
+//! in-process and as a whole process, get/list process latency, database
+//! size and peak memory.
+//!
+//!     cargo bench --bench recall                 # 1,000 and 10,000 notes
+//!     KEEP_BENCH_SIZES=1000,10000,100000 cargo bench --bench recall
+//!
+//! Needs the model from ./scripts/setup.sh --models-only.
+
+use std::path::Path;
+use std::process::Command;
+use std::time::{Duration, Instant};
+
+use keep::Keeper;
+use keep::embed::{Config, Embedder, FastEmbedder, ModelPaths};
+use keep::keeper::{FindQuery, PutOptions, RecallMode};
+use keep::store::NoteFilter;
+
+const WORDS: &[&str] = &[
+    "storage", "engine", "writes", "readers", "budget", "meeting", "design", "review", "garden",
+    "tomatoes", "flight", "delayed", "invoice", "payment", "gateway", "latency", "memory",
+    "service", "crash", "deploy", "rollback", "kernel", "schedule", "holiday", "coffee", "piano",
+    "scales", "river", "mountain", "weather", "forecast", "library", "release", "customer",
+    "support", "ticket", "printer", "network", "cache", "index", "query", "vector", "search",
+    "summary", "version", "history", "project", "deadline", "team",
+];
+
+/// A small deterministic generator (xorshift).
+struct Rng(u64);
+
+impl Rng {
+    fn next(&mut self) -> u64 {
+        self.0 ^= self.0 << 13;
+        self.0 ^= self.0 >> 7;
+        self.0 ^= self.0 << 17;
+        self.0
+    }
+    fn word(&mut self) -> &'static str {
+        WORDS[(self.next() % WORDS.len() as u64) as usize]
+    }
+}
+
+fn sentence(rng: &mut Rng, i: usize) -> String {
+    let n = 8 + (rng.next() % 12) as usize;
+    let words: Vec<&str> = (0..n).map(|_| rng.word()).collect();
+    format!("Note {i}: the {}.", words.join(" "))
+}
+
+fn percentile(samples: &mut [Duration], p: f64) -> Duration {
+    samples.sort();
+    samples[((samples.len() - 1) as f64 * p).round() as usize]
+}
+
+fn ms(d: Duration) -> String {
+    format!("{:.2} ms", d.as_secs_f64() * 1000.0)
+}
+
+fn peak_rss_mb() -> f64 {
+    let status = std::fs::read_to_string("/proc/self/status").unwrap_or_default();
+    status
+        .lines()
+        .find(|l| l.starts_with("VmHWM:"))
+        .and_then(|l| l.split_whitespace().nth(1))
+        .and_then(|kb| kb.parse::<f64>().ok())
+        .map_or(0.0, |kb| kb / 1024.0)
+}
+
+fn process_latency(bin: &Path, store: &Path, args: &[&str], runs: usize) -> (Duration, Duration) {
+    let mut samples = Vec::new();
+    for _ in 0..runs {
+        let start = Instant::now();
+        let out = Command::new(bin)
+            .args(args)
+            .env("KEEP_STORE", store)
+            .output()
+            .expect("run keep");
+        samples.push(start.elapsed());
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+    }
+    (
+        percentile(&mut samples, 0.5),
+        percentile(&mut samples, 0.95),
+    )
+}
+
+fn main() {
+    if std::env::args().any(|a| a == "--list") {
+        return;
+    }
+    let sizes: Vec<usize> = std::env::var("KEEP_BENCH_SIZES")
+        .unwrap_or_else(|_| "1000,10000".into())
+        .split(',')
+        .filter_map(|s| s.trim().parse().ok())
+        .collect();
+    let paths = ModelPaths::locate(&Config::default()).expect("model paths");
+    let bin = Path::new(env!("CARGO_MANIFEST_DIR")).join("target/release/keep");
+    println!("machine: {} cores, {}", num_cpus(), cpu_model());
+
+    // The ceiling: the raw embedding throughput of the model in ONNX Runtime.
+    let mut embedder = FastEmbedder::load(&paths).expect("load model");
+    let mut rng = Rng(7);
+    let texts: Vec<String> = (0..2000).map(|i| sentence(&mut rng, i)).collect();
+    let refs: Vec<&str> = texts.iter().map(String::as_str).collect();
+    let start = Instant::now();
+    embedder.embed(&refs).expect("embed");
+    let raw = texts.len() as f64 / start.elapsed().as_secs_f64();
+    println!("raw embedding throughput: {raw:.0} texts/s (2,000 short texts, batches of 64)");
+
+    for &n in &sizes {
+        let dir = tempfile::tempdir().expect("temp dir");
+        let mut keeper = Keeper::open(dir.path())
+            .expect("open")
+            .with_embedder(Box::new(FastEmbedder::load(&paths).expect("load model")));
+        let mut rng = Rng(42 + n as u64);
+        let start = Instant::now();
+        for i in 0..n {
+            let text = sentence(&mut rng, i);
+            let tag = format!("project=p{}", i % 50);
+            let mut opts = PutOptions::default();
+            let (k, v) = tag.split_once('=').unwrap();
+            opts.tags.insert(k, v);
+            keeper.put_text(&text, "inline", opts).expect("put");
+        }
+        let stored = start.elapsed();
+        let report = keeper.embed_pending(None).expect("embed");
+        let total = start.elapsed();
+        let rate = n as f64 / total.as_secs_f64();
+        println!(
+            "\n== {n} notes\nbulk put (store {:.0} notes/s, then embed {} texts): {rate:.0} notes/s overall = {:.0}% of raw embedding",
+            n as f64 / stored.as_secs_f64(),
+            report.embedded,
+            100.0 * rate / raw
+        );
+
+        let queries = [
+            "storage engine writes",
+            "payment gateway latency",
+            "holiday schedule coffee",
+            "vector search index",
+            "team deadline project",
+        ];
+        let mut hybrid = Vec::new();
+        let mut keyword = Vec::new();
+        let mut embed_only = Vec::new();
+        for round in 0..10 {
+            for q in queries {
+                let q = format!("{q} {round}");
+                let t = Instant::now();
+                embedder.embed(&[q.as_str()]).unwrap();
+                embed_only.push(t.elapsed());
+                for (mode, samples) in [
+                    (RecallMode::Hybrid, &mut hybrid),
+                    (RecallMode::Keyword, &mut keyword),
+                ] {
+                    let query = FindQuery {
+                        text: Some(q.clone()),
+                        filter: NoteFilter::default(),
+                        limit: 10,
+                        mode,
+                        ..FindQuery::default()
+                    };
+                    let t = Instant::now();
+                    keeper.find(&query).expect("find");
+                    samples.push(t.elapsed());
+                }
+            }
+        }
+        let (e50, h50, h95) = (
+            percentile(&mut embed_only, 0.5),
+            percentile(&mut hybrid, 0.5),
+            percentile(&mut hybrid, 0.95),
+        );
+        println!(
+            "find in-process, hybrid: p50 {} p95 {} (query embedding alone p50 {}; hybrid minus embedding p50 {})",
+            ms(h50),
+            ms(h95),
+            ms(e50),
+            ms(h50.saturating_sub(e50))
+        );
+        println!(
+            "find in-process, keyword: p50 {} p95 {}",
+            ms(percentile(&mut keyword, 0.5)),
+            ms(percentile(&mut keyword, 0.95))
+        );
+        drop(keeper);
+        if bin.is_file() {
+            let store = dir.path();
+            let (f50, f95) = process_latency(&bin, store, &["find", "storage engine writes"], 20);
+            println!("keep find process: p50 {} p95 {}", ms(f50), ms(f95));
+            let (k50, _) = process_latency(
+                &bin,
+                store,
+                &["find", "--mode", "keyword", "storage engine writes"],
+                20,
+            );
+            println!("keep find --mode keyword process: p50 {}", ms(k50));
+            let id = String::from_utf8(
+                Command::new(&bin)
+                    .args(["list", "-n", "1", "--ids"])
+                    .env("KEEP_STORE", store)
+                    .output()
+                    .unwrap()
+                    .stdout,
+            )
+            .unwrap();
+            let (g50, g95) = process_latency(&bin, store, &["get", id.trim()], 20);
+            println!("keep get process: p50 {} p95 {}", ms(g50), ms(g95));
+            let (l50, l95) = process_latency(&bin, store, &["list", "-n", "20"], 20);
+            println!("keep list -n 20 process: p50 {} p95 {}", ms(l50), ms(l95));
+        }
+        let size = std::fs::metadata(dir.path().join("keep.db"))
+            .map(|m| m.len())
+            .unwrap_or(0)
+            + std::fs::metadata(dir.path().join("keep.db-wal"))
+                .map(|m| m.len())
+                .unwrap_or(0);
+        println!(
+            "database size: {:.1} MB; peak memory of this process so far: {:.0} MB",
+            size as f64 / 1e6,
+            peak_rss_mb()
+        );
+    }
+}
+
+fn num_cpus() -> usize {
+    std::thread::available_parallelism().map_or(1, |n| n.get())
+}
+
+fn cpu_model() -> String {
+    std::fs::read_to_string("/proc/cpuinfo")
+        .unwrap_or_default()
+        .lines()
+        .find(|l| l.starts_with("model name"))
+        .and_then(|l| l.split(':').nth(1))
+        .map_or_else(|| "unknown CPU".into(), |s| s.trim().to_string())
+}
