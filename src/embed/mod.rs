@@ -166,7 +166,7 @@ impl Embedder for TestEmbedder {
         Ok(texts
             .iter()
             .map(|t| {
-                let mut v = vec![0f32; 16];
+                let mut v = [0f32; 16];
                 for w in t.split_whitespace() {
                     let h = crate::note::content_hash(w.to_lowercase().as_bytes());
                     let i = usize::from_str_radix(&h[..2], 16).unwrap() % 16;

@@ -50,7 +50,7 @@ fn cut_at_sentence(para: &str, budget: usize) -> String {
                 && head[i + c.len_utf8()..].starts_with(char::is_whitespace)
         })
         .map(|(i, c)| i + c.len_utf8())
-        .last();
+        .next_back();
     match end {
         Some(end) if end > budget / 3 => head[..end].to_string(),
         _ => match head.rfind(char::is_whitespace) {

@@ -19,7 +19,7 @@ fn list_ids_into_xargs_tag() {
     let c = env.put("gamma", &["project=y"]);
     stdout(&env.sh("keep list --ids -t project=x | xargs keep tag -t reviewed=yes"));
     let reviewed = env.ok(&["list", "--ids", "-t", "reviewed=yes", "--sort", "id"]);
-    let mut expected = vec![a, b];
+    let mut expected = [a, b];
     expected.sort();
     assert_eq!(reviewed, format!("{}\n{}\n", expected[0], expected[1]));
     assert!(!reviewed.contains(&c));
