@@ -66,9 +66,4 @@ impl Error {
     pub fn is_not_found(&self) -> bool {
         matches!(self, Error::NotFound(_))
     }
-
-    /// True when the error is the caller's input, not a failure of keep.
-    pub fn is_usage(&self) -> bool {
-        matches!(self, Error::Invalid(_) | Error::Format { .. })
-    }
 }

@@ -482,10 +482,6 @@ impl Keeper {
             }
         }
     }
-
-    pub fn count(&self) -> Result<i64> {
-        self.store.db().count_notes()
-    }
 }
 
 /// Writes `next` over `existing` (or as a new note), archiving the existing

@@ -180,23 +180,6 @@ impl Db<'_> {
         Ok(())
     }
 
-    /// Ids of the notes whose content hash is `hash`.
-    pub fn notes_with_hash(&self, hash: &str) -> Result<Vec<String>> {
-        let mut stmt = self
-            .conn
-            .prepare_cached("SELECT id FROM notes WHERE content_hash = ?1 ORDER BY id")?;
-        let ids = stmt
-            .query_map([hash], |r| r.get(0))?
-            .collect::<rusqlite::Result<Vec<String>>>()?;
-        Ok(ids)
-    }
-
-    pub fn count_notes(&self) -> Result<i64> {
-        Ok(self
-            .conn
-            .query_row("SELECT count(*) FROM notes", [], |r| r.get(0))?)
-    }
-
     /// Every note, ordered by id, for export.
     pub fn all_notes(&self) -> Result<Vec<(i64, Note)>> {
         let sql = format!("SELECT {NOTE_COLUMNS} FROM notes n ORDER BY n.id");
