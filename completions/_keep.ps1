@@ -40,6 +40,7 @@ Register-ArgumentCompleter -Native -CommandName 'keep' -ScriptBlock {
             [CompletionResult]::new('export', 'export', [CompletionResultType]::ParameterValue, 'Export every note, with tags, full history and parts, as JSON Lines')
             [CompletionResult]::new('import', 'import', [CompletionResultType]::ParameterValue, 'Import notes from a file written by ''keep export''')
             [CompletionResult]::new('reindex', 'reindex', [CompletionResultType]::ParameterValue, 'Embed everything that has no vector yet, with the configured model')
+            [CompletionResult]::new('mcp', 'mcp', [CompletionResultType]::ParameterValue, 'Serve keep''s memory to agents over the Model Context Protocol')
             [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
             break
         }
@@ -187,6 +188,15 @@ Register-ArgumentCompleter -Native -CommandName 'keep' -ScriptBlock {
             [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
             break
         }
+        'keep;mcp' {
+            [CompletionResult]::new('--allow', '--allow', [CompletionResultType]::ParameterName, 'Let put_file read files under DIR (repeatable)')
+            [CompletionResult]::new('--store', '--store', [CompletionResultType]::ParameterName, 'Store directory (holds keep.db) [default: the platform data directory + /keep]')
+            [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print one JSON document instead of text')
+            [CompletionResult]::new('--ids', '--ids', [CompletionResultType]::ParameterName, 'Print only ids, one per line (for xargs)')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            break
+        }
         'keep;help' {
             [CompletionResult]::new('put', 'put', [CompletionResultType]::ParameterValue, 'Store text, standard input or a text file as a note')
             [CompletionResult]::new('get', 'get', [CompletionResultType]::ParameterValue, 'Show notes, an archived version (ID@V{N}) or a part (ID@P{N})')
@@ -200,6 +210,7 @@ Register-ArgumentCompleter -Native -CommandName 'keep' -ScriptBlock {
             [CompletionResult]::new('export', 'export', [CompletionResultType]::ParameterValue, 'Export every note, with tags, full history and parts, as JSON Lines')
             [CompletionResult]::new('import', 'import', [CompletionResultType]::ParameterValue, 'Import notes from a file written by ''keep export''')
             [CompletionResult]::new('reindex', 'reindex', [CompletionResultType]::ParameterValue, 'Embed everything that has no vector yet, with the configured model')
+            [CompletionResult]::new('mcp', 'mcp', [CompletionResultType]::ParameterValue, 'Serve keep''s memory to agents over the Model Context Protocol')
             [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
             break
         }
@@ -237,6 +248,9 @@ Register-ArgumentCompleter -Native -CommandName 'keep' -ScriptBlock {
             break
         }
         'keep;help;reindex' {
+            break
+        }
+        'keep;help;mcp' {
             break
         }
         'keep;help;help' {

@@ -37,6 +37,9 @@ _keep() {
             keep,list)
                 cmd="keep__subcmd__list"
                 ;;
+            keep,mcp)
+                cmd="keep__subcmd__mcp"
+                ;;
             keep,move)
                 cmd="keep__subcmd__move"
                 ;;
@@ -76,6 +79,9 @@ _keep() {
             keep__subcmd__help,list)
                 cmd="keep__subcmd__help__subcmd__list"
                 ;;
+            keep__subcmd__help,mcp)
+                cmd="keep__subcmd__help__subcmd__mcp"
+                ;;
             keep__subcmd__help,move)
                 cmd="keep__subcmd__help__subcmd__move"
                 ;;
@@ -101,7 +107,7 @@ _keep() {
 
     case "${cmd}" in
         keep)
-            opts="-h -V --store --json --ids --help --version put get list find tag del revert now move export import reindex help"
+            opts="-h -V --store --json --ids --help --version put get list find tag del revert now move export import reindex mcp help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 1 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -259,7 +265,7 @@ _keep() {
             return 0
             ;;
         keep__subcmd__help)
-            opts="put get list find tag del revert now move export import reindex help"
+            opts="put get list find tag del revert now move export import reindex mcp help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -357,6 +363,20 @@ _keep() {
             return 0
             ;;
         keep__subcmd__help__subcmd__list)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        keep__subcmd__help__subcmd__mcp)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
@@ -504,6 +524,28 @@ _keep() {
                     return 0
                     ;;
                 -n)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --store)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        keep__subcmd__mcp)
+            opts="-h --allow --store --json --ids --help"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --allow)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;

@@ -37,6 +37,7 @@ set edit:completion:arg-completer[keep] = {|@words|
             cand export 'Export every note, with tags, full history and parts, as JSON Lines'
             cand import 'Import notes from a file written by ''keep export'''
             cand reindex 'Embed everything that has no vector yet, with the configured model'
+            cand mcp 'Serve keep''s memory to agents over the Model Context Protocol'
             cand help 'Print this message or the help of the given subcommand(s)'
         }
         &'keep;put'= {
@@ -171,6 +172,14 @@ set edit:completion:arg-completer[keep] = {|@words|
             cand -h 'Print help (see more with ''--help'')'
             cand --help 'Print help (see more with ''--help'')'
         }
+        &'keep;mcp'= {
+            cand --allow 'Let put_file read files under DIR (repeatable)'
+            cand --store 'Store directory (holds keep.db) [default: the platform data directory + /keep]'
+            cand --json 'Print one JSON document instead of text'
+            cand --ids 'Print only ids, one per line (for xargs)'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+        }
         &'keep;help'= {
             cand put 'Store text, standard input or a text file as a note'
             cand get 'Show notes, an archived version (ID@V{N}) or a part (ID@P{N})'
@@ -184,6 +193,7 @@ set edit:completion:arg-completer[keep] = {|@words|
             cand export 'Export every note, with tags, full history and parts, as JSON Lines'
             cand import 'Import notes from a file written by ''keep export'''
             cand reindex 'Embed everything that has no vector yet, with the configured model'
+            cand mcp 'Serve keep''s memory to agents over the Model Context Protocol'
             cand help 'Print this message or the help of the given subcommand(s)'
         }
         &'keep;help;put'= {
@@ -209,6 +219,8 @@ set edit:completion:arg-completer[keep] = {|@words|
         &'keep;help;import'= {
         }
         &'keep;help;reindex'= {
+        }
+        &'keep;help;mcp'= {
         }
         &'keep;help;help'= {
         }

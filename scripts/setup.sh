@@ -7,6 +7,8 @@
 #
 #   ./scripts/setup.sh                  everything
 #   ./scripts/setup.sh --models-only    only the runtime and the model
+#   ./scripts/setup.sh --dev            everything, plus what the tests drive:
+#                                       the Python MCP client in target/test-tools
 #
 #   KEEP_BIN_DIR   where the binary goes   (default ~/.local/bin)
 #   KEEP_DATA_DIR  where models go         (default ${XDG_DATA_HOME:-~/.local/share}/keep)
@@ -15,10 +17,12 @@ cd "$(dirname "$0")/.."
 root=$(pwd)
 
 models_only=false
+dev=false
 for arg in "$@"; do
   case "$arg" in
     --models-only) models_only=true ;;
-    -h|--help) sed -n '2,14p' "$0"; exit 0 ;;
+    --dev) dev=true ;;
+    -h|--help) sed -n '2,16p' "$0"; exit 0 ;;
     *) echo "setup: unknown argument '$arg'" >&2; exit 2 ;;
   esac
 done
@@ -114,7 +118,28 @@ install_binary() {
   esac
 }
 
+MCP_CLIENT="mcp==2.3.0"
+
+# The reference MCP client the end-to-end tests drive, in its own venv.
+install_test_tools() {
+  local venv="$root/target/test-tools/venv"
+  if [ -x "$venv/bin/python" ] \
+    && [ "$("$venv/bin/python" -c 'import importlib.metadata as m; print(m.version("mcp"))' 2>/dev/null)" = "${MCP_CLIENT#*==}" ]; then
+    say "ok    $MCP_CLIENT in $venv"
+    return
+  fi
+  say "install $MCP_CLIENT in $venv"
+  rm -rf "$venv"
+  python3 -m venv "$venv"
+  "$venv/bin/python" -m pip install --quiet "$MCP_CLIENT" \
+    || { rm -rf "$venv"; die "could not install $MCP_CLIENT"; }
+  say "ok    $MCP_CLIENT in $venv"
+}
+
 install_models
 if [ "$models_only" = false ]; then
   install_binary
+fi
+if [ "$dev" = true ]; then
+  install_test_tools
 fi

@@ -6,7 +6,9 @@
 pub mod cli;
 pub mod embed;
 pub mod error;
+pub mod json;
 pub mod keeper;
+pub mod mcp;
 pub mod note;
 pub mod search;
 pub mod store;

@@ -325,6 +325,36 @@ pub fn parse_user_tag(arg: &str) -> Result<(String, String)> {
     Ok((key.to_string(), value.to_string()))
 }
 
+/// Decodes `%XX` escapes (as in URIs); None when the result is not UTF-8.
+pub fn percent_decode(text: &str) -> Option<String> {
+    let bytes = text.as_bytes();
+    let mut out = Vec::with_capacity(bytes.len());
+    let mut i = 0;
+    while i < bytes.len() {
+        if bytes[i] == b'%' && i + 3 <= bytes.len() {
+            let hex = std::str::from_utf8(&bytes[i + 1..i + 3]).ok();
+            if let Some(b) = hex.and_then(|h| u8::from_str_radix(h, 16).ok()) {
+                out.push(b);
+                i += 3;
+                continue;
+            }
+        }
+        out.push(bytes[i]);
+        i += 1;
+    }
+    String::from_utf8(out).ok()
+}
+
+/// Parses a list of user tags (`key=value` each).
+pub fn parse_user_tags<S: AsRef<str>>(args: &[S]) -> Result<Tags> {
+    let mut tags = Tags::new();
+    for arg in args {
+        let (k, v) = parse_user_tag(arg.as_ref())?;
+        tags.insert(k, v);
+    }
+    Ok(tags)
+}
+
 /// A tag filter: `key` (has the key) or `key=value`.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct TagFilter {
@@ -407,6 +437,15 @@ pub struct Edge {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn percent_decoding_keeps_stray_percents() {
+        assert_eq!(percent_decode("a%2Fb%20c").as_deref(), Some("a/b c"));
+        assert_eq!(percent_decode("%abc12").as_deref(), None);
+        assert_eq!(percent_decode("100%").as_deref(), Some("100%"));
+        assert_eq!(percent_decode("%zz%4").as_deref(), Some("%zz%4"));
+        assert_eq!(percent_decode("%C3%BC").as_deref(), Some("ü"));
+    }
 
     #[test]
     fn inline_ids_are_percent_and_twelve_hex_digits() {

@@ -1,9 +1,8 @@
 //! Filter flags shared by `list` and `find`.
 
 use super::CliError;
-use crate::keeper::parse_filters;
+use crate::keeper::{FilterSpec, Keeper};
 use crate::store::NoteFilter;
-use crate::time::{Timestamp, parse_bound};
 
 #[derive(Debug, Default, clap::Args)]
 pub struct FilterArgs {
@@ -25,19 +24,13 @@ pub struct FilterArgs {
 }
 
 impl FilterArgs {
-    pub fn to_filter(
-        &self,
-        pattern: Option<String>,
-        now: Timestamp,
-    ) -> Result<NoteFilter, CliError> {
-        let bound =
-            |text: &Option<String>| text.as_deref().map(|t| parse_bound(t, now)).transpose();
-        Ok(NoteFilter {
-            pattern,
+    pub fn to_filter(&self, keeper: &Keeper, scope: Option<&str>) -> Result<NoteFilter, CliError> {
+        Ok(keeper.filter(&FilterSpec {
+            tags: &self.tags,
+            since: self.since.as_deref(),
+            until: self.until.as_deref(),
+            scope,
             include_system: self.all,
-            tags: parse_filters(&self.tags)?,
-            since: bound(&self.since)?,
-            until: bound(&self.until)?,
-        })
+        })?)
     }
 }

@@ -1,9 +1,7 @@
 //! `keep find`: hybrid recall.
 
-use serde_json::{Value, json};
-
 use super::filter::FilterArgs;
-use super::output::{Format, note_json};
+use super::output::Format;
 use super::{CliError, CliResult, Ctx, Status};
 use crate::keeper::{FindQuery, FindResult, Hit, RecallMode};
 use crate::search::Matched;
@@ -81,7 +79,7 @@ pub fn run(ctx: &mut Ctx, args: Args) -> CliResult {
     let query = FindQuery {
         text: (!text.trim().is_empty()).then_some(text),
         like: args.like.clone(),
-        filter: args.filter.to_filter(args.scope.clone(), keeper.now())?,
+        filter: args.filter.to_filter(keeper, args.scope.as_deref())?,
         limit: args.limit,
         deep: args.deep,
         half_life_days: args.half_life,
@@ -90,14 +88,9 @@ pub fn run(ctx: &mut Ctx, args: Args) -> CliResult {
     let result = keeper.find(&query)?;
     print_hits(ctx, &result)?;
     if ctx.format == Format::Json {
-        ctx.out.json(&hits_json(&result))?;
+        ctx.out.json(&crate::json::hits_json(&result))?;
     }
     Ok(Status::Success)
-}
-
-/// The JSON form of a result: an array of notes with their scores.
-pub fn hits_json(result: &FindResult) -> Value {
-    Value::Array(result.hits.iter().map(hit_json).collect())
 }
 
 /// Prints notices on stderr, and hits as text or ids (JSON is the caller's).
@@ -131,15 +124,4 @@ fn hit_note(h: &Hit) -> String {
         Some(Matched::Version { version }) => format!("[in @V{{{version}}}]"),
         None => String::new(),
     }
-}
-
-fn hit_json(h: &Hit) -> Value {
-    let mut v = note_json(&h.note);
-    v["score"] = json!(h.score);
-    v["keyword_rank"] = json!(h.keyword_rank);
-    v["vector_rank"] = json!(h.vector_rank);
-    v["similarity"] = json!(h.similarity);
-    v["matched"] = json!(h.matched);
-    v["via"] = json!(h.via);
-    v
 }

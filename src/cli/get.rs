@@ -2,8 +2,9 @@
 
 use serde_json::{Value, json};
 
-use super::output::{Format, first_line, history_json, view_json};
+use super::output::{Format, first_line};
 use super::{CliError, CliResult, Ctx, Failures, Status};
+use crate::json::{history_json, hits_json, tags_json, view_json};
 use crate::keeper::{Keeper, NoteView, parse_filters};
 use crate::note::{NoteRef, Selector, TagFilter};
 
@@ -100,7 +101,7 @@ fn show_one(
         let result = ctx.keeper()?.similar(&target.id, args.limit)?;
         super::find::print_hits(ctx, &result)?;
         return Ok(Some(
-            json!({ "id": target.id, "similar": super::find::hits_json(&result) }),
+            json!({ "id": target.id, "similar": hits_json(&result) }),
         ));
     }
     let keeper = ctx.keeper()?;
@@ -171,7 +172,7 @@ fn show_history(
     let mut versions = vec![json!({
         "version": 0,
         "summary": current.summary,
-        "tags": super::output::tags_json(&current.tags),
+        "tags": tags_json(&current.tags),
         "content_hash": current.content_hash,
         "updated": current.updated,
     })];

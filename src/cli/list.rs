@@ -3,8 +3,9 @@
 use serde_json::Value;
 
 use super::filter::FilterArgs;
-use super::output::{Format, note_json};
+use super::output::Format;
 use super::{CliResult, Ctx, Status};
+use crate::json::note_json;
 use crate::store::ListOrder;
 
 /// List notes, most recently updated first.
@@ -56,7 +57,7 @@ impl From<Sort> for ListOrder {
 
 pub fn run(ctx: &mut Ctx, args: Args) -> CliResult {
     let keeper = ctx.keeper()?;
-    let filter = args.filter.to_filter(args.pattern.clone(), keeper.now())?;
+    let filter = args.filter.to_filter(keeper, args.pattern.as_deref())?;
     let notes = keeper.list(&filter, args.sort.into(), args.limit)?;
     match ctx.format {
         Format::Json => ctx

@@ -9,6 +9,7 @@ pub mod find;
 mod get;
 mod import;
 mod list;
+mod mcp;
 mod mv;
 mod now;
 pub mod output;
@@ -72,6 +73,7 @@ pub enum Command {
     Export(export::Args),
     Import(import::Args),
     Reindex(reindex::Args),
+    Mcp(mcp::Args),
 }
 
 /// The clap definition, for completions and man pages.
@@ -185,6 +187,12 @@ impl Ctx {
         Ok(self.keeper.as_mut().expect("opened above"))
     }
 
+    /// The keeper, for a command that hands it to a long-running server.
+    pub fn take_keeper(&mut self) -> Result<Keeper, CliError> {
+        self.keeper()?;
+        Ok(self.keeper.take().expect("opened above"))
+    }
+
     /// The keeper and the output at once, for commands that stream.
     pub fn keeper_and_out(&mut self) -> Result<(&mut Keeper, &mut Out), CliError> {
         self.keeper()?;
@@ -229,6 +237,7 @@ pub fn run(cli: Cli) -> CliResult {
         Some(Command::Export(args)) => export::run(&mut ctx, args),
         Some(Command::Import(args)) => import::run(&mut ctx, args),
         Some(Command::Reindex(args)) => reindex::run(&mut ctx, args),
+        Some(Command::Mcp(args)) => mcp::run(&mut ctx, args),
     }?;
     ctx.out.flush()?;
     Ok(status)

@@ -4,9 +4,10 @@ use std::io::IsTerminal;
 
 use serde_json::Value;
 
-use super::output::{Format, view_json};
+use super::output::Format;
 use super::put::{parse_tags, read_stdin};
 use super::{CliResult, Ctx, Status};
+use crate::json::view_json;
 use crate::keeper::{Keeper, PutOptions};
 use crate::note::NoteRef;
 

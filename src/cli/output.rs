@@ -4,10 +4,10 @@
 
 use std::io::{self, BufWriter, IsTerminal, Stdout, Write};
 
-use serde_json::{Value, json};
+use serde_json::Value;
 
 use crate::keeper::NoteView;
-use crate::note::{Edge, Note, Part, Tags, Version};
+use crate::note::{Edge, Note};
 
 /// Characters of a summary's first line shown in listings.
 const LINE_CHARS: usize = 100;
@@ -22,6 +22,26 @@ pub enum Format {
 pub struct Out {
     w: BufWriter<Stdout>,
     color: bool,
+}
+
+/// Wraps text in ANSI colours, or leaves it alone.
+#[derive(Clone, Copy)]
+struct Painter {
+    color: bool,
+}
+
+impl Painter {
+    fn paint(&self, style: Style, text: &str) -> String {
+        if !self.color || text.is_empty() {
+            return text.to_string();
+        }
+        let code = match style {
+            Style::Id => "1;36",
+            Style::Dim => "2",
+            Style::Key => "34",
+        };
+        format!("\x1b[{code}m{text}\x1b[0m")
+    }
 }
 
 #[derive(Clone, Copy)]
@@ -60,15 +80,7 @@ impl Out {
     }
 
     fn paint(&self, style: Style, text: &str) -> String {
-        if !self.color || text.is_empty() {
-            return text.to_string();
-        }
-        let code = match style {
-            Style::Id => "1;36",
-            Style::Dim => "2",
-            Style::Key => "34",
-        };
-        format!("\x1b[{code}m{text}\x1b[0m")
+        Painter { color: self.color }.paint(style, text)
     }
 
     /// `ID  DATE  first line` (with a score, and a remark, when given).
@@ -97,68 +109,75 @@ impl Out {
 
     /// The frontmatter view used by `get` and `now`.
     pub fn note_view(&mut self, view: &NoteView) -> io::Result<()> {
-        let mut lines: Vec<String> = vec!["---".into()];
-        let key = |s: &Self, k: &str| s.paint(Style::Key, k);
-        lines.push(format!(
-            "{}: {}",
-            key(self, "id"),
-            self.paint(Style::Id, &yaml(&view.note.id))
-        ));
-        if view.version != 0 {
-            lines.push(format!("{}: {}", key(self, "version"), view.version));
-        }
-        if let Some(part) = &view.part {
-            lines.push(format!("{}: {}", key(self, "part"), part.number));
-        }
-        if !view.note.tags.is_empty() {
-            lines.push(format!("{}:", key(self, "tags")));
-            for k in view.note.tags.keys() {
-                lines.push(format!(
-                    "  {}: {}",
-                    key(self, &yaml(k)),
-                    yaml_values(view.note.tags.values(k))
-                ));
-            }
-        }
-        let edges = edge_lines(&view.edges, &view.inverse_edges);
-        if !edges.is_empty() {
-            lines.push(format!("{}:", key(self, "edges")));
-            for (k, values) in edges {
-                lines.push(format!(
-                    "  {}: {}",
-                    key(self, &yaml(&k)),
-                    yaml_values(values.iter().map(String::as_str))
-                ));
-            }
-        }
-        if view.version == 0 && !view.history.is_empty() {
-            lines.push(format!("{}:", key(self, "versions")));
-            for (offset, v) in &view.history {
-                let text = format!("{}  {}", v.updated.short(), first_line(&v.summary));
-                lines.push(format!("  {offset}: {}", yaml(&text)));
-            }
-        }
-        if view.part.is_none() && !view.parts.is_empty() {
-            lines.push(format!("{}:", key(self, "parts")));
-            for p in &view.parts {
-                lines.push(format!("  {}: {}", p.number, yaml(&first_line(&p.summary))));
-            }
-        }
-        lines.push(format!("{}: {}", key(self, "created"), view.note.created));
-        lines.push(format!("{}: {}", key(self, "updated"), view.note.updated));
-        lines.push("---".into());
-        for line in lines {
-            writeln!(self.w, "{line}")?;
-        }
-        let body = match &view.part {
-            Some(part) => &part.summary,
-            None => &view.note.summary,
-        };
-        if !body.is_empty() {
-            writeln!(self.w, "{body}")?;
-        }
-        Ok(())
+        let text = view_text(view, self.color);
+        self.w.write_all(text.as_bytes())
     }
+}
+
+/// A note as YAML frontmatter (id, tags, edges, versions, parts, dates)
+/// followed by its summary; coloured for a terminal when `color`.
+pub fn view_text(view: &NoteView, color: bool) -> String {
+    let painter = Painter { color };
+    let key = |k: &str| painter.paint(Style::Key, k);
+    let mut lines: Vec<String> = vec!["---".into()];
+    lines.push(format!(
+        "{}: {}",
+        key("id"),
+        painter.paint(Style::Id, &yaml(&view.note.id))
+    ));
+    if view.version != 0 {
+        lines.push(format!("{}: {}", key("version"), view.version));
+    }
+    if let Some(part) = &view.part {
+        lines.push(format!("{}: {}", key("part"), part.number));
+    }
+    if !view.note.tags.is_empty() {
+        lines.push(format!("{}:", key("tags")));
+        for k in view.note.tags.keys() {
+            lines.push(format!(
+                "  {}: {}",
+                key(&yaml(k)),
+                yaml_values(view.note.tags.values(k))
+            ));
+        }
+    }
+    let edges = edge_lines(&view.edges, &view.inverse_edges);
+    if !edges.is_empty() {
+        lines.push(format!("{}:", key("edges")));
+        for (k, values) in edges {
+            lines.push(format!(
+                "  {}: {}",
+                key(&yaml(&k)),
+                yaml_values(values.iter().map(String::as_str))
+            ));
+        }
+    }
+    if view.version == 0 && !view.history.is_empty() {
+        lines.push(format!("{}:", key("versions")));
+        for (offset, v) in &view.history {
+            let text = format!("{}  {}", v.updated.short(), first_line(&v.summary));
+            lines.push(format!("  {offset}: {}", yaml(&text)));
+        }
+    }
+    if view.part.is_none() && !view.parts.is_empty() {
+        lines.push(format!("{}:", key("parts")));
+        for p in &view.parts {
+            lines.push(format!("  {}: {}", p.number, yaml(&first_line(&p.summary))));
+        }
+    }
+    lines.push(format!("{}: {}", key("created"), view.note.created));
+    lines.push(format!("{}: {}", key("updated"), view.note.updated));
+    lines.push("---".into());
+    let body = match &view.part {
+        Some(part) => &part.summary,
+        None => &view.note.summary,
+    };
+    if !body.is_empty() {
+        lines.push(body.clone());
+    }
+    let mut text = lines.join("\n");
+    text.push('\n');
+    text
 }
 
 /// Outgoing edges by key, then incoming edges by inverse name.
@@ -232,79 +251,6 @@ fn yaml_values<'a>(values: impl Iterator<Item = &'a str>) -> String {
         })
         .collect();
     format!("[{}]", items.join(", "))
-}
-
-pub fn tags_json(tags: &Tags) -> Value {
-    serde_json::to_value(tags).expect("tags serialise")
-}
-
-/// The stable JSON form of a note.
-pub fn note_json(note: &Note) -> Value {
-    json!({
-        "id": note.id,
-        "summary": note.summary,
-        "tags": tags_json(&note.tags),
-        "content_hash": note.content_hash,
-        "created": note.created,
-        "updated": note.updated,
-        "accessed": note.accessed,
-    })
-}
-
-fn version_json(offset: i64, v: &Version) -> Value {
-    json!({
-        "version": offset,
-        "summary": v.summary,
-        "tags": tags_json(&v.tags),
-        "content_hash": v.content_hash,
-        "updated": v.updated,
-    })
-}
-
-fn part_json(p: &Part) -> Value {
-    json!({ "part": p.number, "summary": p.summary, "tags": tags_json(&p.tags) })
-}
-
-fn edge_json(e: &Edge) -> Value {
-    json!({ "key": e.key, "inverse": e.inverse, "source": e.source, "target": e.target })
-}
-
-/// The JSON form of `get`: the note plus version, part, history, parts
-/// and edges.
-pub fn view_json(view: &NoteView) -> Value {
-    let mut value = note_json(&view.note);
-    let obj = value.as_object_mut().expect("object");
-    obj.insert("version".into(), json!(view.version));
-    obj.insert(
-        "part".into(),
-        view.part.as_ref().map_or(Value::Null, part_json),
-    );
-    obj.insert(
-        "versions".into(),
-        Value::Array(
-            view.history
-                .iter()
-                .map(|(o, v)| version_json(*o, v))
-                .collect(),
-        ),
-    );
-    obj.insert(
-        "parts".into(),
-        Value::Array(view.parts.iter().map(part_json).collect()),
-    );
-    obj.insert(
-        "edges".into(),
-        Value::Array(view.edges.iter().map(edge_json).collect()),
-    );
-    obj.insert(
-        "inverse_edges".into(),
-        Value::Array(view.inverse_edges.iter().map(edge_json).collect()),
-    );
-    value
-}
-
-pub fn history_json(history: &[(i64, Version)]) -> Value {
-    Value::Array(history.iter().map(|(o, v)| version_json(*o, v)).collect())
 }
 
 #[cfg(test)]

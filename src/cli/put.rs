@@ -8,7 +8,7 @@ use serde_json::json;
 use super::output::Format;
 use super::{CliError, CliResult, Ctx, Status};
 use crate::keeper::{PutOptions, WriteOutcome};
-use crate::note::{Tags, parse_user_tag};
+use crate::note::Tags;
 
 /// Store text, standard input or a text file as a note.
 ///
@@ -60,12 +60,7 @@ pub fn run(ctx: &mut Ctx, args: Args) -> CliResult {
 }
 
 pub fn parse_tags(args: &[String]) -> Result<Tags, CliError> {
-    let mut tags = Tags::new();
-    for arg in args {
-        let (k, v) = parse_user_tag(arg)?;
-        tags.insert(k, v);
-    }
-    Ok(tags)
+    Ok(crate::note::parse_user_tags(args)?)
 }
 
 fn read_input(arg: Option<&str>) -> Result<Input, CliError> {
@@ -108,24 +103,8 @@ pub fn read_stdin() -> Result<String, CliError> {
 }
 
 fn path_of_file_uri(uri: &str) -> Result<PathBuf, CliError> {
-    let rest = &uri["file://".len()..];
-    let bytes = rest.as_bytes();
-    let mut out = Vec::with_capacity(bytes.len());
-    let mut i = 0;
-    while i < bytes.len() {
-        if bytes[i] == b'%' && i + 2 < bytes.len() {
-            let hex = std::str::from_utf8(&bytes[i + 1..i + 3]).ok();
-            if let Some(b) = hex.and_then(|h| u8::from_str_radix(h, 16).ok()) {
-                out.push(b);
-                i += 3;
-                continue;
-            }
-        }
-        out.push(bytes[i]);
-        i += 1;
-    }
-    let path = String::from_utf8(out)
-        .map_err(|_| CliError::Usage(format!("'{uri}' is not a valid file URI")))?;
+    let path = crate::note::percent_decode(&uri["file://".len()..])
+        .ok_or_else(|| CliError::Usage(format!("'{uri}' is not a valid file URI")))?;
     if !path.starts_with('/') {
         return Err(CliError::Usage(format!(
             "'{uri}' is not a valid file URI: expected file:///absolute/path"

@@ -15,7 +15,7 @@ use crate::note::{
 };
 use crate::store::{Db, ListOrder, NoteFilter, Store, VecKind};
 use crate::summarize;
-use crate::time::{Clock, Timestamp};
+use crate::time::{self, Clock, Timestamp};
 
 pub use history::{MoveOutcome, RevertOutcome};
 pub use recall::{EmbedReport, FindResult, Hit, ReindexReport};
@@ -615,8 +615,37 @@ fn text_media_type(path: &Path) -> &'static str {
 }
 
 /// A tag filter list from `-t` arguments.
-pub fn parse_filters(args: &[String]) -> Result<Vec<TagFilter>> {
-    args.iter().map(|a| TagFilter::parse(a)).collect()
+pub fn parse_filters<S: AsRef<str>>(args: &[S]) -> Result<Vec<TagFilter>> {
+    args.iter().map(|a| TagFilter::parse(a.as_ref())).collect()
+}
+
+/// The words people type to narrow a listing or a recall.
+#[derive(Debug, Clone, Default)]
+pub struct FilterSpec<'a> {
+    /// `KEY` or `KEY=VALUE`; all must match.
+    pub tags: &'a [String],
+    /// An ISO 8601 duration back from now (`P7D`), a date or a timestamp.
+    pub since: Option<&'a str>,
+    pub until: Option<&'a str>,
+    /// An id prefix or glob.
+    pub scope: Option<&'a str>,
+    /// Include system notes (ids starting with `.`).
+    pub include_system: bool,
+}
+
+impl Keeper {
+    /// Parses a `FilterSpec` against this keeper's clock.
+    pub fn filter(&self, spec: &FilterSpec<'_>) -> Result<NoteFilter> {
+        let now = self.now();
+        let bound = |text: Option<&str>| text.map(|t| time::parse_bound(t, now)).transpose();
+        Ok(NoteFilter {
+            pattern: spec.scope.map(str::to_string),
+            include_system: spec.include_system,
+            tags: parse_filters(spec.tags)?,
+            since: bound(spec.since)?,
+            until: bound(spec.until)?,
+        })
+    }
 }
 
 #[cfg(test)]

@@ -329,6 +329,62 @@ impl Keeper {
             ..FindQuery::default()
         })
     }
+
+    /// Notes linked to note `id`: its edges both ways and notes sharing a
+    /// distinctive tag (strongest first), then its nearest neighbours by
+    /// meaning when vectors are available.
+    pub fn related(&mut self, id: &str, limit: usize) -> Result<FindResult> {
+        let rid = self
+            .store
+            .db()
+            .note_rid(id)?
+            .ok_or_else(|| Error::NotFound(id.to_string()))?;
+        let mut hits = {
+            let db = self.store.db();
+            let graph = StoreGraph {
+                db: &db,
+                edge_keys: edges::EdgeKeys::load(&db)?,
+            };
+            let exclude = HashSet::from([rid]);
+            let reached = search::expand(&[(rid, 1.0)], &graph, 1, &exclude)?;
+            let mut hits = Vec::new();
+            for h in reached.into_iter().take(limit) {
+                if let Some(note) = db.note_by_rid(h.rid)? {
+                    hits.push(Hit {
+                        note,
+                        score: h.score,
+                        keyword_rank: None,
+                        vector_rank: None,
+                        similarity: None,
+                        matched: None,
+                        via: Some(h.via),
+                    });
+                }
+            }
+            hits
+        };
+        let mut notices = Vec::new();
+        if hits.len() < limit {
+            match self.similar(id, limit) {
+                Ok(similar) => {
+                    for h in similar.hits {
+                        if hits.len() >= limit {
+                            break;
+                        }
+                        if !hits.iter().any(|x| x.note.id == h.note.id) {
+                            hits.push(h);
+                        }
+                    }
+                    notices.extend(similar.notices);
+                }
+                Err(Error::ModelUnavailable(reason)) => {
+                    notices.push(format!("similar notes left out: {reason}"));
+                }
+                Err(e) => return Err(e),
+            }
+        }
+        Ok(FindResult { hits, notices })
+    }
 }
 
 fn hit(f: &Fused, note: Note) -> Hit {

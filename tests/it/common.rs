@@ -85,6 +85,14 @@ impl Env {
         }
     }
 
+    /// Any program, in this environment.
+    pub fn program(&self, program: &Path, args: &[&str]) -> Command {
+        let mut cmd = Command::new(program);
+        cmd.args(args);
+        self.prepare(&mut cmd);
+        cmd
+    }
+
     pub fn cmd(&self, args: &[&str]) -> Command {
         let mut cmd = Command::new(Self::bin());
         cmd.args(args);

@@ -8,6 +8,7 @@ mod errors;
 mod export;
 mod find;
 mod list;
+mod mcp;
 mod now_move;
 mod pipelines;
 mod put_get;

@@ -1,0 +1,222 @@
+//! `keep mcp`: the end-to-end run of the reference Python client, and raw
+//! JSON-RPC lines written straight to the server's stdin.
+
+use std::collections::HashMap;
+use std::path::PathBuf;
+
+use serde_json::{Value, json};
+
+use crate::common::Env;
+
+/// The Python with the `mcp` package installed by `./scripts/setup.sh --dev`.
+fn client_python() -> PathBuf {
+    let python = std::env::var_os("KEEP_TEST_PYTHON")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| {
+            PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("target/test-tools/venv/bin/python")
+        });
+    assert!(
+        python.is_file(),
+        "the Python MCP client is not installed at {}: run ./scripts/setup.sh --dev",
+        python.display()
+    );
+    python
+}
+
+#[test]
+fn the_reference_client_drives_every_tool_resource_and_prompt() {
+    let env = Env::with_model();
+    let allowed = env.path("allowed");
+    std::fs::create_dir_all(&allowed).unwrap();
+    std::fs::write(allowed.join("plan.md"), "# Plan\n\nShip the MCP server.\n").unwrap();
+    let outside = env.path("outside.txt");
+    std::fs::write(&outside, "not for agents\n").unwrap();
+    std::os::unix::fs::symlink(&outside, allowed.join("escape-link")).unwrap();
+    let script = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/mcp_client.py");
+    let output = env
+        .program(
+            &client_python(),
+            &[
+                script.to_str().unwrap(),
+                Env::bin(),
+                allowed.to_str().unwrap(),
+                outside.to_str().unwrap(),
+            ],
+        )
+        .output()
+        .expect("run the MCP client");
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(
+        output.status.success(),
+        "the MCP client failed:\n{stderr}\n{stdout}"
+    );
+    let timings: Value = serde_json::from_str(stdout.trim()).expect("timings line");
+    assert!(timings["handshake_ms"].as_f64().is_some(), "{timings}");
+    eprintln!("mcp timings: {timings}");
+}
+
+/// Writes `lines` to a fresh `keep mcp`, closes stdin, and returns the
+/// responses by id (`null` ids under "null"), checking every stdout line is
+/// a JSON-RPC message.
+fn exchange(env: &Env, lines: &[String]) -> HashMap<String, Vec<Value>> {
+    let mut input = lines.join("\n");
+    input.push('\n');
+    let output = env.run_with_stdin(&["mcp"], input.as_bytes());
+    assert!(
+        output.status.success(),
+        "keep mcp exited with {:?}: {}",
+        output.status,
+        String::from_utf8_lossy(&output.stderr)
+    );
+    let mut by_id: HashMap<String, Vec<Value>> = HashMap::new();
+    for line in String::from_utf8(output.stdout).unwrap().lines() {
+        let msg: Value = serde_json::from_str(line)
+            .unwrap_or_else(|e| panic!("stdout line is not JSON ({e}): {line}"));
+        assert_eq!(msg["jsonrpc"], "2.0", "{line}");
+        by_id.entry(msg["id"].to_string()).or_default().push(msg);
+    }
+    by_id
+}
+
+fn request(id: u64, method: &str, params: Value) -> String {
+    json!({ "jsonrpc": "2.0", "id": id, "method": method, "params": params }).to_string()
+}
+
+fn handshake() -> Vec<String> {
+    vec![
+        request(
+            1,
+            "initialize",
+            json!({
+                "protocolVersion": "2025-06-18",
+                "capabilities": {},
+                "clientInfo": { "name": "raw", "version": "0" }
+            }),
+        ),
+        json!({ "jsonrpc": "2.0", "method": "notifications/initialized" }).to_string(),
+    ]
+}
+
+fn call(id: u64, tool: &str, args: Value) -> String {
+    request(id, "tools/call", json!({ "name": tool, "arguments": args }))
+}
+
+fn error_code(responses: &HashMap<String, Vec<Value>>, id: &str) -> i64 {
+    let msg = &responses
+        .get(id)
+        .unwrap_or_else(|| panic!("no response to {id}"))[0];
+    msg["error"]["code"]
+        .as_i64()
+        .unwrap_or_else(|| panic!("response {id} is not an error: {msg}"))
+}
+
+#[test]
+fn malformed_lines_get_json_rpc_errors_and_the_server_keeps_serving() {
+    let env = Env::new();
+    let mut lines = handshake();
+    lines.extend([
+        "{this is not json".to_string(),
+        "\u{1}\u{2} binary noise".to_string(),
+        json!({ "jsonrpc": "2.0", "id": 2 }).to_string(),
+        request(3, "no/such/method", json!({})),
+        json!({ "jsonrpc": "2.0", "id": 10, "method": "tools/call" }).to_string(),
+        json!({ "jsonrpc": "2.0", "id": 11, "method": "tools/call", "params": "str" }).to_string(),
+        call(4, "no_such_tool", json!({})),
+        call(5, "remember", json!({ "text": ["not", "a", "string"] })),
+        call(6, "get", json!({ "id": "missing-note" })),
+        format!(
+            "{{\"jsonrpc\":\"2.0\",\"id\":7,\"pad\":\"{}\"}}",
+            "x".repeat(9 << 20)
+        ),
+        call(
+            8,
+            "remember",
+            json!({ "text": "Still serving after all that." }),
+        ),
+        request(9, "tools/list", json!({})),
+    ]);
+    let responses = exchange(&env, &lines);
+
+    assert_eq!(responses["1"][0]["result"]["serverInfo"]["name"], "keep");
+    let parse_errors = &responses["null"];
+    let codes: Vec<i64> = parse_errors
+        .iter()
+        .map(|m| m["error"]["code"].as_i64().unwrap())
+        .collect();
+    assert_eq!(
+        codes.iter().filter(|&&c| c == -32700).count(),
+        2,
+        "{parse_errors:?}"
+    );
+    assert!(codes.contains(&-32600), "oversized line: {parse_errors:?}");
+    assert_eq!(error_code(&responses, "2"), -32600);
+    assert_eq!(error_code(&responses, "3"), -32601);
+    assert_eq!(error_code(&responses, "10"), -32602);
+    assert_eq!(error_code(&responses, "11"), -32602);
+    assert_eq!(error_code(&responses, "4"), -32602);
+    assert_eq!(error_code(&responses, "5"), -32602);
+    let missing = &responses["6"][0]["result"];
+    assert_eq!(missing["isError"], true, "{missing}");
+    let reason = missing["content"][0]["text"].as_str().unwrap();
+    assert!(
+        reason.contains("missing-note") && !reason.contains('\n'),
+        "{reason}"
+    );
+    assert!(
+        !responses.contains_key("7"),
+        "the oversized request was answered by id"
+    );
+    assert_eq!(
+        responses["8"][0]["result"]["structuredContent"]["status"],
+        "created"
+    );
+    assert_eq!(
+        responses["9"][0]["result"]["tools"]
+            .as_array()
+            .unwrap()
+            .len(),
+        10
+    );
+    assert_eq!(env.all_ids().len(), 1, "only the good note was stored");
+}
+
+#[test]
+fn the_handshake_needs_no_model_and_recall_falls_back_to_keywords() {
+    let env = Env::new();
+    let mut lines = handshake();
+    lines.extend([
+        call(
+            2,
+            "remember",
+            json!({ "text": "Lighthouse keepers log the weather." }),
+        ),
+        call(
+            3,
+            "recall",
+            json!({ "query": "lighthouse", "format": "ids" }),
+        ),
+    ]);
+    let responses = exchange(&env, &lines);
+    assert!(responses["1"][0]["result"]["capabilities"]["tools"].is_object());
+    assert_eq!(
+        responses["2"][0]["result"]["structuredContent"]["status"],
+        "created"
+    );
+    let recall = &responses["3"][0]["result"]["structuredContent"];
+    assert_eq!(recall["ids"].as_array().unwrap().len(), 1, "{recall}");
+    let notices = recall["notices"]
+        .as_array()
+        .expect("a notice about the model");
+    assert!(
+        notices[0].as_str().unwrap().contains("keyword"),
+        "{notices:?}"
+    );
+}
+
+#[test]
+fn allow_must_name_an_existing_folder() {
+    let env = Env::new();
+    let err = env.fails(&["mcp", "--allow", "/no/such/folder"], 2);
+    assert!(err.contains("--allow /no/such/folder"), "{err}");
+}
