@@ -1,0 +1,147 @@
+//! Which format a file is: magic bytes first, the extension second (only
+//! to tell text formats apart, and to catch files that lie about their
+//! type).
+
+use std::path::Path;
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Format {
+    Text,
+    Markdown,
+    Html,
+    Pdf,
+    Docx,
+    Audio(&'static str),
+    Image(&'static str),
+    /// Bytes that are none of the above and not text.
+    Binary,
+}
+
+impl Format {
+    pub fn media_type(self) -> &'static str {
+        match self {
+            Format::Text => "text/plain",
+            Format::Markdown => "text/markdown",
+            Format::Html => "text/html",
+            Format::Pdf => "application/pdf",
+            Format::Docx => {
+                "application/vnd.openxmlformats-officedocument.wordprocessingml.document"
+            }
+            Format::Audio(t) | Format::Image(t) => t,
+            Format::Binary => "application/octet-stream",
+        }
+    }
+}
+
+/// The format of `bytes`, named `path` (for the extension).
+pub fn sniff(bytes: &[u8], path: Option<&Path>) -> Format {
+    if let Some(format) = by_magic(bytes) {
+        return format;
+    }
+    if !looks_textual(bytes) {
+        return Format::Binary;
+    }
+    let ext = extension(path);
+    if matches!(ext.as_deref(), Some("html" | "htm" | "xhtml")) || looks_like_html(bytes) {
+        return Format::Html;
+    }
+    match ext.as_deref() {
+        Some("md" | "markdown" | "mdown" | "mkd") => Format::Markdown,
+        _ => Format::Text,
+    }
+}
+
+/// What the extension claims, for "lies about its type" messages.
+pub fn claimed(path: Option<&Path>) -> Option<&'static str> {
+    Some(match extension(path)?.as_str() {
+        "pdf" => "PDF",
+        "docx" => "DOCX",
+        "jpg" | "jpeg" => "JPEG",
+        "png" => "PNG",
+        "mp3" => "MP3",
+        "flac" => "FLAC",
+        "wav" => "WAV",
+        "ogg" => "Ogg",
+        _ => return None,
+    })
+}
+
+fn extension(path: Option<&Path>) -> Option<String> {
+    path?
+        .extension()
+        .and_then(|e| e.to_str())
+        .map(str::to_ascii_lowercase)
+}
+
+fn by_magic(b: &[u8]) -> Option<Format> {
+    let starts = |m: &[u8]| b.starts_with(m);
+    let at = |offset: usize, m: &[u8]| b.len() >= offset + m.len() && &b[offset..offset + m.len()] == m;
+    Some(if starts(b"%PDF-") {
+        Format::Pdf
+    } else if starts(b"PK\x03\x04") {
+        if is_docx(b) { Format::Docx } else { Format::Binary }
+    } else if starts(b"\xFF\xD8\xFF") {
+        Format::Image("image/jpeg")
+    } else if starts(b"\x89PNG\r\n\x1a\n") {
+        Format::Image("image/png")
+    } else if starts(b"II*\0") || starts(b"MM\0*") {
+        Format::Image("image/tiff")
+    } else if starts(b"RIFF") && at(8, b"WEBP") {
+        Format::Image("image/webp")
+    } else if starts(b"RIFF") && at(8, b"WAVE") {
+        Format::Audio("audio/wav")
+    } else if starts(b"ID3") || (b.len() > 1 && b[0] == 0xFF && b[1] & 0xE0 == 0xE0 && b[1] & 0x06 != 0) {
+        Format::Audio("audio/mpeg")
+    } else if starts(b"fLaC") {
+        Format::Audio("audio/flac")
+    } else if starts(b"OggS") {
+        Format::Audio("audio/ogg")
+    } else if at(4, b"ftypM4A") || at(4, b"ftypM4B") {
+        Format::Audio("audio/mp4")
+    } else if starts(b"FORM") && (at(8, b"AIFF") || at(8, b"AIFC")) {
+        Format::Audio("audio/aiff")
+    } else {
+        return None;
+    })
+}
+
+/// A ZIP whose entries include `word/document.xml`.
+fn is_docx(b: &[u8]) -> bool {
+    b.windows(17).any(|w| w == b"word/document.xml")
+}
+
+/// UTF-8 (or nearly: a cut multi-byte character at the end is fine) and no
+/// NUL bytes in the first 64 KiB.
+fn looks_textual(b: &[u8]) -> bool {
+    let head = &b[..b.len().min(64 * 1024)];
+    if head.contains(&0) {
+        return false;
+    }
+    match std::str::from_utf8(head) {
+        Ok(_) => true,
+        Err(e) => e.error_len().is_none() && head.len() == 64 * 1024,
+    }
+}
+
+fn looks_like_html(b: &[u8]) -> bool {
+    let head = String::from_utf8_lossy(&b[..b.len().min(1024)]).to_ascii_lowercase();
+    let head = head.trim_start_matches('\u{feff}').trim_start();
+    head.starts_with("<!doctype html") || head.starts_with("<html")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn magic_wins_over_the_extension() {
+        let p = Path::new("notes.txt");
+        assert_eq!(sniff(b"%PDF-1.7\n...", Some(p)), Format::Pdf);
+        assert_eq!(sniff(b"\x89PNG\r\n\x1a\n....", Some(p)), Format::Image("image/png"));
+        assert_eq!(sniff(b"<!DOCTYPE html><p>x", Some(p)), Format::Html);
+        assert_eq!(sniff(b"# Title\n", Some(Path::new("a.md"))), Format::Markdown);
+        assert_eq!(sniff(b"plain", Some(Path::new("a.pdf"))), Format::Text);
+        assert_eq!(sniff(b"\x00\x01\x02garbage", None), Format::Binary);
+        assert_eq!(sniff(b"\xC3\x28 invalid", None), Format::Binary);
+    }
+}
