@@ -23,6 +23,9 @@ pub fn summarize(text: &str) -> String {
     extractive(text, SUMMARY_CHARS).unwrap_or_else(|| lead(text, SUMMARY_CHARS))
 }
 
+/// A sentence scoring under this fraction of the best is not chosen.
+const MIN_RELATIVE_SCORE: f64 = 0.25;
+
 /// A sentence of the document and where it stands.
 struct Sentence<'a> {
     text: &'a str,
@@ -50,7 +53,12 @@ fn extractive(text: &str, budget: usize) -> Option<String> {
     let mut used = title.map_or(0, |t| t.chars().count() + 2);
     let mut chosen: Vec<&Sentence> = Vec::new();
     let mut chosen_words: Vec<HashSet<String>> = Vec::new();
-    for (_, s) in ranked {
+    let best = ranked.first().map_or(0.0, |r| r.0);
+    for (score, s) in ranked {
+        // Filler of little weight is left out even when there is room.
+        if score < best * MIN_RELATIVE_SCORE && s.position != 0 {
+            continue;
+        }
         let len = s.text.chars().count() + 1;
         if used + len > budget {
             continue;
