@@ -28,7 +28,7 @@ Register-ArgumentCompleter -Native -CommandName 'keep' -ScriptBlock {
             [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
             [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
             [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
-            [CompletionResult]::new('put', 'put', [CompletionResultType]::ParameterValue, 'Store text, standard input or a text file as a note')
+            [CompletionResult]::new('put', 'put', [CompletionResultType]::ParameterValue, 'Store text, standard input, files, folders or web pages as notes')
             [CompletionResult]::new('get', 'get', [CompletionResultType]::ParameterValue, 'Show notes, an archived version (ID@V{N}) or a part (ID@P{N})')
             [CompletionResult]::new('list', 'list', [CompletionResultType]::ParameterValue, 'List notes, most recently updated first')
             [CompletionResult]::new('find', 'find', [CompletionResultType]::ParameterValue, 'Find notes by meaning and by keyword, best first')
@@ -45,11 +45,16 @@ Register-ArgumentCompleter -Native -CommandName 'keep' -ScriptBlock {
             break
         }
         'keep;put' {
-            [CompletionResult]::new('--id', '--id', [CompletionResultType]::ParameterName, 'Store under this id instead of the one derived from the content')
+            [CompletionResult]::new('--id', '--id', [CompletionResultType]::ParameterName, 'Store under this id instead of the one derived from the content (one input only)')
             [CompletionResult]::new('-t', '-t', [CompletionResultType]::ParameterName, 'Add a tag (repeatable)')
             [CompletionResult]::new('--tag', '--tag', [CompletionResultType]::ParameterName, 'Add a tag (repeatable)')
             [CompletionResult]::new('--summary', '--summary', [CompletionResultType]::ParameterName, 'Use this summary instead of one made from the content')
+            [CompletionResult]::new('-x', '-x', [CompletionResultType]::ParameterName, 'Leave out files and folders matching GLOB (gitignore syntax; repeatable)')
+            [CompletionResult]::new('--exclude', '--exclude', [CompletionResultType]::ParameterName, 'Leave out files and folders matching GLOB (gitignore syntax; repeatable)')
+            [CompletionResult]::new('--max-files', '--max-files', [CompletionResultType]::ParameterName, 'Take at most N files from each folder')
             [CompletionResult]::new('--store', '--store', [CompletionResultType]::ParameterName, 'Store directory (holds keep.db) [default: the platform data directory + /keep]')
+            [CompletionResult]::new('-r', '-r', [CompletionResultType]::ParameterName, 'Also take the files in subfolders of a folder')
+            [CompletionResult]::new('--recursive', '--recursive', [CompletionResultType]::ParameterName, 'Also take the files in subfolders of a folder')
             [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print one JSON document instead of text')
             [CompletionResult]::new('--ids', '--ids', [CompletionResultType]::ParameterName, 'Print only ids, one per line (for xargs)')
             [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
@@ -198,7 +203,7 @@ Register-ArgumentCompleter -Native -CommandName 'keep' -ScriptBlock {
             break
         }
         'keep;help' {
-            [CompletionResult]::new('put', 'put', [CompletionResultType]::ParameterValue, 'Store text, standard input or a text file as a note')
+            [CompletionResult]::new('put', 'put', [CompletionResultType]::ParameterValue, 'Store text, standard input, files, folders or web pages as notes')
             [CompletionResult]::new('get', 'get', [CompletionResultType]::ParameterValue, 'Show notes, an archived version (ID@V{N}) or a part (ID@P{N})')
             [CompletionResult]::new('list', 'list', [CompletionResultType]::ParameterValue, 'List notes, most recently updated first')
             [CompletionResult]::new('find', 'find', [CompletionResultType]::ParameterValue, 'Find notes by meaning and by keyword, best first')

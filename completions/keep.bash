@@ -625,7 +625,7 @@ _keep() {
             return 0
             ;;
         keep__subcmd__put)
-            opts="-t -h --id --tag --summary --store --json --ids --help"
+            opts="-t -r -x -h --id --tag --summary --recursive --exclude --max-files --store --json --ids --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -644,6 +644,18 @@ _keep() {
                     return 0
                     ;;
                 --summary)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --exclude)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                -x)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --max-files)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;

@@ -25,7 +25,7 @@ set edit:completion:arg-completer[keep] = {|@words|
             cand --help 'Print help (see more with ''--help'')'
             cand -V 'Print version'
             cand --version 'Print version'
-            cand put 'Store text, standard input or a text file as a note'
+            cand put 'Store text, standard input, files, folders or web pages as notes'
             cand get 'Show notes, an archived version (ID@V{N}) or a part (ID@P{N})'
             cand list 'List notes, most recently updated first'
             cand find 'Find notes by meaning and by keyword, best first'
@@ -41,11 +41,16 @@ set edit:completion:arg-completer[keep] = {|@words|
             cand help 'Print this message or the help of the given subcommand(s)'
         }
         &'keep;put'= {
-            cand --id 'Store under this id instead of the one derived from the content'
+            cand --id 'Store under this id instead of the one derived from the content (one input only)'
             cand -t 'Add a tag (repeatable)'
             cand --tag 'Add a tag (repeatable)'
             cand --summary 'Use this summary instead of one made from the content'
+            cand -x 'Leave out files and folders matching GLOB (gitignore syntax; repeatable)'
+            cand --exclude 'Leave out files and folders matching GLOB (gitignore syntax; repeatable)'
+            cand --max-files 'Take at most N files from each folder'
             cand --store 'Store directory (holds keep.db) [default: the platform data directory + /keep]'
+            cand -r 'Also take the files in subfolders of a folder'
+            cand --recursive 'Also take the files in subfolders of a folder'
             cand --json 'Print one JSON document instead of text'
             cand --ids 'Print only ids, one per line (for xargs)'
             cand -h 'Print help (see more with ''--help'')'
@@ -181,7 +186,7 @@ set edit:completion:arg-completer[keep] = {|@words|
             cand --help 'Print help (see more with ''--help'')'
         }
         &'keep;help'= {
-            cand put 'Store text, standard input or a text file as a note'
+            cand put 'Store text, standard input, files, folders or web pages as notes'
             cand get 'Show notes, an archived version (ID@V{N}) or a part (ID@P{N})'
             cand list 'List notes, most recently updated first'
             cand find 'Find notes by meaning and by keyword, best first'

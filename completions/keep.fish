@@ -29,7 +29,7 @@ complete -c keep -n "__fish_keep_needs_command" -l json -d 'Print one JSON docum
 complete -c keep -n "__fish_keep_needs_command" -l ids -d 'Print only ids, one per line (for xargs)'
 complete -c keep -n "__fish_keep_needs_command" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c keep -n "__fish_keep_needs_command" -s V -l version -d 'Print version'
-complete -c keep -n "__fish_keep_needs_command" -f -a "put" -d 'Store text, standard input or a text file as a note'
+complete -c keep -n "__fish_keep_needs_command" -f -a "put" -d 'Store text, standard input, files, folders or web pages as notes'
 complete -c keep -n "__fish_keep_needs_command" -f -a "get" -d 'Show notes, an archived version (ID@V{N}) or a part (ID@P{N})'
 complete -c keep -n "__fish_keep_needs_command" -f -a "list" -d 'List notes, most recently updated first'
 complete -c keep -n "__fish_keep_needs_command" -f -a "find" -d 'Find notes by meaning and by keyword, best first'
@@ -43,10 +43,13 @@ complete -c keep -n "__fish_keep_needs_command" -f -a "import" -d 'Import notes 
 complete -c keep -n "__fish_keep_needs_command" -f -a "reindex" -d 'Embed everything that has no vector yet, with the configured model'
 complete -c keep -n "__fish_keep_needs_command" -f -a "mcp" -d 'Serve keep\'s memory to agents over the Model Context Protocol'
 complete -c keep -n "__fish_keep_needs_command" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
-complete -c keep -n "__fish_keep_using_subcommand put" -l id -d 'Store under this id instead of the one derived from the content' -r
+complete -c keep -n "__fish_keep_using_subcommand put" -l id -d 'Store under this id instead of the one derived from the content (one input only)' -r
 complete -c keep -n "__fish_keep_using_subcommand put" -s t -l tag -d 'Add a tag (repeatable)' -r
 complete -c keep -n "__fish_keep_using_subcommand put" -l summary -d 'Use this summary instead of one made from the content' -r
+complete -c keep -n "__fish_keep_using_subcommand put" -s x -l exclude -d 'Leave out files and folders matching GLOB (gitignore syntax; repeatable)' -r
+complete -c keep -n "__fish_keep_using_subcommand put" -l max-files -d 'Take at most N files from each folder' -r
 complete -c keep -n "__fish_keep_using_subcommand put" -l store -d 'Store directory (holds keep.db) [default: the platform data directory + /keep]' -r -F
+complete -c keep -n "__fish_keep_using_subcommand put" -s r -l recursive -d 'Also take the files in subfolders of a folder'
 complete -c keep -n "__fish_keep_using_subcommand put" -l json -d 'Print one JSON document instead of text'
 complete -c keep -n "__fish_keep_using_subcommand put" -l ids -d 'Print only ids, one per line (for xargs)'
 complete -c keep -n "__fish_keep_using_subcommand put" -s h -l help -d 'Print help (see more with \'--help\')'
@@ -135,7 +138,7 @@ complete -c keep -n "__fish_keep_using_subcommand mcp" -l store -d 'Store direct
 complete -c keep -n "__fish_keep_using_subcommand mcp" -l json -d 'Print one JSON document instead of text'
 complete -c keep -n "__fish_keep_using_subcommand mcp" -l ids -d 'Print only ids, one per line (for xargs)'
 complete -c keep -n "__fish_keep_using_subcommand mcp" -s h -l help -d 'Print help (see more with \'--help\')'
-complete -c keep -n "__fish_keep_using_subcommand help; and not __fish_seen_subcommand_from put get list find tag del revert now move export import reindex mcp help" -f -a "put" -d 'Store text, standard input or a text file as a note'
+complete -c keep -n "__fish_keep_using_subcommand help; and not __fish_seen_subcommand_from put get list find tag del revert now move export import reindex mcp help" -f -a "put" -d 'Store text, standard input, files, folders or web pages as notes'
 complete -c keep -n "__fish_keep_using_subcommand help; and not __fish_seen_subcommand_from put get list find tag del revert now move export import reindex mcp help" -f -a "get" -d 'Show notes, an archived version (ID@V{N}) or a part (ID@P{N})'
 complete -c keep -n "__fish_keep_using_subcommand help; and not __fish_seen_subcommand_from put get list find tag del revert now move export import reindex mcp help" -f -a "list" -d 'List notes, most recently updated first'
 complete -c keep -n "__fish_keep_using_subcommand help; and not __fish_seen_subcommand_from put get list find tag del revert now move export import reindex mcp help" -f -a "find" -d 'Find notes by meaning and by keyword, best first'

@@ -6,6 +6,7 @@
 pub mod cli;
 pub mod embed;
 pub mod error;
+pub mod ingest;
 pub mod json;
 pub mod keeper;
 pub mod mcp;

@@ -182,7 +182,12 @@ async def notes_tools(session, cat_id):
 async def files(session):
     inside = os.path.join(ALLOWED, "plan.md")
     put = await ok(session, "put_file", {"path": inside, "tags": ["kind=plan"]})
-    check(put["status"] == "created" and put["id"].startswith("file://"), f"put_file: {put}")
+    check(len(put["added"]) == 1 and put["added"][0].startswith("file://"), f"put_file: {put}")
+    again = await ok(session, "put_file", {"path": inside})
+    check(again["unchanged"] == put["added"], f"put_file again: {again}")
+    folder = await ok(session, "put_file", {"path": ALLOWED})
+    check(folder["unchanged"] == put["added"], f"put_file folder: {folder}")
+    check([f["reason"] for f in folder["failed"]] == ["is outside the allowed folders"], f"link out: {folder}")
     await tool_error(session, "put_file", {"path": OUTSIDE}, "outside")
     await tool_error(session, "put_file", {"path": os.path.join(ALLOWED, "escape-link")}, "outside")
     await tool_error(session, "put_file", {"path": os.path.join(ALLOWED, "..", os.path.basename(OUTSIDE))}, "outside")

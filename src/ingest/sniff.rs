@@ -75,11 +75,16 @@ fn extension(path: Option<&Path>) -> Option<String> {
 
 fn by_magic(b: &[u8]) -> Option<Format> {
     let starts = |m: &[u8]| b.starts_with(m);
-    let at = |offset: usize, m: &[u8]| b.len() >= offset + m.len() && &b[offset..offset + m.len()] == m;
+    let at =
+        |offset: usize, m: &[u8]| b.len() >= offset + m.len() && &b[offset..offset + m.len()] == m;
     Some(if starts(b"%PDF-") {
         Format::Pdf
     } else if starts(b"PK\x03\x04") {
-        if is_docx(b) { Format::Docx } else { Format::Binary }
+        if is_docx(b) {
+            Format::Docx
+        } else {
+            Format::Binary
+        }
     } else if starts(b"\xFF\xD8\xFF") {
         Format::Image("image/jpeg")
     } else if starts(b"\x89PNG\r\n\x1a\n") {
@@ -90,7 +95,9 @@ fn by_magic(b: &[u8]) -> Option<Format> {
         Format::Image("image/webp")
     } else if starts(b"RIFF") && at(8, b"WAVE") {
         Format::Audio("audio/wav")
-    } else if starts(b"ID3") || (b.len() > 1 && b[0] == 0xFF && b[1] & 0xE0 == 0xE0 && b[1] & 0x06 != 0) {
+    } else if starts(b"ID3")
+        || (b.len() > 1 && b[0] == 0xFF && b[1] & 0xE0 == 0xE0 && b[1] & 0x06 != 0)
+    {
         Format::Audio("audio/mpeg")
     } else if starts(b"fLaC") {
         Format::Audio("audio/flac")
@@ -137,9 +144,15 @@ mod tests {
     fn magic_wins_over_the_extension() {
         let p = Path::new("notes.txt");
         assert_eq!(sniff(b"%PDF-1.7\n...", Some(p)), Format::Pdf);
-        assert_eq!(sniff(b"\x89PNG\r\n\x1a\n....", Some(p)), Format::Image("image/png"));
+        assert_eq!(
+            sniff(b"\x89PNG\r\n\x1a\n....", Some(p)),
+            Format::Image("image/png")
+        );
         assert_eq!(sniff(b"<!DOCTYPE html><p>x", Some(p)), Format::Html);
-        assert_eq!(sniff(b"# Title\n", Some(Path::new("a.md"))), Format::Markdown);
+        assert_eq!(
+            sniff(b"# Title\n", Some(Path::new("a.md"))),
+            Format::Markdown
+        );
         assert_eq!(sniff(b"plain", Some(Path::new("a.pdf"))), Format::Text);
         assert_eq!(sniff(b"\x00\x01\x02garbage", None), Format::Binary);
         assert_eq!(sniff(b"\xC3\x28 invalid", None), Format::Binary);

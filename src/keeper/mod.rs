@@ -3,6 +3,7 @@
 
 mod edges;
 mod history;
+mod ingest;
 mod recall;
 mod transfer;
 
@@ -18,6 +19,7 @@ use crate::summarize;
 use crate::time::{self, Clock, Timestamp};
 
 pub use history::{MoveOutcome, RevertOutcome};
+pub use ingest::{Failure, IngestOptions, IngestReport, OCR_KEY, Progress, Target};
 pub use recall::{EmbedReport, FindResult, Hit, ReindexReport};
 pub use transfer::ImportOutcome;
 
@@ -27,9 +29,6 @@ pub const SOURCE_KEY: &str = "_source";
 pub const CONTENT_TYPE_KEY: &str = "_content_type";
 /// System tag marking a note created only as the target of an edge.
 pub const STUB_KEY: &str = "_stub";
-
-/// Largest text file `put` reads whole.
-pub const MAX_TEXT_FILE_BYTES: u64 = 64 * 1024 * 1024;
 
 /// What the caller asks of a `put`, beyond the content.
 #[derive(Debug, Clone, Default)]
@@ -123,12 +122,110 @@ pub enum Deleted {
     Version { id: String, version: i64 },
 }
 
-/// Text ready to store: its id, content and system tags.
+/// Text ready to store: its id, content, tags and parts.
 struct Content {
     id: String,
     text: String,
     hash: String,
     system_tags: Tags,
+    /// Tags from the file's metadata; user tags win over them.
+    provider_tags: Tags,
+    /// A line the format provides (audio, images), put before the text.
+    description: Option<String>,
+    /// Chunks of long text, stored as parts.
+    parts: Vec<String>,
+}
+
+/// Writes `content` as the next state of its note, inside a transaction.
+fn write_content(
+    db: &Db<'_>,
+    content: &Content,
+    opts: &PutOptions,
+    now: Timestamp,
+) -> Result<WriteStatus> {
+    note::validate_id(&content.id)?;
+    check_inverse_tag(&content.id, &opts.tags)?;
+    let own_summary = opts.summary.is_some();
+    let summary = match &opts.summary {
+        Some(s) if s.trim().is_empty() => return Err(Error::invalid("the summary is empty")),
+        Some(s) => s.trim().to_string(),
+        None => summary_of(content),
+    };
+    if summary.is_empty() {
+        return Err(Error::Format {
+            what: content.id.clone(),
+            reason: "has no text".into(),
+        });
+    }
+    let body = if summarize::is_passthrough(&content.text)
+        && !own_summary
+        && content.description.is_none()
+    {
+        String::new()
+    } else {
+        content.text.clone()
+    };
+    let existing = db.note(&content.id)?;
+    let mut tags = match &existing {
+        Some((_, n)) => n.tags.clone(),
+        None => Tags::new(),
+    };
+    tags.remove_key(STUB_KEY);
+    tags.remove_key(ingest::OCR_KEY);
+    for key in content
+        .provider_tags
+        .keys()
+        .filter(|k| !opts.tags.contains_key(k))
+    {
+        tags.remove_key(key);
+        for value in content.provider_tags.values(key) {
+            tags.insert(key, value);
+        }
+    }
+    tags.merge(&opts.tags);
+    for key in content.system_tags.keys() {
+        tags.remove_key(key);
+    }
+    tags.merge(&content.system_tags);
+    let next = Note {
+        id: content.id.clone(),
+        summary,
+        tags,
+        content_hash: Some(content.hash.clone()),
+        created: existing.as_ref().map_or(now, |(_, n)| n.created),
+        updated: now,
+        accessed: now,
+    };
+    let status = write_state(db, existing.as_ref(), &next, now)?;
+    if status != WriteStatus::Unchanged
+        && existing.as_ref().map(|(_, n)| n.content_hash.as_ref())
+            != Some(next.content_hash.as_ref())
+    {
+        let rid = db.note_rid(&next.id)?.expect("just written");
+        db.index_note_body(rid, &body)?;
+        let parts: Vec<Part> = content
+            .parts
+            .iter()
+            .enumerate()
+            .map(|(i, text)| Part {
+                number: i as u32 + 1,
+                summary: text.clone(),
+                tags: Tags::new(),
+            })
+            .collect();
+        db.replace_parts(rid, &parts)?;
+    }
+    Ok(status)
+}
+
+/// The description (if any), then the summary of the text.
+fn summary_of(content: &Content) -> String {
+    let text = summarize::summarize(&content.text);
+    match &content.description {
+        Some(d) if text.is_empty() => d.clone(),
+        Some(d) => format!("{d}\n\n{text}"),
+        None => text,
+    }
 }
 
 pub struct Keeper {
@@ -186,113 +283,21 @@ impl Keeper {
             hash: note::content_hash(text.as_bytes()),
             text: text.to_string(),
             system_tags,
-        };
-        self.put_content(content, opts)
-    }
-
-    /// Stores a UTF-8 text or Markdown file under its `file://` id.
-    pub fn put_file(&mut self, path: &Path, opts: PutOptions) -> Result<WriteOutcome> {
-        let path = absolute(path)?;
-        let meta = std::fs::metadata(&path).map_err(|e| Error::io(&path, e))?;
-        if meta.is_dir() {
-            return Err(Error::Format {
-                what: path.display().to_string(),
-                reason: "is a directory".into(),
-            });
-        }
-        if meta.len() > MAX_TEXT_FILE_BYTES {
-            return Err(Error::Format {
-                what: path.display().to_string(),
-                reason: format!(
-                    "is {} bytes; text files over {MAX_TEXT_FILE_BYTES} bytes are refused",
-                    meta.len()
-                ),
-            });
-        }
-        let bytes = std::fs::read(&path).map_err(|e| Error::io(&path, e))?;
-        let text = String::from_utf8(bytes).map_err(|_| Error::Format {
-            what: path.display().to_string(),
-            reason: "is not UTF-8 text".into(),
-        })?;
-        if text.contains('\0') {
-            return Err(Error::Format {
-                what: path.display().to_string(),
-                reason: "looks binary (contains NUL bytes)".into(),
-            });
-        }
-        let trimmed = text.trim();
-        if trimmed.is_empty() {
-            return Err(Error::Format {
-                what: path.display().to_string(),
-                reason: "is empty".into(),
-            });
-        }
-        let mut system_tags = Tags::new();
-        system_tags.insert(SOURCE_KEY, "file");
-        system_tags.insert(CONTENT_TYPE_KEY, text_media_type(&path));
-        let id = match &opts.id {
-            Some(id) => id.clone(),
-            None => file_id(&path),
-        };
-        let content = Content {
-            id,
-            hash: note::content_hash(text.as_bytes()),
-            text: trimmed.to_string(),
-            system_tags,
+            provider_tags: Tags::new(),
+            description: None,
+            parts: crate::ingest::chunk::chunks(text),
         };
         self.put_content(content, opts)
     }
 
     fn put_content(&mut self, content: Content, opts: PutOptions) -> Result<WriteOutcome> {
-        note::validate_id(&content.id)?;
-        check_inverse_tag(&content.id, &opts.tags)?;
-        let own_summary = opts.summary.is_some();
-        let summary = match opts.summary {
-            Some(s) if s.trim().is_empty() => {
-                return Err(Error::invalid("the summary is empty"));
-            }
-            Some(s) => s.trim().to_string(),
-            None => summarize::summarize(&content.text),
-        };
-        let body = if summarize::is_passthrough(&content.text) && !own_summary {
-            String::new()
-        } else {
-            content.text.clone()
-        };
         let now = self.now();
-        self.store.write(|db| {
-            let existing = db.note(&content.id)?;
-            let mut tags = match &existing {
-                Some((_, n)) => n.tags.clone(),
-                None => Tags::new(),
-            };
-            tags.remove_key(STUB_KEY);
-            tags.merge(&opts.tags);
-            for key in content.system_tags.keys() {
-                tags.remove_key(key);
-            }
-            tags.merge(&content.system_tags);
-            let next = Note {
-                id: content.id.clone(),
-                summary,
-                tags,
-                content_hash: Some(content.hash.clone()),
-                created: existing.as_ref().map_or(now, |(_, n)| n.created),
-                updated: now,
-                accessed: now,
-            };
-            let status = write_state(db, existing.as_ref(), &next, now)?;
-            if status != WriteStatus::Unchanged
-                && existing.as_ref().map(|(_, n)| n.content_hash.as_ref())
-                    != Some(next.content_hash.as_ref())
-            {
-                let rid = db.note_rid(&next.id)?.expect("just written");
-                db.index_note_body(rid, &body)?;
-            }
-            Ok(WriteOutcome {
-                id: content.id.clone(),
-                status,
-            })
+        let status = self
+            .store
+            .write(|db| write_content(db, &content, &opts, now))?;
+        Ok(WriteOutcome {
+            id: content.id,
+            status,
         })
     }
 
@@ -600,18 +605,6 @@ pub fn file_id(path: &Path) -> String {
         }
     }
     out
-}
-
-fn text_media_type(path: &Path) -> &'static str {
-    match path
-        .extension()
-        .and_then(|e| e.to_str())
-        .map(str::to_ascii_lowercase)
-        .as_deref()
-    {
-        Some("md" | "markdown" | "mdown" | "mkd") => "text/markdown",
-        _ => "text/plain",
-    }
 }
 
 /// A tag filter list from `-t` arguments.

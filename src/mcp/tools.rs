@@ -13,9 +13,11 @@ use serde::de::DeserializeOwned;
 use serde_json::{Value, json};
 
 use crate::error::Error;
+use crate::ingest::walk::WalkOptions;
 use crate::json::{hit_json, note_json, tags_json, view_json};
 use crate::keeper::{
-    FilterSpec, FindQuery, FindResult, Hit, Keeper, PutOptions, RecallMode, TagEdit,
+    FilterSpec, FindQuery, FindResult, Hit, IngestOptions, Keeper, PutOptions, RecallMode, TagEdit,
+    Target,
 };
 use crate::note::{self, NoteRef};
 use crate::store::ListOrder;
@@ -209,8 +211,11 @@ pub struct NowArgs {
 #[derive(Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct PutFileArgs {
-    /// Absolute path of a file under one of the folders the server allows.
+    /// Absolute path of a file or folder under one of the folders the server allows.
     pub path: String,
+    /// For a folder: also take the files in its subfolders.
+    #[serde(default)]
+    pub recursive: bool,
     /// Tags to add, as "key=value".
     #[serde(default)]
     pub tags: Vec<String>,
@@ -311,7 +316,7 @@ const SPECS: &[Spec] = &[
     Spec {
         name: "put_file",
         title: "Remember a file",
-        description: "Store a text or Markdown file as a note whose id is its file:// URI; a changed file becomes a new version. Only files under the folders the user allowed when starting the server can be read.",
+        description: "Store a file, or the files of a folder, as notes whose ids are their file:// URIs: text, Markdown, HTML, PDF, DOCX, audio tags and images (with OCR). A changed file becomes a new version; an unchanged one is skipped. Returns the ids added, updated and unchanged, and each failure with its reason. Only paths under the folders the user allowed when starting the server can be read.",
         read_only: false,
         destructive: false,
         idempotent: true,
@@ -399,7 +404,24 @@ fn output_schema(name: &str) -> Arc<JsonObject> {
     });
     object(match name {
         "recall" | "list" | "related" => listing,
-        "remember" | "put_file" => write,
+        "remember" => write,
+        "put_file" => json!({
+            "type": "object",
+            "properties": {
+                "added": { "type": "array", "items": { "type": "string" } },
+                "updated": { "type": "array", "items": { "type": "string" } },
+                "unchanged": { "type": "array", "items": { "type": "string" } },
+                "failed": {
+                    "type": "array",
+                    "items": {
+                        "type": "object",
+                        "properties": { "path": { "type": "string" }, "reason": { "type": "string" } }
+                    }
+                },
+                "ocr_pending": { "type": "array", "items": { "type": "string" } }
+            },
+            "required": ["added", "updated", "unchanged", "failed"]
+        }),
         "tag" => json!({
             "type": "object",
             "properties": {
@@ -661,17 +683,17 @@ fn now(keeper: &mut Keeper, args: NowArgs) -> Outcome {
 
 fn put_file(keeper: &mut Keeper, ctx: &Context, args: PutFileArgs) -> Outcome {
     let path = allowed_path(&ctx.roots, Path::new(&args.path))?;
-    if path.is_dir() {
-        return Err(CallError::Failed(format!(
-            "'{}' is a folder; give one file",
-            path.display()
-        )));
-    }
-    let opts = PutOptions {
+    let opts = IngestOptions {
+        walk: WalkOptions {
+            recursive: args.recursive,
+            ..WalkOptions::default()
+        },
         tags: note::parse_user_tags(&args.tags)?,
-        ..PutOptions::default()
+        roots: ctx.roots.clone(),
+        ..IngestOptions::default()
     };
-    Ok(json!(keeper.put_file(&path, opts)?))
+    let report = keeper.ingest(&[Target::Path(path)], &opts, &mut |_| {})?;
+    Ok(json!(report))
 }
 
 /// The canonical form of `path` when it lies under one of `roots`.

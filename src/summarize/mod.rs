@@ -94,7 +94,11 @@ fn split_title(text: &str) -> (Option<&str>, &str) {
     let is_title = !line.is_empty()
         && line.chars().count() <= 100
         && !line.ends_with(['.', '!', '?', ':', ',', ';']);
-    if is_title { (Some(line), rest) } else { (None, text) }
+    if is_title {
+        (Some(line), rest)
+    } else {
+        (None, text)
+    }
 }
 
 /// Sentences: split at sentence ends and at line breaks; headings and list
@@ -107,8 +111,8 @@ fn sentences(text: &str) -> Vec<Sentence<'_>> {
         let bytes: Vec<(usize, char)> = line.char_indices().collect();
         for (k, &(i, c)) in bytes.iter().enumerate() {
             let at_end = k + 1 == bytes.len();
-            let boundary = matches!(c, '.' | '!' | '?')
-                && (at_end || bytes[k + 1].1.is_whitespace());
+            let boundary =
+                matches!(c, '.' | '!' | '?') && (at_end || bytes[k + 1].1.is_whitespace());
             if boundary || at_end {
                 let piece = line[start..i + c.len_utf8()].trim();
                 if piece.split_whitespace().count() >= 3 {
@@ -155,7 +159,10 @@ fn score(s: &Sentence<'_>, freq: &HashMap<String, f64>) -> f64 {
     if words.is_empty() {
         return 0.0;
     }
-    let total: f64 = words.iter().map(|w| freq.get(w).copied().unwrap_or(0.0)).sum();
+    let total: f64 = words
+        .iter()
+        .map(|w| freq.get(w).copied().unwrap_or(0.0))
+        .sum();
     let lead_bonus = if s.position == 0 { 1.5 } else { 1.0 };
     lead_bonus * total / (words.len() as f64).sqrt()
 }
@@ -253,7 +260,10 @@ mod tests {
         }
         text.push_str("\n\nFooter: contact us, careers, press, legal notices and the sitemap.");
         let summary = extractive(&text, 300).expect("enough sentences");
-        assert!(summary.starts_with("Write-ahead logging in SQLite\n\n"), "{summary}");
+        assert!(
+            summary.starts_with("Write-ahead logging in SQLite\n\n"),
+            "{summary}"
+        );
         assert!(summary.contains("WAL mode"), "{summary}");
         for noise in ["cookies", "Sign in", "newsletter", "Footer"] {
             assert!(!summary.contains(noise), "{noise} in {summary}");

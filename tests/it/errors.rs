@@ -77,16 +77,16 @@ fn empty_input_and_binary_files_are_refused() {
         "keep: nothing to put: the text is empty\n"
     );
     std::fs::write(env.path("blob.bin"), [0u8, 159, 146, 150, 0, 1]).unwrap();
-    let err = env.fails(&["put", "blob.bin"], 2);
+    let err = env.fails(&["put", "blob.bin"], 1);
     assert_eq!(
         err,
         format!(
-            "keep: {}: is not UTF-8 text\n",
+            "keep: {}: is a binary file of a type keep does not read\n",
             env.path("blob.bin").display()
         )
     );
     std::fs::create_dir(env.path("folder")).unwrap();
-    env.fails(&["put", "folder"], 2);
+    assert_eq!(env.ok(&["put", "folder"]), "");
     assert!(env.all_ids().is_empty());
 }
 

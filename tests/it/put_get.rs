@@ -142,7 +142,10 @@ fn long_text_is_summarised_and_its_full_text_stays_findable() {
     let id = env.ok(&["put", &text]).trim().to_string();
     let note = &env.json(&["get", &id])[0];
     let summary = note["summary"].as_str().unwrap();
-    assert!(summary.starts_with("Keep stores notes in one SQLite database."), "{summary}");
+    assert!(
+        summary.starts_with("Keep stores notes in one SQLite database."),
+        "{summary}"
+    );
     assert!(summary.chars().count() <= 602, "{summary}");
     assert!(!summary.contains("zanzibar"), "{summary}");
     assert_eq!(env.ok(&["find", "zanzibar", "--ids"]).trim(), id);

@@ -1,0 +1,130 @@
+//! Parts of long text: chunks of about `TARGET_CHARS` made of whole
+//! paragraphs, a new chunk starting at a heading when one is near, and the
+//! last paragraph of a chunk (when short) repeated at the start of the next
+//! so that a passage cut in two is still found whole in one of them.
+//! Paragraphs longer than a chunk are split at sentence ends.
+
+/// Text at most this long gets no parts.
+pub const MIN_CHARS_FOR_PARTS: usize = crate::summarize::PASSTHROUGH_CHARS;
+const TARGET_CHARS: usize = 1500;
+const MAX_CHARS: usize = 2400;
+const OVERLAP_MAX_CHARS: usize = 400;
+
+/// The chunks of `text`, or none when it is short.
+pub fn chunks(text: &str) -> Vec<String> {
+    if text.chars().count() <= MIN_CHARS_FOR_PARTS {
+        return Vec::new();
+    }
+    let paragraphs = paragraphs(text);
+    let mut out: Vec<String> = Vec::new();
+    let mut current: Vec<&str> = Vec::new();
+    let mut len = 0;
+    for para in paragraphs {
+        let n = para.chars().count();
+        let heading = para.starts_with('#');
+        let full =
+            len + n > MAX_CHARS || (len >= TARGET_CHARS) || (heading && len >= TARGET_CHARS / 2);
+        if full && !current.is_empty() {
+            out.push(current.join("\n\n"));
+            let last = *current.last().expect("not empty");
+            current.clear();
+            len = 0;
+            if !heading && last.chars().count() <= OVERLAP_MAX_CHARS && !last.starts_with('#') {
+                current.push(last);
+                len = last.chars().count();
+            }
+        }
+        current.push(para);
+        len += n + 2;
+    }
+    if !current.is_empty() {
+        let tail = current.join("\n\n");
+        if out.last().is_none_or(|l| !l.ends_with(&tail)) {
+            out.push(tail);
+        }
+    }
+    out
+}
+
+/// Paragraphs, with those longer than `MAX_CHARS` split at sentence ends.
+fn paragraphs(text: &str) -> Vec<&str> {
+    let mut out = Vec::new();
+    for para in text.split("\n\n").map(str::trim).filter(|p| !p.is_empty()) {
+        let mut rest = para;
+        while rest.chars().count() > MAX_CHARS {
+            let cut = split_point(rest, TARGET_CHARS);
+            out.push(rest[..cut].trim());
+            rest = rest[cut..].trim_start();
+        }
+        if !rest.is_empty() {
+            out.push(rest);
+        }
+    }
+    out
+}
+
+/// A byte offset near `chars` characters into `text`: after the last
+/// sentence end before it, else at a space, else exactly there.
+fn split_point(text: &str, chars: usize) -> usize {
+    let limit = text
+        .char_indices()
+        .nth(chars)
+        .map_or(text.len(), |(i, _)| i);
+    let head = &text[..limit];
+    let sentence = head
+        .char_indices()
+        .filter(|&(i, c)| matches!(c, '.' | '!' | '?') && head[i + 1..].starts_with(' '))
+        .map(|(i, _)| i + 1)
+        .next_back();
+    match sentence.or_else(|| head.rfind(' ')) {
+        Some(i) if i > limit / 3 => i,
+        _ => limit,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn short_text_has_no_parts() {
+        assert!(chunks("a short note").is_empty());
+    }
+
+    #[test]
+    fn chunks_follow_paragraphs_and_overlap_by_one() {
+        let paras: Vec<String> = (0..30)
+            .map(|i| {
+                format!(
+                    "Paragraph {i} says something useful about the topic at hand. {}",
+                    "More words here. ".repeat(5)
+                )
+            })
+            .collect();
+        let text = paras.join("\n\n");
+        let parts = chunks(&text);
+        assert!(parts.len() >= 3, "{}", parts.len());
+        for p in &parts {
+            assert!(
+                p.chars().count() <= MAX_CHARS + OVERLAP_MAX_CHARS,
+                "{}",
+                p.len()
+            );
+        }
+        for pair in parts.windows(2) {
+            let last = pair[0].split("\n\n").last().unwrap();
+            assert!(pair[1].starts_with(last), "no overlap");
+        }
+        for para in &paras {
+            assert!(parts.iter().any(|p| p.contains(para.trim())), "lost {para}");
+        }
+    }
+
+    #[test]
+    fn a_huge_paragraph_is_cut_at_sentences() {
+        let text = "This sentence is in one giant paragraph. ".repeat(200);
+        let parts = chunks(&text);
+        assert!(parts.len() > 2);
+        assert!(parts.iter().all(|p| p.trim_end().ends_with('.')));
+    }
+}

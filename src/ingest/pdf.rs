@@ -1,0 +1,102 @@
+//! PDF: text per page (pdf-extract), `title` and `author` from the
+//! document information dictionary (lopdf), and OCR of the largest image
+//! of each page that has no extractable text (a scanned page).
+
+use pdf_extract::{Document as PdfDoc, Object, ObjectId};
+
+use super::ocr::Ocr;
+use super::{Document, Extractor, bad};
+use crate::error::Result;
+
+pub struct Pdf;
+
+/// Pages with fewer letters than this count as scanned.
+const MIN_PAGE_LETTERS: usize = 8;
+/// Largest page count read.
+const MAX_PAGES: usize = 5000;
+
+impl Extractor for Pdf {
+    fn extract(&self, bytes: &[u8], ocr: Option<&Ocr>) -> Result<Document> {
+        let mut pdf =
+            PdfDoc::load_mem(bytes).map_err(|e| bad(format!("is not a readable PDF ({e})")))?;
+        if pdf.is_encrypted() && pdf.decrypt("").is_err() {
+            return Err(bad("is an encrypted PDF (a password is needed to read it)"));
+        }
+        let page_ids: Vec<ObjectId> = pdf.get_pages().into_values().collect();
+        if page_ids.len() > MAX_PAGES {
+            return Err(bad(format!(
+                "has {} pages; PDFs over {MAX_PAGES} pages are refused",
+                page_ids.len()
+            )));
+        }
+        let mut doc = Document::default();
+        for (key, tag) in [(&b"Title"[..], "title"), (&b"Author"[..], "author")] {
+            if let Some(value) = info_string(&pdf, key) {
+                doc.tags.insert(tag, value);
+            }
+        }
+        let mut pages = pdf_extract::extract_text_from_mem_by_pages(bytes)
+            .map_err(|e| bad(format!("text could not be extracted ({e})")))?;
+        pages.resize(page_ids.len().max(pages.len()), String::new());
+        for (page, id) in pages.iter_mut().zip(&page_ids) {
+            let letters = page.chars().filter(|c| c.is_alphanumeric()).count();
+            if letters >= MIN_PAGE_LETTERS {
+                continue;
+            }
+            let Some(image) = largest_image(&pdf, *id) else {
+                continue;
+            };
+            match ocr {
+                Some(ocr) => *page = ocr.recognize(&image)?,
+                None => doc.ocr_pending = true,
+            }
+        }
+        let pages: Vec<String> = pages.iter().map(|p| super::tidy(p)).collect();
+        doc.text = pages
+            .iter()
+            .filter(|p| !p.is_empty())
+            .cloned()
+            .collect::<Vec<_>>()
+            .join("\n\n");
+        doc.pages = pages;
+        Ok(doc)
+    }
+}
+
+/// A string from the document information dictionary.
+fn info_string(pdf: &PdfDoc, key: &[u8]) -> Option<String> {
+    let info = match pdf.trailer.get(b"Info").ok()? {
+        Object::Reference(id) => pdf.get_dictionary(*id).ok()?,
+        Object::Dictionary(d) => d,
+        _ => return None,
+    };
+    let value = info.get(key).ok()?;
+    let text = pdf_extract::decode_text_string(value).ok()?;
+    let text = text.trim().to_string();
+    (!text.is_empty()).then_some(text)
+}
+
+/// The biggest image on a page, decoded: JPEG streams directly, others
+/// from their raw 8-bit gray or RGB samples.
+fn largest_image(pdf: &PdfDoc, page: ObjectId) -> Option<image::DynamicImage> {
+    let images = pdf.get_page_images(page).ok()?;
+    let img = images.into_iter().max_by_key(|i| i.width * i.height)?;
+    let filters = img.filters.clone().unwrap_or_default();
+    if filters.iter().any(|f| f == "DCTDecode") {
+        return image::load_from_memory(img.content).ok();
+    }
+    let stream = pdf.get_object(img.id).ok()?.as_stream().ok()?;
+    let samples = stream.decompressed_content().ok()?;
+    let (w, h) = (
+        u32::try_from(img.width).ok()?,
+        u32::try_from(img.height).ok()?,
+    );
+    if img.bits_per_component != Some(8) {
+        return None;
+    }
+    match img.color_space.as_deref() {
+        Some("DeviceGray") => image::GrayImage::from_raw(w, h, samples).map(Into::into),
+        Some("DeviceRGB") => image::RgbImage::from_raw(w, h, samples).map(Into::into),
+        _ => None,
+    }
+}

@@ -1,0 +1,49 @@
+//! Plain text, source code and Markdown: UTF-8 only (other encodings are
+//! refused with a clear message rather than decoded by guesswork). A
+//! Markdown file's first `# ` heading becomes its `title` tag.
+
+use super::{Document, Extractor, bad, ocr::Ocr};
+use crate::error::Result;
+
+pub struct Plain;
+pub struct Markdown;
+
+fn decode(bytes: &[u8]) -> Result<String> {
+    let text = std::str::from_utf8(bytes).map_err(|e| {
+        bad(format!(
+            "is not UTF-8 text (invalid byte at offset {})",
+            e.valid_up_to()
+        ))
+    })?;
+    let text = text.strip_prefix('\u{feff}').unwrap_or(text);
+    if text.trim().is_empty() {
+        return Err(bad("is empty"));
+    }
+    Ok(text.to_string())
+}
+
+impl Extractor for Plain {
+    fn extract(&self, bytes: &[u8], _: Option<&Ocr>) -> Result<Document> {
+        Ok(Document {
+            text: decode(bytes)?,
+            ..Document::default()
+        })
+    }
+}
+
+impl Extractor for Markdown {
+    fn extract(&self, bytes: &[u8], _: Option<&Ocr>) -> Result<Document> {
+        let text = decode(bytes)?;
+        let mut doc = Document::default();
+        if let Some(title) = text
+            .lines()
+            .find_map(|l| l.strip_prefix("# "))
+            .map(str::trim)
+            .filter(|t| !t.is_empty())
+        {
+            doc.tags.insert("title", title);
+        }
+        doc.text = text;
+        Ok(doc)
+    }
+}

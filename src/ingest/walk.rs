@@ -1,0 +1,161 @@
+//! Folder walks for `put DIR`: regular files only, hidden files and
+//! folders skipped, `.gitignore` / `.ignore` rules honoured (in and out of
+//! git repositories, as ripgrep does), `-x GLOB` exclusions (gitignore
+//! syntax, relative to the folder), symbolic links followed with loops
+//! detected, sorted, and capped.
+
+use std::path::{Path, PathBuf};
+
+use ignore::WalkBuilder;
+use ignore::overrides::OverrideBuilder;
+
+use crate::error::{Error, Result};
+
+/// Default cap on files taken from one folder.
+pub const DEFAULT_MAX_FILES: usize = 100_000;
+
+#[derive(Debug, Clone)]
+pub struct WalkOptions {
+    pub recursive: bool,
+    pub excludes: Vec<String>,
+    pub max_files: usize,
+}
+
+impl Default for WalkOptions {
+    fn default() -> Self {
+        WalkOptions {
+            recursive: false,
+            excludes: Vec::new(),
+            max_files: DEFAULT_MAX_FILES,
+        }
+    }
+}
+
+#[derive(Debug, Default)]
+pub struct Walked {
+    pub files: Vec<PathBuf>,
+    /// Paths that could not be walked, with the reason.
+    pub failures: Vec<(String, String)>,
+    /// Set when the cap cut the walk short.
+    pub capped: bool,
+}
+
+/// The files under `dir` that `put` should take.
+pub fn walk(dir: &Path, opts: &WalkOptions) -> Result<Walked> {
+    let mut overrides = OverrideBuilder::new(dir);
+    for glob in &opts.excludes {
+        overrides
+            .add(&format!("!{glob}"))
+            .map_err(|e| Error::invalid(format!("bad exclude pattern '{glob}': {e}")))?;
+    }
+    let overrides = overrides
+        .build()
+        .map_err(|e| Error::invalid(format!("bad exclude pattern: {e}")))?;
+    let mut builder = WalkBuilder::new(dir);
+    builder
+        .hidden(true)
+        .git_ignore(true)
+        .git_exclude(true)
+        .git_global(false)
+        .require_git(false)
+        .ignore(true)
+        .parents(true)
+        .follow_links(true)
+        .overrides(overrides)
+        .sort_by_file_path(|a, b| a.cmp(b))
+        .max_depth(if opts.recursive { None } else { Some(1) });
+    let mut walked = Walked::default();
+    for entry in builder.build() {
+        match entry {
+            Ok(entry) => {
+                if !entry.file_type().is_some_and(|t| t.is_file()) {
+                    continue;
+                }
+                if walked.files.len() >= opts.max_files {
+                    walked.capped = true;
+                    break;
+                }
+                walked.files.push(entry.into_path());
+            }
+            Err(e) => walked.failures.push(describe(&e)),
+        }
+    }
+    Ok(walked)
+}
+
+/// The path and the reason of a walk error, one line.
+fn describe(e: &ignore::Error) -> (String, String) {
+    match e {
+        ignore::Error::WithPath { path, err } => (path.display().to_string(), reason(err)),
+        ignore::Error::WithDepth { err, .. } => describe(err),
+        ignore::Error::Loop { child, .. } => (
+            child.display().to_string(),
+            "a symbolic link loop; skipped".to_string(),
+        ),
+        other => (String::new(), reason(other)),
+    }
+}
+
+fn reason(e: &ignore::Error) -> String {
+    match e {
+        ignore::Error::Io(io) => io.to_string(),
+        ignore::Error::WithPath { err, .. } | ignore::Error::WithDepth { err, .. } => reason(err),
+        other => other.to_string(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn hidden_ignored_and_excluded_files_are_skipped() {
+        let dir = tempfile::tempdir().unwrap();
+        let d = dir.path();
+        std::fs::create_dir_all(d.join("sub/deeper")).unwrap();
+        std::fs::create_dir_all(d.join(".hidden")).unwrap();
+        for f in [
+            "a.md",
+            "b.log",
+            ".secret",
+            "sub/c.txt",
+            "sub/deeper/d.txt",
+            ".hidden/e.txt",
+            "build.out",
+        ] {
+            std::fs::write(d.join(f), "x").unwrap();
+        }
+        std::fs::write(d.join(".gitignore"), "*.out\n").unwrap();
+        std::os::unix::fs::symlink(d, d.join("sub/loop")).unwrap();
+        let names = |w: &Walked| -> Vec<String> {
+            w.files
+                .iter()
+                .map(|p| p.strip_prefix(d).unwrap().display().to_string())
+                .collect()
+        };
+        let flat = walk(d, &WalkOptions::default()).unwrap();
+        assert_eq!(names(&flat), ["a.md", "b.log"]);
+        let opts = WalkOptions {
+            recursive: true,
+            excludes: vec!["*.log".into()],
+            ..WalkOptions::default()
+        };
+        let deep = walk(d, &opts).unwrap();
+        assert_eq!(names(&deep), ["a.md", "sub/c.txt", "sub/deeper/d.txt"]);
+        assert!(
+            deep.failures.iter().any(|(_, r)| r.contains("loop")),
+            "{:?}",
+            deep.failures
+        );
+        let capped = walk(
+            d,
+            &WalkOptions {
+                recursive: true,
+                max_files: 2,
+                ..WalkOptions::default()
+            },
+        )
+        .unwrap();
+        assert!(capped.capped && capped.files.len() == 2);
+    }
+}

@@ -1,0 +1,458 @@
+//! Ingestion into the store: plan the jobs (files, folder walks, URLs),
+//! extract on the worker pool, write results in batched transactions,
+//! embed in batches as they land, and report what was added, updated,
+//! unchanged and failed.
+
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+use std::sync::mpsc::RecvTimeoutError;
+use std::time::Duration;
+
+use serde::Serialize;
+
+use super::{
+    CONTENT_TYPE_KEY, Content, Keeper, PutOptions, SOURCE_KEY, WriteOutcome, WriteStatus, absolute,
+    file_id,
+};
+use crate::embed::BATCH_SIZE;
+use crate::error::{Error, Result};
+use crate::ingest::pool::{self, Job, Outcome, Source};
+use crate::ingest::walk::{self, WalkOptions};
+use crate::ingest::{Document, chunk, fetch, ocr};
+use crate::note::Tags;
+
+/// System tag on notes whose text waits for OCR.
+pub const OCR_KEY: &str = "_ocr";
+/// Results written per transaction.
+const WRITE_BATCH: usize = 32;
+
+/// What to ingest.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Target {
+    Path(PathBuf),
+    Url(String),
+}
+
+impl Target {
+    /// A URL when the argument looks like one, else a path.
+    pub fn parse(arg: &str) -> Target {
+        if fetch::is_url(arg) {
+            Target::Url(arg.to_string())
+        } else {
+            Target::Path(PathBuf::from(arg))
+        }
+    }
+}
+
+#[derive(Debug, Clone, Default)]
+pub struct IngestOptions {
+    pub walk: WalkOptions,
+    /// User tags for every note; they win over tags from the files.
+    pub tags: Tags,
+    /// Id and summary for a single file or URL.
+    pub id: Option<String>,
+    pub summary: Option<String>,
+    /// Extraction threads (0: one per core).
+    pub workers: usize,
+    /// Only files whose real path lies under one of these (empty: any).
+    pub roots: Vec<PathBuf>,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Failure {
+    pub path: String,
+    pub reason: String,
+}
+
+#[derive(Debug, Clone, Default, Serialize)]
+pub struct IngestReport {
+    pub added: Vec<String>,
+    pub updated: Vec<String>,
+    pub unchanged: Vec<String>,
+    pub failed: Vec<Failure>,
+    /// Notes stored without their text because the OCR models are missing.
+    pub ocr_pending: Vec<String>,
+    /// Set when a folder had more files than the cap.
+    pub capped: bool,
+    pub notices: Vec<String>,
+}
+
+/// Where an ingestion run is.
+#[derive(Debug, Clone, Copy)]
+pub enum Progress<'a> {
+    Planned {
+        total: usize,
+    },
+    Finished {
+        done: usize,
+        total: usize,
+        name: &'a str,
+    },
+}
+
+impl Keeper {
+    /// Ingests files, folders and URLs. Per-file failures are reported,
+    /// not returned; an error means nothing could be done at all.
+    pub fn ingest(
+        &mut self,
+        targets: &[Target],
+        opts: &IngestOptions,
+        progress: &mut dyn FnMut(Progress<'_>),
+    ) -> Result<IngestReport> {
+        let mut report = IngestReport::default();
+        let jobs = self.plan(targets, opts, &mut report)?;
+        progress(Progress::Planned { total: jobs.len() });
+        if jobs.is_empty() {
+            return Ok(report);
+        }
+        let known = self.known_hashes(&jobs)?;
+        let (ocr, ocr_off) = load_ocr_if_needed(&jobs);
+        let workers = match opts.workers {
+            0 => std::thread::available_parallelism().map_or(2, |n| n.get()),
+            n => n,
+        };
+        let total = jobs.len();
+        let results = pool::run(jobs.clone(), workers, known, ocr);
+        let mut pending: Vec<(usize, Box<Document>, String)> = Vec::new();
+        let mut done = 0;
+        let mut embedding = true;
+        loop {
+            match results.recv_timeout(Duration::from_millis(250)) {
+                Ok((index, outcome)) => {
+                    done += 1;
+                    let job = &jobs[index];
+                    match outcome {
+                        Outcome::Extracted { doc, hash } => pending.push((index, doc, hash)),
+                        Outcome::Unchanged => report.unchanged.push(job.id.clone()),
+                        Outcome::Failed(reason) => report.failed.push(Failure {
+                            path: job.name(),
+                            reason,
+                        }),
+                    }
+                    progress(Progress::Finished {
+                        done,
+                        total,
+                        name: &job.name(),
+                    });
+                    if pending.len() < WRITE_BATCH {
+                        continue;
+                    }
+                }
+                Err(RecvTimeoutError::Timeout) if pending.is_empty() => continue,
+                Err(RecvTimeoutError::Timeout) => {}
+                Err(RecvTimeoutError::Disconnected) => {
+                    self.write_batch(&jobs, std::mem::take(&mut pending), opts, &mut report);
+                    break;
+                }
+            }
+            self.write_batch(&jobs, std::mem::take(&mut pending), opts, &mut report);
+            if embedding {
+                embedding = self.embed_some(&mut report);
+            }
+        }
+        if embedding {
+            while self.pending_embeddings()? > 0 && self.embed_some(&mut report) {}
+        }
+        if !report.ocr_pending.is_empty() {
+            report.notices.push(format!(
+                "{} note(s) are stored without the text in their images: {}; 'keep reindex' reads them once OCR is installed",
+                report.ocr_pending.len(),
+                ocr_off.unwrap_or_else(|| "OCR is not installed".into())
+            ));
+        }
+        Ok(report)
+    }
+
+    /// Stores one file (any format keep reads) under its `file://` id.
+    pub fn put_file(&mut self, path: &Path, opts: PutOptions) -> Result<WriteOutcome> {
+        let path = absolute(path)?;
+        if path.is_dir() {
+            return Err(Error::Format {
+                what: path.display().to_string(),
+                reason: "is a folder (give it to put as a folder to take its files)".into(),
+            });
+        }
+        let ingest_opts = IngestOptions {
+            tags: opts.tags,
+            id: opts.id,
+            summary: opts.summary,
+            workers: 1,
+            ..IngestOptions::default()
+        };
+        let report = self.ingest(&[Target::Path(path.clone())], &ingest_opts, &mut |_| {})?;
+        single_outcome(report, &path.display().to_string())
+    }
+
+    fn plan(
+        &self,
+        targets: &[Target],
+        opts: &IngestOptions,
+        report: &mut IngestReport,
+    ) -> Result<Vec<Job>> {
+        let mut jobs = Vec::new();
+        for target in targets {
+            match target {
+                Target::Url(url) => jobs.push(Job {
+                    id: fetch::normalize(url)?,
+                    source: Source::Url(url.clone()),
+                }),
+                Target::Path(path) => {
+                    let path = absolute(path)?;
+                    match std::fs::metadata(&path) {
+                        Err(e) => report.failed.push(Failure {
+                            path: path.display().to_string(),
+                            reason: e.to_string(),
+                        }),
+                        Ok(meta) if meta.is_dir() => {
+                            let walked = walk::walk(&path, &opts.walk)?;
+                            report.capped |= walked.capped;
+                            if walked.capped {
+                                report.notices.push(format!(
+                                    "{} has more than {} files; the rest were left out",
+                                    path.display(),
+                                    opts.walk.max_files
+                                ));
+                            }
+                            report.failed.extend(
+                                walked
+                                    .failures
+                                    .into_iter()
+                                    .map(|(path, reason)| Failure { path, reason }),
+                            );
+                            for file in walked.files {
+                                jobs.push(file_job(file));
+                            }
+                        }
+                        Ok(_) => jobs.push(file_job(path)),
+                    }
+                }
+            }
+        }
+        if !opts.roots.is_empty() {
+            jobs.retain(|job| match &job.source {
+                Source::File(p) if !under_roots(p, &opts.roots) => {
+                    report.failed.push(Failure {
+                        path: p.display().to_string(),
+                        reason: "is outside the allowed folders".into(),
+                    });
+                    false
+                }
+                _ => true,
+            });
+        }
+        if let Some(id) = &opts.id {
+            if jobs.len() != 1 {
+                return Err(Error::invalid("--id needs exactly one file or URL"));
+            }
+            crate::note::validate_id(id)?;
+            jobs[0].id = id.clone();
+        }
+        Ok(jobs)
+    }
+
+    fn known_hashes(&self, jobs: &[Job]) -> Result<HashMap<String, String>> {
+        let db = self.store.db();
+        let mut known = HashMap::new();
+        for job in jobs {
+            if let Some((_, note)) = db.note(&job.id)?
+                && let Some(hash) = note.content_hash
+                && !note.tags.contains_key(OCR_KEY)
+            {
+                known.insert(job.id.clone(), hash);
+            }
+        }
+        Ok(known)
+    }
+
+    /// Writes extracted documents in one transaction; when that fails,
+    /// one by one, so one bad note cannot sink the others.
+    fn write_batch(
+        &mut self,
+        jobs: &[Job],
+        batch: Vec<(usize, Box<Document>, String)>,
+        opts: &IngestOptions,
+        report: &mut IngestReport,
+    ) {
+        if batch.is_empty() {
+            return;
+        }
+        let now = self.now();
+        let contents: Vec<(usize, Content, PutOptions)> = batch
+            .into_iter()
+            .map(|(index, doc, hash)| {
+                let (content, put) = content_of(&jobs[index], *doc, hash, opts);
+                (index, content, put)
+            })
+            .collect();
+        let together = self.store.write(|db| {
+            contents
+                .iter()
+                .map(|(_, content, put)| super::write_content(db, content, put, now))
+                .collect::<Result<Vec<_>>>()
+        });
+        let statuses: Vec<Result<WriteStatus>> = match together {
+            Ok(statuses) => statuses.into_iter().map(Ok).collect(),
+            Err(_) => contents
+                .iter()
+                .map(|(_, content, put)| {
+                    self.store
+                        .write(|db| super::write_content(db, content, put, now))
+                })
+                .collect(),
+        };
+        for ((index, content, _), status) in contents.iter().zip(statuses) {
+            let id = content.id.clone();
+            match status {
+                Ok(WriteStatus::Created) => report.added.push(id.clone()),
+                Ok(WriteStatus::Updated) => report.updated.push(id.clone()),
+                Ok(WriteStatus::Unchanged) => report.unchanged.push(id.clone()),
+                Err(e) => {
+                    report.failed.push(Failure {
+                        path: jobs[*index].name(),
+                        reason: e.to_string(),
+                    });
+                    continue;
+                }
+            }
+            if content.system_tags.contains_key(OCR_KEY) {
+                report.ocr_pending.push(id);
+            }
+        }
+    }
+
+    /// Embeds one batch of waiting texts; false once the model is missing.
+    fn embed_some(&mut self, report: &mut IngestReport) -> bool {
+        match self.embed_pending(Some(BATCH_SIZE)) {
+            Ok(_) => true,
+            Err(Error::ModelUnavailable(reason)) => {
+                report.notices.push(format!(
+                    "notes are stored but not embedded yet ({reason}); 'keep reindex' embeds them"
+                ));
+                false
+            }
+            Err(e) => {
+                report.notices.push(format!("embedding stopped: {e}"));
+                false
+            }
+        }
+    }
+}
+
+fn file_job(path: PathBuf) -> Job {
+    Job {
+        id: file_id(&path),
+        source: Source::File(path),
+    }
+}
+
+fn under_roots(path: &Path, roots: &[PathBuf]) -> bool {
+    path.canonicalize()
+        .is_ok_and(|real| roots.iter().any(|root| real.starts_with(root)))
+}
+
+/// The note content and put options for an extracted document.
+fn content_of(
+    job: &Job,
+    doc: Document,
+    hash: String,
+    opts: &IngestOptions,
+) -> (Content, PutOptions) {
+    let mut system_tags = Tags::new();
+    system_tags.insert(
+        SOURCE_KEY,
+        match job.source {
+            Source::File(_) => "file",
+            Source::Url(_) => "url",
+        },
+    );
+    system_tags.insert(CONTENT_TYPE_KEY, doc.media_type.clone());
+    if doc.ocr_pending {
+        system_tags.insert(OCR_KEY, "pending");
+    }
+    let parts = chunk::chunks(&doc.text);
+    let content = Content {
+        id: job.id.clone(),
+        text: doc.text,
+        hash,
+        system_tags,
+        provider_tags: doc.tags,
+        description: doc.description,
+        parts,
+    };
+    let put = PutOptions {
+        id: None,
+        tags: opts.tags.clone(),
+        summary: opts.summary.clone(),
+    };
+    (content, put)
+}
+
+/// Loads the OCR models when some job may need them; else why not.
+fn load_ocr_if_needed(jobs: &[Job]) -> (Option<Arc<ocr::Ocr>>, Option<String>) {
+    let textual = |job: &Job| match &job.source {
+        Source::File(p) => p
+            .extension()
+            .and_then(|e| e.to_str())
+            .map(str::to_ascii_lowercase)
+            .is_some_and(|e| {
+                matches!(
+                    e.as_str(),
+                    "txt"
+                        | "md"
+                        | "markdown"
+                        | "html"
+                        | "htm"
+                        | "docx"
+                        | "mp3"
+                        | "flac"
+                        | "ogg"
+                        | "wav"
+                        | "m4a"
+                        | "rs"
+                        | "py"
+                        | "js"
+                        | "ts"
+                        | "go"
+                        | "c"
+                        | "h"
+                        | "json"
+                        | "toml"
+                        | "yaml"
+                        | "yml"
+                        | "csv"
+                )
+            }),
+        Source::Url(_) => false,
+    };
+    if jobs.iter().all(textual) {
+        return (None, None);
+    }
+    let Some(dir) = ocr::model_dir() else {
+        return (None, Some("no data directory for the OCR models".into()));
+    };
+    match ocr::Ocr::load(&dir) {
+        Ok(ocr) => (Some(Arc::new(ocr)), None),
+        Err(e) => (None, Some(e.to_string())),
+    }
+}
+
+/// The outcome of a one-file ingestion, or its failure as an error.
+fn single_outcome(report: IngestReport, name: &str) -> Result<WriteOutcome> {
+    let (id, status) = if let Some(id) = report.added.into_iter().next() {
+        (id, WriteStatus::Created)
+    } else if let Some(id) = report.updated.into_iter().next() {
+        (id, WriteStatus::Updated)
+    } else if let Some(id) = report.unchanged.into_iter().next() {
+        (id, WriteStatus::Unchanged)
+    } else {
+        let failure = report.failed.into_iter().next();
+        return Err(Error::Format {
+            what: failure
+                .as_ref()
+                .map_or(name.to_string(), |f| f.path.clone()),
+            reason: failure.map_or("nothing was stored".into(), |f| f.reason),
+        });
+    };
+    Ok(WriteOutcome { id, status })
+}
