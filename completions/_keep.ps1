@@ -70,6 +70,7 @@ Register-ArgumentCompleter -Native -CommandName 'keep' -ScriptBlock {
             [CompletionResult]::new('--tag', '--tag', [CompletionResultType]::ParameterName, 'Only show notes that have this tag (KEY or KEY=VALUE, repeatable)')
             [CompletionResult]::new('--store', '--store', [CompletionResultType]::ParameterName, 'Store directory (holds keep.db) [default: the platform data directory + /keep]')
             [CompletionResult]::new('--history', '--history', [CompletionResultType]::ParameterName, 'List the note''s versions (current first) instead of showing it')
+            [CompletionResult]::new('--parts', '--parts', [CompletionResultType]::ParameterName, 'List the note''s parts (ID@P{N} and the start of each) instead of showing it')
             [CompletionResult]::new('--similar', '--similar', [CompletionResultType]::ParameterName, 'List the notes most similar in meaning to each note instead of showing it')
             [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print one JSON document instead of text')
             [CompletionResult]::new('--ids', '--ids', [CompletionResultType]::ParameterName, 'Print only ids, one per line (for xargs)')

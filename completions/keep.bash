@@ -223,7 +223,7 @@ _keep() {
             return 0
             ;;
         keep__subcmd__get)
-            opts="-V -n -t -h --version --history --similar --limit --tag --store --json --ids --help"
+            opts="-V -n -t -h --version --history --parts --similar --limit --tag --store --json --ids --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0

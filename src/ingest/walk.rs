@@ -98,7 +98,13 @@ fn describe(e: &ignore::Error) -> (String, String) {
 
 fn reason(e: &ignore::Error) -> String {
     match e {
-        ignore::Error::Io(io) => io.to_string(),
+        ignore::Error::Io(io) => {
+            let text = io.to_string();
+            match text.strip_prefix("IO error for operation on ") {
+                Some(rest) => rest.rsplit_once(": ").map_or(rest, |(_, r)| r).to_string(),
+                None => text,
+            }
+        }
         ignore::Error::WithPath { err, .. } | ignore::Error::WithDepth { err, .. } => reason(err),
         other => other.to_string(),
     }

@@ -78,6 +78,17 @@ pub struct IngestReport {
     pub notices: Vec<String>,
 }
 
+impl IngestReport {
+    /// Puts every list in a stable order (results arrive as they finish).
+    fn sort(&mut self) {
+        self.added.sort();
+        self.updated.sort();
+        self.unchanged.sort();
+        self.ocr_pending.sort();
+        self.failed.sort_by(|a, b| a.path.cmp(&b.path));
+    }
+}
+
 /// Where an ingestion run is.
 #[derive(Debug, Clone, Copy)]
 pub enum Progress<'a> {
@@ -154,6 +165,7 @@ impl Keeper {
         if embedding {
             while self.pending_embeddings()? > 0 && self.embed_some(&mut report) {}
         }
+        report.sort();
         if !report.ocr_pending.is_empty() {
             report.notices.push(format!(
                 "{} note(s) are stored without the text in their images: {}; 'keep reindex' reads them once OCR is installed",
@@ -182,6 +194,33 @@ impl Keeper {
         };
         let report = self.ingest(&[Target::Path(path.clone())], &ingest_opts, &mut |_| {})?;
         single_outcome(report, &path.display().to_string())
+    }
+
+    /// Reads again the files of notes stored while OCR was missing.
+    /// Returns how many got their text and how many still wait.
+    pub fn read_pending_ocr(&mut self) -> Result<(usize, usize)> {
+        let filter = crate::store::NoteFilter {
+            include_system: true,
+            tags: vec![crate::note::TagFilter {
+                key: OCR_KEY.into(),
+                value: None,
+            }],
+            ..crate::store::NoteFilter::default()
+        };
+        let waiting = self.list(&filter, crate::store::ListOrder::Id, None)?;
+        let targets: Vec<Target> = waiting
+            .iter()
+            .filter_map(|n| n.id.strip_prefix("file://"))
+            .filter_map(crate::note::percent_decode)
+            .map(|p| Target::Path(PathBuf::from(p)))
+            .collect();
+        if targets.is_empty() {
+            return Ok((0, waiting.len()));
+        }
+        let report = self.ingest(&targets, &IngestOptions::default(), &mut |_| {})?;
+        let read = report.added.len() + report.updated.len();
+        let still = waiting.len() - read.min(waiting.len()) + report.ocr_pending.len();
+        Ok((read.saturating_sub(report.ocr_pending.len()), still))
     }
 
     fn plan(

@@ -196,11 +196,12 @@ fn write_content(
         updated: now,
         accessed: now,
     };
+    // The text changed, or it was read again now that OCR is installed.
+    let new_text = existing.as_ref().is_none_or(|(_, n)| {
+        n.content_hash != next.content_hash || n.tags.contains_key(ingest::OCR_KEY)
+    });
     let status = write_state(db, existing.as_ref(), &next, now)?;
-    if status != WriteStatus::Unchanged
-        && existing.as_ref().map(|(_, n)| n.content_hash.as_ref())
-            != Some(next.content_hash.as_ref())
-    {
+    if status != WriteStatus::Unchanged && new_text {
         let rid = db.note_rid(&next.id)?.expect("just written");
         db.index_note_body(rid, &body)?;
         let parts: Vec<Part> = content

@@ -70,6 +70,10 @@ pub struct ReindexReport {
     pub rebuilt: bool,
     #[serde(flatten)]
     pub work: EmbedReport,
+    /// Notes whose images were read by OCR in this run.
+    pub ocr_read: usize,
+    /// Notes still waiting for OCR (its models are missing).
+    pub ocr_waiting: usize,
 }
 
 impl Keeper {
@@ -179,6 +183,7 @@ impl Keeper {
     /// Re-embeds what is missing; drops every vector first when the store's
     /// vectors come from another model or `all` is set.
     pub fn reindex(&mut self, all: bool) -> Result<ReindexReport> {
+        let (ocr_read, ocr_waiting) = self.read_pending_ocr()?;
         let embedder = self.embedder()?;
         let wanted = VectorSpace {
             model: embedder.model_id().to_string(),
@@ -198,6 +203,8 @@ impl Keeper {
             dimensions: wanted.dims,
             rebuilt,
             work,
+            ocr_read,
+            ocr_waiting,
         })
     }
 

@@ -10,14 +10,32 @@ pub struct Env {
     dir: tempfile::TempDir,
     clock: String,
     model: Option<(PathBuf, PathBuf)>,
+    ocr: Option<PathBuf>,
+    vars: Vec<(String, String)>,
+}
+
+/// The data directory `./scripts/setup.sh` installs into.
+fn data_dir() -> PathBuf {
+    std::env::var_os("KEEP_DATA_DIR")
+        .map(PathBuf::from)
+        .or_else(|| dirs::data_dir().map(|d| d.join("keep")))
+        .expect("a data directory")
+}
+
+/// The OCR models installed by `./scripts/setup.sh`.
+fn installed_ocr() -> PathBuf {
+    let dir = data_dir().join("models").join("ppocrv6");
+    assert!(
+        dir.join("PP-OCRv6_rec_small.rten").is_file(),
+        "the OCR models are not installed in {}: run ./scripts/setup.sh --models-only",
+        dir.display()
+    );
+    dir
 }
 
 /// The model and runtime installed by `./scripts/setup.sh`.
 fn installed_model() -> (PathBuf, PathBuf) {
-    let data = std::env::var_os("KEEP_DATA_DIR")
-        .map(PathBuf::from)
-        .or_else(|| dirs::data_dir().map(|d| d.join("keep")))
-        .expect("a data directory");
+    let data = data_dir();
     let model = data.join("models").join("all-MiniLM-L6-v2-int8");
     let lib = data.join("runtime").join("libonnxruntime.so");
     assert!(
@@ -34,7 +52,19 @@ impl Env {
             dir: tempfile::tempdir().expect("temp dir"),
             clock: T0.to_string(),
             model: None,
+            ocr: None,
+            vars: Vec::new(),
         }
+    }
+
+    /// Uses the real OCR models from now on.
+    pub fn install_ocr(&mut self) {
+        self.ocr = Some(installed_ocr());
+    }
+
+    /// Sets an environment variable for following commands.
+    pub fn set(&mut self, key: &str, value: &str) {
+        self.vars.push((key.to_string(), value.to_string()));
     }
 
     /// An environment with the real embedding model.
@@ -82,6 +112,12 @@ impl Env {
             .current_dir(self.dir.path());
         if let Some((model, lib)) = &self.model {
             cmd.env("KEEP_MODEL_DIR", model).env("KEEP_ORT_LIB", lib);
+        }
+        if let Some(ocr) = &self.ocr {
+            cmd.env("KEEP_OCR_DIR", ocr);
+        }
+        for (key, value) in &self.vars {
+            cmd.env(key, value);
         }
     }
 

@@ -7,6 +7,7 @@ mod edges;
 mod errors;
 mod export;
 mod find;
+mod ingest;
 mod list;
 mod mcp;
 mod now_move;
