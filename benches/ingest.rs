@@ -29,13 +29,19 @@ fn make_folder(dir: &Path) -> u64 {
         let (name, body): (String, Vec<u8>) = match i % 4 {
             0 => (
                 format!("note-{i}.txt"),
-                format!("Log entry {i}. The keeper of light {i} noted calm seas and a north wind.\n")
-                    .into_bytes(),
+                format!(
+                    "Log entry {i}. The keeper of light {i} noted calm seas and a north wind.\n"
+                )
+                .into_bytes(),
             ),
-            1 => (format!("doc-{i}.md"), format!("{md}\nSection {i} closes here.\n").into_bytes()),
+            1 => (
+                format!("doc-{i}.md"),
+                format!("{md}\nSection {i} closes here.\n").into_bytes(),
+            ),
             2 => (
                 format!("page-{i}.html"),
-                html.replace("Port Ellen", &format!("Port {i}")).into_bytes(),
+                html.replace("Port Ellen", &format!("Port {i}"))
+                    .into_bytes(),
             ),
             _ => (format!("report-{i}.pdf"), pdf.clone()),
         };
@@ -54,12 +60,18 @@ fn children_usage() -> (f64, f64) {
         usage.assume_init()
     };
     let secs = |t: libc::timeval| t.tv_sec as f64 + t.tv_usec as f64 / 1e6;
-    (secs(usage.ru_utime) + secs(usage.ru_stime), usage.ru_maxrss as f64 / 1024.0)
+    (
+        secs(usage.ru_utime) + secs(usage.ru_stime),
+        usage.ru_maxrss as f64 / 1024.0,
+    )
 }
 
 fn main() {
     let bin = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("target/release/keep");
-    assert!(bin.is_file(), "build the release binary first: cargo build --release");
+    assert!(
+        bin.is_file(),
+        "build the release binary first: cargo build --release"
+    );
     let work = tempfile::tempdir().unwrap();
     let folder = work.path().join("files");
     std::fs::create_dir_all(&folder).unwrap();
@@ -75,9 +87,19 @@ fn main() {
     let wall = start.elapsed().as_secs_f64();
     assert!(status.success());
     let (cpu, peak_mb) = children_usage();
-    println!("ingest {FILES} files ({:.1} MB) in {wall:.2} s", bytes as f64 / 1e6);
-    println!("  {:.0} files/s, {:.2} MB/s", FILES as f64 / wall, bytes as f64 / 1e6 / wall);
-    println!("  CPU {cpu:.2} s over {wall:.2} s wall = {:.2} cores busy on average", cpu / wall);
+    println!(
+        "ingest {FILES} files ({:.1} MB) in {wall:.2} s",
+        bytes as f64 / 1e6
+    );
+    println!(
+        "  {:.0} files/s, {:.2} MB/s",
+        FILES as f64 / wall,
+        bytes as f64 / 1e6 / wall
+    );
+    println!(
+        "  CPU {cpu:.2} s over {wall:.2} s wall = {:.2} cores busy on average",
+        cpu / wall
+    );
     println!("  peak memory {peak_mb:.0} MB");
 
     let start = Instant::now();
@@ -88,12 +110,36 @@ fn main() {
         .status()
         .unwrap();
     assert!(status.success());
-    println!("  re-run, all unchanged: {:.2} s", start.elapsed().as_secs_f64());
+    println!(
+        "  re-run, all unchanged: {:.2} s",
+        start.elapsed().as_secs_f64()
+    );
+
+    let bare_store = work.path().join("bare");
+    let start = Instant::now();
+    let status = Command::new(&bin)
+        .args(["put", folder.to_str().unwrap()])
+        .env("KEEP_STORE", &bare_store)
+        .env("KEEP_MODEL_DIR", work.path().join("no-model"))
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .status()
+        .unwrap();
+    assert!(status.code().is_some());
+    let wall = start.elapsed().as_secs_f64();
+    println!(
+        "  without embedding (extract, summarise, chunk, store): {wall:.2} s = {:.0} files/s, {:.1} MB/s",
+        FILES as f64 / wall,
+        bytes as f64 / 1e6 / wall
+    );
 
     let dir = model_dir().expect("a data directory");
     let start = Instant::now();
     let ocr = Ocr::load(&dir).expect("OCR models installed");
-    println!("OCR models load: {:.0} ms", start.elapsed().as_secs_f64() * 1000.0);
+    println!(
+        "OCR models load: {:.0} ms",
+        start.elapsed().as_secs_f64() * 1000.0
+    );
     let page = image::open(fixtures().join("scan.png")).unwrap();
     let runs = 5;
     let start = Instant::now();

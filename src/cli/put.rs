@@ -102,6 +102,14 @@ fn ingest(ctx: &mut Ctx, targets: &[Target], opts: &IngestOptions) -> CliResult 
             bar.set_message(short_name(name));
             bar.inc(1);
         }
+        Progress::Embedding { done, total } => {
+            if done == 0 {
+                bar.finish_and_clear();
+                bar = progress_bar(total);
+                bar.set_message("embedding");
+            }
+            bar.set_position(done as u64);
+        }
     })?;
     bar.finish_and_clear();
     for notice in &report.notices {
@@ -128,7 +136,7 @@ fn ingest(ctx: &mut Ctx, targets: &[Target], opts: &IngestOptions) -> CliResult 
     let several =
         report.added.len() + report.updated.len() + report.unchanged.len() + report.failed.len()
             > 1;
-    if several && std::io::stderr().is_terminal() {
+    if several {
         eprintln!(
             "keep: {} added, {} updated, {} unchanged, {} failed{}",
             report.added.len(),
@@ -157,7 +165,7 @@ fn progress_bar(total: usize) -> ProgressBar {
     }
     let bar = ProgressBar::with_draw_target(Some(total as u64), ProgressDrawTarget::stderr());
     bar.set_style(
-        ProgressStyle::with_template("{bar:30} {pos}/{len} files  {per_sec}  {wide_msg}")
+        ProgressStyle::with_template("{bar:30} {pos}/{len}  {per_sec}  {wide_msg}")
             .expect("valid template"),
     );
     bar

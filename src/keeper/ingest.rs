@@ -15,7 +15,6 @@ use super::{
     CONTENT_TYPE_KEY, Content, Keeper, PutOptions, SOURCE_KEY, WriteOutcome, WriteStatus, absolute,
     file_id,
 };
-use crate::embed::BATCH_SIZE;
 use crate::error::{Error, Result};
 use crate::ingest::pool::{self, Job, Outcome, Source};
 use crate::ingest::walk::{self, WalkOptions};
@@ -26,6 +25,8 @@ use crate::note::Tags;
 pub const OCR_KEY: &str = "_ocr";
 /// Results written per transaction.
 const WRITE_BATCH: usize = 32;
+/// Texts embedded per round once the files are written.
+const EMBED_CHUNK: usize = crate::embed::BATCH_SIZE;
 
 /// What to ingest.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -100,6 +101,11 @@ pub enum Progress<'a> {
         total: usize,
         name: &'a str,
     },
+    /// Embedding the stored texts, after the files.
+    Embedding {
+        done: usize,
+        total: usize,
+    },
 }
 
 impl Keeper {
@@ -127,7 +133,6 @@ impl Keeper {
         let results = pool::run(jobs.clone(), workers, known, ocr);
         let mut pending: Vec<(usize, Box<Document>, String)> = Vec::new();
         let mut done = 0;
-        let mut embedding = true;
         loop {
             match results.recv_timeout(Duration::from_millis(250)) {
                 Ok((index, outcome)) => {
@@ -158,13 +163,8 @@ impl Keeper {
                 }
             }
             self.write_batch(&jobs, std::mem::take(&mut pending), opts, &mut report);
-            if embedding {
-                embedding = self.embed_some(&mut report);
-            }
         }
-        if embedding {
-            while self.pending_embeddings()? > 0 && self.embed_some(&mut report) {}
-        }
+        self.embed_all(&mut report, progress)?;
         report.sort();
         if !report.ocr_pending.is_empty() {
             report.notices.push(format!(
@@ -360,19 +360,38 @@ impl Keeper {
         }
     }
 
-    /// Embeds one batch of waiting texts; false once the model is missing.
-    fn embed_some(&mut self, report: &mut IngestReport) -> bool {
-        match self.embed_pending(Some(BATCH_SIZE)) {
-            Ok(_) => true,
-            Err(Error::ModelUnavailable(reason)) => {
-                report.notices.push(format!(
-                    "notes are stored but not embedded yet ({reason}); 'keep reindex' embeds them"
-                ));
-                false
-            }
-            Err(e) => {
-                report.notices.push(format!("embedding stopped: {e}"));
-                false
+    /// Embeds every waiting text in large batches once the files are
+    /// written (interleaving small batches with the writes is twice as
+    /// slow), reporting progress; a missing model leaves them queued.
+    fn embed_all(
+        &mut self,
+        report: &mut IngestReport,
+        progress: &mut dyn FnMut(Progress<'_>),
+    ) -> Result<()> {
+        let total = self.pending_embeddings()?.max(0) as usize;
+        if total == 0 {
+            return Ok(());
+        }
+        progress(Progress::Embedding { done: 0, total });
+        loop {
+            match self.embed_pending(Some(EMBED_CHUNK)) {
+                Ok(r) => {
+                    let remaining = r.remaining.max(0) as usize;
+                    progress(Progress::Embedding {
+                        done: total.saturating_sub(remaining),
+                        total,
+                    });
+                    if remaining == 0 || r.embedded + r.copied == 0 {
+                        return Ok(());
+                    }
+                }
+                Err(Error::ModelUnavailable(reason)) => {
+                    report.notices.push(format!(
+                        "notes are stored but not embedded yet ({reason}); 'keep reindex' embeds them"
+                    ));
+                    return Ok(());
+                }
+                Err(e) => return Err(e),
             }
         }
     }

@@ -11,6 +11,7 @@ mod parts;
 mod query;
 mod vectors;
 mod versions;
+mod watch;
 
 use std::path::{Path, PathBuf};
 use std::sync::Once;
@@ -22,6 +23,7 @@ use crate::error::{Error, Result};
 
 pub use query::{FtsHit, ListOrder, NoteFilter, SubHit};
 pub use vectors::{PendingText, VecKind, VectorSpace, to_bytes as vector_bytes};
+pub use watch::{Lease, WatchedDir};
 
 /// The database file inside a store directory.
 pub const DB_FILE: &str = "keep.db";
@@ -32,6 +34,7 @@ const BUSY_TIMEOUT: Duration = Duration::from_secs(10);
 const MIGRATIONS: &[(i64, &str)] = &[
     (1, include_str!("migrations/0001_init.sql")),
     (2, include_str!("migrations/0002_vectors.sql")),
+    (3, include_str!("migrations/0003_watch.sql")),
 ];
 
 pub struct Store {

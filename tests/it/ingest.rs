@@ -174,6 +174,24 @@ fn long_documents_get_parts_and_part_hits_show_the_part() {
 }
 
 #[test]
+fn user_tags_win_over_tags_read_from_the_file() {
+    let env = Env::new();
+    let dir = copy_fixtures(&env, "ingest");
+    let readme = dir.join("readme.md");
+    let id = env.ok(&[
+        "put",
+        readme.to_str().unwrap(),
+        "-t",
+        "title=My harbour",
+        "-t",
+        "kind=guide",
+    ]);
+    let note = get(&env, id.trim());
+    assert_eq!(note["tags"]["title"], serde_json::json!(["My harbour"]));
+    assert_eq!(tag(&note, "kind"), "guide");
+}
+
+#[test]
 fn rerunning_a_folder_changes_nothing_and_an_edit_makes_a_version() {
     let env = Env::new();
     let dir = env.path("notes");
