@@ -41,6 +41,7 @@ Register-ArgumentCompleter -Native -CommandName 'keep' -ScriptBlock {
             [CompletionResult]::new('import', 'import', [CompletionResultType]::ParameterValue, 'Import notes from a file written by ''keep export''')
             [CompletionResult]::new('reindex', 'reindex', [CompletionResultType]::ParameterValue, 'Embed everything that has no vector yet, with the configured model')
             [CompletionResult]::new('mcp', 'mcp', [CompletionResultType]::ParameterValue, 'Serve keep''s memory to agents over the Model Context Protocol')
+            [CompletionResult]::new('watch', 'watch', [CompletionResultType]::ParameterValue, 'Keep the registered folders indexed until interrupted')
             [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
             break
         }
@@ -55,6 +56,7 @@ Register-ArgumentCompleter -Native -CommandName 'keep' -ScriptBlock {
             [CompletionResult]::new('--store', '--store', [CompletionResultType]::ParameterName, 'Store directory (holds keep.db) [default: the platform data directory + /keep]')
             [CompletionResult]::new('-r', '-r', [CompletionResultType]::ParameterName, 'Also take the files in subfolders of a folder')
             [CompletionResult]::new('--recursive', '--recursive', [CompletionResultType]::ParameterName, 'Also take the files in subfolders of a folder')
+            [CompletionResult]::new('--watch', '--watch', [CompletionResultType]::ParameterName, 'Also register the folders to be kept indexed by ''keep watch''')
             [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print one JSON document instead of text')
             [CompletionResult]::new('--ids', '--ids', [CompletionResultType]::ParameterName, 'Print only ids, one per line (for xargs)')
             [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
@@ -203,6 +205,16 @@ Register-ArgumentCompleter -Native -CommandName 'keep' -ScriptBlock {
             [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
             break
         }
+        'keep;watch' {
+            [CompletionResult]::new('--remove', '--remove', [CompletionResultType]::ParameterName, 'Stop watching DIR (its notes stay)')
+            [CompletionResult]::new('--store', '--store', [CompletionResultType]::ParameterName, 'Store directory (holds keep.db) [default: the platform data directory + /keep]')
+            [CompletionResult]::new('--list', '--list', [CompletionResultType]::ParameterName, 'List the watched folders and which process holds the watch')
+            [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print one JSON document instead of text')
+            [CompletionResult]::new('--ids', '--ids', [CompletionResultType]::ParameterName, 'Print only ids, one per line (for xargs)')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            break
+        }
         'keep;help' {
             [CompletionResult]::new('put', 'put', [CompletionResultType]::ParameterValue, 'Store text, standard input, files, folders or web pages as notes')
             [CompletionResult]::new('get', 'get', [CompletionResultType]::ParameterValue, 'Show notes, an archived version (ID@V{N}) or a part (ID@P{N})')
@@ -217,6 +229,7 @@ Register-ArgumentCompleter -Native -CommandName 'keep' -ScriptBlock {
             [CompletionResult]::new('import', 'import', [CompletionResultType]::ParameterValue, 'Import notes from a file written by ''keep export''')
             [CompletionResult]::new('reindex', 'reindex', [CompletionResultType]::ParameterValue, 'Embed everything that has no vector yet, with the configured model')
             [CompletionResult]::new('mcp', 'mcp', [CompletionResultType]::ParameterValue, 'Serve keep''s memory to agents over the Model Context Protocol')
+            [CompletionResult]::new('watch', 'watch', [CompletionResultType]::ParameterValue, 'Keep the registered folders indexed until interrupted')
             [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
             break
         }
@@ -257,6 +270,9 @@ Register-ArgumentCompleter -Native -CommandName 'keep' -ScriptBlock {
             break
         }
         'keep;help;mcp' {
+            break
+        }
+        'keep;help;watch' {
             break
         }
         'keep;help;help' {

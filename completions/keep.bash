@@ -58,6 +58,9 @@ _keep() {
             keep,tag)
                 cmd="keep__subcmd__tag"
                 ;;
+            keep,watch)
+                cmd="keep__subcmd__watch"
+                ;;
             keep__subcmd__help,del)
                 cmd="keep__subcmd__help__subcmd__del"
                 ;;
@@ -100,6 +103,9 @@ _keep() {
             keep__subcmd__help,tag)
                 cmd="keep__subcmd__help__subcmd__tag"
                 ;;
+            keep__subcmd__help,watch)
+                cmd="keep__subcmd__help__subcmd__watch"
+                ;;
             *)
                 ;;
         esac
@@ -107,7 +113,7 @@ _keep() {
 
     case "${cmd}" in
         keep)
-            opts="-h -V --store --json --ids --help --version put get list find tag del revert now move export import reindex mcp help"
+            opts="-h -V --store --json --ids --help --version put get list find tag del revert now move export import reindex mcp watch help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 1 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -265,7 +271,7 @@ _keep() {
             return 0
             ;;
         keep__subcmd__help)
-            opts="put get list find tag del revert now move export import reindex mcp help"
+            opts="put get list find tag del revert now move export import reindex mcp watch help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -474,6 +480,20 @@ _keep() {
             COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
             return 0
             ;;
+        keep__subcmd__help__subcmd__watch)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
         keep__subcmd__import)
             opts="-h --store --json --ids --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
@@ -625,7 +645,7 @@ _keep() {
             return 0
             ;;
         keep__subcmd__put)
-            opts="-t -r -x -h --id --tag --summary --recursive --exclude --max-files --store --json --ids --help"
+            opts="-t -r -x -h --id --tag --summary --recursive --exclude --watch --max-files --store --json --ids --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -726,6 +746,28 @@ _keep() {
                     return 0
                     ;;
                 --remove-value)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --store)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        keep__subcmd__watch)
+            opts="-h --list --remove --store --json --ids --help"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --remove)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;

@@ -38,6 +38,7 @@ set edit:completion:arg-completer[keep] = {|@words|
             cand import 'Import notes from a file written by ''keep export'''
             cand reindex 'Embed everything that has no vector yet, with the configured model'
             cand mcp 'Serve keep''s memory to agents over the Model Context Protocol'
+            cand watch 'Keep the registered folders indexed until interrupted'
             cand help 'Print this message or the help of the given subcommand(s)'
         }
         &'keep;put'= {
@@ -51,6 +52,7 @@ set edit:completion:arg-completer[keep] = {|@words|
             cand --store 'Store directory (holds keep.db) [default: the platform data directory + /keep]'
             cand -r 'Also take the files in subfolders of a folder'
             cand --recursive 'Also take the files in subfolders of a folder'
+            cand --watch 'Also register the folders to be kept indexed by ''keep watch'''
             cand --json 'Print one JSON document instead of text'
             cand --ids 'Print only ids, one per line (for xargs)'
             cand -h 'Print help (see more with ''--help'')'
@@ -186,6 +188,15 @@ set edit:completion:arg-completer[keep] = {|@words|
             cand -h 'Print help (see more with ''--help'')'
             cand --help 'Print help (see more with ''--help'')'
         }
+        &'keep;watch'= {
+            cand --remove 'Stop watching DIR (its notes stay)'
+            cand --store 'Store directory (holds keep.db) [default: the platform data directory + /keep]'
+            cand --list 'List the watched folders and which process holds the watch'
+            cand --json 'Print one JSON document instead of text'
+            cand --ids 'Print only ids, one per line (for xargs)'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+        }
         &'keep;help'= {
             cand put 'Store text, standard input, files, folders or web pages as notes'
             cand get 'Show notes, an archived version (ID@V{N}) or a part (ID@P{N})'
@@ -200,6 +211,7 @@ set edit:completion:arg-completer[keep] = {|@words|
             cand import 'Import notes from a file written by ''keep export'''
             cand reindex 'Embed everything that has no vector yet, with the configured model'
             cand mcp 'Serve keep''s memory to agents over the Model Context Protocol'
+            cand watch 'Keep the registered folders indexed until interrupted'
             cand help 'Print this message or the help of the given subcommand(s)'
         }
         &'keep;help;put'= {
@@ -227,6 +239,8 @@ set edit:completion:arg-completer[keep] = {|@words|
         &'keep;help;reindex'= {
         }
         &'keep;help;mcp'= {
+        }
+        &'keep;help;watch'= {
         }
         &'keep;help;help'= {
         }

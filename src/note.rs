@@ -10,6 +10,8 @@ use crate::error::{Error, Result};
 use crate::time::Timestamp;
 
 /// Longest id accepted, in bytes.
+/// System tag on notes whose watched file was deleted; the value is when.
+pub const DELETED_KEY: &str = "_deleted";
 pub const MAX_ID_BYTES: usize = 1024;
 /// Longest tag key accepted, in bytes.
 pub const MAX_TAG_KEY_BYTES: usize = 128;

@@ -17,6 +17,7 @@ mod put;
 mod reindex;
 mod revert;
 mod tag;
+mod watch;
 
 use std::io;
 use std::path::PathBuf;
@@ -74,6 +75,7 @@ pub enum Command {
     Import(import::Args),
     Reindex(reindex::Args),
     Mcp(mcp::Args),
+    Watch(watch::Args),
 }
 
 /// The clap definition, for completions and man pages.
@@ -238,6 +240,7 @@ pub fn run(cli: Cli) -> CliResult {
         Some(Command::Import(args)) => import::run(&mut ctx, args),
         Some(Command::Reindex(args)) => reindex::run(&mut ctx, args),
         Some(Command::Mcp(args)) => mcp::run(&mut ctx, args),
+        Some(Command::Watch(args)) => watch::run(&mut ctx, args),
     }?;
     ctx.out.flush()?;
     Ok(status)

@@ -54,6 +54,10 @@ pub struct Args {
     #[arg(short = 'x', long = "exclude", value_name = "GLOB")]
     pub excludes: Vec<String>,
 
+    /// Also register the folders to be kept indexed by 'keep watch'
+    #[arg(long)]
+    pub watch: bool,
+
     /// Take at most N files from each folder
     #[arg(long, value_name = "N", default_value_t = crate::ingest::walk::DEFAULT_MAX_FILES)]
     pub max_files: usize,
@@ -67,6 +71,9 @@ enum Input {
 pub fn run(ctx: &mut Ctx, args: Args) -> CliResult {
     let tags = parse_tags(&args.tags)?;
     match read_input(&args.inputs)? {
+        Input::Text(_) if args.watch => {
+            Err(CliError::Usage("--watch takes folders, not text".into()))
+        }
         Input::Text(text) => {
             let opts = PutOptions {
                 id: args.id.clone(),
@@ -89,9 +96,34 @@ pub fn run(ctx: &mut Ctx, args: Args) -> CliResult {
                 summary: args.summary.clone(),
                 ..IngestOptions::default()
             };
+            if args.watch {
+                register_watches(ctx, &targets, &args)?;
+            }
             ingest(ctx, &targets, &opts)
         }
     }
+}
+
+/// Registers every folder among `targets` for watching; other inputs are
+/// a usage error.
+fn register_watches(ctx: &mut Ctx, targets: &[Target], args: &Args) -> Result<(), CliError> {
+    for t in targets {
+        match t {
+            Target::Path(p) if p.is_dir() => {}
+            _ => {
+                return Err(CliError::Usage(
+                    "--watch takes folders only; give files without it".into(),
+                ));
+            }
+        }
+    }
+    let keeper = ctx.keeper()?;
+    for t in targets {
+        if let Target::Path(p) = t {
+            keeper.add_watch(p, args.recursive, &args.excludes)?;
+        }
+    }
+    Ok(())
 }
 
 fn ingest(ctx: &mut Ctx, targets: &[Target], opts: &IngestOptions) -> CliResult {

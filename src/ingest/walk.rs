@@ -1,5 +1,5 @@
 //! Folder walks for `put DIR`: regular files only, hidden files and
-//! folders skipped, `.gitignore` / `.ignore` rules honoured (in and out of
+//! folders and editors' temporary files skipped, `.gitignore` / `.ignore` rules honoured (in and out of
 //! git repositories, as ripgrep does), `-x GLOB` exclusions (gitignore
 //! syntax, relative to the folder), symbolic links followed with loops
 //! detected, sorted, and capped.
@@ -10,6 +10,18 @@ use ignore::WalkBuilder;
 use ignore::overrides::OverrideBuilder;
 
 use crate::error::{Error, Result};
+
+/// Editors' temporary and backup files, and partial downloads: never notes.
+pub const TEMPORARY_FILES: &[&str] = &[
+    "*~",
+    "*.swp",
+    "*.swx",
+    "*.tmp",
+    "*.part",
+    "*.crdownload",
+    "#*#",
+    "4913",
+];
 
 /// Default cap on files taken from one folder.
 pub const DEFAULT_MAX_FILES: usize = 100_000;
@@ -43,6 +55,11 @@ pub struct Walked {
 /// The files under `dir` that `put` should take.
 pub fn walk(dir: &Path, opts: &WalkOptions) -> Result<Walked> {
     let mut overrides = OverrideBuilder::new(dir);
+    for glob in TEMPORARY_FILES {
+        overrides
+            .add(&format!("!{glob}"))
+            .map_err(|e| Error::invalid(format!("bad exclude pattern '{glob}': {e}")))?;
+    }
     for glob in &opts.excludes {
         overrides
             .add(&format!("!{glob}"))

@@ -6,6 +6,7 @@ mod history;
 mod ingest;
 mod recall;
 mod transfer;
+mod watch;
 
 use std::path::{Path, PathBuf};
 
@@ -22,6 +23,7 @@ pub use history::{MoveOutcome, RevertOutcome};
 pub use ingest::{Failure, IngestOptions, IngestReport, OCR_KEY, Progress, Target};
 pub use recall::{EmbedReport, FindResult, Hit, ReindexReport};
 pub use transfer::ImportOutcome;
+pub use watch::{DELETED_KEY, SyncReport, WATCH_LEASE};
 
 /// System tag naming where a note came from (`inline`, `file`, ...).
 pub const SOURCE_KEY: &str = "_source";
@@ -172,6 +174,7 @@ fn write_content(
     };
     tags.remove_key(STUB_KEY);
     tags.remove_key(ingest::OCR_KEY);
+    tags.remove_key(watch::DELETED_KEY);
     for key in content
         .provider_tags
         .keys()
@@ -264,6 +267,11 @@ impl Keeper {
 
     pub fn store_path(&self) -> &Path {
         self.store.path()
+    }
+
+    /// The folder holding the database, as given to `open`.
+    pub fn store_dir(&self) -> &Path {
+        self.store.path().parent().unwrap_or(Path::new("."))
     }
 
     /// Stores inline text (`source` is recorded in `_source`).

@@ -161,6 +161,7 @@ pub fn serve(keeper: Keeper, roots: Vec<PathBuf>) -> std::io::Result<()> {
     let runtime = tokio::runtime::Builder::new_current_thread()
         .enable_all()
         .build()?;
+    let _watcher = crate::watch::spawn_background(keeper.store_dir().to_path_buf());
     let server = KeepServer {
         keeper: Arc::new(Mutex::new(keeper)),
         ctx: Arc::new(tools::Context { roots }),

@@ -7,7 +7,7 @@ use rusqlite::types::Value;
 use super::Db;
 use super::notes::{NOTE_COLUMNS, note_from_row};
 use crate::error::Result;
-use crate::note::{Note, TagFilter};
+use crate::note::{DELETED_KEY, Note, TagFilter};
 use crate::time::Timestamp;
 
 /// Which notes a listing or search may return.
@@ -15,7 +15,8 @@ use crate::time::Timestamp;
 pub struct NoteFilter {
     /// Id prefix, or a glob (`*`, `?`, `[...]`) when it contains one.
     pub pattern: Option<String>,
-    /// Include dot-prefixed system notes.
+    /// Include dot-prefixed system notes, and notes whose watched file
+    /// was deleted.
     pub include_system: bool,
     /// Every filter must match.
     pub tags: Vec<TagFilter>,
@@ -79,6 +80,13 @@ impl NoteFilter {
         let explicit_system = self.pattern.as_deref().is_some_and(|p| p.starts_with('.'));
         if !self.include_system && !explicit_system {
             sql.push_str(" AND substr(n.id, 1, 1) <> '.'");
+        }
+        let asks_deleted = self.tags.iter().any(|t| t.key == DELETED_KEY);
+        if !self.include_system && !asks_deleted {
+            sql.push_str(
+                " AND NOT EXISTS (SELECT 1 FROM tags t WHERE t.note = n.rid AND t.key = ?)",
+            );
+            args.push(Value::Text(DELETED_KEY.into()));
         }
         if let Some(pattern) = &self.pattern {
             let glob = if is_glob(pattern) {

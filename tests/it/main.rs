@@ -15,3 +15,4 @@ mod pipelines;
 mod put_get;
 mod recall;
 mod tag_del_revert;
+mod watch;
