@@ -24,7 +24,7 @@ use crate::store::WatchedDir;
 pub const LEASE_TTL: Duration = Duration::from_secs(15);
 const LEASE_RENEW: Duration = Duration::from_secs(5);
 /// Quiet time after the last event before a pass.
-const DEBOUNCE: Duration = Duration::from_millis(300);
+const DEBOUNCE: Duration = Duration::from_millis(150);
 /// Longest a pass waits during a continuous burst.
 const MAX_DELAY: Duration = Duration::from_secs(2);
 /// How often registrations and missing folders are checked.
