@@ -22,13 +22,20 @@ fn keep(bin: &Path, store: &Path, args: &[&str]) -> String {
 
 fn main() {
     let bin = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("target/release/keep");
-    assert!(bin.is_file(), "build the release binary first: cargo build --release");
+    assert!(
+        bin.is_file(),
+        "build the release binary first: cargo build --release"
+    );
     let work = tempfile::tempdir().unwrap();
     let store = work.path().join("store");
     let dir = work.path().join("watched");
     std::fs::create_dir_all(&dir).unwrap();
     std::fs::write(dir.join("start.md"), "Watching starts here.").unwrap();
-    keep(&bin, &store, &["put", dir.to_str().unwrap(), "--watch", "-r"]);
+    keep(
+        &bin,
+        &store,
+        &["put", dir.to_str().unwrap(), "--watch", "-r"],
+    );
     let mut watcher = Command::new(&bin)
         .arg("watch")
         .env("KEEP_STORE", &store)
@@ -45,8 +52,15 @@ fn main() {
     for i in 0..20 {
         let word = format!("zqx{i}marker");
         let start = Instant::now();
-        std::fs::write(dir.join(format!("latency-{i}.md")), format!("A note with the word {word}.")).unwrap();
-        while keep(&bin, &store, &["find", &word, "--mode", "keyword", "--ids"]).trim().is_empty() {
+        std::fs::write(
+            dir.join(format!("latency-{i}.md")),
+            format!("A note with the word {word}."),
+        )
+        .unwrap();
+        while keep(&bin, &store, &["find", &word, "--mode", "keyword", "--ids"])
+            .trim()
+            .is_empty()
+        {
             std::thread::sleep(Duration::from_millis(10));
         }
         samples.push(start.elapsed());
@@ -63,11 +77,19 @@ fn main() {
     std::fs::create_dir(&burst).unwrap();
     let start = Instant::now();
     for i in 0..1000 {
-        std::fs::write(burst.join(format!("b{i:04}.txt")), format!("Burst note {i} about harbour work.")).unwrap();
+        std::fs::write(
+            burst.join(format!("b{i:04}.txt")),
+            format!("Burst note {i} about harbour work."),
+        )
+        .unwrap();
     }
     let written = start.elapsed();
     loop {
-        let listed = keep(&bin, &store, &["list", "--ids", "-n", "100000", "file://*/burst/*"]);
+        let listed = keep(
+            &bin,
+            &store,
+            &["list", "--ids", "-n", "100000", "file://*/burst/*"],
+        );
         if listed.lines().count() == 1000 {
             break;
         }

@@ -42,6 +42,7 @@ Register-ArgumentCompleter -Native -CommandName 'keep' -ScriptBlock {
             [CompletionResult]::new('reindex', 'reindex', [CompletionResultType]::ParameterValue, 'Embed everything that has no vector yet, with the configured model')
             [CompletionResult]::new('mcp', 'mcp', [CompletionResultType]::ParameterValue, 'Serve keep''s memory to agents over the Model Context Protocol')
             [CompletionResult]::new('watch', 'watch', [CompletionResultType]::ParameterValue, 'Keep the registered folders indexed until interrupted')
+            [CompletionResult]::new('ui', 'ui', [CompletionResultType]::ParameterValue, 'Browse, search and tag notes in a full-screen terminal browser')
             [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
             break
         }
@@ -215,6 +216,15 @@ Register-ArgumentCompleter -Native -CommandName 'keep' -ScriptBlock {
             [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
             break
         }
+        'keep;ui' {
+            [CompletionResult]::new('--theme', '--theme', [CompletionResultType]::ParameterName, 'Colour theme: dark, light, high-contrast, monochrome or a user theme [default: the config file''s, else dark]')
+            [CompletionResult]::new('--store', '--store', [CompletionResultType]::ParameterName, 'Store directory (holds keep.db) [default: the platform data directory + /keep]')
+            [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print one JSON document instead of text')
+            [CompletionResult]::new('--ids', '--ids', [CompletionResultType]::ParameterName, 'Print only ids, one per line (for xargs)')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            break
+        }
         'keep;help' {
             [CompletionResult]::new('put', 'put', [CompletionResultType]::ParameterValue, 'Store text, standard input, files, folders or web pages as notes')
             [CompletionResult]::new('get', 'get', [CompletionResultType]::ParameterValue, 'Show notes, an archived version (ID@V{N}) or a part (ID@P{N})')
@@ -230,6 +240,7 @@ Register-ArgumentCompleter -Native -CommandName 'keep' -ScriptBlock {
             [CompletionResult]::new('reindex', 'reindex', [CompletionResultType]::ParameterValue, 'Embed everything that has no vector yet, with the configured model')
             [CompletionResult]::new('mcp', 'mcp', [CompletionResultType]::ParameterValue, 'Serve keep''s memory to agents over the Model Context Protocol')
             [CompletionResult]::new('watch', 'watch', [CompletionResultType]::ParameterValue, 'Keep the registered folders indexed until interrupted')
+            [CompletionResult]::new('ui', 'ui', [CompletionResultType]::ParameterValue, 'Browse, search and tag notes in a full-screen terminal browser')
             [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
             break
         }
@@ -273,6 +284,9 @@ Register-ArgumentCompleter -Native -CommandName 'keep' -ScriptBlock {
             break
         }
         'keep;help;watch' {
+            break
+        }
+        'keep;help;ui' {
             break
         }
         'keep;help;help' {

@@ -58,6 +58,9 @@ _keep() {
             keep,tag)
                 cmd="keep__subcmd__tag"
                 ;;
+            keep,ui)
+                cmd="keep__subcmd__ui"
+                ;;
             keep,watch)
                 cmd="keep__subcmd__watch"
                 ;;
@@ -103,6 +106,9 @@ _keep() {
             keep__subcmd__help,tag)
                 cmd="keep__subcmd__help__subcmd__tag"
                 ;;
+            keep__subcmd__help,ui)
+                cmd="keep__subcmd__help__subcmd__ui"
+                ;;
             keep__subcmd__help,watch)
                 cmd="keep__subcmd__help__subcmd__watch"
                 ;;
@@ -113,7 +119,7 @@ _keep() {
 
     case "${cmd}" in
         keep)
-            opts="-h -V --store --json --ids --help --version put get list find tag del revert now move export import reindex mcp watch help"
+            opts="-h -V --store --json --ids --help --version put get list find tag del revert now move export import reindex mcp watch ui help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 1 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -271,7 +277,7 @@ _keep() {
             return 0
             ;;
         keep__subcmd__help)
-            opts="put get list find tag del revert now move export import reindex mcp watch help"
+            opts="put get list find tag del revert now move export import reindex mcp watch ui help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -467,6 +473,20 @@ _keep() {
             return 0
             ;;
         keep__subcmd__help__subcmd__tag)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        keep__subcmd__help__subcmd__ui)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
@@ -746,6 +766,28 @@ _keep() {
                     return 0
                     ;;
                 --remove-value)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --store)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        keep__subcmd__ui)
+            opts="-h --theme --store --json --ids --help"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --theme)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;

@@ -39,6 +39,7 @@ set edit:completion:arg-completer[keep] = {|@words|
             cand reindex 'Embed everything that has no vector yet, with the configured model'
             cand mcp 'Serve keep''s memory to agents over the Model Context Protocol'
             cand watch 'Keep the registered folders indexed until interrupted'
+            cand ui 'Browse, search and tag notes in a full-screen terminal browser'
             cand help 'Print this message or the help of the given subcommand(s)'
         }
         &'keep;put'= {
@@ -197,6 +198,14 @@ set edit:completion:arg-completer[keep] = {|@words|
             cand -h 'Print help (see more with ''--help'')'
             cand --help 'Print help (see more with ''--help'')'
         }
+        &'keep;ui'= {
+            cand --theme 'Colour theme: dark, light, high-contrast, monochrome or a user theme [default: the config file''s, else dark]'
+            cand --store 'Store directory (holds keep.db) [default: the platform data directory + /keep]'
+            cand --json 'Print one JSON document instead of text'
+            cand --ids 'Print only ids, one per line (for xargs)'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+        }
         &'keep;help'= {
             cand put 'Store text, standard input, files, folders or web pages as notes'
             cand get 'Show notes, an archived version (ID@V{N}) or a part (ID@P{N})'
@@ -212,6 +221,7 @@ set edit:completion:arg-completer[keep] = {|@words|
             cand reindex 'Embed everything that has no vector yet, with the configured model'
             cand mcp 'Serve keep''s memory to agents over the Model Context Protocol'
             cand watch 'Keep the registered folders indexed until interrupted'
+            cand ui 'Browse, search and tag notes in a full-screen terminal browser'
             cand help 'Print this message or the help of the given subcommand(s)'
         }
         &'keep;help;put'= {
@@ -241,6 +251,8 @@ set edit:completion:arg-completer[keep] = {|@words|
         &'keep;help;mcp'= {
         }
         &'keep;help;watch'= {
+        }
+        &'keep;help;ui'= {
         }
         &'keep;help;help'= {
         }

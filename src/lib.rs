@@ -15,6 +15,7 @@ pub mod search;
 pub mod store;
 pub mod summarize;
 pub mod time;
+pub mod tui;
 pub mod watch;
 
 pub use error::{Error, Result};

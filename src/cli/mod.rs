@@ -17,6 +17,7 @@ mod put;
 mod reindex;
 mod revert;
 mod tag;
+mod ui;
 mod watch;
 
 use std::io;
@@ -40,7 +41,8 @@ pub const STORE_ENV: &str = "KEEP_STORE";
 /// version with ID@V{N} (0 current, 1 previous, -1 oldest) and a part with
 /// ID@P{N}.
 ///
-/// With no command, keep prints the current 'now' note.
+/// With no command, keep opens the full-screen browser in a terminal and
+/// prints the current 'now' note otherwise.
 #[derive(Debug, Parser)]
 #[command(name = "keep", version, max_term_width = 100)]
 pub struct Cli {
@@ -76,6 +78,7 @@ pub enum Command {
     Reindex(reindex::Args),
     Mcp(mcp::Args),
     Watch(watch::Args),
+    Ui(ui::Args),
 }
 
 /// The clap definition, for completions and man pages.
@@ -178,13 +181,17 @@ pub struct Ctx {
 }
 
 impl Ctx {
+    /// The store directory: `--store`, `KEEP_STORE` or the default.
+    pub fn store_dir(&self) -> Result<PathBuf, CliError> {
+        match &self.store_dir {
+            Some(dir) => Ok(dir.clone()),
+            None => default_store_dir(),
+        }
+    }
+
     pub fn keeper(&mut self) -> Result<&mut Keeper, CliError> {
         if self.keeper.is_none() {
-            let dir = match &self.store_dir {
-                Some(dir) => dir.clone(),
-                None => default_store_dir()?,
-            };
-            self.keeper = Some(Keeper::open(&dir)?);
+            self.keeper = Some(Keeper::open(&self.store_dir()?)?);
         }
         Ok(self.keeper.as_mut().expect("opened above"))
     }
@@ -226,6 +233,7 @@ pub fn run(cli: Cli) -> CliResult {
         out: Out::stdout(),
     };
     let status = match cli.command {
+        None if ui::on_terminal() => ui::run(&mut ctx, ui::Args::default()),
         None => now::run(&mut ctx, now::Args::default()),
         Some(Command::Put(args)) => put::run(&mut ctx, args),
         Some(Command::Get(args)) => get::run(&mut ctx, args),
@@ -241,6 +249,7 @@ pub fn run(cli: Cli) -> CliResult {
         Some(Command::Reindex(args)) => reindex::run(&mut ctx, args),
         Some(Command::Mcp(args)) => mcp::run(&mut ctx, args),
         Some(Command::Watch(args)) => watch::run(&mut ctx, args),
+        Some(Command::Ui(args)) => ui::run(&mut ctx, args),
     }?;
     ctx.out.flush()?;
     Ok(status)

@@ -408,6 +408,33 @@ impl Keeper {
         self.store.db().list_notes(filter, order, limit)
     }
 
+    /// One page of `list`: `limit` notes after the first `offset`.
+    pub fn list_page(
+        &self,
+        filter: &NoteFilter,
+        order: ListOrder,
+        offset: usize,
+        limit: usize,
+    ) -> Result<Vec<Note>> {
+        self.store
+            .db()
+            .list_notes_from(filter, order, offset, Some(limit))
+    }
+
+    pub fn count(&self, filter: &NoteFilter) -> Result<usize> {
+        self.store.db().count_notes(filter)
+    }
+
+    /// User tag keys and their most used values (up to `values_per_key`).
+    pub fn tag_catalog(&self, values_per_key: usize) -> Result<Vec<(String, Vec<String>)>> {
+        self.store.db().tag_catalog(values_per_key)
+    }
+
+    /// A number that changes when another process writes to the store.
+    pub fn data_version(&self) -> Result<i64> {
+        self.store.db().data_version()
+    }
+
     /// Adds and removes tags; a change archives the previous state.
     pub fn tag(&mut self, id: &str, edit: &TagEdit) -> Result<WriteOutcome> {
         check_inverse_tag(id, &edit.add)?;

@@ -6,7 +6,7 @@
 use std::collections::{HashMap, HashSet};
 
 use super::{FindQuery, Keeper, RecallMode, edges};
-use crate::embed::{BATCH_SIZE, Embedder, FastEmbedder, ModelPaths};
+use crate::embed::{BATCH_SIZE, Embedder, ModelPaths, OnnxEmbedder};
 use crate::error::{Error, Result};
 use crate::note::{self, Note};
 use crate::search::{self, Fused, Matched, Ranked, Via};
@@ -81,7 +81,7 @@ impl Keeper {
     pub fn embedder(&mut self) -> Result<&mut dyn Embedder> {
         if matches!(self.embedder, EmbedderSlot::Unloaded) {
             self.embedder =
-                match ModelPaths::locate(&self.config).and_then(|p| FastEmbedder::load(&p)) {
+                match ModelPaths::locate(&self.config).and_then(|p| OnnxEmbedder::load(&p)) {
                     Ok(e) => EmbedderSlot::Ready(Box::new(e)),
                     Err(e) => EmbedderSlot::Failed(e.to_string()),
                 };

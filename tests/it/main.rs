@@ -15,4 +15,5 @@ mod pipelines;
 mod put_get;
 mod recall;
 mod tag_del_revert;
+mod tui;
 mod watch;

@@ -1,0 +1,204 @@
+//! The full-screen browser driven in a real pseudo-terminal by tmux:
+//! keys in with `send-keys`, the screen out with `capture-pane`.
+
+use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant};
+
+use crate::common::Env;
+
+/// A tmux server of its own, running `keep` in one pane.
+struct Pane<'a> {
+    env: &'a Env,
+    socket: PathBuf,
+}
+
+impl<'a> Pane<'a> {
+    /// Starts `keep ARGS` in a pane of `width`×`height`; when keep exits,
+    /// the pane shows `exited CODE` on the restored screen.
+    fn start(env: &'a Env, args: &[&str], width: u16, height: u16) -> Pane<'a> {
+        let socket = env.path("tmux.sock");
+        let mut command = vec![
+            "-S".to_string(),
+            socket.display().to_string(),
+            "new-session".into(),
+            "-d".into(),
+            "-x".into(),
+            width.to_string(),
+            "-y".into(),
+            height.to_string(),
+            "sh".into(),
+            "-c".into(),
+            r#""$0" "$@"; echo "exited $?"; sleep 600"#.into(),
+            Env::bin().to_string(),
+        ];
+        command.extend(args.iter().map(|a| a.to_string()));
+        let refs: Vec<&str> = command.iter().map(String::as_str).collect();
+        let status = env
+            .program(Path::new("tmux"), &refs)
+            .status()
+            .expect("tmux is installed (.ci/run installs it)");
+        assert!(status.success(), "tmux new-session failed");
+        Pane { env, socket }
+    }
+
+    fn tmux(&self, args: &[&str]) -> String {
+        let mut all = vec!["-S", self.socket.to_str().unwrap()];
+        all.extend_from_slice(args);
+        let out = self
+            .env
+            .program(Path::new("tmux"), &all)
+            .output()
+            .expect("run tmux");
+        String::from_utf8_lossy(&out.stdout).into_owned()
+    }
+
+    fn keys(&self, keys: &[&str]) {
+        let mut args = vec!["send-keys", "-t", "0"];
+        args.extend_from_slice(keys);
+        self.tmux(&args);
+    }
+
+    fn type_text(&self, text: &str) {
+        self.tmux(&["send-keys", "-t", "0", "-l", text]);
+    }
+
+    fn screen(&self) -> String {
+        self.tmux(&["capture-pane", "-p", "-t", "0"])
+    }
+
+    /// Waits until the screen shows `text`; fails with the screen if not.
+    fn wait_for(&self, text: &str) -> String {
+        let deadline = Instant::now() + Duration::from_secs(30);
+        loop {
+            let screen = self.screen();
+            if screen.contains(text) {
+                return screen;
+            }
+            assert!(
+                Instant::now() < deadline,
+                "the screen never showed {text:?}:\n{screen}"
+            );
+            std::thread::sleep(Duration::from_millis(50));
+        }
+    }
+}
+
+impl Drop for Pane<'_> {
+    fn drop(&mut self) {
+        self.tmux(&["kill-server"]);
+    }
+}
+
+#[test]
+fn search_tag_and_quit_in_a_real_terminal() {
+    let env = Env::with_model();
+    let pools = env.put("Tide pools hold anemones and small crabs", &["topic=sea"]);
+    env.put(
+        "Buy rope and new sails before the storm season",
+        &["topic=boat"],
+    );
+    env.put(
+        "The harbour lights were repaired on Tuesday",
+        &["topic=sea"],
+    );
+
+    let pane = Pane::start(&env, &["ui"], 120, 30);
+    pane.wait_for("notes 1/3");
+    pane.keys(&["/"]);
+    pane.type_text("anemones");
+    let screen = pane.wait_for("results 1/1");
+    assert!(screen.contains(&pools), "{screen}");
+    pane.keys(&["Enter", "t"]);
+    pane.wait_for("add tags");
+    pane.type_text("mood=calm");
+    pane.keys(&["Enter"]);
+    pane.wait_for(&format!("tagged {pools}: mood=calm"));
+    pane.keys(&["q"]);
+    let screen = pane.wait_for("exited 0");
+    assert!(
+        !screen.contains("notes 1/"),
+        "the screen was restored:\n{screen}"
+    );
+
+    let note = env.json(&["get", &pools]);
+    assert_eq!(note[0]["tags"]["mood"][0], "calm", "{note}");
+    assert_eq!(note[0]["tags"]["topic"][0], "sea", "{note}");
+}
+
+#[test]
+fn keep_alone_opens_the_browser_on_a_terminal_and_survives_a_tiny_one() {
+    let env = Env::new();
+    env.put("A note to look at", &[]);
+    let pane = Pane::start(&env, &[], 20, 5);
+    pane.wait_for("too small");
+    pane.tmux(&["resize-window", "-t", "0", "-x", "100", "-y", "20"]);
+    pane.wait_for("notes 1/1");
+    pane.keys(&["?"]);
+    pane.wait_for("keys (any key closes)");
+    pane.keys(&["Escape", "C-c"]);
+    let screen = pane.wait_for("exited 0");
+    assert!(
+        !screen.contains("notes 1/"),
+        "the screen was restored:\n{screen}"
+    );
+}
+
+#[test]
+fn deleting_asks_first_and_an_error_keeps_the_browser_running() {
+    let env = Env::new();
+    let keep_me = env.put("Keep this one", &[]);
+    let pane = Pane::start(&env, &["ui"], 100, 20);
+    pane.wait_for("notes 1/1");
+    pane.keys(&["D"]);
+    pane.wait_for("and its history? y/n");
+    pane.keys(&["n"]);
+    pane.wait_for("cancelled");
+    pane.keys(&["x"]);
+    pane.type_text("nosuchkey");
+    pane.keys(&["Enter"]);
+    // Removing a tag the note lacks changes nothing and is not an error;
+    // a system key is refused with a message and the browser stays.
+    pane.keys(&["x"]);
+    pane.type_text("_source");
+    pane.keys(&["Enter"]);
+    pane.wait_for("cannot remove '_source'");
+    pane.keys(&["q"]);
+    let screen = pane.wait_for("exited 0");
+    assert!(
+        !screen.contains("notes 1/"),
+        "the screen was restored:\n{screen}"
+    );
+    assert_eq!(env.all_ids(), vec![keep_me]);
+}
+
+#[test]
+fn editing_in_the_editor_stores_a_new_version_with_the_tags_kept() {
+    let mut env = Env::new();
+    env.set("VISUAL", "sed -i s/Tuesday/Wednesday/");
+    let id = env.ok(&[
+        "put",
+        "The lights were fixed on Tuesday",
+        "--id",
+        "lights",
+        "-t",
+        "topic=sea",
+    ]);
+    let pane = Pane::start(&env, &["ui"], 100, 20);
+    pane.wait_for("notes 1/1");
+    pane.keys(&["e"]);
+    pane.wait_for(&format!("{} updated", id.trim()));
+    pane.keys(&["["]);
+    pane.wait_for("lights@V{1} of 1");
+    pane.keys(&["q"]);
+    pane.wait_for("exited 0");
+    let note = env.json(&["get", "lights"]);
+    assert_eq!(
+        note[0]["summary"], "The lights were fixed on Wednesday",
+        "{note}"
+    );
+    assert_eq!(note[0]["tags"]["topic"][0], "sea", "{note}");
+    assert_eq!(
+        note[0]["versions"][0]["summary"],
+        "The lights were fixed on Tuesday"
+    );
+}
