@@ -9,6 +9,7 @@
 #   ./scripts/setup.sh --models-only    only the runtime and the model
 #   ./scripts/setup.sh --dev            everything, plus what the tests drive:
 #                                       the Python MCP client in target/test-tools
+#                                       and tmux (Debian package) for the browser
 #
 #   KEEP_BIN_DIR   where the binary goes   (default ~/.local/bin)
 #   KEEP_DATA_DIR  where models go         (default ${XDG_DATA_HOME:-~/.local/share}/keep)
@@ -149,10 +150,26 @@ install_test_tools() {
   say "ok    $MCP_CLIENT in $venv"
 }
 
+# tmux runs the browser in a real pseudo-terminal for its end-to-end tests.
+install_tmux() {
+  if command -v tmux >/dev/null 2>&1; then
+    say "ok    $(tmux -V)"
+    return
+  fi
+  say "install tmux (Debian package)"
+  local sudo=""
+  [ "$(id -u)" -eq 0 ] || sudo="sudo"
+  $sudo apt-get update -qq >/dev/null \
+    && $sudo env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq tmux >/dev/null \
+    || die "could not install tmux"
+  say "ok    $(tmux -V)"
+}
+
 install_models
 if [ "$models_only" = false ]; then
   install_binary
 fi
 if [ "$dev" = true ]; then
   install_test_tools
+  install_tmux
 fi

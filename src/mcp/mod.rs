@@ -33,6 +33,9 @@ const INSTRUCTIONS: &str = "keep is a long-term memory. Call `now` at the start 
 #[derive(Clone)]
 struct KeepServer {
     keeper: Arc<Mutex<Keeper>>,
+    /// A fair (first come, first served) turn for calls, so that calls
+    /// sent one after another without waiting run in the order sent.
+    turn: Arc<tokio::sync::Mutex<()>>,
     ctx: Arc<tools::Context>,
 }
 
@@ -44,6 +47,7 @@ impl KeepServer {
         T: Send + 'static,
         F: FnOnce(&mut Keeper, &tools::Context) -> T + Send + 'static,
     {
+        let _turn = self.turn.lock().await;
         let keeper = Arc::clone(&self.keeper);
         let ctx = Arc::clone(&self.ctx);
         tokio::task::spawn_blocking(move || {
@@ -164,6 +168,7 @@ pub fn serve(keeper: Keeper, roots: Vec<PathBuf>) -> std::io::Result<()> {
     let _watcher = crate::watch::spawn_background(keeper.store_dir().to_path_buf());
     let server = KeepServer {
         keeper: Arc::new(Mutex::new(keeper)),
+        turn: Arc::new(tokio::sync::Mutex::new(())),
         ctx: Arc::new(tools::Context { roots }),
     };
     let result = runtime.block_on(run(server));

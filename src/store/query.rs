@@ -83,9 +83,8 @@ impl NoteFilter {
         }
         let asks_deleted = self.tags.iter().any(|t| t.key == DELETED_KEY);
         if !self.include_system && !asks_deleted {
-            sql.push_str(
-                " AND NOT EXISTS (SELECT 1 FROM tags t WHERE t.note = n.rid AND t.key = ?)",
-            );
+            // One set built from the (key, value) index, not a probe per note.
+            sql.push_str(" AND n.rid NOT IN (SELECT t.note FROM tags t WHERE t.key = ?)");
             args.push(Value::Text(DELETED_KEY.into()));
         }
         if let Some(pattern) = &self.pattern {
@@ -226,17 +225,28 @@ impl Db<'_> {
             return Ok(Vec::new());
         };
         // Summary and tag matches count fully, full-text matches half.
+        // Without a filter that could drop many of them, only the best
+        // matches of each index are joined and grouped: a common word
+        // matches much of the store.
+        let inner = if filter.is_trivial() {
+            (limit * 4).max(200) as i64
+        } else {
+            -1
+        };
         let mut sql = format!(
             "WITH hits AS (
-                 SELECT rowid AS rid, -bm25(notes_fts, 4.0, 2.0) AS score
-                 FROM notes_fts WHERE notes_fts MATCH ?1
+                 SELECT * FROM (
+                     SELECT rowid AS rid, -bm25(notes_fts, 4.0, 2.0) AS score
+                     FROM notes_fts WHERE notes_fts MATCH ?1 ORDER BY 2 DESC LIMIT ?2)
                  UNION ALL
-                 SELECT rowid, -0.5 * bm25(body_fts) FROM body_fts WHERE body_fts MATCH ?1
+                 SELECT * FROM (
+                     SELECT rowid, -0.5 * bm25(body_fts) FROM body_fts
+                     WHERE body_fts MATCH ?1 ORDER BY 2 DESC LIMIT ?2)
              )
              SELECT {NOTE_COLUMNS}, max(h.score) AS score
              FROM hits h JOIN notes n ON n.rid = h.rid WHERE 1"
         );
-        let mut args = vec![Value::Text(query)];
+        let mut args = vec![Value::Text(query), Value::Integer(inner)];
         filter.push_sql(&mut sql, &mut args);
         sql.push_str(" GROUP BY n.rid ORDER BY score DESC, n.id LIMIT ?");
         args.push(Value::Integer(limit as i64));
