@@ -24,10 +24,20 @@ use crate::tui::{self, theme::Theme};
 /// <config dir>/keep/themes/NAME.toml; NO_COLOR gives a monochrome screen.
 /// 'keep' with no command opens the browser when run in a terminal.
 #[derive(Debug, Default, clap::Args)]
+#[command(after_long_help = keys_help())]
 pub struct Args {
     /// Colour theme: dark, light, high-contrast, monochrome or a user theme [default: the config file's, else dark]
     #[arg(long, value_name = "NAME")]
     pub theme: Option<String>,
+}
+
+/// Every key of the browser, for `--help` and the man page.
+fn keys_help() -> String {
+    let mut text = String::from("Keys:\n");
+    for (keys, what) in crate::tui::view::KEYS {
+        text.push_str(&format!("  {keys:<22}{what}\n"));
+    }
+    text
 }
 
 /// True when both ends are a terminal, so `keep` alone opens the browser.

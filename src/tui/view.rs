@@ -19,28 +19,25 @@ pub const WIDE: u16 = 100;
 /// Every key, as the help overlay and README list them.
 pub const KEYS: &[(&str, &str)] = &[
     ("j k ↓ ↑", "move; wheel scrolls, click selects"),
-    ("PgDn PgUp ^D ^U", "page down, up"),
+    ("PgDn PgUp Space ^D ^U", "page down, up"),
     ("g G Home End", "first, last note"),
-    (
-        "/",
-        "search: words, #key=value, since:P7D, until:DATE, in:GLOB",
-    ),
+    ("/", "search, with #key=value since: until: in: id:"),
     ("Esc", "clear the search (in the list)"),
     ("s", "sort by updated, created, accessed, id"),
     (
-        "Tab Enter",
+        "Tab Enter →",
         "into the preview: j k pick an edge, Enter follows it",
     ),
     ("[ ]", "older, newer version (diff against current)"),
     ("S", "similar notes"),
     ("t", "add tags (Tab completes keys and values)"),
     ("x", "remove tags (Tab completes)"),
-    ("e", "edit the summary in $EDITOR"),
+    ("e", "edit the summary in $VISUAL or $EDITOR"),
     ("n", "new note"),
     ("N", "set now"),
     ("D Del", "delete the note (asks)"),
     ("r", "revert to the previous version (asks)"),
-    ("y", "copy the id"),
+    ("y", "copy the id (OSC 52)"),
     ("^L", "reload"),
     ("?", "this help"),
     ("q ^C", "quit"),
@@ -372,7 +369,7 @@ fn help(theme: &Theme, frame: &mut Frame, area: Rect) {
         .iter()
         .map(|(keys, what)| {
             Line::from(vec![
-                Span::styled(format!(" {keys:<16}"), theme.accent),
+                Span::styled(format!(" {keys:<22}"), theme.accent),
                 Span::styled((*what).to_string(), theme.text),
             ])
         })
