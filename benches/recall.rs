@@ -13,7 +13,7 @@ use std::process::Command;
 use std::time::{Duration, Instant};
 
 use keep::Keeper;
-use keep::embed::{Config, Embedder, ModelPaths, OnnxEmbedder};
+use keep::embed::{Config, Embedder, LoadFor, ModelPaths, OnnxEmbedder};
 use keep::keeper::{FindQuery, PutOptions, RecallMode};
 use keep::store::NoteFilter;
 
@@ -163,7 +163,7 @@ fn main() {
     println!("machine: {} cores, {}", num_cpus(), cpu_model());
 
     // The ceiling: the raw embedding throughput of the model in ONNX Runtime.
-    let mut embedder = OnnxEmbedder::load(&paths).expect("load model");
+    let mut embedder = OnnxEmbedder::load(&paths, LoadFor::ManyQueries).expect("load model");
     let mut rng = Rng(7);
     let corpus = Corpus::new();
     let texts: Vec<String> = (0..2000).map(|i| corpus.sentence(&mut rng, i)).collect();
@@ -177,7 +177,9 @@ fn main() {
         let dir = tempfile::tempdir().expect("temp dir");
         let mut keeper = Keeper::open(dir.path())
             .expect("open")
-            .with_embedder(Box::new(OnnxEmbedder::load(&paths).expect("load model")));
+            .with_embedder(Box::new(
+                OnnxEmbedder::load(&paths, LoadFor::ManyQueries).expect("load model"),
+            ));
         let mut rng = Rng(42 + n as u64);
         let start = Instant::now();
         for i in 0..n {

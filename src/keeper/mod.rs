@@ -10,7 +10,7 @@ mod watch;
 
 use std::path::{Path, PathBuf};
 
-use crate::embed::{Config, Embedder};
+use crate::embed::{Config, Embedder, LoadFor};
 use crate::error::{Error, Result};
 use crate::note::{
     self, Edge, INVERSE_KEY, Note, NoteRef, Part, Selector, TagFilter, Tags, Version,
@@ -237,6 +237,7 @@ pub struct Keeper {
     clock: Clock,
     config: Config,
     embedder: recall::EmbedderSlot,
+    load_for: LoadFor,
 }
 
 impl Keeper {
@@ -247,12 +248,20 @@ impl Keeper {
             clock: Clock::from_env()?,
             config: Config::load()?,
             embedder: recall::EmbedderSlot::default(),
+            load_for: LoadFor::default(),
         })
     }
 
     /// Uses `embedder` instead of loading the configured model.
     pub fn with_embedder(mut self, embedder: Box<dyn Embedder>) -> Self {
         self.embedder = recall::EmbedderSlot::Ready(embedder);
+        self
+    }
+
+    /// Prepares the model, when it loads, for many queries over a long
+    /// life (servers, the browser) rather than a quick start.
+    pub fn for_many_queries(mut self) -> Self {
+        self.load_for = LoadFor::ManyQueries;
         self
     }
 

@@ -80,11 +80,12 @@ impl Keeper {
     /// The embedder, loading the configured model on first use.
     pub fn embedder(&mut self) -> Result<&mut dyn Embedder> {
         if matches!(self.embedder, EmbedderSlot::Unloaded) {
-            self.embedder =
-                match ModelPaths::locate(&self.config).and_then(|p| OnnxEmbedder::load(&p)) {
-                    Ok(e) => EmbedderSlot::Ready(Box::new(e)),
-                    Err(e) => EmbedderSlot::Failed(e.to_string()),
-                };
+            self.embedder = match ModelPaths::locate(&self.config)
+                .and_then(|p| OnnxEmbedder::load(&p, self.load_for))
+            {
+                Ok(e) => EmbedderSlot::Ready(Box::new(e)),
+                Err(e) => EmbedderSlot::Failed(e.to_string()),
+            };
         }
         match &mut self.embedder {
             EmbedderSlot::Ready(e) => Ok(e.as_mut()),

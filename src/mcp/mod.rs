@@ -167,7 +167,7 @@ pub fn serve(keeper: Keeper, roots: Vec<PathBuf>) -> std::io::Result<()> {
         .build()?;
     let _watcher = crate::watch::spawn_background(keeper.store_dir().to_path_buf());
     let server = KeepServer {
-        keeper: Arc::new(Mutex::new(keeper)),
+        keeper: Arc::new(Mutex::new(keeper.for_many_queries())),
         turn: Arc::new(tokio::sync::Mutex::new(())),
         ctx: Arc::new(tools::Context { roots }),
     };

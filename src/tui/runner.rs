@@ -52,6 +52,7 @@ impl Runner {
 
 fn work(open: &Opener, rx: Receiver<Effect>, msgs: &Sender<Msg>, semantic: bool) {
     let mut keeper = match open() {
+        Ok(k) if semantic => k.for_many_queries(),
         Ok(k) => k,
         Err(e) => {
             let _ = msgs.send(Msg::Failed(format!("cannot open the store: {e}")));
