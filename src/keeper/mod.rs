@@ -479,6 +479,28 @@ impl Keeper {
         })
     }
 
+    /// Replaces a note's summary, keeping its tags and content; a change
+    /// archives the previous state and the note is embedded again.
+    pub fn set_summary(&mut self, id: &str, summary: &str) -> Result<WriteOutcome> {
+        let summary = summary.trim();
+        if summary.is_empty() {
+            return Err(Error::invalid("the summary is empty"));
+        }
+        let now = self.now();
+        self.store.write(|db| {
+            let (rid, current) = db.note(id)?.ok_or_else(|| Error::NotFound(id.into()))?;
+            let mut next = current.clone();
+            next.summary = summary.to_string();
+            next.updated = now;
+            next.accessed = now;
+            let status = write_state(db, Some(&(rid, current)), &next, now)?;
+            Ok(WriteOutcome {
+                id: id.to_string(),
+                status,
+            })
+        })
+    }
+
     /// Deletes a whole note (with versions, parts, edges and index entries)
     /// or, for `ID@V{N}` with N != 0, one archived version.
     pub fn delete(&mut self, target: &NoteRef) -> Result<Deleted> {

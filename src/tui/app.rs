@@ -239,6 +239,10 @@ pub enum Effect {
         id: Option<String>,
         text: String,
     },
+    SetSummary {
+        id: String,
+        text: String,
+    },
     SetNow {
         text: String,
     },
@@ -456,7 +460,7 @@ pub fn update(app: &mut App, msg: Msg) -> Vec<Effect> {
         }
         Msg::Edited { id, text } => match text {
             Some(text) if !text.trim().is_empty() => {
-                app.send(&mut effects, Effect::Put { id: Some(id), text })
+                app.send(&mut effects, Effect::SetSummary { id, text })
             }
             Some(_) => app.fail("empty text: the note was left as it was"),
             None => app.inform("no change"),
@@ -575,13 +579,14 @@ fn on_note_key(app: &mut App, key: KeyEvent, effects: &mut Vec<Effect>) {
         KeyCode::Char('t') => open_input(app, Prompt::AddTags, String::new()),
         KeyCode::Char('x') => open_input(app, Prompt::RemoveTags, String::new()),
         KeyCode::Char('e') => {
-            let text = app
+            let loaded = app
                 .preview
                 .as_ref()
-                .filter(|p| p.id == id)
-                .map(|p| p.current.clone().unwrap_or_else(|| p.summary.clone()))
-                .unwrap_or_default();
-            effects.push(Effect::Edit { id, text });
+                .filter(|p| p.id == id && !app.preview_stale);
+            match loaded.map(|p| p.current.clone().unwrap_or_else(|| p.summary.clone())) {
+                Some(text) => effects.push(Effect::Edit { id, text }),
+                None => app.inform("the note is still loading"),
+            }
         }
         KeyCode::Char('D') | KeyCode::Delete => app.mode = Mode::Confirm(Confirm::Delete(id)),
         KeyCode::Char('r') => app.mode = Mode::Confirm(Confirm::Revert(id)),

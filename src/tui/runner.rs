@@ -166,6 +166,9 @@ fn run_quick(keeper: &mut Keeper, effect: Effect, last_version: &mut i64) -> Opt
         Effect::AddTags { id, tags } => answer(add_tags(keeper, &id, &tags), Msg::Done),
         Effect::RemoveTags { id, tags } => answer(remove_tags(keeper, &id, &tags), Msg::Done),
         Effect::Put { id, text } => answer(put(keeper, id, &text), Msg::Done),
+        Effect::SetSummary { id, text } => answer(keeper.set_summary(&id, &text), |outcome| {
+            Msg::Done(format!("{} {}", outcome.id, status_word(outcome.status)))
+        }),
         Effect::SetNow { text } => answer(set_now(keeper, &text), Msg::Done),
         Effect::Delete { id } => answer(keeper.delete(&NoteRef::plain(&id)), |_| {
             Msg::Done(format!("deleted {id}"))

@@ -407,8 +407,8 @@ fn editing_hands_the_summary_to_the_editor_and_stores_the_result() {
     );
     assert_eq!(
         effects,
-        vec![Effect::Put {
-            id: Some("note-0".into()),
+        vec![Effect::SetSummary {
+            id: "note-0".into(),
             text: "Repaired on Wednesday.".into()
         }]
     );
@@ -423,6 +423,14 @@ fn editing_hands_the_summary_to_the_editor_and_stores_the_result() {
         .is_empty()
     );
     assert_eq!(app.message.as_ref().unwrap().0, "no change");
+}
+
+#[test]
+fn editing_waits_for_the_preview() {
+    let mut app = browsing();
+    update(&mut app, ch('j'));
+    assert!(update(&mut app, ch('e')).is_empty());
+    assert_eq!(app.message.as_ref().unwrap().0, "the note is still loading");
 }
 
 #[test]
