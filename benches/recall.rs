@@ -210,6 +210,7 @@ fn main() {
         ];
         let mut hybrid = Vec::new();
         let mut keyword = Vec::new();
+        let mut semantic = Vec::new();
         let mut embed_only = Vec::new();
         for round in 0..10 {
             for q in queries {
@@ -220,6 +221,7 @@ fn main() {
                 for (mode, samples) in [
                     (RecallMode::Hybrid, &mut hybrid),
                     (RecallMode::Keyword, &mut keyword),
+                    (RecallMode::Semantic, &mut semantic),
                 ] {
                     let query = FindQuery {
                         text: Some(q.clone()),
@@ -250,6 +252,12 @@ fn main() {
             "find in-process, keyword: p50 {} p95 {}",
             ms(percentile(&mut keyword, 0.5)),
             ms(percentile(&mut keyword, 0.95))
+        );
+        println!(
+            "find in-process, semantic only: p50 {} p95 {} (of which the query embedding p50 {})",
+            ms(percentile(&mut semantic, 0.5)),
+            ms(percentile(&mut semantic, 0.95)),
+            ms(e50)
         );
         drop(keeper);
         if bin.is_file() {

@@ -261,13 +261,6 @@ pub enum Effect {
     Quit,
 }
 
-impl Effect {
-    /// True for effects the terminal loop runs itself.
-    pub fn is_local(&self) -> bool {
-        matches!(self, Effect::Edit { .. } | Effect::Copy(_) | Effect::Quit)
-    }
-}
-
 /// The sort orders `s` cycles through.
 pub const ORDERS: [ListOrder; 4] = [
     ListOrder::Updated,
@@ -350,10 +343,6 @@ impl App {
     fn fail(&mut self, text: impl Into<String>) {
         self.message = Some((text.into(), Severity::Error));
     }
-
-    fn send(&mut self, effects: &mut Vec<Effect>, effect: Effect) {
-        effects.push(effect);
-    }
 }
 
 /// Applies `msg` to `app`; returns the work to do. Pure.
@@ -369,7 +358,7 @@ pub fn update(app: &mut App, msg: Msg) -> Vec<Effect> {
             keep_in_view(app);
             app.dirty = true;
         }
-        Msg::Tick => app.send(&mut effects, Effect::LoadBackground),
+        Msg::Tick => effects.push(Effect::LoadBackground),
         Msg::Page { start, total, rows } => {
             app.page_start = start;
             app.page = rows;
@@ -450,7 +439,7 @@ pub fn update(app: &mut App, msg: Msg) -> Vec<Effect> {
         Msg::Done(text) => {
             app.inform(text);
             reload(app, &mut effects);
-            app.send(&mut effects, Effect::LoadCatalog);
+            effects.push(Effect::LoadCatalog);
         }
         Msg::Failed(text) => app.fail(text),
         Msg::Busy { worker, busy } => {
@@ -459,9 +448,7 @@ pub fn update(app: &mut App, msg: Msg) -> Vec<Effect> {
             }
         }
         Msg::Edited { id, text } => match text {
-            Some(text) if !text.trim().is_empty() => {
-                app.send(&mut effects, Effect::SetSummary { id, text })
-            }
+            Some(text) if !text.trim().is_empty() => effects.push(Effect::SetSummary { id, text }),
             Some(_) => app.fail("empty text: the note was left as it was"),
             None => app.inform("no change"),
         },
@@ -479,13 +466,10 @@ fn reload(app: &mut App, effects: &mut Vec<Effect>) {
         search(app, effects);
     } else {
         let start = page_start_for(app.selected);
-        app.send(
-            effects,
-            Effect::LoadPage {
-                start,
-                order: app.order,
-            },
-        );
+        effects.push(Effect::LoadPage {
+            start,
+            order: app.order,
+        });
     }
 }
 
@@ -515,7 +499,7 @@ fn on_key(app: &mut App, key: KeyEvent, effects: &mut Vec<Effect>) {
                     Confirm::Delete(id) => Effect::Delete { id },
                     Confirm::Revert(id) => Effect::Revert { id },
                 };
-                app.send(effects, effect);
+                effects.push(effect);
             } else {
                 app.inform("cancelled");
             }
@@ -596,7 +580,7 @@ fn on_note_key(app: &mut App, key: KeyEvent, effects: &mut Vec<Effect>) {
         }
         KeyCode::Char('S') => {
             app.inform("finding similar notes…");
-            app.send(effects, Effect::LoadSimilar { id });
+            effects.push(Effect::LoadSimilar { id });
         }
         KeyCode::Char('[') => step_version(app, 1, effects),
         KeyCode::Char(']') => step_version(app, -1, effects),
@@ -651,7 +635,7 @@ fn step_version(app: &mut App, delta: i64, effects: &mut Vec<Effect>) {
         return;
     }
     let id = p.id.clone();
-    app.send(effects, Effect::LoadPreview { id, version: next });
+    effects.push(Effect::LoadPreview { id, version: next });
 }
 
 fn open_input(app: &mut App, prompt: Prompt, text: String) {
@@ -696,7 +680,7 @@ fn search(app: &mut App, effects: &mut Vec<Effect>) {
                 app.message = None;
             }
             let generation = app.generation;
-            app.send(effects, Effect::Search { generation, query });
+            effects.push(Effect::Search { generation, query });
         }
         Err(e) => app.fail(e),
     }
@@ -705,13 +689,10 @@ fn search(app: &mut App, effects: &mut Vec<Effect>) {
 fn list_from_top(app: &mut App, effects: &mut Vec<Effect>) {
     app.selected = 0;
     app.scroll = 0;
-    app.send(
-        effects,
-        Effect::LoadPage {
-            start: 0,
-            order: app.order,
-        },
-    );
+    effects.push(Effect::LoadPage {
+        start: 0,
+        order: app.order,
+    });
 }
 
 fn clear_search(app: &mut App, effects: &mut Vec<Effect>) {
@@ -763,7 +744,7 @@ fn submit(app: &mut App, prompt: Prompt, text: String, effects: &mut Vec<Effect>
         (Prompt::SetNow, _) => Effect::SetNow { text },
         (_, None) => return app.fail("no note selected"),
     };
-    app.send(effects, effect);
+    effects.push(effect);
 }
 
 /// Completes the last word of a tag prompt: a key, or a value after `=`.
@@ -852,13 +833,10 @@ fn select(app: &mut App, index: usize, effects: &mut Vec<Effect>) {
         let near_end = index + margin >= end && end < app.total;
         let near_start = index < app.page_start + margin && app.page_start > 0;
         if index < app.page_start || index >= end || near_end || near_start {
-            app.send(
-                effects,
-                Effect::LoadPage {
-                    start: page_start_for(index),
-                    order: app.order,
-                },
-            );
+            effects.push(Effect::LoadPage {
+                start: page_start_for(index),
+                order: app.order,
+            });
         }
     }
     preview_selected(app, effects);
@@ -873,7 +851,7 @@ fn preview_selected(app: &mut App, effects: &mut Vec<Effect>) {
         return;
     }
     app.preview_stale = false;
-    app.send(effects, Effect::LoadPreview { id, version: 0 });
+    effects.push(Effect::LoadPreview { id, version: 0 });
 }
 
 fn keep_in_view(app: &mut App) {
