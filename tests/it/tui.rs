@@ -35,6 +35,7 @@ impl<'a> Pane<'a> {
         let refs: Vec<&str> = command.iter().map(String::as_str).collect();
         let status = env
             .program(Path::new("tmux"), &refs)
+            .env("TERM", "xterm-256color")
             .status()
             .expect("tmux is installed (.ci/run installs it)");
         assert!(status.success(), "tmux new-session failed");
@@ -47,6 +48,7 @@ impl<'a> Pane<'a> {
         let out = self
             .env
             .program(Path::new("tmux"), &all)
+            .env("TERM", "xterm-256color")
             .output()
             .expect("run tmux");
         String::from_utf8_lossy(&out.stdout).into_owned()
