@@ -10,7 +10,7 @@ use std::path::PathBuf;
 use crate::error::Result;
 
 pub use locate::{Config, ModelPaths};
-pub use onnx::{LoadFor, OnnxEmbedder, cache_dir};
+pub use onnx::{LoadFor, OnnxEmbedder};
 
 /// Texts embedded per model call.
 pub const BATCH_SIZE: usize = 64;

@@ -360,7 +360,7 @@ fn optimized_cache_path(paths: &ModelPaths) -> Option<PathBuf> {
 }
 
 /// `KEEP_CACHE_DIR`, else `<cache dir>/keep`.
-pub fn cache_dir() -> Option<PathBuf> {
+fn cache_dir() -> Option<PathBuf> {
     if let Some(dir) = std::env::var_os("KEEP_CACHE_DIR").filter(|d| !d.is_empty()) {
         return Some(PathBuf::from(dir));
     }
@@ -380,10 +380,11 @@ fn read_json(dir: &Path, name: &str) -> Result<serde_json::Value> {
 /// a batch, truncated to the model's limit, special tokens registered.
 fn load_tokenizer(dir: &Path) -> Result<Tokenizer> {
     let path = dir.join("tokenizer.json");
-    let mut tokenizer = Tokenizer::from_file(&path).map_err(|e| Error::Format {
+    let bad_config = |e: tokenizers::Error| Error::Format {
         what: path.display().to_string(),
         reason: e.to_string(),
-    })?;
+    };
+    let mut tokenizer = Tokenizer::from_file(&path).map_err(bad_config)?;
     let config = read_json(dir, "config.json")?;
     let tokenizer_config = read_json(dir, "tokenizer_config.json")?;
     let special = read_json(dir, "special_tokens_map.json")?;
@@ -401,10 +402,6 @@ fn load_tokenizer(dir: &Path) -> Result<Tokenizer> {
         .and_then(|id| u32::try_from(id).ok())
         .or_else(|| tokenizer.token_to_id(&pad_token))
         .unwrap_or(0);
-    let bad_config = |e: tokenizers::Error| Error::Format {
-        what: path.display().to_string(),
-        reason: e.to_string(),
-    };
     tokenizer
         .with_padding(Some(PaddingParams {
             strategy: PaddingStrategy::BatchLongest,
