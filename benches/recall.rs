@@ -6,6 +6,9 @@
 //!     cargo bench --bench recall                 # 1,000 and 10,000 notes
 //!     KEEP_BENCH_SIZES=1000,10000,100000 cargo bench --bench recall
 //!
+//! With `KEEP_BENCH_STORES=DIR` the store of each size is kept in
+//! `DIR/<size>` and reused by later runs (bulk put is then not measured).
+//!
 //! Needs the model from ./scripts/setup.sh --models-only.
 
 use std::path::Path;
@@ -173,34 +176,27 @@ fn main() {
     let raw = texts.len() as f64 / start.elapsed().as_secs_f64();
     println!("raw embedding throughput: {raw:.0} texts/s (2,000 short texts, batches of 64)");
 
+    let kept = std::env::var_os("KEEP_BENCH_STORES").map(std::path::PathBuf::from);
     for &n in &sizes {
-        let dir = tempfile::tempdir().expect("temp dir");
+        let dir = StoreDir::new(kept.as_deref(), n);
+        let reused = dir.path().join("keep.db").is_file();
         let mut keeper = Keeper::open(dir.path())
             .expect("open")
             .with_embedder(Box::new(
                 OnnxEmbedder::load(&paths, LoadFor::ManyQueries).expect("load model"),
             ));
         let mut rng = Rng(42 + n as u64);
-        let start = Instant::now();
-        for i in 0..n {
-            let text = corpus.sentence(&mut rng, i);
-            let tag = format!("project=p{}", i % 50);
-            let mut opts = PutOptions::default();
-            let (k, v) = tag.split_once('=').unwrap();
-            opts.tags.insert(k, v);
-            keeper.put_text(&text, "inline", opts).expect("put");
+        if reused {
+            println!(
+                "\n== {n} notes (store reused from {})",
+                dir.path().display()
+            );
+            for i in 0..n {
+                corpus.sentence(&mut rng, i);
+            }
+        } else {
+            build_store(&mut keeper, &corpus, &mut rng, n, raw);
         }
-        let stored = start.elapsed();
-        let report = keeper.embed_pending(None).expect("embed");
-        let total = start.elapsed();
-        let rate = n as f64 / total.as_secs_f64();
-        println!(
-            "\n== {n} notes\nbulk put (store {:.0} notes/s, then embed {} texts): {rate:.0} notes/s overall = {:.0}% of raw embedding",
-            n as f64 / stored.as_secs_f64(),
-            report.embedded,
-            100.0 * rate / raw
-        );
-
         let queries = [
             "storage engine writes",
             "payment gateway latency",
@@ -314,6 +310,53 @@ fn main() {
             size as f64 / 1e6,
             peak_rss_mb()
         );
+    }
+}
+
+/// Puts `n` generated notes with a project tag, then embeds them; prints
+/// the throughput against the raw embedding ceiling.
+fn build_store(keeper: &mut Keeper, corpus: &Corpus, rng: &mut Rng, n: usize, raw: f64) {
+    let start = Instant::now();
+    for i in 0..n {
+        let text = corpus.sentence(rng, i);
+        let mut opts = PutOptions::default();
+        opts.tags.insert("project", format!("p{}", i % 50));
+        keeper.put_text(&text, "inline", opts).expect("put");
+    }
+    let stored = start.elapsed();
+    let report = keeper.embed_pending(None).expect("embed");
+    let rate = n as f64 / start.elapsed().as_secs_f64();
+    println!(
+        "\n== {n} notes\nbulk put (store {:.0} notes/s, then embed {} texts): {rate:.0} notes/s overall = {:.0}% of raw embedding",
+        n as f64 / stored.as_secs_f64(),
+        report.embedded,
+        100.0 * rate / raw
+    );
+}
+
+/// Where a store of one size lives: a temporary directory, or a kept one.
+enum StoreDir {
+    Temp(tempfile::TempDir),
+    Kept(std::path::PathBuf),
+}
+
+impl StoreDir {
+    fn new(kept: Option<&Path>, n: usize) -> Self {
+        match kept {
+            Some(root) => {
+                let dir = root.join(n.to_string());
+                std::fs::create_dir_all(&dir).expect("store dir");
+                StoreDir::Kept(dir)
+            }
+            None => StoreDir::Temp(tempfile::tempdir().expect("temp dir")),
+        }
+    }
+
+    fn path(&self) -> &Path {
+        match self {
+            StoreDir::Temp(t) => t.path(),
+            StoreDir::Kept(p) => p,
+        }
     }
 }
 
