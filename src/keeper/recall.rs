@@ -103,7 +103,12 @@ impl Keeper {
             dims: embedder.dimensions(),
         };
         match self.store.db().vector_space()? {
-            Some(space) if space == wanted => Ok(space),
+            Some(space) if space == wanted => {
+                if self.store.db().codes_missing()? {
+                    self.store.write(|db| db.create_codes())?;
+                }
+                Ok(space)
+            }
             Some(space) => Err(Error::ModelMismatch(format!(
                 "the store's vectors were made by {} ({} dimensions) but the configured model is {} ({} dimensions); run 'keep reindex' to re-embed every note with it",
                 space.model, space.dims, wanted.model, wanted.dims
@@ -409,8 +414,11 @@ fn hit(f: &Fused, note: Note) -> Hit {
 
 /// BM25 candidates from current text, parts and archived versions, best first.
 fn keyword_candidates(db: &Db<'_>, text: &str, filter: &NoteFilter) -> Result<Vec<Ranked>> {
+    let Some(plan) = db.keyword_plan(text)? else {
+        return Ok(Vec::new());
+    };
     let mut scored: Vec<(f64, Ranked)> = db
-        .keyword_search(text, filter, CANDIDATES)?
+        .keyword_search(&plan, filter, CANDIDATES)?
         .into_iter()
         .map(|h| {
             (
@@ -423,7 +431,7 @@ fn keyword_candidates(db: &Db<'_>, text: &str, filter: &NoteFilter) -> Result<Ve
             )
         })
         .collect();
-    for h in db.keyword_search_parts(text, filter, CANDIDATES)? {
+    for h in db.keyword_search_parts(&plan, filter, CANDIDATES)? {
         scored.push((
             h.score,
             Ranked {
@@ -433,7 +441,7 @@ fn keyword_candidates(db: &Db<'_>, text: &str, filter: &NoteFilter) -> Result<Ve
             },
         ));
     }
-    for h in db.keyword_search_versions(text, filter, CANDIDATES)? {
+    for h in db.keyword_search_versions(&plan, filter, CANDIDATES)? {
         // An old wording counts for less than the current one.
         scored.push((
             h.score * 0.5,

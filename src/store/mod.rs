@@ -6,14 +6,19 @@
 //! immediate transaction so a failure leaves nothing half-written.
 
 mod edges;
+mod keyword;
 mod notes;
 mod parts;
+mod quant;
 mod query;
 mod vectors;
 mod versions;
 mod watch;
 
+use std::cell::RefCell;
+use std::collections::HashMap;
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 use std::sync::Once;
 use std::time::Duration;
 
@@ -21,6 +26,7 @@ use rusqlite::{Connection, OpenFlags, TransactionBehavior};
 
 use crate::error::{Error, Result};
 
+pub use keyword::KeywordPlan;
 pub use query::{FtsHit, ListOrder, NoteFilter, SubHit};
 pub use vectors::{PendingText, VecKind, VectorSpace, to_bytes as vector_bytes};
 pub use watch::{Lease, WatchedDir};
@@ -37,14 +43,19 @@ const MIGRATIONS: &[(i64, &str)] = &[
     (3, include_str!("migrations/0003_watch.sql")),
 ];
 
+/// Int8 codes of each kind of vector, with the epoch they were read at.
+type CodeCache = RefCell<HashMap<VecKind, (String, Arc<quant::Codes>)>>;
+
 pub struct Store {
     conn: Connection,
     path: PathBuf,
+    codes: CodeCache,
 }
 
 /// A handle for statements: either the plain connection or a transaction.
 pub struct Db<'c> {
     conn: &'c Connection,
+    codes: &'c CodeCache,
 }
 
 impl Store {
@@ -64,7 +75,11 @@ impl Store {
         conn.pragma_update(None, "journal_mode", "WAL")?;
         conn.pragma_update(None, "synchronous", "NORMAL")?;
         conn.pragma_update(None, "foreign_keys", "ON")?;
-        let mut store = Store { conn, path };
+        let mut store = Store {
+            conn,
+            path,
+            codes: CodeCache::default(),
+        };
         store.migrate()?;
         Ok(store)
     }
@@ -75,7 +90,10 @@ impl Store {
 
     /// A handle for reads outside a transaction.
     pub fn db(&self) -> Db<'_> {
-        Db { conn: &self.conn }
+        Db {
+            conn: &self.conn,
+            codes: &self.codes,
+        }
     }
 
     /// Runs `f` in one immediate transaction; commits only if it succeeds.
@@ -83,7 +101,10 @@ impl Store {
         let tx = self
             .conn
             .transaction_with_behavior(TransactionBehavior::Immediate)?;
-        let value = f(&Db { conn: &tx })?;
+        let value = f(&Db {
+            conn: &tx,
+            codes: &self.codes,
+        })?;
         tx.commit()?;
         Ok(value)
     }
@@ -147,7 +168,8 @@ impl Db<'_> {
         use rusqlite::OptionalExtension;
         Ok(self
             .conn
-            .query_row("SELECT value FROM meta WHERE key = ?1", [key], |r| r.get(0))
+            .prepare_cached("SELECT value FROM meta WHERE key = ?1")?
+            .query_row([key], |r| r.get(0))
             .optional()?)
     }
 

@@ -1,5 +1,5 @@
-//! Listing and keyword search with filters pushed into SQL, so tag filters
-//! apply before ranking and limits.
+//! Listing and note filters pushed into SQL, so tag filters apply before
+//! ranking and limits.
 
 use rusqlite::params_from_iter;
 use rusqlite::types::Value;
@@ -76,7 +76,7 @@ impl NoteFilter {
     }
 
     /// Appends `AND ...` clauses over alias `n` and their parameters.
-    fn push_sql(&self, sql: &mut String, args: &mut Vec<Value>) {
+    pub(super) fn push_sql(&self, sql: &mut String, args: &mut Vec<Value>) {
         let explicit_system = self.pattern.as_deref().is_some_and(|p| p.starts_with('.'));
         if !self.include_system && !explicit_system {
             sql.push_str(" AND substr(n.id, 1, 1) <> '.'");
@@ -122,17 +122,6 @@ impl NoteFilter {
             args.push(Value::Integer(until.millis()));
         }
     }
-}
-
-/// Turns free text into an FTS5 query: every word quoted, joined by OR, so
-/// no user input is read as FTS5 syntax and more matching words rank higher.
-pub fn fts_query(text: &str) -> Option<String> {
-    let words: Vec<String> = text
-        .split(|c: char| !c.is_alphanumeric())
-        .filter(|w| !w.is_empty())
-        .map(|w| format!("\"{}\"", w.to_lowercase()))
-        .collect();
-    (!words.is_empty()).then(|| words.join(" OR "))
 }
 
 impl Db<'_> {
@@ -213,67 +202,11 @@ impl Db<'_> {
             .conn
             .query_row("PRAGMA data_version", [], |row| row.get(0))?)
     }
-
-    /// BM25-ranked notes matching any word of `text`, best first.
-    pub fn keyword_search(
-        &self,
-        text: &str,
-        filter: &NoteFilter,
-        limit: usize,
-    ) -> Result<Vec<FtsHit>> {
-        let Some(query) = fts_query(text) else {
-            return Ok(Vec::new());
-        };
-        // Summary and tag matches count fully, full-text matches half.
-        // Without a filter that could drop many of them, only the best
-        // matches of each index are joined and grouped: a common word
-        // matches much of the store.
-        let inner = if filter.is_trivial() {
-            (limit * 4).max(200) as i64
-        } else {
-            -1
-        };
-        let mut sql = format!(
-            "WITH hits AS (
-                 SELECT * FROM (
-                     SELECT rowid AS rid, -bm25(notes_fts, 4.0, 2.0) AS score
-                     FROM notes_fts WHERE notes_fts MATCH ?1 ORDER BY 2 DESC LIMIT ?2)
-                 UNION ALL
-                 SELECT * FROM (
-                     SELECT rowid, -0.5 * bm25(body_fts) FROM body_fts
-                     WHERE body_fts MATCH ?1 ORDER BY 2 DESC LIMIT ?2)
-             )
-             SELECT {NOTE_COLUMNS}, max(h.score) AS score
-             FROM hits h JOIN notes n ON n.rid = h.rid WHERE 1"
-        );
-        let mut args = vec![Value::Text(query), Value::Integer(inner)];
-        filter.push_sql(&mut sql, &mut args);
-        sql.push_str(" GROUP BY n.rid ORDER BY score DESC, n.id LIMIT ?");
-        args.push(Value::Integer(limit as i64));
-        let mut stmt = self.conn.prepare(&sql)?;
-        let hits = stmt
-            .query_map(params_from_iter(args), |row| {
-                let (rid, note) = note_from_row(row)?;
-                let score: f64 = row.get(8)?;
-                Ok(FtsHit { rid, note, score })
-            })?
-            .collect::<rusqlite::Result<Vec<_>>>()?;
-        Ok(hits)
-    }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn fts_query_quotes_every_word() {
-        assert_eq!(
-            fts_query("Hello, \"world\" AND near(").as_deref(),
-            Some("\"hello\" OR \"world\" OR \"and\" OR \"near\"")
-        );
-        assert_eq!(fts_query("  ,, "), None);
-    }
 
     #[test]
     fn glob_literal_escapes_metacharacters() {
@@ -292,69 +225,6 @@ pub struct SubHit {
 }
 
 impl Db<'_> {
-    /// BM25-ranked parts matching any word of `text`, whose notes pass `filter`.
-    pub fn keyword_search_parts(
-        &self,
-        text: &str,
-        filter: &NoteFilter,
-        limit: usize,
-    ) -> Result<Vec<SubHit>> {
-        self.sub_keyword_search(
-            text,
-            filter,
-            limit,
-            "SELECT n.rid, p.number, -bm25(parts_fts) AS score
-             FROM parts_fts JOIN parts p ON p.pid = parts_fts.rowid JOIN notes n ON n.rid = p.note
-             WHERE parts_fts MATCH ?1",
-        )
-    }
-
-    /// BM25-ranked archived versions matching any word of `text`.
-    pub fn keyword_search_versions(
-        &self,
-        text: &str,
-        filter: &NoteFilter,
-        limit: usize,
-    ) -> Result<Vec<SubHit>> {
-        self.sub_keyword_search(
-            text,
-            filter,
-            limit,
-            "SELECT n.rid, (SELECT count(*) FROM versions w WHERE w.note = v.note AND w.seq >= v.seq),
-                    -bm25(versions_fts) AS score
-             FROM versions_fts JOIN versions v ON v.vid = versions_fts.rowid JOIN notes n ON n.rid = v.note
-             WHERE versions_fts MATCH ?1",
-        )
-    }
-
-    fn sub_keyword_search(
-        &self,
-        text: &str,
-        filter: &NoteFilter,
-        limit: usize,
-        head: &str,
-    ) -> Result<Vec<SubHit>> {
-        let Some(query) = fts_query(text) else {
-            return Ok(Vec::new());
-        };
-        let mut sql = head.to_string();
-        let mut args = vec![Value::Text(query)];
-        filter.push_sql(&mut sql, &mut args);
-        sql.push_str(" ORDER BY score DESC LIMIT ?");
-        args.push(Value::Integer(limit as i64));
-        let mut stmt = self.conn.prepare(&sql)?;
-        let hits = stmt
-            .query_map(params_from_iter(args), |r| {
-                Ok(SubHit {
-                    rid: r.get(0)?,
-                    number: r.get(1)?,
-                    score: r.get(2)?,
-                })
-            })?
-            .collect::<rusqlite::Result<Vec<_>>>()?;
-        Ok(hits)
-    }
-
     /// The notes among `rids` that pass `filter`, by rid.
     pub fn notes_passing(
         &self,
