@@ -18,7 +18,7 @@ use std::time::{Duration, Instant};
 use keep::Keeper;
 use keep::embed::{Config, Embedder, LoadFor, ModelPaths, OnnxEmbedder};
 use keep::keeper::{FindQuery, PutOptions, RecallMode};
-use keep::store::NoteFilter;
+use keep::store::{NoteFilter, Store, VecKind};
 
 const WORDS: &[&str] = &[
     "storage", "engine", "writes", "readers", "budget", "meeting", "design", "review", "garden",
@@ -255,6 +255,7 @@ fn main() {
             ms(percentile(&mut semantic, 0.95)),
             ms(e50)
         );
+        vector_recall(dir.path(), &mut embedder, &queries);
         drop(keeper);
         if bin.is_file() {
             let store = dir.path();
@@ -311,6 +312,41 @@ fn main() {
             peak_rss_mb()
         );
     }
+}
+
+/// How the int8 code search compares with exact search over the float
+/// vectors: overlap of the 10 and 100 nearest notes, and latency.
+fn vector_recall(store: &Path, embedder: &mut OnnxEmbedder, queries: &[&str]) {
+    let store = Store::open(store).expect("open store");
+    let db = store.db();
+    let (mut at10, mut at100, mut runs) = (0.0, 0.0, 0.0);
+    let (mut fast, mut exact) = (Vec::new(), Vec::new());
+    for round in 0..10 {
+        for q in queries {
+            let q = format!("{q} {round}");
+            let v = embedder.embed(&[q.as_str()]).expect("embed").remove(0);
+            let t = Instant::now();
+            let truth = db.nearest_exact(VecKind::Note, &v, 100).expect("exact");
+            exact.push(t.elapsed());
+            let t = Instant::now();
+            let found = db.nearest(VecKind::Note, &v, 100).expect("codes");
+            fast.push(t.elapsed());
+            let shared = |n: usize| {
+                let truth: Vec<i64> = truth.iter().take(n).map(|t| t.0).collect();
+                found.iter().take(n).filter(|f| truth.contains(&f.0)).count() as f64 / n as f64
+            };
+            at10 += shared(10);
+            at100 += shared(100);
+            runs += 1.0;
+        }
+    }
+    println!(
+        "nearest 100 notes: int8 codes p50 {} (exact float search p50 {}); the codes find {:.1}% of the exact 10 nearest, {:.1}% of the exact 100",
+        ms(percentile(&mut fast, 0.5)),
+        ms(percentile(&mut exact, 0.5)),
+        100.0 * at10 / runs,
+        100.0 * at100 / runs
+    );
 }
 
 /// Puts `n` generated notes with a project tag, then embeds them; prints
