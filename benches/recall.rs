@@ -333,7 +333,12 @@ fn vector_recall(store: &Path, embedder: &mut OnnxEmbedder, queries: &[&str]) {
             fast.push(t.elapsed());
             let shared = |n: usize| {
                 let truth: Vec<i64> = truth.iter().take(n).map(|t| t.0).collect();
-                found.iter().take(n).filter(|f| truth.contains(&f.0)).count() as f64 / n as f64
+                found
+                    .iter()
+                    .take(n)
+                    .filter(|f| truth.contains(&f.0))
+                    .count() as f64
+                    / n as f64
             };
             at10 += shared(10);
             at100 += shared(100);

@@ -109,9 +109,10 @@ impl Codes {
         self.keys.is_empty()
     }
 
-    /// Adds a stored code; codes of another length are skipped.
+    /// Adds a stored code, in ascending key order; codes of another length
+    /// are skipped.
     pub fn push(&mut self, key: i64, scale: f32, code: &[u8]) {
-        if code.len() != self.dims {
+        if code.len() != self.dims || self.keys.last().is_some_and(|&last| last >= key) {
             return;
         }
         self.keys.push(key);
@@ -149,15 +150,48 @@ impl Codes {
         rough.truncate(keep);
         let mut fine: Vec<(f64, i64)> = rough
             .into_iter()
-            .map(|(_, i)| {
-                let similarity = dot_f32_i8(&unit, self.code(i)) * self.scales[i];
-                (1.0 - f64::from(similarity), self.keys[i])
-            })
+            .map(|(_, i)| (1.0 - f64::from(self.similarity(&unit, i)), self.keys[i]))
             .collect();
-        fine.sort_by(|a, b| a.0.total_cmp(&b.0).then(a.1.cmp(&b.1)));
-        fine.truncate(k);
-        fine.into_iter().map(|(d, key)| (key, d)).collect()
+        best_first(&mut fine, k)
     }
+}
+
+impl Codes {
+    /// The `k` rows among `keys` nearest to `query`, nearest first; keys
+    /// without a code are skipped.
+    pub fn nearest_among(&self, query: &[f32], keys: &[i64], k: usize) -> Vec<(i64, f64)> {
+        if k == 0 || query.len() != self.dims {
+            return Vec::new();
+        }
+        let unit = unit_vector(query);
+        let mut scored: Vec<(f64, i64)> = keys
+            .iter()
+            .filter_map(|key| self.keys.binary_search(key).ok())
+            .map(|i| (1.0 - f64::from(self.similarity(&unit, i)), self.keys[i]))
+            .collect();
+        best_first(&mut scored, k)
+    }
+
+    fn similarity(&self, unit_query: &[f32], i: usize) -> f32 {
+        dot_f32_i8(unit_query, self.code(i)) * self.scales[i]
+    }
+}
+
+fn unit_vector(v: &[f32]) -> Vec<f32> {
+    let norm = v
+        .iter()
+        .map(|x| x * x)
+        .sum::<f32>()
+        .sqrt()
+        .max(f32::MIN_POSITIVE);
+    v.iter().map(|x| x / norm).collect()
+}
+
+/// The `k` smallest distances, ties by key, as `(key, distance)`.
+fn best_first(scored: &mut Vec<(f64, i64)>, k: usize) -> Vec<(i64, f64)> {
+    scored.sort_by(|a, b| a.0.total_cmp(&b.0).then(a.1.cmp(&b.1)));
+    scored.truncate(k);
+    scored.iter().map(|&(d, key)| (key, d)).collect()
 }
 
 #[cfg(test)]
@@ -259,13 +293,43 @@ mod tests {
     }
 
     #[test]
+    fn nearest_among_scores_only_the_given_keys() {
+        let all = vectors(300, 32);
+        let mut codes = Codes::new(32);
+        for (i, v) in all.iter().enumerate() {
+            let (scale, code) = quantize(v);
+            let bytes: Vec<u8> = code.iter().map(|&c| c as u8).collect();
+            codes.push(i as i64 * 2, scale, &bytes);
+        }
+        let q = &all[10];
+        let allowed = [40, 20, 7, 600, 300];
+        let found = codes.nearest_among(q, &allowed, 3);
+        assert_eq!(found[0].0, 20);
+        assert!(found[0].1.abs() < 2e-3);
+        let keys: Vec<i64> = found.iter().map(|f| f.0).collect();
+        assert!(keys.iter().all(|k| [40, 20, 300].contains(k)));
+        let mut expected: Vec<(f64, i64)> = [40i64, 20, 300]
+            .iter()
+            .map(|&k| (1.0 - cosine(q, &all[k as usize / 2]), k))
+            .collect();
+        expected.sort_by(|a, b| a.0.total_cmp(&b.0));
+        for ((key, d), (e, ek)) in found.iter().zip(&expected) {
+            assert_eq!(key, ek);
+            assert!((d - e).abs() < 2e-3);
+        }
+    }
+
+    #[test]
     fn zero_and_mismatched_vectors_find_nothing() {
         assert_eq!(quantize(&[0.0, 0.0]), (0.0, vec![0, 0]));
         let mut codes = Codes::new(2);
         codes.push(1, 1.0, &[1, 2, 3]);
         assert!(codes.is_empty());
-        codes.push(1, 0.01, &[100, 0]);
+        codes.push(2, 0.01, &[0, 100]);
+        codes.push(2, 0.01, &[0, 100]);
+        assert_eq!(codes.len(), 1);
+        codes.push(3, 0.01, &[100, 0]);
         assert!(codes.nearest(&[1.0, 0.0, 0.0], 3).is_empty());
-        assert_eq!(codes.nearest(&[1.0, 0.0], 3).len(), 1);
+        assert_eq!(codes.nearest(&[1.0, 0.0], 3)[0].0, 3);
     }
 }

@@ -250,7 +250,7 @@ impl Db<'_> {
         Ok(out)
     }
 
-    /// Exact cosine distances to the notes passing `filter`, nearest first.
+    /// Cosine distances to the notes passing `filter`, nearest first.
     pub fn nearest_filtered(
         &self,
         query: &[f32],
@@ -260,19 +260,16 @@ impl Db<'_> {
         if self.vector_space()?.is_none() {
             return Ok(Vec::new());
         }
-        let mut sql = String::from(
-            "SELECT n.rid, vec_distance_cosine(v.embedding, ?) AS d
-             FROM notes n JOIN vec_notes v ON v.rowid = n.rid WHERE 1",
-        );
-        let mut args = vec![Value::Blob(super::vectors::to_bytes(query))];
+        let mut sql = String::from("SELECT n.rid FROM notes n WHERE 1");
+        let mut args = Vec::new();
         filter.push_sql(&mut sql, &mut args);
-        sql.push_str(" ORDER BY d LIMIT ?");
-        args.push(Value::Integer(k as i64));
-        let mut stmt = self.conn.prepare(&sql)?;
-        let rows = stmt
-            .query_map(params_from_iter(args), |r| Ok((r.get(0)?, r.get(1)?)))?
-            .collect::<rusqlite::Result<Vec<_>>>()?;
-        Ok(rows)
+        sql.push_str(" ORDER BY n.rid");
+        let rids = self
+            .conn
+            .prepare(&sql)?
+            .query_map(params_from_iter(args), |r| r.get(0))?
+            .collect::<rusqlite::Result<Vec<i64>>>()?;
+        self.nearest_among(super::VecKind::Note, query, &rids, k)
     }
 
     /// How many notes carry tag `key=value`.

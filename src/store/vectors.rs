@@ -419,6 +419,35 @@ impl Db<'_> {
         Ok(self.codes(kind, space.dims)?.nearest(query, k))
     }
 
+    /// The `k` rows among `keys` nearest to `query` by cosine distance.
+    pub fn nearest_among(
+        &self,
+        kind: VecKind,
+        query: &[f32],
+        keys: &[i64],
+        k: usize,
+    ) -> Result<Vec<(i64, f64)>> {
+        let Some(space) = self.vector_space()? else {
+            return Ok(Vec::new());
+        };
+        if self.has_codes()? {
+            return Ok(self.codes(kind, space.dims)?.nearest_among(query, keys, k));
+        }
+        let sql = format!(
+            "SELECT rowid, vec_distance_cosine(embedding, ?1) AS d FROM {}
+             WHERE rowid IN (SELECT value FROM json_each(?2)) ORDER BY d LIMIT ?3",
+            kind.vec_table()
+        );
+        let keys = serde_json::to_string(keys).expect("ints serialise");
+        let mut stmt = self.conn.prepare_cached(&sql)?;
+        let rows = stmt
+            .query_map(params![to_bytes(query), keys, k as i64], |r| {
+                Ok((r.get(0)?, r.get(1)?))
+            })?
+            .collect::<rusqlite::Result<Vec<_>>>()?;
+        Ok(rows)
+    }
+
     /// The codes of a kind, from memory while the table is unchanged.
     fn codes(&self, kind: VecKind, dims: usize) -> Result<std::sync::Arc<quant::Codes>> {
         let epoch = self.meta(kind.epoch_key())?.unwrap_or_default();
