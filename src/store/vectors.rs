@@ -457,7 +457,7 @@ impl Db<'_> {
             return Ok(codes.clone());
         }
         let mut codes = quant::Codes::new(dims);
-        let sql = format!("SELECT key, scale, code FROM {}", kind.code_table());
+        let sql = format!("SELECT key, scale, code FROM {} ORDER BY key", kind.code_table());
         let mut stmt = self.conn.prepare_cached(&sql)?;
         let mut rows = stmt.query([])?;
         while let Some(row) = rows.next()? {
