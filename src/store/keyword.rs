@@ -80,11 +80,33 @@ fn index_hits(index: &str, bm25: &str, weight: f64, ranked: bool) -> String {
     }
 }
 
-/// Scores by position for lists ordered newest first.
-fn score_by_position<T>(list: &mut [T], score: impl Fn(&mut T) -> &mut f64) {
-    for (i, item) in list.iter_mut().enumerate() {
-        *score(item) = 1.0 / (1 + i) as f64;
+/// Runs `search` for each expression of the plan until `limit` distinct
+/// hits are found; lists ordered newest first are then scored by position.
+fn run_plan<T>(
+    plan: &KeywordPlan,
+    limit: usize,
+    mut search: impl FnMut(&str) -> Result<Vec<T>>,
+    same: impl Fn(&T, &T) -> bool,
+    score: impl Fn(&mut T) -> &mut f64,
+) -> Result<Vec<T>> {
+    let mut hits: Vec<T> = Vec::new();
+    for expr in plan.expressions() {
+        for hit in search(expr)? {
+            if !hits.iter().any(|h| same(h, &hit)) {
+                hits.push(hit);
+            }
+        }
+        if hits.len() >= limit {
+            break;
+        }
     }
+    hits.truncate(limit);
+    if !plan.ranked() {
+        for (i, hit) in hits.iter_mut().enumerate() {
+            *score(hit) = 1.0 / (1 + i) as f64;
+        }
+    }
+    Ok(hits)
 }
 
 impl Db<'_> {
@@ -156,46 +178,40 @@ impl Db<'_> {
         } else {
             "n.rid DESC"
         };
-        let mut hits: Vec<FtsHit> = Vec::new();
-        for expr in plan.expressions() {
-            let mut sql = format!(
-                "WITH hits AS ({} UNION ALL {})
-                 SELECT {NOTE_COLUMNS}, max(h.score) AS score
-                 FROM hits h JOIN notes n ON n.rid = h.rid WHERE 1",
-                index_hits("notes_fts", "bm25(notes_fts, 4.0, 2.0)", 1.0, ranked),
-                index_hits("body_fts", "bm25(body_fts)", 0.5, ranked),
-            );
-            let mut args = vec![
-                Value::Text(expr.to_string()),
-                Value::Integer(Self::index_rows(plan, filter, limit)),
-            ];
-            filter.push_sql(&mut sql, &mut args);
-            sql.push_str(&format!(" GROUP BY n.rid ORDER BY {order} LIMIT ?"));
-            args.push(Value::Integer(limit as i64));
-            let mut stmt = self.conn.prepare(&sql)?;
-            let rows = stmt.query_map(params_from_iter(args), |row| {
-                let (rid, note) = note_from_row(row)?;
-                Ok(FtsHit {
-                    rid,
-                    note,
-                    score: row.get(8)?,
-                })
-            })?;
-            for row in rows {
-                let hit = row?;
-                if !hits.iter().any(|h| h.rid == hit.rid) {
-                    hits.push(hit);
-                }
-            }
-            if hits.len() >= limit {
-                break;
-            }
-        }
-        hits.truncate(limit);
-        if !ranked {
-            score_by_position(&mut hits, |h| &mut h.score);
-        }
-        Ok(hits)
+        run_plan(
+            plan,
+            limit,
+            |expr| {
+                let mut sql = format!(
+                    "WITH hits AS ({} UNION ALL {})
+                     SELECT {NOTE_COLUMNS}, max(h.score) AS score
+                     FROM hits h JOIN notes n ON n.rid = h.rid WHERE 1",
+                    index_hits("notes_fts", "bm25(notes_fts, 4.0, 2.0)", 1.0, ranked),
+                    index_hits("body_fts", "bm25(body_fts)", 0.5, ranked),
+                );
+                let mut args = vec![
+                    Value::Text(expr.to_string()),
+                    Value::Integer(Self::index_rows(plan, filter, limit)),
+                ];
+                filter.push_sql(&mut sql, &mut args);
+                sql.push_str(&format!(" GROUP BY n.rid ORDER BY {order} LIMIT ?"));
+                args.push(Value::Integer(limit as i64));
+                let mut stmt = self.conn.prepare(&sql)?;
+                let hits = stmt
+                    .query_map(params_from_iter(args), |row| {
+                        let (rid, note) = note_from_row(row)?;
+                        Ok(FtsHit {
+                            rid,
+                            note,
+                            score: row.get(8)?,
+                        })
+                    })?
+                    .collect::<rusqlite::Result<Vec<_>>>()?;
+                Ok(hits)
+            },
+            |a, b| a.rid == b.rid,
+            |h| &mut h.score,
+        )
     }
 
     /// Parts matching the plan, whose notes pass `filter`, best first.
@@ -249,47 +265,40 @@ impl Db<'_> {
         } else {
             Self::index_rows(plan, filter, limit)
         };
-        let mut hits: Vec<SubHit> = Vec::new();
-        for expr in plan.expressions() {
-            let mut sql = format!(
-                "WITH hits AS ({}) {select}",
-                index_hits(index, bm25, 1.0, ranked)
-            );
-            let mut args = vec![Value::Text(expr.to_string()), Value::Integer(rows)];
-            filter.push_sql(&mut sql, &mut args);
-            sql.push_str(&format!(" ORDER BY {order} LIMIT ?"));
-            args.push(Value::Integer(limit as i64));
-            let mut stmt = self.conn.prepare(&sql)?;
-            let found = stmt.query_map(params_from_iter(args), |r| {
-                Ok(SubHit {
-                    rid: r.get(0)?,
-                    number: r.get(1)?,
-                    score: r.get(2)?,
-                })
-            })?;
-            for hit in found {
-                let hit = hit?;
-                if !hits.contains(&hit) {
-                    hits.push(hit);
-                }
-            }
-            if hits.len() >= limit {
-                break;
-            }
-        }
-        hits.truncate(limit);
-        if !ranked {
-            score_by_position(&mut hits, |h| &mut h.score);
-        }
-        Ok(hits)
+        run_plan(
+            plan,
+            limit,
+            |expr| {
+                let mut sql = format!(
+                    "WITH hits AS ({}) {select}",
+                    index_hits(index, bm25, 1.0, ranked)
+                );
+                let mut args = vec![Value::Text(expr.to_string()), Value::Integer(rows)];
+                filter.push_sql(&mut sql, &mut args);
+                sql.push_str(&format!(" ORDER BY {order} LIMIT ?"));
+                args.push(Value::Integer(limit as i64));
+                let mut stmt = self.conn.prepare(&sql)?;
+                let hits = stmt
+                    .query_map(params_from_iter(args), |r| {
+                        Ok(SubHit {
+                            rid: r.get(0)?,
+                            number: r.get(1)?,
+                            score: r.get(2)?,
+                        })
+                    })?
+                    .collect::<rusqlite::Result<Vec<_>>>()?;
+                Ok(hits)
+            },
+            |a, b| a == b,
+            |h| &mut h.score,
+        )
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::note::{Note, Tags};
-    use crate::store::Store;
+    use crate::store::{Store, test_note};
     use crate::time::Timestamp;
 
     /// A store whose notes have these summaries, rids 1, 2, ... in order.
@@ -300,15 +309,7 @@ mod tests {
             .write(|db| {
                 for (i, summary) in summaries.iter().enumerate() {
                     let at = Timestamp::from_millis(1_000 * i as i64);
-                    let note = Note {
-                        id: format!("n{}", i + 1),
-                        summary: summary.to_string(),
-                        tags: Tags::new(),
-                        content_hash: None,
-                        created: at,
-                        updated: at,
-                        accessed: at,
-                    };
+                    let note = test_note(&format!("n{}", i + 1), summary, at);
                     let rid = db.insert_note(&note)?;
                     db.index_note_text(rid, summary, &note.tags)?;
                 }

@@ -183,6 +183,20 @@ impl Db<'_> {
     }
 }
 
+/// A note with no tags or content, created and updated `at`.
+#[cfg(test)]
+pub(crate) fn test_note(id: &str, summary: &str, at: crate::time::Timestamp) -> crate::note::Note {
+    crate::note::Note {
+        id: id.to_string(),
+        summary: summary.to_string(),
+        tags: crate::note::Tags::new(),
+        content_hash: None,
+        created: at,
+        updated: at,
+        accessed: at,
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

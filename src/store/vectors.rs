@@ -457,7 +457,10 @@ impl Db<'_> {
             return Ok(codes.clone());
         }
         let mut codes = quant::Codes::new(dims);
-        let sql = format!("SELECT key, scale, code FROM {} ORDER BY key", kind.code_table());
+        let sql = format!(
+            "SELECT key, scale, code FROM {} ORDER BY key",
+            kind.code_table()
+        );
         let mut stmt = self.conn.prepare_cached(&sql)?;
         let mut rows = stmt.query([])?;
         while let Some(row) = rows.next()? {
@@ -507,8 +510,7 @@ impl Db<'_> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::note::{Note, Tags};
-    use crate::store::Store;
+    use crate::store::{Store, test_note};
     use crate::time::Timestamp;
 
     const DIMS: usize = 16;
@@ -535,15 +537,7 @@ mod tests {
                 for (i, v) in vectors.iter().enumerate() {
                     let at = Timestamp::from_millis(0);
                     let summary = format!("note {i}");
-                    let note = Note {
-                        id: format!("n{i}"),
-                        summary: summary.clone(),
-                        tags: Tags::new(),
-                        content_hash: None,
-                        created: at,
-                        updated: at,
-                        accessed: at,
-                    };
+                    let note = test_note(&format!("n{i}"), &summary, at);
                     let rid = db.insert_note(&note)?;
                     assert!(db.set_vector(VecKind::Note, rid, &summary, "h", &to_bytes(v))?);
                 }
