@@ -11,12 +11,13 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::time::Instant;
 
-use keep::ingest::ocr::{Ocr, model_dir};
+use keep::config::{Config, Environment};
+use keep_core::ingest::ocr::Ocr;
 
 const FILES: usize = 1000;
 
 fn fixtures() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("testdata/ingest")
+    PathBuf::from(concat!(env!("CARGO_MANIFEST_DIR"), "/../..")).join("testdata/ingest")
 }
 
 /// Writes `FILES` files: a quarter each of text, Markdown, HTML and PDF.
@@ -67,7 +68,8 @@ fn children_usage() -> (f64, f64) {
 }
 
 fn main() {
-    let bin = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("target/release/keep");
+    let bin =
+        PathBuf::from(concat!(env!("CARGO_MANIFEST_DIR"), "/../..")).join("target/release/keep");
     assert!(
         bin.is_file(),
         "build the release binary first: cargo build --release"
@@ -133,7 +135,8 @@ fn main() {
         bytes as f64 / 1e6 / wall
     );
 
-    let dir = model_dir().expect("a data directory");
+    let config = Config::resolve(None, &Environment::capture()).expect("settings");
+    let dir = config.ocr_dir.expect("a data directory");
     let start = Instant::now();
     let ocr = Ocr::load(&dir).expect("OCR models installed");
     println!(

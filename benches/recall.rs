@@ -15,10 +15,12 @@ use std::path::Path;
 use std::process::Command;
 use std::time::{Duration, Instant};
 
-use keep::Keeper;
-use keep::embed::{Config, Embedder, LoadFor, ModelPaths, OnnxEmbedder};
-use keep::keeper::{FindQuery, PutOptions, RecallMode};
-use keep::store::{NoteFilter, Store, VecKind};
+use keep::config::{Config, Environment};
+use keep_core::embed::{Embedder, LoadFor, ModelPaths, OnnxEmbedder};
+use keep_core::keeper::PutOptions;
+use keep_core::recall::{FindQuery, RecallMode};
+use keep_core::store::{Store, VecKind};
+use keep_core::{Keeper, Settings};
 
 const WORDS: &[&str] = &[
     "storage", "engine", "writes", "readers", "budget", "meeting", "design", "review", "garden",
@@ -161,8 +163,9 @@ fn main() {
         .split(',')
         .filter_map(|s| s.trim().parse().ok())
         .collect();
-    let paths = ModelPaths::locate(&Config::default()).expect("model paths");
-    let bin = Path::new(env!("CARGO_MANIFEST_DIR")).join("target/release/keep");
+    let config = Config::resolve(None, &Environment::capture()).expect("settings");
+    let paths = ModelPaths::from_settings(&config.model).expect("model paths");
+    let bin = Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/../..")).join("target/release/keep");
     println!("machine: {} cores, {}", num_cpus(), cpu_model());
 
     // The ceiling: the raw embedding throughput of the model in ONNX Runtime.
@@ -180,7 +183,11 @@ fn main() {
     for &n in &sizes {
         let dir = StoreDir::new(kept.as_deref(), n);
         let reused = dir.path().join("keep.db").is_file();
-        let mut keeper = Keeper::open(dir.path())
+        let settings = Settings {
+            store: dir.path().to_path_buf(),
+            ..config.settings().expect("settings")
+        };
+        let mut keeper = Keeper::open(settings)
             .expect("open")
             .with_embedder(Box::new(
                 OnnxEmbedder::load(&paths, LoadFor::ManyQueries).expect("load model"),
@@ -220,11 +227,8 @@ fn main() {
                     (RecallMode::Semantic, &mut semantic),
                 ] {
                     let query = FindQuery {
-                        text: Some(q.clone()),
-                        filter: NoteFilter::default(),
-                        limit: 10,
                         mode,
-                        ..FindQuery::default()
+                        ..FindQuery::text(q.clone(), 10)
                     };
                     let t = Instant::now();
                     keeper.find(&query).expect("find");

@@ -21,7 +21,8 @@ fn keep(bin: &Path, store: &Path, args: &[&str]) -> String {
 }
 
 fn main() {
-    let bin = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("target/release/keep");
+    let bin =
+        PathBuf::from(concat!(env!("CARGO_MANIFEST_DIR"), "/../..")).join("target/release/keep");
     assert!(
         bin.is_file(),
         "build the release binary first: cargo build --release"

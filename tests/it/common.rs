@@ -248,3 +248,12 @@ impl Env {
         serde_json::from_str(&self.ok_stdin(&all, input)).expect("valid JSON")
     }
 }
+
+/// The repository's root (the workspace), where `testdata/`, `target/`
+/// and the checked-in docs live.
+pub fn repo_root() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../..")
+        .canonicalize()
+        .expect("the repository root")
+}

@@ -4,7 +4,7 @@ use std::path::Path;
 
 #[test]
 fn completions_and_man_pages_are_fresh() {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let root = &crate::common::repo_root();
     let update = std::env::var_os("KEEP_UPDATE_DOCS").is_some();
     let mut stale = Vec::new();
     for (path, contents) in keep::cli::docs::generated_files() {

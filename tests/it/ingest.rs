@@ -10,9 +10,7 @@ use serde_json::Value;
 use crate::common::Env;
 
 fn testdata(dir: &str) -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-        .join("testdata")
-        .join(dir)
+    crate::common::repo_root().join("testdata").join(dir)
 }
 
 /// Copies a fixture folder into the environment; returns the copy.

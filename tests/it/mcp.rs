@@ -12,9 +12,7 @@ use crate::common::Env;
 fn client_python() -> PathBuf {
     let python = std::env::var_os("KEEP_TEST_PYTHON")
         .map(PathBuf::from)
-        .unwrap_or_else(|| {
-            PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("target/test-tools/venv/bin/python")
-        });
+        .unwrap_or_else(|| crate::common::repo_root().join("target/test-tools/venv/bin/python"));
     assert!(
         python.is_file(),
         "the Python MCP client is not installed at {}: run ./scripts/setup.sh --dev",
@@ -32,7 +30,7 @@ fn the_reference_client_drives_every_tool_resource_and_prompt() {
     let outside = env.path("outside.txt");
     std::fs::write(&outside, "not for agents\n").unwrap();
     std::os::unix::fs::symlink(&outside, allowed.join("escape-link")).unwrap();
-    let script = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/mcp_client.py");
+    let script = crate::common::repo_root().join("tests/mcp_client.py");
     let output = env
         .program(
             &client_python(),

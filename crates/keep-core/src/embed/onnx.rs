@@ -1,0 +1,442 @@
+//! The ONNX Runtime provider: a fastembed-compatible model directory run
+//! through our own session, so start-up can skip graph optimisation by
+//! loading a graph optimised once and cached beside the store's data.
+
+use std::path::{Path, PathBuf};
+use std::sync::OnceLock;
+
+use ort::session::Session;
+use ort::session::builder::GraphOptimizationLevel;
+use ort::value::Tensor;
+use tokenizers::{AddedToken, PaddingParams, PaddingStrategy, Tokenizer, TruncationParams};
+
+use super::{BATCH_SIZE, Embedder, ModelPaths};
+use crate::error::{Error, Result};
+
+/// Tokens per text; longer texts are truncated.
+const MAX_TOKENS: usize = 256;
+
+const MODEL_FILES: [&str; 5] = [
+    "model.onnx",
+    "tokenizer.json",
+    "config.json",
+    "special_tokens_map.json",
+    "tokenizer_config.json",
+];
+
+/// What a loaded model will mostly do, which decides whether its weights
+/// are repacked for speed at load (about 50 ms, then each query runs about
+/// three times faster).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum LoadFor {
+    /// A command that embeds a query or a batch and exits.
+    #[default]
+    OneQuery,
+    /// A server or browser that embeds many queries over its life.
+    ManyQueries,
+}
+
+/// A sentence-embedding model on ONNX Runtime: mean pooling over the last
+/// hidden state, L2-normalised.
+pub struct OnnxEmbedder {
+    session: Session,
+    tokenizer: Tokenizer,
+    output: String,
+    token_types: bool,
+    id: String,
+    dims: usize,
+}
+
+fn unavailable(what: impl std::fmt::Display) -> Error {
+    Error::ModelUnavailable(what.to_string())
+}
+
+/// Loads ONNX Runtime from `lib` once per process; the environment lives as
+/// long as the process.
+fn runtime(lib: &Path) -> Result<ort::environment::Environment> {
+    static ENV: OnceLock<std::result::Result<ort::environment::Environment, String>> =
+        OnceLock::new();
+    let outcome = ENV.get_or_init(|| {
+        if !lib.is_file() {
+            return Err(format!(
+                "ONNX Runtime not found: looked for {}; install it with ./scripts/setup.sh or set KEEP_ORT_LIB",
+                lib.display()
+            ));
+        }
+        let builder = ort::init_from(lib)
+            .map_err(|e| format!("ONNX Runtime at {} cannot be loaded: {e}", lib.display()))?;
+        builder
+            .with_name("keep")
+            .with_telemetry(false)
+            .build()
+            .map_err(|e| format!("ONNX Runtime at {} cannot start: {e}", lib.display()))
+    });
+    outcome.clone().map_err(Error::ModelUnavailable)
+}
+
+impl OnnxEmbedder {
+    pub fn load(paths: &ModelPaths, load_for: LoadFor) -> Result<Self> {
+        for name in MODEL_FILES {
+            let file = paths.model_dir.join(name);
+            if !file.is_file() {
+                return Err(unavailable(format_args!(
+                    "embedding model not found: looked for {}; install it with ./scripts/setup.sh or set KEEP_MODEL_DIR",
+                    file.display()
+                )));
+            }
+        }
+        let dir = paths.model_dir.clone();
+        let tokenizer = std::thread::spawn(move || load_tokenizer(&dir));
+        let environment = runtime(&paths.ort_lib)?;
+        let session = open_session(&environment, paths, load_for);
+        let tokenizer = tokenizer
+            .join()
+            .map_err(|_| unavailable("the tokenizer loader crashed"))??;
+        let session = session?;
+        let (output, dims) = hidden_state_output(&session, &paths.model_dir)?;
+        let token_types = session
+            .inputs()
+            .iter()
+            .any(|i| i.name() == "token_type_ids");
+        Ok(OnnxEmbedder {
+            session,
+            tokenizer,
+            output,
+            token_types,
+            id: paths.model_id()?,
+            dims,
+        })
+    }
+
+    fn embed_batch(&mut self, texts: &[&str]) -> Result<Vec<Vec<f32>>> {
+        let encodings = self
+            .tokenizer
+            .encode_batch(texts.to_vec(), true)
+            .map_err(|e| unavailable(format_args!("tokenizing failed: {e}")))?;
+        let rows = encodings.len();
+        let width = encodings.first().map_or(0, |e| e.len());
+        let column = |pick: fn(&tokenizers::Encoding) -> &[u32]| -> Vec<i64> {
+            encodings
+                .iter()
+                .flat_map(|e| pick(e).iter().map(|&x| i64::from(x)))
+                .collect()
+        };
+        let mask = column(tokenizers::Encoding::get_attention_mask);
+        let tensor = |data: Vec<i64>| {
+            Tensor::from_array(([rows, width], data))
+                .map_err(|e| unavailable(format_args!("embedding input rejected: {e}")))
+        };
+        let mut inputs = ort::inputs![
+            "input_ids" => tensor(column(tokenizers::Encoding::get_ids))?,
+            "attention_mask" => tensor(mask.clone())?,
+        ];
+        if self.token_types {
+            inputs.push((
+                "token_type_ids".into(),
+                tensor(column(tokenizers::Encoding::get_type_ids))?.into(),
+            ));
+        }
+        let outputs = self
+            .session
+            .run(inputs)
+            .map_err(|e| unavailable(format_args!("embedding failed: {e}")))?;
+        let (shape, hidden) = outputs[self.output.as_str()]
+            .try_extract_tensor::<f32>()
+            .map_err(|e| unavailable(format_args!("embedding output unreadable: {e}")))?;
+        let dims = usize::try_from(shape[2]).unwrap_or(0);
+        if dims != self.dims {
+            return Err(unavailable(format_args!(
+                "embedding model returned {dims} dimensions, expected {}",
+                self.dims
+            )));
+        }
+        Ok(mean_pool(hidden, &mask, rows, width, dims))
+    }
+}
+
+impl Embedder for OnnxEmbedder {
+    fn model_id(&self) -> &str {
+        &self.id
+    }
+
+    fn dimensions(&self) -> usize {
+        self.dims
+    }
+
+    fn embed(&mut self, texts: &[&str]) -> Result<Vec<Vec<f32>>> {
+        let mut vectors = Vec::with_capacity(texts.len());
+        for batch in texts.chunks(BATCH_SIZE) {
+            vectors.extend(self.embed_batch(batch)?);
+        }
+        Ok(vectors)
+    }
+}
+
+/// Averages the token vectors each text's attention mask keeps, then
+/// scales each average to unit length.
+fn mean_pool(
+    hidden: &[f32],
+    mask: &[i64],
+    rows: usize,
+    width: usize,
+    dims: usize,
+) -> Vec<Vec<f32>> {
+    (0..rows)
+        .map(|row| {
+            let mut sum = vec![0f32; dims];
+            let mut kept = 0f32;
+            for token in 0..width {
+                if mask[row * width + token] == 0 {
+                    continue;
+                }
+                kept += 1.0;
+                let start = (row * width + token) * dims;
+                for (s, h) in sum.iter_mut().zip(&hidden[start..start + dims]) {
+                    *s += h;
+                }
+            }
+            let kept = kept.max(1e-9);
+            sum.iter_mut().for_each(|s| *s /= kept);
+            let norm = sum.iter().map(|x| x * x).sum::<f32>().sqrt().max(1e-12);
+            sum.iter_mut().for_each(|s| *s /= norm);
+            sum
+        })
+        .collect()
+}
+
+/// The output holding per-token vectors: `last_hidden_state` or the first
+/// output of rank 3, and its width.
+fn hidden_state_output(session: &Session, dir: &Path) -> Result<(String, usize)> {
+    let outputs = session.outputs();
+    let rank3 = |o: &&ort::value::Outlet| o.dtype().tensor_shape().is_some_and(|s| s.len() == 3);
+    let chosen = outputs
+        .iter()
+        .filter(rank3)
+        .find(|o| o.name() == "last_hidden_state")
+        .or_else(|| outputs.iter().find(rank3))
+        .ok_or_else(|| {
+            unavailable(format_args!(
+                "embedding model in {} has no per-token output",
+                dir.display()
+            ))
+        })?;
+    let dims = chosen
+        .dtype()
+        .tensor_shape()
+        .and_then(|s| usize::try_from(s[2]).ok())
+        .filter(|&d| d > 0)
+        .ok_or_else(|| {
+            unavailable(format_args!(
+                "embedding model in {} does not declare its vector width",
+                dir.display()
+            ))
+        })?;
+    Ok((chosen.name().to_string(), dims))
+}
+
+fn threads() -> usize {
+    std::thread::available_parallelism().map_or(1, |n| n.get())
+}
+
+fn session_builder(
+    environment: &ort::environment::Environment,
+    level: GraphOptimizationLevel,
+) -> ort::Result<ort::session::builder::SessionBuilder> {
+    Ok(Session::builder(environment)?
+        .with_intra_threads(threads())?
+        .with_optimization_level(level)?)
+}
+
+/// Opens the session from the cached optimised graph when there is one;
+/// otherwise optimises the model, caching the result for next time.
+///
+/// The model keeps its weights as int8 and widens them on every run; the
+/// optimised graph holds them widened (about four times the size), which
+/// costs a quarter of a second to compute but almost nothing to map.
+fn open_session(
+    environment: &ort::environment::Environment,
+    paths: &ModelPaths,
+    load_for: LoadFor,
+) -> Result<Session> {
+    let model = paths.model_dir.join("model.onnx");
+    let fail = |e: ort::Error| {
+        unavailable(format_args!(
+            "embedding model {} cannot be loaded: {e}",
+            model.display()
+        ))
+    };
+    let cached = optimized_cache_path(paths);
+    if let Some(cached) = cached.as_ref().filter(|c| c.is_file()) {
+        if let Ok(session) = open_optimized(environment, cached, load_for) {
+            return Ok(session);
+        }
+        let _ = std::fs::remove_file(cached);
+    }
+    optimize(environment, &model, cached.as_deref()).map_err(fail)
+}
+
+/// Maps a cached graph in ORT format and runs it in place: its weights are
+/// read straight from the page cache instead of being parsed and copied.
+fn open_optimized(
+    environment: &ort::environment::Environment,
+    cached: &Path,
+    load_for: LoadFor,
+) -> Result<Session> {
+    let file = std::fs::File::open(cached).map_err(|e| Error::io(cached, e))?;
+    // SAFETY: cache entries are written under a temporary name and renamed
+    // into place, never modified afterwards, so the mapped bytes cannot
+    // change; a replaced or removed entry keeps its old inode alive.
+    let map = unsafe { memmap2::Mmap::map(&file) }.map_err(|e| Error::io(cached, e))?;
+    // The session borrows the bytes for as long as it lives, and sessions
+    // live until the process ends.
+    let bytes: &'static [u8] = Box::leak(Box::new(map));
+    session_builder(environment, GraphOptimizationLevel::Disable)
+        .and_then(|b| Ok(b.with_prepacking(load_for == LoadFor::ManyQueries)?))
+        .and_then(|b| Ok(b.with_config_entry("session.use_ort_model_bytes_directly", "1")?))
+        .and_then(|b| Ok(b.with_config_entry("session.use_ort_model_bytes_for_initializers", "1")?))
+        .and_then(|mut b| b.commit_from_memory(bytes))
+        .map_err(|e| {
+            unavailable(format_args!(
+                "cached model {} unusable: {e}",
+                cached.display()
+            ))
+        })
+}
+
+/// Builds the session with the extended (hardware-independent) graph
+/// optimisations, saving the optimised graph to `cache` when given.
+fn optimize(
+    environment: &ort::environment::Environment,
+    model: &Path,
+    cache: Option<&Path>,
+) -> ort::Result<Session> {
+    let mut builder = session_builder(environment, GraphOptimizationLevel::Level2)?;
+    let partial = cache
+        .filter(|c| {
+            c.parent()
+                .is_some_and(|dir| std::fs::create_dir_all(dir).is_ok())
+        })
+        .map(|c| {
+            (
+                c,
+                c.with_extension(format!("{}.partial", std::process::id())),
+            )
+        });
+    if let Some((_, partial)) = &partial {
+        builder = builder
+            .with_optimized_model_path(partial)?
+            .with_config_entry("session.save_model_format", "ORT")?;
+    }
+    let session = builder.commit_from_file(model)?;
+    if let Some((cache, partial)) = partial
+        && std::fs::rename(&partial, cache).is_err()
+    {
+        let _ = std::fs::remove_file(&partial);
+    }
+    Ok(session)
+}
+
+/// `<cache dir>/keep/models/<model>-<size>-<mtime>-ort<size>-<mtime>.ort`: any
+/// change to the model or the runtime library makes a new entry.
+fn optimized_cache_path(paths: &ModelPaths) -> Option<PathBuf> {
+    let stamp = |p: &Path| -> Option<String> {
+        let meta = std::fs::metadata(p).ok()?;
+        let mtime = meta
+            .modified()
+            .ok()?
+            .duration_since(std::time::UNIX_EPOCH)
+            .ok()?
+            .as_secs();
+        Some(format!("{}-{mtime}", meta.len()))
+    };
+    let model = stamp(&paths.model_dir.join("model.onnx"))?;
+    let runtime = stamp(&paths.ort_lib)?;
+    let name = paths.model_dir.file_name()?.to_string_lossy().into_owned();
+    Some(
+        paths
+            .cache_dir
+            .as_ref()?
+            .join("models")
+            .join(format!("{name}-{model}-ort{runtime}.ort")),
+    )
+}
+
+fn read_json(dir: &Path, name: &str) -> Result<serde_json::Value> {
+    let path = dir.join(name);
+    let bytes = std::fs::read(&path).map_err(|e| Error::io(&path, e))?;
+    serde_json::from_slice(&bytes).map_err(|e| Error::Format {
+        what: path.display().to_string(),
+        reason: e.to_string(),
+    })
+}
+
+/// The tokenizer as fastembed configures it: padded to the longest text of
+/// a batch, truncated to the model's limit, special tokens registered.
+fn load_tokenizer(dir: &Path) -> Result<Tokenizer> {
+    let path = dir.join("tokenizer.json");
+    let bad_config = |e: tokenizers::Error| Error::Format {
+        what: path.display().to_string(),
+        reason: e.to_string(),
+    };
+    let mut tokenizer = Tokenizer::from_file(&path).map_err(bad_config)?;
+    let config = read_json(dir, "config.json")?;
+    let tokenizer_config = read_json(dir, "tokenizer_config.json")?;
+    let special = read_json(dir, "special_tokens_map.json")?;
+    let model_limit = tokenizer_config["model_max_length"]
+        .as_f64()
+        .map_or(MAX_TOKENS, |n| n.min(MAX_TOKENS as f64) as usize);
+    let pad = &tokenizer_config["pad_token"];
+    let pad_token = pad
+        .as_str()
+        .or_else(|| pad["content"].as_str())
+        .unwrap_or("[PAD]")
+        .to_string();
+    let pad_id = config["pad_token_id"]
+        .as_u64()
+        .and_then(|id| u32::try_from(id).ok())
+        .or_else(|| tokenizer.token_to_id(&pad_token))
+        .unwrap_or(0);
+    tokenizer
+        .with_padding(Some(PaddingParams {
+            strategy: PaddingStrategy::BatchLongest,
+            pad_token,
+            pad_id,
+            ..Default::default()
+        }))
+        .with_truncation(Some(TruncationParams {
+            max_length: model_limit,
+            ..Default::default()
+        }))
+        .map_err(bad_config)?;
+    if let serde_json::Value::Object(tokens) = special {
+        let added: Vec<AddedToken> = tokens.values().filter_map(special_token).collect();
+        tokenizer.add_special_tokens(added).map_err(bad_config)?;
+    }
+    Ok(tokenizer)
+}
+
+fn special_token(value: &serde_json::Value) -> Option<AddedToken> {
+    if let Some(content) = value.as_str() {
+        return Some(AddedToken::from(content.to_string(), true));
+    }
+    let flag = |key: &str| value[key].as_bool();
+    Some(
+        AddedToken::from(value["content"].as_str()?.to_string(), true)
+            .single_word(flag("single_word")?)
+            .lstrip(flag("lstrip")?)
+            .rstrip(flag("rstrip")?)
+            .normalized(flag("normalized")?),
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::mean_pool;
+
+    #[test]
+    fn mean_pool_ignores_padding_and_normalises() {
+        let hidden = [1.0, 0.0, 3.0, 0.0, 100.0, 100.0];
+        let pooled = mean_pool(&hidden, &[1, 1, 0], 1, 3, 2);
+        assert_eq!(pooled, vec![vec![1.0, 0.0]]);
+    }
+}

@@ -1,0 +1,146 @@
+//! Ingestion: turning the bytes of a file or a web page into a document
+//! (text, provider tags, media type), one `Extractor` per format chosen by
+//! content sniffing; chunking long text into parts; walking folders;
+//! fetching URLs; and running extraction on a pool of worker threads with
+//! panics isolated and time bounded.
+
+mod audio;
+pub mod chunk;
+mod docx;
+pub mod fetch;
+mod html;
+mod image;
+pub mod ocr;
+mod pdf;
+pub mod pool;
+pub mod sniff;
+mod text;
+pub mod walk;
+
+use std::path::Path;
+
+use crate::error::{Error, Result};
+use crate::model::Tags;
+pub use sniff::Format;
+
+/// Largest file read for extraction.
+pub const MAX_FILE_BYTES: u64 = 256 * 1024 * 1024;
+
+/// What an extractor found in a file.
+#[derive(Debug, Clone, Default)]
+pub struct Document {
+    /// The readable text, possibly empty (a photo without words).
+    pub text: String,
+    /// A summary the format provides (audio, images), used when the text
+    /// is empty or short.
+    pub description: Option<String>,
+    /// Tags from the file's own metadata (title, author, artist, ...).
+    pub tags: Tags,
+    pub media_type: String,
+    /// Page texts for paged formats, for parts that follow pages.
+    pub pages: Vec<String>,
+    /// True when the file holds text only OCR can read and the OCR models
+    /// are not installed.
+    pub ocr_pending: bool,
+}
+
+/// Turns the bytes of one format into a document.
+pub trait Extractor {
+    fn extract(&self, bytes: &[u8], ocr: Option<&ocr::Ocr>) -> Result<Document>;
+}
+
+/// The extractor for `format`.
+fn extractor(format: Format) -> Option<&'static dyn Extractor> {
+    Some(match format {
+        Format::Text => &text::Plain,
+        Format::Markdown => &text::Markdown,
+        Format::Html => &html::Html,
+        Format::Pdf => &pdf::Pdf,
+        Format::Docx => &docx::Docx,
+        Format::Audio(_) => &audio::Audio,
+        Format::Image(_) => &image::Image,
+        Format::Binary => return None,
+    })
+}
+
+/// Extracts a document from `bytes`; `name` (a path or URL) is used for
+/// the extension and in messages.
+pub fn extract(
+    bytes: &[u8],
+    name: &str,
+    path: Option<&Path>,
+    ocr: Option<&ocr::Ocr>,
+) -> Result<Document> {
+    let format = sniff::sniff(bytes, path);
+    if matches!(format, Format::Text | Format::Markdown | Format::Binary)
+        && let Some(claimed) = sniff::claimed(path)
+    {
+        return Err(format_error(
+            name,
+            format!("is named as {claimed} but its content is not {claimed}"),
+        ));
+    }
+    let Some(extractor) = extractor(format) else {
+        return Err(format_error(
+            name,
+            "is a binary file of a type keep does not read",
+        ));
+    };
+    let mut doc = extractor.extract(bytes, ocr).map_err(|e| match e {
+        Error::Format { reason, .. } => format_error(name, reason),
+        other => other,
+    })?;
+    doc.media_type = format.media_type().to_string();
+    doc.text = tidy(&doc.text);
+    Ok(doc)
+}
+
+/// An extraction failure for `what`.
+pub fn format_error(what: &str, reason: impl Into<String>) -> Error {
+    Error::Format {
+        what: what.to_string(),
+        reason: reason.into(),
+    }
+}
+
+/// A failure inside an extractor, before the file name is known.
+fn bad(reason: impl Into<String>) -> Error {
+    format_error("", reason)
+}
+
+/// Trims lines, drops runs of blank lines and trailing spaces.
+pub fn tidy(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    let mut blank = 0;
+    for line in text.lines() {
+        let line = line.trim_end();
+        if line.trim().is_empty() {
+            blank += 1;
+            continue;
+        }
+        if !out.is_empty() {
+            out.push_str(if blank > 0 { "\n\n" } else { "\n" });
+        }
+        blank = 0;
+        out.push_str(line);
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn tidy_keeps_paragraphs_and_drops_noise() {
+        assert_eq!(tidy("  \n a  \n\n\n\n b\nc \n\n"), " a\n\n b\nc");
+    }
+
+    #[test]
+    fn files_lying_about_their_type_are_refused() {
+        let err = extract(b"just text", "x.pdf", Some(Path::new("x.pdf")), None).unwrap_err();
+        assert!(err.to_string().contains("named as PDF"), "{err}");
+        let err = extract(b"\x00\x01\x02", "x.bin", Some(Path::new("x.bin")), None).unwrap_err();
+        assert!(err.to_string().contains("binary"), "{err}");
+    }
+}

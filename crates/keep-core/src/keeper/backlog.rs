@@ -1,0 +1,197 @@
+//! The embedding backlog: the lazily loaded embedder, the store's vector
+//! space (which model made its vectors), giving vectors to rows that lack
+//! one (donor copies first, the model for the rest), and reindexing.
+
+use std::collections::HashMap;
+
+use super::Keeper;
+use crate::embed::{BATCH_SIZE, Embedder, ModelPaths, OnnxEmbedder};
+use crate::error::{Error, Result};
+use crate::model;
+use crate::store::{PendingText, VectorSpace};
+
+#[derive(Default)]
+pub(super) enum EmbedderSlot {
+    #[default]
+    Unloaded,
+    Ready(Box<dyn Embedder>),
+    Failed(String),
+}
+
+#[derive(Debug, Clone, Default, PartialEq, Eq, serde::Serialize, schemars::JsonSchema)]
+pub struct EmbedReport {
+    /// Texts run through the model.
+    pub embedded: usize,
+    /// Vectors copied from rows with the same text.
+    pub copied: usize,
+    /// Rows still waiting.
+    pub remaining: i64,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, schemars::JsonSchema)]
+pub struct ReindexReport {
+    pub model: String,
+    pub dimensions: usize,
+    /// True when the old vectors were dropped (another model, or --all).
+    pub rebuilt: bool,
+    #[serde(flatten)]
+    pub work: EmbedReport,
+    /// Notes whose images were read by OCR in this run.
+    pub ocr_read: usize,
+    /// Notes still waiting for OCR (its models are missing).
+    pub ocr_waiting: usize,
+}
+
+impl Keeper {
+    /// The embedder, loading the configured model on first use.
+    pub fn embedder(&mut self) -> Result<&mut dyn Embedder> {
+        if matches!(self.embedder, EmbedderSlot::Unloaded) {
+            self.embedder = match ModelPaths::from_settings(&self.settings.model)
+                .and_then(|p| OnnxEmbedder::load(&p, self.load_for))
+            {
+                Ok(e) => EmbedderSlot::Ready(Box::new(e)),
+                Err(e) => EmbedderSlot::Failed(e.to_string()),
+            };
+        }
+        match &mut self.embedder {
+            EmbedderSlot::Ready(e) => Ok(e.as_mut()),
+            EmbedderSlot::Failed(msg) => Err(Error::ModelUnavailable(msg.clone())),
+            EmbedderSlot::Unloaded => unreachable!("loaded above"),
+        }
+    }
+
+    /// The store's vector space when its vectors come from the loaded
+    /// model; None when no vectors were ever made. Reads only.
+    pub(super) fn searchable_space(&mut self) -> Result<Option<VectorSpace>> {
+        let wanted = self.wanted_space()?;
+        match self.store.db().vector_space()? {
+            Some(space) if space == wanted => Ok(Some(space)),
+            Some(space) => Err(mismatch(&space, &wanted)),
+            None => Ok(None),
+        }
+    }
+
+    fn wanted_space(&mut self) -> Result<VectorSpace> {
+        let embedder = self.embedder()?;
+        Ok(VectorSpace {
+            model: embedder.model_id().to_string(),
+            dims: embedder.dimensions(),
+        })
+    }
+
+    /// Checks that the store's vectors come from the loaded model, creating
+    /// the vector tables on first use.
+    fn ensure_vector_space(&mut self) -> Result<VectorSpace> {
+        let wanted = self.wanted_space()?;
+        match self.store.db().vector_space()? {
+            Some(space) if space == wanted => {
+                if self.store.db().codes_missing()? {
+                    self.store.write(|db| db.create_codes())?;
+                }
+                Ok(space)
+            }
+            Some(space) => Err(mismatch(&space, &wanted)),
+            None => {
+                self.store.write(|db| db.create_vector_space(&wanted))?;
+                Ok(wanted)
+            }
+        }
+    }
+
+    /// How many rows wait for a vector.
+    pub fn pending_embeddings(&self) -> Result<i64> {
+        self.store.db().count_pending()
+    }
+
+    /// Gives vectors to rows that lack one, up to `limit` rows (all if
+    /// None): copied from a row with the same text when there is one,
+    /// otherwise embedded in batches.
+    pub fn embed_pending(&mut self, limit: Option<usize>) -> Result<EmbedReport> {
+        self.ensure_vector_space()?;
+        let mut report = EmbedReport::default();
+        let mut budget = limit.unwrap_or(usize::MAX);
+        while budget > 0 {
+            let items = self.store.db().pending_texts(budget.min(4 * BATCH_SIZE))?;
+            if items.is_empty() {
+                break;
+            }
+            budget = budget.saturating_sub(items.len());
+            let vectors = self.vectors_for(&items, &mut report)?;
+            self.store.write(|db| {
+                for item in &items {
+                    let hash = model::content_hash(item.text.as_bytes());
+                    if let Some(v) = vectors.get(&hash) {
+                        db.set_vector(item.row, &item.text, &hash, v)?;
+                    }
+                }
+                Ok(())
+            })?;
+        }
+        report.remaining = self.pending_embeddings()?;
+        Ok(report)
+    }
+
+    /// Vectors (as stored bytes) by text hash: donors first, then the model.
+    fn vectors_for(
+        &mut self,
+        items: &[PendingText],
+        report: &mut EmbedReport,
+    ) -> Result<HashMap<String, Vec<u8>>> {
+        let mut vectors = HashMap::new();
+        let mut to_embed: Vec<(String, &str)> = Vec::new();
+        for item in items {
+            let hash = model::content_hash(item.text.as_bytes());
+            if vectors.contains_key(&hash) || to_embed.iter().any(|(h, _)| *h == hash) {
+                continue;
+            }
+            match self.store.db().donor_vector(&hash)? {
+                Some(v) => {
+                    vectors.insert(hash, v);
+                    report.copied += 1;
+                }
+                None => to_embed.push((hash, item.text.as_str())),
+            }
+        }
+        let embedder = self.embedder()?;
+        for chunk in to_embed.chunks(BATCH_SIZE) {
+            let texts: Vec<&str> = chunk.iter().map(|(_, t)| *t).collect();
+            let embedded = embedder.embed(&texts)?;
+            for ((hash, _), v) in chunk.iter().zip(embedded) {
+                vectors.insert(hash.clone(), crate::store::vector_bytes(&v));
+            }
+            report.embedded += chunk.len();
+        }
+        Ok(vectors)
+    }
+
+    /// Re-embeds what is missing; drops every vector first when the store's
+    /// vectors come from another model or `all` is set.
+    pub fn reindex(&mut self, all: bool) -> Result<ReindexReport> {
+        let (ocr_read, ocr_waiting) = self.read_pending_ocr()?;
+        let wanted = self.wanted_space()?;
+        let current = self.store.db().vector_space()?;
+        let rebuilt = all || current.as_ref().is_some_and(|s| *s != wanted);
+        if rebuilt {
+            self.store.write(|db| {
+                db.drop_vector_space()?;
+                db.create_vector_space(&wanted)
+            })?;
+        }
+        let work = self.embed_pending(None)?;
+        Ok(ReindexReport {
+            model: wanted.model,
+            dimensions: wanted.dims,
+            rebuilt,
+            work,
+            ocr_read,
+            ocr_waiting,
+        })
+    }
+}
+
+fn mismatch(space: &VectorSpace, wanted: &VectorSpace) -> Error {
+    Error::ModelMismatch(format!(
+        "the store's vectors were made by {} ({} dimensions) but the configured model is {} ({} dimensions); run 'keep reindex' to re-embed every note with it",
+        space.model, space.dims, wanted.model, wanted.dims
+    ))
+}

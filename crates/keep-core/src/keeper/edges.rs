@@ -1,0 +1,154 @@
+//! Edges: tags whose key is an edge key link a note to the note named by
+//! the value. Built-in keys plus keys declared by `.tag/KEY` notes carrying
+//! `_inverse=NAME`. A missing target gets a stub note.
+
+use std::collections::HashMap;
+
+use crate::error::{Error, Result};
+use crate::model::time::Timestamp;
+use crate::model::{self, Edge, Note, Tags, keys};
+use crate::store::{Db, NoteRid};
+
+/// Built-in edge keys and the names of their inverses.
+pub const BUILTIN_EDGES: &[(&str, &str)] = &[
+    ("references", "referenced-by"),
+    ("author", "authored"),
+    ("speaker", "spoke"),
+    ("from", "sent"),
+    ("to", "received"),
+    ("in-reply-to", "replies"),
+];
+
+const TAG_NOTE_PREFIX: &str = ".tag/";
+
+pub(crate) struct EdgeKeys(HashMap<String, String>);
+
+impl EdgeKeys {
+    pub(crate) fn load(db: &Db<'_>) -> Result<Self> {
+        let mut map: HashMap<String, String> = BUILTIN_EDGES
+            .iter()
+            .map(|(k, v)| (k.to_string(), v.to_string()))
+            .collect();
+        map.extend(db.declared_edge_keys()?);
+        Ok(EdgeKeys(map))
+    }
+
+    pub(crate) fn is_edge(&self, key: &str) -> bool {
+        self.0.contains_key(key)
+    }
+
+    fn inverse(&self, key: &str) -> Option<&str> {
+        self.0.get(key).map(String::as_str)
+    }
+
+    /// Links made by the edge tags of `note`.
+    pub(crate) fn edges_of(&self, note: &Note) -> Vec<Edge> {
+        note.tags
+            .pairs()
+            .filter_map(|(k, v)| {
+                self.inverse(k).map(|inverse| Edge {
+                    key: k.to_string(),
+                    inverse: inverse.to_string(),
+                    source: note.id.clone(),
+                    target: v.to_string(),
+                })
+            })
+            .collect()
+    }
+
+    /// Links from other notes into `id`.
+    pub(crate) fn edges_into(&self, db: &Db<'_>, id: &str) -> Result<Vec<Edge>> {
+        Ok(db
+            .edges_to(id)?
+            .into_iter()
+            .map(|(key, source)| Edge {
+                inverse: self.inverse(&key).unwrap_or(&key).to_string(),
+                key,
+                source,
+                target: id.to_string(),
+            })
+            .collect())
+    }
+}
+
+/// Makes the edges of note `rid` match its tags, creating stubs for missing
+/// targets; a change to a `.tag/KEY` note rebuilds every edge of KEY.
+pub(super) fn sync(
+    db: &Db<'_>,
+    rid: NoteRid,
+    next: &Note,
+    previous: Option<&Note>,
+    now: Timestamp,
+) -> Result<()> {
+    let keys = EdgeKeys::load(db)?;
+    let edges = keys.edges_of(next);
+    for edge in &edges {
+        ensure_target(db, edge, now)?;
+    }
+    let pairs: Vec<(String, String)> = edges.into_iter().map(|e| (e.key, e.target)).collect();
+    db.replace_edges(rid, &pairs)?;
+    if let Some(key) = next.id.strip_prefix(TAG_NOTE_PREFIX) {
+        let declared_before = previous.is_some_and(|p| p.tags.contains_key(keys::INVERSE));
+        if declared_before || next.tags.contains_key(keys::INVERSE) {
+            rebuild_key(db, key, now)?;
+        }
+    }
+    Ok(())
+}
+
+/// Called after a note is deleted: a `.tag/KEY` note takes its edges along.
+pub(super) fn after_note_removed(db: &Db<'_>, id: &str, now: Timestamp) -> Result<()> {
+    if let Some(key) = id.strip_prefix(TAG_NOTE_PREFIX) {
+        rebuild_key(db, key, now)?;
+    }
+    Ok(())
+}
+
+fn rebuild_key(db: &Db<'_>, key: &str, now: Timestamp) -> Result<()> {
+    db.delete_edges_with_key(key)?;
+    let keys = EdgeKeys::load(db)?;
+    let Some(inverse) = keys.inverse(key) else {
+        return Ok(());
+    };
+    for (rid, target) in db.notes_tagged_key(key)? {
+        let Some(source) = db.note_by_rid(rid)? else {
+            continue;
+        };
+        let edge = Edge {
+            key: key.to_string(),
+            inverse: inverse.to_string(),
+            source: source.id,
+            target,
+        };
+        ensure_target(db, &edge, now)?;
+        db.add_edge(rid, key, &edge.target)?;
+    }
+    Ok(())
+}
+
+/// Creates a stub note for an edge's target if it does not exist.
+fn ensure_target(db: &Db<'_>, edge: &Edge, now: Timestamp) -> Result<()> {
+    model::validate_id(&edge.target).map_err(|e| {
+        Error::invalid(format!(
+            "tag '{}={}' is an edge, but its value cannot name a note: {e}",
+            edge.key, edge.target
+        ))
+    })?;
+    if db.note_rid(&edge.target)?.is_some() {
+        return Ok(());
+    }
+    let mut tags = Tags::new();
+    tags.insert(keys::STUB, "true");
+    let stub = Note {
+        id: edge.target.clone(),
+        summary: String::new(),
+        tags,
+        content_hash: None,
+        created: now,
+        updated: now,
+        accessed: now,
+    };
+    let rid = db.insert_note(&stub)?;
+    db.index_note_text(rid, "", &stub.tags)?;
+    Ok(())
+}

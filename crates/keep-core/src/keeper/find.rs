@@ -1,0 +1,199 @@
+//! Recall through the keeper: `find` gathers keyword and vector
+//! candidates, fuses them, applies recency decay and deep recall; `similar`
+//! and `related` build on it. These only read the store: giving vectors to
+//! waiting notes is a separate step (`embed_pending`), which front ends
+//! run before a search when they choose to.
+
+use super::Keeper;
+use crate::error::{Error, Result};
+use crate::recall::fusion::{self, Fused};
+use crate::recall::weights::DEEP_MIN_RESULTS;
+use crate::recall::{FindQuery, FindResult, Hit, Query, RecallMode, candidates, graph};
+use crate::store::{NoteRid, VecRow};
+
+/// Waiting rows given vectors before a search; the rest are found by
+/// keyword and counted in a notice.
+pub const EMBED_BEFORE_SEARCH: usize = 1000;
+
+impl Keeper {
+    /// Hybrid recall: keyword and vector candidates fused by rank, recency
+    /// decay, and (with `deep`) notes reached through edges and shared tags.
+    pub fn find(&mut self, query: &FindQuery) -> Result<FindResult> {
+        let mut notices = Vec::new();
+        let (text, like_rid) = match &query.query {
+            Query::Text(text) => {
+                let text = text.trim();
+                if text.is_empty() {
+                    return Err(Error::invalid("the query is empty"));
+                }
+                (Some(text), None)
+            }
+            Query::Like(id) => {
+                let rid = self
+                    .store
+                    .db()
+                    .note_rid(id)?
+                    .ok_or_else(|| Error::NotFound(id.clone()))?;
+                (None, Some(rid))
+            }
+        };
+        let query_vector = if query.mode == RecallMode::Keyword {
+            None
+        } else {
+            self.query_vector(text, like_rid, &mut notices)?
+        };
+        if let (Some(_), None) = (like_rid, &query_vector) {
+            let id = match &query.query {
+                Query::Like(id) => id.as_str(),
+                Query::Text(_) => "",
+            };
+            return Err(Error::ModelUnavailable(format!(
+                "'{id}' has no vector, so similar notes cannot be found: {}",
+                notices
+                    .first()
+                    .cloned()
+                    .unwrap_or_else(|| "run 'keep reindex'".into())
+            )));
+        }
+        let db = self.store.db();
+        let keyword = match text {
+            Some(t) if query.mode != RecallMode::Semantic => {
+                candidates::keyword(&db, t, &query.filter)?
+            }
+            _ => Vec::new(),
+        };
+        let mut vector = match &query_vector {
+            Some(q) => candidates::vector(&db, q, &query.filter)?,
+            None => Vec::new(),
+        };
+        if let Some(rid) = like_rid {
+            vector.retain(|r| r.rid != rid);
+        }
+        let mut fused = fusion::fuse(&keyword, &vector);
+        let rids: Vec<NoteRid> = fused.iter().map(|f| f.rid).collect();
+        let notes = db.notes_passing(&rids, &query.filter)?;
+        fused.retain(|f| notes.contains_key(&f.rid));
+        let half_life = query.half_life_days.unwrap_or(self.settings.half_life_days);
+        let now = self.now();
+        for f in &mut fused {
+            let note = &notes[&f.rid];
+            let last = note.updated.max(note.accessed);
+            f.score *= fusion::decay_factor(last.days_until(now), half_life);
+        }
+        fusion::sort_by_score(&mut fused);
+        fused.truncate(query.limit);
+        let mut hits: Vec<Hit> = fused
+            .iter()
+            .map(|f| hit(f, notes[&f.rid].clone()))
+            .collect();
+        if query.deep {
+            hits.extend(graph::deep_hits(
+                &db,
+                &fused,
+                &query.filter,
+                query.limit.max(DEEP_MIN_RESULTS),
+            )?);
+        }
+        if query_vector.is_some() && like_rid.is_none() {
+            let waiting = db.count_pending()?;
+            if waiting > 0 {
+                notices.push(format!(
+                    "{waiting} note(s) still wait for embeddings and are found by keywords only; run 'keep reindex'"
+                ));
+            }
+        }
+        Ok(FindResult { hits, notices })
+    }
+
+    /// The query's vector: the note's own for `like`, else the text's
+    /// embedding. None, with a notice, when semantic recall is unavailable.
+    fn query_vector(
+        &mut self,
+        text: Option<&str>,
+        like: Option<NoteRid>,
+        notices: &mut Vec<String>,
+    ) -> Result<Option<Vec<f32>>> {
+        let off = |e: &Error| format!("semantic recall is off ({e}); showing keyword matches only");
+        match self.searchable_space() {
+            Ok(Some(_)) => {}
+            Ok(None) => return Ok(None),
+            Err(e @ (Error::ModelUnavailable(_) | Error::ModelMismatch(_))) => {
+                notices.push(off(&e));
+                return Ok(None);
+            }
+            Err(e) => return Err(e),
+        }
+        if let Some(rid) = like {
+            return self.store.db().vector(VecRow::Note(rid));
+        }
+        let text = text.unwrap_or_default();
+        match self.embedder().and_then(|e| e.embed(&[text])) {
+            Ok(mut v) => Ok(v.pop()),
+            Err(e) => {
+                notices.push(off(&e));
+                Ok(None)
+            }
+        }
+    }
+
+    /// Notes most similar to note `id`.
+    pub fn similar(&mut self, id: &str, limit: usize) -> Result<FindResult> {
+        self.find(&FindQuery::like(id, limit))
+    }
+
+    /// Notes linked to note `id`: its edges both ways and notes sharing a
+    /// distinctive tag (strongest first), then its nearest neighbours by
+    /// meaning when vectors are available.
+    pub fn related(&mut self, id: &str, limit: usize) -> Result<FindResult> {
+        let rid = self
+            .store
+            .db()
+            .note_rid(id)?
+            .ok_or_else(|| Error::NotFound(id.to_string()))?;
+        let mut hits = graph::neighbours_of(&self.store.db(), rid, limit)?;
+        let mut notices = Vec::new();
+        if hits.len() < limit {
+            match self.similar(id, limit) {
+                Ok(similar) => {
+                    for h in similar.hits {
+                        if hits.len() >= limit {
+                            break;
+                        }
+                        if !hits.iter().any(|x| x.note.id == h.note.id) {
+                            hits.push(h);
+                        }
+                    }
+                    notices.extend(similar.notices);
+                }
+                Err(Error::ModelUnavailable(reason)) => {
+                    notices.push(format!("similar notes left out: {reason}"));
+                }
+                Err(e) => return Err(e),
+            }
+        }
+        Ok(FindResult { hits, notices })
+    }
+
+    /// Gives vectors to waiting rows before a search, up to
+    /// `EMBED_BEFORE_SEARCH` rows. A model that cannot be used is not an
+    /// error here: `find` says so. Returns a notice when the store could
+    /// not take the vectors.
+    pub fn embed_before_search(&mut self) -> Option<String> {
+        match self.embed_pending(Some(EMBED_BEFORE_SEARCH)) {
+            Ok(_) | Err(Error::ModelUnavailable(_) | Error::ModelMismatch(_)) => None,
+            Err(e) => Some(format!("waiting notes could not be embedded: {e}")),
+        }
+    }
+}
+
+fn hit(f: &Fused, note: crate::model::Note) -> Hit {
+    Hit {
+        note,
+        score: f.score,
+        keyword_rank: f.keyword_rank,
+        vector_rank: f.vector_rank,
+        similarity: f.similarity,
+        matched: f.matched,
+        via: None,
+    }
+}

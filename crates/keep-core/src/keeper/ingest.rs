@@ -1,0 +1,526 @@
+//! Ingestion into the store: plan the jobs (files, folder walks, URLs),
+//! extract on the worker pool, write results in batched transactions,
+//! embed in batches as they land, and report what was added, updated,
+//! unchanged and failed.
+
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+use std::sync::mpsc::RecvTimeoutError;
+use std::time::Duration;
+
+use serde::Serialize;
+
+use super::paths::absolute;
+use super::write::{Content, write_content};
+use super::{Keeper, PutOptions, WriteOutcome, WriteStatus};
+use crate::error::{Error, Result};
+pub use crate::ingest::fetch::is_url;
+use crate::ingest::pool::{self, Job, Outcome, Source};
+use crate::ingest::walk;
+pub use crate::ingest::walk::{DEFAULT_MAX_FILES, WalkOptions};
+use crate::ingest::{Document, chunk, fetch, ocr};
+use crate::model::{ListOrder, NoteFilter, TagFilter, Tags, file_id, keys};
+
+/// Results written per transaction.
+const WRITE_BATCH: usize = 32;
+/// Texts embedded per round once the files are written.
+const EMBED_CHUNK: usize = crate::embed::BATCH_SIZE;
+
+/// What to ingest.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Target {
+    Path(PathBuf),
+    Url(String),
+}
+
+impl Target {
+    /// A URL when the argument looks like one, else a path.
+    pub fn parse(arg: &str) -> Target {
+        if fetch::is_url(arg) {
+            Target::Url(arg.to_string())
+        } else {
+            Target::Path(PathBuf::from(arg))
+        }
+    }
+}
+
+#[derive(Debug, Clone, Default)]
+pub struct IngestOptions {
+    pub walk: WalkOptions,
+    /// User tags for every note; they win over tags from the files.
+    pub tags: Tags,
+    /// Id and summary for a single file or URL.
+    pub id: Option<String>,
+    pub summary: Option<String>,
+    /// Extraction threads (0: one per core).
+    pub workers: usize,
+    /// Only files whose real path lies under one of these (empty: any).
+    pub roots: Vec<PathBuf>,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, schemars::JsonSchema)]
+pub struct Failure {
+    pub path: String,
+    pub reason: String,
+}
+
+#[derive(Debug, Clone, Default, Serialize, schemars::JsonSchema)]
+pub struct IngestReport {
+    pub added: Vec<String>,
+    pub updated: Vec<String>,
+    pub unchanged: Vec<String>,
+    pub failed: Vec<Failure>,
+    /// Notes stored without their text because the OCR models are missing.
+    pub ocr_pending: Vec<String>,
+    /// Set when a folder had more files than the cap.
+    pub capped: bool,
+    pub notices: Vec<String>,
+}
+
+impl IngestReport {
+    /// Puts every list in a stable order (results arrive as they finish).
+    fn sort(&mut self) {
+        self.added.sort();
+        self.updated.sort();
+        self.unchanged.sort();
+        self.ocr_pending.sort();
+        self.failed.sort_by(|a, b| a.path.cmp(&b.path));
+    }
+}
+
+/// Where an ingestion run is.
+#[derive(Debug, Clone, Copy)]
+pub enum Progress<'a> {
+    Planned {
+        total: usize,
+    },
+    Finished {
+        done: usize,
+        total: usize,
+        name: &'a str,
+    },
+    /// Embedding the stored texts, after the files.
+    Embedding {
+        done: usize,
+        total: usize,
+    },
+}
+
+impl Keeper {
+    /// Ingests files, folders and URLs. Per-file failures are reported,
+    /// not returned; an error means nothing could be done at all.
+    pub fn ingest(
+        &mut self,
+        targets: &[Target],
+        opts: &IngestOptions,
+        progress: &mut dyn FnMut(Progress<'_>),
+    ) -> Result<IngestReport> {
+        let mut report = IngestReport::default();
+        let jobs = self.plan(targets, opts, &mut report)?;
+        progress(Progress::Planned { total: jobs.len() });
+        if jobs.is_empty() {
+            return Ok(report);
+        }
+        let known = self.known_hashes(&jobs)?;
+        let (ocr, ocr_off) = load_ocr_if_needed(&jobs, self.settings.ocr_dir.as_deref());
+        let workers = match opts.workers {
+            0 => std::thread::available_parallelism().map_or(2, |n| n.get()),
+            n => n,
+        };
+        let total = jobs.len();
+        let results = pool::run(
+            jobs.clone(),
+            workers,
+            known,
+            ocr,
+            self.settings.fetch_timeout,
+        );
+        let mut pending: Vec<(usize, Box<Document>, String)> = Vec::new();
+        let mut done = 0;
+        loop {
+            match results.recv_timeout(Duration::from_millis(250)) {
+                Ok((index, outcome)) => {
+                    done += 1;
+                    let job = &jobs[index];
+                    match outcome {
+                        Outcome::Extracted { doc, hash } => pending.push((index, doc, hash)),
+                        Outcome::Unchanged => report.unchanged.push(job.id.clone()),
+                        Outcome::Failed(reason) => report.failed.push(Failure {
+                            path: job.name(),
+                            reason,
+                        }),
+                    }
+                    progress(Progress::Finished {
+                        done,
+                        total,
+                        name: &job.name(),
+                    });
+                    if pending.len() < WRITE_BATCH {
+                        continue;
+                    }
+                }
+                Err(RecvTimeoutError::Timeout) if pending.is_empty() => continue,
+                Err(RecvTimeoutError::Timeout) => {}
+                Err(RecvTimeoutError::Disconnected) => {
+                    self.write_batch(&jobs, std::mem::take(&mut pending), opts, &mut report);
+                    break;
+                }
+            }
+            self.write_batch(&jobs, std::mem::take(&mut pending), opts, &mut report);
+        }
+        self.embed_all(&mut report, progress)?;
+        report.sort();
+        if !report.ocr_pending.is_empty() {
+            report.notices.push(format!(
+                "{} note(s) are stored without the text in their images: {}; 'keep reindex' reads them once OCR is installed",
+                report.ocr_pending.len(),
+                ocr_off.unwrap_or_else(|| "OCR is not installed".into())
+            ));
+        }
+        Ok(report)
+    }
+
+    /// Stores one file (any format keep reads) under its `file://` id.
+    pub fn put_file(&mut self, path: &Path, opts: PutOptions) -> Result<WriteOutcome> {
+        let path = absolute(path)?;
+        if path.is_dir() {
+            return Err(Error::Format {
+                what: path.display().to_string(),
+                reason: "is a folder (give it to put as a folder to take its files)".into(),
+            });
+        }
+        let ingest_opts = IngestOptions {
+            tags: opts.tags,
+            id: opts.id,
+            summary: opts.summary,
+            workers: 1,
+            ..IngestOptions::default()
+        };
+        let report = self.ingest(&[Target::Path(path.clone())], &ingest_opts, &mut |_| {})?;
+        single_outcome(report, &path.display().to_string())
+    }
+
+    /// Reads again the files of notes stored while OCR was missing.
+    /// Returns how many got their text and how many still wait.
+    pub fn read_pending_ocr(&mut self) -> Result<(usize, usize)> {
+        let filter = NoteFilter {
+            include_system: true,
+            tags: vec![TagFilter {
+                key: keys::OCR.into(),
+                value: None,
+            }],
+            ..NoteFilter::default()
+        };
+        let waiting = self.list(&filter, ListOrder::Id, None)?;
+        let targets: Vec<Target> = waiting
+            .iter()
+            .filter_map(|n| n.id.strip_prefix("file://"))
+            .filter_map(crate::model::percent_decode)
+            .map(|p| Target::Path(PathBuf::from(p)))
+            .collect();
+        if targets.is_empty() {
+            return Ok((0, waiting.len()));
+        }
+        let report = self.ingest(&targets, &IngestOptions::default(), &mut |_| {})?;
+        let read = report.added.len() + report.updated.len();
+        let still = waiting.len() - read.min(waiting.len()) + report.ocr_pending.len();
+        Ok((read.saturating_sub(report.ocr_pending.len()), still))
+    }
+
+    fn plan(
+        &self,
+        targets: &[Target],
+        opts: &IngestOptions,
+        report: &mut IngestReport,
+    ) -> Result<Vec<Job>> {
+        let mut jobs = Vec::new();
+        for target in targets {
+            match target {
+                Target::Url(url) => jobs.push(Job {
+                    id: fetch::normalize(url)?,
+                    source: Source::Url(url.clone()),
+                }),
+                Target::Path(path) => {
+                    let path = absolute(path)?;
+                    match std::fs::metadata(&path) {
+                        Err(e) => report.failed.push(Failure {
+                            path: path.display().to_string(),
+                            reason: e.to_string(),
+                        }),
+                        Ok(meta) if meta.is_dir() => {
+                            let walked = walk::walk(&path, &opts.walk)?;
+                            report.capped |= walked.capped;
+                            if walked.capped {
+                                report.notices.push(format!(
+                                    "{} has more than {} files; the rest were left out",
+                                    path.display(),
+                                    opts.walk.max_files
+                                ));
+                            }
+                            report.failed.extend(
+                                walked
+                                    .failures
+                                    .into_iter()
+                                    .map(|(path, reason)| Failure { path, reason }),
+                            );
+                            for file in walked.files {
+                                jobs.push(file_job(file));
+                            }
+                        }
+                        Ok(_) => jobs.push(file_job(path)),
+                    }
+                }
+            }
+        }
+        if !opts.roots.is_empty() {
+            jobs.retain(|job| match &job.source {
+                Source::File(p) if !under_roots(p, &opts.roots) => {
+                    report.failed.push(Failure {
+                        path: p.display().to_string(),
+                        reason: "is outside the allowed folders".into(),
+                    });
+                    false
+                }
+                _ => true,
+            });
+        }
+        if let Some(id) = &opts.id {
+            if jobs.len() != 1 {
+                return Err(Error::invalid("--id needs exactly one file or URL"));
+            }
+            crate::model::validate_id(id)?;
+            jobs[0].id = id.clone();
+        }
+        Ok(jobs)
+    }
+
+    fn known_hashes(&self, jobs: &[Job]) -> Result<HashMap<String, String>> {
+        let db = self.store.db();
+        let mut known = HashMap::new();
+        for job in jobs {
+            if let Some((_, note)) = db.note(&job.id)?
+                && let Some(hash) = note.content_hash
+                && !note.tags.contains_key(keys::OCR)
+            {
+                known.insert(job.id.clone(), hash);
+            }
+        }
+        Ok(known)
+    }
+
+    /// Writes extracted documents in one transaction; when that fails,
+    /// one by one, so one bad note cannot sink the others.
+    fn write_batch(
+        &mut self,
+        jobs: &[Job],
+        batch: Vec<(usize, Box<Document>, String)>,
+        opts: &IngestOptions,
+        report: &mut IngestReport,
+    ) {
+        if batch.is_empty() {
+            return;
+        }
+        let now = self.now();
+        let contents: Vec<(usize, Content, PutOptions)> = batch
+            .into_iter()
+            .map(|(index, doc, hash)| {
+                let (content, put) = content_of(&jobs[index], *doc, hash, opts);
+                (index, content, put)
+            })
+            .collect();
+        let together = self.store.write(|db| {
+            contents
+                .iter()
+                .map(|(_, content, put)| write_content(db, content, put, now))
+                .collect::<Result<Vec<_>>>()
+        });
+        let statuses: Vec<Result<WriteStatus>> = match together {
+            Ok(statuses) => statuses.into_iter().map(Ok).collect(),
+            Err(_) => contents
+                .iter()
+                .map(|(_, content, put)| {
+                    self.store.write(|db| write_content(db, content, put, now))
+                })
+                .collect(),
+        };
+        for ((index, content, _), status) in contents.iter().zip(statuses) {
+            let id = content.id.clone();
+            match status {
+                Ok(WriteStatus::Created) => report.added.push(id.clone()),
+                Ok(WriteStatus::Updated) => report.updated.push(id.clone()),
+                Ok(WriteStatus::Unchanged) => report.unchanged.push(id.clone()),
+                Err(e) => {
+                    report.failed.push(Failure {
+                        path: jobs[*index].name(),
+                        reason: e.to_string(),
+                    });
+                    continue;
+                }
+            }
+            if content.system_tags.contains_key(keys::OCR) {
+                report.ocr_pending.push(id);
+            }
+        }
+    }
+
+    /// Embeds every waiting text in large batches once the files are
+    /// written (interleaving small batches with the writes is twice as
+    /// slow), reporting progress; a missing model leaves them queued.
+    fn embed_all(
+        &mut self,
+        report: &mut IngestReport,
+        progress: &mut dyn FnMut(Progress<'_>),
+    ) -> Result<()> {
+        let total = self.pending_embeddings()?.max(0) as usize;
+        if total == 0 {
+            return Ok(());
+        }
+        progress(Progress::Embedding { done: 0, total });
+        loop {
+            match self.embed_pending(Some(EMBED_CHUNK)) {
+                Ok(r) => {
+                    let remaining = r.remaining.max(0) as usize;
+                    progress(Progress::Embedding {
+                        done: total.saturating_sub(remaining),
+                        total,
+                    });
+                    if remaining == 0 || r.embedded + r.copied == 0 {
+                        return Ok(());
+                    }
+                }
+                Err(Error::ModelUnavailable(reason)) => {
+                    report.notices.push(format!(
+                        "notes are stored but not embedded yet ({reason}); 'keep reindex' embeds them"
+                    ));
+                    return Ok(());
+                }
+                Err(e) => return Err(e),
+            }
+        }
+    }
+}
+
+fn file_job(path: PathBuf) -> Job {
+    Job {
+        id: file_id(&path),
+        source: Source::File(path),
+    }
+}
+
+fn under_roots(path: &Path, roots: &[PathBuf]) -> bool {
+    path.canonicalize()
+        .is_ok_and(|real| roots.iter().any(|root| real.starts_with(root)))
+}
+
+/// The note content and put options for an extracted document.
+fn content_of(
+    job: &Job,
+    doc: Document,
+    hash: String,
+    opts: &IngestOptions,
+) -> (Content, PutOptions) {
+    let mut system_tags = Tags::new();
+    system_tags.insert(
+        keys::SOURCE,
+        match job.source {
+            Source::File(_) => "file",
+            Source::Url(_) => "url",
+        },
+    );
+    system_tags.insert(keys::CONTENT_TYPE, doc.media_type.clone());
+    if doc.ocr_pending {
+        system_tags.insert(keys::OCR, "pending");
+    }
+    let parts = chunk::chunks(&doc.text);
+    let content = Content {
+        id: job.id.clone(),
+        text: doc.text,
+        hash,
+        system_tags,
+        provider_tags: doc.tags,
+        description: doc.description,
+        parts,
+    };
+    let put = PutOptions {
+        id: None,
+        tags: opts.tags.clone(),
+        summary: opts.summary.clone(),
+    };
+    (content, put)
+}
+
+/// Loads the OCR models when some job may need them; else why not.
+fn load_ocr_if_needed(
+    jobs: &[Job],
+    ocr_dir: Option<&Path>,
+) -> (Option<Arc<ocr::Ocr>>, Option<String>) {
+    let textual = |job: &Job| match &job.source {
+        Source::File(p) => p
+            .extension()
+            .and_then(|e| e.to_str())
+            .map(str::to_ascii_lowercase)
+            .is_some_and(|e| {
+                matches!(
+                    e.as_str(),
+                    "txt"
+                        | "md"
+                        | "markdown"
+                        | "html"
+                        | "htm"
+                        | "docx"
+                        | "mp3"
+                        | "flac"
+                        | "ogg"
+                        | "wav"
+                        | "m4a"
+                        | "rs"
+                        | "py"
+                        | "js"
+                        | "ts"
+                        | "go"
+                        | "c"
+                        | "h"
+                        | "json"
+                        | "toml"
+                        | "yaml"
+                        | "yml"
+                        | "csv"
+                )
+            }),
+        Source::Url(_) => false,
+    };
+    if jobs.iter().all(textual) {
+        return (None, None);
+    }
+    let Some(dir) = ocr_dir else {
+        return (
+            None,
+            Some("no folder is configured for the OCR models".into()),
+        );
+    };
+    match ocr::Ocr::load(dir) {
+        Ok(ocr) => (Some(Arc::new(ocr)), None),
+        Err(e) => (None, Some(e.to_string())),
+    }
+}
+
+/// The outcome of a one-file ingestion, or its failure as an error.
+fn single_outcome(report: IngestReport, name: &str) -> Result<WriteOutcome> {
+    let (id, status) = if let Some(id) = report.added.into_iter().next() {
+        (id, WriteStatus::Created)
+    } else if let Some(id) = report.updated.into_iter().next() {
+        (id, WriteStatus::Updated)
+    } else if let Some(id) = report.unchanged.into_iter().next() {
+        (id, WriteStatus::Unchanged)
+    } else {
+        let failure = report.failed.into_iter().next();
+        return Err(Error::Format {
+            what: failure
+                .as_ref()
+                .map_or(name.to_string(), |f| f.path.clone()),
+            reason: failure.map_or("nothing was stored".into(), |f| f.reason),
+        });
+    };
+    Ok(WriteOutcome { id, status })
+}

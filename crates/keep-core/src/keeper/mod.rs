@@ -1,0 +1,90 @@
+//! `Keeper`: the core API that the CLI, the browser and the MCP server
+//! call. It owns the rules (ids, versions, tags, edges, stubs); the store
+//! owns SQL. Its methods are grouped by what they do: `read`, `write`,
+//! `history`, `edges`, `backlog` (embeddings), `find` (recall), `ingest`,
+//! `transfer` (export and import) and `watch`.
+
+mod backlog;
+pub(crate) mod edges;
+mod find;
+mod history;
+mod ingest;
+mod paths;
+mod read;
+mod transfer;
+mod watch;
+mod write;
+
+use std::path::Path;
+
+use crate::embed::{Embedder, LoadFor};
+use crate::error::Result;
+use crate::model::{Clock, Timestamp};
+use crate::settings::Settings;
+use crate::store::Store;
+
+pub use crate::store::{Lease, WatchedDir};
+pub use backlog::{EmbedReport, ReindexReport};
+pub use history::{MoveOutcome, RevertOutcome};
+pub use ingest::{
+    DEFAULT_MAX_FILES, Failure, IngestOptions, IngestReport, Progress, Target, WalkOptions, is_url,
+};
+pub use read::{FilterSpec, NoteView, parse_filters};
+pub use transfer::ImportOutcome;
+pub use watch::{SyncReport, WATCH_LEASE};
+pub use write::{Deleted, PutOptions, TagEdit, WriteOutcome, WriteStatus};
+
+pub struct Keeper {
+    store: Store,
+    settings: Settings,
+    embedder: backlog::EmbedderSlot,
+    load_for: LoadFor,
+}
+
+impl Keeper {
+    /// Opens (creating if needed) the store the settings name.
+    pub fn open(settings: Settings) -> Result<Self> {
+        Ok(Keeper {
+            store: Store::open(&settings.store)?,
+            settings,
+            embedder: backlog::EmbedderSlot::default(),
+            load_for: LoadFor::default(),
+        })
+    }
+
+    /// Uses `embedder` instead of loading the configured model.
+    pub fn with_embedder(mut self, embedder: Box<dyn Embedder>) -> Self {
+        self.embedder = backlog::EmbedderSlot::Ready(embedder);
+        self
+    }
+
+    /// Prepares the model, when it loads, for many queries over a long
+    /// life (servers, the browser) rather than a quick start.
+    pub fn for_many_queries(mut self) -> Self {
+        self.load_for = LoadFor::ManyQueries;
+        self
+    }
+
+    pub fn with_clock(mut self, clock: Clock) -> Self {
+        self.settings.clock = clock;
+        self
+    }
+
+    /// The settings this keeper was opened with.
+    pub fn settings(&self) -> &Settings {
+        &self.settings
+    }
+
+    pub fn now(&self) -> Timestamp {
+        self.settings.clock.now()
+    }
+
+    pub fn store_path(&self) -> &Path {
+        self.store.path()
+    }
+
+    /// The folder holding the database, as given to `open`.
+    pub fn store_dir(&self) -> &Path {
+        self.store.path().parent().unwrap_or(Path::new("."))
+    }
+}

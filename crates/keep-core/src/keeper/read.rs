@@ -1,0 +1,234 @@
+//! Reading notes: resolving arguments, one note with its history, parts
+//! and edges (`get` records the access, `view` does not), listings,
+//! counts and the tag catalogue, and filters parsed from what people type.
+
+use super::Keeper;
+use super::edges;
+use crate::error::{Error, Result};
+use crate::model::{
+    Edge, ListOrder, Note, NoteFilter, NoteRef, Part, Selector, TagFilter, Version, time,
+};
+
+/// What `get` shows: one state of a note and its surroundings.
+#[derive(Debug, Clone)]
+pub struct NoteView {
+    /// The state shown: the current one, or an archived version.
+    pub note: Note,
+    /// 0 for the current state, N for `@V{N}`.
+    pub version: i64,
+    /// Set when a part was addressed with `@P{N}`.
+    pub part: Option<Part>,
+    /// Archived versions, newest first, with their offsets (1 = previous).
+    pub history: Vec<(i64, Version)>,
+    pub parts: Vec<Part>,
+    /// Links made by this state's edge tags.
+    pub edges: Vec<Edge>,
+    /// Links from other notes to this one.
+    pub inverse_edges: Vec<Edge>,
+}
+
+impl Keeper {
+    pub fn resolve(&self, arg: &str) -> Result<NoteRef> {
+        if self.store.db().note_rid(arg)?.is_some() {
+            return Ok(NoteRef::plain(arg));
+        }
+        NoteRef::parse(arg)
+    }
+
+    /// The current state of a note, without touching its access time.
+    pub fn peek(&self, id: &str) -> Result<Option<Note>> {
+        Ok(self.store.db().note(id)?.map(|(_, n)| n))
+    }
+
+    /// Shows a note (or a version or part of it) and records the access.
+    pub fn get(&mut self, target: &NoteRef) -> Result<NoteView> {
+        let now = self.now();
+        let view = self.view(target)?;
+        self.store.write(|db| {
+            if let Some(rid) = db.note_rid(&target.id)? {
+                db.touch_accessed(rid, now)?;
+            }
+            Ok(())
+        })?;
+        Ok(view)
+    }
+
+    /// Like `get`, without recording the access.
+    pub fn view(&self, target: &NoteRef) -> Result<NoteView> {
+        let db = self.store.db();
+        let (rid, current) = db
+            .note(&target.id)?
+            .ok_or_else(|| Error::NotFound(target.id.clone()))?;
+        let versions = db.versions(rid)?;
+        let (note, version) = match target.selector {
+            Some(Selector::Version(n)) => {
+                let index = version_index(target, versions.len(), n)?;
+                match index {
+                    None => (current, 0),
+                    Some(i) => (
+                        archived_state(&current, &versions[i]),
+                        versions.len() as i64 - i as i64,
+                    ),
+                }
+            }
+            _ => (current, 0),
+        };
+        let part = match target.selector {
+            Some(Selector::Part(n)) => Some(db.part(rid, n)?.ok_or_else(|| {
+                Error::invalid(format!(
+                    "'{target}': the note has {} part(s)",
+                    db.part_count(rid).unwrap_or(0)
+                ))
+            })?),
+            _ => None,
+        };
+        let edge_keys = edges::EdgeKeys::load(&db)?;
+        let count = versions.len() as i64;
+        let history = versions
+            .into_iter()
+            .enumerate()
+            .map(|(i, v)| (count - i as i64, v))
+            .rev()
+            .collect();
+        Ok(NoteView {
+            edges: edge_keys.edges_of(&note),
+            inverse_edges: edge_keys.edges_into(&db, &note.id)?,
+            parts: db.parts(rid)?,
+            note,
+            version,
+            part,
+            history,
+        })
+    }
+
+    /// Archived versions of a note, newest first, with their offsets.
+    pub fn history(&self, id: &str) -> Result<Vec<(i64, Version)>> {
+        let db = self.store.db();
+        let rid = db.note_rid(id)?.ok_or_else(|| Error::NotFound(id.into()))?;
+        let versions = db.versions(rid)?;
+        let count = versions.len() as i64;
+        Ok(versions
+            .into_iter()
+            .enumerate()
+            .map(|(i, v)| (count - i as i64, v))
+            .rev()
+            .collect())
+    }
+
+    pub fn list(
+        &self,
+        filter: &NoteFilter,
+        order: ListOrder,
+        limit: Option<usize>,
+    ) -> Result<Vec<Note>> {
+        self.store.db().list_notes(filter, order, limit)
+    }
+
+    /// One page of `list`: `limit` notes after the first `offset`.
+    pub fn list_page(
+        &self,
+        filter: &NoteFilter,
+        order: ListOrder,
+        offset: usize,
+        limit: usize,
+    ) -> Result<Vec<Note>> {
+        self.store
+            .db()
+            .list_notes_from(filter, order, offset, Some(limit))
+    }
+
+    pub fn count(&self, filter: &NoteFilter) -> Result<usize> {
+        self.store.db().count_notes(filter)
+    }
+
+    /// User tag keys and their most used values (up to `values_per_key`).
+    pub fn tag_catalog(&self, values_per_key: usize) -> Result<Vec<(String, Vec<String>)>> {
+        self.store.db().tag_catalog(values_per_key)
+    }
+
+    /// A number that changes when another process writes to the store.
+    pub fn data_version(&self) -> Result<i64> {
+        self.store.db().data_version()
+    }
+}
+
+/// A tag filter list from `-t` arguments.
+pub fn parse_filters<S: AsRef<str>>(args: &[S]) -> Result<Vec<TagFilter>> {
+    args.iter().map(|a| TagFilter::parse(a.as_ref())).collect()
+}
+
+/// The words people type to narrow a listing or a recall.
+#[derive(Debug, Clone, Default)]
+pub struct FilterSpec<'a> {
+    /// `KEY` or `KEY=VALUE`; all must match.
+    pub tags: &'a [String],
+    /// An ISO 8601 duration back from now (`P7D`), a date or a timestamp.
+    pub since: Option<&'a str>,
+    pub until: Option<&'a str>,
+    /// An id prefix or glob.
+    pub scope: Option<&'a str>,
+    /// Include system notes (ids starting with `.`).
+    pub include_system: bool,
+}
+
+impl Keeper {
+    /// Parses a `FilterSpec` against this keeper's clock.
+    pub fn filter(&self, spec: &FilterSpec<'_>) -> Result<NoteFilter> {
+        let now = self.now();
+        let bound = |text: Option<&str>| text.map(|t| time::parse_bound(t, now)).transpose();
+        Ok(NoteFilter {
+            pattern: spec.scope.map(str::to_string),
+            include_system: spec.include_system,
+            tags: parse_filters(spec.tags)?,
+            since: bound(spec.since)?,
+            until: bound(spec.until)?,
+        })
+    }
+}
+
+/// A note as it was at an archived version.
+fn archived_state(current: &Note, version: &Version) -> Note {
+    Note {
+        id: current.id.clone(),
+        summary: version.summary.clone(),
+        tags: version.tags.clone(),
+        content_hash: version.content_hash.clone(),
+        created: current.created,
+        updated: version.updated,
+        accessed: current.accessed,
+    }
+}
+
+/// Maps `@V{n}` onto an index into versions stored oldest first; `None`
+/// means the current state.
+pub(super) fn version_index(target: &NoteRef, archived: usize, n: i64) -> Result<Option<usize>> {
+    let archived_i = archived as i64;
+    let index = match n {
+        0 => return Ok(None),
+        n if n > 0 && n <= archived_i => archived_i - n,
+        n if n < 0 && -n <= archived_i => -n - 1,
+        _ => {
+            return Err(Error::invalid(format!(
+                "'{target}' is out of range: the note has {archived} archived version(s)"
+            )));
+        }
+    };
+    Ok(Some(index as usize))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn version_offsets_map_to_indexes() {
+        let r = NoteRef::plain("x");
+        assert_eq!(version_index(&r, 3, 0).unwrap(), None);
+        assert_eq!(version_index(&r, 3, 1).unwrap(), Some(2));
+        assert_eq!(version_index(&r, 3, 3).unwrap(), Some(0));
+        assert_eq!(version_index(&r, 3, -1).unwrap(), Some(0));
+        assert_eq!(version_index(&r, 3, -3).unwrap(), Some(2));
+        assert!(version_index(&r, 3, 4).is_err());
+        assert!(version_index(&r, 3, -4).is_err());
+    }
+}

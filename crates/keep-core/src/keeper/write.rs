@@ -1,0 +1,373 @@
+//! Writing notes: the next state of a note from new content or from a tag
+//! or summary edit, archiving the previous state as a version and keeping
+//! the indexes, parts and edges in step, all in one transaction; deletes.
+
+use super::Keeper;
+use super::edges;
+use super::read::version_index;
+use crate::error::{Error, Result};
+use crate::model::time::Timestamp;
+use crate::model::{self, Note, NoteRef, Part, Selector, Tags, Version, keys};
+use crate::store::{Db, NoteRid, VecRow};
+use crate::summarize;
+
+/// What the caller asks of a `put`, beyond the content.
+#[derive(Debug, Clone, Default)]
+pub struct PutOptions {
+    /// Use this id instead of the one derived from the content.
+    pub id: Option<String>,
+    /// User tags to add (already parsed with `model::parse_user_tag`).
+    pub tags: Tags,
+    /// Use this summary instead of one made from the content.
+    pub summary: Option<String>,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, schemars::JsonSchema)]
+#[serde(rename_all = "lowercase")]
+pub enum WriteStatus {
+    /// A new note was stored.
+    Created,
+    /// The note changed; its previous state was archived as a version.
+    Updated,
+    /// Nothing changed.
+    Unchanged,
+}
+
+#[derive(Debug, Clone, serde::Serialize, schemars::JsonSchema)]
+pub struct WriteOutcome {
+    pub id: String,
+    pub status: WriteStatus,
+}
+
+/// Tag changes for `tag`.
+#[derive(Debug, Clone, Default)]
+pub struct TagEdit {
+    pub add: Tags,
+    pub remove_keys: Vec<String>,
+    pub remove_values: Vec<(String, String)>,
+}
+
+/// What was removed by `delete`.
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, schemars::JsonSchema)]
+#[serde(rename_all = "lowercase", tag = "deleted")]
+pub enum Deleted {
+    /// The whole note with its history.
+    Note { id: String, versions: i64 },
+    /// One archived version.
+    Version { id: String, version: i64 },
+}
+
+/// Text ready to store: its id, content, tags and parts.
+pub(super) struct Content {
+    pub(super) id: String,
+    pub(super) text: String,
+    pub(super) hash: String,
+    pub(super) system_tags: Tags,
+    /// Tags from the file's metadata; user tags win over them.
+    pub(super) provider_tags: Tags,
+    /// A line the format provides (audio, images), put before the text.
+    pub(super) description: Option<String>,
+    /// Chunks of long text, stored as parts.
+    pub(super) parts: Vec<String>,
+}
+
+/// Writes `content` as the next state of its note, inside a transaction.
+pub(super) fn write_content(
+    db: &Db<'_>,
+    content: &Content,
+    opts: &PutOptions,
+    now: Timestamp,
+) -> Result<WriteStatus> {
+    model::validate_id(&content.id)?;
+    check_inverse_tag(&content.id, &opts.tags)?;
+    let own_summary = opts.summary.is_some();
+    let summary = match &opts.summary {
+        Some(s) if s.trim().is_empty() => return Err(Error::invalid("the summary is empty")),
+        Some(s) => s.trim().to_string(),
+        None => summary_of(content),
+    };
+    if summary.is_empty() {
+        return Err(Error::Format {
+            what: content.id.clone(),
+            reason: "has no text".into(),
+        });
+    }
+    let body = if summarize::is_passthrough(&content.text)
+        && !own_summary
+        && content.description.is_none()
+    {
+        String::new()
+    } else {
+        content.text.clone()
+    };
+    let existing = db.note(&content.id)?;
+    let mut tags = match &existing {
+        Some((_, n)) => n.tags.clone(),
+        None => Tags::new(),
+    };
+    tags.remove_key(keys::STUB);
+    tags.remove_key(keys::OCR);
+    tags.remove_key(keys::DELETED);
+    for key in content
+        .provider_tags
+        .keys()
+        .filter(|k| !opts.tags.contains_key(k))
+    {
+        tags.remove_key(key);
+        for value in content.provider_tags.values(key) {
+            tags.insert(key, value);
+        }
+    }
+    tags.merge(&opts.tags);
+    for key in content.system_tags.keys() {
+        tags.remove_key(key);
+    }
+    tags.merge(&content.system_tags);
+    let next = Note {
+        id: content.id.clone(),
+        summary,
+        tags,
+        content_hash: Some(content.hash.clone()),
+        created: existing.as_ref().map_or(now, |(_, n)| n.created),
+        updated: now,
+        accessed: now,
+    };
+    // The text changed, or it was read again now that OCR is installed.
+    let new_text = existing
+        .as_ref()
+        .is_none_or(|(_, n)| n.content_hash != next.content_hash || n.tags.contains_key(keys::OCR));
+    let status = write_state(db, existing.as_ref(), &next, now)?;
+    if status != WriteStatus::Unchanged && new_text {
+        let rid = db.note_rid(&next.id)?.expect("just written");
+        db.index_note_body(rid, &body)?;
+        let parts: Vec<Part> = content
+            .parts
+            .iter()
+            .enumerate()
+            .map(|(i, text)| Part {
+                number: i as u32 + 1,
+                summary: text.clone(),
+                tags: Tags::new(),
+            })
+            .collect();
+        db.replace_parts(rid, &parts)?;
+    }
+    Ok(status)
+}
+
+/// The description (if any), then the summary of the text.
+fn summary_of(content: &Content) -> String {
+    let text = summarize::summarize(&content.text);
+    match &content.description {
+        Some(d) if text.is_empty() => d.clone(),
+        Some(d) => format!("{d}\n\n{text}"),
+        None => text,
+    }
+}
+
+impl Keeper {
+    pub fn put_text(&mut self, text: &str, source: &str, opts: PutOptions) -> Result<WriteOutcome> {
+        let text = text.trim();
+        if text.is_empty() {
+            return Err(Error::invalid("nothing to put: the text is empty"));
+        }
+        let id = match &opts.id {
+            Some(id) => id.clone(),
+            None => model::inline_id(text),
+        };
+        let mut system_tags = Tags::new();
+        system_tags.insert(keys::SOURCE, source);
+        system_tags.insert(keys::CONTENT_TYPE, "text/plain");
+        let content = Content {
+            id,
+            hash: model::content_hash(text.as_bytes()),
+            text: text.to_string(),
+            system_tags,
+            provider_tags: Tags::new(),
+            description: None,
+            parts: crate::ingest::chunk::chunks(text),
+        };
+        self.put_content(content, opts)
+    }
+
+    fn put_content(&mut self, content: Content, opts: PutOptions) -> Result<WriteOutcome> {
+        let now = self.now();
+        let status = self
+            .store
+            .write(|db| write_content(db, &content, &opts, now))?;
+        Ok(WriteOutcome {
+            id: content.id,
+            status,
+        })
+    }
+
+    /// Reads a note argument: the literal id if such a note exists, else the
+    /// id with its `@V{N}` / `@P{N}` selector.
+
+    /// Adds and removes tags; a change archives the previous state.
+    pub fn tag(&mut self, id: &str, edit: &TagEdit) -> Result<WriteOutcome> {
+        check_inverse_tag(id, &edit.add)?;
+        for key in edit
+            .remove_keys
+            .iter()
+            .chain(edit.remove_values.iter().map(|(k, _)| k))
+        {
+            if model::is_system_key(key) && key != keys::INVERSE {
+                return Err(Error::invalid(format!(
+                    "cannot remove '{key}': keys starting with '_' are managed by keep"
+                )));
+            }
+        }
+        let now = self.now();
+        self.store.write(|db| {
+            let (rid, current) = db.note(id)?.ok_or_else(|| Error::NotFound(id.into()))?;
+            let mut next = current.clone();
+            for key in &edit.remove_keys {
+                next.tags.remove_key(key);
+            }
+            for (k, v) in &edit.remove_values {
+                next.tags.remove_value(k, v);
+            }
+            next.tags.merge(&edit.add);
+            next.updated = now;
+            next.accessed = now;
+            let status = write_state(db, Some(&(rid, current)), &next, now)?;
+            Ok(WriteOutcome {
+                id: id.to_string(),
+                status,
+            })
+        })
+    }
+
+    /// Replaces a note's summary, keeping its tags and content; a change
+    /// archives the previous state and the note is embedded again.
+    pub fn set_summary(&mut self, id: &str, summary: &str) -> Result<WriteOutcome> {
+        let summary = summary.trim();
+        if summary.is_empty() {
+            return Err(Error::invalid("the summary is empty"));
+        }
+        let now = self.now();
+        self.store.write(|db| {
+            let (rid, current) = db.note(id)?.ok_or_else(|| Error::NotFound(id.into()))?;
+            let mut next = current.clone();
+            next.summary = summary.to_string();
+            next.updated = now;
+            next.accessed = now;
+            let status = write_state(db, Some(&(rid, current)), &next, now)?;
+            Ok(WriteOutcome {
+                id: id.to_string(),
+                status,
+            })
+        })
+    }
+
+    /// Deletes a whole note (with versions, parts, edges and index entries)
+    /// or, for `ID@V{N}` with N != 0, one archived version.
+    pub fn delete(&mut self, target: &NoteRef) -> Result<Deleted> {
+        match target.selector {
+            Some(Selector::Part(_)) => Err(Error::invalid(format!(
+                "'{target}': parts cannot be deleted one by one; delete the note"
+            ))),
+            Some(Selector::Version(0)) => Err(Error::invalid(format!(
+                "'{target}' is the current version: use 'keep revert {}' to drop it or 'keep del {}' to delete the note",
+                target.id, target.id
+            ))),
+            Some(Selector::Version(n)) => self.store.write(|db| {
+                let rid = db
+                    .note_rid(&target.id)?
+                    .ok_or_else(|| Error::NotFound(target.id.clone()))?;
+                let versions = db.versions(rid)?;
+                let index = version_index(target, versions.len(), n)?.expect("n != 0");
+                db.delete_version(rid, versions[index].seq)?;
+                Ok(Deleted::Version {
+                    id: target.id.clone(),
+                    version: versions.len() as i64 - index as i64,
+                })
+            }),
+            None => {
+                let now = self.now();
+                self.store.write(|db| {
+                    let rid = db
+                        .note_rid(&target.id)?
+                        .ok_or_else(|| Error::NotFound(target.id.clone()))?;
+                    let versions = db.version_count(rid)?;
+                    db.delete_note(rid)?;
+                    edges::after_note_removed(db, &target.id, now)?;
+                    Ok(Deleted::Note {
+                        id: target.id.clone(),
+                        versions,
+                    })
+                })
+            }
+        }
+    }
+
+    /// The id of the working-intentions note for a scope.
+
+    pub fn now_id(scope: Option<&str>) -> Result<String> {
+        match scope {
+            None => Ok(model::NOW_ID.to_string()),
+            Some(scope) => {
+                let id = format!("{}:{scope}", model::NOW_ID);
+                if scope.trim().is_empty() {
+                    return Err(Error::invalid("the scope is empty"));
+                }
+                model::validate_id(&id)?;
+                Ok(id)
+            }
+        }
+    }
+}
+
+/// Writes `next` over `existing` (or as a new note), archiving the existing
+/// state when it changes. Keeps edges and the keyword index in step.
+pub(super) fn write_state(
+    db: &Db<'_>,
+    existing: Option<&(NoteRid, Note)>,
+    next: &Note,
+    now: Timestamp,
+) -> Result<WriteStatus> {
+    let (rid, status) = match existing {
+        None => (db.insert_note(next)?, WriteStatus::Created),
+        Some((rid, old)) => {
+            if same_state(old, next) {
+                return Ok(WriteStatus::Unchanged);
+            }
+            if !old.tags.contains_key(keys::STUB) {
+                let vid = db.append_version(*rid, &archived_version(old))?;
+                db.copy_vector(VecRow::Note(*rid), VecRow::Version(vid))?;
+            }
+            db.update_note(*rid, next)?;
+            (*rid, WriteStatus::Updated)
+        }
+    };
+    db.index_note_text(rid, &next.summary, &next.tags)?;
+    edges::sync(db, rid, next, existing.map(|(_, n)| n), now)?;
+    Ok(status)
+}
+
+fn same_state(a: &Note, b: &Note) -> bool {
+    a.summary == b.summary && a.tags == b.tags && a.content_hash == b.content_hash
+}
+
+pub(super) fn archived_version(note: &Note) -> Version {
+    Version {
+        seq: 0,
+        summary: note.summary.clone(),
+        tags: note.tags.clone(),
+        content_hash: note.content_hash.clone(),
+        created: note.created,
+        updated: note.updated,
+    }
+}
+
+/// `_inverse` may only be written on a `.tag/KEY` note.
+pub(super) fn check_inverse_tag(id: &str, tags: &Tags) -> Result<()> {
+    if tags.contains_key(keys::INVERSE) && !id.starts_with(".tag/") {
+        return Err(Error::invalid(format!(
+            "bad tag '{}': it declares an edge and belongs on a '.tag/KEY' note",
+            keys::INVERSE
+        )));
+    }
+    Ok(())
+}

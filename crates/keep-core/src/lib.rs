@@ -1,0 +1,30 @@
+//! keep-core: notes, the store, embeddings, ingestion and recall behind
+//! one API, [`Keeper`]. No terminal, no argument parsing and no protocol
+//! here: the `keep` binary builds [`Settings`] from its flags, environment
+//! and config file, opens a `Keeper`, and renders what it returns.
+
+pub mod error;
+pub mod model;
+pub mod settings;
+
+pub mod keeper;
+pub mod recall;
+pub mod summarize;
+
+#[cfg(feature = "internals")]
+pub mod embed;
+#[cfg(not(feature = "internals"))]
+pub(crate) mod embed;
+#[cfg(feature = "internals")]
+pub mod ingest;
+#[cfg(not(feature = "internals"))]
+pub(crate) mod ingest;
+#[cfg(feature = "internals")]
+pub mod store;
+#[cfg(not(feature = "internals"))]
+pub(crate) mod store;
+
+pub use embed::Embedder;
+pub use error::{Error, Result};
+pub use keeper::Keeper;
+pub use settings::Settings;

@@ -1,0 +1,21 @@
+//! System tag keys: every `_`-prefixed key keep writes, in one place.
+//! Users cannot set or remove these, with one exception (`_inverse`).
+
+/// Where a note came from: `inline`, `file` or `url`.
+pub const SOURCE: &str = "_source";
+/// The media type of the note's content.
+pub const CONTENT_TYPE: &str = "_content_type";
+/// On a note created only as the target of an edge.
+pub const STUB: &str = "_stub";
+/// On a note whose text waits for OCR (its models were missing).
+pub const OCR: &str = "_ocr";
+/// On a note whose watched file was deleted; the value is when.
+pub const DELETED: &str = "_deleted";
+/// The one system tag a user may write: `_inverse` on a `.tag/KEY` note,
+/// which declares KEY an edge and names its inverse.
+pub const INVERSE: &str = "_inverse";
+
+/// Keys starting with `_` belong to keep.
+pub fn is_system_key(key: &str) -> bool {
+    key.starts_with('_')
+}

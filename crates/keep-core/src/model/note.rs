@@ -1,0 +1,46 @@
+//! The states of a note: the current one, archived versions, parts, and
+//! the links edge tags make between notes.
+
+use super::tags::Tags;
+use super::time::Timestamp;
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct Note {
+    pub id: String,
+    pub summary: String,
+    pub tags: Tags,
+    pub content_hash: Option<String>,
+    pub created: Timestamp,
+    pub updated: Timestamp,
+    pub accessed: Timestamp,
+}
+
+/// An archived state of a note. `seq` counts from 1 (the oldest).
+#[derive(Debug, Clone, PartialEq)]
+pub struct Version {
+    pub seq: i64,
+    pub summary: String,
+    pub tags: Tags,
+    pub content_hash: Option<String>,
+    pub created: Timestamp,
+    pub updated: Timestamp,
+}
+
+/// A part of a long note, numbered from 1.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Part {
+    pub number: u32,
+    pub summary: String,
+    pub tags: Tags,
+}
+
+/// A link from one note to another, made by an edge tag.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Edge {
+    /// The tag key, for example `author`.
+    pub key: String,
+    /// The name of the link seen from the target, for example `authored`.
+    pub inverse: String,
+    pub source: String,
+    pub target: String,
+}

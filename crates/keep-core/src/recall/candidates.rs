@@ -1,0 +1,77 @@
+//! Candidate lists for fusion: keyword (BM25) hits and nearest vectors
+//! among notes, parts and archived versions, best first, each passing the
+//! filter.
+
+use super::Matched;
+use super::fusion::Ranked;
+use super::weights::{
+    CANDIDATES, MIN_SIMILARITY, OLD_WORDING_KEYWORD_FACTOR, OLD_WORDING_VECTOR_FACTOR,
+};
+use crate::error::Result;
+use crate::model::NoteFilter;
+use crate::store::Db;
+
+/// BM25 candidates from current text, parts and archived versions, best first.
+pub(crate) fn keyword(db: &Db<'_>, text: &str, filter: &NoteFilter) -> Result<Vec<Ranked>> {
+    let Some(plan) = db.keyword_plan(text)? else {
+        return Ok(Vec::new());
+    };
+    let mut scored: Vec<(f64, Ranked)> = db
+        .keyword_search(&plan, filter, CANDIDATES)?
+        .into_iter()
+        .map(|h| (h.score, Ranked::note(h.rid)))
+        .collect();
+    for h in db.keyword_search_parts(&plan, filter, CANDIDATES)? {
+        scored.push((
+            h.score,
+            Ranked::within(h.rid, Matched::Part { part: h.number }, None),
+        ));
+    }
+    for h in db.keyword_search_versions(&plan, filter, CANDIDATES)? {
+        scored.push((
+            h.score * OLD_WORDING_KEYWORD_FACTOR,
+            Ranked::within(h.rid, Matched::Version { version: h.number }, None),
+        ));
+    }
+    scored.sort_by(|a, b| b.0.total_cmp(&a.0));
+    Ok(scored.into_iter().map(|(_, r)| r).collect())
+}
+
+/// Nearest notes, parts and versions by cosine similarity, best first.
+pub(crate) fn vector(db: &Db<'_>, q: &[f32], filter: &NoteFilter) -> Result<Vec<Ranked>> {
+    let mut found: Vec<Ranked> = Vec::new();
+    let notes = if filter.is_trivial() {
+        db.nearest_notes(q, CANDIDATES * 2)?
+    } else {
+        db.nearest_filtered(q, filter, CANDIDATES)?
+    };
+    for (rid, distance) in notes {
+        let mut r = Ranked::note(rid);
+        r.similarity = Some(1.0 - distance);
+        found.push(r);
+    }
+    for (rid, number, distance) in db.nearest_parts(q, CANDIDATES)? {
+        found.push(Ranked::within(
+            rid,
+            Matched::Part { part: number },
+            Some(1.0 - distance),
+        ));
+    }
+    for (rid, offset, distance) in db.nearest_versions(q, CANDIDATES)? {
+        found.push(Ranked::within(
+            rid,
+            Matched::Version { version: offset },
+            Some((1.0 - distance) * OLD_WORDING_VECTOR_FACTOR),
+        ));
+    }
+    found.retain(|r| r.similarity.is_some_and(|s| s >= MIN_SIMILARITY));
+    found.sort_by(|a, b| {
+        b.similarity
+            .unwrap_or(0.0)
+            .total_cmp(&a.similarity.unwrap_or(0.0))
+    });
+    let rids: Vec<_> = found.iter().map(|r| r.rid).collect();
+    let passing = db.notes_passing(&rids, filter)?;
+    found.retain(|r| passing.contains_key(&r.rid));
+    Ok(found)
+}

@@ -1,0 +1,107 @@
+//! Recall: what a query asks (`FindQuery`), what it returns (`Hit`), and
+//! how notes are ranked: candidates from the keyword and vector indexes
+//! (`candidates`), fused by rank with parts and versions rolled up to their
+//! note and recency decay (`fusion`), then deep recall along edges and
+//! distinctive shared tags (`deep`, `graph`). Every weight lives in
+//! `weights`. The keeper runs these steps; this module holds no state.
+
+pub(crate) mod candidates;
+pub mod deep;
+pub(crate) mod fusion;
+pub(crate) mod graph;
+pub mod weights;
+
+use serde::Serialize;
+
+use crate::model::{Note, NoteFilter};
+
+pub use deep::Via;
+
+/// What to look for: text, or the neighbours in meaning of a note.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Query {
+    /// Free text, matched by keyword and by meaning.
+    Text(String),
+    /// The id of a note whose nearest notes by meaning are wanted.
+    Like(String),
+}
+
+/// A recall query.
+#[derive(Debug, Clone)]
+pub struct FindQuery {
+    pub query: Query,
+    pub filter: NoteFilter,
+    pub limit: usize,
+    /// Also follow edges and shared tags from the top hits.
+    pub deep: bool,
+    /// Recency half-life in days (0 = no decay); None uses the settings.
+    pub half_life_days: Option<f64>,
+    /// Which candidate lists to use.
+    pub mode: RecallMode,
+}
+
+impl FindQuery {
+    /// A hybrid text query with no filter.
+    pub fn text(text: impl Into<String>, limit: usize) -> Self {
+        FindQuery {
+            query: Query::Text(text.into()),
+            filter: NoteFilter::default(),
+            limit,
+            deep: false,
+            half_life_days: None,
+            mode: RecallMode::Hybrid,
+        }
+    }
+
+    /// The notes nearest in meaning to note `id`, without decay.
+    pub fn like(id: impl Into<String>, limit: usize) -> Self {
+        FindQuery {
+            query: Query::Like(id.into()),
+            half_life_days: Some(0.0),
+            ..FindQuery::text(String::new(), limit)
+        }
+    }
+}
+
+/// Which candidates `find` ranks.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub enum RecallMode {
+    /// Keyword and vector candidates fused by rank.
+    #[default]
+    Hybrid,
+    /// BM25 only; no model is loaded.
+    Keyword,
+    /// Nearest embeddings only.
+    Semantic,
+}
+
+/// Where inside a note a candidate matched, when not in its current text.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, schemars::JsonSchema)]
+#[serde(tag = "in", rename_all = "lowercase")]
+pub enum Matched {
+    /// In part N (`@P{N}`).
+    Part { part: i64 },
+    /// In the archived version N (`@V{N}`, 1 = previous).
+    Version { version: i64 },
+}
+
+/// One recalled note and why it ranked where it did.
+#[derive(Debug, Clone)]
+pub struct Hit {
+    pub note: Note,
+    pub score: f64,
+    pub keyword_rank: Option<usize>,
+    pub vector_rank: Option<usize>,
+    pub similarity: Option<f64>,
+    /// Set when the match was in a part or an archived version.
+    pub matched: Option<Matched>,
+    /// Set for notes reached by deep recall.
+    pub via: Option<Via>,
+}
+
+#[derive(Debug, Clone, Default)]
+pub struct FindResult {
+    pub hits: Vec<Hit>,
+    /// Things the user should know, such as recall falling back to keywords.
+    pub notices: Vec<String>,
+}

@@ -1,0 +1,49 @@
+//! Every weight of the ranking, in one place, with why it has its value.
+//! Changing one changes what `find` returns: the ranking unit tests in
+//! `recall::tests` and the real-model recall tests pin the behaviour.
+
+/// BM25 weight of a note's summary column. A word in the summary is the
+/// strongest keyword evidence: the summary is what the note is about.
+pub const BM25_SUMMARY: f64 = 4.0;
+/// BM25 weight of a note's user tags column: tags are chosen words, but
+/// short, so they weigh half the summary.
+pub const BM25_TAGS: f64 = 2.0;
+/// Factor on full-text (body) matches of long documents: a word somewhere
+/// in the body is weaker evidence than one in the summary or tags.
+pub const BODY_FACTOR: f64 = 0.5;
+/// Factor on keyword matches in an archived version: an old wording counts
+/// for less than the current one, but still finds the note.
+pub const OLD_WORDING_KEYWORD_FACTOR: f64 = 0.5;
+/// Factor on the similarity of an archived version's vector, for the same
+/// reason; milder, since similarities are already compressed near 0.2–0.8.
+pub const OLD_WORDING_VECTOR_FACTOR: f64 = 0.9;
+
+/// The constant of reciprocal-rank fusion: score = w / (K + rank). 60 is
+/// the value of the original RRF paper; a large K keeps a first place in
+/// one list from drowning agreement between both lists.
+pub const RRF_K: f64 = 60.0;
+/// Weight of the keyword list in fusion.
+pub const KEYWORD_WEIGHT: f64 = 1.0;
+/// Weight of the vector list in fusion.
+pub const VECTOR_WEIGHT: f64 = 1.0;
+
+/// Vector candidates less similar than this (cosine) are dropped: with
+/// MiniLM, unrelated sentences score about 0.0–0.15.
+pub const MIN_SIMILARITY: f64 = 0.2;
+/// Candidates taken from each list (and each of notes, parts, versions)
+/// before fusion: enough that fusion can reorder, few enough to stay fast.
+pub const CANDIDATES: usize = 50;
+
+/// Default recency half-life, in days: a note not touched for a month
+/// weighs half as much as one touched today.
+pub const DEFAULT_HALF_LIFE_DAYS: f64 = 30.0;
+
+/// Deep recall: score kept per hop away from a direct hit.
+pub const HOP_DECAY: f64 = 0.5;
+/// Deep recall: a shared tag carried by more notes than this says little
+/// about a connection.
+pub const DISTINCTIVE_TAG_MAX: i64 = 20;
+/// Deep recall starts from this many direct hits.
+pub const DEEP_SEEDS: usize = 5;
+/// Deep recall adds up to this many notes, or the limit if larger.
+pub const DEEP_MIN_RESULTS: usize = 10;

@@ -1,0 +1,57 @@
+//! Everything configurable about a `Keeper`, resolved once by the front end
+//! (flags, environment and config file) and passed to `Keeper::open`. The
+//! core never reads the environment: what is not here is not configurable.
+
+use std::path::PathBuf;
+use std::time::Duration;
+
+use crate::model::Clock;
+
+/// Default overall time limit of a URL download.
+pub const DEFAULT_FETCH_TIMEOUT: Duration = Duration::from_secs(30);
+/// Default recency half-life of recall, in days.
+pub const DEFAULT_HALF_LIFE_DAYS: f64 = crate::recall::weights::DEFAULT_HALF_LIFE_DAYS;
+
+#[derive(Debug, Clone)]
+pub struct Settings {
+    /// The folder holding the database (`keep.db`).
+    pub store: PathBuf,
+    /// Where "now" comes from.
+    pub clock: Clock,
+    /// The embedding model and its runtime.
+    pub model: ModelSettings,
+    /// The OCR models (PP-OCRv6 small, rten format); None: OCR is off.
+    pub ocr_dir: Option<PathBuf>,
+    /// Overall time limit of a URL download.
+    pub fetch_timeout: Duration,
+    /// Recency half-life of recall, in days; 0 turns decay off.
+    pub half_life_days: f64,
+}
+
+/// Where the embedding model, its runtime and the cache of optimised graphs
+/// are. A None path means "not configured"; loading the model then fails
+/// with a clear error and recall falls back to keywords.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct ModelSettings {
+    /// A fastembed-compatible model directory (model.onnx, tokenizer.json, ...).
+    pub model_dir: Option<PathBuf>,
+    /// The ONNX Runtime shared library.
+    pub ort_lib: Option<PathBuf>,
+    /// Where optimised graphs are cached; None: no cache.
+    pub cache_dir: Option<PathBuf>,
+}
+
+impl Settings {
+    /// Settings for a store in `dir` with nothing else configured: the
+    /// system clock, no model, no OCR. Front ends fill in the rest.
+    pub fn for_store(dir: impl Into<PathBuf>) -> Self {
+        Settings {
+            store: dir.into(),
+            clock: Clock::System,
+            model: ModelSettings::default(),
+            ocr_dir: None,
+            fetch_timeout: DEFAULT_FETCH_TIMEOUT,
+            half_life_days: DEFAULT_HALF_LIFE_DAYS,
+        }
+    }
+}

@@ -1,0 +1,400 @@
+//! Keyword search over the FTS5 indexes. A query is planned first: words
+//! found in a large share of the notes carry almost no BM25 weight but cost
+//! a score per matching row, so when rarer words are present only those are
+//! searched and ranked; when every word is that common, the newest notes
+//! holding all of them (then any of them) come first, without BM25.
+
+use std::collections::HashSet;
+
+use rusqlite::params_from_iter;
+use rusqlite::types::Value;
+
+use super::Db;
+use super::filter::push_filter_sql;
+use super::lookups::{FtsHit, SubHit};
+use crate::error::Result;
+use crate::model::NoteFilter;
+use crate::recall::weights::{BM25_SUMMARY, BM25_TAGS, BODY_FACTOR};
+
+/// A word is common when it matches more notes than this...
+const COMMON_MIN_MATCHES: usize = 2_000;
+/// ...and more than this share (1 in N) of all notes.
+const COMMON_SHARE: usize = 50;
+/// Rows read per index for common words when a filter narrows the set.
+const FILTERED_COMMON_ROWS: i64 = 10_000;
+
+/// The words of free text, lower-cased, each once, in order.
+fn words(text: &str) -> Vec<String> {
+    let mut seen = HashSet::new();
+    text.split(|c: char| !c.is_alphanumeric())
+        .filter(|w| !w.is_empty())
+        .map(str::to_lowercase)
+        .filter(|w| seen.insert(w.clone()))
+        .collect()
+}
+
+/// Every word quoted, so no user input is read as FTS5 syntax.
+fn quoted(words: &[String], operator: &str) -> String {
+    words
+        .iter()
+        .map(|w| format!("\"{w}\""))
+        .collect::<Vec<_>>()
+        .join(&format!(" {operator} "))
+}
+
+/// How a keyword query runs against every index.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum KeywordPlan {
+    /// BM25 over the notes matching any of these (rarer) words.
+    Ranked { any: String },
+    /// Newest first: notes with all the words, then notes with any.
+    Newest { all: String, any: String },
+}
+
+impl KeywordPlan {
+    fn ranked(&self) -> bool {
+        matches!(self, KeywordPlan::Ranked { .. })
+    }
+
+    /// The MATCH expressions to run, in order of preference.
+    fn expressions(&self) -> Vec<&str> {
+        match self {
+            KeywordPlan::Ranked { any } => vec![any],
+            KeywordPlan::Newest { all, any } if all == any => vec![all],
+            KeywordPlan::Newest { all, any } => vec![all, any],
+        }
+    }
+}
+
+/// The FTS5 select for one index: `(rid, score)` rows, best first, at most
+/// `?2` of them, matching `?1`.
+fn index_hits(index: &str, bm25: &str, weight: f64, ranked: bool) -> String {
+    if ranked {
+        format!(
+            "SELECT * FROM (SELECT rowid AS rid, -{weight:?} * {bm25} AS score FROM {index}
+             WHERE {index} MATCH ?1 ORDER BY 2 DESC LIMIT ?2)"
+        )
+    } else {
+        format!(
+            "SELECT * FROM (SELECT rowid AS rid, 0.0 AS score FROM {index}
+             WHERE {index} MATCH ?1 ORDER BY rowid DESC LIMIT ?2)"
+        )
+    }
+}
+
+/// Runs `search` for each expression of the plan until `limit` distinct
+/// hits are found; lists ordered newest first are then scored by position.
+fn run_plan<T>(
+    plan: &KeywordPlan,
+    limit: usize,
+    mut search: impl FnMut(&str) -> Result<Vec<T>>,
+    same: impl Fn(&T, &T) -> bool,
+    score: impl Fn(&mut T) -> &mut f64,
+) -> Result<Vec<T>> {
+    let mut hits: Vec<T> = Vec::new();
+    for expr in plan.expressions() {
+        for hit in search(expr)? {
+            if !hits.iter().any(|h| same(h, &hit)) {
+                hits.push(hit);
+            }
+        }
+        if hits.len() >= limit {
+            break;
+        }
+    }
+    hits.truncate(limit);
+    if !plan.ranked() {
+        for (i, hit) in hits.iter_mut().enumerate() {
+            *score(hit) = 1.0 / (1 + i) as f64;
+        }
+    }
+    Ok(hits)
+}
+
+impl Db<'_> {
+    /// Plans a keyword query from free text; `None` when it has no words.
+    pub fn keyword_plan(&self, text: &str) -> Result<Option<KeywordPlan>> {
+        self.plan_words(words(text), COMMON_MIN_MATCHES)
+    }
+
+    fn plan_words(&self, words: Vec<String>, min_common: usize) -> Result<Option<KeywordPlan>> {
+        if words.is_empty() {
+            return Ok(None);
+        }
+        let total: i64 = self
+            .conn
+            .prepare_cached("SELECT count(*) FROM notes")?
+            .query_row([], |r| r.get(0))?;
+        let threshold = min_common.max(total as usize / COMMON_SHARE);
+        let mut rare = Vec::new();
+        for word in &words {
+            if self.matches_at_most(&quoted(std::slice::from_ref(word), ""), threshold)? {
+                rare.push(word.clone());
+            }
+        }
+        Ok(Some(if rare.is_empty() {
+            KeywordPlan::Newest {
+                all: quoted(&words, "AND"),
+                any: quoted(&words, "OR"),
+            }
+        } else {
+            KeywordPlan::Ranked {
+                any: quoted(&rare, "OR"),
+            }
+        }))
+    }
+
+    /// Whether `expr` matches at most `limit` notes; reads at most
+    /// `limit + 1` rows of the index.
+    fn matches_at_most(&self, expr: &str, limit: usize) -> Result<bool> {
+        let count: i64 = self
+            .conn
+            .prepare_cached(
+                "SELECT count(*) FROM (SELECT 1 FROM notes_fts WHERE notes_fts MATCH ?1 LIMIT ?2)",
+            )?
+            .query_row(rusqlite::params![expr, limit as i64 + 1], |r| r.get(0))?;
+        Ok(count as usize <= limit)
+    }
+
+    /// Rows each index contributes before joining and grouping: without a
+    /// filter that could drop many, only the best matches (-1: all).
+    fn index_rows(plan: &KeywordPlan, filter: &NoteFilter, limit: usize) -> i64 {
+        match (filter.is_trivial(), plan.ranked()) {
+            (true, _) => (limit * 4).max(200) as i64,
+            (false, true) => -1,
+            (false, false) => FILTERED_COMMON_ROWS,
+        }
+    }
+
+    /// Notes matching the plan, best first. Summary and tag matches count
+    /// fully, full-text matches half.
+    pub fn keyword_search(
+        &self,
+        plan: &KeywordPlan,
+        filter: &NoteFilter,
+        limit: usize,
+    ) -> Result<Vec<FtsHit>> {
+        let ranked = plan.ranked();
+        let order = if ranked {
+            "score DESC, n.id"
+        } else {
+            "n.rid DESC"
+        };
+        run_plan(
+            plan,
+            limit,
+            |expr| {
+                let mut sql = format!(
+                    "WITH hits AS ({} UNION ALL {})
+                     SELECT n.rid, max(h.score) AS score
+                     FROM hits h JOIN notes n ON n.rid = h.rid WHERE 1",
+                    index_hits(
+                        "notes_fts",
+                        &format!("bm25(notes_fts, {BM25_SUMMARY:?}, {BM25_TAGS:?})"),
+                        1.0,
+                        ranked
+                    ),
+                    index_hits("body_fts", "bm25(body_fts)", BODY_FACTOR, ranked),
+                );
+                let mut args = vec![
+                    Value::Text(expr.to_string()),
+                    Value::Integer(Self::index_rows(plan, filter, limit)),
+                ];
+                push_filter_sql(filter, &mut sql, &mut args);
+                sql.push_str(&format!(" GROUP BY n.rid ORDER BY {order} LIMIT ?"));
+                args.push(Value::Integer(limit as i64));
+                let mut stmt = self.conn.prepare(&sql)?;
+                let hits = stmt
+                    .query_map(params_from_iter(args), |row| {
+                        Ok(FtsHit {
+                            rid: row.get(0)?,
+                            score: row.get(1)?,
+                        })
+                    })?
+                    .collect::<rusqlite::Result<Vec<_>>>()?;
+                Ok(hits)
+            },
+            |a, b| a.rid == b.rid,
+            |h| &mut h.score,
+        )
+    }
+
+    /// Parts matching the plan, whose notes pass `filter`, best first.
+    pub fn keyword_search_parts(
+        &self,
+        plan: &KeywordPlan,
+        filter: &NoteFilter,
+        limit: usize,
+    ) -> Result<Vec<SubHit>> {
+        self.sub_keyword_search(
+            plan,
+            filter,
+            limit,
+            ("parts_fts", "bm25(parts_fts)"),
+            "SELECT n.rid, p.number, h.score AS score
+             FROM hits h JOIN parts p ON p.pid = h.rid JOIN notes n ON n.rid = p.note WHERE 1",
+        )
+    }
+
+    /// Archived versions matching the plan, best first; the number is the
+    /// version offset (1 = previous).
+    pub fn keyword_search_versions(
+        &self,
+        plan: &KeywordPlan,
+        filter: &NoteFilter,
+        limit: usize,
+    ) -> Result<Vec<SubHit>> {
+        self.sub_keyword_search(
+            plan,
+            filter,
+            limit,
+            ("versions_fts", "bm25(versions_fts)"),
+            "SELECT n.rid, (SELECT count(*) FROM versions w WHERE w.note = v.note AND w.seq >= v.seq),
+                    h.score AS score
+             FROM hits h JOIN versions v ON v.vid = h.rid JOIN notes n ON n.rid = v.note WHERE 1",
+        )
+    }
+
+    fn sub_keyword_search(
+        &self,
+        plan: &KeywordPlan,
+        filter: &NoteFilter,
+        limit: usize,
+        (index, bm25): (&str, &str),
+        select: &str,
+    ) -> Result<Vec<SubHit>> {
+        let ranked = plan.ranked();
+        let order = if ranked { "score DESC" } else { "h.rid DESC" };
+        let rows = if ranked {
+            -1
+        } else {
+            Self::index_rows(plan, filter, limit)
+        };
+        run_plan(
+            plan,
+            limit,
+            |expr| {
+                let mut sql = format!(
+                    "WITH hits AS ({}) {select}",
+                    index_hits(index, bm25, 1.0, ranked)
+                );
+                let mut args = vec![Value::Text(expr.to_string()), Value::Integer(rows)];
+                push_filter_sql(filter, &mut sql, &mut args);
+                sql.push_str(&format!(" ORDER BY {order} LIMIT ?"));
+                args.push(Value::Integer(limit as i64));
+                let mut stmt = self.conn.prepare(&sql)?;
+                let hits = stmt
+                    .query_map(params_from_iter(args), |r| {
+                        Ok(SubHit {
+                            rid: r.get(0)?,
+                            number: r.get(1)?,
+                            score: r.get(2)?,
+                        })
+                    })?
+                    .collect::<rusqlite::Result<Vec<_>>>()?;
+                Ok(hits)
+            },
+            |a, b| a == b,
+            |h| &mut h.score,
+        )
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::model::time::Timestamp;
+    use crate::store::{Store, test_note};
+
+    /// A store whose notes have these summaries, rids 1, 2, ... in order.
+    fn store_of(summaries: &[&str]) -> (tempfile::TempDir, Store) {
+        let dir = tempfile::tempdir().unwrap();
+        let mut store = Store::open(dir.path()).unwrap();
+        store
+            .write(|db| {
+                for (i, summary) in summaries.iter().enumerate() {
+                    let at = Timestamp::from_millis(1_000 * i as i64);
+                    let note = test_note(&format!("n{}", i + 1), summary, at);
+                    let rid = db.insert_note(&note)?;
+                    db.index_note_text(rid, summary, &note.tags)?;
+                }
+                Ok(())
+            })
+            .unwrap();
+        (dir, store)
+    }
+
+    fn ids(db: &Db<'_>, hits: &[FtsHit]) -> Vec<String> {
+        hits.iter()
+            .map(|h| db.note_by_rid(h.rid).unwrap().unwrap().id)
+            .collect()
+    }
+
+    #[test]
+    fn common_words_are_left_out_when_a_rarer_one_is_asked() {
+        let (_dir, store) = store_of(&["alpha one", "alpha two", "alpha three beta", "alpha"]);
+        let db = store.db();
+        let plan = db.plan_words(words("Alpha beta"), 2).unwrap().unwrap();
+        assert_eq!(
+            plan,
+            KeywordPlan::Ranked {
+                any: "\"beta\"".into()
+            }
+        );
+        let hits = db
+            .keyword_search(&plan, &NoteFilter::default(), 10)
+            .unwrap();
+        assert_eq!(ids(&db, &hits), ["n3"]);
+        // With the usual threshold no word of a small store is common.
+        let plan = db.keyword_plan("alpha beta").unwrap().unwrap();
+        let hits = db
+            .keyword_search(&plan, &NoteFilter::default(), 10)
+            .unwrap();
+        assert_eq!(ids(&db, &hits)[0], "n3");
+        assert_eq!(hits.len(), 4);
+    }
+
+    #[test]
+    fn only_common_words_give_notes_with_all_then_any_newest_first() {
+        let (_dir, store) = store_of(&["alpha beta", "alpha", "beta", "alpha beta", "gamma"]);
+        let db = store.db();
+        let plan = db.plan_words(words("beta alpha"), 2).unwrap().unwrap();
+        assert!(matches!(plan, KeywordPlan::Newest { .. }));
+        let hits = db
+            .keyword_search(&plan, &NoteFilter::default(), 10)
+            .unwrap();
+        assert_eq!(ids(&db, &hits), ["n4", "n1", "n3", "n2"]);
+        let scores: Vec<f64> = hits.iter().map(|h| h.score).collect();
+        assert_eq!(scores, [1.0, 0.5, 1.0 / 3.0, 0.25]);
+        let first = db.keyword_search(&plan, &NoteFilter::default(), 1).unwrap();
+        assert_eq!(ids(&db, &first), ["n4"]);
+        assert_eq!(db.plan_words(words(" ,, "), 2).unwrap(), None);
+    }
+
+    #[test]
+    fn words_are_lower_cased_once_each_and_never_syntax() {
+        assert_eq!(
+            words("Hello, \"world\" AND near( hello"),
+            ["hello", "world", "and", "near"]
+        );
+        assert!(words("  ,, ").is_empty());
+        assert_eq!(
+            quoted(&words("a NEAR b"), "OR"),
+            "\"a\" OR \"near\" OR \"b\""
+        );
+    }
+
+    #[test]
+    fn a_plan_of_common_words_tries_all_then_any() {
+        let plan = KeywordPlan::Newest {
+            all: "\"a\" AND \"b\"".into(),
+            any: "\"a\" OR \"b\"".into(),
+        };
+        assert_eq!(plan.expressions(), ["\"a\" AND \"b\"", "\"a\" OR \"b\""]);
+        let one = KeywordPlan::Newest {
+            all: "\"a\"".into(),
+            any: "\"a\"".into(),
+        };
+        assert_eq!(one.expressions(), ["\"a\""]);
+    }
+}

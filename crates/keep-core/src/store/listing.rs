@@ -1,0 +1,90 @@
+//! Listings: pages of notes in an order, counts, and the tag catalogue.
+
+use rusqlite::params_from_iter;
+use rusqlite::types::Value;
+
+use super::Db;
+use super::filter::push_filter_sql;
+use super::notes::{NOTE_COLUMNS, note_from_row};
+use crate::error::Result;
+use crate::model::{ListOrder, Note, NoteFilter};
+
+impl Db<'_> {
+    pub fn list_notes(
+        &self,
+        filter: &NoteFilter,
+        order: ListOrder,
+        limit: Option<usize>,
+    ) -> Result<Vec<Note>> {
+        self.list_notes_from(filter, order, 0, limit)
+    }
+
+    /// `list_notes` skipping the first `offset` notes of the order.
+    pub fn list_notes_from(
+        &self,
+        filter: &NoteFilter,
+        order: ListOrder,
+        offset: usize,
+        limit: Option<usize>,
+    ) -> Result<Vec<Note>> {
+        let mut sql = format!("SELECT {NOTE_COLUMNS} FROM notes n WHERE 1");
+        let mut args = Vec::new();
+        push_filter_sql(filter, &mut sql, &mut args);
+        sql.push_str(match order {
+            ListOrder::Updated => " ORDER BY n.updated DESC, n.id",
+            ListOrder::Accessed => " ORDER BY n.accessed DESC, n.id",
+            ListOrder::Created => " ORDER BY n.created DESC, n.id",
+            ListOrder::Id => " ORDER BY n.id",
+        });
+        sql.push_str(" LIMIT ? OFFSET ?");
+        args.push(Value::Integer(limit.map_or(-1, |l| l as i64)));
+        args.push(Value::Integer(offset as i64));
+        let mut stmt = self.conn.prepare(&sql)?;
+        let notes = stmt
+            .query_map(params_from_iter(args), note_from_row)?
+            .map(|r| r.map(|(_, n)| n))
+            .collect::<rusqlite::Result<Vec<_>>>()?;
+        Ok(notes)
+    }
+
+    /// How many notes pass `filter`.
+    pub fn count_notes(&self, filter: &NoteFilter) -> Result<usize> {
+        let mut sql = "SELECT count(*) FROM notes n WHERE 1".to_string();
+        let mut args = Vec::new();
+        push_filter_sql(filter, &mut sql, &mut args);
+        let count: i64 = self
+            .conn
+            .query_row(&sql, params_from_iter(args), |row| row.get(0))?;
+        Ok(usize::try_from(count).unwrap_or(0))
+    }
+
+    /// User tag keys with their values, most used first, for completion.
+    pub fn tag_catalog(&self, values_per_key: usize) -> Result<Vec<(String, Vec<String>)>> {
+        let mut stmt = self.conn.prepare(
+            "SELECT key, value, count(*) AS uses FROM tags
+             WHERE substr(key, 1, 1) <> '_'
+             GROUP BY key, value ORDER BY key, uses DESC, value",
+        )?;
+        let mut catalog: Vec<(String, Vec<String>)> = Vec::new();
+        let rows = stmt.query_map([], |row| Ok((row.get::<_, String>(0)?, row.get(1)?)))?;
+        for row in rows {
+            let (key, value) = row?;
+            match catalog.last_mut() {
+                Some((k, values)) if *k == key => {
+                    if values.len() < values_per_key {
+                        values.push(value);
+                    }
+                }
+                _ => catalog.push((key, vec![value])),
+            }
+        }
+        Ok(catalog)
+    }
+
+    /// Changes whenever another connection commits to the database.
+    pub fn data_version(&self) -> Result<i64> {
+        Ok(self
+            .conn
+            .query_row("PRAGMA data_version", [], |row| row.get(0))?)
+    }
+}

@@ -1,0 +1,278 @@
+//! The store: the one SQLite database and the only place with SQL.
+//!
+//! `Store::open` sets the pragmas (WAL, busy timeout, foreign keys), loads
+//! sqlite-vec and applies the embedded migrations. Reads go through
+//! `Store::db`; writes through `Store::write`, which runs a closure inside one
+//! immediate transaction so a failure leaves nothing half-written.
+
+mod edges;
+mod filter;
+mod keyword;
+mod listing;
+mod lookups;
+mod notes;
+mod parts;
+mod quant;
+mod vectors;
+mod versions;
+mod watch;
+
+use std::cell::RefCell;
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+use std::sync::Once;
+use std::time::Duration;
+
+use rusqlite::{Connection, OpenFlags, TransactionBehavior};
+
+use crate::error::{Error, Result};
+
+pub use vectors::{PendingText, VecKind, VecRow, VectorSpace, to_bytes as vector_bytes};
+pub use watch::{Lease, WatchedDir};
+
+/// Declares a row id: the integer key of a table, typed so that the key
+/// of one table cannot be passed where another's is expected.
+macro_rules! row_id {
+    ($(#[$doc:meta])* $name:ident) => {
+        $(#[$doc])*
+        #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+        pub struct $name(pub i64);
+
+        impl rusqlite::ToSql for $name {
+            fn to_sql(&self) -> rusqlite::Result<rusqlite::types::ToSqlOutput<'_>> {
+                Ok(rusqlite::types::ToSqlOutput::from(self.0))
+            }
+        }
+
+        impl rusqlite::types::FromSql for $name {
+            fn column_result(
+                value: rusqlite::types::ValueRef<'_>,
+            ) -> rusqlite::types::FromSqlResult<Self> {
+                i64::column_result(value).map($name)
+            }
+        }
+    };
+}
+
+row_id!(
+    /// The key of a note's row (`notes.rid`), used by its tags, versions,
+    /// parts, edges and index entries.
+    NoteRid
+);
+row_id!(
+    /// The key of an archived version's row (`versions.vid`).
+    VersionRid
+);
+row_id!(
+    /// The key of a part's row (`parts.pid`).
+    PartRid
+);
+
+/// The database file inside a store directory.
+pub const DB_FILE: &str = "keep.db";
+
+const BUSY_TIMEOUT: Duration = Duration::from_secs(10);
+
+/// Embedded migrations, applied in order; never edit one that has landed.
+const MIGRATIONS: &[(i64, &str)] = &[
+    (1, include_str!("migrations/0001_init.sql")),
+    (2, include_str!("migrations/0002_vectors.sql")),
+    (3, include_str!("migrations/0003_watch.sql")),
+];
+
+/// Int8 codes of each kind of vector, with the epoch they were read at.
+type CodeCache = RefCell<HashMap<VecKind, (String, Arc<quant::Codes>)>>;
+
+pub struct Store {
+    conn: Connection,
+    path: PathBuf,
+    codes: CodeCache,
+}
+
+/// A handle for statements: either the plain connection or a transaction.
+pub struct Db<'c> {
+    conn: &'c Connection,
+    codes: &'c CodeCache,
+}
+
+impl Store {
+    /// Opens (creating if needed) the database in `dir`.
+    pub fn open(dir: &Path) -> Result<Self> {
+        std::fs::create_dir_all(dir).map_err(|e| Error::io(dir, e))?;
+        let path = dir.join(DB_FILE);
+        register_sqlite_vec();
+        let conn = Connection::open_with_flags(
+            &path,
+            OpenFlags::SQLITE_OPEN_READ_WRITE
+                | OpenFlags::SQLITE_OPEN_CREATE
+                | OpenFlags::SQLITE_OPEN_NO_MUTEX
+                | OpenFlags::SQLITE_OPEN_URI,
+        )?;
+        conn.busy_timeout(BUSY_TIMEOUT)?;
+        conn.pragma_update(None, "journal_mode", "WAL")?;
+        conn.pragma_update(None, "synchronous", "NORMAL")?;
+        conn.pragma_update(None, "foreign_keys", "ON")?;
+        let mut store = Store {
+            conn,
+            path,
+            codes: CodeCache::default(),
+        };
+        store.migrate()?;
+        Ok(store)
+    }
+
+    pub fn path(&self) -> &Path {
+        &self.path
+    }
+
+    /// A handle for reads outside a transaction.
+    pub fn db(&self) -> Db<'_> {
+        Db {
+            conn: &self.conn,
+            codes: &self.codes,
+        }
+    }
+
+    /// Runs `f` in one immediate transaction; commits only if it succeeds.
+    pub fn write<T>(&mut self, f: impl FnOnce(&Db<'_>) -> Result<T>) -> Result<T> {
+        let tx = self
+            .conn
+            .transaction_with_behavior(TransactionBehavior::Immediate)?;
+        let value = f(&Db {
+            conn: &tx,
+            codes: &self.codes,
+        })?;
+        tx.commit()?;
+        Ok(value)
+    }
+
+    fn migrate(&mut self) -> Result<()> {
+        let current: i64 = self
+            .conn
+            .pragma_query_value(None, "user_version", |r| r.get(0))?;
+        let known = MIGRATIONS.last().map_or(0, |m| m.0);
+        if current > known {
+            return Err(Error::SchemaTooNew {
+                path: self.path.clone(),
+                found: current,
+                known,
+            });
+        }
+        for (version, sql) in MIGRATIONS.iter().filter(|m| m.0 > current) {
+            let tx = self
+                .conn
+                .transaction_with_behavior(TransactionBehavior::Immediate)?;
+            // Another process may have migrated while we waited for the lock.
+            let now: i64 = tx.pragma_query_value(None, "user_version", |r| r.get(0))?;
+            if now < *version {
+                tx.execute_batch(sql)?;
+                tx.pragma_update(None, "user_version", version)?;
+            }
+            tx.commit()?;
+        }
+        Ok(())
+    }
+}
+
+/// Makes sqlite-vec available on every connection opened afterwards.
+fn register_sqlite_vec() {
+    static ONCE: Once = Once::new();
+    ONCE.call_once(|| {
+        type Entry = unsafe extern "C" fn(
+            *mut rusqlite::ffi::sqlite3,
+            *mut *mut std::os::raw::c_char,
+            *const rusqlite::ffi::sqlite3_api_routines,
+        ) -> std::os::raw::c_int;
+        // SAFETY: sqlite3_vec_init has the signature of an SQLite extension
+        // entry point; the crate declares it without arguments only because
+        // it is meant to be passed to sqlite3_auto_extension like this.
+        unsafe {
+            let entry: Entry = std::mem::transmute(sqlite_vec::sqlite3_vec_init as *const ());
+            rusqlite::ffi::sqlite3_auto_extension(Some(entry));
+        }
+    });
+}
+
+impl Db<'_> {
+    /// The version of sqlite-vec loaded into this connection.
+    #[cfg(test)]
+    pub fn vec_version(&self) -> Result<String> {
+        Ok(self
+            .conn
+            .query_row("SELECT vec_version()", [], |r| r.get(0))?)
+    }
+
+    pub fn meta(&self, key: &str) -> Result<Option<String>> {
+        use rusqlite::OptionalExtension;
+        Ok(self
+            .conn
+            .prepare_cached("SELECT value FROM meta WHERE key = ?1")?
+            .query_row([key], |r| r.get(0))
+            .optional()?)
+    }
+
+    pub fn set_meta(&self, key: &str, value: &str) -> Result<()> {
+        self.conn.execute(
+            "INSERT INTO meta (key, value) VALUES (?1, ?2)
+             ON CONFLICT (key) DO UPDATE SET value = excluded.value",
+            [key, value],
+        )?;
+        Ok(())
+    }
+}
+
+/// A note with no tags or content, created and updated `at`.
+#[cfg(test)]
+pub(crate) fn test_note(
+    id: &str,
+    summary: &str,
+    at: crate::model::time::Timestamp,
+) -> crate::model::Note {
+    crate::model::Note {
+        id: id.to_string(),
+        summary: summary.to_string(),
+        tags: crate::model::Tags::new(),
+        content_hash: None,
+        created: at,
+        updated: at,
+        accessed: at,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn open_applies_migrations_and_loads_sqlite_vec() {
+        let dir = tempfile::tempdir().unwrap();
+        let store = Store::open(dir.path()).unwrap();
+        assert!(store.db().vec_version().unwrap().starts_with('v'));
+        let version: i64 = store
+            .conn
+            .pragma_query_value(None, "user_version", |r| r.get(0))
+            .unwrap();
+        assert_eq!(version, MIGRATIONS.last().unwrap().0);
+        let mode: String = store
+            .conn
+            .pragma_query_value(None, "journal_mode", |r| r.get(0))
+            .unwrap();
+        assert_eq!(mode, "wal");
+        drop(store);
+        // Reopening an up-to-date store is a no-op.
+        Store::open(dir.path()).unwrap();
+    }
+
+    #[test]
+    fn a_failed_write_leaves_nothing() {
+        let dir = tempfile::tempdir().unwrap();
+        let mut store = Store::open(dir.path()).unwrap();
+        let result: Result<()> = store.write(|db| {
+            db.set_meta("k", "v")?;
+            Err(Error::invalid("boom"))
+        });
+        assert!(result.is_err());
+        assert_eq!(store.db().meta("k").unwrap(), None);
+    }
+}

@@ -1,0 +1,124 @@
+//! `keep find`: hybrid recall.
+
+use keep_core::recall::{FindQuery, FindResult, Query, RecallMode};
+
+use super::filter::FilterArgs;
+use super::output::Format;
+use super::{CliError, CliResult, Ctx, Status};
+use crate::render::{json, text};
+
+/// Find notes by meaning and by keyword, best first.
+///
+/// Keyword matches (BM25 over summaries, tags, full text, parts and older
+/// versions) and semantic matches (nearest embeddings of the local model)
+/// are fused by rank, then weighted by recency: a note's score halves every
+/// half-life since it was last updated or read. Tag and time filters apply
+/// before ranking. A hit inside a part or an older version is shown on its
+/// note, with where it matched. --deep adds notes reached from the top hits
+/// through edges and distinctive shared tags, marked with how they were
+/// reached. Without a model, find uses keywords only and says so on stderr.
+#[derive(Debug, clap::Args)]
+pub struct Args {
+    /// What to look for
+    #[arg(value_name = "QUERY", num_args = 0.., required_unless_present = "like")]
+    pub query: Vec<String>,
+
+    /// Find notes similar to this note instead of matching a query
+    #[arg(long = "id", value_name = "ID", conflicts_with = "query")]
+    pub like: Option<String>,
+
+    #[command(flatten)]
+    pub filter: FilterArgs,
+
+    /// Only ids matching this prefix or glob
+    #[arg(short = 'S', long = "scope", value_name = "PREFIX|GLOB")]
+    pub scope: Option<String>,
+
+    /// Show at most N notes (deep recall adds up to N more, at least 10)
+    #[arg(short = 'n', long, value_name = "N", default_value_t = 10)]
+    pub limit: usize,
+
+    /// Also follow edges and shared tags from the top hits (two hops)
+    #[arg(long)]
+    pub deep: bool,
+
+    /// Which candidates to rank: both fused, keywords only (no model is loaded) or embeddings only
+    #[arg(long, value_enum, default_value_t = Mode::Hybrid)]
+    pub mode: Mode,
+
+    /// Recency half-life in days; 0 turns decay off [default: 30, or half_life_days in the config file]
+    #[arg(long, value_name = "DAYS")]
+    pub half_life: Option<f64>,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum Mode {
+    Hybrid,
+    Keyword,
+    Semantic,
+}
+
+impl From<Mode> for RecallMode {
+    fn from(m: Mode) -> Self {
+        match m {
+            Mode::Hybrid => RecallMode::Hybrid,
+            Mode::Keyword => RecallMode::Keyword,
+            Mode::Semantic => RecallMode::Semantic,
+        }
+    }
+}
+
+pub fn run(ctx: &mut Ctx, args: Args) -> CliResult {
+    let text = args.query.join(" ");
+    if args.like.is_none() && text.trim().is_empty() {
+        return Err(CliError::Usage("the query is empty".into()));
+    }
+    if args.half_life.is_some_and(|h| h < 0.0 || !h.is_finite()) {
+        return Err(CliError::Usage("--half-life must be 0 or more days".into()));
+    }
+    let keeper = ctx.keeper()?;
+    let query = FindQuery {
+        query: match &args.like {
+            Some(id) => Query::Like(id.clone()),
+            None => Query::Text(text),
+        },
+        filter: args.filter.to_filter(keeper, args.scope.as_deref())?,
+        limit: args.limit,
+        deep: args.deep,
+        half_life_days: args.half_life,
+        mode: args.mode.into(),
+    };
+    if query.mode != RecallMode::Keyword
+        && let Some(notice) = keeper.embed_before_search()
+    {
+        eprintln!("keep: {notice}");
+    }
+    let result = keeper.find(&query)?;
+    print_hits(ctx, &result)?;
+    if ctx.format == Format::Json {
+        ctx.out.json(&json::hits(&result))?;
+    }
+    Ok(Status::Success)
+}
+
+/// Prints notices on stderr, and hits as text or ids (JSON is the caller's).
+pub fn print_hits(ctx: &mut Ctx, result: &FindResult) -> Result<(), CliError> {
+    for notice in &result.notices {
+        eprintln!("keep: {notice}");
+    }
+    match ctx.format {
+        Format::Json => {}
+        Format::Ids => {
+            for h in &result.hits {
+                ctx.out.line(&h.note.id)?;
+            }
+        }
+        Format::Text => {
+            for h in &result.hits {
+                ctx.out
+                    .note_line(&h.note, Some(h.score), &text::hit_remark(h))?;
+            }
+        }
+    }
+    Ok(())
+}

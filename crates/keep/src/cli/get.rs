@@ -1,0 +1,228 @@
+//! `keep get`: show notes, versions and parts.
+
+use keep_core::Keeper;
+use keep_core::keeper::{NoteView, parse_filters};
+use keep_core::model::{NoteRef, Selector, TagFilter};
+use serde_json::Value;
+
+use super::output::Format;
+use super::{CliError, CliResult, Ctx, Failures, Status};
+use crate::render::json::{
+    self, HistoryJson, PartJson, PartsJson, SimilarJson, VersionJson, ViewJson,
+};
+use crate::render::text::first_line;
+
+/// Show notes, an archived version (ID@V{N}) or a part (ID@P{N}).
+///
+/// Prints each note as frontmatter (id, tags, edges, versions, parts,
+/// timestamps) followed by '---' and its summary. Edges list the notes this
+/// one links to through edge tags (author, references, ...) and, under the
+/// inverse name (authored, referenced-by, ...), the notes that link to it.
+/// Reading a note records its access time. Exits 1 if any id is unknown.
+#[derive(Debug, clap::Args)]
+pub struct Args {
+    /// Note ids, optionally with @V{N} or @P{N}
+    #[arg(required = true, value_name = "ID")]
+    pub ids: Vec<String>,
+
+    /// Show version N: 0 current, 1 previous, negative counts from the oldest (-1 = oldest)
+    #[arg(
+        short = 'V',
+        long = "version",
+        value_name = "N",
+        allow_negative_numbers = true
+    )]
+    pub version: Option<i64>,
+
+    /// List the note's versions (current first) instead of showing it
+    #[arg(long, conflicts_with = "version")]
+    pub history: bool,
+
+    /// List the note's parts (ID@P{N} and the start of each) instead of showing it
+    #[arg(long, conflicts_with_all = ["version", "history"])]
+    pub parts: bool,
+
+    /// List the notes most similar in meaning to each note instead of showing it
+    #[arg(long, conflicts_with_all = ["version", "history", "parts"])]
+    pub similar: bool,
+
+    /// With --similar, show at most N notes
+    #[arg(
+        short = 'n',
+        long,
+        value_name = "N",
+        default_value_t = 10,
+        requires = "similar"
+    )]
+    pub limit: usize,
+
+    /// Only show notes that have this tag (KEY or KEY=VALUE, repeatable)
+    #[arg(short = 't', long = "tag", value_name = "KEY[=VALUE]")]
+    pub tags: Vec<String>,
+}
+
+pub fn run(ctx: &mut Ctx, args: Args) -> CliResult {
+    let filters = parse_filters(&args.tags)?;
+    let mut failures = Failures::default();
+    let mut shown = 0;
+    let mut json_items = Vec::new();
+    for arg in &args.ids {
+        match show_one(ctx, arg, &args, &filters) {
+            Ok(None) => {}
+            Ok(Some(value)) => {
+                shown += 1;
+                json_items.push(value);
+            }
+            Err(e) => failures.record(e)?,
+        }
+    }
+    if ctx.format == Format::Json {
+        ctx.out.json(&Value::Array(json_items))?;
+    }
+    if shown == 0 && failures.status() == Status::Success && !filters.is_empty() {
+        return Ok(Status::Failed(1));
+    }
+    Ok(failures.status())
+}
+
+/// Shows one argument; returns its JSON form, or None when filtered out.
+fn show_one(
+    ctx: &mut Ctx,
+    arg: &str,
+    args: &Args,
+    filters: &[TagFilter],
+) -> Result<Option<Value>, CliError> {
+    let keeper = ctx.keeper()?;
+    let mut target = keeper.resolve(arg)?;
+    if let Some(n) = args.version {
+        if target.selector.is_some() {
+            return Err(CliError::Usage(format!(
+                "'{arg}' already selects a version or part; drop -V"
+            )));
+        }
+        target.selector = Some(Selector::Version(n));
+    }
+    if args.history {
+        return show_history(ctx, &target, filters);
+    }
+    if args.parts {
+        return show_parts(ctx, &target, filters);
+    }
+    if args.similar {
+        let keeper = ctx.keeper()?;
+        if let Some(notice) = keeper.embed_before_search() {
+            eprintln!("keep: {notice}");
+        }
+        let result = keeper.similar(&target.id, args.limit)?;
+        super::find::print_hits(ctx, &result)?;
+        return Ok(Some(to_value(&SimilarJson {
+            id: target.id.clone(),
+            similar: json::hits(&result),
+        })));
+    }
+    let keeper = ctx.keeper()?;
+    let view = if filters.is_empty() {
+        keeper.get(&target)?
+    } else {
+        let view = keeper.view(&target)?;
+        if !filters.iter().all(|f| f.matches(&view.note.tags)) {
+            return Ok(None);
+        }
+        keeper.get(&target)?
+    };
+    render(ctx, &target, &view)?;
+    Ok(Some(to_value(&ViewJson::full(&view))))
+}
+
+fn render(ctx: &mut Ctx, target: &NoteRef, view: &NoteView) -> Result<(), CliError> {
+    match ctx.format {
+        Format::Json => {}
+        Format::Ids => ctx.out.line(&target.to_string())?,
+        Format::Text => ctx.out.note_view(view)?,
+    }
+    Ok(())
+}
+
+fn show_parts(
+    ctx: &mut Ctx,
+    target: &NoteRef,
+    filters: &[TagFilter],
+) -> Result<Option<Value>, CliError> {
+    if target.selector.is_some() {
+        return Err(CliError::Usage(format!(
+            "'{target}': --parts lists every part; give the plain id"
+        )));
+    }
+    let view = ctx.keeper()?.view(target)?;
+    if !filters.iter().all(|f| f.matches(&view.note.tags)) {
+        return Ok(None);
+    }
+    let id = &target.id;
+    for part in &view.parts {
+        match ctx.format {
+            Format::Json => {}
+            Format::Ids => ctx.out.line(&format!("{id}@P{{{}}}", part.number))?,
+            Format::Text => ctx.out.line(&format!(
+                "{id}@P{{{}}}  {}",
+                part.number,
+                first_line(&part.summary)
+            ))?,
+        }
+    }
+    Ok(Some(to_value(&PartsJson {
+        id: id.clone(),
+        parts: view.parts.iter().map(PartJson::from).collect(),
+    })))
+}
+
+fn show_history(
+    ctx: &mut Ctx,
+    target: &NoteRef,
+    filters: &[TagFilter],
+) -> Result<Option<Value>, CliError> {
+    if target.selector.is_some() {
+        return Err(CliError::Usage(format!(
+            "'{target}': --history shows every version; give the plain id"
+        )));
+    }
+    let keeper: &Keeper = ctx.keeper()?;
+    let current = keeper
+        .peek(&target.id)?
+        .ok_or_else(|| keep_core::Error::NotFound(target.id.clone()))?;
+    if !filters.iter().all(|f| f.matches(&current.tags)) {
+        return Ok(None);
+    }
+    let history = keeper.history(&target.id)?;
+    let id = target.id.clone();
+    match ctx.format {
+        Format::Json => {}
+        Format::Ids => {
+            ctx.out.line(&format!("{id}@V{{0}}"))?;
+            for (offset, _) in &history {
+                ctx.out.line(&format!("{id}@V{{{offset}}}"))?;
+            }
+        }
+        Format::Text => {
+            ctx.out.line(&format!(
+                "{id}@V{{0}}  {}  {}",
+                current.updated.short(),
+                first_line(&current.summary)
+            ))?;
+            for (offset, v) in &history {
+                ctx.out.line(&format!(
+                    "{id}@V{{{offset}}}  {}  {}",
+                    v.updated.short(),
+                    first_line(&v.summary)
+                ))?;
+            }
+        }
+    }
+    let mut versions = vec![VersionJson::current(&current)];
+    versions.extend(history.iter().map(|(o, v)| VersionJson::archived(*o, v)));
+    Ok(Some(to_value(&HistoryJson { id, versions })))
+}
+
+/// The JSON value of one argument's result; `get` prints them as one array.
+fn to_value<T: serde::Serialize>(value: &T) -> Value {
+    serde_json::to_value(value).expect("JSON forms serialise")
+}

@@ -1,0 +1,47 @@
+//! `keep import`: read notes from a `keep export` file.
+
+use std::io::BufReader;
+use std::path::PathBuf;
+
+use super::output::Format;
+use super::{CliResult, Ctx, Status};
+use keep_core::Error;
+
+/// Import notes from a file written by 'keep export'.
+///
+/// The whole file is checked first; a malformed line stops the import with
+/// its line number and nothing is written. Notes land with their tags,
+/// timestamps, history and parts, in one transaction. Ids already in the
+/// store are left untouched and reported as skipped.
+#[derive(Debug, clap::Args)]
+pub struct Args {
+    /// Export file, or '-' for standard input
+    #[arg(value_name = "FILE")]
+    pub file: PathBuf,
+}
+
+pub fn run(ctx: &mut Ctx, args: Args) -> CliResult {
+    let name = args.file.display().to_string();
+    let outcome = if args.file.as_os_str() == "-" {
+        let stdin = std::io::stdin();
+        ctx.keeper()?.import(&mut stdin.lock(), "<stdin>")?
+    } else {
+        let file = std::fs::File::open(&args.file).map_err(|e| Error::io(&args.file, e))?;
+        ctx.keeper()?.import(&mut BufReader::new(file), &name)?
+    };
+    match ctx.format {
+        Format::Json => ctx.out.json(&outcome)?,
+        Format::Ids => {}
+        Format::Text => {
+            ctx.out.line(&format!(
+                "imported {} note(s); {} already present and skipped",
+                outcome.imported,
+                outcome.skipped.len()
+            ))?;
+            for id in &outcome.skipped {
+                eprintln!("keep: skipped '{id}': a note with this id exists");
+            }
+        }
+    }
+    Ok(Status::Success)
+}

@@ -1,0 +1,75 @@
+//! `keep list`: list notes by recency, id prefix or glob, tags and time.
+
+use super::filter::FilterArgs;
+use super::output::Format;
+use super::{CliResult, Ctx, Status};
+use keep_core::model::ListOrder;
+
+use crate::render::json;
+
+/// List notes, most recently updated first.
+///
+/// PATTERN is an id prefix (for example 'file:///home/me/notes/') or, if it
+/// contains '*', '?' or '[', a glob over whole ids. System notes (ids
+/// starting with '.') are hidden unless -a is given or PATTERN starts with
+/// '.'.
+#[derive(Debug, clap::Args)]
+pub struct Args {
+    /// Id prefix or glob
+    #[arg(value_name = "PREFIX|GLOB")]
+    pub pattern: Option<String>,
+
+    #[command(flatten)]
+    pub filter: FilterArgs,
+
+    /// Sort order
+    #[arg(long, value_enum, default_value_t = Sort::Updated)]
+    pub sort: Sort,
+
+    /// Show at most N notes
+    #[arg(short = 'n', long, value_name = "N")]
+    pub limit: Option<usize>,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum Sort {
+    /// Most recently updated first
+    Updated,
+    /// Most recently read first
+    Accessed,
+    /// Most recently created first
+    Created,
+    /// By id
+    Id,
+}
+
+impl From<Sort> for ListOrder {
+    fn from(s: Sort) -> Self {
+        match s {
+            Sort::Updated => ListOrder::Updated,
+            Sort::Accessed => ListOrder::Accessed,
+            Sort::Created => ListOrder::Created,
+            Sort::Id => ListOrder::Id,
+        }
+    }
+}
+
+pub fn run(ctx: &mut Ctx, args: Args) -> CliResult {
+    let keeper = ctx.keeper()?;
+    let filter = args.filter.to_filter(keeper, args.pattern.as_deref())?;
+    let notes = keeper.list(&filter, args.sort.into(), args.limit)?;
+    match ctx.format {
+        Format::Json => ctx.out.json(&json::notes(&notes))?,
+        Format::Ids => {
+            for n in &notes {
+                ctx.out.line(&n.id)?;
+            }
+        }
+        Format::Text => {
+            for n in &notes {
+                ctx.out.note_line(n, None, "")?;
+            }
+        }
+    }
+    Ok(Status::Success)
+}

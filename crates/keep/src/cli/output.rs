@@ -1,0 +1,68 @@
+//! Where the command line prints: stdout, buffered, as text, JSON or bare
+//! ids. Colour only on a terminal and never with NO_COLOR.
+
+use std::io::{self, BufWriter, IsTerminal, Stdout, Write};
+
+use keep_core::keeper::NoteView;
+use keep_core::model::Note;
+use serde::Serialize;
+
+use crate::render::text::{self, Painter};
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Format {
+    Text,
+    Json,
+    Ids,
+}
+
+pub struct Out {
+    w: BufWriter<Stdout>,
+    color: bool,
+}
+
+impl Out {
+    /// Stdout; colour when it is a terminal and `no_color` is not set.
+    pub fn stdout(no_color: bool) -> Self {
+        let stdout = io::stdout();
+        let color = stdout.is_terminal() && !no_color;
+        Out {
+            w: BufWriter::new(stdout),
+            color,
+        }
+    }
+
+    pub fn line(&mut self, text: &str) -> io::Result<()> {
+        writeln!(self.w, "{text}")
+    }
+
+    pub fn raw(&mut self) -> &mut dyn Write {
+        &mut self.w
+    }
+
+    pub fn flush(&mut self) -> io::Result<()> {
+        self.w.flush()
+    }
+
+    /// Any value with a JSON form, pretty-printed.
+    pub fn json<T: Serialize + ?Sized>(&mut self, value: &T) -> io::Result<()> {
+        serde_json::to_writer_pretty(&mut self.w, value)?;
+        writeln!(self.w)
+    }
+
+    fn painter(&self) -> Painter {
+        Painter { color: self.color }
+    }
+
+    /// `ID  DATE  first line` (with a score, and a remark, when given).
+    pub fn note_line(&mut self, note: &Note, score: Option<f64>, remark: &str) -> io::Result<()> {
+        let line = text::note_line(note, score, remark, self.painter());
+        writeln!(self.w, "{line}")
+    }
+
+    /// The frontmatter view used by `get` and `now`.
+    pub fn note_view(&mut self, view: &NoteView) -> io::Result<()> {
+        let text = text::view_text(view, self.color);
+        self.w.write_all(text.as_bytes())
+    }
+}

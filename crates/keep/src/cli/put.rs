@@ -1,0 +1,283 @@
+//! `keep put`: store text, standard input, files, folders and URLs.
+
+use std::io::{IsTerminal, Read};
+use std::path::PathBuf;
+
+use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
+
+use keep_core::keeper::{
+    DEFAULT_MAX_FILES, IngestOptions, Progress, PutOptions, Target, WalkOptions, WriteOutcome,
+    is_url,
+};
+use keep_core::model::Tags;
+
+use super::output::Format;
+use super::{CliError, CliResult, Ctx, Status};
+
+/// Store text, standard input, files, folders or web pages as notes.
+///
+/// TEXT is stored under the id %<first 12 hex digits of its sha256>, and
+/// '-' (or no argument with piped input) reads standard input. A file (or a
+/// file:// URI) is stored under file:///ABSOLUTE/PATH and a URL under the
+/// normalised URL: text, Markdown, HTML, PDF, DOCX, audio tags and images
+/// (EXIF tags and the text in them, by OCR). A folder stores its files (-r
+/// for subfolders too), skipping hidden files and what .gitignore or
+/// .ignore files exclude; -x excludes more. Files are read on background
+/// threads, with a progress bar on a terminal.
+///
+/// Putting the same content again with new tags makes a new version of the
+/// same note; an unchanged file changes nothing. Tags are added to the
+/// note's existing tags and win over tags read from the file. Prints the
+/// id of every note stored; for files, failures are reported one per line
+/// on stderr and the exit code is 1 when any failed.
+#[derive(Debug, Default, clap::Args)]
+pub struct Args {
+    /// Text to store, '-' for standard input, or files, folders and URLs
+    #[arg(value_name = "INPUT")]
+    pub inputs: Vec<String>,
+
+    /// Store under this id instead of the one derived from the content (one input only)
+    #[arg(long, value_name = "ID")]
+    pub id: Option<String>,
+
+    /// Add a tag (repeatable)
+    #[arg(short = 't', long = "tag", value_name = "KEY=VALUE")]
+    pub tags: Vec<String>,
+
+    /// Use this summary instead of one made from the content
+    #[arg(long, value_name = "TEXT")]
+    pub summary: Option<String>,
+
+    /// Also take the files in subfolders of a folder
+    #[arg(short = 'r', long)]
+    pub recursive: bool,
+
+    /// Leave out files and folders matching GLOB (gitignore syntax; repeatable)
+    #[arg(short = 'x', long = "exclude", value_name = "GLOB")]
+    pub excludes: Vec<String>,
+
+    /// Also register the folders to be kept indexed by 'keep watch'
+    #[arg(long)]
+    pub watch: bool,
+
+    /// Take at most N files from each folder
+    #[arg(long, value_name = "N", default_value_t = DEFAULT_MAX_FILES)]
+    pub max_files: usize,
+}
+
+enum Input {
+    Text(String),
+    Sources(Vec<Target>),
+}
+
+pub fn run(ctx: &mut Ctx, args: Args) -> CliResult {
+    let tags = parse_tags(&args.tags)?;
+    match read_input(&args.inputs)? {
+        Input::Text(_) if args.watch => {
+            Err(CliError::Usage("--watch takes folders, not text".into()))
+        }
+        Input::Text(text) => {
+            let opts = PutOptions {
+                id: args.id.clone(),
+                tags,
+                summary: args.summary.clone(),
+            };
+            let outcome = ctx.keeper()?.put_text(&text, "inline", opts)?;
+            print_outcome(ctx, &outcome)?;
+            Ok(Status::Success)
+        }
+        Input::Sources(targets) => {
+            let opts = IngestOptions {
+                walk: WalkOptions {
+                    recursive: args.recursive,
+                    excludes: args.excludes.clone(),
+                    max_files: args.max_files,
+                },
+                tags,
+                id: args.id.clone(),
+                summary: args.summary.clone(),
+                ..IngestOptions::default()
+            };
+            if args.watch {
+                register_watches(ctx, &targets, &args)?;
+            }
+            ingest(ctx, &targets, &opts)
+        }
+    }
+}
+
+/// Registers every folder among `targets` for watching; other inputs are
+/// a usage error.
+fn register_watches(ctx: &mut Ctx, targets: &[Target], args: &Args) -> Result<(), CliError> {
+    for t in targets {
+        match t {
+            Target::Path(p) if p.is_dir() => {}
+            _ => {
+                return Err(CliError::Usage(
+                    "--watch takes folders only; give files without it".into(),
+                ));
+            }
+        }
+    }
+    let keeper = ctx.keeper()?;
+    for t in targets {
+        if let Target::Path(p) = t {
+            keeper.add_watch(p, args.recursive, &args.excludes)?;
+        }
+    }
+    Ok(())
+}
+
+fn ingest(ctx: &mut Ctx, targets: &[Target], opts: &IngestOptions) -> CliResult {
+    let mut bar = ProgressBar::hidden();
+    let report = ctx.keeper()?.ingest(targets, opts, &mut |p| match p {
+        Progress::Planned { total } => bar = progress_bar(total),
+        Progress::Finished { name, .. } => {
+            bar.set_message(short_name(name));
+            bar.inc(1);
+        }
+        Progress::Embedding { done, total } => {
+            if done == 0 {
+                bar.finish_and_clear();
+                bar = progress_bar(total);
+                bar.set_message("embedding");
+            }
+            bar.set_position(done as u64);
+        }
+    })?;
+    bar.finish_and_clear();
+    for notice in &report.notices {
+        eprintln!("keep: {notice}");
+    }
+    for f in &report.failed {
+        eprintln!("keep: {}: {}", f.path, f.reason);
+    }
+    match ctx.format {
+        Format::Json => ctx.out.json(&report)?,
+        Format::Text | Format::Ids => {
+            let mut stored: Vec<&String> = report
+                .added
+                .iter()
+                .chain(&report.updated)
+                .chain(&report.unchanged)
+                .collect();
+            stored.sort();
+            for id in stored {
+                ctx.out.line(id)?;
+            }
+        }
+    }
+    let several =
+        report.added.len() + report.updated.len() + report.unchanged.len() + report.failed.len()
+            > 1;
+    if several {
+        eprintln!(
+            "keep: {} added, {} updated, {} unchanged, {} failed{}",
+            report.added.len(),
+            report.updated.len(),
+            report.unchanged.len(),
+            report.failed.len(),
+            if report.ocr_pending.is_empty() {
+                String::new()
+            } else {
+                format!(", {} waiting for OCR", report.ocr_pending.len())
+            }
+        );
+    }
+    Ok(if report.failed.is_empty() {
+        Status::Success
+    } else {
+        Status::Failed(1)
+    })
+}
+
+/// A bar on stderr when it is a terminal: files done / total, rate, the
+/// current file.
+fn progress_bar(total: usize) -> ProgressBar {
+    if !std::io::stderr().is_terminal() || total < 2 {
+        return ProgressBar::hidden();
+    }
+    let bar = ProgressBar::with_draw_target(Some(total as u64), ProgressDrawTarget::stderr());
+    bar.set_style(
+        ProgressStyle::with_template("{bar:30} {pos}/{len}  {per_sec}  {wide_msg}")
+            .expect("valid template"),
+    );
+    bar
+}
+
+fn short_name(name: &str) -> String {
+    let count = name.chars().count();
+    if count <= 60 {
+        return name.to_string();
+    }
+    let tail: String = name.chars().skip(count - 59).collect();
+    format!("…{tail}")
+}
+
+pub fn parse_tags(args: &[String]) -> Result<Tags, CliError> {
+    Ok(keep_core::model::parse_user_tags(args)?)
+}
+
+fn read_input(args: &[String]) -> Result<Input, CliError> {
+    match args {
+        [] if std::io::stdin().is_terminal() => Err(CliError::Usage(
+            "nothing to put: give TEXT, files, folders, URLs, or '-' to read standard input".into(),
+        )),
+        [] => read_stdin().map(Input::Text),
+        [one] if one == "-" => read_stdin().map(Input::Text),
+        [one] if !is_source(one) => Ok(Input::Text(one.clone())),
+        many => many
+            .iter()
+            .map(|arg| {
+                if arg.starts_with("file://") {
+                    Ok(Target::Path(path_of_file_uri(arg)?))
+                } else if is_source(arg) {
+                    Ok(Target::parse(arg))
+                } else {
+                    Err(CliError::Usage(format!(
+                        "'{arg}' is not a file, folder or URL (text is put one argument at a time)"
+                    )))
+                }
+            })
+            .collect::<Result<_, _>>()
+            .map(Input::Sources),
+    }
+}
+
+/// A file, folder, file:// URI or URL rather than text.
+fn is_source(arg: &str) -> bool {
+    arg.starts_with("file://")
+        || is_url(arg)
+        || (!arg.contains('\n') && std::path::Path::new(arg).exists())
+}
+
+/// Reads standard input whole; it must be UTF-8.
+pub fn read_stdin() -> Result<String, CliError> {
+    let mut bytes = Vec::new();
+    std::io::stdin().read_to_end(&mut bytes)?;
+    String::from_utf8(bytes).map_err(|e| {
+        CliError::Usage(format!(
+            "standard input is not valid UTF-8 (byte {})",
+            e.utf8_error().valid_up_to()
+        ))
+    })
+}
+
+fn path_of_file_uri(uri: &str) -> Result<PathBuf, CliError> {
+    let path = keep_core::model::percent_decode(&uri["file://".len()..])
+        .ok_or_else(|| CliError::Usage(format!("'{uri}' is not a valid file URI")))?;
+    if !path.starts_with('/') {
+        return Err(CliError::Usage(format!(
+            "'{uri}' is not a valid file URI: expected file:///absolute/path"
+        )));
+    }
+    Ok(PathBuf::from(path))
+}
+
+pub fn print_outcome(ctx: &mut Ctx, outcome: &WriteOutcome) -> Result<(), CliError> {
+    match ctx.format {
+        Format::Json => ctx.out.json(outcome)?,
+        Format::Text | Format::Ids => ctx.out.line(&outcome.id)?,
+    }
+    Ok(())
+}

@@ -1,0 +1,70 @@
+//! `keep ui`: the full-screen browser.
+
+use std::io::IsTerminal;
+use std::sync::Arc;
+
+use keep_core::Keeper;
+
+use super::{CliError, CliResult, Ctx, Status};
+use crate::tui::{self, UiOptions, theme::Theme};
+
+/// Browse, search and tag notes in a full-screen terminal browser.
+///
+/// The list shows every note (sort with s); / searches as you type: keyword
+/// results at once, merged with semantic ones when the model has answered.
+/// In the search bar, #key=value filters by tag, since:P7D and
+/// until:2026-11-01 bound the time, in:GLOB limits ids. The preview shows
+/// the summary, tags, edges (Tab, then Enter follows one), versions ([ and
+/// ] step through them with a diff against the current one), parts and, on
+/// S, similar notes. t and x add and remove tags, e edits in $EDITOR, n
+/// writes a note, N sets now, D deletes, r reverts, y copies the id, ?
+/// lists every key, q quits.
+///
+/// Themes: dark (default), light, high-contrast, or a file
+/// <config dir>/keep/themes/NAME.toml; NO_COLOR gives a monochrome screen.
+/// 'keep' with no command opens the browser when run in a terminal.
+#[derive(Debug, Default, clap::Args)]
+#[command(after_long_help = keys_help())]
+pub struct Args {
+    /// Colour theme: dark, light, high-contrast, monochrome or a user theme [default: the config file's, else dark]
+    #[arg(long, value_name = "NAME")]
+    pub theme: Option<String>,
+}
+
+/// Every key of the browser, for `--help` and the man page.
+fn keys_help() -> String {
+    let mut text = String::from("Keys:\n");
+    for (keys, what) in crate::tui::view::KEYS {
+        text.push_str(&format!("  {keys:<22}{what}\n"));
+    }
+    text
+}
+
+/// True when both ends are a terminal, so `keep` alone opens the browser.
+pub fn on_terminal() -> bool {
+    std::io::stdin().is_terminal() && std::io::stdout().is_terminal()
+}
+
+pub fn run(ctx: &mut Ctx, args: Args) -> CliResult {
+    if !on_terminal() {
+        return Err(CliError::Usage(
+            "keep ui needs a terminal on standard input and output".into(),
+        ));
+    }
+    let config = &ctx.config;
+    let theme = Theme::choose(
+        args.theme.as_deref().or(config.theme.as_deref()),
+        config.no_color,
+        config.themes_dir.as_deref(),
+    )
+    .map_err(CliError::Usage)?;
+    let options = UiOptions {
+        editor: config.editor.clone(),
+        trace: config.ui_trace.clone(),
+    };
+    // Open once here so a bad store fails before the screen changes.
+    let settings = ctx.keeper()?.settings().clone();
+    let open = Arc::new(move || Keeper::open(settings.clone()));
+    tui::run(open, theme, options)?;
+    Ok(Status::Success)
+}

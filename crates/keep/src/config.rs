@@ -1,0 +1,303 @@
+//! Settings resolved once, at the edge: command-line flags, then `KEEP_*`
+//! environment variables, then the config file, then defaults. Nothing
+//! below this module reads the environment; the core gets a `Settings`.
+
+use std::ffi::OsString;
+use std::path::PathBuf;
+use std::time::Duration;
+
+use keep_core::Settings;
+use keep_core::model::{Clock, Timestamp};
+use keep_core::settings::{DEFAULT_FETCH_TIMEOUT, DEFAULT_HALF_LIFE_DAYS, ModelSettings};
+use serde::Deserialize;
+
+/// The environment variables keep reads, with what each means. The man
+/// page's ENVIRONMENT section and README's table come from the same facts.
+pub const VARIABLES: &[(&str, &str)] = &[
+    ("KEEP_STORE", "the store directory (same as --store)"),
+    (
+        "KEEP_CONFIG",
+        "the config file [default: <config dir>/keep/config.toml]",
+    ),
+    (
+        "KEEP_DATA_DIR",
+        "where set-up puts the runtime and models [default: <data dir>/keep]",
+    ),
+    (
+        "KEEP_MODEL_DIR",
+        "the embedding model directory [default: <data dir>/keep/models/all-MiniLM-L6-v2-int8]",
+    ),
+    (
+        "KEEP_ORT_LIB",
+        "the ONNX Runtime library (ORT_DYLIB_PATH is also read) [default: <data dir>/keep/runtime/libonnxruntime.so]",
+    ),
+    (
+        "KEEP_OCR_DIR",
+        "the OCR models [default: <data dir>/keep/models/ppocrv6]",
+    ),
+    (
+        "KEEP_CACHE_DIR",
+        "where the optimised model graph is cached [default: <cache dir>/keep]",
+    ),
+    (
+        "KEEP_CLOCK",
+        "an RFC 3339 instant used as \"now\" (reproducible imports and scripts)",
+    ),
+    (
+        "KEEP_FETCH_TIMEOUT",
+        "seconds a URL may take in all [default: 30]",
+    ),
+    (
+        "KEEP_UI_TRACE",
+        "a file the browser appends timings to, for benchmarks",
+    ),
+    (
+        "NO_COLOR",
+        "no colour: plain command output, monochrome browser",
+    ),
+];
+
+/// The default model directory name under `<data dir>/models/`.
+const DEFAULT_MODEL: &str = "all-MiniLM-L6-v2-int8";
+
+/// The keys of the config file (TOML); all optional.
+#[derive(Debug, Clone, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct ConfigFile {
+    /// A fastembed-compatible model directory.
+    model_dir: Option<PathBuf>,
+    /// The ONNX Runtime shared library.
+    ort_lib: Option<PathBuf>,
+    /// Recency half-life for `find`, in days; 0 turns decay off.
+    half_life_days: Option<f64>,
+    /// Theme of the full-screen browser.
+    theme: Option<String>,
+}
+
+/// Everything configurable, resolved.
+#[derive(Debug, Clone)]
+pub struct Config {
+    /// The store directory; None when the system has no data directory and
+    /// none was given (an error only for commands that open the store).
+    pub store: Option<PathBuf>,
+    pub clock: Clock,
+    pub model: ModelSettings,
+    pub ocr_dir: Option<PathBuf>,
+    pub fetch_timeout: Duration,
+    pub half_life_days: f64,
+    /// The browser's theme from the config file.
+    pub theme: Option<String>,
+    /// `NO_COLOR` is set.
+    pub no_color: bool,
+    /// Where the browser appends its timings.
+    pub ui_trace: Option<PathBuf>,
+    /// The editor the browser runs (`$VISUAL`, `$EDITOR`, else `vi`).
+    pub editor: String,
+    /// Where user themes live (`<config file's folder>/themes`).
+    pub themes_dir: Option<PathBuf>,
+}
+
+/// A snapshot of the variables keep reads, so resolution is a pure
+/// function of it (and testable).
+#[derive(Debug, Clone, Default)]
+pub struct Environment {
+    vars: Vec<(String, OsString)>,
+}
+
+impl Environment {
+    /// The process environment (only the variables keep reads).
+    pub fn capture() -> Self {
+        let wanted = |k: &str| {
+            k.starts_with("KEEP_")
+                || matches!(k, "NO_COLOR" | "ORT_DYLIB_PATH" | "VISUAL" | "EDITOR")
+        };
+        Environment {
+            vars: std::env::vars_os()
+                .filter_map(|(k, v)| {
+                    let k = k.into_string().ok()?;
+                    wanted(&k).then_some((k, v))
+                })
+                .collect(),
+        }
+    }
+
+    /// A value, treating an empty one as unset.
+    fn get(&self, name: &str) -> Option<&OsString> {
+        self.vars
+            .iter()
+            .find(|(k, _)| k == name)
+            .map(|(_, v)| v)
+            .filter(|v| !v.is_empty())
+    }
+
+    fn path(&self, name: &str) -> Option<PathBuf> {
+        self.get(name).map(PathBuf::from)
+    }
+
+    fn text(&self, name: &str) -> Option<String> {
+        self.get(name).map(|v| v.to_string_lossy().into_owned())
+    }
+}
+
+/// A config value that could not be used.
+#[derive(Debug)]
+pub struct ConfigError(pub String);
+
+impl std::fmt::Display for ConfigError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl Config {
+    /// Resolves everything from `--store` (if given) and `env`.
+    pub fn resolve(store_flag: Option<PathBuf>, env: &Environment) -> Result<Config, ConfigError> {
+        let config_path = env
+            .path("KEEP_CONFIG")
+            .or_else(|| dirs::config_dir().map(|d| d.join("keep").join("config.toml")));
+        let file = match &config_path {
+            Some(path) => read_config_file(path)?,
+            None => ConfigFile::default(),
+        };
+        let data = env
+            .path("KEEP_DATA_DIR")
+            .or_else(|| dirs::data_dir().map(|d| d.join("keep")));
+        let model = ModelSettings {
+            model_dir: env
+                .path("KEEP_MODEL_DIR")
+                .or(file.model_dir)
+                .or_else(|| data.as_ref().map(|d| d.join("models").join(DEFAULT_MODEL))),
+            ort_lib: env
+                .path("KEEP_ORT_LIB")
+                .or_else(|| env.path("ORT_DYLIB_PATH"))
+                .or(file.ort_lib)
+                .or_else(|| {
+                    data.as_ref()
+                        .map(|d| d.join("runtime").join("libonnxruntime.so"))
+                }),
+            cache_dir: env
+                .path("KEEP_CACHE_DIR")
+                .or_else(|| dirs::cache_dir().map(|d| d.join("keep"))),
+        };
+        let clock = match env.text("KEEP_CLOCK") {
+            Some(text) => Timestamp::parse_rfc3339(&text)
+                .map(Clock::Fixed)
+                .map_err(|e| ConfigError(format!("KEEP_CLOCK: {e}")))?,
+            None => Clock::System,
+        };
+        let fetch_timeout = env
+            .text("KEEP_FETCH_TIMEOUT")
+            .and_then(|s| s.parse::<f64>().ok())
+            .filter(|s| s.is_finite() && *s > 0.0)
+            .map_or(DEFAULT_FETCH_TIMEOUT, Duration::from_secs_f64);
+        Ok(Config {
+            store: store_flag
+                .filter(|p| !p.as_os_str().is_empty())
+                .or_else(|| dirs::data_dir().map(|d| d.join("keep"))),
+            clock,
+            model,
+            ocr_dir: env
+                .path("KEEP_OCR_DIR")
+                .or_else(|| data.as_ref().map(|d| d.join("models").join("ppocrv6"))),
+            fetch_timeout,
+            half_life_days: file.half_life_days.unwrap_or(DEFAULT_HALF_LIFE_DAYS),
+            theme: file.theme,
+            no_color: env.get("NO_COLOR").is_some(),
+            ui_trace: env.path("KEEP_UI_TRACE"),
+            editor: env
+                .text("VISUAL")
+                .or_else(|| env.text("EDITOR"))
+                .unwrap_or_else(|| "vi".into()),
+            themes_dir: config_path.and_then(|p| Some(p.parent()?.join("themes"))),
+        })
+    }
+
+    /// The core's settings for the store; an error when there is no store.
+    pub fn settings(&self) -> Result<Settings, ConfigError> {
+        let store = self.store.clone().ok_or_else(|| {
+            ConfigError("no data directory on this system: use --store DIR or KEEP_STORE".into())
+        })?;
+        Ok(Settings {
+            store,
+            clock: self.clock,
+            model: self.model.clone(),
+            ocr_dir: self.ocr_dir.clone(),
+            fetch_timeout: self.fetch_timeout,
+            half_life_days: self.half_life_days,
+        })
+    }
+}
+
+fn read_config_file(path: &std::path::Path) -> Result<ConfigFile, ConfigError> {
+    match std::fs::read_to_string(path) {
+        Ok(text) => toml::from_str(&text)
+            .map_err(|e| ConfigError(format!("{}: {}", path.display(), e.message()))),
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(ConfigFile::default()),
+        Err(e) => Err(ConfigError(format!("{}: {e}", path.display()))),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn env(pairs: &[(&str, &str)]) -> Environment {
+        Environment {
+            vars: pairs
+                .iter()
+                .map(|(k, v)| (k.to_string(), OsString::from(v)))
+                .collect(),
+        }
+    }
+
+    #[test]
+    fn variables_win_over_the_config_file_and_defaults() {
+        let dir = tempfile::tempdir().unwrap();
+        let file = dir.path().join("config.toml");
+        std::fs::write(&file, "model_dir = \"/from/file\"\nhalf_life_days = 7\n").unwrap();
+        let config = Config::resolve(
+            Some(dir.path().join("store")),
+            &env(&[
+                ("KEEP_CONFIG", file.to_str().unwrap()),
+                ("KEEP_ORT_LIB", "/from/env/lib.so"),
+                ("KEEP_DATA_DIR", "/data"),
+                ("KEEP_FETCH_TIMEOUT", "2.5"),
+                ("KEEP_CLOCK", "2026-11-22T10:00:00Z"),
+            ]),
+        )
+        .unwrap();
+        assert_eq!(config.model.model_dir, Some(PathBuf::from("/from/file")));
+        assert_eq!(
+            config.model.ort_lib,
+            Some(PathBuf::from("/from/env/lib.so"))
+        );
+        assert_eq!(config.ocr_dir, Some(PathBuf::from("/data/models/ppocrv6")));
+        assert_eq!(config.half_life_days, 7.0);
+        assert_eq!(config.fetch_timeout, Duration::from_millis(2500));
+        assert!(matches!(config.clock, Clock::Fixed(_)));
+        assert_eq!(config.themes_dir, Some(dir.path().join("themes")));
+    }
+
+    #[test]
+    fn empty_variables_count_as_unset_and_bad_values_are_named() {
+        let config =
+            Config::resolve(None, &env(&[("NO_COLOR", ""), ("KEEP_DATA_DIR", "/d")])).unwrap();
+        assert!(!config.no_color);
+        assert_eq!(
+            config.model.model_dir,
+            Some(PathBuf::from("/d/models/all-MiniLM-L6-v2-int8"))
+        );
+        let err = Config::resolve(None, &env(&[("KEEP_CLOCK", "yesterday")])).unwrap_err();
+        assert!(err.0.starts_with("KEEP_CLOCK:"), "{err}");
+    }
+
+    #[test]
+    fn an_unknown_key_in_the_config_file_is_refused_with_the_path() {
+        let dir = tempfile::tempdir().unwrap();
+        let file = dir.path().join("config.toml");
+        std::fs::write(&file, "colour = 3\n").unwrap();
+        let err =
+            Config::resolve(None, &env(&[("KEEP_CONFIG", file.to_str().unwrap())])).unwrap_err();
+        assert!(err.0.contains("config.toml"), "{err}");
+    }
+}

@@ -1,0 +1,90 @@
+//! The `keep-reflect` prompt: the `now` note and the most recent notes,
+//! with an invitation to reflect and to update `now`.
+
+use std::fmt::Write as _;
+
+use rmcp::ErrorData as McpError;
+use rmcp::model::{
+    GetPromptRequestParams, GetPromptResult, Prompt, PromptArgument, PromptMessage, Role,
+};
+
+use crate::render::text::{first_line, view_text};
+use keep_core::Keeper;
+use keep_core::model::NoteRef;
+use keep_core::model::{ListOrder, NoteFilter};
+
+pub const NAME: &str = "keep-reflect";
+const RECENT: usize = 10;
+
+pub fn list() -> Vec<Prompt> {
+    vec![Prompt::new(
+        NAME,
+        Some("Reflect on the work so far: shows 'now' and the latest notes and asks what to keep"),
+        Some(vec![
+            PromptArgument::new("scope")
+                .with_description("Use the 'now' note of this scope (a project or agent name)")
+                .with_required(false),
+        ]),
+    )
+    .with_title("Reflect")]
+}
+
+pub fn get(
+    keeper: &mut Keeper,
+    request: &GetPromptRequestParams,
+) -> Result<GetPromptResult, McpError> {
+    if request.name != NAME {
+        return Err(McpError::invalid_params(
+            format!("unknown prompt '{}'", request.name),
+            None,
+        ));
+    }
+    let scope = match request.arguments.as_ref().and_then(|a| a.get("scope")) {
+        None | Some(serde_json::Value::Null) => None,
+        Some(serde_json::Value::String(s)) if s.is_empty() => None,
+        Some(serde_json::Value::String(s)) => Some(s.clone()),
+        Some(_) => return Err(McpError::invalid_params("scope must be a string", None)),
+    };
+    let invalid = |e: keep_core::Error| McpError::invalid_params(e.to_string(), None);
+    let internal = |e: keep_core::Error| McpError::internal_error(e.to_string(), None);
+    let now_id = Keeper::now_id(scope.as_deref()).map_err(invalid)?;
+    let now = match keeper.peek(&now_id).map_err(internal)? {
+        Some(_) => view_text(
+            &keeper.view(&NoteRef::plain(&now_id)).map_err(internal)?,
+            false,
+        ),
+        None => "(not set yet)\n".to_string(),
+    };
+    let recent = keeper
+        .list(&NoteFilter::default(), ListOrder::Updated, Some(RECENT))
+        .map_err(internal)?;
+    let mut text = String::new();
+    let _ = writeln!(text, "Take a moment to reflect before moving on.\n");
+    let _ = writeln!(text, "## Current intentions ('{now_id}')\n\n{now}");
+    let _ = writeln!(text, "## Most recent notes\n");
+    if recent.is_empty() {
+        let _ = writeln!(text, "(none yet)");
+    }
+    for n in &recent {
+        let _ = writeln!(
+            text,
+            "- {}  ({})  {}",
+            n.id,
+            n.updated.short(),
+            first_line(&n.summary)
+        );
+    }
+    let _ = write!(
+        text,
+        "\nWhat was done, what was learned, what changed and what is still open? \
+         Remember what is worth keeping with the remember tool (with tags), \
+         then update '{now_id}' with the now tool{} so the next session starts from here.",
+        scope
+            .map(|s| format!(" (scope \"{s}\")"))
+            .unwrap_or_default()
+    );
+    Ok(
+        GetPromptResult::new(vec![PromptMessage::new_text(Role::User, text)])
+            .with_description("Reflect on the session and update now"),
+    )
+}

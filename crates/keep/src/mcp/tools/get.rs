@@ -1,0 +1,65 @@
+//! `get`: one note in full, optionally with its history and similar notes.
+
+use keep_core::Keeper;
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
+
+use super::{CallError, Context, Hints, ToolDef, limit};
+use crate::render::json::{BriefHit, ViewJson};
+
+const SIMILAR_MAX: usize = 50;
+
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct Args {
+    /// The note's id. Append "@V{N}" for an older version (1 = previous) or "@P{N}" for a part (1-based).
+    pub id: String,
+    /// Include the list of older versions.
+    #[serde(default)]
+    pub history: bool,
+    /// Include up to this many notes most similar in meaning (at most 50).
+    pub similar: Option<usize>,
+}
+
+#[derive(Debug, Serialize, JsonSchema)]
+pub struct Output {
+    pub note: ViewJson,
+    /// With `similar`: the notes nearest in meaning.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub similar: Option<Vec<BriefHit>>,
+}
+
+pub struct Get;
+
+impl ToolDef for Get {
+    const NAME: &'static str = "get";
+    const TITLE: &'static str = "Get a note";
+    const DESCRIPTION: &'static str = "Fetch one note in full: summary, tags, dates, parts, and its links to and from other notes. \"ID@V{1}\" reads the previous version, \"ID@P{2}\" the second part. Optionally include its version history and its most similar notes.";
+    const HINTS: Hints = Hints {
+        read_only: true,
+        destructive: false,
+        idempotent: true,
+    };
+    type Args = Args;
+    type Output = Output;
+
+    fn call(keeper: &mut Keeper, _: &Context, args: Args) -> Result<Output, CallError> {
+        let target = keeper.resolve(&args.id)?;
+        let view = keeper.get(&target)?;
+        let note = if args.history {
+            ViewJson::full(&view)
+        } else {
+            ViewJson::without_history(&view)
+        };
+        let similar = match args.similar {
+            Some(n) => {
+                let n = limit(Some(n), n, SIMILAR_MAX)?;
+                let _ = keeper.embed_before_search();
+                let result = keeper.similar(&target.id, n)?;
+                Some(result.hits.iter().map(BriefHit::from).collect())
+            }
+            None => None,
+        };
+        Ok(Output { note, similar })
+    }
+}

@@ -1,0 +1,97 @@
+//! `list`: notes without a query, by tags, time window and id scope.
+
+use keep_core::Keeper;
+use keep_core::keeper::FilterSpec;
+use keep_core::model::ListOrder;
+use schemars::JsonSchema;
+use serde::Deserialize;
+
+use super::{CallError, Context, Format, Hints, Listing, ToolDef, limit};
+use crate::render::json::{BriefNote, NoteJson};
+
+const DEFAULT: usize = 20;
+const MAX: usize = 200;
+
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Deserialize, JsonSchema)]
+#[serde(rename_all = "lowercase")]
+pub enum Order {
+    /// Most recently updated first.
+    #[default]
+    Updated,
+    /// Most recently read first.
+    Accessed,
+    /// Most recently created first.
+    Created,
+    /// By id.
+    Id,
+}
+
+impl From<Order> for ListOrder {
+    fn from(o: Order) -> Self {
+        match o {
+            Order::Updated => ListOrder::Updated,
+            Order::Accessed => ListOrder::Accessed,
+            Order::Created => ListOrder::Created,
+            Order::Id => ListOrder::Id,
+        }
+    }
+}
+
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct Args {
+    /// Only notes with these tags: "key" or "key=value"; all must match.
+    #[serde(default)]
+    pub tags: Vec<String>,
+    /// Only notes updated since: an ISO 8601 duration back from now ("P7D"), a date or a timestamp.
+    pub since: Option<String>,
+    /// Only notes updated until: a duration back from now, a date or a timestamp.
+    pub until: Option<String>,
+    /// Only ids matching this prefix or glob.
+    pub scope: Option<String>,
+    /// How many notes (default 20, at most 200).
+    pub limit: Option<usize>,
+    /// Sort order (default updated).
+    #[serde(default)]
+    pub order: Order,
+    /// Include system notes (ids starting with '.').
+    #[serde(default)]
+    pub include_system: bool,
+    /// How much of each note to return (default brief).
+    #[serde(default)]
+    pub format: Format,
+}
+
+pub struct List;
+
+impl ToolDef for List {
+    const NAME: &'static str = "list";
+    const TITLE: &'static str = "List notes";
+    const DESCRIPTION: &'static str = "List notes without a query, most recently updated first by default, filtered by tags, time window and id scope. Use it to browse what is in memory; use recall to search.";
+    const HINTS: Hints = Hints {
+        read_only: true,
+        destructive: false,
+        idempotent: true,
+    };
+    type Args = Args;
+    type Output = Listing<BriefNote, NoteJson>;
+
+    fn call(keeper: &mut Keeper, _: &Context, args: Args) -> Result<Self::Output, CallError> {
+        let filter = keeper.filter(&FilterSpec {
+            tags: &args.tags,
+            since: args.since.as_deref(),
+            until: args.until.as_deref(),
+            scope: args.scope.as_deref(),
+            include_system: args.include_system,
+        })?;
+        let limit = limit(args.limit, DEFAULT, MAX)?;
+        let notes = keeper.list(&filter, args.order.into(), Some(limit))?;
+        Ok(Listing::of(
+            &notes,
+            args.format,
+            |n| n.id.clone(),
+            |n| BriefNote::from(n),
+            |n| NoteJson::from(n),
+        ))
+    }
+}

@@ -1,0 +1,327 @@
+//! The MCP tools. Each tool is one type implementing `ToolDef`: its name,
+//! title, description, hints, argument type and result type in one place;
+//! the input and output schemas are derived from those types. `REGISTRY`
+//! lists them, and `definitions` and `call` both read it, so a tool cannot
+//! be listed without being callable or the other way round. Results stay
+//! small: summaries rather than full texts by default, a default and a
+//! hard maximum on the number of notes, and a byte cap.
+
+mod forget;
+mod get;
+mod list;
+mod now;
+mod put_file;
+mod recall;
+mod related;
+mod remember;
+mod revert;
+mod tag;
+
+use std::path::PathBuf;
+use std::sync::Arc;
+
+use keep_core::{Error, Keeper};
+use rmcp::handler::server::common::{schema_for_output, schema_for_type};
+use rmcp::model::{JsonObject, Tool, ToolAnnotations};
+use schemars::JsonSchema;
+use serde::Serialize;
+use serde::de::DeserializeOwned;
+use serde_json::{Value, json};
+
+/// Largest text `remember` accepts; bigger documents go through `put_file`.
+pub const MAX_TEXT_BYTES: usize = 1024 * 1024;
+/// Largest result, as JSON text; longer listings are cut and marked.
+pub const MAX_RESULT_BYTES: usize = 256 * 1024;
+
+/// Everything a call may use besides the keeper.
+pub struct Context {
+    /// Canonical folders `put_file` may read under.
+    pub roots: Vec<PathBuf>,
+}
+
+/// Why a call did not produce a result.
+#[derive(Debug)]
+pub enum CallError {
+    /// The arguments do not fit the tool's schema (a protocol error).
+    BadArguments(String),
+    /// The tool ran and failed; the client shows the reason.
+    Failed(String),
+}
+
+impl From<Error> for CallError {
+    fn from(e: Error) -> Self {
+        CallError::Failed(e.to_string())
+    }
+}
+
+/// What a tool promises about its effects, for clients to show.
+pub struct Hints {
+    pub read_only: bool,
+    pub destructive: bool,
+    pub idempotent: bool,
+}
+
+/// One tool: its definition and its call.
+pub trait ToolDef {
+    const NAME: &'static str;
+    const TITLE: &'static str;
+    const DESCRIPTION: &'static str;
+    const HINTS: Hints;
+    type Args: DeserializeOwned + JsonSchema + 'static;
+    type Output: Serialize + JsonSchema + 'static;
+
+    fn call(
+        keeper: &mut Keeper,
+        ctx: &Context,
+        args: Self::Args,
+    ) -> Result<Self::Output, CallError>;
+}
+
+/// The definition clients see in `tools/list`.
+fn definition<T: ToolDef>() -> Tool {
+    let annotations = ToolAnnotations::with_title(T::TITLE)
+        .read_only(T::HINTS.read_only)
+        .destructive(T::HINTS.destructive)
+        .idempotent(T::HINTS.idempotent)
+        .open_world(false);
+    Tool::new(T::NAME, T::DESCRIPTION, schema_for_type::<T::Args>())
+        .with_title(T::TITLE)
+        .with_annotations(annotations)
+        .with_raw_output_schema(object_schema(schema_for_output::<T::Output>()))
+}
+
+/// An output schema whose root says `type: object`, as MCP requires; a
+/// tagged enum of objects gets it added.
+fn object_schema(schema: Arc<JsonObject>) -> Arc<JsonObject> {
+    if schema.contains_key("type") {
+        return schema;
+    }
+    let mut schema = schema.as_ref().clone();
+    schema.insert("type".into(), json!("object"));
+    Arc::new(schema)
+}
+
+fn run<T: ToolDef>(keeper: &mut Keeper, ctx: &Context, args: Value) -> Result<Value, CallError> {
+    let args: T::Args =
+        serde_json::from_value(args).map_err(|e| CallError::BadArguments(e.to_string()))?;
+    let output = T::call(keeper, ctx, args)?;
+    let value = serde_json::to_value(output)
+        .map_err(|e| CallError::Failed(format!("the result could not be written: {e}")))?;
+    fit(value)
+}
+
+/// A tool's entry in the registry.
+struct Entry {
+    name: &'static str,
+    definition: fn() -> Tool,
+    run: fn(&mut Keeper, &Context, Value) -> Result<Value, CallError>,
+}
+
+const fn entry<T: ToolDef>() -> Entry {
+    Entry {
+        name: T::NAME,
+        definition: definition::<T>,
+        run: run::<T>,
+    }
+}
+
+/// Every tool, in the order clients see them.
+const REGISTRY: &[Entry] = &[
+    entry::<remember::Remember>(),
+    entry::<recall::Recall>(),
+    entry::<get::Get>(),
+    entry::<list::List>(),
+    entry::<tag::Tag>(),
+    entry::<forget::Forget>(),
+    entry::<revert::Revert>(),
+    entry::<now::Now>(),
+    entry::<put_file::PutFile>(),
+    entry::<related::Related>(),
+];
+
+/// The tool definitions, in a stable order.
+pub fn definitions() -> Vec<Tool> {
+    REGISTRY.iter().map(|e| (e.definition)()).collect()
+}
+
+/// Runs tool `name` with `args`; None when there is no such tool.
+pub fn call(
+    keeper: &mut Keeper,
+    ctx: &Context,
+    name: &str,
+    args: Value,
+) -> Option<Result<Value, CallError>> {
+    let entry = REGISTRY.iter().find(|e| e.name == name)?;
+    Some((entry.run)(keeper, ctx, args))
+}
+
+/// True for the names `call` knows.
+pub fn exists(name: &str) -> bool {
+    REGISTRY.iter().any(|e| e.name == name)
+}
+
+/// A listing's `limit`: the default when absent, at most `max`.
+fn limit(asked: Option<usize>, default: usize, max: usize) -> Result<usize, CallError> {
+    match asked {
+        None => Ok(default),
+        Some(0) => Err(CallError::Failed("limit must be at least 1".into())),
+        Some(n) => Ok(n.min(max)),
+    }
+}
+
+/// Parses an id argument, refusing version and part selectors.
+fn plain_id(keeper: &Keeper, arg: &str, action: &str) -> Result<String, CallError> {
+    let target = keeper.resolve(arg)?;
+    if target.selector.is_some() {
+        return Err(CallError::Failed(format!(
+            "'{arg}': only the current version of a note can be {action}"
+        )));
+    }
+    Ok(target.id)
+}
+
+/// Cuts listings that would exceed `MAX_RESULT_BYTES`, marking them.
+fn fit(mut value: Value) -> Result<Value, CallError> {
+    let size = |v: &Value| v.to_string().len();
+    if size(&value) <= MAX_RESULT_BYTES {
+        return Ok(value);
+    }
+    if let Some(Value::Array(notes)) = value.get_mut("notes") {
+        while notes.len() > 1 {
+            notes.pop();
+            let total: usize = notes.iter().map(size).sum();
+            if total + 1024 <= MAX_RESULT_BYTES {
+                break;
+            }
+        }
+        value["truncated"] = json!(true);
+        if size(&value) <= MAX_RESULT_BYTES {
+            return Ok(value);
+        }
+    }
+    Err(CallError::Failed(format!(
+        "the result is larger than {MAX_RESULT_BYTES} bytes; ask for fewer notes or the brief format"
+    )))
+}
+
+/// How much of each note a listing returns.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, serde::Deserialize, JsonSchema)]
+#[serde(rename_all = "lowercase")]
+pub enum Format {
+    /// Only the ids, to fetch the interesting ones with `get`.
+    Ids,
+    /// Id, the start of the summary, tags, the update time and the score.
+    #[default]
+    Brief,
+    /// Everything: full summary, all timestamps, ranks and similarity.
+    Full,
+}
+
+/// A listing of notes or hits, in the format asked for.
+#[derive(Debug, Clone, Default, Serialize, JsonSchema)]
+pub struct Listing<B, F> {
+    /// With format `ids`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub ids: Option<Vec<String>>,
+    /// With format `brief` or `full`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub notes: Option<Vec<Listed<B, F>>>,
+    /// Things to know, such as recall falling back to keywords.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub notices: Vec<String>,
+    /// Set when the listing was cut to fit the result size limit.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub truncated: bool,
+}
+
+/// One entry of a listing: brief or full.
+#[derive(Debug, Clone, Serialize, JsonSchema)]
+#[serde(untagged)]
+pub enum Listed<B, F> {
+    Brief(B),
+    Full(F),
+}
+
+impl<B, F> Listing<B, F> {
+    /// Builds the listing of `items` in `format`.
+    fn of<T>(
+        items: &[T],
+        format: Format,
+        id: impl Fn(&T) -> String,
+        brief: impl Fn(&T) -> B,
+        full: impl Fn(&T) -> F,
+    ) -> Self {
+        match format {
+            Format::Ids => Listing {
+                ids: Some(items.iter().map(id).collect()),
+                notes: None,
+                notices: Vec::new(),
+                truncated: false,
+            },
+            Format::Brief => Listing {
+                ids: None,
+                notes: Some(items.iter().map(|i| Listed::Brief(brief(i))).collect()),
+                notices: Vec::new(),
+                truncated: false,
+            },
+            Format::Full => Listing {
+                ids: None,
+                notes: Some(items.iter().map(|i| Listed::Full(full(i))).collect()),
+                notices: Vec::new(),
+                truncated: false,
+            },
+        }
+    }
+}
+
+/// A listing of recall hits.
+pub type HitListing = Listing<crate::render::json::BriefHit, crate::render::json::HitJson>;
+
+fn hit_listing(result: &keep_core::recall::FindResult, format: Format) -> HitListing {
+    use crate::render::json::{BriefHit, HitJson};
+    let mut listing = Listing::of(
+        &result.hits,
+        format,
+        |h| h.note.id.clone(),
+        |h| BriefHit::from(h),
+        |h| HitJson::from(h),
+    );
+    listing.notices = result.notices.clone();
+    listing
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_tool_has_object_schemas_and_hints() {
+        let tools = definitions();
+        assert_eq!(tools.len(), REGISTRY.len());
+        for t in &tools {
+            assert_eq!(
+                t.input_schema.get("type"),
+                Some(&json!("object")),
+                "{}",
+                t.name
+            );
+            let out = t.output_schema.as_ref().expect("output schema");
+            assert_eq!(out.get("type"), Some(&json!("object")), "{}", t.name);
+            assert!(t.annotations.as_ref().unwrap().read_only_hint.is_some());
+            assert!(exists(&t.name));
+        }
+        assert!(!exists("nonsense"));
+    }
+
+    #[test]
+    fn oversized_listings_are_cut_and_marked() {
+        let big = "x".repeat(10_000);
+        let notes: Vec<Value> = (0..100)
+            .map(|i| json!({ "id": i.to_string(), "summary": big }))
+            .collect();
+        let value = fit(json!({ "notes": notes })).unwrap();
+        assert!(value.to_string().len() <= MAX_RESULT_BYTES);
+        assert_eq!(value["truncated"], json!(true));
+        assert!(value["notes"].as_array().unwrap().len() > 1);
+    }
+}

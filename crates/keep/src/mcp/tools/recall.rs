@@ -1,0 +1,119 @@
+//! `recall`: hybrid search of memory.
+
+use keep_core::Keeper;
+use keep_core::keeper::FilterSpec;
+use keep_core::recall::{FindQuery, Query, RecallMode};
+use schemars::JsonSchema;
+use serde::Deserialize;
+
+use super::{CallError, Context, Format, Hints, HitListing, ToolDef, hit_listing, limit, plain_id};
+
+const DEFAULT: usize = 10;
+const MAX: usize = 50;
+
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Deserialize, JsonSchema)]
+#[serde(rename_all = "lowercase")]
+pub enum Mode {
+    /// Keyword and semantic matches fused by rank.
+    #[default]
+    Hybrid,
+    /// Keyword (BM25) matches only.
+    Keyword,
+    /// Semantic (embedding) matches only.
+    Semantic,
+}
+
+impl From<Mode> for RecallMode {
+    fn from(m: Mode) -> Self {
+        match m {
+            Mode::Hybrid => RecallMode::Hybrid,
+            Mode::Keyword => RecallMode::Keyword,
+            Mode::Semantic => RecallMode::Semantic,
+        }
+    }
+}
+
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct Args {
+    /// What to look for, in natural language or keywords.
+    pub query: Option<String>,
+    /// Instead of a query: the id of a note whose neighbours by meaning are wanted.
+    pub like: Option<String>,
+    /// Only notes with these tags: "key" or "key=value"; all must match.
+    #[serde(default)]
+    pub tags: Vec<String>,
+    /// Only notes updated since: an ISO 8601 duration back from now ("P7D", "PT2H"), a date or a timestamp.
+    pub since: Option<String>,
+    /// Only notes updated until: a duration back from now, a date or a timestamp.
+    pub until: Option<String>,
+    /// Only ids matching this prefix or glob, e.g. "file:///home/me/notes/*".
+    pub scope: Option<String>,
+    /// How many notes (default 10, at most 50).
+    pub limit: Option<usize>,
+    /// Also return notes linked to the top hits by edges or shared tags, each marked with how it was reached.
+    #[serde(default)]
+    pub deep: bool,
+    /// Which matching to use (default hybrid).
+    #[serde(default)]
+    pub mode: Mode,
+    /// How much of each note to return (default brief).
+    #[serde(default)]
+    pub format: Format,
+}
+
+pub struct Recall;
+
+impl ToolDef for Recall {
+    const NAME: &'static str = "recall";
+    const TITLE: &'static str = "Recall";
+    const DESCRIPTION: &'static str = "Search memory by meaning and keywords together, best first, favouring recent notes. Narrow with tags, since/until and an id scope. Returns brief notes (id, start of summary, tags, score) by default; fetch a whole note with get. Set deep to also follow links and shared tags from the top hits.";
+    const HINTS: Hints = Hints {
+        read_only: true,
+        destructive: false,
+        idempotent: true,
+    };
+    type Args = Args;
+    type Output = HitListing;
+
+    fn call(keeper: &mut Keeper, _: &Context, args: Args) -> Result<HitListing, CallError> {
+        let text = args.query.filter(|q| !q.trim().is_empty());
+        let query = match (text, &args.like) {
+            (Some(_), Some(_)) => {
+                return Err(CallError::Failed(
+                    "give either a query or 'like', not both".into(),
+                ));
+            }
+            (Some(text), None) => Query::Text(text),
+            (None, Some(id)) => Query::Like(plain_id(keeper, id, "compared")?),
+            (None, None) => {
+                return Err(CallError::Failed(
+                    "give a query, or the id of a note in 'like'".into(),
+                ));
+            }
+        };
+        let filter = keeper.filter(&FilterSpec {
+            tags: &args.tags,
+            since: args.since.as_deref(),
+            until: args.until.as_deref(),
+            scope: args.scope.as_deref(),
+            include_system: false,
+        })?;
+        let mode = RecallMode::from(args.mode);
+        let mut notices = Vec::new();
+        if mode != RecallMode::Keyword {
+            notices.extend(keeper.embed_before_search());
+        }
+        let mut result = keeper.find(&FindQuery {
+            query,
+            filter,
+            limit: limit(args.limit, DEFAULT, MAX)?,
+            deep: args.deep,
+            half_life_days: None,
+            mode,
+        })?;
+        notices.append(&mut result.notices);
+        result.notices = notices;
+        Ok(hit_listing(&result, args.format))
+    }
+}

@@ -1,0 +1,59 @@
+//! `remember`: store text as a note.
+
+use keep_core::Keeper;
+use keep_core::keeper::{PutOptions, WriteOutcome};
+use keep_core::model;
+use schemars::JsonSchema;
+use serde::Deserialize;
+
+use super::{CallError, Context, Hints, MAX_TEXT_BYTES, ToolDef};
+
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct Args {
+    /// The text to remember. Short text is kept whole; long text is summarised and its full text indexed for search.
+    pub text: String,
+    /// A name for the note, such as "decision/storage-engine". Without one, the id is '%' plus a hash of the text, so the same text is stored once.
+    pub id: Option<String>,
+    /// Tags as "key=value" strings, e.g. ["project=keep", "type=decision"]. Keys starting with '_' are reserved.
+    #[serde(default)]
+    pub tags: Vec<String>,
+    /// A summary to store instead of one made from the text.
+    pub summary: Option<String>,
+}
+
+pub struct Remember;
+
+impl ToolDef for Remember {
+    const NAME: &'static str = "remember";
+    const TITLE: &'static str = "Remember";
+    const DESCRIPTION: &'static str = "Store a note in long-term memory: a fact, decision, observation or anything worth recalling later. Returns the note's id and whether it was created, updated (an earlier state is kept as a version) or unchanged. Give an id to update a named note; give tags (\"key=value\") to make it easy to filter later.";
+    const HINTS: Hints = Hints {
+        read_only: false,
+        destructive: false,
+        idempotent: true,
+    };
+    type Args = Args;
+    type Output = WriteOutcome;
+
+    fn call(keeper: &mut Keeper, _: &Context, args: Args) -> Result<WriteOutcome, CallError> {
+        if args.text.trim().is_empty() {
+            return Err(CallError::Failed("the text is empty".into()));
+        }
+        if args.text.len() > MAX_TEXT_BYTES {
+            return Err(CallError::Failed(format!(
+                "the text is {} bytes; the limit is {MAX_TEXT_BYTES} (store big documents with put_file)",
+                args.text.len()
+            )));
+        }
+        if let Some(id) = &args.id {
+            model::validate_id(id)?;
+        }
+        let opts = PutOptions {
+            id: args.id,
+            tags: model::parse_user_tags(&args.tags)?,
+            summary: args.summary,
+        };
+        Ok(keeper.put_text(&args.text, "inline", opts)?)
+    }
+}

@@ -1,0 +1,274 @@
+//! The JSON forms of notes, views and recall hits: one type per shape,
+//! shared by the command line's `--json` and the MCP server (whose output
+//! schemas are derived from these types), so the same thing always has
+//! the same shape.
+
+use keep_core::keeper::NoteView;
+use keep_core::model::{Edge, Note, Part, Tags, Timestamp, Version};
+use keep_core::recall::{FindResult, Hit, Matched, Via};
+use schemars::JsonSchema;
+use serde::Serialize;
+
+/// Characters of a summary shown in the brief form.
+pub const BRIEF_CHARS: usize = 300;
+
+/// A note's current state.
+#[derive(Debug, Clone, Serialize, JsonSchema)]
+pub struct NoteJson {
+    pub id: String,
+    pub summary: String,
+    pub tags: Tags,
+    pub content_hash: Option<String>,
+    pub created: Timestamp,
+    pub updated: Timestamp,
+    pub accessed: Timestamp,
+}
+
+impl From<&Note> for NoteJson {
+    fn from(n: &Note) -> Self {
+        NoteJson {
+            id: n.id.clone(),
+            summary: n.summary.clone(),
+            tags: n.tags.clone(),
+            content_hash: n.content_hash.clone(),
+            created: n.created,
+            updated: n.updated,
+            accessed: n.accessed,
+        }
+    }
+}
+
+/// A recalled note with its score and why it ranked there.
+#[derive(Debug, Clone, Serialize, JsonSchema)]
+pub struct HitJson {
+    #[serde(flatten)]
+    pub note: NoteJson,
+    pub score: f64,
+    /// 1-based rank among keyword candidates.
+    pub keyword_rank: Option<usize>,
+    /// 1-based rank among vector candidates.
+    pub vector_rank: Option<usize>,
+    /// Cosine similarity to the query.
+    pub similarity: Option<f64>,
+    /// Set when the match was in a part or an archived version.
+    pub matched: Option<Matched>,
+    /// Set for notes reached by deep recall.
+    pub via: Option<Via>,
+}
+
+impl From<&Hit> for HitJson {
+    fn from(h: &Hit) -> Self {
+        HitJson {
+            note: NoteJson::from(&h.note),
+            score: h.score,
+            keyword_rank: h.keyword_rank,
+            vector_rank: h.vector_rank,
+            similarity: h.similarity,
+            matched: h.matched,
+            via: h.via.clone(),
+        }
+    }
+}
+
+/// A note in few words: id, the start of its summary, tags, update time.
+#[derive(Debug, Clone, Serialize, JsonSchema)]
+pub struct BriefNote {
+    pub id: String,
+    /// The first 300 characters of the summary, marked with … when cut.
+    pub summary: String,
+    pub tags: Tags,
+    pub updated: Timestamp,
+}
+
+impl From<&Note> for BriefNote {
+    fn from(n: &Note) -> Self {
+        let mut summary: String = n.summary.chars().take(BRIEF_CHARS).collect();
+        if summary.len() < n.summary.len() {
+            summary = format!("{} …", summary.trim_end());
+        }
+        BriefNote {
+            id: n.id.clone(),
+            summary,
+            tags: n.tags.clone(),
+            updated: n.updated,
+        }
+    }
+}
+
+/// A recalled note in few words.
+#[derive(Debug, Clone, Serialize, JsonSchema)]
+pub struct BriefHit {
+    #[serde(flatten)]
+    pub note: BriefNote,
+    pub score: f64,
+    /// Set when the match was in a part or an archived version.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub matched: Option<Matched>,
+    /// Set for notes reached by deep recall.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub via: Option<Via>,
+}
+
+impl From<&Hit> for BriefHit {
+    fn from(h: &Hit) -> Self {
+        BriefHit {
+            note: BriefNote::from(&h.note),
+            score: h.score,
+            matched: h.matched,
+            via: h.via.clone(),
+        }
+    }
+}
+
+/// A part of a long note.
+#[derive(Debug, Clone, Serialize, JsonSchema)]
+pub struct PartJson {
+    /// Its number, from 1 (`ID@P{N}`).
+    pub part: u32,
+    pub summary: String,
+    pub tags: Tags,
+}
+
+impl From<&Part> for PartJson {
+    fn from(p: &Part) -> Self {
+        PartJson {
+            part: p.number,
+            summary: p.summary.clone(),
+            tags: p.tags.clone(),
+        }
+    }
+}
+
+/// One state of a note in its history.
+#[derive(Debug, Clone, Serialize, JsonSchema)]
+pub struct VersionJson {
+    /// 0 the current state, 1 the previous one (`ID@V{N}`).
+    pub version: i64,
+    pub summary: String,
+    pub tags: Tags,
+    pub content_hash: Option<String>,
+    pub updated: Timestamp,
+}
+
+impl VersionJson {
+    pub fn archived(offset: i64, v: &Version) -> Self {
+        VersionJson {
+            version: offset,
+            summary: v.summary.clone(),
+            tags: v.tags.clone(),
+            content_hash: v.content_hash.clone(),
+            updated: v.updated,
+        }
+    }
+
+    pub fn current(n: &Note) -> Self {
+        VersionJson {
+            version: 0,
+            summary: n.summary.clone(),
+            tags: n.tags.clone(),
+            content_hash: n.content_hash.clone(),
+            updated: n.updated,
+        }
+    }
+}
+
+/// A link made by an edge tag.
+#[derive(Debug, Clone, Serialize, JsonSchema)]
+pub struct EdgeJson {
+    /// The tag key, such as `author`.
+    pub key: String,
+    /// The name of the link seen from the target, such as `authored`.
+    pub inverse: String,
+    pub source: String,
+    pub target: String,
+}
+
+impl From<&Edge> for EdgeJson {
+    fn from(e: &Edge) -> Self {
+        EdgeJson {
+            key: e.key.clone(),
+            inverse: e.inverse.clone(),
+            source: e.source.clone(),
+            target: e.target.clone(),
+        }
+    }
+}
+
+/// A note as `get` shows it: one state with its history, parts and links.
+#[derive(Debug, Clone, Serialize, JsonSchema)]
+pub struct ViewJson {
+    #[serde(flatten)]
+    pub note: NoteJson,
+    /// 0 for the current state, N for `ID@V{N}`.
+    pub version: i64,
+    /// The part addressed with `ID@P{N}`, if any.
+    pub part: Option<PartJson>,
+    /// Archived versions, newest first; left out (with `version_count`)
+    /// where history was not asked for.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub versions: Option<Vec<VersionJson>>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub version_count: Option<usize>,
+    pub parts: Vec<PartJson>,
+    pub edges: Vec<EdgeJson>,
+    pub inverse_edges: Vec<EdgeJson>,
+}
+
+impl ViewJson {
+    /// The whole view, history included.
+    pub fn full(view: &NoteView) -> Self {
+        ViewJson {
+            note: NoteJson::from(&view.note),
+            version: view.version,
+            part: view.part.as_ref().map(PartJson::from),
+            versions: Some(
+                view.history
+                    .iter()
+                    .map(|(o, v)| VersionJson::archived(*o, v))
+                    .collect(),
+            ),
+            version_count: None,
+            parts: view.parts.iter().map(PartJson::from).collect(),
+            edges: view.edges.iter().map(EdgeJson::from).collect(),
+            inverse_edges: view.inverse_edges.iter().map(EdgeJson::from).collect(),
+        }
+    }
+
+    /// The view with only the number of archived versions.
+    pub fn without_history(view: &NoteView) -> Self {
+        ViewJson {
+            versions: None,
+            version_count: Some(view.history.len()),
+            ..ViewJson::full(view)
+        }
+    }
+}
+
+/// Every state of a note, the current one first (`get --history`).
+#[derive(Debug, Clone, Serialize, JsonSchema)]
+pub struct HistoryJson {
+    pub id: String,
+    pub versions: Vec<VersionJson>,
+}
+
+/// The parts of a note (`get --parts`).
+#[derive(Debug, Clone, Serialize, JsonSchema)]
+pub struct PartsJson {
+    pub id: String,
+    pub parts: Vec<PartJson>,
+}
+
+/// The notes nearest in meaning to a note (`get --similar`).
+#[derive(Debug, Clone, Serialize, JsonSchema)]
+pub struct SimilarJson {
+    pub id: String,
+    pub similar: Vec<HitJson>,
+}
+
+pub fn hits(result: &FindResult) -> Vec<HitJson> {
+    result.hits.iter().map(HitJson::from).collect()
+}
+
+pub fn notes(notes: &[Note]) -> Vec<NoteJson> {
+    notes.iter().map(NoteJson::from).collect()
+}

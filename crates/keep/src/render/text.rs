@@ -1,0 +1,257 @@
+//! Text forms shared by the command line, the browser and the MCP server:
+//! the frontmatter view of a note, one-line listings, the first line of a
+//! summary, and the labels of where a hit matched or how it was reached.
+//! Colour (ANSI) only when the caller asks for it.
+
+use keep_core::keeper::{NoteView, WriteStatus};
+use keep_core::model::{Edge, Note, keys};
+use keep_core::recall::{Hit, Matched, Via};
+
+/// Characters of a summary's first line shown in listings.
+const LINE_CHARS: usize = 100;
+
+/// Wraps text in ANSI colours, or leaves it alone.
+#[derive(Clone, Copy)]
+pub struct Painter {
+    pub color: bool,
+}
+
+impl Painter {
+    pub fn paint(&self, style: Style, text: &str) -> String {
+        if !self.color || text.is_empty() {
+            return text.to_string();
+        }
+        let code = match style {
+            Style::Id => "1;36",
+            Style::Dim => "2",
+            Style::Key => "34",
+        };
+        format!("\x1b[{code}m{text}\x1b[0m")
+    }
+}
+
+#[derive(Clone, Copy)]
+pub enum Style {
+    Id,
+    Dim,
+    Key,
+}
+
+/// `ID  DATE  first line` (with a score, and a remark, when given).
+pub fn note_line(note: &Note, score: Option<f64>, remark: &str, painter: Painter) -> String {
+    let first = first_line(&note.summary);
+    let first = if first.is_empty() && note.tags.contains_key(keys::STUB) {
+        painter.paint(Style::Dim, "(stub)")
+    } else {
+        first
+    };
+    let id = painter.paint(Style::Id, &note.id);
+    let date = painter.paint(Style::Dim, &note.updated.short());
+    let remark = if remark.is_empty() {
+        String::new()
+    } else {
+        format!("  {}", painter.paint(Style::Dim, remark))
+    };
+    match score {
+        Some(s) => {
+            let s = painter.paint(Style::Dim, &format!("{s:.4}"));
+            format!("{id}  {date}  {s}  {first}{remark}")
+        }
+        None => format!("{id}  {date}  {first}{remark}"),
+    }
+}
+
+/// The word for what a write did: `created`, `updated` or `unchanged`.
+pub fn status_word(status: WriteStatus) -> &'static str {
+    match status {
+        WriteStatus::Created => "created",
+        WriteStatus::Updated => "updated",
+        WriteStatus::Unchanged => "unchanged",
+    }
+}
+
+/// Where inside its note a hit matched: `@P{2}` or `@V{1}`.
+pub fn matched_label(matched: &Matched) -> String {
+    match matched {
+        Matched::Part { part } => format!("@P{{{part}}}"),
+        Matched::Version { version } => format!("@V{{{version}}}"),
+    }
+}
+
+/// How deep recall reached a note: `via author of ID`.
+pub fn via_label(via: &Via) -> String {
+    format!("via {} of {}", via.link, via.from)
+}
+
+/// The remark after a hit in a listing: `[in @P{2}]` or
+/// `[via author of ID, hop 1]`; empty for a plain hit.
+pub fn hit_remark(hit: &Hit) -> String {
+    if let Some(via) = &hit.via {
+        return format!("[{}, hop {}]", via_label(via), via.hop);
+    }
+    match &hit.matched {
+        Some(m) => format!("[in {}]", matched_label(m)),
+        None => String::new(),
+    }
+}
+
+/// A note as YAML frontmatter (id, tags, edges, versions, parts, dates)
+/// followed by its summary; coloured for a terminal when `color`.
+pub fn view_text(view: &NoteView, color: bool) -> String {
+    let painter = Painter { color };
+    let key = |k: &str| painter.paint(Style::Key, k);
+    let mut lines: Vec<String> = vec!["---".into()];
+    lines.push(format!(
+        "{}: {}",
+        key("id"),
+        painter.paint(Style::Id, &yaml(&view.note.id))
+    ));
+    if view.version != 0 {
+        lines.push(format!("{}: {}", key("version"), view.version));
+    }
+    if let Some(part) = &view.part {
+        lines.push(format!("{}: {}", key("part"), part.number));
+    }
+    if !view.note.tags.is_empty() {
+        lines.push(format!("{}:", key("tags")));
+        for k in view.note.tags.keys() {
+            lines.push(format!(
+                "  {}: {}",
+                key(&yaml(k)),
+                yaml_values(view.note.tags.values(k))
+            ));
+        }
+    }
+    let edges = edge_lines(&view.edges, &view.inverse_edges);
+    if !edges.is_empty() {
+        lines.push(format!("{}:", key("edges")));
+        for (k, values) in edges {
+            lines.push(format!(
+                "  {}: {}",
+                key(&yaml(&k)),
+                yaml_values(values.iter().map(String::as_str))
+            ));
+        }
+    }
+    if view.version == 0 && !view.history.is_empty() {
+        lines.push(format!("{}:", key("versions")));
+        for (offset, v) in &view.history {
+            let text = format!("{}  {}", v.updated.short(), first_line(&v.summary));
+            lines.push(format!("  {offset}: {}", yaml(&text)));
+        }
+    }
+    if view.part.is_none() && !view.parts.is_empty() {
+        lines.push(format!("{}:", key("parts")));
+        for p in &view.parts {
+            lines.push(format!("  {}: {}", p.number, yaml(&first_line(&p.summary))));
+        }
+    }
+    lines.push(format!("{}: {}", key("created"), view.note.created));
+    lines.push(format!("{}: {}", key("updated"), view.note.updated));
+    lines.push("---".into());
+    let body = match &view.part {
+        Some(part) => &part.summary,
+        None => &view.note.summary,
+    };
+    if !body.is_empty() {
+        lines.push(body.clone());
+    }
+    let mut text = lines.join("\n");
+    text.push('\n');
+    text
+}
+
+/// Outgoing edges by key, then incoming edges by inverse name.
+fn edge_lines(out: &[Edge], inverse: &[Edge]) -> Vec<(String, Vec<String>)> {
+    let mut groups: Vec<(String, Vec<String>)> = Vec::new();
+    let mut push = |k: &str, v: &str| match groups.iter_mut().find(|(g, _)| g == k) {
+        Some((_, values)) => values.push(v.to_string()),
+        None => groups.push((k.to_string(), vec![v.to_string()])),
+    };
+    for e in out {
+        push(&e.key, &e.target);
+    }
+    for e in inverse {
+        push(&e.inverse, &e.source);
+    }
+    groups
+}
+
+/// The first line of a summary, shortened for listings.
+pub fn first_line(summary: &str) -> String {
+    let line = summary
+        .lines()
+        .find(|l| !l.trim().is_empty())
+        .unwrap_or("")
+        .trim();
+    if line.chars().count() > LINE_CHARS {
+        let cut: String = line.chars().take(LINE_CHARS - 1).collect();
+        format!("{}…", cut.trim_end())
+    } else {
+        line.to_string()
+    }
+}
+
+/// A YAML scalar: plain when safe, double-quoted (JSON escaping) otherwise.
+pub fn yaml(text: &str) -> String {
+    const INDICATORS: &[char] = &[
+        '-', '?', ':', ',', '[', ']', '{', '}', '#', '&', '*', '!', '|', '>', '\'', '"', '%', '@',
+        '`',
+    ];
+    let needs_quotes = text.is_empty()
+        || text.starts_with(INDICATORS)
+        || text.starts_with(char::is_whitespace)
+        || text.ends_with(char::is_whitespace)
+        || text.contains(": ")
+        || text.contains(" #")
+        || text.ends_with(':')
+        || text.chars().any(char::is_control)
+        || matches!(text, "true" | "false" | "null" | "~" | "yes" | "no")
+        || text.parse::<f64>().is_ok();
+    if needs_quotes {
+        serde_json::to_string(text).expect("strings serialise")
+    } else {
+        text.to_string()
+    }
+}
+
+/// One value plain, several as a flow sequence.
+fn yaml_values<'a>(values: impl Iterator<Item = &'a str>) -> String {
+    let values: Vec<&str> = values.collect();
+    if values.len() == 1 {
+        return yaml(values[0]);
+    }
+    let items: Vec<String> = values
+        .iter()
+        .map(|v| {
+            if v.contains([',', '[', ']', '{', '}']) {
+                serde_json::to_string(v).expect("strings serialise")
+            } else {
+                yaml(v)
+            }
+        })
+        .collect();
+    format!("[{}]", items.join(", "))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn yaml_quotes_only_when_needed() {
+        assert_eq!(yaml("plain words"), "plain words");
+        assert_eq!(yaml("%2cf24dba5fb0"), "\"%2cf24dba5fb0\"");
+        assert_eq!(yaml("a: b"), "\"a: b\"");
+        assert_eq!(yaml("file:///tmp/x.md"), "file:///tmp/x.md");
+        assert_eq!(yaml("42"), "\"42\"");
+        assert_eq!(yaml(""), "\"\"");
+    }
+
+    #[test]
+    fn first_line_skips_blank_lines_and_shortens() {
+        assert_eq!(first_line("\n\n  hello\nworld"), "hello");
+        let long = "x".repeat(200);
+        assert_eq!(first_line(&long).chars().count(), LINE_CHARS);
+    }
+}

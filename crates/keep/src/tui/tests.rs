@@ -1,0 +1,774 @@
+//! Tests of the pure `update` for every action, and snapshots of the main
+//! screens drawn on ratatui's `TestBackend`.
+
+use crossterm::event::{KeyCode, KeyEvent, KeyModifiers, MouseButton, MouseEvent, MouseEventKind};
+use ratatui::Terminal;
+use ratatui::backend::TestBackend;
+
+use super::app::{App, Background, Confirm, Effect, Focus, Mode, Msg, Preview, Row, update};
+use super::query::Query;
+use super::theme::Theme;
+use super::view::view;
+use keep_core::model::ListOrder;
+
+fn key(code: KeyCode) -> Msg {
+    Msg::Key(KeyEvent::new(code, KeyModifiers::NONE))
+}
+
+fn ch(c: char) -> Msg {
+    key(KeyCode::Char(c))
+}
+
+fn ctrl(c: char) -> Msg {
+    Msg::Key(KeyEvent::new(KeyCode::Char(c), KeyModifiers::CONTROL))
+}
+
+fn row(i: usize) -> Row {
+    Row {
+        id: format!("note-{i}"),
+        date: format!("2026-11-{:02} 09:30", 1 + i % 28),
+        line: format!("Line {i} about tide pools and harbour lights"),
+        tags: if i.is_multiple_of(2) {
+            "topic=sea".into()
+        } else {
+            String::new()
+        },
+        why: None,
+    }
+}
+
+fn page(start: usize, total: usize) -> Msg {
+    let end = (start + super::app::PAGE).min(total);
+    Msg::Page {
+        start,
+        total,
+        rows: (start..end).map(row).collect(),
+    }
+}
+
+fn preview_of(id: &str) -> Preview {
+    Preview {
+        id: id.into(),
+        version: 0,
+        versions: 2,
+        summary: "The harbour lights were repaired on Tuesday.".into(),
+        current: None,
+        date: "2026-11-20 10:00".into(),
+        tags: vec![
+            ("author".into(), "alice".into()),
+            ("topic".into(), "sea".into()),
+        ],
+        edges: vec![
+            ("author".into(), "alice".into()),
+            ("mentioned".into(), "%0123456789ab".into()),
+        ],
+        history: vec![
+            (
+                1,
+                "2026-11-19 10:00".into(),
+                "The harbour lights were broken.".into(),
+            ),
+            (
+                2,
+                "2026-11-18 10:00".into(),
+                "Harbour lights: first note.".into(),
+            ),
+        ],
+        parts: vec![],
+        similar: None,
+    }
+}
+
+/// An app showing 1,000 notes with the first selected and previewed.
+fn browsing() -> App {
+    let mut app = App::new(120, 30);
+    app.start();
+    update(&mut app, page(0, 1000));
+    update(&mut app, Msg::Preview(preview_of("note-0")));
+    app.catalog = vec![
+        ("author".into(), vec!["alice".into(), "albert".into()]),
+        ("topic".into(), vec!["sea".into(), "sky".into()]),
+    ];
+    app.background = Background {
+        notes: 1000,
+        pending_embeddings: 3,
+        watcher: None,
+    };
+    app
+}
+
+fn searches(effects: &[Effect]) -> Vec<(u64, Query)> {
+    effects
+        .iter()
+        .filter_map(|e| match e {
+            Effect::Search { generation, query } => Some((*generation, query.clone())),
+            _ => None,
+        })
+        .collect()
+}
+
+#[test]
+fn start_loads_the_first_page_status_and_catalog() {
+    let mut app = App::new(80, 24);
+    let effects = app.start();
+    assert_eq!(
+        effects,
+        vec![
+            Effect::LoadPage {
+                start: 0,
+                order: ListOrder::Updated
+            },
+            Effect::LoadBackground,
+            Effect::LoadCatalog
+        ]
+    );
+    let effects = update(&mut app, page(0, 1000));
+    assert_eq!(app.total, 1000);
+    assert_eq!(
+        effects,
+        vec![Effect::LoadPreview {
+            id: "note-0".into(),
+            version: 0
+        }]
+    );
+}
+
+#[test]
+fn moving_previews_the_new_row_and_pages_ahead() {
+    let mut app = browsing();
+    let effects = update(&mut app, ch('j'));
+    assert_eq!(app.selected, 1);
+    assert!(effects.contains(&Effect::LoadPreview {
+        id: "note-1".into(),
+        version: 0
+    }));
+    update(&mut app, ch('k'));
+    assert_eq!(app.selected, 0);
+    let effects = update(&mut app, ch('G'));
+    assert_eq!(app.selected, 999);
+    assert!(effects.contains(&Effect::LoadPage {
+        start: 999 - super::app::PAGE / 2,
+        order: ListOrder::Updated
+    }));
+    assert!(app.scroll + app.visible > 999, "the last row is in view");
+    update(&mut app, ch('g'));
+    assert_eq!((app.selected, app.scroll), (0, 0));
+    update(&mut app, key(KeyCode::PageDown));
+    assert_eq!(app.selected, app.visible);
+    update(&mut app, ctrl('u'));
+    assert_eq!(app.selected, 0);
+}
+
+#[test]
+fn rows_outside_the_loaded_page_are_absent_until_it_arrives() {
+    let mut app = browsing();
+    update(&mut app, ch('G'));
+    assert!(app.row(999).is_none());
+    update(&mut app, page(899, 1000));
+    assert_eq!(app.row(999).map(|r| r.id.as_str()), Some("note-999"));
+}
+
+#[test]
+fn typing_searches_at_each_key_and_drops_stale_results() {
+    let mut app = browsing();
+    update(&mut app, ch('/'));
+    assert_eq!(app.mode, Mode::Search);
+    update(&mut app, ch('t'));
+    let effects = update(&mut app, ch('i'));
+    let sent = searches(&effects);
+    assert_eq!(sent.len(), 1);
+    let (generation, query) = sent[0].clone();
+    assert_eq!(query.text, "ti");
+    // Results of the first key arrive late: dropped.
+    update(
+        &mut app,
+        Msg::Results {
+            generation: generation - 1,
+            rows: vec![row(5)],
+            semantic: false,
+            notices: vec![],
+        },
+    );
+    assert!(app.results.is_none());
+    update(
+        &mut app,
+        Msg::Results {
+            generation,
+            rows: vec![row(7), row(8)],
+            semantic: false,
+            notices: vec![],
+        },
+    );
+    assert_eq!(app.len(), 2);
+    assert_eq!(app.selected_id(), Some("note-7"));
+    // Semantic results merge and keep the selection where it was.
+    update(&mut app, key(KeyCode::Enter));
+    assert_eq!(app.mode, Mode::Browse);
+    update(&mut app, ch('j'));
+    update(
+        &mut app,
+        Msg::Results {
+            generation,
+            rows: vec![row(9), row(8), row(7)],
+            semantic: true,
+            notices: vec![],
+        },
+    );
+    assert_eq!(app.selected_id(), Some("note-8"));
+    assert!(app.results.as_ref().unwrap().semantic);
+    // A keyword answer after the semantic one does not replace it.
+    update(
+        &mut app,
+        Msg::Results {
+            generation,
+            rows: vec![row(1)],
+            semantic: false,
+            notices: vec![],
+        },
+    );
+    assert_eq!(app.len(), 3);
+}
+
+#[test]
+fn filters_in_the_search_bar_become_query_fields() {
+    let mut app = browsing();
+    update(&mut app, ch('/'));
+    let mut effects = Vec::new();
+    for c in "lights #topic=sea since:P7D".chars() {
+        effects = update(&mut app, ch(c));
+    }
+    let (_, query) = searches(&effects).pop().unwrap();
+    assert_eq!(query.text, "lights");
+    assert_eq!(query.tags, vec!["topic=sea"]);
+    assert_eq!(query.since.as_deref(), Some("P7D"));
+}
+
+#[test]
+fn escape_clears_the_search_and_reloads_the_list() {
+    let mut app = browsing();
+    update(&mut app, ch('/'));
+    update(&mut app, ch('x'));
+    let generation = app.generation;
+    update(
+        &mut app,
+        Msg::Results {
+            generation,
+            rows: vec![row(3)],
+            semantic: false,
+            notices: vec!["keyword recall only".into()],
+        },
+    );
+    assert_eq!(app.message.as_ref().unwrap().0, "keyword recall only");
+    let effects = update(&mut app, key(KeyCode::Esc));
+    assert_eq!(app.mode, Mode::Browse);
+    assert!(app.results.is_none() && app.query.is_empty());
+    assert!(effects.contains(&Effect::LoadPage {
+        start: 0,
+        order: ListOrder::Updated
+    }));
+}
+
+#[test]
+fn a_system_key_in_the_search_bar_is_an_error_not_a_search() {
+    let mut app = browsing();
+    update(&mut app, ch('/'));
+    let mut effects = Vec::new();
+    for c in "#_x".chars() {
+        effects = update(&mut app, ch(c));
+    }
+    assert!(searches(&effects).is_empty());
+    assert!(app.message.as_ref().unwrap().0.contains("'_'"));
+}
+
+#[test]
+fn s_cycles_sort_orders_and_reloads_from_the_top() {
+    let mut app = browsing();
+    update(&mut app, ch('j'));
+    let effects = update(&mut app, ch('s'));
+    assert_eq!(app.order, ListOrder::Created);
+    assert_eq!(app.selected, 0);
+    assert!(effects.contains(&Effect::LoadPage {
+        start: 0,
+        order: ListOrder::Created
+    }));
+    update(&mut app, ch('s'));
+    update(&mut app, ch('s'));
+    update(&mut app, ch('s'));
+    assert_eq!(app.order, ListOrder::Updated);
+}
+
+#[test]
+fn adding_tags_completes_keys_and_values_then_sends_them() {
+    let mut app = browsing();
+    update(&mut app, ch('t'));
+    update(&mut app, ch('a'));
+    update(&mut app, key(KeyCode::Tab));
+    assert_eq!(
+        app.mode,
+        Mode::Input {
+            prompt: super::app::Prompt::AddTags,
+            text: "author=".into()
+        }
+    );
+    update(&mut app, ch('a'));
+    update(&mut app, ch('l'));
+    update(&mut app, key(KeyCode::Tab));
+    // alice and albert share "al": nothing longer to add.
+    update(&mut app, ch('i'));
+    update(&mut app, key(KeyCode::Tab));
+    update(&mut app, ch(' '));
+    update(&mut app, ch('t'));
+    update(&mut app, key(KeyCode::Tab));
+    update(&mut app, ch('s'));
+    update(&mut app, key(KeyCode::Tab));
+    // sea and sky share only "s".
+    update(&mut app, ch('e'));
+    update(&mut app, key(KeyCode::Tab));
+    let effects = update(&mut app, key(KeyCode::Enter));
+    assert_eq!(
+        effects,
+        vec![Effect::AddTags {
+            id: "note-0".into(),
+            tags: vec!["author=alice".into(), "topic=sea".into()]
+        }]
+    );
+    assert_eq!(app.mode, Mode::Browse);
+}
+
+#[test]
+fn removing_tags_completes_from_the_note_and_sends_them() {
+    let mut app = browsing();
+    update(&mut app, ch('x'));
+    update(&mut app, ch('t'));
+    update(&mut app, key(KeyCode::Tab));
+    let effects = update(&mut app, key(KeyCode::Enter));
+    assert_eq!(
+        effects,
+        vec![Effect::RemoveTags {
+            id: "note-0".into(),
+            tags: vec!["topic".into()]
+        }]
+    );
+}
+
+#[test]
+fn escape_abandons_a_prompt_and_empty_input_sends_nothing() {
+    let mut app = browsing();
+    update(&mut app, ch('t'));
+    update(&mut app, ch('a'));
+    assert!(update(&mut app, key(KeyCode::Esc)).is_empty());
+    assert_eq!(app.mode, Mode::Browse);
+    update(&mut app, ch('n'));
+    assert!(update(&mut app, key(KeyCode::Enter)).is_empty());
+    assert_eq!(app.message.as_ref().unwrap().0, "nothing entered");
+}
+
+#[test]
+fn delete_and_revert_wait_for_y() {
+    let mut app = browsing();
+    update(&mut app, ch('D'));
+    assert_eq!(app.mode, Mode::Confirm(Confirm::Delete("note-0".into())));
+    assert_eq!(
+        update(&mut app, ch('y')),
+        vec![Effect::Delete {
+            id: "note-0".into()
+        }]
+    );
+    update(&mut app, ch('r'));
+    assert_eq!(app.mode, Mode::Confirm(Confirm::Revert("note-0".into())));
+    assert!(update(&mut app, ch('n')).is_empty());
+    assert_eq!(app.message.as_ref().unwrap().0, "cancelled");
+    update(&mut app, ch('r'));
+    assert_eq!(
+        update(&mut app, ch('Y')),
+        vec![Effect::Revert {
+            id: "note-0".into()
+        }]
+    );
+}
+
+#[test]
+fn editing_hands_the_summary_to_the_editor_and_stores_the_result() {
+    let mut app = browsing();
+    let effects = update(&mut app, ch('e'));
+    assert_eq!(
+        effects,
+        vec![Effect::Edit {
+            id: "note-0".into(),
+            text: "The harbour lights were repaired on Tuesday.".into()
+        }]
+    );
+    let effects = update(
+        &mut app,
+        Msg::Edited {
+            id: "note-0".into(),
+            text: Some("Repaired on Wednesday.".into()),
+        },
+    );
+    assert_eq!(
+        effects,
+        vec![Effect::SetSummary {
+            id: "note-0".into(),
+            text: "Repaired on Wednesday.".into()
+        }]
+    );
+    assert!(
+        update(
+            &mut app,
+            Msg::Edited {
+                id: "note-0".into(),
+                text: None
+            }
+        )
+        .is_empty()
+    );
+    assert_eq!(app.message.as_ref().unwrap().0, "no change");
+}
+
+#[test]
+fn editing_waits_for_the_preview() {
+    let mut app = browsing();
+    update(&mut app, ch('j'));
+    assert!(update(&mut app, ch('e')).is_empty());
+    assert_eq!(app.message.as_ref().unwrap().0, "the note is still loading");
+}
+
+#[test]
+fn new_note_and_now_send_their_text() {
+    let mut app = browsing();
+    update(&mut app, ch('n'));
+    for c in "buy rope".chars() {
+        update(&mut app, ch(c));
+    }
+    assert_eq!(
+        update(&mut app, key(KeyCode::Enter)),
+        vec![Effect::Put {
+            id: None,
+            text: "buy rope".into()
+        }]
+    );
+    update(&mut app, ch('N'));
+    for c in "mending nets".chars() {
+        update(&mut app, ch(c));
+    }
+    assert_eq!(
+        update(&mut app, key(KeyCode::Enter)),
+        vec![Effect::SetNow {
+            text: "mending nets".into()
+        }]
+    );
+}
+
+#[test]
+fn finished_actions_report_and_reload_failures_only_report() {
+    let mut app = browsing();
+    let effects = update(&mut app, Msg::Done("tagged note-0: a=b".into()));
+    assert_eq!(app.message.as_ref().unwrap().0, "tagged note-0: a=b");
+    assert!(effects.contains(&Effect::LoadCatalog));
+    assert!(effects.iter().any(|e| matches!(e, Effect::LoadPage { .. })));
+    // The page comes back with the same note selected: its preview is
+    // loaded again, since the action changed it.
+    let effects = update(&mut app, page(0, 1000));
+    assert_eq!(
+        effects,
+        vec![Effect::LoadPreview {
+            id: "note-0".into(),
+            version: 0
+        }]
+    );
+    assert!(update(&mut app, page(0, 1000)).is_empty(), "only once");
+    let effects = update(&mut app, Msg::Failed("database is locked".into()));
+    assert!(effects.is_empty());
+    assert_eq!(
+        app.message,
+        Some(("database is locked".into(), super::app::Severity::Error))
+    );
+    assert!(!app.quit);
+}
+
+#[test]
+fn y_copies_the_id() {
+    let mut app = browsing();
+    assert_eq!(
+        update(&mut app, ch('y')),
+        vec![Effect::Copy("note-0".into())]
+    );
+    assert_eq!(app.message.as_ref().unwrap().0, "copied note-0");
+}
+
+#[test]
+fn similar_notes_are_asked_for_and_shown_in_the_preview() {
+    let mut app = browsing();
+    assert_eq!(
+        update(&mut app, ch('S')),
+        vec![Effect::LoadSimilar {
+            id: "note-0".into()
+        }]
+    );
+    update(
+        &mut app,
+        Msg::Similar {
+            id: "note-0".into(),
+            rows: vec![row(4)],
+        },
+    );
+    assert_eq!(app.preview.as_ref().unwrap().similar, Some(vec![row(4)]));
+    // For another note they are dropped.
+    update(
+        &mut app,
+        Msg::Similar {
+            id: "note-9".into(),
+            rows: vec![row(5)],
+        },
+    );
+    assert_eq!(app.preview.as_ref().unwrap().similar, Some(vec![row(4)]));
+}
+
+#[test]
+fn brackets_step_through_versions_within_bounds() {
+    let mut app = browsing();
+    assert_eq!(
+        update(&mut app, ch('[')),
+        vec![Effect::LoadPreview {
+            id: "note-0".into(),
+            version: 1
+        }]
+    );
+    assert!(update(&mut app, ch(']')).is_empty());
+    assert_eq!(
+        app.message.as_ref().unwrap().0,
+        "this is the current version"
+    );
+    let mut older = preview_of("note-0");
+    older.version = 2;
+    update(&mut app, Msg::Preview(older));
+    assert!(update(&mut app, ch('[')).is_empty());
+    assert_eq!(app.message.as_ref().unwrap().0, "no older version");
+}
+
+#[test]
+fn edges_are_picked_in_the_preview_and_followed() {
+    let mut app = browsing();
+    update(&mut app, key(KeyCode::Tab));
+    assert_eq!(app.focus, Focus::Preview);
+    update(&mut app, ch('j'));
+    update(&mut app, ch('j'));
+    assert_eq!(app.edge, 1, "stops at the last edge");
+    let effects = update(&mut app, key(KeyCode::Enter));
+    assert_eq!(app.focus, Focus::List);
+    let (_, query) = searches(&effects).pop().unwrap();
+    assert_eq!(query.id.as_deref(), Some("%0123456789ab"));
+    assert_eq!(app.query, "id:%0123456789ab");
+}
+
+#[test]
+fn help_opens_and_any_key_closes_it() {
+    let mut app = browsing();
+    update(&mut app, ch('?'));
+    assert_eq!(app.mode, Mode::Help);
+    assert!(update(&mut app, ch('q')).is_empty());
+    assert_eq!(app.mode, Mode::Browse);
+    assert!(!app.quit);
+}
+
+#[test]
+fn q_and_ctrl_c_quit() {
+    let mut app = browsing();
+    assert_eq!(update(&mut app, ch('q')), vec![Effect::Quit]);
+    assert!(app.quit);
+    let mut app = browsing();
+    update(&mut app, ch('/'));
+    assert_eq!(update(&mut app, ctrl('c')), vec![Effect::Quit]);
+}
+
+#[test]
+fn the_mouse_scrolls_and_clicks_select() {
+    let mut app = browsing();
+    let mouse = |kind, column, row| {
+        Msg::Mouse(MouseEvent {
+            kind,
+            column,
+            row,
+            modifiers: KeyModifiers::NONE,
+        })
+    };
+    update(&mut app, mouse(MouseEventKind::ScrollDown, 5, 5));
+    assert_eq!(app.selected, 3);
+    update(
+        &mut app,
+        mouse(MouseEventKind::Down(MouseButton::Left), 5, 6),
+    );
+    assert_eq!(app.selected, 4, "row 6 is the fifth list row");
+    update(
+        &mut app,
+        mouse(MouseEventKind::Down(MouseButton::Left), 110, 6),
+    );
+    assert_eq!(app.selected, 4, "a click in the preview selects nothing");
+}
+
+#[test]
+fn background_facts_refresh_and_outside_changes_reload() {
+    let mut app = browsing();
+    app.dirty = false;
+    assert_eq!(update(&mut app, Msg::Tick), vec![Effect::LoadBackground]);
+    assert!(!app.dirty, "a tick alone changes nothing on screen");
+    let facts = Background {
+        notes: 1001,
+        pending_embeddings: 0,
+        watcher: Some("watching 1 folder(s), pid 42".into()),
+    };
+    let effects = update(
+        &mut app,
+        Msg::Background {
+            facts: facts.clone(),
+            changed: true,
+        },
+    );
+    assert_eq!(app.background, facts);
+    assert!(app.dirty);
+    assert!(effects.iter().any(|e| matches!(e, Effect::LoadPage { .. })));
+}
+
+#[test]
+fn resizing_changes_the_rows_shown() {
+    let mut app = browsing();
+    update(&mut app, Msg::Resize(80, 24));
+    assert_eq!(app.visible, 22 * 55 / 100 - 2);
+    update(&mut app, Msg::Resize(200, 60));
+    assert_eq!(app.visible, 56);
+}
+
+// ---- screens ----
+
+/// The screen as text, then each cell's style as a letter with a legend:
+/// the snapshot shows layout and colours at once.
+fn render(app: &App, theme: &Theme, width: u16, height: u16) -> String {
+    let mut terminal = Terminal::new(TestBackend::new(width, height)).unwrap();
+    terminal.draw(|f| view(app, theme, f)).unwrap();
+    let buffer = terminal.backend().buffer();
+    let mut text = String::new();
+    let mut styles: Vec<ratatui::style::Style> = Vec::new();
+    let mut marks = String::new();
+    for y in 0..height {
+        for x in 0..width {
+            let cell = &buffer[(x, y)];
+            text.push_str(cell.symbol());
+            let style = cell.style();
+            let i = styles.iter().position(|s| *s == style).unwrap_or_else(|| {
+                styles.push(style);
+                styles.len() - 1
+            });
+            marks.push(char::from(
+                b"abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"[i % 52],
+            ));
+        }
+        text.push('\n');
+        marks.push('\n');
+    }
+    let legend: Vec<String> = styles
+        .iter()
+        .enumerate()
+        .map(|(i, s)| {
+            format!(
+                "{}: fg {:?} bg {:?} {:?}",
+                char::from(b"abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"[i % 52]),
+                s.fg,
+                s.bg,
+                s.add_modifier
+            )
+        })
+        .collect();
+    format!("{text}\n{marks}\n{}\n", legend.join("\n"))
+}
+
+fn dark() -> Theme {
+    Theme::named("dark", None).unwrap()
+}
+
+#[test]
+fn screen_browse_wide_dark() {
+    insta::assert_snapshot!(render(&browsing(), &dark(), 120, 30));
+}
+
+#[test]
+fn screen_browse_narrow_high_contrast() {
+    let mut app = browsing();
+    update(&mut app, Msg::Resize(80, 24));
+    insta::assert_snapshot!(render(
+        &app,
+        &Theme::named("high-contrast", None).unwrap(),
+        80,
+        24
+    ));
+}
+
+#[test]
+fn screen_search_results_wide_light() {
+    let mut app = browsing();
+    for c in "/lights #topic=sea".chars() {
+        update(&mut app, ch(c));
+    }
+    let generation = app.generation;
+    let mut hits: Vec<Row> = (0..3).map(row).collect();
+    hits[0].why = Some("kw 1 · sem 2".into());
+    hits[1].why = Some("sem 1".into());
+    hits[2].why = Some("via author of note-0".into());
+    update(
+        &mut app,
+        Msg::Results {
+            generation,
+            rows: hits,
+            semantic: true,
+            notices: vec![],
+        },
+    );
+    insta::assert_snapshot!(render(&app, &Theme::named("light", None).unwrap(), 120, 30));
+}
+
+#[test]
+fn screen_version_diff_and_confirm_narrow_dark() {
+    let mut app = browsing();
+    update(&mut app, Msg::Resize(80, 24));
+    let mut older = preview_of("note-0");
+    older.version = 1;
+    older.summary = "The harbour lights were broken.".into();
+    older.current = Some("The harbour lights were repaired on Tuesday.".into());
+    update(&mut app, Msg::Preview(older));
+    update(&mut app, ch('D'));
+    insta::assert_snapshot!(render(&app, &dark(), 80, 24));
+}
+
+#[test]
+fn screen_help_overlay_monochrome() {
+    let mut app = browsing();
+    update(&mut app, ch('?'));
+    insta::assert_snapshot!(render(&app, &Theme::monochrome(), 120, 30));
+}
+
+#[test]
+fn screen_too_small() {
+    let mut app = App::new(20, 5);
+    update(&mut app, page(0, 3));
+    insta::assert_snapshot!(render(&app, &dark(), 20, 5));
+}
+
+#[test]
+fn screen_empty_store() {
+    let mut app = App::new(80, 24);
+    update(&mut app, page(0, 0));
+    let screen = render(&app, &dark(), 80, 24);
+    assert!(
+        screen.contains("no notes yet: press n to write one"),
+        "{screen}"
+    );
+}
+
+#[test]
+fn base64_pads_like_the_standard() {
+    use super::base64;
+    assert_eq!(base64(b""), "");
+    assert_eq!(base64(b"f"), "Zg==");
+    assert_eq!(base64(b"fo"), "Zm8=");
+    assert_eq!(base64(b"foo"), "Zm9v");
+    assert_eq!(base64(b"file:///a"), "ZmlsZTovLy9h");
+}

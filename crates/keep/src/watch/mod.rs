@@ -1,0 +1,323 @@
+//! The folder watcher: holds the single-watcher lease (renewed while it
+//! runs, expiring if the process dies), watches every registered folder
+//! with inotify (polling where notifications are unavailable or the watch
+//! limit is reached), runs a catch-up scan whenever it starts watching a
+//! folder, and turns bursts of events into one debounced pass over the
+//! touched paths. A folder that disappears stays registered and is picked
+//! up again when it comes back.
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::mpsc::{Receiver, RecvTimeoutError, Sender, channel};
+use std::thread::JoinHandle;
+use std::time::{Duration, Instant};
+
+use notify::{Event, PollWatcher, RecommendedWatcher, RecursiveMode, Watcher};
+
+use keep_core::keeper::{SyncReport, WatchedDir};
+use keep_core::{Keeper, Result, Settings};
+
+/// How long the lease lasts without renewal.
+pub const LEASE_TTL: Duration = Duration::from_secs(15);
+const LEASE_RENEW: Duration = Duration::from_secs(5);
+/// Quiet time after the last event before a pass.
+const DEBOUNCE: Duration = Duration::from_millis(150);
+/// Longest a pass waits during a continuous burst.
+const MAX_DELAY: Duration = Duration::from_secs(2);
+/// How often registrations and missing folders are checked.
+const REFRESH: Duration = Duration::from_secs(2);
+const POLL_INTERVAL: Duration = Duration::from_secs(2);
+
+/// What the watcher tells whoever runs it.
+#[derive(Debug)]
+pub enum WatchEvent {
+    /// A pass over a folder changed something (or failed on some files).
+    Synced { dir: String, report: SyncReport },
+    /// Something worth a line: lease taken or lost, a folder missing, ...
+    Message(String),
+}
+
+/// Runs until `stop` is set. Errors only when the store cannot be used.
+pub fn run(
+    settings: &Settings,
+    stop: &AtomicBool,
+    on_event: &mut dyn FnMut(WatchEvent),
+) -> Result<()> {
+    let mut keeper = Keeper::open(settings.clone())?;
+    let holder = format!(
+        "{}-{}",
+        std::process::id(),
+        std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map_or(0, |d| d.as_nanos())
+    );
+    let mut state = State::default();
+    let mut last_lease: Option<Instant> = None;
+    let mut holding = false;
+    while !stop.load(Ordering::Relaxed) {
+        if last_lease.is_none_or(|t| t.elapsed() >= LEASE_RENEW) {
+            last_lease = Some(Instant::now());
+            let now_holding = keeper.take_watch_lease(&holder, LEASE_TTL).unwrap_or(false);
+            if now_holding && !holding {
+                state = State::start()?;
+                on_event(WatchEvent::Message(
+                    "watching: this process holds the watch lease".into(),
+                ));
+            } else if !now_holding && holding {
+                state = State::default();
+                on_event(WatchEvent::Message(
+                    "another process is watching now".into(),
+                ));
+            }
+            holding = now_holding;
+        }
+        if !holding {
+            std::thread::sleep(Duration::from_millis(200));
+            continue;
+        }
+        state.refresh(&mut keeper, on_event)?;
+        state.collect_events(on_event);
+        state.flush_if_quiet(&mut keeper, on_event)?;
+    }
+    if holding {
+        let _ = keeper.release_watch_lease(&holder);
+    }
+    Ok(())
+}
+
+/// Runs the watcher on a background thread (for the MCP server and the
+/// browser) when folders are registered; stops when the handle drops.
+pub fn spawn_background(settings: Settings) -> Option<Background> {
+    let keeper = Keeper::open(settings.clone()).ok()?;
+    if keeper.watches().ok()?.is_empty() {
+        return None;
+    }
+    drop(keeper);
+    let stop = Arc::new(AtomicBool::new(false));
+    let flag = Arc::clone(&stop);
+    let thread = std::thread::Builder::new()
+        .name("keep-watch".into())
+        .spawn(move || {
+            let _ = run(&settings, &flag, &mut |event| {
+                if let WatchEvent::Synced { report, .. } = &event {
+                    for f in &report.failed {
+                        eprintln!("keep: {}: {}", f.path, f.reason);
+                    }
+                }
+            });
+        })
+        .ok()?;
+    Some(Background {
+        stop,
+        thread: Some(thread),
+    })
+}
+
+/// A watcher on a background thread.
+pub struct Background {
+    stop: Arc<AtomicBool>,
+    thread: Option<JoinHandle<()>>,
+}
+
+impl Drop for Background {
+    fn drop(&mut self) {
+        self.stop.store(true, Ordering::Relaxed);
+        if let Some(t) = self.thread.take() {
+            let _ = t.join();
+        }
+    }
+}
+
+/// The watches of a lease holder.
+#[derive(Default)]
+struct State {
+    tx: Option<Sender<notify::Result<Event>>>,
+    rx: Option<Receiver<notify::Result<Event>>>,
+    inotify: Option<RecommendedWatcher>,
+    poll: Option<PollWatcher>,
+    /// Registered folders being watched now, by path.
+    active: BTreeMap<String, WatchedDir>,
+    /// Registered folders that are missing (reported once).
+    missing: BTreeSet<String>,
+    touched: BTreeMap<String, BTreeSet<PathBuf>>,
+    first_touch: Option<Instant>,
+    last_touch: Option<Instant>,
+    last_refresh: Option<Instant>,
+}
+
+impl State {
+    fn start() -> Result<State> {
+        let (tx, rx) = channel();
+        Ok(State {
+            inotify: notify::recommended_watcher(tx.clone()).ok(),
+            tx: Some(tx),
+            rx: Some(rx),
+            ..State::default()
+        })
+    }
+
+    /// Starts watching new registrations and folders that came back (with
+    /// a catch-up scan); stops watching removed and missing ones.
+    fn refresh(&mut self, keeper: &mut Keeper, on_event: &mut dyn FnMut(WatchEvent)) -> Result<()> {
+        if self.last_refresh.is_some_and(|t| t.elapsed() < REFRESH) {
+            return Ok(());
+        }
+        self.last_refresh = Some(Instant::now());
+        let registered = keeper.watches()?;
+        let names: BTreeSet<String> = registered.iter().map(|w| w.dir.clone()).collect();
+        let dropped: Vec<String> = self
+            .active
+            .keys()
+            .filter(|d| !names.contains(*d))
+            .cloned()
+            .collect();
+        for dir in dropped {
+            self.unwatch(&dir);
+        }
+        for w in registered {
+            let exists = Path::new(&w.dir).is_dir();
+            if !exists {
+                if self.active.contains_key(&w.dir) {
+                    self.unwatch(&w.dir);
+                }
+                if self.missing.insert(w.dir.clone()) {
+                    on_event(WatchEvent::Message(format!(
+                        "{}: the folder is missing or unreadable; it stays registered and is watched again when it is back",
+                        w.dir
+                    )));
+                }
+                continue;
+            }
+            if self.active.get(&w.dir) == Some(&w) {
+                continue;
+            }
+            if self.missing.remove(&w.dir) {
+                on_event(WatchEvent::Message(format!(
+                    "{}: the folder is back",
+                    w.dir
+                )));
+            }
+            self.watch(&w, on_event);
+            self.active.insert(w.dir.clone(), w.clone());
+            match keeper.sync_folder(&w, None) {
+                Ok(report) => report_sync(&w.dir, report, on_event),
+                Err(e) => on_event(WatchEvent::Message(e.to_string())),
+            }
+        }
+        Ok(())
+    }
+
+    fn watch(&mut self, w: &WatchedDir, on_event: &mut dyn FnMut(WatchEvent)) {
+        let mode = if w.recursive {
+            RecursiveMode::Recursive
+        } else {
+            RecursiveMode::NonRecursive
+        };
+        let path = Path::new(&w.dir);
+        let by_inotify = self
+            .inotify
+            .as_mut()
+            .map(|watcher| watcher.watch(path, mode));
+        if let Some(Ok(())) = by_inotify {
+            return;
+        }
+        if let Some(Err(e)) = &by_inotify {
+            on_event(WatchEvent::Message(format!(
+                "{}: notifications unavailable ({e}); polling every {} s",
+                w.dir,
+                POLL_INTERVAL.as_secs()
+            )));
+        }
+        if self.poll.is_none()
+            && let Some(tx) = self.tx.clone()
+        {
+            let config = notify::Config::default().with_poll_interval(POLL_INTERVAL);
+            self.poll = PollWatcher::new(tx, config).ok();
+        }
+        if let Some(poll) = self.poll.as_mut()
+            && let Err(e) = poll.watch(path, mode)
+        {
+            on_event(WatchEvent::Message(format!(
+                "{}: cannot watch ({e})",
+                w.dir
+            )));
+        }
+    }
+
+    fn unwatch(&mut self, dir: &str) {
+        let path = Path::new(dir);
+        if let Some(w) = self.inotify.as_mut() {
+            let _ = w.unwatch(path);
+        }
+        if let Some(p) = self.poll.as_mut() {
+            let _ = p.unwatch(path);
+        }
+        self.active.remove(dir);
+        self.touched.remove(dir);
+    }
+
+    /// Files events named, grouped by the watched folder they are in.
+    fn collect_events(&mut self, on_event: &mut dyn FnMut(WatchEvent)) {
+        let Some(rx) = &self.rx else {
+            std::thread::sleep(Duration::from_millis(100));
+            return;
+        };
+        let mut wait = Duration::from_millis(100);
+        loop {
+            match rx.recv_timeout(wait) {
+                Ok(Ok(event)) => {
+                    for path in event.paths {
+                        let Some(dir) = self.active.keys().find(|d| path.starts_with(d)).cloned()
+                        else {
+                            continue;
+                        };
+                        self.touched.entry(dir).or_default().insert(path);
+                        self.first_touch.get_or_insert_with(Instant::now);
+                        self.last_touch = Some(Instant::now());
+                    }
+                }
+                Ok(Err(e)) => on_event(WatchEvent::Message(format!("watch error: {e}"))),
+                Err(RecvTimeoutError::Timeout | RecvTimeoutError::Disconnected) => break,
+            }
+            wait = Duration::ZERO;
+        }
+    }
+
+    /// One pass per folder once events have settled (or waited too long).
+    fn flush_if_quiet(
+        &mut self,
+        keeper: &mut Keeper,
+        on_event: &mut dyn FnMut(WatchEvent),
+    ) -> Result<()> {
+        let (Some(first), Some(last)) = (self.first_touch, self.last_touch) else {
+            return Ok(());
+        };
+        if last.elapsed() < DEBOUNCE && first.elapsed() < MAX_DELAY {
+            return Ok(());
+        }
+        self.first_touch = None;
+        self.last_touch = None;
+        for (dir, paths) in std::mem::take(&mut self.touched) {
+            let Some(w) = self.active.get(&dir).cloned() else {
+                continue;
+            };
+            let paths: Vec<PathBuf> = paths.into_iter().collect();
+            match keeper.sync_folder(&w, Some(&paths)) {
+                Ok(report) => report_sync(&dir, report, on_event),
+                Err(e) => on_event(WatchEvent::Message(e.to_string())),
+            }
+        }
+        Ok(())
+    }
+}
+
+fn report_sync(dir: &str, report: SyncReport, on_event: &mut dyn FnMut(WatchEvent)) {
+    if !report.is_empty() || !report.notices.is_empty() {
+        on_event(WatchEvent::Synced {
+            dir: dir.to_string(),
+            report,
+        });
+    }
+}
