@@ -1,7 +1,5 @@
 //! The checked-in completions and man pages match the command definitions.
 
-use std::path::Path;
-
 #[test]
 fn completions_and_man_pages_are_fresh() {
     let root = &crate::common::repo_root();

@@ -1,5 +1,6 @@
-//! Typed errors of the core. The core never prints; the binary turns these
-//! into one-line messages and exit codes.
+//! Typed errors of the core, one variant per kind of failure. The core
+//! never prints; the binary turns these into one-line messages and exit
+//! codes.
 
 use std::path::PathBuf;
 
@@ -15,7 +16,7 @@ pub enum Error {
     #[error("{0}")]
     Invalid(String),
 
-    /// A file the user named could not be read or written.
+    /// A file or folder could not be read or written.
     #[error("{}: {source}", path.display())]
     Io {
         path: PathBuf,
@@ -23,9 +24,35 @@ pub enum Error {
         source: std::io::Error,
     },
 
-    /// An import line or other structured input could not be understood.
+    /// A folder was given where a file is needed.
+    #[error("{}: is a folder (give it to put as a folder to take its files)", path.display())]
+    IsFolder { path: PathBuf },
+
+    /// A document (file or download) whose content keep cannot read: corrupt,
+    /// truncated, encrypted, of an unknown type, lying about its type, too
+    /// big, a bomb.
     #[error("{what}: {reason}")]
-    Format { what: String, reason: String },
+    Unreadable { what: String, reason: String },
+
+    /// A document that was read but holds no text to store.
+    #[error("{what}: has no text")]
+    NoText { what: String },
+
+    /// A URL that could not be downloaded.
+    #[error("{url}: {reason}")]
+    Fetch { url: String, reason: String },
+
+    /// A line of an import that is not a valid keep export.
+    #[error("{source_name}:{line}: {reason}")]
+    Import {
+        source_name: String,
+        line: usize,
+        reason: String,
+    },
+
+    /// A watched folder that is missing or cannot be read.
+    #[error("{dir}: the watched folder is missing or not readable; it stays registered")]
+    WatchedFolderMissing { dir: String },
 
     /// The database could not be opened or a statement failed.
     #[error("database: {0}")]
@@ -65,5 +92,19 @@ impl Error {
     /// True when the error means "nothing matched" rather than "something broke".
     pub fn is_not_found(&self) -> bool {
         matches!(self, Error::NotFound(_))
+    }
+
+    /// The message without the file, URL or folder it is about, for
+    /// reports that name the subject themselves (`PATH: reason`).
+    pub fn reason(&self) -> String {
+        match self {
+            Error::Io { source, .. } => source.to_string(),
+            Error::IsFolder { .. } => {
+                "is a folder (give it to put as a folder to take its files)".into()
+            }
+            Error::Unreadable { reason, .. } | Error::Fetch { reason, .. } => reason.clone(),
+            Error::NoText { .. } => "has no text".into(),
+            other => other.to_string(),
+        }
     }
 }

@@ -364,20 +364,14 @@ fn optimized_cache_path(paths: &ModelPaths) -> Option<PathBuf> {
 fn read_json(dir: &Path, name: &str) -> Result<serde_json::Value> {
     let path = dir.join(name);
     let bytes = std::fs::read(&path).map_err(|e| Error::io(&path, e))?;
-    serde_json::from_slice(&bytes).map_err(|e| Error::Format {
-        what: path.display().to_string(),
-        reason: e.to_string(),
-    })
+    serde_json::from_slice(&bytes).map_err(|e| unavailable(format_args!("{}: {e}", path.display())))
 }
 
 /// The tokenizer as fastembed configures it: padded to the longest text of
 /// a batch, truncated to the model's limit, special tokens registered.
 fn load_tokenizer(dir: &Path) -> Result<Tokenizer> {
     let path = dir.join("tokenizer.json");
-    let bad_config = |e: tokenizers::Error| Error::Format {
-        what: path.display().to_string(),
-        reason: e.to_string(),
-    };
+    let bad_config = |e: tokenizers::Error| unavailable(format_args!("{}: {e}", path.display()));
     let mut tokenizer = Tokenizer::from_file(&path).map_err(bad_config)?;
     let config = read_json(dir, "config.json")?;
     let tokenizer_config = read_json(dir, "tokenizer_config.json")?;

@@ -48,8 +48,8 @@ pub fn normalize(url: &str) -> Result<String> {
 
 /// Downloads `url` within the limits, taking at most `limit` in all.
 pub fn fetch(url: &str, limit: Duration) -> Result<Vec<u8>> {
-    let failed = |reason: String| Error::Format {
-        what: url.to_string(),
+    let failed = |reason: String| Error::Fetch {
+        url: url.to_string(),
         reason,
     };
     let agent: ureq::Agent = ureq::Agent::config_builder()

@@ -87,7 +87,10 @@ pub fn extract(
         ));
     };
     let mut doc = extractor.extract(bytes, ocr).map_err(|e| match e {
-        Error::Format { reason, .. } => format_error(name, reason),
+        Error::Unreadable { reason, .. } => format_error(name, reason),
+        Error::NoText { .. } => Error::NoText {
+            what: name.to_string(),
+        },
         other => other,
     })?;
     doc.media_type = format.media_type().to_string();
@@ -97,7 +100,7 @@ pub fn extract(
 
 /// An extraction failure for `what`.
 pub fn format_error(what: &str, reason: impl Into<String>) -> Error {
-    Error::Format {
+    Error::Unreadable {
         what: what.to_string(),
         reason: reason.into(),
     }

@@ -137,10 +137,7 @@ fn process(
 
 /// The reason part of an extraction error (the caller adds the name).
 fn reason_of(e: crate::Error) -> String {
-    match e {
-        crate::Error::Format { reason, .. } => reason,
-        other => other.to_string(),
-    }
+    e.reason()
 }
 
 fn read(source: &Source, fetch_timeout: Duration) -> Result<Vec<u8>, String> {

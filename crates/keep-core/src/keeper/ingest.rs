@@ -185,10 +185,7 @@ impl Keeper {
     pub fn put_file(&mut self, path: &Path, opts: PutOptions) -> Result<WriteOutcome> {
         let path = absolute(path)?;
         if path.is_dir() {
-            return Err(Error::Format {
-                what: path.display().to_string(),
-                reason: "is a folder (give it to put as a folder to take its files)".into(),
-            });
+            return Err(Error::IsFolder { path });
         }
         let ingest_opts = IngestOptions {
             tags: opts.tags,
@@ -515,7 +512,7 @@ fn single_outcome(report: IngestReport, name: &str) -> Result<WriteOutcome> {
         (id, WriteStatus::Unchanged)
     } else {
         let failure = report.failed.into_iter().next();
-        return Err(Error::Format {
+        return Err(Error::Unreadable {
             what: failure
                 .as_ref()
                 .map_or(name.to_string(), |f| f.path.clone()),

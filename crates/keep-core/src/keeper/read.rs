@@ -28,6 +28,8 @@ pub struct NoteView {
 }
 
 impl Keeper {
+    /// Reads a note argument: the literal id if such a note exists, else the
+    /// id with its `@V{N}` / `@P{N}` selector.
     pub fn resolve(&self, arg: &str) -> Result<NoteRef> {
         if self.store.db().note_rid(arg)?.is_some() {
             return Ok(NoteRef::plain(arg));

@@ -178,8 +178,9 @@ fn write_line<T: Serialize>(out: &mut dyn Write, value: &T) -> Result<()> {
 
 /// Parses and validates every line of an export.
 fn read_records(input: &mut dyn BufRead, name: &str) -> Result<Vec<Record>> {
-    let bad = |line: usize, reason: String| Error::Format {
-        what: format!("{name}:{line}"),
+    let bad = |line: usize, reason: String| Error::Import {
+        source_name: name.to_string(),
+        line,
         reason,
     };
     let mut lines = input.lines().enumerate();

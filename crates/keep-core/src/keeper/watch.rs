@@ -127,10 +127,7 @@ impl Keeper {
     ) -> Result<SyncReport> {
         let dir = PathBuf::from(&w.dir);
         if !dir.is_dir() {
-            return Err(Error::Format {
-                what: w.dir.clone(),
-                reason: "the watched folder is missing or not readable; it stays registered".into(),
-            });
+            return Err(Error::WatchedFolderMissing { dir: w.dir.clone() });
         }
         let walk_opts = WalkOptions {
             recursive: w.recursive,

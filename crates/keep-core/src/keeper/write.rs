@@ -87,9 +87,8 @@ pub(super) fn write_content(
         None => summary_of(content),
     };
     if summary.is_empty() {
-        return Err(Error::Format {
+        return Err(Error::NoText {
             what: content.id.clone(),
-            reason: "has no text".into(),
         });
     }
     let body = if summarize::is_passthrough(&content.text)
@@ -201,9 +200,6 @@ impl Keeper {
         })
     }
 
-    /// Reads a note argument: the literal id if such a note exists, else the
-    /// id with its `@V{N}` / `@P{N}` selector.
-
     /// Adds and removes tags; a change archives the previous state.
     pub fn tag(&mut self, id: &str, edit: &TagEdit) -> Result<WriteOutcome> {
         check_inverse_tag(id, &edit.add)?;
@@ -303,7 +299,6 @@ impl Keeper {
     }
 
     /// The id of the working-intentions note for a scope.
-
     pub fn now_id(scope: Option<&str>) -> Result<String> {
         match scope {
             None => Ok(model::NOW_ID.to_string()),

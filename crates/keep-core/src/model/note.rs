@@ -4,6 +4,7 @@
 use super::tags::Tags;
 use super::time::Timestamp;
 
+/// The current state of a note.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Note {
     pub id: String,

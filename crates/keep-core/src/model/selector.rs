@@ -92,8 +92,6 @@ fn parse_selector(kind: char, inner: &str) -> Option<Selector> {
     }
 }
 
-/// Multi-valued tags: each key holds a sorted set of values.
-
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -231,8 +231,6 @@ impl TagFilter {
     }
 }
 
-/// The current state of a note.
-
 #[cfg(test)]
 mod tests {
     use super::*;
