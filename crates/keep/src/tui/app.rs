@@ -5,6 +5,9 @@ use crossterm::event::{
     KeyCode, KeyEvent, KeyEventKind, KeyModifiers, MouseButton, MouseEvent, MouseEventKind,
 };
 
+use ratatui::layout::Rect;
+
+use super::layout::{Areas, layout};
 use super::query::Query;
 use keep_core::model::ListOrder;
 
@@ -140,8 +143,8 @@ pub struct App {
     pub scroll: usize,
     /// Rows the list pane shows, set from the terminal size.
     pub visible: usize,
-    /// Columns of the list pane, for mouse clicks.
-    pub list_width: usize,
+    /// Where the panes are, for mouse clicks; None on a screen too small.
+    pub areas: Option<Areas>,
     pub preview: Option<Preview>,
     /// Set when the store changed: the next list answer loads the preview
     /// again even for the same note.
@@ -323,17 +326,14 @@ impl App {
         self.row(self.selected).map(|r| r.id.as_str())
     }
 
-    /// Mirrors the layout of `view`: search bar and status line, then the
-    /// list beside the preview (wide screens) or above it.
+    /// Takes the screen's layout: how many rows the list shows, and where
+    /// it is for the mouse.
     fn resize(&mut self, width: u16, height: u16) {
-        let middle = usize::from(height.saturating_sub(2));
-        let (list_height, list_width) = if width >= super::view::WIDE {
-            (middle, usize::from(width) * 55 / 100)
-        } else {
-            (middle * 55 / 100, usize::from(width))
-        };
-        self.visible = list_height.saturating_sub(2).max(1);
-        self.list_width = list_width;
+        self.areas = layout(Rect::new(0, 0, width, height));
+        self.visible = self
+            .areas
+            .map_or(1, |a| usize::from(a.list_rows().height))
+            .max(1);
     }
 
     fn inform(&mut self, text: impl Into<String>) {
@@ -800,12 +800,13 @@ fn on_mouse(app: &mut App, mouse: MouseEvent, effects: &mut Vec<Effect>) {
         MouseEventKind::ScrollDown => select(app, app.selected.saturating_add(3), effects),
         MouseEventKind::ScrollUp => select(app, app.selected.saturating_sub(3), effects),
         MouseEventKind::Down(MouseButton::Left) => {
-            // The list starts below the search bar and its border.
-            let Some(offset) = usize::from(mouse.row).checked_sub(2) else {
+            let Some(offset) = app
+                .areas
+                .and_then(|a| a.list_row_at(mouse.column, mouse.row))
+            else {
                 return;
             };
-            let in_list = usize::from(mouse.column) < app.list_width;
-            if in_list && offset < app.visible && matches!(app.mode, Mode::Browse) {
+            if matches!(app.mode, Mode::Browse) {
                 app.focus = Focus::List;
                 select(app, app.scroll + offset, effects);
             }

@@ -4,6 +4,7 @@
 
 pub mod app;
 pub mod diff;
+pub mod layout;
 pub mod query;
 pub mod runner;
 pub mod theme;

@@ -1,20 +1,15 @@
 //! Drawing: reads the state, never changes it.
 
 use ratatui::Frame;
-use ratatui::layout::{Constraint, Direction, Layout, Rect};
+use ratatui::layout::Rect;
 use ratatui::style::Style;
 use ratatui::text::{Line, Span, Text};
 use ratatui::widgets::{Block, Borders, Clear, Paragraph, Wrap};
 
 use super::app::{App, Confirm, Focus, Mode, Severity, order_name};
 use super::diff::{self, Change};
+use super::layout::{MIN_HEIGHT, MIN_WIDTH, layout};
 use super::theme::Theme;
-
-/// Smallest screen the browser draws on.
-pub const MIN_WIDTH: u16 = 40;
-pub const MIN_HEIGHT: u16 = 8;
-/// From this width on, the preview sits beside the list, not below it.
-pub const WIDE: u16 = 100;
 
 /// Every key, as the help overlay and README list them.
 pub const KEYS: &[(&str, &str)] = &[
@@ -45,29 +40,14 @@ pub const KEYS: &[(&str, &str)] = &[
 
 pub fn view(app: &App, theme: &Theme, frame: &mut Frame) {
     let area = frame.area();
-    if area.width < MIN_WIDTH || area.height < MIN_HEIGHT {
+    let Some(areas) = layout(area) else {
         too_small(theme, frame, area);
         return;
-    }
-    let [top, middle, bottom] = Layout::vertical([
-        Constraint::Length(1),
-        Constraint::Min(3),
-        Constraint::Length(1),
-    ])
-    .areas(area);
-    search_bar(app, theme, frame, top);
-    let direction = if area.width >= WIDE {
-        Direction::Horizontal
-    } else {
-        Direction::Vertical
     };
-    let panes = Layout::default()
-        .direction(direction)
-        .constraints([Constraint::Percentage(55), Constraint::Percentage(45)])
-        .split(middle);
-    note_list(app, theme, frame, panes[0]);
-    preview(app, theme, frame, panes[1]);
-    status_line(app, theme, frame, bottom);
+    search_bar(app, theme, frame, areas.search);
+    note_list(app, theme, frame, areas.list);
+    preview(app, theme, frame, areas.preview);
+    status_line(app, theme, frame, areas.status);
     if app.mode == Mode::Help {
         help(theme, frame, area);
     }
