@@ -11,6 +11,9 @@ pub(crate) mod fusion;
 pub(crate) mod graph;
 pub mod weights;
 
+#[cfg(test)]
+mod tests;
+
 use serde::Serialize;
 
 use crate::model::{Note, NoteFilter};

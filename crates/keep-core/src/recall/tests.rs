@@ -1,0 +1,214 @@
+//! Ranking as a unit: a real store (SQLite with FTS5 and sqlite-vec) and
+//! the deterministic test embedder, so a change to candidates, fusion,
+//! roll-up, decay or deep recall shows here without the real model.
+
+use crate::embed::TestEmbedder;
+use crate::keeper::{PutOptions, TagEdit};
+use crate::model::{Clock, NoteFilter, TagFilter, Tags, Timestamp};
+use crate::recall::{FindQuery, Matched, Query, RecallMode};
+use crate::{Keeper, Settings};
+
+const DAY: i64 = 86_400_000;
+
+fn at(days: i64) -> Clock {
+    Clock::Fixed(Timestamp::from_millis(1_800_000_000_000 + days * DAY))
+}
+
+/// A keeper over a temporary store with the test embedder.
+fn keeper(dir: &tempfile::TempDir) -> Keeper {
+    let settings = Settings {
+        clock: at(0),
+        ..Settings::for_store(dir.path())
+    };
+    Keeper::open(settings)
+        .unwrap()
+        .with_embedder(Box::new(TestEmbedder))
+}
+
+fn put(k: &mut Keeper, id: &str, text: &str, tags: &[(&str, &str)]) {
+    let mut t = Tags::new();
+    for (key, value) in tags {
+        t.insert(*key, *value);
+    }
+    let opts = PutOptions {
+        id: Some(id.into()),
+        tags: t,
+        summary: None,
+    };
+    k.put_text(text, "inline", opts).unwrap();
+}
+
+fn ids(k: &mut Keeper, query: &FindQuery) -> Vec<String> {
+    k.find(query).unwrap().hits.into_iter().map(|h| h.note.id).collect()
+}
+
+fn text(q: &str) -> FindQuery {
+    FindQuery {
+        half_life_days: Some(0.0),
+        ..FindQuery::text(q, 10)
+    }
+}
+
+#[test]
+fn a_note_found_both_ways_ranks_above_notes_found_one_way() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut k = keeper(&dir);
+    put(&mut k, "both", "harbour crane lifts containers", &[]);
+    put(&mut k, "keyword", "crane", &[]);
+    put(&mut k, "other", "violet meadow sunrise", &[]);
+    k.embed_pending(None).unwrap();
+    let hits = k.find(&text("harbour crane lifts containers")).unwrap().hits;
+    assert_eq!(hits[0].note.id, "both");
+    assert!(hits[0].keyword_rank.is_some() && hits[0].vector_rank.is_some());
+    assert!(hits[0].score > hits[1].score);
+}
+
+#[test]
+fn a_hit_in_a_part_rolls_up_to_its_note_and_says_where() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut k = keeper(&dir);
+    let filler = "Tide tables list the heights of the sea along the coast. ".repeat(40);
+    let long = format!("{filler}\n\nThe lighthouse keeper polished the brass lantern every dusk.");
+    put(&mut k, "long", &long, &[]);
+    put(&mut k, "short", "a note about gardens", &[]);
+    k.embed_pending(None).unwrap();
+    let query = FindQuery {
+        mode: RecallMode::Keyword,
+        ..text("lighthouse lantern")
+    };
+    let hits = k.find(&query).unwrap().hits;
+    assert_eq!(hits.len(), 1, "one note, however many of its parts match");
+    assert_eq!(hits[0].note.id, "long");
+    assert!(matches!(hits[0].matched, Some(Matched::Part { .. })));
+}
+
+#[test]
+fn an_old_wording_finds_the_note_but_below_a_current_one() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut k = keeper(&dir);
+    put(&mut k, "renamed", "the quokka colony census", &[]);
+    k.set_summary("renamed", "island wildlife survey").unwrap();
+    put(&mut k, "current", "quokka colony census", &[]);
+    let query = FindQuery {
+        mode: RecallMode::Keyword,
+        ..text("quokka census")
+    };
+    let hits = k.find(&query).unwrap().hits;
+    let order: Vec<&str> = hits.iter().map(|h| h.note.id.as_str()).collect();
+    assert_eq!(order, ["current", "renamed"]);
+    assert_eq!(hits[1].matched, Some(Matched::Version { version: 1 }));
+}
+
+#[test]
+fn recency_decay_favours_the_note_touched_last_and_zero_turns_it_off() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut k = keeper(&dir);
+    put(&mut k, "a-old", "pelican migration notes", &[]);
+    let mut k = k.with_clock(at(60));
+    put(&mut k, "b-new", "pelican migration notes!", &[]);
+    let keyword = |half_life| FindQuery {
+        mode: RecallMode::Keyword,
+        half_life_days: half_life,
+        ..FindQuery::text("pelican migration", 10)
+    };
+    let hits = k.find(&keyword(Some(30.0))).unwrap().hits;
+    assert_eq!(hits[0].note.id, "b-new");
+    // 60 days at a 30-day half-life: a quarter of the score.
+    let ratio = hits[1].score / hits[0].score;
+    assert!((ratio - 0.25).abs() < 0.05, "{ratio}");
+    // Without decay only the ranks differ: 1/61 against 1/62.
+    let flat = k.find(&keyword(Some(0.0))).unwrap().hits;
+    assert!(flat[1].score / flat[0].score > 0.98);
+}
+
+#[test]
+fn tag_filters_apply_before_the_limit() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut k = keeper(&dir);
+    put(&mut k, "best", "otter otter otter", &[("project", "x")]);
+    put(&mut k, "wanted", "otter", &[("project", "y")]);
+    let query = FindQuery {
+        mode: RecallMode::Keyword,
+        filter: NoteFilter {
+            tags: vec![TagFilter::parse("project=y").unwrap()],
+            ..NoteFilter::default()
+        },
+        limit: 1,
+        ..text("otter")
+    };
+    assert_eq!(ids(&mut k, &query), ["wanted"]);
+}
+
+#[test]
+fn deep_recall_follows_an_edge_from_a_top_hit() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut k = keeper(&dir);
+    put(&mut k, "paper", "glacier retreat measurements", &[("author", "ana")]);
+    put(&mut k, "ana", "a field researcher", &[]);
+    let query = FindQuery {
+        mode: RecallMode::Keyword,
+        deep: true,
+        ..text("glacier retreat")
+    };
+    let hits = k.find(&query).unwrap().hits;
+    assert_eq!(hits[0].note.id, "paper");
+    let reached = hits.iter().find(|h| h.note.id == "ana").expect("reached");
+    let via = reached.via.as_ref().expect("via");
+    assert_eq!((via.link.as_str(), via.from.as_str(), via.hop), ("author", "paper", 1));
+}
+
+#[test]
+fn find_reads_only_and_says_how_many_notes_wait() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut k = keeper(&dir);
+    put(&mut k, "one", "walrus tusks", &[]);
+    k.embed_pending(None).unwrap();
+    put(&mut k, "two", "walrus colony", &[]);
+    let before = k.pending_embeddings().unwrap();
+    assert_eq!(before, 1);
+    let result = k.find(&text("walrus")).unwrap();
+    assert_eq!(k.pending_embeddings().unwrap(), before, "find wrote vectors");
+    assert!(result.notices.iter().any(|n| n.contains("1 note(s) still wait")));
+    let found: Vec<&str> = result.hits.iter().map(|h| h.note.id.as_str()).collect();
+    assert!(found.contains(&"two"), "the waiting note is found by keyword");
+}
+
+#[test]
+fn like_finds_neighbours_but_never_the_note_itself() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut k = keeper(&dir);
+    put(&mut k, "seed", "copper kettle whistles", &[]);
+    put(&mut k, "near", "copper kettle boils", &[]);
+    put(&mut k, "far", "snowy owl hunting", &[]);
+    k.embed_pending(None).unwrap();
+    let found = ids(&mut k, &FindQuery::like("seed", 10));
+    assert_eq!(found.first().map(String::as_str), Some("near"));
+    assert!(!found.contains(&"seed".to_string()));
+    assert!(matches!(
+        k.find(&FindQuery {
+            query: Query::Like("missing".into()),
+            ..FindQuery::like("x", 1)
+        }),
+        Err(crate::Error::NotFound(_))
+    ));
+}
+
+#[test]
+fn tags_count_as_keywords() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut k = keeper(&dir);
+    put(&mut k, "tagged", "an untitled note", &[]);
+    k.tag(
+        "tagged",
+        &TagEdit {
+            add: [("topic".to_string(), "astronomy".to_string())].into_iter().collect(),
+            ..TagEdit::default()
+        },
+    )
+    .unwrap();
+    let query = FindQuery {
+        mode: RecallMode::Keyword,
+        ..text("astronomy")
+    };
+    assert_eq!(ids(&mut k, &query), ["tagged"]);
+}
