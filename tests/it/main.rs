@@ -8,6 +8,7 @@ mod errors;
 mod export;
 mod find;
 mod ingest;
+mod json_shapes;
 mod list;
 mod mcp;
 mod now_move;

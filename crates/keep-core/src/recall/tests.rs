@@ -39,7 +39,12 @@ fn put(k: &mut Keeper, id: &str, text: &str, tags: &[(&str, &str)]) {
 }
 
 fn ids(k: &mut Keeper, query: &FindQuery) -> Vec<String> {
-    k.find(query).unwrap().hits.into_iter().map(|h| h.note.id).collect()
+    k.find(query)
+        .unwrap()
+        .hits
+        .into_iter()
+        .map(|h| h.note.id)
+        .collect()
 }
 
 fn text(q: &str) -> FindQuery {
@@ -57,7 +62,10 @@ fn a_note_found_both_ways_ranks_above_notes_found_one_way() {
     put(&mut k, "keyword", "crane", &[]);
     put(&mut k, "other", "violet meadow sunrise", &[]);
     k.embed_pending(None).unwrap();
-    let hits = k.find(&text("harbour crane lifts containers")).unwrap().hits;
+    let hits = k
+        .find(&text("harbour crane lifts containers"))
+        .unwrap()
+        .hits;
     assert_eq!(hits[0].note.id, "both");
     assert!(hits[0].keyword_rank.is_some() && hits[0].vector_rank.is_some());
     assert!(hits[0].score > hits[1].score);
@@ -143,7 +151,12 @@ fn tag_filters_apply_before_the_limit() {
 fn deep_recall_follows_an_edge_from_a_top_hit() {
     let dir = tempfile::tempdir().unwrap();
     let mut k = keeper(&dir);
-    put(&mut k, "paper", "glacier retreat measurements", &[("author", "ana")]);
+    put(
+        &mut k,
+        "paper",
+        "glacier retreat measurements",
+        &[("author", "ana")],
+    );
     put(&mut k, "ana", "a field researcher", &[]);
     let query = FindQuery {
         mode: RecallMode::Keyword,
@@ -154,7 +167,10 @@ fn deep_recall_follows_an_edge_from_a_top_hit() {
     assert_eq!(hits[0].note.id, "paper");
     let reached = hits.iter().find(|h| h.note.id == "ana").expect("reached");
     let via = reached.via.as_ref().expect("via");
-    assert_eq!((via.link.as_str(), via.from.as_str(), via.hop), ("author", "paper", 1));
+    assert_eq!(
+        (via.link.as_str(), via.from.as_str(), via.hop),
+        ("author", "paper", 1)
+    );
 }
 
 #[test]
@@ -167,10 +183,22 @@ fn find_reads_only_and_says_how_many_notes_wait() {
     let before = k.pending_embeddings().unwrap();
     assert_eq!(before, 1);
     let result = k.find(&text("walrus")).unwrap();
-    assert_eq!(k.pending_embeddings().unwrap(), before, "find wrote vectors");
-    assert!(result.notices.iter().any(|n| n.contains("1 note(s) still wait")));
+    assert_eq!(
+        k.pending_embeddings().unwrap(),
+        before,
+        "find wrote vectors"
+    );
+    assert!(
+        result
+            .notices
+            .iter()
+            .any(|n| n.contains("1 note(s) still wait"))
+    );
     let found: Vec<&str> = result.hits.iter().map(|h| h.note.id.as_str()).collect();
-    assert!(found.contains(&"two"), "the waiting note is found by keyword");
+    assert!(
+        found.contains(&"two"),
+        "the waiting note is found by keyword"
+    );
 }
 
 #[test]
@@ -201,7 +229,9 @@ fn tags_count_as_keywords() {
     k.tag(
         "tagged",
         &TagEdit {
-            add: [("topic".to_string(), "astronomy".to_string())].into_iter().collect(),
+            add: [("topic".to_string(), "astronomy".to_string())]
+                .into_iter()
+                .collect(),
             ..TagEdit::default()
         },
     )

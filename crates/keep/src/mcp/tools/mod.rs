@@ -313,6 +313,14 @@ mod tests {
         assert!(!exists("nonsense"));
     }
 
+    /// The contract clients see: names, descriptions, hints and both
+    /// schemas of every tool. A change here is a change for every client.
+    #[test]
+    fn tools_list_is_stable() {
+        let listed = serde_json::to_string_pretty(&definitions()).unwrap();
+        insta::assert_snapshot!("tools_list", listed);
+    }
+
     #[test]
     fn oversized_listings_are_cut_and_marked() {
         let big = "x".repeat(10_000);
