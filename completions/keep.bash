@@ -235,13 +235,13 @@ _keep() {
             return 0
             ;;
         keep__subcmd__get)
-            opts="-V -n -t -h --version --history --parts --similar --limit --tag --store --json --ids --help"
+            opts="-V -n -t -h --at-version --history --parts --similar --limit --tag --store --json --ids --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
-                --version)
+                --at-version)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -515,7 +515,7 @@ _keep() {
             return 0
             ;;
         keep__subcmd__import)
-            opts="-h --store --json --ids --help"
+            opts="-v -h --verbose --store --json --ids --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -665,12 +665,16 @@ _keep() {
             return 0
             ;;
         keep__subcmd__put)
-            opts="-t -r -x -h --id --tag --summary --recursive --exclude --watch --max-files --store --json --ids --help"
+            opts="-t -r -x -h --text --id --tag --summary --recursive --exclude --watch --max-files --store --json --ids --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
+                --text)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 --id)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
@@ -729,7 +733,7 @@ _keep() {
             return 0
             ;;
         keep__subcmd__revert)
-            opts="-h --store --json --ids --help"
+            opts="-h --delete --store --json --ids --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0

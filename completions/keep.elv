@@ -18,7 +18,7 @@ set edit:completion:arg-completer[keep] = {|@words|
     }
     var completions = [
         &'keep'= {
-            cand --store 'Store directory (holds keep.db) [default: the platform data directory + /keep]'
+            cand --store 'Store directory, holding keep.db (or KEEP_STORE) [default: the platform data directory + /keep]'
             cand --json 'Print one JSON document instead of text'
             cand --ids 'Print only ids, one per line (for xargs)'
             cand -h 'Print help (see more with ''--help'')'
@@ -43,6 +43,7 @@ set edit:completion:arg-completer[keep] = {|@words|
             cand help 'Print this message or the help of the given subcommand(s)'
         }
         &'keep;put'= {
+            cand --text 'Store TEXT as text, even if it looks like a path or starts with ''-'''
             cand --id 'Store under this id instead of the one derived from the content (one input only)'
             cand -t 'Add a tag (repeatable)'
             cand --tag 'Add a tag (repeatable)'
@@ -50,7 +51,7 @@ set edit:completion:arg-completer[keep] = {|@words|
             cand -x 'Leave out files and folders matching GLOB (gitignore syntax; repeatable)'
             cand --exclude 'Leave out files and folders matching GLOB (gitignore syntax; repeatable)'
             cand --max-files 'Take at most N files from each folder'
-            cand --store 'Store directory (holds keep.db) [default: the platform data directory + /keep]'
+            cand --store 'Store directory, holding keep.db (or KEEP_STORE) [default: the platform data directory + /keep]'
             cand -r 'Also take the files in subfolders of a folder'
             cand --recursive 'Also take the files in subfolders of a folder'
             cand --watch 'Also register the folders to be kept indexed by ''keep watch'''
@@ -61,12 +62,12 @@ set edit:completion:arg-completer[keep] = {|@words|
         }
         &'keep;get'= {
             cand -V 'Show version N: 0 current, 1 previous, negative counts from the oldest (-1 = oldest)'
-            cand --version 'Show version N: 0 current, 1 previous, negative counts from the oldest (-1 = oldest)'
+            cand --at-version 'Show version N: 0 current, 1 previous, negative counts from the oldest (-1 = oldest)'
             cand -n 'With --similar, show at most N notes'
             cand --limit 'With --similar, show at most N notes'
             cand -t 'Only show notes that have this tag (KEY or KEY=VALUE, repeatable)'
             cand --tag 'Only show notes that have this tag (KEY or KEY=VALUE, repeatable)'
-            cand --store 'Store directory (holds keep.db) [default: the platform data directory + /keep]'
+            cand --store 'Store directory, holding keep.db (or KEEP_STORE) [default: the platform data directory + /keep]'
             cand --history 'List the note''s versions (current first) instead of showing it'
             cand --parts 'List the note''s parts (ID@P{N} and the start of each) instead of showing it'
             cand --similar 'List the notes most similar in meaning to each note instead of showing it'
@@ -83,7 +84,7 @@ set edit:completion:arg-completer[keep] = {|@words|
             cand --sort 'Sort order'
             cand -n 'Show at most N notes'
             cand --limit 'Show at most N notes'
-            cand --store 'Store directory (holds keep.db) [default: the platform data directory + /keep]'
+            cand --store 'Store directory, holding keep.db (or KEEP_STORE) [default: the platform data directory + /keep]'
             cand -a 'Include system notes (ids starting with ''.'')'
             cand --all 'Include system notes (ids starting with ''.'')'
             cand --json 'Print one JSON document instead of text'
@@ -103,7 +104,7 @@ set edit:completion:arg-completer[keep] = {|@words|
             cand --limit 'Show at most N notes (deep recall adds up to N more, at least 10)'
             cand --mode 'Which candidates to rank: both fused, keywords only (no model is loaded) or embeddings only'
             cand --half-life 'Recency half-life in days; 0 turns decay off [default: 30, or half_life_days in the config file]'
-            cand --store 'Store directory (holds keep.db) [default: the platform data directory + /keep]'
+            cand --store 'Store directory, holding keep.db (or KEEP_STORE) [default: the platform data directory + /keep]'
             cand -a 'Include system notes (ids starting with ''.'')'
             cand --all 'Include system notes (ids starting with ''.'')'
             cand --deep 'Also follow edges and shared tags from the top hits (two hops)'
@@ -117,21 +118,22 @@ set edit:completion:arg-completer[keep] = {|@words|
             cand --tag 'Add a tag (repeatable)'
             cand --remove 'Remove a key with all its values (repeatable)'
             cand --remove-value 'Remove one value of a key (repeatable)'
-            cand --store 'Store directory (holds keep.db) [default: the platform data directory + /keep]'
+            cand --store 'Store directory, holding keep.db (or KEEP_STORE) [default: the platform data directory + /keep]'
             cand --json 'Print one JSON document instead of text'
             cand --ids 'Print only ids, one per line (for xargs)'
             cand -h 'Print help (see more with ''--help'')'
             cand --help 'Print help (see more with ''--help'')'
         }
         &'keep;del'= {
-            cand --store 'Store directory (holds keep.db) [default: the platform data directory + /keep]'
+            cand --store 'Store directory, holding keep.db (or KEEP_STORE) [default: the platform data directory + /keep]'
             cand --json 'Print one JSON document instead of text'
             cand --ids 'Print only ids, one per line (for xargs)'
             cand -h 'Print help (see more with ''--help'')'
             cand --help 'Print help (see more with ''--help'')'
         }
         &'keep;revert'= {
-            cand --store 'Store directory (holds keep.db) [default: the platform data directory + /keep]'
+            cand --store 'Store directory, holding keep.db (or KEEP_STORE) [default: the platform data directory + /keep]'
+            cand --delete 'Delete a note that has no earlier version instead of refusing'
             cand --json 'Print one JSON document instead of text'
             cand --ids 'Print only ids, one per line (for xargs)'
             cand -h 'Print help (see more with ''--help'')'
@@ -141,7 +143,7 @@ set edit:completion:arg-completer[keep] = {|@words|
             cand --scope 'Use the note ''now:NAME'''
             cand -t 'Add a tag when setting (repeatable)'
             cand --tag 'Add a tag when setting (repeatable)'
-            cand --store 'Store directory (holds keep.db) [default: the platform data directory + /keep]'
+            cand --store 'Store directory, holding keep.db (or KEEP_STORE) [default: the platform data directory + /keep]'
             cand --json 'Print one JSON document instead of text'
             cand --ids 'Print only ids, one per line (for xargs)'
             cand -h 'Print help (see more with ''--help'')'
@@ -152,7 +154,7 @@ set edit:completion:arg-completer[keep] = {|@words|
             cand --scope 'Move from ''now:SCOPE'' instead of ''now'''
             cand -t 'Only move states with this tag: KEY or KEY=VALUE (repeatable)'
             cand --tag 'Only move states with this tag: KEY or KEY=VALUE (repeatable)'
-            cand --store 'Store directory (holds keep.db) [default: the platform data directory + /keep]'
+            cand --store 'Store directory, holding keep.db (or KEEP_STORE) [default: the platform data directory + /keep]'
             cand --only 'Only move the current state'
             cand --json 'Print one JSON document instead of text'
             cand --ids 'Print only ids, one per line (for xargs)'
@@ -160,21 +162,23 @@ set edit:completion:arg-completer[keep] = {|@words|
             cand --help 'Print help (see more with ''--help'')'
         }
         &'keep;export'= {
-            cand --store 'Store directory (holds keep.db) [default: the platform data directory + /keep]'
+            cand --store 'Store directory, holding keep.db (or KEEP_STORE) [default: the platform data directory + /keep]'
             cand --json 'Print one JSON document instead of text'
             cand --ids 'Print only ids, one per line (for xargs)'
             cand -h 'Print help (see more with ''--help'')'
             cand --help 'Print help (see more with ''--help'')'
         }
         &'keep;import'= {
-            cand --store 'Store directory (holds keep.db) [default: the platform data directory + /keep]'
+            cand --store 'Store directory, holding keep.db (or KEEP_STORE) [default: the platform data directory + /keep]'
+            cand -v 'Also list the ids that were skipped, one per line on stderr'
+            cand --verbose 'Also list the ids that were skipped, one per line on stderr'
             cand --json 'Print one JSON document instead of text'
             cand --ids 'Print only ids, one per line (for xargs)'
             cand -h 'Print help (see more with ''--help'')'
             cand --help 'Print help (see more with ''--help'')'
         }
         &'keep;reindex'= {
-            cand --store 'Store directory (holds keep.db) [default: the platform data directory + /keep]'
+            cand --store 'Store directory, holding keep.db (or KEEP_STORE) [default: the platform data directory + /keep]'
             cand --all 'Drop every vector and embed everything again'
             cand --json 'Print one JSON document instead of text'
             cand --ids 'Print only ids, one per line (for xargs)'
@@ -183,7 +187,7 @@ set edit:completion:arg-completer[keep] = {|@words|
         }
         &'keep;mcp'= {
             cand --allow 'Let put_file read files under DIR (repeatable)'
-            cand --store 'Store directory (holds keep.db) [default: the platform data directory + /keep]'
+            cand --store 'Store directory, holding keep.db (or KEEP_STORE) [default: the platform data directory + /keep]'
             cand --json 'Print one JSON document instead of text'
             cand --ids 'Print only ids, one per line (for xargs)'
             cand -h 'Print help (see more with ''--help'')'
@@ -191,7 +195,7 @@ set edit:completion:arg-completer[keep] = {|@words|
         }
         &'keep;watch'= {
             cand --remove 'Stop watching DIR (its notes stay)'
-            cand --store 'Store directory (holds keep.db) [default: the platform data directory + /keep]'
+            cand --store 'Store directory, holding keep.db (or KEEP_STORE) [default: the platform data directory + /keep]'
             cand --list 'List the watched folders and which process holds the watch'
             cand --json 'Print one JSON document instead of text'
             cand --ids 'Print only ids, one per line (for xargs)'
@@ -200,7 +204,7 @@ set edit:completion:arg-completer[keep] = {|@words|
         }
         &'keep;ui'= {
             cand --theme 'Colour theme: dark, light, high-contrast, monochrome or a user theme [default: the config file''s, else dark]'
-            cand --store 'Store directory (holds keep.db) [default: the platform data directory + /keep]'
+            cand --store 'Store directory, holding keep.db (or KEEP_STORE) [default: the platform data directory + /keep]'
             cand --json 'Print one JSON document instead of text'
             cand --ids 'Print only ids, one per line (for xargs)'
             cand -h 'Print help (see more with ''--help'')'

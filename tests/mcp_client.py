@@ -175,6 +175,13 @@ async def notes_tools(session, cat_id):
     back = await ok(session, "revert", {"id": cat_id})
     check(back["reverted"] == "restored", f"revert: {back}")
     await tool_error(session, "revert", {"id": "no/such/note"}, "no/such/note")
+    first = await ok(session, "remember", {"text": "A first thought, never changed.", "id": "draft/one"})
+    check(first["status"] == "created", f"remember draft: {first}")
+    await tool_error(session, "revert", {"id": "draft/one"}, "\"delete\": true")
+    still = await ok(session, "get", {"id": "draft/one"})
+    check(still["note"]["summary"] == "A first thought, never changed.", f"revert refused: {still}")
+    dropped = await ok(session, "revert", {"id": "draft/one", "delete": True})
+    check(dropped == {"reverted": "deleted", "id": "draft/one"}, f"revert delete: {dropped}")
     gone = await ok(session, "forget", {"id": "design/notes"})
     check(gone["deleted"] == "note", f"forget note: {gone}")
 

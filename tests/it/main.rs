@@ -2,6 +2,7 @@
 //! (temporary store and home, cleared KEEP_* variables, fixed clock).
 
 mod common;
+mod completions;
 mod docs;
 mod edges;
 mod errors;
@@ -11,6 +12,7 @@ mod ingest;
 mod json_shapes;
 mod list;
 mod mcp;
+mod no_surprises;
 mod now_move;
 mod pipelines;
 mod put_get;

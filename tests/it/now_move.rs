@@ -45,7 +45,8 @@ fn move_appends_the_history_of_now_to_a_named_note() {
     );
     assert_eq!(
         env.ok(&["get", "project-log", "--history"]),
-        "project-log@V{0}  2026-11-22 11:00  step two\nproject-log@V{1}  2026-11-22 10:00  step one\n"
+        "project-log@V{0}  2026-11-22 11:00  step two  [content; summary]\n\
+         project-log@V{1}  2026-11-22 10:00  step one  [created]\n"
     );
     assert_eq!(env.ok(&["now"]), "");
     // Moving more into an existing note archives its current text first.
@@ -53,9 +54,9 @@ fn move_appends_the_history_of_now_to_a_named_note() {
     env.ok(&["move", "project-log"]);
     assert_eq!(
         env.ok(&["get", "project-log", "--history"]),
-        "project-log@V{0}  2026-11-22 12:00  step three\n\
-         project-log@V{1}  2026-11-22 11:00  step two\n\
-         project-log@V{2}  2026-11-22 10:00  step one\n"
+        "project-log@V{0}  2026-11-22 12:00  step three  [content; summary]\n\
+         project-log@V{1}  2026-11-22 11:00  step two  [content; summary]\n\
+         project-log@V{2}  2026-11-22 10:00  step one  [created]\n"
     );
 }
 

@@ -70,9 +70,9 @@ fn versions_are_addressed_by_selector_and_flag() {
     );
     assert_eq!(
         env.ok(&["get", "doc", "--history"]),
-        "doc@V{0}  2026-11-22 12:00  third\n\
-         doc@V{1}  2026-11-22 11:00  second\n\
-         doc@V{2}  2026-11-22 10:00  first\n"
+        "doc@V{0}  2026-11-22 12:00  third  [content; summary]\n\
+         doc@V{1}  2026-11-22 11:00  second  [content; summary]\n\
+         doc@V{2}  2026-11-22 10:00  first  [created]\n"
     );
     assert_eq!(
         env.ok(&["get", "doc", "--history", "--ids"]),

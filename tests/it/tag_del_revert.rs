@@ -89,7 +89,8 @@ fn del_of_a_version_keeps_the_rest() {
     assert_eq!(env.ok(&["del", "doc@V{-1}"]), "deleted doc@V{2}\n");
     assert_eq!(
         env.ok(&["get", "doc", "--history"]),
-        "doc@V{0}  2026-11-22 12:00  three\ndoc@V{1}  2026-11-22 11:00  two\n"
+        "doc@V{0}  2026-11-22 12:00  three  [content; summary]\n\
+         doc@V{1}  2026-11-22 11:00  two  [created]\n"
     );
     let err = env.fails(&["del", "doc@V{0}"], 2);
     assert!(err.contains("is the current version"), "{err}");
@@ -111,7 +112,7 @@ fn del_reports_unknown_ids_and_deletes_the_rest() {
 }
 
 #[test]
-fn revert_restores_the_previous_version_then_deletes() {
+fn revert_restores_the_previous_version_then_refuses_unless_asked_to_delete() {
     let mut env = Env::new();
     env.ok(&["put", "one", "--id", "doc", "-t", "stage=1"]);
     env.at("2026-11-22T11:00:00Z");
@@ -126,8 +127,19 @@ fn revert_restores_the_previous_version_then_deletes() {
     assert_eq!(note["updated"], "2026-11-22T10:00:00.000Z");
     assert!(env.ok(&["find", "two"]).is_empty());
     assert_eq!(env.ok(&["find", "one", "--ids"]), "doc\n");
+    let err = env.fails(&["revert", "doc"], 2);
     assert_eq!(
-        env.ok(&["revert", "doc"]),
+        err,
+        "keep: 'doc' has no earlier version to revert to\n\
+         hint: 'keep revert --delete doc' deletes it; 'keep del' does the same\n"
+    );
+    assert_eq!(
+        env.json(&["get", "doc"])[0]["summary"],
+        "one",
+        "nothing changed"
+    );
+    assert_eq!(
+        env.ok(&["revert", "doc", "--delete"]),
         "deleted doc (it had no previous version)\n"
     );
     env.fails(&["get", "doc"], 1);

@@ -24,6 +24,10 @@ pub enum Error {
         source: std::io::Error,
     },
 
+    /// A revert of a note that has no earlier version (it would delete it).
+    #[error("'{id}' has no earlier version to revert to")]
+    NoEarlierVersion { id: String },
+
     /// A folder was given where a file is needed.
     #[error("{}: is a folder (give it to put as a folder to take its files)", path.display())]
     IsFolder { path: PathBuf },

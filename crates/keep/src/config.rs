@@ -95,6 +95,8 @@ pub struct Config {
     pub editor: String,
     /// Where user themes live (`<config file's folder>/themes`).
     pub themes_dir: Option<PathBuf>,
+    /// The user's home folder, for `~/` in arguments the shell left alone.
+    pub home: Option<PathBuf>,
 }
 
 /// A snapshot of the variables keep reads, so resolution is a pure
@@ -193,6 +195,7 @@ impl Config {
         Ok(Config {
             store: store_flag
                 .filter(|p| !p.as_os_str().is_empty())
+                .or_else(|| env.path("KEEP_STORE"))
                 .or_else(|| dirs::data_dir().map(|d| d.join("keep"))),
             clock,
             model,
@@ -209,6 +212,7 @@ impl Config {
                 .or_else(|| env.text("EDITOR"))
                 .unwrap_or_else(|| "vi".into()),
             themes_dir: config_path.and_then(|p| Some(p.parent()?.join("themes"))),
+            home: dirs::home_dir(),
         })
     }
 

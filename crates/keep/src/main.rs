@@ -4,11 +4,11 @@
 
 use std::process::ExitCode;
 
-use clap::Parser;
-use keep::cli::{self, Cli, Status};
+use keep::cli::{self, Status};
 
 fn main() -> ExitCode {
-    let cli = Cli::parse();
+    clap_complete::CompleteEnv::with_factory(cli::command).complete();
+    let cli = cli::parse();
     match cli::run(cli) {
         Ok(Status::Success) => ExitCode::SUCCESS,
         Ok(Status::Failed(code)) => ExitCode::from(code),

@@ -28,13 +28,15 @@ pub struct MoveOutcome {
 }
 
 impl Keeper {
-    /// Restores the previous version of a note; a note without history is
-    /// deleted.
-    pub fn revert(&mut self, id: &str) -> Result<RevertOutcome> {
+    /// Restores the previous version of a note. A note without history is
+    /// deleted when `delete_if_first` says so, else refused
+    /// (`Error::NoEarlierVersion`).
+    pub fn revert(&mut self, id: &str, delete_if_first: bool) -> Result<RevertOutcome> {
         let now = self.now();
         self.store.write(|db| {
             let (rid, current) = db.note(id)?.ok_or_else(|| Error::NotFound(id.into()))?;
             match db.latest_version(rid)? {
+                None if !delete_if_first => Err(Error::NoEarlierVersion { id: id.into() }),
                 None => {
                     db.delete_note(rid)?;
                     edges::after_note_removed(db, id, now)?;

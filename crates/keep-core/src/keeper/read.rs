@@ -143,6 +143,11 @@ impl Keeper {
         self.store.db().count_notes(filter)
     }
 
+    /// Ids starting with `prefix`, in order, at most `limit` (for completion).
+    pub fn ids_starting_with(&self, prefix: &str, limit: usize) -> Result<Vec<String>> {
+        self.store.db().ids_starting_with(prefix, limit)
+    }
+
     /// User tag keys and their most used values (up to `values_per_key`).
     pub fn tag_catalog(&self, values_per_key: usize) -> Result<Vec<(String, Vec<String>)>> {
         self.store.db().tag_catalog(values_per_key)

@@ -2,6 +2,7 @@
 //! selectors, the states of a note, filters and orders of listings, and
 //! time.
 
+mod change;
 mod filter;
 mod id;
 pub mod keys;
@@ -10,6 +11,7 @@ mod selector;
 mod tags;
 pub mod time;
 
+pub use change::{Change, StateRef};
 pub use filter::{ListOrder, NoteFilter};
 pub use id::{
     MAX_ID_BYTES, NOW_ID, content_hash, file_id, inline_id, is_system_id, percent_decode,

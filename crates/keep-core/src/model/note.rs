@@ -1,6 +1,7 @@
 //! The states of a note: the current one, archived versions, parts, and
 //! the links edge tags make between notes.
 
+use super::change::StateRef;
 use super::tags::Tags;
 use super::time::Timestamp;
 
@@ -44,4 +45,24 @@ pub struct Edge {
     pub inverse: String,
     pub source: String,
     pub target: String,
+}
+
+impl Note {
+    pub fn state(&self) -> StateRef<'_> {
+        StateRef {
+            summary: &self.summary,
+            tags: &self.tags,
+            content_hash: self.content_hash.as_deref(),
+        }
+    }
+}
+
+impl Version {
+    pub fn state(&self) -> StateRef<'_> {
+        StateRef {
+            summary: &self.summary,
+            tags: &self.tags,
+            content_hash: self.content_hash.as_deref(),
+        }
+    }
 }

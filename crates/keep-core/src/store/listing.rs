@@ -7,7 +7,17 @@ use super::Db;
 use super::filter::push_filter_sql;
 use super::notes::{NOTE_COLUMNS, note_from_row};
 use crate::error::Result;
-use crate::model::{ListOrder, Note, NoteFilter};
+use crate::model::{ListOrder, Note, NoteFilter, keys};
+
+/// Listings also hide stub notes (made by edges, with no text of their
+/// own) unless system notes are asked for; recall still reaches them.
+fn push_listing_sql(filter: &NoteFilter, sql: &mut String, args: &mut Vec<Value>) {
+    let asks_stubs = filter.tags.iter().any(|t| t.key == keys::STUB);
+    if !filter.include_system && !asks_stubs {
+        sql.push_str(" AND n.rid NOT IN (SELECT t.note FROM tags t WHERE t.key = ?)");
+        args.push(Value::Text(keys::STUB.into()));
+    }
+}
 
 impl Db<'_> {
     pub fn list_notes(
@@ -30,6 +40,7 @@ impl Db<'_> {
         let mut sql = format!("SELECT {NOTE_COLUMNS} FROM notes n WHERE 1");
         let mut args = Vec::new();
         push_filter_sql(filter, &mut sql, &mut args);
+        push_listing_sql(filter, &mut sql, &mut args);
         sql.push_str(match order {
             ListOrder::Updated => " ORDER BY n.updated DESC, n.id",
             ListOrder::Accessed => " ORDER BY n.accessed DESC, n.id",
@@ -52,6 +63,7 @@ impl Db<'_> {
         let mut sql = "SELECT count(*) FROM notes n WHERE 1".to_string();
         let mut args = Vec::new();
         push_filter_sql(filter, &mut sql, &mut args);
+        push_listing_sql(filter, &mut sql, &mut args);
         let count: i64 = self
             .conn
             .query_row(&sql, params_from_iter(args), |row| row.get(0))?;
@@ -79,6 +91,17 @@ impl Db<'_> {
             }
         }
         Ok(catalog)
+    }
+
+    /// Ids starting with `prefix`, in order, at most `limit`: a range scan
+    /// of the id index.
+    pub fn ids_starting_with(&self, prefix: &str, limit: usize) -> Result<Vec<String>> {
+        let end = format!("{prefix}\u{10FFFF}");
+        let mut stmt = self.conn.prepare_cached(
+            "SELECT id FROM notes WHERE id >= ?1 AND id < ?2 ORDER BY id LIMIT ?3",
+        )?;
+        let rows = stmt.query_map(rusqlite::params![prefix, end, limit as i64], |r| r.get(0))?;
+        Ok(rows.collect::<rusqlite::Result<_>>()?)
     }
 
     /// Changes whenever another connection commits to the database.

@@ -1,5 +1,8 @@
 //! `keep del`: delete notes or archived versions.
 
+use clap_complete::ArgValueCompleter;
+
+use super::complete;
 use keep_core::keeper::Deleted;
 
 use super::output::Format;
@@ -16,7 +19,7 @@ use super::{CliError, CliResult, Ctx, Failures};
 #[derive(Debug, clap::Args)]
 pub struct Args {
     /// Note ids, or ID@V{N} for one archived version
-    #[arg(required = true, value_name = "ID")]
+    #[arg(required = true, value_name = "ID", add = ArgValueCompleter::new(complete::note_id))]
     pub ids: Vec<String>,
 }
 

@@ -1,13 +1,16 @@
 //! Filter flags shared by `list` and `find`.
 
+use clap_complete::ArgValueCompleter;
+
 use super::CliError;
+use super::complete;
 use keep_core::keeper::{FilterSpec, Keeper};
 use keep_core::model::NoteFilter;
 
 #[derive(Debug, Default, clap::Args)]
 pub struct FilterArgs {
     /// Only notes with this tag: KEY or KEY=VALUE (repeatable; all must match)
-    #[arg(short = 't', long = "tag", value_name = "KEY[=VALUE]")]
+    #[arg(short = 't', long = "tag", value_name = "KEY[=VALUE]", add = ArgValueCompleter::new(complete::tag))]
     pub tags: Vec<String>,
 
     /// Only notes updated since: an ISO 8601 duration back from now (P7D, PT1H), a date or a timestamp

@@ -1,5 +1,8 @@
 //! `keep find`: hybrid recall.
 
+use clap_complete::ArgValueCompleter;
+
+use super::complete;
 use keep_core::recall::{FindQuery, FindResult, Query, RecallMode};
 
 use super::filter::FilterArgs;
@@ -24,7 +27,7 @@ pub struct Args {
     pub query: Vec<String>,
 
     /// Find notes similar to this note instead of matching a query
-    #[arg(long = "id", value_name = "ID", conflicts_with = "query")]
+    #[arg(long = "id", value_name = "ID", conflicts_with = "query", add = ArgValueCompleter::new(complete::note_id))]
     pub like: Option<String>,
 
     #[command(flatten)]

@@ -1,5 +1,8 @@
 //! `keep get`: show notes, versions and parts.
 
+use clap_complete::ArgValueCompleter;
+
+use super::complete;
 use keep_core::Keeper;
 use keep_core::keeper::{NoteView, parse_filters};
 use keep_core::model::{NoteRef, Selector, TagFilter};
@@ -10,7 +13,7 @@ use super::{CliError, CliResult, Ctx, Failures, Status};
 use crate::render::json::{
     self, HistoryJson, PartJson, PartsJson, SimilarJson, VersionJson, ViewJson,
 };
-use crate::render::text::first_line;
+use crate::render::text::{change_label, first_line};
 
 /// Show notes, an archived version (ID@V{N}) or a part (ID@P{N}).
 ///
@@ -22,13 +25,13 @@ use crate::render::text::first_line;
 #[derive(Debug, clap::Args)]
 pub struct Args {
     /// Note ids, optionally with @V{N} or @P{N}
-    #[arg(required = true, value_name = "ID")]
+    #[arg(required = true, value_name = "ID", add = ArgValueCompleter::new(complete::note_id))]
     pub ids: Vec<String>,
 
     /// Show version N: 0 current, 1 previous, negative counts from the oldest (-1 = oldest)
     #[arg(
         short = 'V',
-        long = "version",
+        long = "at-version",
         value_name = "N",
         allow_negative_numbers = true
     )]
@@ -57,7 +60,7 @@ pub struct Args {
     pub limit: usize,
 
     /// Only show notes that have this tag (KEY or KEY=VALUE, repeatable)
-    #[arg(short = 't', long = "tag", value_name = "KEY[=VALUE]")]
+    #[arg(short = 't', long = "tag", value_name = "KEY[=VALUE]", add = ArgValueCompleter::new(complete::tag))]
     pub tags: Vec<String>,
 }
 
@@ -194,31 +197,20 @@ fn show_history(
     }
     let history = keeper.history(&target.id)?;
     let id = target.id.clone();
-    match ctx.format {
-        Format::Json => {}
-        Format::Ids => {
-            ctx.out.line(&format!("{id}@V{{0}}"))?;
-            for (offset, _) in &history {
-                ctx.out.line(&format!("{id}@V{{{offset}}}"))?;
-            }
-        }
-        Format::Text => {
-            ctx.out.line(&format!(
-                "{id}@V{{0}}  {}  {}",
-                current.updated.short(),
-                first_line(&current.summary)
-            ))?;
-            for (offset, v) in &history {
-                ctx.out.line(&format!(
-                    "{id}@V{{{offset}}}  {}  {}",
-                    v.updated.short(),
-                    first_line(&v.summary)
-                ))?;
-            }
+    let versions = VersionJson::all(&current, &history);
+    for v in &versions {
+        match ctx.format {
+            Format::Json => {}
+            Format::Ids => ctx.out.line(&format!("{id}@V{{{}}}", v.version))?,
+            Format::Text => ctx.out.line(&format!(
+                "{id}@V{{{}}}  {}  {}  [{}]",
+                v.version,
+                v.updated.short(),
+                first_line(&v.summary),
+                change_label(&v.changed)
+            ))?,
         }
     }
-    let mut versions = vec![VersionJson::current(&current)];
-    versions.extend(history.iter().map(|(o, v)| VersionJson::archived(*o, v)));
     Ok(Some(to_value(&HistoryJson { id, versions })))
 }
 

@@ -12,12 +12,16 @@ use keep_core::Error;
 /// The whole file is checked first; a malformed line stops the import with
 /// its line number and nothing is written. Notes land with their tags,
 /// timestamps, history and parts, in one transaction. Ids already in the
-/// store are left untouched and reported as skipped.
+/// store are left untouched and counted as skipped (-v lists them).
 #[derive(Debug, clap::Args)]
 pub struct Args {
     /// Export file, or '-' for standard input
     #[arg(value_name = "FILE")]
     pub file: PathBuf,
+
+    /// Also list the ids that were skipped, one per line on stderr
+    #[arg(short = 'v', long)]
+    pub verbose: bool,
 }
 
 pub fn run(ctx: &mut Ctx, args: Args) -> CliResult {
@@ -38,8 +42,10 @@ pub fn run(ctx: &mut Ctx, args: Args) -> CliResult {
                 outcome.imported,
                 outcome.skipped.len()
             ))?;
-            for id in &outcome.skipped {
-                eprintln!("keep: skipped '{id}': a note with this id exists");
+            if args.verbose {
+                for id in &outcome.skipped {
+                    eprintln!("keep: skipped '{id}': a note with this id exists");
+                }
             }
         }
     }

@@ -1,6 +1,7 @@
 //! The command line: argument definitions (one file per subcommand), the
 //! shared context, and dispatch. Commands parse, call `Keeper`, render.
 
+mod complete;
 mod del;
 pub mod docs;
 mod export;
@@ -31,10 +32,10 @@ use output::{Format, Out};
 
 use crate::config::{Config, ConfigError, Environment};
 
-/// Environment variable naming the store directory.
-pub const STORE_ENV: &str = "KEEP_STORE";
+/// The heading of the options every command takes.
+const GLOBAL: &str = "Global options";
 
-/// keep: a local-first, reflective memory for people and agents.
+/// A local-first, reflective memory for people and agents.
 ///
 /// Notes live in one SQLite database. Each note has an id, a summary, tags
 /// (key=value; keys starting with '_' belong to keep), timestamps, an
@@ -47,16 +48,16 @@ pub const STORE_ENV: &str = "KEEP_STORE";
 #[derive(Debug, Parser)]
 #[command(name = "keep", version, max_term_width = 100)]
 pub struct Cli {
-    /// Store directory (holds keep.db) [default: the platform data directory + /keep]
-    #[arg(long, global = true, value_name = "DIR", env = STORE_ENV)]
+    /// Store directory, holding keep.db (or KEEP_STORE) [default: the platform data directory + /keep]
+    #[arg(long, global = true, value_name = "DIR", help_heading = GLOBAL)]
     pub store: Option<PathBuf>,
 
     /// Print one JSON document instead of text
-    #[arg(long, global = true, conflicts_with = "ids_only")]
+    #[arg(long, global = true, conflicts_with = "ids_only", help_heading = GLOBAL)]
     pub json: bool,
 
     /// Print only ids, one per line (for xargs)
-    #[arg(long = "ids", id = "ids_only", global = true)]
+    #[arg(long = "ids", id = "ids_only", global = true, help_heading = GLOBAL)]
     pub ids_only: bool,
 
     #[command(subcommand)]
@@ -80,6 +81,84 @@ pub enum Command {
     Mcp(mcp::Args),
     Watch(watch::Args),
     Ui(ui::Args),
+}
+
+/// Parses the process's arguments. For `put`, a `--` protects only the
+/// argument right after it when options of `put` follow, so text that
+/// starts with '-' keeps its options: `keep put -- "-text" --id X`.
+pub fn parse() -> Cli {
+    Cli::parse_from(protect_text_after_double_dash(
+        std::env::args_os().collect(),
+    ))
+}
+
+/// Moves the options that follow `put -- TEXT` before the `--`.
+fn protect_text_after_double_dash(mut args: Vec<std::ffi::OsString>) -> Vec<std::ffi::OsString> {
+    let Some(put) = subcommand_index(&args).filter(|&i| args[i] == "put") else {
+        return args;
+    };
+    let Some(dash) = args[put..].iter().position(|a| a == "--").map(|i| put + i) else {
+        return args;
+    };
+    let options = put_options();
+    let trailing = dash + 2;
+    let has_option = args.get(trailing..).is_some_and(|rest| {
+        rest.iter().any(|a| {
+            a.to_str().is_some_and(|a| {
+                options
+                    .iter()
+                    .any(|o| a == o || a.starts_with(&format!("{o}=")))
+            })
+        })
+    });
+    if has_option {
+        let rest: Vec<_> = args.drain(trailing..).collect();
+        args.splice(dash..dash, rest);
+    }
+    args
+}
+
+/// The index of the subcommand: the first argument after the global
+/// options (and the value of `--store`).
+fn subcommand_index(args: &[std::ffi::OsString]) -> Option<usize> {
+    let mut i = 1;
+    while i < args.len() {
+        match args[i].to_str() {
+            Some("--store") => i += 2,
+            Some(a) if a.starts_with('-') => i += 1,
+            _ => return Some(i),
+        }
+    }
+    None
+}
+
+/// `--long` and `-s` forms of every option of `put`.
+fn put_options() -> Vec<String> {
+    let command = command();
+    let Some(put) = command.find_subcommand("put") else {
+        return Vec::new();
+    };
+    put.get_arguments()
+        .flat_map(|a| {
+            a.get_long()
+                .map(|l| format!("--{l}"))
+                .into_iter()
+                .chain(a.get_short().map(|s| format!("-{s}")))
+        })
+        .collect()
+}
+
+impl Command {
+    /// The name of a command that cannot honour --json or --ids.
+    fn without_output_formats(&self) -> Option<&'static str> {
+        match self {
+            Command::Ui(_) => Some("ui"),
+            Command::Mcp(_) => Some("mcp"),
+            Command::Export(_) => Some("export"),
+            Command::Watch(args) if args.remove.is_some() => Some("watch --remove"),
+            _ => None,
+        }
+    }
 }
 
 /// The clap definition, for completions and man pages.
@@ -127,6 +206,11 @@ pub enum CliError {
     Core(Error),
     Io(io::Error),
     Usage(String),
+    /// A usage error with a second line saying what to do instead.
+    Hinted {
+        message: String,
+        hint: String,
+    },
 }
 
 impl From<Error> for CliError {
@@ -172,6 +256,7 @@ impl std::fmt::Display for CliError {
             CliError::Core(e) => write!(f, "{e}"),
             CliError::Io(e) => write!(f, "{e}"),
             CliError::Usage(m) => write!(f, "{m}"),
+            CliError::Hinted { message, hint } => write!(f, "{message}\nhint: {hint}"),
         }
     }
 }
@@ -223,6 +308,16 @@ pub fn run(cli: Cli) -> CliResult {
         keeper: None,
         format,
     };
+    if format != Format::Text
+        && let Some(name) = cli
+            .command
+            .as_ref()
+            .and_then(Command::without_output_formats)
+    {
+        return Err(CliError::Usage(format!(
+            "'keep {name}' has one output form: --json and --ids do not apply to it"
+        )));
+    }
     let status = match cli.command {
         None if ui::on_terminal() => ui::run(&mut ctx, ui::Args::default()),
         None => now::run(&mut ctx, now::Args::default()),
@@ -244,4 +339,35 @@ pub fn run(cli: Cli) -> CliResult {
     }?;
     ctx.out.flush()?;
     Ok(status)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn args(list: &[&str]) -> Vec<std::ffi::OsString> {
+        list.iter().map(Into::into).collect()
+    }
+
+    #[test]
+    fn options_after_put_double_dash_text_are_moved_before_it() {
+        assert_eq!(
+            protect_text_after_double_dash(args(&["keep", "put", "--", "-text", "--id", "X"])),
+            args(&["keep", "put", "--id", "X", "--", "-text"])
+        );
+        assert_eq!(
+            protect_text_after_double_dash(args(&["keep", "--json", "put", "--", "-t", "-t=a=b"])),
+            args(&["keep", "--json", "put", "-t=a=b", "--", "-t"])
+        );
+        for unchanged in [
+            &["keep", "put", "--", "-a.txt", "-b.txt"][..],
+            &["keep", "get", "--", "-x", "--id"],
+            &["keep", "--store", "put", "put", "--", "x"],
+        ] {
+            assert_eq!(
+                protect_text_after_double_dash(args(unchanged)),
+                args(unchanged)
+            );
+        }
+    }
 }

@@ -1,5 +1,8 @@
 //! `keep move`: move version history into a named note.
 
+use clap_complete::ArgValueCompleter;
+
+use super::complete;
 use keep_core::Keeper;
 use keep_core::keeper::parse_filters;
 
@@ -22,7 +25,7 @@ pub struct Args {
     pub name: String,
 
     /// Move from this note instead of 'now'
-    #[arg(long, value_name = "ID", conflicts_with = "scope")]
+    #[arg(long, value_name = "ID", conflicts_with = "scope", add = ArgValueCompleter::new(complete::note_id))]
     pub source: Option<String>,
 
     /// Move from 'now:SCOPE' instead of 'now'
@@ -30,7 +33,7 @@ pub struct Args {
     pub scope: Option<String>,
 
     /// Only move states with this tag: KEY or KEY=VALUE (repeatable)
-    #[arg(short = 't', long = "tag", value_name = "KEY[=VALUE]")]
+    #[arg(short = 't', long = "tag", value_name = "KEY[=VALUE]", add = ArgValueCompleter::new(complete::tag))]
     pub tags: Vec<String>,
 
     /// Only move the current state

@@ -1,7 +1,8 @@
 //! `keep now`: show or replace the working-intentions note.
 
-use std::io::IsTerminal;
+use clap_complete::ArgValueCompleter;
 
+use super::complete;
 use serde_json::Value;
 
 use keep_core::Keeper;
@@ -30,7 +31,7 @@ pub struct Args {
     pub scope: Option<String>,
 
     /// Add a tag when setting (repeatable)
-    #[arg(short = 't', long = "tag", value_name = "KEY=VALUE", requires = "text")]
+    #[arg(short = 't', long = "tag", value_name = "KEY=VALUE", requires = "text", add = ArgValueCompleter::new(complete::tag))]
     pub tags: Vec<String>,
 }
 
@@ -55,9 +56,11 @@ pub fn run(ctx: &mut Ctx, args: Args) -> CliResult {
             Format::Json => ctx.out.json(&Value::Null)?,
             Format::Ids => {}
             Format::Text => {
-                if std::io::stderr().is_terminal() {
-                    eprintln!("keep: '{id}' is not set yet; set it with: keep now TEXT");
-                }
+                let scope = args
+                    .scope
+                    .as_deref()
+                    .map_or(String::new(), |s| format!(" --scope {s}"));
+                eprintln!("keep: '{id}' is not set yet; set it with: keep now{scope} TEXT");
             }
         }
         return Ok(Status::Success);

@@ -1,7 +1,11 @@
 //! `keep put`: store text, standard input, files, folders and URLs.
 
+use clap_complete::ArgValueCompleter;
+
+use super::complete;
+use std::ffi::OsString;
 use std::io::{IsTerminal, Read};
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 
@@ -17,7 +21,10 @@ use super::{CliError, CliResult, Ctx, Status};
 /// Store text, standard input, files, folders or web pages as notes.
 ///
 /// TEXT is stored under the id %<first 12 hex digits of its sha256>, and
-/// '-' (or no argument with piped input) reads standard input. A file (or a
+/// '-' (or no argument with piped input) reads standard input. An argument
+/// that looks like a path or a URL (it has a '/', starts with '~' or '.',
+/// ends in a file extension, or has a scheme) but names nothing is an
+/// error, not a note; --text stores any text as text. A file (or a
 /// file:// URI) is stored under file:///ABSOLUTE/PATH and a URL under the
 /// normalised URL: text, Markdown, HTML, PDF, DOCX, audio tags and images
 /// (EXIF tags and the text in them, by OCR). A folder stores its files (-r
@@ -33,15 +40,19 @@ use super::{CliError, CliResult, Ctx, Status};
 #[derive(Debug, Default, clap::Args)]
 pub struct Args {
     /// Text to store, '-' for standard input, or files, folders and URLs
-    #[arg(value_name = "INPUT")]
-    pub inputs: Vec<String>,
+    #[arg(value_name = "INPUT", conflicts_with = "text")]
+    pub inputs: Vec<OsString>,
+
+    /// Store TEXT as text, even if it looks like a path or starts with '-'
+    #[arg(long, value_name = "TEXT", allow_hyphen_values = true)]
+    pub text: Option<String>,
 
     /// Store under this id instead of the one derived from the content (one input only)
     #[arg(long, value_name = "ID")]
     pub id: Option<String>,
 
     /// Add a tag (repeatable)
-    #[arg(short = 't', long = "tag", value_name = "KEY=VALUE")]
+    #[arg(short = 't', long = "tag", value_name = "KEY=VALUE", add = ArgValueCompleter::new(complete::tag))]
     pub tags: Vec<String>,
 
     /// Use this summary instead of one made from the content
@@ -72,7 +83,11 @@ enum Input {
 
 pub fn run(ctx: &mut Ctx, args: Args) -> CliResult {
     let tags = parse_tags(&args.tags)?;
-    match read_input(&args.inputs)? {
+    let input = match &args.text {
+        Some(text) => Input::Text(text.clone()),
+        None => read_input(&args.inputs, ctx.config.home.as_deref())?,
+    };
+    match input {
         Input::Text(_) if args.watch => {
             Err(CliError::Usage("--watch takes folders, not text".into()))
         }
@@ -218,37 +233,134 @@ pub fn parse_tags(args: &[String]) -> Result<Tags, CliError> {
     Ok(keep_core::model::parse_user_tags(args)?)
 }
 
-fn read_input(args: &[String]) -> Result<Input, CliError> {
+/// What the arguments of `put` are: one text, or files, folders and URLs.
+fn read_input(args: &[OsString], home: Option<&Path>) -> Result<Input, CliError> {
     match args {
         [] if std::io::stdin().is_terminal() => Err(CliError::Usage(
             "nothing to put: give TEXT, files, folders, URLs, or '-' to read standard input".into(),
         )),
         [] => read_stdin().map(Input::Text),
         [one] if one == "-" => read_stdin().map(Input::Text),
-        [one] if !is_source(one) => Ok(Input::Text(one.clone())),
+        [one] => match classify(one, home)? {
+            Arg::Text(text) => Ok(Input::Text(text)),
+            Arg::Source(target) => Ok(Input::Sources(vec![target])),
+        },
         many => many
             .iter()
-            .map(|arg| {
-                if arg.starts_with("file://") {
-                    Ok(Target::Path(path_of_file_uri(arg)?))
-                } else if is_source(arg) {
-                    Ok(Target::parse(arg))
-                } else {
-                    Err(CliError::Usage(format!(
-                        "'{arg}' is not a file, folder or URL (text is put one argument at a time)"
-                    )))
-                }
+            .map(|arg| match classify(arg, home)? {
+                Arg::Source(target) => Ok(target),
+                Arg::Text(text) => Err(CliError::Usage(format!(
+                    "'{text}' is not a file, folder or URL (text is put one argument at a time)"
+                ))),
             })
             .collect::<Result<_, _>>()
             .map(Input::Sources),
     }
 }
 
-/// A file, folder, file:// URI or URL rather than text.
-fn is_source(arg: &str) -> bool {
-    arg.starts_with("file://")
-        || is_url(arg)
-        || (!arg.contains('\n') && std::path::Path::new(arg).exists())
+/// One argument of `put`, read.
+enum Arg {
+    Text(String),
+    Source(Target),
+}
+
+/// A file, folder, link (even a dangling one), file:// URI or URL is a
+/// source; what looks like a path or a URL but names nothing is an error;
+/// anything else is text. A name that is not UTF-8 can only be a path.
+fn classify(arg: &OsString, home: Option<&Path>) -> Result<Arg, CliError> {
+    let Some(text) = arg.to_str() else {
+        let path = PathBuf::from(arg);
+        return if path.symlink_metadata().is_ok() {
+            Ok(Arg::Source(Target::Path(path)))
+        } else {
+            Err(no_such_path(&path.display().to_string()))
+        };
+    };
+    if text.starts_with("file://") {
+        return Ok(Arg::Source(Target::Path(path_of_file_uri(text)?)));
+    }
+    if is_url(text) {
+        return Ok(Arg::Source(Target::parse(text)));
+    }
+    let path = expand_home(text, home);
+    if path.symlink_metadata().is_ok() {
+        return Ok(Arg::Source(Target::Path(path)));
+    }
+    if looks_like_path(text) {
+        return Err(no_such_path(text));
+    }
+    Ok(Arg::Text(text.to_string()))
+}
+
+/// `~/x` as a path under the home folder (the shell did not expand it).
+fn expand_home(text: &str, home: Option<&Path>) -> PathBuf {
+    match (text.strip_prefix("~/"), home) {
+        (Some(rest), Some(home)) => home.join(rest),
+        _ if text == "~" => home.map_or_else(|| PathBuf::from(text), Path::to_path_buf),
+        _ => PathBuf::from(text),
+    }
+}
+
+/// Whether an argument reads as a path or a URL rather than as text: it
+/// starts like one (`/`, `~`, `.`, a scheme), or it is one word with a `/`
+/// or a file extension.
+pub(crate) fn looks_like_path(text: &str) -> bool {
+    if text.contains('\n') {
+        return false;
+    }
+    if text.starts_with(['/', '~', '.']) || has_scheme(text) {
+        return true;
+    }
+    if text.contains(char::is_whitespace) {
+        return false;
+    }
+    text.contains('/') || has_extension(text)
+}
+
+/// `name://...`
+fn has_scheme(text: &str) -> bool {
+    text.split_once("://").is_some_and(|(scheme, _)| {
+        !scheme.is_empty()
+            && scheme.starts_with(|c: char| c.is_ascii_alphabetic())
+            && scheme
+                .chars()
+                .all(|c| c.is_ascii_alphanumeric() || "+-.".contains(c))
+    })
+}
+
+/// `name.ext` with an extension of 1 to 5 letters or digits, at least one
+/// a letter (so `3.14` and `v1.2` are text), and a name before the dot.
+fn has_extension(text: &str) -> bool {
+    text.rsplit_once('.').is_some_and(|(stem, ext)| {
+        !stem.is_empty()
+            && !stem.ends_with('.')
+            && (1..=5).contains(&ext.len())
+            && ext.chars().all(|c| c.is_ascii_alphanumeric())
+            && ext.chars().any(|c| c.is_ascii_alphabetic())
+    })
+}
+
+fn no_such_path(text: &str) -> CliError {
+    CliError::Hinted {
+        message: format!("no such file or folder: {text}"),
+        hint: format!(
+            "to store this text as a note, use: keep put --text {}",
+            shell_quote(text)
+        ),
+    }
+}
+
+/// Quotes text for a shell command line when it needs it.
+fn shell_quote(text: &str) -> String {
+    if !text.is_empty()
+        && text
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || "/._-%+=:,@".contains(c))
+    {
+        text.to_string()
+    } else {
+        format!("'{}'", text.replace('\'', "'\\''"))
+    }
 }
 
 /// Reads standard input whole; it must be UTF-8.
@@ -280,4 +392,48 @@ pub fn print_outcome(ctx: &mut Ctx, outcome: &WriteOutcome) -> Result<(), CliErr
         Format::Text | Format::Ids => ctx.out.line(&outcome.id)?,
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn paths_and_urls_are_told_from_text() {
+        for path in [
+            "/nonexistent/file.txt",
+            "notes.md",
+            "~/papers",
+            "./x",
+            "../y",
+            ".hidden",
+            "dir/sub",
+            "s3://bucket/key",
+            "report.PDF",
+        ] {
+            assert!(looks_like_path(path), "{path}");
+        }
+        for text in [
+            "Use WAL mode so readers never block the writer",
+            "read/write locks are slow",
+            "see sqlite.org for more",
+            "3.14",
+            "v1.2",
+            "hello",
+            "a\nb/c.txt",
+            "e.g.",
+        ] {
+            assert!(!looks_like_path(text), "{text}");
+        }
+    }
+
+    #[test]
+    fn a_home_path_is_expanded_and_quoting_is_minimal() {
+        let home = Path::new("/home/me");
+        assert_eq!(expand_home("~/papers", Some(home)), home.join("papers"));
+        assert_eq!(expand_home("~", Some(home)), home);
+        assert_eq!(expand_home("x~", Some(home)), PathBuf::from("x~"));
+        assert_eq!(shell_quote("notes.md"), "notes.md");
+        assert_eq!(shell_quote("it's here"), "'it'\\''s here'");
+    }
 }

@@ -1,5 +1,8 @@
 //! `keep revert`: undo the last change of a note.
 
+use clap_complete::ArgValueCompleter;
+
+use super::complete;
 use keep_core::keeper::RevertOutcome;
 
 use super::output::Format;
@@ -9,20 +12,25 @@ use super::{CliError, CliResult, Ctx, Failures};
 ///
 /// The previous version (ID@V{1}) becomes the current one and leaves the
 /// archive; the current state is discarded, with its parts. A note with no
-/// archived versions is deleted, exactly as 'keep del ID' would. Exits 1 if
-/// any id is unknown.
+/// archived versions is left alone and reported, unless --delete is given:
+/// then it is deleted, exactly as 'keep del ID' would. Exits 1 if any id is
+/// unknown, 2 if a note had nothing to revert to.
 #[derive(Debug, clap::Args)]
 pub struct Args {
     /// Note ids
-    #[arg(required = true, value_name = "ID")]
+    #[arg(required = true, value_name = "ID", add = ArgValueCompleter::new(complete::note_id))]
     pub ids: Vec<String>,
+
+    /// Delete a note that has no earlier version instead of refusing
+    #[arg(long)]
+    pub delete: bool,
 }
 
 pub fn run(ctx: &mut Ctx, args: Args) -> CliResult {
     let mut failures = Failures::default();
     let mut outcomes = Vec::new();
     for arg in &args.ids {
-        match revert_one(ctx, arg) {
+        match revert_one(ctx, arg, args.delete) {
             Ok(outcome) => {
                 print_line(ctx, &outcome)?;
                 outcomes.push(outcome);
@@ -36,7 +44,7 @@ pub fn run(ctx: &mut Ctx, args: Args) -> CliResult {
     Ok(failures.status())
 }
 
-fn revert_one(ctx: &mut Ctx, arg: &str) -> Result<RevertOutcome, CliError> {
+fn revert_one(ctx: &mut Ctx, arg: &str, delete: bool) -> Result<RevertOutcome, CliError> {
     let keeper = ctx.keeper()?;
     let target = keeper.resolve(arg)?;
     if target.selector.is_some() {
@@ -44,7 +52,16 @@ fn revert_one(ctx: &mut Ctx, arg: &str) -> Result<RevertOutcome, CliError> {
             "'{arg}': revert works on a whole note; give the plain id"
         )));
     }
-    Ok(keeper.revert(&target.id)?)
+    match keeper.revert(&target.id, delete) {
+        Err(e @ keep_core::Error::NoEarlierVersion { .. }) => Err(CliError::Hinted {
+            message: e.to_string(),
+            hint: format!(
+                "'keep revert --delete {}' deletes it; 'keep del' does the same",
+                target.id
+            ),
+        }),
+        other => Ok(other?),
+    }
 }
 
 fn print_line(ctx: &mut Ctx, outcome: &RevertOutcome) -> Result<(), CliError> {

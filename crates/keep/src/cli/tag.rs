@@ -1,5 +1,8 @@
 //! `keep tag`: add and remove tags.
 
+use clap_complete::ArgValueCompleter;
+
+use super::complete;
 use keep_core::keeper::{TagEdit, WriteOutcome};
 use keep_core::model::{parse_user_tag, validate_tag_key};
 
@@ -19,11 +22,11 @@ use crate::render::text::status_word;
 #[derive(Debug, clap::Args)]
 pub struct Args {
     /// Note ids
-    #[arg(required = true, value_name = "ID")]
+    #[arg(required = true, value_name = "ID", add = ArgValueCompleter::new(complete::note_id))]
     pub ids: Vec<String>,
 
     /// Add a tag (repeatable)
-    #[arg(short = 't', long = "tag", value_name = "KEY=VALUE")]
+    #[arg(short = 't', long = "tag", value_name = "KEY=VALUE", add = ArgValueCompleter::new(complete::tag))]
     pub tags: Vec<String>,
 
     /// Remove a key with all its values (repeatable)

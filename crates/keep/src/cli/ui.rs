@@ -1,5 +1,8 @@
 //! `keep ui`: the full-screen browser.
 
+use clap_complete::ArgValueCompleter;
+
+use super::complete;
 use std::io::IsTerminal;
 use std::sync::Arc;
 
@@ -27,7 +30,7 @@ use crate::tui::{self, UiOptions, theme::Theme};
 #[command(after_long_help = keys_help())]
 pub struct Args {
     /// Colour theme: dark, light, high-contrast, monochrome or a user theme [default: the config file's, else dark]
-    #[arg(long, value_name = "NAME")]
+    #[arg(long, value_name = "NAME", add = ArgValueCompleter::new(complete::theme))]
     pub theme: Option<String>,
 }
 

@@ -4,7 +4,7 @@
 //! the same shape.
 
 use keep_core::keeper::NoteView;
-use keep_core::model::{Edge, Note, Part, Tags, Timestamp, Version};
+use keep_core::model::{Change, Edge, Note, Part, StateRef, Tags, Timestamp, Version};
 use keep_core::recall::{FindResult, Hit, Matched, Via};
 use schemars::JsonSchema;
 use serde::Serialize;
@@ -148,27 +148,51 @@ pub struct VersionJson {
     pub tags: Tags,
     pub content_hash: Option<String>,
     pub updated: Timestamp,
+    /// What this state changed compared with the one before it.
+    pub changed: Change,
 }
 
 impl VersionJson {
-    pub fn archived(offset: i64, v: &Version) -> Self {
+    fn new(
+        offset: i64,
+        state: StateRef<'_>,
+        updated: Timestamp,
+        before: Option<StateRef<'_>>,
+    ) -> Self {
         VersionJson {
             version: offset,
-            summary: v.summary.clone(),
-            tags: v.tags.clone(),
-            content_hash: v.content_hash.clone(),
-            updated: v.updated,
+            summary: state.summary.to_string(),
+            tags: state.tags.clone(),
+            content_hash: state.content_hash.map(str::to_string),
+            updated,
+            changed: Change::between(before, state),
         }
     }
 
-    pub fn current(n: &Note) -> Self {
-        VersionJson {
-            version: 0,
-            summary: n.summary.clone(),
-            tags: n.tags.clone(),
-            content_hash: n.content_hash.clone(),
-            updated: n.updated,
-        }
+    /// Archived versions (newest first, with their offsets), each with
+    /// what it changed.
+    pub fn archived(history: &[(i64, Version)]) -> Vec<Self> {
+        history
+            .iter()
+            .enumerate()
+            .map(|(i, (offset, v))| {
+                let before = history.get(i + 1).map(|(_, older)| older.state());
+                VersionJson::new(*offset, v.state(), v.updated, before)
+            })
+            .collect()
+    }
+
+    /// Every state, the current one (version 0) first.
+    pub fn all(current: &Note, history: &[(i64, Version)]) -> Vec<Self> {
+        let before = history.first().map(|(_, v)| v.state());
+        let mut all = vec![VersionJson::new(
+            0,
+            current.state(),
+            current.updated,
+            before,
+        )];
+        all.extend(VersionJson::archived(history));
+        all
     }
 }
 
@@ -221,12 +245,7 @@ impl ViewJson {
             note: NoteJson::from(&view.note),
             version: view.version,
             part: view.part.as_ref().map(PartJson::from),
-            versions: Some(
-                view.history
-                    .iter()
-                    .map(|(o, v)| VersionJson::archived(*o, v))
-                    .collect(),
-            ),
+            versions: Some(VersionJson::archived(&view.history)),
             version_count: None,
             parts: view.parts.iter().map(PartJson::from).collect(),
             edges: view.edges.iter().map(EdgeJson::from).collect(),

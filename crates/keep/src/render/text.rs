@@ -4,7 +4,7 @@
 //! Colour (ANSI) only when the caller asks for it.
 
 use keep_core::keeper::{NoteView, WriteStatus};
-use keep_core::model::{Edge, Note, keys};
+use keep_core::model::{Change, Edge, Note, keys};
 use keep_core::recall::{Hit, Matched, Via};
 
 /// Characters of a summary's first line shown in listings.
@@ -47,11 +47,16 @@ pub fn note_line(note: &Note, score: Option<f64>, remark: &str, painter: Painter
     };
     let id = painter.paint(Style::Id, &note.id);
     let date = painter.paint(Style::Dim, &note.updated.short());
-    let remark = if remark.is_empty() {
-        String::new()
+    let deleted = if note.tags.contains_key(keys::DELETED) {
+        "(file deleted)"
     } else {
-        format!("  {}", painter.paint(Style::Dim, remark))
+        ""
     };
+    let remark = [deleted, remark]
+        .iter()
+        .filter(|r| !r.is_empty())
+        .map(|r| format!("  {}", painter.paint(Style::Dim, r)))
+        .collect::<String>();
     match score {
         Some(s) => {
             let s = painter.paint(Style::Dim, &format!("{s:.4}"));
@@ -68,6 +73,39 @@ pub fn status_word(status: WriteStatus) -> &'static str {
         WriteStatus::Updated => "updated",
         WriteStatus::Unchanged => "unchanged",
     }
+}
+
+/// What a version changed, in a few words: `created`, `summary`,
+/// `content`, `tags +k=v -k=w`, joined with `; `; `no change` otherwise.
+pub fn change_label(change: &Change) -> String {
+    if change.created {
+        return "created".into();
+    }
+    let mut parts = Vec::new();
+    if change.content {
+        parts.push("content".to_string());
+    }
+    if change.summary {
+        parts.push("summary".to_string());
+    }
+    let tags: Vec<String> = change
+        .tags_added
+        .pairs()
+        .map(|(k, v)| format!("+{k}={v}"))
+        .chain(
+            change
+                .tags_removed
+                .pairs()
+                .map(|(k, v)| format!("-{k}={v}")),
+        )
+        .collect();
+    if !tags.is_empty() {
+        parts.push(format!("tags {}", tags.join(" ")));
+    }
+    if parts.is_empty() {
+        return "no change".into();
+    }
+    parts.join("; ")
 }
 
 /// Where inside its note a hit matched: `@P{2}` or `@V{1}`.

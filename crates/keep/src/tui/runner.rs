@@ -178,7 +178,7 @@ fn run_quick(keeper: &mut Keeper, effect: Effect, last_version: &mut i64) -> Opt
         Effect::Delete { id } => answer(keeper.delete(&NoteRef::plain(&id)), |_| {
             Msg::Done(format!("deleted {id}"))
         }),
-        Effect::Revert { id } => answer(keeper.revert(&id), |outcome| {
+        Effect::Revert { id } => answer(keeper.revert(&id, false), |outcome| {
             Msg::Done(match outcome {
                 keep_core::keeper::RevertOutcome::Restored { id, versions } => {
                     format!("reverted {id} ({versions} archived version(s) left)")

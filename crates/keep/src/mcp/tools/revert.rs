@@ -12,6 +12,9 @@ use super::{CallError, Context, Hints, ToolDef, plain_id};
 pub struct Args {
     /// The note's id.
     pub id: String,
+    /// When the note has no earlier version: delete it (true) instead of refusing (the default).
+    #[serde(default)]
+    pub delete: bool,
 }
 
 pub struct Revert;
@@ -19,7 +22,7 @@ pub struct Revert;
 impl ToolDef for Revert {
     const NAME: &'static str = "revert";
     const TITLE: &'static str = "Revert a note";
-    const DESCRIPTION: &'static str = "Undo the last change to a note: its previous version becomes current. A note without history is deleted.";
+    const DESCRIPTION: &'static str = "Undo the last change to a note: its previous version becomes current. A note without history is refused unless delete is true, which deletes it.";
     const HINTS: Hints = Hints {
         read_only: false,
         destructive: true,
@@ -30,6 +33,11 @@ impl ToolDef for Revert {
 
     fn call(keeper: &mut Keeper, _: &Context, args: Args) -> Result<RevertOutcome, CallError> {
         let id = plain_id(keeper, &args.id, "reverted")?;
-        Ok(keeper.revert(&id)?)
+        match keeper.revert(&id, args.delete) {
+            Err(e @ keep_core::Error::NoEarlierVersion { .. }) => Err(CallError::Failed(format!(
+                "{e}; call revert with \"delete\": true to delete the note instead"
+            ))),
+            other => Ok(other?),
+        }
     }
 }
