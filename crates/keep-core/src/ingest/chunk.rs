@@ -2,13 +2,18 @@
 //! paragraphs, a new chunk starting at a heading when one is near, and the
 //! last paragraph of a chunk (when short) repeated at the start of the next
 //! so that a passage cut in two is still found whole in one of them.
-//! Paragraphs longer than a chunk are split at sentence ends.
+//! Paragraphs longer than a chunk are split at sentence ends. Linear in the
+//! length of the text, and at most `MAX_PARTS` parts: past them, the rest
+//! of a huge text is still found by keyword (the full-text index), but not
+//! embedded part by part.
 
 /// Text at most this long gets no parts.
 pub const MIN_CHARS_FOR_PARTS: usize = crate::summarize::PASSTHROUGH_CHARS;
 const TARGET_CHARS: usize = 1500;
 const MAX_CHARS: usize = 2400;
 const OVERLAP_MAX_CHARS: usize = 400;
+/// Parts of one note at most (about 1.5 MB of text).
+pub const MAX_PARTS: usize = 1000;
 
 /// The chunks of `text`, or none when it is short.
 pub fn chunks(text: &str) -> Vec<String> {
@@ -20,6 +25,9 @@ pub fn chunks(text: &str) -> Vec<String> {
     let mut current: Vec<&str> = Vec::new();
     let mut len = 0;
     for para in paragraphs {
+        if out.len() >= MAX_PARTS {
+            return out;
+        }
         let n = para.chars().count();
         let heading = para.starts_with('#');
         let full =
@@ -51,7 +59,7 @@ fn paragraphs(text: &str) -> Vec<&str> {
     let mut out = Vec::new();
     for para in text.split("\n\n").map(str::trim).filter(|p| !p.is_empty()) {
         let mut rest = para;
-        while rest.chars().count() > MAX_CHARS {
+        while longer_than(rest, MAX_CHARS) && out.len() <= MAX_PARTS * 2 {
             let cut = split_point(rest, TARGET_CHARS);
             out.push(rest[..cut].trim());
             rest = rest[cut..].trim_start();
@@ -61,6 +69,12 @@ fn paragraphs(text: &str) -> Vec<&str> {
         }
     }
     out
+}
+
+/// Whether `text` has more than `chars` characters, looking at no more than
+/// `chars + 1` of them.
+fn longer_than(text: &str, chars: usize) -> bool {
+    text.len() > chars && text.char_indices().nth(chars).is_some()
 }
 
 /// A byte offset near `chars` characters into `text`: after the last
@@ -118,6 +132,14 @@ mod tests {
         for para in &paras {
             assert!(parts.iter().any(|p| p.contains(para.trim())), "lost {para}");
         }
+    }
+
+    #[test]
+    fn a_huge_text_is_capped_at_the_part_limit() {
+        let line = "word ".repeat(2_000_000);
+        let parts = chunks(&line);
+        assert_eq!(parts.len(), MAX_PARTS);
+        assert!(parts.iter().all(|p| p.chars().count() <= MAX_CHARS));
     }
 
     #[test]

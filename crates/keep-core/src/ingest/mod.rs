@@ -71,6 +71,14 @@ pub fn extract(
     path: Option<&Path>,
     ocr: Option<&ocr::Ocr>,
 ) -> Result<Document> {
+    let utf8;
+    let bytes = match sniff::utf16_text(bytes) {
+        Some(text) => {
+            utf8 = text.into_bytes();
+            &utf8[..]
+        }
+        None => bytes,
+    };
     let format = sniff::sniff(bytes, path);
     if matches!(format, Format::Text | Format::Markdown | Format::Binary)
         && let Some(claimed) = sniff::claimed(path)

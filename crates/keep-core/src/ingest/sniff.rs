@@ -130,6 +130,31 @@ fn looks_textual(b: &[u8]) -> bool {
     }
 }
 
+/// Text in UTF-16 with a byte-order mark, as UTF-8; None when `b` does not
+/// start with a UTF-16 mark or is not valid UTF-16 after it. (A UTF-16
+/// mark would otherwise pass for the frame sync of an MP3.)
+pub fn utf16_text(b: &[u8]) -> Option<String> {
+    let little = match b {
+        [0xFF, 0xFE, ..] => true,
+        [0xFE, 0xFF, ..] => false,
+        _ => return None,
+    };
+    let body = &b[2..];
+    if body.len() % 2 != 0 {
+        return None;
+    }
+    let units = body.chunks_exact(2).map(|c| {
+        if little {
+            u16::from_le_bytes([c[0], c[1]])
+        } else {
+            u16::from_be_bytes([c[0], c[1]])
+        }
+    });
+    char::decode_utf16(units)
+        .collect::<Result<String, _>>()
+        .ok()
+}
+
 fn looks_like_html(b: &[u8]) -> bool {
     let head = String::from_utf8_lossy(&b[..b.len().min(1024)]).to_ascii_lowercase();
     let head = head.trim_start_matches('\u{feff}').trim_start();
@@ -156,5 +181,25 @@ mod tests {
         assert_eq!(sniff(b"plain", Some(Path::new("a.pdf"))), Format::Text);
         assert_eq!(sniff(b"\x00\x01\x02garbage", None), Format::Binary);
         assert_eq!(sniff(b"\xC3\x28 invalid", None), Format::Binary);
+    }
+
+    #[test]
+    fn utf16_with_a_mark_is_text_in_either_byte_order() {
+        let le: Vec<u8> = [0xFF, 0xFE]
+            .into_iter()
+            .chain("héllo".encode_utf16().flat_map(u16::to_le_bytes))
+            .collect();
+        let be: Vec<u8> = [0xFE, 0xFF]
+            .into_iter()
+            .chain("héllo".encode_utf16().flat_map(u16::to_be_bytes))
+            .collect();
+        assert_eq!(utf16_text(&le).as_deref(), Some("héllo"));
+        assert_eq!(utf16_text(&be).as_deref(), Some("héllo"));
+        assert_eq!(
+            utf16_text(b"\xFF\xFB\x90\x00"),
+            None,
+            "an MP3 frame is not UTF-16"
+        );
+        assert_eq!(utf16_text(b"plain"), None);
     }
 }

@@ -212,9 +212,8 @@ impl Keeper {
         let waiting = self.list(&filter, ListOrder::Id, None)?;
         let targets: Vec<Target> = waiting
             .iter()
-            .filter_map(|n| n.id.strip_prefix("file://"))
-            .filter_map(crate::model::percent_decode)
-            .map(|p| Target::Path(PathBuf::from(p)))
+            .filter_map(|n| crate::model::path_of_file_id(&n.id))
+            .map(Target::Path)
             .collect();
         if targets.is_empty() {
             return Ok((0, waiting.len()));

@@ -209,18 +209,17 @@ fn archived_state(current: &Note, version: &Version) -> Note {
 /// Maps `@V{n}` onto an index into versions stored oldest first; `None`
 /// means the current state.
 pub(super) fn version_index(target: &NoteRef, archived: usize, n: i64) -> Result<Option<usize>> {
-    let archived_i = archived as i64;
-    let index = match n {
-        0 => return Ok(None),
-        n if n > 0 && n <= archived_i => archived_i - n,
-        n if n < 0 && -n <= archived_i => -n - 1,
-        _ => {
-            return Err(Error::invalid(format!(
-                "'{target}' is out of range: the note has {archived} archived version(s)"
-            )));
-        }
-    };
-    Ok(Some(index as usize))
+    if n == 0 {
+        return Ok(None);
+    }
+    let back = usize::try_from(n.unsigned_abs()).unwrap_or(usize::MAX);
+    match (n > 0, back <= archived) {
+        (true, true) => Ok(Some(archived - back)),
+        (false, true) => Ok(Some(back - 1)),
+        (_, false) => Err(Error::invalid(format!(
+            "'{target}' is out of range: the note has {archived} archived version(s)"
+        ))),
+    }
 }
 
 #[cfg(test)]
@@ -237,5 +236,8 @@ mod tests {
         assert_eq!(version_index(&r, 3, -3).unwrap(), Some(2));
         assert!(version_index(&r, 3, 4).is_err());
         assert!(version_index(&r, 3, -4).is_err());
+        assert!(version_index(&r, 3, i64::MIN).is_err());
+        assert!(version_index(&r, 3, i64::MAX).is_err());
+        assert!(version_index(&r, 0, i64::MIN).is_err());
     }
 }

@@ -154,10 +154,10 @@ impl Keeper {
         }
         let mut gone: Vec<Note> = Vec::new();
         for id in ids {
-            let Some(path) = id.strip_prefix("file://").and_then(model::percent_decode) else {
+            let Some(path) = model::path_of_file_id(&id) else {
                 continue;
             };
-            if present.contains(Path::new(&path)) || Path::new(&path).exists() {
+            if present.contains(&path) || path.exists() {
                 continue;
             }
             if let Some((_, n)) = self.store.db().note(&id)?

@@ -1,7 +1,7 @@
 //! Note ids: inline ids from content hashes, validation, and the
 //! percent-decoding of `file://` ids.
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 use sha2::{Digest, Sha256};
 
@@ -72,6 +72,11 @@ pub(crate) fn escape(s: &str) -> String {
 
 /// Decodes `%XX` escapes (as in URIs); None when the result is not UTF-8.
 pub fn percent_decode(text: &str) -> Option<String> {
+    String::from_utf8(percent_decode_bytes(text)).ok()
+}
+
+/// Decodes `%XX` escapes into raw bytes; a stray `%` stays itself.
+fn percent_decode_bytes(text: &str) -> Vec<u8> {
     let bytes = text.as_bytes();
     let mut out = Vec::with_capacity(bytes.len());
     let mut i = 0;
@@ -87,13 +92,25 @@ pub fn percent_decode(text: &str) -> Option<String> {
         out.push(bytes[i]);
         i += 1;
     }
-    String::from_utf8(out).ok()
+    out
 }
 
-/// `file://` URI of an absolute path, with unsafe characters escaped.
+/// The path a `file://` id names: the exact bytes, whatever their
+/// encoding; None for other ids or a path that is not absolute.
+pub fn path_of_file_id(id: &str) -> Option<PathBuf> {
+    use std::os::unix::ffi::OsStringExt;
+    let encoded = id.strip_prefix("file://")?;
+    let bytes = percent_decode_bytes(encoded);
+    (bytes.first() == Some(&b'/')).then(|| PathBuf::from(std::ffi::OsString::from_vec(bytes)))
+}
+
+/// `file://` URI of an absolute path, each byte outside a safe set
+/// percent-encoded, so any name a file system allows (UTF-8 or not) has
+/// its own id and decodes back to itself.
 pub fn file_id(path: &Path) -> String {
+    use std::os::unix::ffi::OsStrExt;
     let mut out = String::from("file://");
-    for b in path.to_string_lossy().bytes() {
+    for &b in path.as_os_str().as_bytes() {
         match b {
             b'A'..=b'Z' | b'a'..=b'z' | b'0'..=b'9' | b'/' | b'-' | b'_' | b'.' | b'~' => {
                 out.push(b as char)
@@ -107,6 +124,22 @@ pub fn file_id(path: &Path) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn file_ids_are_lossless_for_names_that_are_not_utf8() {
+        use std::os::unix::ffi::OsStrExt;
+        let a = Path::new(std::ffi::OsStr::from_bytes(b"/tmp/bad-utf8-\xff\xfe.txt"));
+        let b = Path::new(std::ffi::OsStr::from_bytes(b"/tmp/bad-utf8-\xfe\xff.txt"));
+        assert_eq!(file_id(a), "file:///tmp/bad-utf8-%FF%FE.txt");
+        assert_ne!(file_id(a), file_id(b));
+        assert_eq!(path_of_file_id(&file_id(a)).as_deref(), Some(a));
+        assert_eq!(
+            path_of_file_id("file:///tmp/a%20b").unwrap(),
+            Path::new("/tmp/a b")
+        );
+        assert_eq!(path_of_file_id("note"), None);
+        assert_eq!(path_of_file_id("file://relative"), None);
+    }
 
     #[test]
     fn file_ids_escape_unsafe_characters() {

@@ -14,13 +14,29 @@ mod stopwords;
 pub const PASSTHROUGH_CHARS: usize = 2000;
 /// Target length of a summary of longer text.
 pub const SUMMARY_CHARS: usize = 600;
+/// Only this much of a huge text (bytes, cut at a character) is read to
+/// summarise it, so the cost stays bounded.
+const SUMMARY_INPUT_BYTES: usize = 1 << 20;
 
 /// The summary of `text` (already trimmed).
 pub fn summarize(text: &str) -> String {
     if text.chars().count() <= PASSTHROUGH_CHARS {
         return text.to_string();
     }
+    let text = prefix(text, SUMMARY_INPUT_BYTES);
     extractive(text, SUMMARY_CHARS).unwrap_or_else(|| lead(text, SUMMARY_CHARS))
+}
+
+/// At most `bytes` of `text`, cut at a character boundary.
+fn prefix(text: &str, bytes: usize) -> &str {
+    if text.len() <= bytes {
+        return text;
+    }
+    let mut end = bytes;
+    while !text.is_char_boundary(end) {
+        end -= 1;
+    }
+    &text[..end]
 }
 
 /// A sentence scoring under this fraction of the best is not chosen.

@@ -376,14 +376,11 @@ pub fn read_stdin() -> Result<String, CliError> {
 }
 
 fn path_of_file_uri(uri: &str) -> Result<PathBuf, CliError> {
-    let path = keep_core::model::percent_decode(&uri["file://".len()..])
-        .ok_or_else(|| CliError::Usage(format!("'{uri}' is not a valid file URI")))?;
-    if !path.starts_with('/') {
-        return Err(CliError::Usage(format!(
+    keep_core::model::path_of_file_id(uri).ok_or_else(|| {
+        CliError::Usage(format!(
             "'{uri}' is not a valid file URI: expected file:///absolute/path"
-        )));
-    }
-    Ok(PathBuf::from(path))
+        ))
+    })
 }
 
 pub fn print_outcome(ctx: &mut Ctx, outcome: &WriteOutcome) -> Result<(), CliError> {
