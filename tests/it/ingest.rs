@@ -259,7 +259,7 @@ fn broken_files_fail_alone_and_the_rest_lands() {
     let stderr = String::from_utf8(out.stderr).unwrap();
     let expect = [
         ("bomb.docx", "looks like a zip bomb"),
-        ("dangling.txt", "No such file"),
+        ("dangling.txt", "is a dangling link"),
         ("encrypted.pdf", "is an encrypted PDF"),
         ("fake.jpg", "is named as JPEG but its content is not JPEG"),
         ("huge.txt", "files over 256 MB are not read"),

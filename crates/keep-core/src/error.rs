@@ -58,6 +58,14 @@ pub enum Error {
     #[error("{dir}: the watched folder is missing or not readable; it stays registered")]
     WatchedFolderMissing { dir: String },
 
+    /// The store path names a file, not a folder.
+    #[error("the store {} is a file, not a folder: give --store (or KEEP_STORE) a folder", path.display())]
+    StoreNotAFolder { path: PathBuf },
+
+    /// A write to a store this process may only read.
+    #[error("the store {} is read-only here: reading works, writing does not", path.display())]
+    ReadOnlyStore { path: PathBuf },
+
     /// The database could not be opened or a statement failed.
     #[error("database: {0}")]
     Database(#[from] rusqlite::Error),

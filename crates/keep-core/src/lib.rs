@@ -27,4 +27,10 @@ pub(crate) mod store;
 pub use embed::Embedder;
 pub use error::{Error, Result};
 pub use keeper::Keeper;
-pub use settings::Settings;
+pub use settings::{Settings, WorkerCommand};
+
+/// The child side of isolated extraction: the binary runs this for its
+/// hidden `__extract` command; returns the exit code.
+pub fn serve_extraction_worker(memory_limit: Option<u64>) -> i32 {
+    ingest::isolate::serve(memory_limit)
+}

@@ -5,6 +5,8 @@
 use std::path::PathBuf;
 use std::time::Duration;
 
+use std::ffi::OsString;
+
 use crate::model::Clock;
 
 /// Default overall time limit of a URL download.
@@ -26,6 +28,17 @@ pub struct Settings {
     pub fetch_timeout: Duration,
     /// Recency half-life of recall, in days; 0 turns decay off.
     pub half_life_days: f64,
+    /// The program that extracts files in a child process; None extracts
+    /// on threads of this process (tests of the core).
+    pub extract_worker: Option<WorkerCommand>,
+}
+
+/// The program and arguments that run a child extractor (see
+/// `keep_core::serve_extraction_worker`).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct WorkerCommand {
+    pub program: PathBuf,
+    pub args: Vec<OsString>,
 }
 
 /// Where the embedding model, its runtime and the cache of optimised graphs
@@ -52,6 +65,7 @@ impl Settings {
             ocr_dir: None,
             fetch_timeout: DEFAULT_FETCH_TIMEOUT,
             half_life_days: DEFAULT_HALF_LIFE_DAYS,
+            extract_worker: None,
         }
     }
 }

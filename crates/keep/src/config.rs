@@ -6,9 +6,9 @@ use std::ffi::OsString;
 use std::path::PathBuf;
 use std::time::Duration;
 
-use keep_core::Settings;
 use keep_core::model::{Clock, Timestamp};
 use keep_core::settings::{DEFAULT_FETCH_TIMEOUT, DEFAULT_HALF_LIFE_DAYS, ModelSettings};
+use keep_core::{Settings, WorkerCommand};
 use serde::Deserialize;
 
 /// The environment variables keep reads, with what each means. The man
@@ -228,8 +228,27 @@ impl Config {
             ocr_dir: self.ocr_dir.clone(),
             fetch_timeout: self.fetch_timeout,
             half_life_days: self.half_life_days,
+            extract_worker: extract_worker(),
         })
     }
+}
+
+/// The first argument that makes the binary a child extractor.
+pub const EXTRACT_COMMAND: &str = "__extract";
+/// The data segment a child extractor may use.
+pub const EXTRACT_MEMORY_BYTES: u64 = 1024 * 1024 * 1024;
+
+/// This binary, run as a child extractor; None when it cannot be found
+/// (extraction then runs on threads).
+fn extract_worker() -> Option<WorkerCommand> {
+    let program = std::env::current_exe().ok()?;
+    Some(WorkerCommand {
+        program,
+        args: vec![
+            EXTRACT_COMMAND.into(),
+            EXTRACT_MEMORY_BYTES.to_string().into(),
+        ],
+    })
 }
 
 fn read_config_file(path: &std::path::Path) -> Result<ConfigFile, ConfigError> {

@@ -5,8 +5,24 @@
 use std::process::ExitCode;
 
 use keep::cli::{self, Status};
+use keep::config::EXTRACT_COMMAND;
+
+/// `keep __extract BYTES`: a child that extracts files for its parent
+/// (see keep_core's isolated extraction); not a command for people.
+fn run_as_extractor() -> Option<u8> {
+    let mut args = std::env::args_os().skip(1);
+    if args.next()? != EXTRACT_COMMAND {
+        return None;
+    }
+    let limit = args.next().and_then(|a| a.to_str()?.parse().ok());
+    let code = keep_core::serve_extraction_worker(limit);
+    Some(u8::try_from(code).unwrap_or(1))
+}
 
 fn main() -> ExitCode {
+    if let Some(code) = run_as_extractor() {
+        return ExitCode::from(code);
+    }
     clap_complete::CompleteEnv::with_factory(cli::command).complete();
     let cli = cli::parse();
     match cli::run(cli) {

@@ -12,15 +12,35 @@ use crate::error::Result;
 
 pub struct Image;
 
-/// Largest image decoded, in pixels per side and bytes.
+/// Largest image decoded, in pixels per side, pixels in all, and bytes.
+/// A larger one is kept with its size and EXIF tags, its text unread.
 const MAX_SIDE: u32 = 20_000;
-const MAX_DECODED_BYTES: u64 = 512 * 1024 * 1024;
+const MAX_PIXELS: u64 = 40_000_000;
+const MAX_DECODED_BYTES: u64 = 256 * 1024 * 1024;
 
 impl Extractor for Image {
     fn extract(&self, bytes: &[u8], ocr: Option<&Ocr>) -> Result<Document> {
-        let mut reader = image::ImageReader::new(Cursor::new(bytes))
-            .with_guessed_format()
+        let reader = || {
+            image::ImageReader::new(Cursor::new(bytes))
+                .with_guessed_format()
+                .map_err(|e| bad(format!("is not a readable image ({e})")))
+        };
+        let (width, height) = reader()?
+            .into_dimensions()
             .map_err(|e| bad(format!("is not a readable image ({e})")))?;
+        let mut doc = Document::default();
+        doc.tags.insert("dimensions", format!("{width}x{height}"));
+        exif_tags(bytes, &mut doc.tags);
+        let pixels = u64::from(width) * u64::from(height);
+        if pixels > MAX_PIXELS || width > MAX_SIDE || height > MAX_SIDE {
+            doc.description = Some(format!(
+                "{}; its text was not read (images over {} megapixels or {MAX_SIDE} pixels a side are not decoded)",
+                describe(&doc.tags),
+                MAX_PIXELS / 1_000_000
+            ));
+            return Ok(doc);
+        }
+        let mut reader = reader()?;
         let mut limits = image::Limits::default();
         limits.max_image_width = Some(MAX_SIDE);
         limits.max_image_height = Some(MAX_SIDE);
@@ -29,12 +49,6 @@ impl Extractor for Image {
         let picture = reader
             .decode()
             .map_err(|e| bad(format!("is not a readable image ({e})")))?;
-        let mut doc = Document::default();
-        doc.tags.insert(
-            "dimensions",
-            format!("{}x{}", picture.width(), picture.height()),
-        );
-        exif_tags(bytes, &mut doc.tags);
         match ocr {
             Some(ocr) => doc.text = ocr.recognize(&picture)?,
             None => doc.ocr_pending = true,

@@ -10,9 +10,11 @@ mod docx;
 pub mod fetch;
 mod html;
 mod image;
+pub mod isolate;
 pub mod ocr;
 mod pdf;
 pub mod pool;
+pub mod read;
 pub mod sniff;
 mod text;
 pub mod walk;
@@ -27,7 +29,7 @@ pub use sniff::Format;
 pub const MAX_FILE_BYTES: u64 = 256 * 1024 * 1024;
 
 /// What an extractor found in a file.
-#[derive(Debug, Clone, Default)]
+#[derive(Debug, Clone, Default, serde::Serialize, serde::Deserialize)]
 pub struct Document {
     /// The readable text, possibly empty (a photo without words).
     pub text: String,
@@ -104,6 +106,20 @@ pub fn extract(
     doc.media_type = format.media_type().to_string();
     doc.text = tidy(&doc.text);
     Ok(doc)
+}
+
+/// Whether extracting `bytes` calls a parser that hostile input could
+/// crash (everything but plain text and Markdown).
+pub fn needs_isolation(bytes: &[u8], path: Option<&Path>) -> bool {
+    if sniff::utf16_text(bytes).is_some() {
+        return false;
+    }
+    !matches!(sniff::sniff(bytes, path), Format::Text | Format::Markdown)
+}
+
+/// Whether `bytes` are of a format whose text may need OCR.
+pub fn may_need_ocr(bytes: &[u8]) -> bool {
+    matches!(sniff::sniff(bytes, None), Format::Pdf | Format::Image(_))
 }
 
 /// An extraction failure for `what`.

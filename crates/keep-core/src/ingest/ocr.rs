@@ -48,6 +48,20 @@ struct TextBox {
 }
 
 impl Ocr {
+    /// Whether the model files are in `dir`; the reason when not.
+    pub fn check(dir: &Path) -> Result<()> {
+        for name in [DETECTOR_FILE, RECOGNIZER_FILE, DICTIONARY_FILE] {
+            let path = dir.join(name);
+            if !path.is_file() {
+                return Err(Error::ModelUnavailable(format!(
+                    "the OCR model {} is missing; install it with ./scripts/setup.sh --models-only",
+                    path.display()
+                )));
+            }
+        }
+        Ok(())
+    }
+
     /// Loads the models from `dir`.
     pub fn load(dir: &Path) -> Result<Ocr> {
         let file = |name: &str| {

@@ -1,23 +1,30 @@
-//! Extraction on worker threads. Each file is read (with a size cap),
-//! hashed, skipped when its hash is already stored, then extracted on a
-//! thread of its own so that a panic is caught and a hang is cut off after
-//! a time limit; results come back over a channel in completion order.
+//! Extraction on worker threads. Each file is read (regular files only,
+//! bounded), hashed, skipped when its hash is already stored, then
+//! extracted: plain text and Markdown on a thread of their own, every other
+//! format in a child process (`isolate`) when the settings name one, so
+//! that a crash, a runaway allocation or a hang fails only its file. The
+//! bytes read but not yet extracted are bounded for the whole pool.
+//! Results come back over a channel in completion order.
 
 use std::collections::HashMap;
 use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::path::PathBuf;
 use std::sync::mpsc::{Receiver, RecvTimeoutError, Sender, channel};
-use std::sync::{Arc, Mutex, Once};
+use std::sync::{Arc, Condvar, Mutex, Once};
 use std::thread;
 use std::time::Duration;
 
+use super::isolate::{Isolated, WorkerCommand};
 use super::ocr::Ocr;
+use super::read::read_regular_file;
 use super::{Document, MAX_FILE_BYTES, extract, fetch};
 use crate::model;
 
 /// Longest an extraction may run.
 pub const TIME_LIMIT: Duration = Duration::from_secs(120);
-const EXTRACT_THREAD: &str = "keep-extract";
+/// Bytes of files held by the pool at once, read but not yet extracted.
+pub const IN_FLIGHT_BYTES: u64 = 512 * 1024 * 1024;
+pub(crate) const EXTRACT_THREAD: &str = "keep-extract";
 
 /// Where a job's bytes come from.
 #[derive(Debug, Clone)]
@@ -37,7 +44,7 @@ impl Job {
     /// The path or URL, for messages and progress.
     pub fn name(&self) -> String {
         match &self.source {
-            Source::File(p) => p.display().to_string(),
+            Source::File(p) => model::printable(&p.display().to_string()),
             Source::Url(u) => u.clone(),
         }
     }
@@ -54,29 +61,44 @@ pub enum Outcome {
     Failed(String),
 }
 
-/// Runs `jobs` on `workers` threads; each result arrives as (job index,
-/// outcome). `known` maps ids to stored content hashes.
+/// How the pool extracts.
+#[derive(Clone, Default)]
+pub struct PoolConfig {
+    pub workers: usize,
+    pub fetch_timeout: Duration,
+    /// The child extractor for every format but plain text; None: threads.
+    pub isolation: Option<WorkerCommand>,
+    /// OCR models loaded here, for extraction on threads.
+    pub ocr: Option<Arc<Ocr>>,
+    /// Where children find the OCR models.
+    pub ocr_dir: Option<PathBuf>,
+}
+
+/// Runs `jobs` on the configured workers; each result arrives as (job
+/// index, outcome). `known` maps ids to stored content hashes.
 pub fn run(
     jobs: Vec<Job>,
-    workers: usize,
+    config: PoolConfig,
     known: HashMap<String, String>,
-    ocr: Option<Arc<Ocr>>,
-    fetch_timeout: Duration,
 ) -> Receiver<(usize, Outcome)> {
     quiet_extract_panics();
     let (tx, rx) = channel();
     let queue = Arc::new(Mutex::new(jobs.into_iter().enumerate()));
     let known = Arc::new(known);
-    for _ in 0..workers.max(1) {
+    let budget = Arc::new(Budget::new(IN_FLIGHT_BYTES));
+    let config = Arc::new(config);
+    for _ in 0..config.workers.max(1) {
         let queue = Arc::clone(&queue);
         let known = Arc::clone(&known);
-        let ocr = ocr.clone();
+        let budget = Arc::clone(&budget);
+        let config = Arc::clone(&config);
         let tx: Sender<(usize, Outcome)> = tx.clone();
         thread::spawn(move || {
+            let mut child = config.isolation.clone().map(Isolated::new);
             loop {
                 let next = queue.lock().unwrap_or_else(|p| p.into_inner()).next();
                 let Some((index, job)) = next else { break };
-                let outcome = process(&job, &known, ocr.clone(), fetch_timeout);
+                let outcome = process(&job, &known, &config, &budget, child.as_mut());
                 if tx.send((index, outcome)).is_err() {
                     break;
                 }
@@ -89,10 +111,15 @@ pub fn run(
 fn process(
     job: &Job,
     known: &HashMap<String, String>,
-    ocr: Option<Arc<Ocr>>,
-    fetch_timeout: Duration,
+    config: &PoolConfig,
+    budget: &Budget,
+    child: Option<&mut Isolated>,
 ) -> Outcome {
-    let bytes = match read(&job.source, fetch_timeout) {
+    let _held = match &job.source {
+        Source::File(path) => budget.take(std::fs::metadata(path).map_or(0, |m| m.len())),
+        Source::Url(_) => budget.take(0),
+    };
+    let bytes = match read(&job.source, config.fetch_timeout) {
         Ok(b) => b,
         Err(reason) => return Outcome::Failed(reason),
     };
@@ -105,6 +132,33 @@ fn process(
         Source::File(p) => Some(p.clone()),
         Source::Url(u) => Some(PathBuf::from(u.split(['?', '#']).next().unwrap_or(u))),
     };
+    let extracted = match child {
+        Some(child) if super::needs_isolation(&bytes, path.as_deref()) => child.extract(
+            &bytes,
+            &name,
+            path.as_deref(),
+            config.ocr_dir.as_deref(),
+            TIME_LIMIT,
+        ),
+        _ => extract_on_thread(bytes, name, path, config.ocr.clone()),
+    };
+    match extracted {
+        Ok(doc) => Outcome::Extracted {
+            doc: Box::new(doc),
+            hash,
+        },
+        Err(reason) => Outcome::Failed(reason),
+    }
+}
+
+/// Extracts on a thread of its own, so that a panic is caught and a hang
+/// is cut off after the time limit.
+fn extract_on_thread(
+    bytes: Vec<u8>,
+    name: String,
+    path: Option<PathBuf>,
+    ocr: Option<Arc<Ocr>>,
+) -> Result<Document, String> {
     let (tx, rx) = channel();
     let spawned = thread::Builder::new()
         .name(EXTRACT_THREAD.into())
@@ -115,49 +169,31 @@ fn process(
             let _ = tx.send(result);
         });
     if let Err(e) = spawned {
-        return Outcome::Failed(format!("could not start extraction: {e}"));
+        return Err(format!("could not start extraction: {e}"));
     }
     match rx.recv_timeout(TIME_LIMIT) {
-        Ok(Ok(Ok(doc))) => Outcome::Extracted {
-            doc: Box::new(doc),
-            hash,
-        },
-        Ok(Ok(Err(e))) => Outcome::Failed(reason_of(e)),
-        Ok(Err(panic)) => Outcome::Failed(format!(
+        Ok(Ok(Ok(doc))) => Ok(doc),
+        Ok(Ok(Err(e))) => Err(e.reason()),
+        Ok(Err(panic)) => Err(format!(
             "the extractor crashed ({}); the file is probably malformed",
             panic_message(&panic)
         )),
-        Err(RecvTimeoutError::Timeout) => Outcome::Failed(format!(
+        Err(RecvTimeoutError::Timeout) => Err(format!(
             "extraction took longer than {} s; gave up",
             TIME_LIMIT.as_secs()
         )),
-        Err(RecvTimeoutError::Disconnected) => Outcome::Failed("the extractor vanished".into()),
+        Err(RecvTimeoutError::Disconnected) => Err("the extractor vanished".into()),
     }
-}
-
-/// The reason part of an extraction error (the caller adds the name).
-fn reason_of(e: crate::Error) -> String {
-    e.reason()
 }
 
 fn read(source: &Source, fetch_timeout: Duration) -> Result<Vec<u8>, String> {
     match source {
-        Source::Url(url) => fetch::fetch(url, fetch_timeout).map_err(reason_of),
-        Source::File(path) => {
-            let meta = std::fs::metadata(path).map_err(|e| e.to_string())?;
-            if meta.len() > MAX_FILE_BYTES {
-                return Err(format!(
-                    "is {:.1} MB; files over {} MB are not read",
-                    meta.len() as f64 / 1e6,
-                    MAX_FILE_BYTES / (1024 * 1024)
-                ));
-            }
-            std::fs::read(path).map_err(|e| e.to_string())
-        }
+        Source::Url(url) => fetch::fetch(url, fetch_timeout).map_err(|e| e.reason()),
+        Source::File(path) => read_regular_file(path, MAX_FILE_BYTES),
     }
 }
 
-fn panic_message(panic: &Box<dyn std::any::Any + Send>) -> String {
+pub(crate) fn panic_message(panic: &Box<dyn std::any::Any + Send>) -> String {
     let text = panic
         .downcast_ref::<String>()
         .map(String::as_str)
@@ -185,6 +221,51 @@ fn quiet_extract_panics() {
     });
 }
 
+/// Bytes the pool may hold at once. A file larger than the whole budget
+/// waits until it is alone.
+struct Budget {
+    capacity: u64,
+    used: Mutex<u64>,
+    freed: Condvar,
+}
+
+/// A share of the budget, given back when dropped.
+struct Held<'a> {
+    budget: &'a Budget,
+    bytes: u64,
+}
+
+impl Budget {
+    fn new(capacity: u64) -> Self {
+        Budget {
+            capacity,
+            used: Mutex::new(0),
+            freed: Condvar::new(),
+        }
+    }
+
+    fn take(&self, bytes: u64) -> Held<'_> {
+        let bytes = bytes.min(self.capacity);
+        let mut used = self.used.lock().unwrap_or_else(|p| p.into_inner());
+        while *used + bytes > self.capacity {
+            used = self.freed.wait(used).unwrap_or_else(|p| p.into_inner());
+        }
+        *used += bytes;
+        Held {
+            budget: self,
+            bytes,
+        }
+    }
+}
+
+impl Drop for Held<'_> {
+    fn drop(&mut self) {
+        let mut used = self.budget.used.lock().unwrap_or_else(|p| p.into_inner());
+        *used -= self.bytes;
+        self.budget.freed.notify_all();
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -210,9 +291,12 @@ mod tests {
             source: Source::File(dir.path().join("gone.txt")),
         });
         let known = HashMap::from([("b.txt".to_string(), model::content_hash(b"bravo text"))]);
-        let mut results: Vec<(usize, Outcome)> = run(jobs, 2, known, None, Duration::from_secs(5))
-            .iter()
-            .collect();
+        let config = PoolConfig {
+            workers: 2,
+            fetch_timeout: Duration::from_secs(5),
+            ..PoolConfig::default()
+        };
+        let mut results: Vec<(usize, Outcome)> = run(jobs, config, known).iter().collect();
         results.sort_by_key(|r| r.0);
         assert!(
             matches!(&results[0].1, Outcome::Extracted { doc, .. } if doc.text == "alpha text")
@@ -220,5 +304,21 @@ mod tests {
         assert!(matches!(results[1].1, Outcome::Unchanged));
         assert!(matches!(&results[2].1, Outcome::Failed(r) if r.contains("named as PDF")));
         assert!(matches!(&results[3].1, Outcome::Failed(r) if r.contains("No such file")));
+    }
+
+    #[test]
+    fn the_budget_waits_for_room_and_gives_it_back() {
+        let budget = Arc::new(Budget::new(100));
+        let first = budget.take(80);
+        let b = Arc::clone(&budget);
+        let waiter = thread::spawn(move || {
+            let _second = b.take(50);
+        });
+        thread::sleep(Duration::from_millis(50));
+        assert!(!waiter.is_finished(), "took more than the budget");
+        drop(first);
+        waiter.join().unwrap();
+        let _huge = budget.take(1_000);
+        assert_eq!(*budget.used.lock().unwrap(), 100);
     }
 }

@@ -140,7 +140,7 @@ pub fn utf16_text(b: &[u8]) -> Option<String> {
         _ => return None,
     };
     let body = &b[2..];
-    if body.len() % 2 != 0 {
+    if !body.len().is_multiple_of(2) {
         return None;
     }
     let units = body.chunks_exact(2).map(|c| {

@@ -180,7 +180,10 @@ impl Keeper {
     /// not take the vectors.
     pub fn embed_before_search(&mut self) -> Option<String> {
         match self.embed_pending(Some(EMBED_BEFORE_SEARCH)) {
-            Ok(_) | Err(Error::ModelUnavailable(_) | Error::ModelMismatch(_)) => None,
+            Ok(_)
+            | Err(
+                Error::ModelUnavailable(_) | Error::ModelMismatch(_) | Error::ReadOnlyStore { .. },
+            ) => None,
             Err(e) => Some(format!("waiting notes could not be embedded: {e}")),
         }
     }

@@ -16,7 +16,7 @@ use super::write::{Content, write_content};
 use super::{Keeper, PutOptions, WriteOutcome, WriteStatus};
 use crate::error::{Error, Result};
 pub use crate::ingest::fetch::is_url;
-use crate::ingest::pool::{self, Job, Outcome, Source};
+use crate::ingest::pool::{self, Job, Outcome, PoolConfig, Source};
 use crate::ingest::walk;
 pub use crate::ingest::walk::{DEFAULT_MAX_FILES, WalkOptions};
 use crate::ingest::{Document, chunk, fetch, ocr};
@@ -85,6 +85,9 @@ impl IngestReport {
         self.updated.sort();
         self.unchanged.sort();
         self.ocr_pending.sort();
+        for f in &mut self.failed {
+            f.path = crate::model::printable(&f.path);
+        }
         self.failed.sort_by(|a, b| a.path.cmp(&b.path));
     }
 }
@@ -120,22 +123,26 @@ impl Keeper {
         let jobs = self.plan(targets, opts, &mut report)?;
         progress(Progress::Planned { total: jobs.len() });
         if jobs.is_empty() {
+            report.sort();
             return Ok(report);
         }
         let known = self.known_hashes(&jobs)?;
-        let (ocr, ocr_off) = load_ocr_if_needed(&jobs, self.settings.ocr_dir.as_deref());
+        let isolation = self.settings.extract_worker.clone();
+        let (ocr, ocr_off) =
+            load_ocr_if_needed(&jobs, self.settings.ocr_dir.as_deref(), isolation.is_some());
         let workers = match opts.workers {
             0 => std::thread::available_parallelism().map_or(2, |n| n.get()),
             n => n,
         };
         let total = jobs.len();
-        let results = pool::run(
-            jobs.clone(),
+        let config = PoolConfig {
             workers,
-            known,
+            fetch_timeout: self.settings.fetch_timeout,
+            isolation,
             ocr,
-            self.settings.fetch_timeout,
-        );
+            ocr_dir: self.settings.ocr_dir.clone(),
+        };
+        let results = pool::run(jobs.clone(), config, known);
         let mut pending: Vec<(usize, Box<Document>, String)> = Vec::new();
         let mut done = 0;
         loop {
@@ -242,10 +249,14 @@ impl Keeper {
                     match std::fs::metadata(&path) {
                         Err(e) => report.failed.push(Failure {
                             path: path.display().to_string(),
-                            reason: e.to_string(),
+                            reason: crate::ingest::read::open_failure(&path, &e),
                         }),
                         Ok(meta) if meta.is_dir() => {
-                            let walked = walk::walk(&path, &opts.walk)?;
+                            let walk_opts = WalkOptions {
+                                confine: opts.roots.clone(),
+                                ..opts.walk.clone()
+                            };
+                            let walked = walk::walk(&path, &walk_opts)?;
                             report.capped |= walked.capped;
                             if walked.capped {
                                 report.notices.push(format!(
@@ -446,10 +457,12 @@ fn content_of(
     (content, put)
 }
 
-/// Loads the OCR models when some job may need them; else why not.
+/// Loads the OCR models when some job may need them (or, when children
+/// extract, checks that they are there); else why not.
 fn load_ocr_if_needed(
     jobs: &[Job],
     ocr_dir: Option<&Path>,
+    in_children: bool,
 ) -> (Option<Arc<ocr::Ocr>>, Option<String>) {
     let textual = |job: &Job| match &job.source {
         Source::File(p) => p
@@ -495,6 +508,9 @@ fn load_ocr_if_needed(
             Some("no folder is configured for the OCR models".into()),
         );
     };
+    if in_children {
+        return (None, ocr::Ocr::check(dir).err().map(|e| e.to_string()));
+    }
     match ocr::Ocr::load(dir) {
         Ok(ocr) => (Some(Arc::new(ocr)), None),
         Err(e) => (None, Some(e.to_string())),

@@ -46,6 +46,9 @@ impl Keeper {
     pub fn get(&mut self, target: &NoteRef) -> Result<NoteView> {
         let now = self.now();
         let view = self.view(target)?;
+        if self.store.is_read_only() {
+            return Ok(view);
+        }
         self.store.write(|db| {
             if let Some(rid) = db.note_rid(&target.id)? {
                 db.touch_accessed(rid, now)?;

@@ -61,6 +61,25 @@ pub fn validate_id(id: &str) -> Result<()> {
     Ok(())
 }
 
+/// Text for a one-line message: control characters (a newline in a file
+/// name, say) shown escaped, everything else as it is.
+pub fn printable(text: &str) -> String {
+    if text.chars().any(char::is_control) {
+        text.chars()
+            .flat_map(|c| {
+                let escaped: Vec<char> = if c.is_control() {
+                    c.escape_default().collect()
+                } else {
+                    vec![c]
+                };
+                escaped
+            })
+            .collect()
+    } else {
+        text.to_string()
+    }
+}
+
 /// Quotes a string for a message; control characters are shown escaped.
 pub(crate) fn escape(s: &str) -> String {
     if s.chars().any(char::is_control) {

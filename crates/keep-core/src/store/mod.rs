@@ -88,6 +88,7 @@ pub struct Store {
     conn: Connection,
     path: PathBuf,
     codes: CodeCache,
+    read_only: bool,
 }
 
 /// A handle for statements: either the plain connection or a transaction.
@@ -97,29 +98,52 @@ pub struct Db<'c> {
 }
 
 impl Store {
-    /// Opens (creating if needed) the database in `dir`.
+    /// Opens (creating if needed) the database in `dir`. A store this
+    /// process may not write (a read-only file, folder or file system) is
+    /// opened for reading: every read works, every write is refused with
+    /// `Error::ReadOnlyStore`.
     pub fn open(dir: &Path) -> Result<Self> {
-        std::fs::create_dir_all(dir).map_err(|e| Error::io(dir, e))?;
+        if dir.exists() && !dir.is_dir() {
+            return Err(Error::StoreNotAFolder {
+                path: dir.to_path_buf(),
+            });
+        }
         let path = dir.join(DB_FILE);
+        let read_only = path.is_file() && !(writable(&path) && writable(dir));
+        if !read_only {
+            std::fs::create_dir_all(dir).map_err(|e| Error::io(dir, e))?;
+        }
         register_sqlite_vec();
-        let conn = Connection::open_with_flags(
-            &path,
-            OpenFlags::SQLITE_OPEN_READ_WRITE
-                | OpenFlags::SQLITE_OPEN_CREATE
-                | OpenFlags::SQLITE_OPEN_NO_MUTEX
-                | OpenFlags::SQLITE_OPEN_URI,
-        )?;
+        let conn = if read_only {
+            open_read_only(&path)?
+        } else {
+            Connection::open_with_flags(
+                &path,
+                OpenFlags::SQLITE_OPEN_READ_WRITE
+                    | OpenFlags::SQLITE_OPEN_CREATE
+                    | OpenFlags::SQLITE_OPEN_NO_MUTEX
+                    | OpenFlags::SQLITE_OPEN_URI,
+            )?
+        };
         conn.busy_timeout(BUSY_TIMEOUT)?;
-        conn.pragma_update(None, "journal_mode", "WAL")?;
-        conn.pragma_update(None, "synchronous", "NORMAL")?;
+        if !read_only {
+            conn.pragma_update(None, "journal_mode", "WAL")?;
+            conn.pragma_update(None, "synchronous", "NORMAL")?;
+        }
         conn.pragma_update(None, "foreign_keys", "ON")?;
         let mut store = Store {
             conn,
             path,
             codes: CodeCache::default(),
+            read_only,
         };
         store.migrate()?;
         Ok(store)
+    }
+
+    /// Whether the store was opened for reading only.
+    pub fn is_read_only(&self) -> bool {
+        self.read_only
     }
 
     pub fn path(&self) -> &Path {
@@ -136,6 +160,11 @@ impl Store {
 
     /// Runs `f` in one immediate transaction; commits only if it succeeds.
     pub fn write<T>(&mut self, f: impl FnOnce(&Db<'_>) -> Result<T>) -> Result<T> {
+        if self.read_only {
+            return Err(Error::ReadOnlyStore {
+                path: self.path.clone(),
+            });
+        }
         let tx = self
             .conn
             .transaction_with_behavior(TransactionBehavior::Immediate)?;
@@ -159,6 +188,11 @@ impl Store {
                 known,
             });
         }
+        if self.read_only && current < known {
+            return Err(Error::ReadOnlyStore {
+                path: self.path.clone(),
+            });
+        }
         for (version, sql) in MIGRATIONS.iter().filter(|m| m.0 > current) {
             let tx = self
                 .conn
@@ -173,6 +207,57 @@ impl Store {
         }
         Ok(())
     }
+}
+
+/// Opens a database this process may not write. A WAL database can be read
+/// that way while its shared-memory file exists (a writer has it open);
+/// when none does and it cannot be created, the file is read as immutable.
+fn open_read_only(path: &Path) -> Result<Connection> {
+    let flags = OpenFlags::SQLITE_OPEN_READ_ONLY
+        | OpenFlags::SQLITE_OPEN_NO_MUTEX
+        | OpenFlags::SQLITE_OPEN_URI;
+    let uri = file_uri(path);
+    let conn = Connection::open_with_flags(format!("{uri}?mode=ro"), flags)?;
+    let readable = conn
+        .query_row("SELECT count(*) FROM sqlite_master", [], |r| {
+            r.get::<_, i64>(0)
+        })
+        .is_ok();
+    if readable {
+        return Ok(conn);
+    }
+    drop(conn);
+    Ok(Connection::open_with_flags(
+        format!("{uri}?mode=ro&immutable=1"),
+        flags,
+    )?)
+}
+
+/// `file:` URI of a path for SQLite, with the characters URIs reserve
+/// escaped.
+fn file_uri(path: &Path) -> String {
+    use std::os::unix::ffi::OsStrExt;
+    let mut out = String::from("file:");
+    for &b in path.as_os_str().as_bytes() {
+        match b {
+            b'%' | b'?' | b'#' | b'&' | b'=' | 0..=0x20 | 0x7f..=0xff => {
+                out.push_str(&format!("%{b:02X}"))
+            }
+            _ => out.push(b as char),
+        }
+    }
+    out
+}
+
+/// Whether this process may write `path` (the file system, mode and owner
+/// allowing).
+fn writable(path: &Path) -> bool {
+    use std::os::unix::ffi::OsStrExt;
+    let Ok(c) = std::ffi::CString::new(path.as_os_str().as_bytes()) else {
+        return false;
+    };
+    // SAFETY: `c` is a valid NUL-terminated path that outlives the call.
+    unsafe { libc::access(c.as_ptr(), libc::W_OK) == 0 }
 }
 
 /// Makes sqlite-vec available on every connection opened afterwards.

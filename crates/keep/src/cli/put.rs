@@ -107,6 +107,7 @@ pub fn run(ctx: &mut Ctx, args: Args) -> CliResult {
                     recursive: args.recursive,
                     excludes: args.excludes.clone(),
                     max_files: args.max_files,
+                    ..WalkOptions::default()
                 },
                 tags,
                 id: args.id.clone(),
