@@ -21,6 +21,9 @@ const MAX_INFLATED: u64 = 512 * 1024 * 1024;
 /// Most an entry may inflate relative to its compressed size.
 const MAX_RATIO: u64 = 200;
 const MAX_ENTRIES: usize = 10_000;
+/// Deepest element nesting of the document's XML read; deeper is refused
+/// before the XML parser sees it.
+const MAX_DEPTH: usize = 256;
 
 impl Extractor for Docx {
     fn extract(&self, bytes: &[u8], _: Option<&Ocr>) -> Result<Document> {
@@ -75,6 +78,15 @@ fn check_archive(bytes: &[u8]) -> Result<Option<String>> {
             "would inflate to {total} bytes (a zip bomb?); DOCX files over {MAX_INFLATED} bytes unpacked are refused"
         )));
     }
+    if let Ok(entry) = archive.by_name("word/document.xml") {
+        let depth = xml_depth(entry.take(MAX_INFLATED))
+            .map_err(|e| bad(format!("is not a readable DOCX archive ({e})")))?;
+        if depth > MAX_DEPTH {
+            return Err(bad(format!(
+                "nests its XML over {MAX_DEPTH} elements deep; refused"
+            )));
+        }
+    }
     let core = match archive.by_name("docProps/core.xml") {
         Ok(mut entry) => {
             let mut xml = String::new();
@@ -88,6 +100,54 @@ fn check_archive(bytes: &[u8]) -> Result<Option<String>> {
         Err(_) => None,
     };
     Ok(core)
+}
+
+/// The deepest element nesting of an XML stream, read in one pass without
+/// parsing (tags opened, closed and self-closed; comments, declarations and
+/// processing instructions ignored). Stops counting past `MAX_DEPTH + 1`.
+fn xml_depth(mut xml: impl Read) -> std::io::Result<usize> {
+    #[derive(Clone, Copy, PartialEq)]
+    enum State {
+        Text,
+        TagStart,
+        Open,
+        Close,
+        Other,
+    }
+    let (mut depth, mut deepest, mut state, mut previous) = (0usize, 0usize, State::Text, 0u8);
+    let mut buf = [0u8; 64 * 1024];
+    loop {
+        let n = xml.read(&mut buf)?;
+        if n == 0 {
+            return Ok(deepest);
+        }
+        for &b in &buf[..n] {
+            state = match (state, b) {
+                (State::Text, b'<') => State::TagStart,
+                (State::Text, _) => State::Text,
+                (State::TagStart, b'/') => State::Close,
+                (State::TagStart, b'?' | b'!') => State::Other,
+                (State::TagStart, _) => State::Open,
+                (State::Open, b'>') => {
+                    if previous != b'/' {
+                        depth += 1;
+                        deepest = deepest.max(depth);
+                        if deepest > MAX_DEPTH {
+                            return Ok(deepest);
+                        }
+                    }
+                    State::Text
+                }
+                (State::Close, b'>') => {
+                    depth = depth.saturating_sub(1);
+                    State::Text
+                }
+                (State::Other, b'>') => State::Text,
+                (s, _) => s,
+            };
+            previous = b;
+        }
+    }
 }
 
 fn push_block(out: &mut String, block: &str) {
@@ -159,6 +219,14 @@ fn xml_element(xml: &str, name: &str) -> Option<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn xml_depth_counts_elements_not_declarations_or_empty_ones() {
+        let xml = b"<?xml version='1.0'?><!-- c --><a><b/><c x='1'><d></d></c></a>";
+        assert_eq!(xml_depth(&xml[..]).unwrap(), 3);
+        let deep = "<w:p>".repeat(10_000);
+        assert_eq!(xml_depth(deep.as_bytes()).unwrap(), MAX_DEPTH + 1);
+    }
 
     #[test]
     fn core_properties_are_read_from_xml() {

@@ -66,9 +66,27 @@ impl Extractor for Html {
     }
 }
 
-fn visible_text(element: ElementRef<'_>, out: &mut String) {
-    for child in element.children() {
-        match child.value() {
+/// Elements nested deeper than this are left out (a page built to
+/// exhaust a parser's stack is not a document).
+const MAX_DEPTH: usize = 512;
+
+/// The visible text under `root`, walked with an explicit stack (never
+/// recursion), so nesting cannot exhaust the thread's stack.
+fn visible_text(root: ElementRef<'_>, out: &mut String) {
+    enum Step<'a> {
+        Enter(ego_tree::NodeRef<'a, Node>, usize),
+        Leave,
+    }
+    let mut stack: Vec<Step<'_>> = root.children().rev().map(|c| Step::Enter(c, 1)).collect();
+    while let Some(step) = stack.pop() {
+        let (node, depth) = match step {
+            Step::Leave => {
+                out.push('\n');
+                continue;
+            }
+            Step::Enter(node, depth) => (node, depth),
+        };
+        match node.value() {
             Node::Text(t) => {
                 let words = t.split_whitespace().collect::<Vec<_>>().join(" ");
                 if !words.is_empty() {
@@ -80,19 +98,15 @@ fn visible_text(element: ElementRef<'_>, out: &mut String) {
             }
             Node::Element(e) => {
                 let name = e.name();
-                if HIDDEN.contains(&name) || e.attr("hidden").is_some() {
+                if HIDDEN.contains(&name) || e.attr("hidden").is_some() || depth > MAX_DEPTH {
                     continue;
                 }
                 let block = BLOCKS.contains(&name);
                 if block {
                     out.push('\n');
+                    stack.push(Step::Leave);
                 }
-                if let Some(child) = ElementRef::wrap(child) {
-                    visible_text(child, out);
-                }
-                if block {
-                    out.push('\n');
-                }
+                stack.extend(node.children().rev().map(|c| Step::Enter(c, depth + 1)));
             }
             _ => {}
         }
@@ -112,5 +126,22 @@ mod tests {
         assert_eq!(doc.tags.first("title"), Some("The Page"));
         let text = super::super::tidy(&doc.text);
         assert_eq!(text, "Heading\n\nFirst bold words.");
+    }
+
+    #[test]
+    fn deep_nesting_does_not_exhaust_the_stack() {
+        let html = format!(
+            "<p>top</p>{}deep{}",
+            "<div>".repeat(20_000),
+            "</div>".repeat(20_000)
+        );
+        let doc = std::thread::Builder::new()
+            .stack_size(256 * 1024)
+            .spawn(move || Html.extract(html.as_bytes(), None))
+            .unwrap()
+            .join()
+            .expect("no stack overflow")
+            .unwrap();
+        assert!(doc.text.contains("top"));
     }
 }

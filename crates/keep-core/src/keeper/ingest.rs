@@ -57,6 +57,9 @@ pub struct IngestOptions {
     pub workers: usize,
     /// Only files whose real path lies under one of these (empty: any).
     pub roots: Vec<PathBuf>,
+    /// Leave the new texts waiting for their vectors (the caller embeds
+    /// them later, in small steps) instead of embedding them all now.
+    pub defer_embedding: bool,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, schemars::JsonSchema)]
@@ -176,7 +179,9 @@ impl Keeper {
             }
             self.write_batch(&jobs, std::mem::take(&mut pending), opts, &mut report);
         }
-        self.embed_all(&mut report, progress)?;
+        if !opts.defer_embedding {
+            self.embed_all(&mut report, progress)?;
+        }
         report.sort();
         if !report.ocr_pending.is_empty() {
             report.notices.push(format!(

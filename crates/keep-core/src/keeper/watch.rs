@@ -266,7 +266,11 @@ impl Keeper {
             .iter()
             .map(|s| Target::Path(s.path.clone()))
             .collect();
-        let result = self.ingest(&targets, &IngestOptions::default(), &mut |_| {})?;
+        let opts = IngestOptions {
+            defer_embedding: true,
+            ..IngestOptions::default()
+        };
+        let result = self.ingest(&targets, &opts, &mut |_| {})?;
         let failed: BTreeSet<&str> = result.failed.iter().map(|f| f.path.as_str()).collect();
         self.store.write(|db| {
             for s in changed {

@@ -89,11 +89,12 @@ fn shape_error(message: &Value) -> Option<(i64, String)> {
         ));
     }
     if let Some(id) = obj.get("id")
-        && !(id.is_string() || id.is_number() || id.is_null())
+        && !usable_id(id)
+        && obj.contains_key("method")
     {
         return Some((
             -32600,
-            "Invalid Request: the id must be a string or a number".into(),
+            "Invalid Request: the id must be a string or an integer of at most 64 bits".into(),
         ));
     }
     match obj.get("method") {
@@ -101,7 +102,9 @@ fn shape_error(message: &Value) -> Option<(i64, String)> {
             None if NEEDS_PARAMS.contains(&method.as_str()) => {
                 Some((-32602, format!("Invalid params: {method} needs params")))
             }
-            None | Some(Value::Object(_)) => None,
+            None => None,
+            Some(Value::Object(params)) if method == "tools/call" => tool_call_error(params),
+            Some(Value::Object(_)) => None,
             Some(_) => Some((-32602, "Invalid params: params must be an object".into())),
         },
         Some(_) => Some((
@@ -117,10 +120,34 @@ fn shape_error(message: &Value) -> Option<(i64, String)> {
     }
 }
 
-/// The id to answer with: the request's, when it has a usable one.
+/// What is wrong with the params of `tools/call`, if anything.
+fn tool_call_error(params: &serde_json::Map<String, Value>) -> Option<(i64, String)> {
+    if !params.get("name").is_some_and(Value::is_string) {
+        return Some((
+            -32602,
+            "Invalid params: tools/call needs the tool's name as a string".into(),
+        ));
+    }
+    match params.get("arguments") {
+        None | Some(Value::Object(_)) | Some(Value::Null) => None,
+        Some(_) => Some((
+            -32602,
+            "Invalid params: the arguments of tools/call must be an object".into(),
+        )),
+    }
+}
+
+/// A request id the protocol allows and the server can echo: a string or
+/// an integer that fits in 64 bits (not null, not a fraction).
+fn usable_id(id: &Value) -> bool {
+    id.is_string() || id.is_i64()
+}
+
+/// The id to answer with: the request's, when it has a usable one, else
+/// null as JSON-RPC requires.
 fn request_id(message: &Value) -> Value {
     match message.get("id") {
-        Some(id) if id.is_string() || id.is_number() => id.clone(),
+        Some(id) if usable_id(id) => id.clone(),
         _ => Value::Null,
     }
 }
@@ -281,6 +308,23 @@ mod tests {
         assert_eq!(r["error"]["code"], -32602);
         let r = reply(r#"[1,2]"#);
         assert!(r["id"].is_null());
+        for odd in ["null", "1.5", "123456789012345678901234567890", "-1e3"] {
+            let r = reply(&format!(
+                r#"{{"jsonrpc":"2.0","id":{odd},"method":"tools/list"}}"#
+            ));
+            assert_eq!(r["error"]["code"], -32600, "{odd}");
+            assert!(
+                r.as_object().unwrap().contains_key("id") && r["id"].is_null(),
+                "{odd}"
+            );
+        }
+        let r = reply(
+            r#"{"jsonrpc":"2.0","id":7,"method":"tools/call","params":{"name":"get","arguments":[1]}}"#,
+        );
+        assert_eq!(
+            (r["id"].clone(), r["error"]["code"].clone()),
+            (7.into(), (-32602).into())
+        );
         assert!(matches!(
             check_line(br#"{"jsonrpc":"2.0","id":1,"result":{}}"#, false),
             Line::Message(_)

@@ -54,6 +54,7 @@ pub fn run(
             .map_or(0, |d| d.as_nanos())
     );
     let mut state = State::default();
+    let mut backlog = Backlog::default();
     let mut last_lease: Option<Instant> = None;
     let mut holding = false;
     while !stop.load(Ordering::Relaxed) {
@@ -80,11 +81,50 @@ pub fn run(
         state.refresh(&mut keeper, on_event)?;
         state.collect_events(on_event);
         state.flush_if_quiet(&mut keeper, on_event)?;
+        if state.is_quiet() {
+            embed_a_little(&mut keeper, &mut backlog, on_event);
+        }
     }
     if holding {
         let _ = keeper.release_watch_lease(&holder);
     }
     Ok(())
+}
+
+/// Texts given vectors per step while nothing else happens: small enough
+/// that new files and a stop request wait at most a few hundred
+/// milliseconds.
+const EMBED_STEP: usize = 16;
+/// How long to leave the backlog alone after the model cannot be used.
+const EMBED_RETRY: Duration = Duration::from_secs(60);
+
+/// Whether the embedding backlog is worth trying now.
+#[derive(Default)]
+struct Backlog {
+    /// Set after a failure (no model): when to try again.
+    retry_at: Option<Instant>,
+}
+
+/// Gives a few waiting texts their vectors, in one committed batch.
+fn embed_a_little(
+    keeper: &mut Keeper,
+    backlog: &mut Backlog,
+    on_event: &mut dyn FnMut(WatchEvent),
+) {
+    if backlog.retry_at.is_some_and(|t| Instant::now() < t)
+        || keeper.pending_embeddings().unwrap_or(0) == 0
+    {
+        return;
+    }
+    match keeper.embed_pending(Some(EMBED_STEP)) {
+        Ok(_) => {}
+        Err(e) => {
+            backlog.retry_at = Some(Instant::now() + EMBED_RETRY);
+            on_event(WatchEvent::Message(format!(
+                "waiting notes are not embedded: {e}"
+            )));
+        }
+    }
 }
 
 /// Runs the watcher on a background thread (for the MCP server and the
@@ -286,6 +326,11 @@ impl State {
     }
 
     /// One pass per folder once events have settled (or waited too long).
+    /// No changes wait for their pass.
+    fn is_quiet(&self) -> bool {
+        self.first_touch.is_none()
+    }
+
     fn flush_if_quiet(
         &mut self,
         keeper: &mut Keeper,
