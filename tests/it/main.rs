@@ -17,6 +17,7 @@ mod now_move;
 mod pipelines;
 mod put_get;
 mod recall;
+mod reliability;
 mod tag_del_revert;
 mod tui;
 mod watch;
