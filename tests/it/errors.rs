@@ -112,3 +112,127 @@ fn usage_errors_from_the_parser_exit_2() {
     env.fails(&["list", "--sort", "size"], 2);
     env.fails(&["list", "--json", "--ids"], 2);
 }
+
+#[test]
+fn selectors_at_the_limits_of_a_64_bit_integer_are_errors_not_panics() {
+    let env = Env::new();
+    env.ok(&["put", "one", "--id", "doc"]);
+    for arg in ["doc@V{-9223372036854775808}", "doc@V{9223372036854775807}"] {
+        let err = env.fails(&["get", arg], 2);
+        assert!(err.contains("is out of range"), "{err}");
+        let err = env.fails(&["del", arg], 2);
+        assert!(err.contains("is out of range"), "{err}");
+    }
+    let err = env.fails(&["get", "doc", "-V", "-9223372036854775808"], 2);
+    assert!(err.contains("is out of range"), "{err}");
+}
+
+#[test]
+fn paths_that_lead_nowhere_are_reported_as_paths_not_stored_as_text() {
+    use std::os::unix::ffi::OsStrExt;
+    let env = Env::new();
+    let dangling = env.path("dangling.txt");
+    std::os::unix::fs::symlink("nowhere", &dangling).unwrap();
+    let (a, b) = (env.path("loop-a"), env.path("loop-b"));
+    std::os::unix::fs::symlink(&b, &a).unwrap();
+    std::os::unix::fs::symlink(&a, &b).unwrap();
+    let newline = env.path("new\nline.txt");
+    std::fs::write(&newline, "a file with a newline in its name").unwrap();
+    let odd = env.path("bad-utf8-");
+    let odd = std::path::PathBuf::from(std::ffi::OsStr::from_bytes(
+        &[odd.as_os_str().as_bytes(), b"\xff\xfe.txt"].concat(),
+    ));
+    std::fs::write(&odd, "an odd name").unwrap();
+    let err = env.fails(&["put", dangling.to_str().unwrap()], 1);
+    assert!(
+        err.ends_with("dangling.txt: is a dangling link (it points to nothing)\n"),
+        "{err}"
+    );
+    let err = env.fails(&["put", a.to_str().unwrap()], 1);
+    assert!(err.contains("is a symbolic link loop"), "{err}");
+    let out = env.ok(&["put", newline.to_str().unwrap()]);
+    assert!(out.trim().ends_with("/new%0Aline.txt"), "{out}");
+    let out = env.cmd(&["put"]).arg(&odd).output().unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(
+        String::from_utf8_lossy(&out.stdout)
+            .trim()
+            .ends_with("bad-utf8-%FF%FE.txt")
+    );
+    for id in env.all_ids() {
+        assert!(id.starts_with("file://"), "stored as text: {id}");
+    }
+}
+
+#[test]
+fn a_store_path_that_is_a_file_is_said_so() {
+    let env = Env::new();
+    let file = env.path("not-a-folder");
+    std::fs::write(&file, "x").unwrap();
+    let err = env.fails(&["--store", file.to_str().unwrap(), "list"], 2);
+    assert_eq!(
+        err,
+        format!(
+            "keep: the store {} is a file, not a folder: give --store (or KEEP_STORE) a folder\n",
+            file.display()
+        )
+    );
+}
+
+#[test]
+fn a_read_only_store_can_be_read_but_not_written() {
+    let env = Env::new();
+    env.ok(&["put", "hello there", "--id", "greeting"]);
+    // As root, run keep as another user; otherwise take the write bits away.
+    let as_root = unsafe { libc::geteuid() } == 0;
+    let store = env.store();
+    let run = |args: &[&str]| {
+        let mut cmd = if as_root {
+            let mut c = env.program(
+                std::path::Path::new("setpriv"),
+                &[
+                    "--reuid=65534",
+                    "--regid=65534",
+                    "--clear-groups",
+                    Env::bin(),
+                ],
+            );
+            c.args(args);
+            c
+        } else {
+            env.cmd(args)
+        };
+        cmd.output().unwrap()
+    };
+    use std::os::unix::fs::PermissionsExt;
+    let mode = |p: &std::path::Path, m| {
+        std::fs::set_permissions(p, std::fs::Permissions::from_mode(m)).unwrap()
+    };
+    mode(env.path("").as_path(), 0o755);
+    mode(&store, 0o555);
+    mode(&store.join("keep.db"), 0o444);
+    let list = run(&["list", "--ids"]);
+    assert!(
+        list.status.success(),
+        "{}",
+        String::from_utf8_lossy(&list.stderr)
+    );
+    assert_eq!(String::from_utf8_lossy(&list.stdout), "greeting\n");
+    let get = run(&["get", "greeting"]);
+    assert!(
+        get.status.success(),
+        "{}",
+        String::from_utf8_lossy(&get.stderr)
+    );
+    let find = run(&["find", "--mode", "keyword", "hello"]);
+    assert_eq!(String::from_utf8_lossy(&find.stdout).lines().count(), 1);
+    let put = run(&["put", "more"]);
+    assert_eq!(put.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&put.stderr).contains("is read-only here"));
+    mode(&store, 0o755);
+    mode(&store.join("keep.db"), 0o644);
+}

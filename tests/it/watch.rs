@@ -251,3 +251,68 @@ fn a_missing_folder_stays_registered_and_touches_nothing() {
     env.ok(&["watch", "--remove", dir.to_str().unwrap()]);
     assert!(!env.ok(&["watch", "--list"]).contains(dir.to_str().unwrap()));
 }
+
+#[test]
+fn a_large_backlog_never_delays_new_files_or_a_stop() {
+    // 2,000 notes wait for vectors (stored without a model), then the
+    // watcher starts with the model: new files still land at once, and an
+    // interrupt ends it at once.
+    let mut env = Env::new();
+    let dir = watched_folder(&env, &[("first.md", "The first file.")]);
+    let input: String = (0..2000)
+        .map(|i| format!("{{\"id\":\"n{i}\",\"summary\":\"backlog note {i} about ropes\",\"tags\":{{}},\"created\":\"2026-11-22T10:00:00.000Z\",\"updated\":\"2026-11-22T10:00:00.000Z\",\"accessed\":\"2026-11-22T10:00:00.000Z\"}}\n"))
+        .collect();
+    env.ok_stdin(
+        &["import", "-"],
+        &format!("{{\"format\":\"keep-export\",\"version\":1}}\n{input}"),
+    );
+    env.install_model();
+    let mut watcher = Watcher::start(&env);
+    std::thread::sleep(Duration::from_secs(1));
+    let fresh = dir.join("fresh.md");
+    std::fs::write(&fresh, "Written while the backlog is being embedded.").unwrap();
+    let written = Instant::now();
+    wait_for("the new file", || visible(&env).contains(&id(&fresh)));
+    let took = written.elapsed();
+    assert!(
+        took < Duration::from_secs(5),
+        "the new file waited {took:?}"
+    );
+    let stop = Instant::now();
+    watcher.signal("-INT");
+    let stopped = stop.elapsed();
+    println!(
+        "backlog of 2,000: new file stored after {took:?}; SIGINT ended the watcher in {stopped:?}"
+    );
+    assert!(stopped < Duration::from_secs(3), "{stopped:?}");
+}
+
+#[test]
+fn keep_mcp_ends_soon_after_its_input_closes_while_watching_a_backlog() {
+    let mut env = Env::new();
+    watched_folder(&env, &[("first.md", "The first file.")]);
+    let input: String = (0..2000)
+        .map(|i| format!("{{\"id\":\"n{i}\",\"summary\":\"backlog note {i}\",\"tags\":{{}},\"created\":\"2026-11-22T10:00:00.000Z\",\"updated\":\"2026-11-22T10:00:00.000Z\",\"accessed\":\"2026-11-22T10:00:00.000Z\"}}\n"))
+        .collect();
+    env.ok_stdin(&["import", "-"], &format!("{{\"format\":\"keep-export\",\"version\":1}}\n{input}"));
+    env.install_model();
+    let mut server = env
+        .cmd(&["mcp"])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    std::thread::sleep(Duration::from_secs(2));
+    drop(server.stdin.take());
+    let closed = Instant::now();
+    let deadline = closed + Duration::from_secs(10);
+    while server.try_wait().unwrap().is_none() && Instant::now() < deadline {
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    let took = closed.elapsed();
+    let _ = server.kill();
+    let _ = server.wait();
+    println!("keep mcp ended {took:?} after its input closed");
+    assert!(took < Duration::from_secs(2), "{took:?}");
+}
