@@ -294,7 +294,10 @@ fn keep_mcp_ends_soon_after_its_input_closes_while_watching_a_backlog() {
     let input: String = (0..2000)
         .map(|i| format!("{{\"id\":\"n{i}\",\"summary\":\"backlog note {i}\",\"tags\":{{}},\"created\":\"2026-11-22T10:00:00.000Z\",\"updated\":\"2026-11-22T10:00:00.000Z\",\"accessed\":\"2026-11-22T10:00:00.000Z\"}}\n"))
         .collect();
-    env.ok_stdin(&["import", "-"], &format!("{{\"format\":\"keep-export\",\"version\":1}}\n{input}"));
+    env.ok_stdin(
+        &["import", "-"],
+        &format!("{{\"format\":\"keep-export\",\"version\":1}}\n{input}"),
+    );
     env.install_model();
     let mut server = env
         .cmd(&["mcp"])

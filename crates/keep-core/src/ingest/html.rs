@@ -1,6 +1,13 @@
-//! HTML: the title and the visible text, without scripts, styles and
-//! other invisible elements; block elements become line breaks.
+//! HTML: the main content, not the site's chrome. Readability (the
+//! `dom_smoothie` port of Mozilla's) finds the article and renders it as
+//! Markdown, so headings, lists, tables and code blocks stay readable; the
+//! rendering is then cleaned of links' targets, images, permalink marks
+//! and navigation lines. When Readability finds nothing (or the page nests
+//! too deeply for it), the visible text is walked instead, leaving out
+//! navigation, headers, footers, sidebars, menus, dialogs and banners. The
+//! page's `title`, `author`, `published` and `lang` become tags.
 
+use dom_smoothie::{CandidateSelectMode, Config, Readability, TextMode};
 use scraper::{ElementRef, Html as Page, Node, Selector};
 
 use super::{Document, Extractor, bad, ocr::Ocr};
@@ -8,8 +15,59 @@ use crate::error::Result;
 
 pub struct Html;
 
+/// Main content shorter than this (letters) is not trusted: the visible
+/// text is used instead.
+const MIN_MAIN_LETTERS: usize = 80;
+/// Pages nested deeper than this skip Readability (it recurses).
+const MAX_READABILITY_DEPTH: usize = 256;
+/// Elements nested deeper than this are left out of the walk.
+const MAX_DEPTH: usize = 512;
+
 const HIDDEN: &[&str] = &[
     "script", "style", "noscript", "template", "head", "svg", "iframe", "object", "canvas",
+    "button", "select", "input", "textarea", "dialog",
+];
+/// Elements that are chrome, not content, in the fallback walk.
+const CHROME: &[&str] = &["nav", "header", "footer", "aside", "form", "menu"];
+/// Roles that are chrome.
+const CHROME_ROLES: &[&str] = &[
+    "navigation",
+    "banner",
+    "contentinfo",
+    "search",
+    "menu",
+    "menubar",
+    "dialog",
+    "complementary",
+    "toolbar",
+];
+/// Words in a class or id that mark chrome.
+const CHROME_WORDS: &[&str] = &[
+    "nav",
+    "navbar",
+    "navigation",
+    "menu",
+    "sidebar",
+    "footer",
+    "header",
+    "breadcrumb",
+    "breadcrumbs",
+    "toc",
+    "popup",
+    "modal",
+    "cookie",
+    "cookies",
+    "banner",
+    "share",
+    "search",
+    "skip",
+    "related",
+    "theme",
+    "themes",
+    "help",
+    "shortcuts",
+    "toolbar",
+    "edit",
 ];
 const BLOCKS: &[&str] = &[
     "p",
@@ -28,10 +86,6 @@ const BLOCKS: &[&str] = &[
     "table",
     "section",
     "article",
-    "header",
-    "footer",
-    "nav",
-    "aside",
     "main",
     "blockquote",
     "pre",
@@ -39,7 +93,6 @@ const BLOCKS: &[&str] = &[
     "dt",
     "dd",
     "figcaption",
-    "form",
     "address",
 ];
 
@@ -48,16 +101,43 @@ impl Extractor for Html {
         let source = String::from_utf8_lossy(bytes);
         let page = Page::parse_document(&source);
         let mut doc = Document::default();
-        let title_selector = Selector::parse("title").expect("valid selector");
-        if let Some(title) = page.select(&title_selector).next() {
-            let title = title.text().collect::<String>();
-            let title = title.split_whitespace().collect::<Vec<_>>().join(" ");
-            if !title.is_empty() {
-                doc.tags.insert("title", title);
+        let marked = marked_main(&page);
+        let meta = page_metadata(&page, marked);
+        let main = (tag_depth(&source) <= MAX_READABILITY_DEPTH)
+            .then(|| main_content(marked, &source))
+            .flatten();
+        let title = meta.title.clone();
+        let text = match main {
+            Some(main) if letters(&main.text) >= MIN_MAIN_LETTERS => {
+                if let Some(author) = main.byline.or(meta.author) {
+                    doc.tags.insert("author", author);
+                }
+                if let Some(published) = main.published.or(meta.published) {
+                    doc.tags.insert("published", published);
+                }
+                if let Some(lang) = main.lang.or(meta.lang) {
+                    doc.tags.insert("lang", lang);
+                }
+                main.text
             }
+            _ => {
+                for (key, value) in [
+                    ("author", meta.author),
+                    ("published", meta.published),
+                    ("lang", meta.lang),
+                ] {
+                    if let Some(value) = value {
+                        doc.tags.insert(key, value);
+                    }
+                }
+                let mut text = String::new();
+                visible_text(page.root_element(), &mut text);
+                text
+            }
+        };
+        if let Some(title) = title.map(|t| one_line(&t)).filter(|t| !t.is_empty()) {
+            doc.tags.insert("title", title);
         }
-        let mut text = String::new();
-        visible_text(page.root_element(), &mut text);
         if text.trim().is_empty() && doc.tags.is_empty() {
             return Err(bad("has no visible text"));
         }
@@ -66,22 +146,389 @@ impl Extractor for Html {
     }
 }
 
-/// Elements nested deeper than this are left out (a page built to
-/// exhaust a parser's stack is not a document).
-const MAX_DEPTH: usize = 512;
+/// What Readability found.
+struct Main {
+    byline: Option<String>,
+    published: Option<String>,
+    lang: Option<String>,
+    text: String,
+}
 
-/// The visible text under `root`, walked with an explicit stack (never
-/// recursion), so nesting cannot exhaust the thread's stack.
+/// Containers that sites mark as their main content, most specific first.
+const MAIN_CONTAINERS: &[&str] = &[
+    "[role='main']",
+    "main",
+    "article",
+    "#main-content",
+    "#content",
+    "div.body",
+    "div.document",
+    "#contents",
+];
+
+/// The one element the page marks as its main content, if any.
+fn marked_main(page: &Page) -> Option<ElementRef<'_>> {
+    MAIN_CONTAINERS.iter().find_map(|s| {
+        let selector = Selector::parse(s).ok()?;
+        let mut found = page.select(&selector);
+        let first = found.next()?;
+        found.next().is_none().then_some(first)
+    })
+}
+
+/// The article of the page, as cleaned Markdown; None when there is none.
+/// When the page marks its main content, Readability reads only that (a
+/// documentation page whose body is mostly a table of contents would
+/// otherwise lose to its footer); each candidate selection is tried and
+/// the one that keeps more prose wins.
+fn main_content(marked: Option<ElementRef<'_>>, source: &str) -> Option<Main> {
+    let html = match marked {
+        Some(main) => format!("<html><body>{}</body></html>", main.html()),
+        None => source.to_string(),
+    };
+    let best = [
+        CandidateSelectMode::Readability,
+        CandidateSelectMode::DomSmoothie,
+    ]
+    .into_iter()
+    .filter_map(|mode| readability(&html, mode))
+    .max_by_key(|m| prose_letters(&m.text))?;
+    match marked {
+        // Readability dropped most of a marked container: take it whole.
+        Some(main) if prose_letters(&best.text) * 2 < letters(&main.text().collect::<String>()) => {
+            let mut text = String::new();
+            visible_text(main, &mut text);
+            Some(Main { text, ..best })
+        }
+        _ => Some(best),
+    }
+}
+
+fn readability(html: &str, mode: CandidateSelectMode) -> Option<Main> {
+    let config = Config {
+        text_mode: TextMode::Markdown,
+        candidate_select_mode: mode,
+        max_elements_to_parse: 200_000,
+        ..Config::default()
+    };
+    let mut readability = Readability::new(html, None, Some(config)).ok()?;
+    let article = readability.parse().ok()?;
+    let clean = |s: Option<String>| s.map(|s| one_line(&s)).filter(|s| !s.is_empty());
+    Some(Main {
+        byline: clean(article.byline),
+        published: clean(article.published_time),
+        lang: clean(article.lang),
+        text: clean_markdown(&article.text_content),
+    })
+}
+
+/// Letters in lines of at least eight words outside code: a measure of
+/// prose that a list of links or a footer scores low on.
+fn prose_letters(text: &str) -> usize {
+    let mut in_code = false;
+    text.lines()
+        .filter(|l| {
+            if l.trim_start().starts_with("```") {
+                in_code = !in_code;
+                return false;
+            }
+            !in_code && l.split_whitespace().count() >= 8
+        })
+        .map(letters)
+        .sum()
+}
+
+/// Metadata from the page's head.
+#[derive(Default)]
+struct Meta {
+    title: Option<String>,
+    author: Option<String>,
+    published: Option<String>,
+    lang: Option<String>,
+}
+
+fn page_metadata(page: &Page, main: Option<ElementRef<'_>>) -> Meta {
+    let first = |selector: &str, attr: Option<&str>| -> Option<String> {
+        let selector = Selector::parse(selector).ok()?;
+        let element = page.select(&selector).next()?;
+        let value = match attr {
+            Some(a) => element.value().attr(a)?.to_string(),
+            None => element.text().collect(),
+        };
+        Some(one_line(&value)).filter(|v| !v.is_empty())
+    };
+    let title =
+        first("title", None).or_else(|| first("meta[property='og:title']", Some("content")));
+    let heading_in_main = main.and_then(|m| {
+        let selector = Selector::parse("h1").ok()?;
+        let h1 = m.select(&selector).next()?;
+        Some(one_line(&h1.text().collect::<String>()))
+    });
+    let heading = heading_in_main
+        .or_else(|| first("h1", None))
+        .map(|h| h.trim_end_matches(['¶', '#', '§', ' ']).trim().to_string());
+    let title = match (title, heading) {
+        (Some(t), Some(h)) => Some(own_title(&t, &h)),
+        (t, h) => t.or(h).filter(|t| !t.is_empty()),
+    };
+    Meta {
+        title,
+        author: first("meta[name='author']", Some("content"))
+            .or_else(|| first("meta[name='dc.creator']", Some("content"))),
+        published: first("meta[property='article:published_time']", Some("content"))
+            .or_else(|| first("meta[name='date']", Some("content")))
+            .or_else(|| first("meta[name='dc.date']", Some("content")))
+            .or_else(|| first("time[datetime]", Some("datetime"))),
+        lang: first("html[lang]", Some("lang")),
+    }
+}
+
+/// The page's own title from its `<title>` and its first heading: the
+/// heading when the title is it plus the site's name ("Classes — Python
+/// documentation" and "Classes"), the title's first part when the heading
+/// is the site's name ("Assert | Node.js docs" and "Node.js docs"), else
+/// the whole title.
+fn own_title(title: &str, heading: &str) -> String {
+    let lower = |s: &str| s.to_lowercase();
+    let mut parts: Vec<&str> = vec![title];
+    for separator in [" | ", " — ", " – ", " - ", " :: ", " · "] {
+        parts = parts.iter().flat_map(|p| p.split(separator)).collect();
+    }
+    let parts: Vec<&str> = parts
+        .into_iter()
+        .map(str::trim)
+        .filter(|p| !p.is_empty())
+        .collect();
+    let parts: Vec<&str> = if parts.is_empty() { vec![title] } else { parts };
+    let heading_l = lower(heading);
+    if heading.is_empty() || parts.len() < 2 {
+        return title.to_string();
+    }
+    if lower(parts[0]).contains(&heading_l) || heading_l.contains(&lower(parts[0])) {
+        return heading.to_string();
+    }
+    if parts[1..].iter().any(|p| lower(p) == heading_l) {
+        return parts[0].to_string();
+    }
+    title.to_string()
+}
+
+fn one_line(text: &str) -> String {
+    text.split_whitespace().collect::<Vec<_>>().join(" ")
+}
+
+fn letters(text: &str) -> usize {
+    text.chars().filter(|c| c.is_alphabetic()).count()
+}
+
+/// How deeply tags nest, roughly (void and self-closed tags do not count),
+/// scanning the source without parsing it.
+fn tag_depth(source: &str) -> usize {
+    const VOID: &[&str] = &[
+        "br", "img", "hr", "meta", "link", "input", "area", "base", "col", "embed", "source",
+        "track", "wbr", "param",
+    ];
+    let (mut depth, mut deepest) = (0usize, 0usize);
+    let mut rest = source;
+    while let Some(i) = rest.find('<') {
+        rest = &rest[i + 1..];
+        let end = rest.find('>').unwrap_or(rest.len());
+        let tag = &rest[..end];
+        if let Some(closing) = tag.strip_prefix('/') {
+            if !closing.is_empty() {
+                depth = depth.saturating_sub(1);
+            }
+        } else if !tag.starts_with(['!', '?']) && !tag.ends_with('/') {
+            let name: String = tag
+                .chars()
+                .take_while(|c| c.is_ascii_alphanumeric())
+                .collect::<String>()
+                .to_ascii_lowercase();
+            if !name.is_empty() && !VOID.contains(&name.as_str()) {
+                depth += 1;
+                deepest = deepest.max(depth);
+            }
+        }
+        rest = &rest[end.min(rest.len())..];
+    }
+    deepest
+}
+
+/// Readability's Markdown made plain: link targets, images, permalink marks
+/// and Markdown escapes removed, navigation lines dropped, code blocks kept
+/// as they are.
+pub(crate) fn clean_markdown(markdown: &str) -> String {
+    let mut out = String::with_capacity(markdown.len());
+    let mut in_code = false;
+    let mut menu: Vec<String> = Vec::new();
+    for line in markdown.lines() {
+        let item = !in_code && is_menu_item(line);
+        if !item && !menu.is_empty() {
+            flush_menu(&mut out, &mut menu);
+        }
+        if item {
+            menu.push(strip_links(line).0.trim_end().to_string());
+            continue;
+        }
+        if line.trim_start().starts_with("```") {
+            in_code = !in_code;
+            out.push_str(line.trim_end());
+            out.push('\n');
+            continue;
+        }
+        if in_code {
+            out.push_str(line.trim_end());
+            out.push('\n');
+            continue;
+        }
+        let (plain, linked) = strip_links(line);
+        if is_navigation(line, &plain, linked) {
+            continue;
+        }
+        out.push_str(plain.trim_end());
+        out.push('\n');
+    }
+    flush_menu(&mut out, &mut menu);
+    out
+}
+
+/// A list item that is only a short link: `- [Home](index.html)`.
+fn is_menu_item(line: &str) -> bool {
+    let trimmed = line.trim_start();
+    let Some(body) = trimmed
+        .strip_prefix("- ")
+        .or_else(|| trimmed.strip_prefix("* "))
+    else {
+        return false;
+    };
+    let (plain, linked) = strip_links(body);
+    let words = plain.split_whitespace().count();
+    linked > 0 && linked + 1 >= plain.trim().chars().count() && words <= 4
+}
+
+/// Three or more menu items in a row are a menu: dropped. Fewer stay.
+fn flush_menu(out: &mut String, menu: &mut Vec<String>) {
+    if menu.len() < 3 {
+        for item in menu.iter() {
+            out.push_str(item);
+            out.push('\n');
+        }
+    }
+    menu.clear();
+}
+
+/// The line with `![alt](src)` removed and `[text](target)` replaced by its
+/// text (permalink marks dropped); also how many characters of text were
+/// inside links.
+fn strip_links(line: &str) -> (String, usize) {
+    let mut out = String::with_capacity(line.len());
+    let mut linked = 0;
+    let mut rest = line;
+    while let Some(open) = rest.find('[') {
+        let image = open > 0 && rest[..open].ends_with('!');
+        out.push_str(&rest[..if image { open - 1 } else { open }]);
+        let after = &rest[open + 1..];
+        match link_parts(after) {
+            Some((text, consumed)) => {
+                let text = text.trim();
+                if !image && !matches!(text, "¶" | "#" | "§" | "") {
+                    let (inner, _) = strip_links(text);
+                    linked += inner.chars().count();
+                    out.push_str(&inner);
+                }
+                rest = &after[consumed..];
+            }
+            None => {
+                out.push('[');
+                rest = after;
+            }
+        }
+    }
+    out.push_str(rest);
+    (unescape(&out), linked)
+}
+
+/// `text](target)` at the start of `s`: the text and the bytes used.
+fn link_parts(s: &str) -> Option<(&str, usize)> {
+    let mut depth = 0usize;
+    for (i, c) in s.char_indices() {
+        match c {
+            '[' => depth += 1,
+            ']' if depth > 0 => depth -= 1,
+            ']' => {
+                let tail = &s[i + 1..];
+                let target = tail.strip_prefix('(')?;
+                let close = target.find(')')?;
+                return Some((&s[..i], i + 2 + close + 1));
+            }
+            _ => {}
+        }
+    }
+    None
+}
+
+/// Markdown escapes (`X11\_fonts`) undone.
+fn unescape(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    let mut chars = text.chars().peekable();
+    while let Some(c) = chars.next() {
+        if c == '\\' && chars.peek().is_some_and(|n| n.is_ascii_punctuation()) {
+            continue;
+        }
+        out.push(c);
+    }
+    out
+}
+
+/// A line that only moves around the site: mostly link text and not a
+/// list item, or a "Next / Previous / Up" bar.
+fn is_navigation(raw: &str, plain: &str, linked: usize) -> bool {
+    let words: String = plain.chars().filter(|c| c.is_alphanumeric()).collect();
+    if words.is_empty() {
+        return !raw.trim().is_empty() && !raw.trim_start().starts_with(['|', '-', '>', '#']);
+    }
+    let stripped = plain
+        .trim()
+        .trim_start_matches(['*', '_'])
+        .to_ascii_lowercase();
+    if [
+        "next:",
+        "previous:",
+        "prev:",
+        "up:",
+        "next ",
+        "previous ",
+        "« ",
+        "‹ ",
+    ]
+    .iter()
+    .any(|p| stripped.starts_with(p))
+        && linked > 0
+    {
+        return true;
+    }
+    let list_item = raw.trim_start().starts_with(['-', '*', '+'])
+        || raw
+            .trim_start()
+            .split_once(". ")
+            .is_some_and(|(n, _)| n.chars().all(|c| c.is_ascii_digit()) && !n.is_empty());
+    let text_chars = plain.trim().chars().count().max(1);
+    !list_item && linked * 10 >= text_chars * 6 && plain.split_whitespace().count() <= 20
+}
+
+/// The visible text under `root` as plain Markdown (headings, list items,
+/// code blocks), walked with an explicit stack (never recursion), leaving
+/// out hidden elements and chrome.
 fn visible_text(root: ElementRef<'_>, out: &mut String) {
     enum Step<'a> {
         Enter(ego_tree::NodeRef<'a, Node>, usize),
-        Leave,
+        Leave(&'static str),
     }
     let mut stack: Vec<Step<'_>> = root.children().rev().map(|c| Step::Enter(c, 1)).collect();
     while let Some(step) = stack.pop() {
         let (node, depth) = match step {
-            Step::Leave => {
-                out.push('\n');
+            Step::Leave(close) => {
+                out.push_str(close);
                 continue;
             }
             Step::Enter(node, depth) => (node, depth),
@@ -97,14 +544,31 @@ fn visible_text(root: ElementRef<'_>, out: &mut String) {
                 }
             }
             Node::Element(e) => {
-                let name = e.name();
-                if HIDDEN.contains(&name) || e.attr("hidden").is_some() || depth > MAX_DEPTH {
+                if depth > MAX_DEPTH || is_hidden_or_chrome(e) {
                     continue;
                 }
-                let block = BLOCKS.contains(&name);
-                if block {
-                    out.push('\n');
-                    stack.push(Step::Leave);
+                let name = e.name();
+                if name == "pre" {
+                    let code: String = ElementRef::wrap(node)
+                        .map(|el| el.text().collect())
+                        .unwrap_or_default();
+                    out.push_str("\n```\n");
+                    out.push_str(code.trim_end());
+                    out.push_str("\n```\n");
+                    continue;
+                }
+                let (open, close) = match name {
+                    "h1" => ("\n# ", "\n"),
+                    "h2" => ("\n## ", "\n"),
+                    "h3" => ("\n### ", "\n"),
+                    "h4" | "h5" | "h6" => ("\n#### ", "\n"),
+                    "li" => ("\n- ", "\n"),
+                    _ if BLOCKS.contains(&name) => ("\n", "\n"),
+                    _ => ("", ""),
+                };
+                out.push_str(open);
+                if !close.is_empty() {
+                    stack.push(Step::Leave(close));
                 }
                 stack.extend(node.children().rev().map(|c| Step::Enter(c, depth + 1)));
             }
@@ -113,19 +577,78 @@ fn visible_text(root: ElementRef<'_>, out: &mut String) {
     }
 }
 
+fn is_hidden_or_chrome(e: &scraper::node::Element) -> bool {
+    let name = e.name();
+    if HIDDEN.contains(&name) || CHROME.contains(&name) || e.attr("hidden").is_some() {
+        return true;
+    }
+    if e.attr("aria-hidden") == Some("true") {
+        return true;
+    }
+    if e.attr("role").is_some_and(|r| CHROME_ROLES.contains(&r)) {
+        return true;
+    }
+    let marked = |value: &str| {
+        value
+            .split(|c: char| c.is_whitespace() || c == '-' || c == '_')
+            .any(|w| CHROME_WORDS.contains(&w.to_ascii_lowercase().as_str()))
+    };
+    e.attr("class").is_some_and(marked) || e.attr("id").is_some_and(marked)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
 
     #[test]
-    fn scripts_and_styles_are_left_out() {
+    fn scripts_styles_and_chrome_are_left_out_of_the_fallback_walk() {
         let html = b"<html><head><title> The  Page </title><style>p{}</style></head>\
-            <body><script>var x = 1;</script><h1>Heading</h1><p>First <b>bold</b> words.</p>\
-            <p hidden>secret</p><noscript>enable js</noscript></body></html>";
+            <body><nav><a href='/'>Home</a> | <a href='/about'>About</a></nav>\
+            <script>var x = 1;</script><h1>Heading</h1><p>First <b>bold</b> words.</p>\
+            <p hidden>secret</p><noscript>enable js</noscript>\
+            <div class='theme-popup'>Keyboard shortcuts</div><footer>Copyright</footer></body></html>";
         let doc = Html.extract(html, None).unwrap();
         assert_eq!(doc.tags.first("title"), Some("The Page"));
         let text = super::super::tidy(&doc.text);
-        assert_eq!(text, "Heading\n\nFirst bold words.");
+        assert_eq!(text, "# Heading\n\nFirst bold words.");
+    }
+
+    #[test]
+    fn markdown_loses_targets_images_permalinks_and_navigation() {
+        let md = "[![next](next.png)](n2.html) [![up](up.png)](n1.html)\n\
+                  **Next:** [Steps](n3.html) **Up:** [Plots](n1.html)\n\
+                  ## Synopsis[¶](#synopsis \"Permalink\")\n\
+                  See [the manual](m.html) for X11\\_fonts and more words here.\n\
+                  - [Item one](a.html)\n\
+                  ```\nlet x = [1](2);\n```\n";
+        assert_eq!(
+            clean_markdown(md),
+            "## Synopsis\nSee the manual for X11_fonts and more words here.\n- Item one\n```\nlet x = [1](2);\n```\n"
+        );
+    }
+
+    #[test]
+    fn the_own_title_drops_the_site_name() {
+        assert_eq!(
+            own_title("9. Classes — Python 3.11.2 documentation", "9. Classes"),
+            "9. Classes"
+        );
+        assert_eq!(
+            own_title(
+                "Assert | Node.js v18.20.4 Documentation",
+                "Node.js v18.20.4 documentation"
+            ),
+            "Assert"
+        );
+        assert_eq!(
+            own_title("Functions - The Rust Programming Language", "Functions"),
+            "Functions"
+        );
+        assert_eq!(own_title("About SQLite", "Something else"), "About SQLite");
+        assert_eq!(
+            own_title("Tide Tables for Port Ellen", "Tide tables"),
+            "Tide Tables for Port Ellen"
+        );
     }
 
     #[test]
@@ -135,6 +658,7 @@ mod tests {
             "<div>".repeat(20_000),
             "</div>".repeat(20_000)
         );
+        assert!(tag_depth(&html) > MAX_READABILITY_DEPTH);
         let doc = std::thread::Builder::new()
             .stack_size(256 * 1024)
             .spawn(move || Html.extract(html.as_bytes(), None))

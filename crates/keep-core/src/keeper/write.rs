@@ -84,7 +84,7 @@ pub(super) fn write_content(
     let summary = match &opts.summary {
         Some(s) if s.trim().is_empty() => return Err(Error::invalid("the summary is empty")),
         Some(s) => s.trim().to_string(),
-        None => summary_of(content),
+        None => summary_of(content, opts),
     };
     if summary.is_empty() {
         return Err(Error::NoText {
@@ -154,9 +154,23 @@ pub(super) fn write_content(
     Ok(status)
 }
 
-/// The description (if any), then the summary of the text.
-fn summary_of(content: &Content) -> String {
-    let text = summarize::summarize(&content.text);
+/// The description (if any), then the summary of the text: inline text
+/// as written (summarised when long), a document's prose.
+fn summary_of(content: &Content, opts: &PutOptions) -> String {
+    let authored = content.system_tags.contains(keys::SOURCE, "inline")
+        || content
+            .system_tags
+            .contains(keys::CONTENT_TYPE, "text/plain")
+        || content
+            .system_tags
+            .contains(keys::CONTENT_TYPE, "text/markdown");
+    let text = if authored {
+        summarize::summarize(&content.text)
+    } else {
+        let has_title =
+            content.provider_tags.contains_key("title") || opts.tags.contains_key("title");
+        summarize::summarize_document(&content.text, has_title)
+    };
     match &content.description {
         Some(d) if text.is_empty() => d.clone(),
         Some(d) => format!("{d}\n\n{text}"),

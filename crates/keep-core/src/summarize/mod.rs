@@ -8,6 +8,7 @@
 
 use std::collections::{HashMap, HashSet};
 
+mod prose;
 mod stopwords;
 
 /// Text up to this many characters is stored whole as its own summary.
@@ -39,6 +40,97 @@ fn prefix(text: &str, bytes: usize) -> &str {
     &text[..end]
 }
 
+/// The summary of a published document (a web page, a PDF, a DOCX):
+/// prose only, the opening prose sentence first, then the sentences that
+/// best cover the document; without the title when the document has one
+/// in its tags (the title is shown beside the summary). Text that is all
+/// prose and short is kept whole. (Text and Markdown people wrote
+/// themselves are summarised by `summarize`.)
+pub fn summarize_document(text: &str, has_title: bool) -> String {
+    let all_prose = text
+        .lines()
+        .all(|l| l.trim().is_empty() || (prose::is_text_line(l) && prose::is_prose(l)));
+    if all_prose && text.chars().count() <= PASSTHROUGH_CHARS {
+        return text.to_string();
+    }
+    let text = prefix(text, SUMMARY_INPUT_BYTES);
+    let options = Options {
+        prose_only: true,
+        lead_first: true,
+        title: !has_title,
+    };
+    extractive_with(text, SUMMARY_CHARS, options)
+        .or_else(|| prose_lead(text, SUMMARY_CHARS))
+        .or_else(|| headings_lead(text, SUMMARY_CHARS))
+        .unwrap_or_else(|| lead(text, SUMMARY_CHARS))
+}
+
+/// For a document without prose (source code, an index): its headings and
+/// other lines outside code, while they fit.
+fn headings_lead(text: &str, budget: usize) -> Option<String> {
+    let mut out = String::new();
+    let mut in_code = false;
+    for line in text.lines() {
+        if line.trim_start().starts_with("```") {
+            in_code = !in_code;
+            continue;
+        }
+        let line = line
+            .trim()
+            .trim_start_matches(['#', '-', '*', '>', '|', ' '])
+            .trim();
+        if in_code || line.is_empty() {
+            continue;
+        }
+        if out.chars().count() + line.chars().count() + 1 > budget {
+            break;
+        }
+        if !out.is_empty() {
+            out.push('\n');
+        }
+        out.push_str(line);
+    }
+    (!out.is_empty()).then_some(out)
+}
+
+/// How an extractive summary is made.
+#[derive(Debug, Clone, Copy)]
+struct Options {
+    /// Only sentences that read as prose, from lines that are text.
+    prose_only: bool,
+    /// The first (prose) sentence always comes first.
+    lead_first: bool,
+    /// A title line starts the summary.
+    title: bool,
+}
+
+/// The opening prose lines, while they fit; None when there is no prose.
+fn prose_lead(text: &str, budget: usize) -> Option<String> {
+    let mut out = String::new();
+    let mut in_code = false;
+    for line in text.lines() {
+        if line.trim_start().starts_with("```") {
+            in_code = !in_code;
+            continue;
+        }
+        let line = line.trim().trim_start_matches(['-', '*', '>', ' ']);
+        if in_code || !prose::is_text_line(line) || !prose::is_prose(line) {
+            continue;
+        }
+        if out.chars().count() + line.chars().count() + 1 > budget {
+            if out.is_empty() {
+                out = cut_at_sentence(line, budget);
+            }
+            break;
+        }
+        if !out.is_empty() {
+            out.push(' ');
+        }
+        out.push_str(line);
+    }
+    (!out.is_empty()).then_some(out)
+}
+
 /// A sentence scoring under this fraction of the best is not chosen.
 const MIN_RELATIVE_SCORE: f64 = 0.25;
 
@@ -51,8 +143,24 @@ struct Sentence<'a> {
 /// The title line, then the best-scoring sentences in document order;
 /// None when the text has too few sentences to choose from.
 fn extractive(text: &str, budget: usize) -> Option<String> {
+    let options = Options {
+        prose_only: false,
+        lead_first: false,
+        title: true,
+    };
+    extractive_with(text, budget, options)
+}
+
+fn extractive_with(text: &str, budget: usize, options: Options) -> Option<String> {
     let (title, body) = split_title(text);
-    let sentences = sentences(body);
+    let title = title.filter(|_| options.title);
+    let mut sentences = sentences(body, options.prose_only);
+    if options.prose_only {
+        sentences.retain(|s| prose::is_prose(s.text));
+        for (i, s) in sentences.iter_mut().enumerate() {
+            s.position = i;
+        }
+    }
     if sentences.len() < 3 {
         return None;
     }
@@ -70,7 +178,20 @@ fn extractive(text: &str, budget: usize) -> Option<String> {
     let mut chosen: Vec<&Sentence> = Vec::new();
     let mut chosen_words: Vec<HashSet<String>> = Vec::new();
     let best = ranked.first().map_or(0.0, |r| r.0);
+    if options.lead_first
+        && let Some(opening) = sentences.first()
+    {
+        let len = opening.text.chars().count() + 1;
+        if used + len <= budget {
+            used += len;
+            chosen.push(opening);
+            chosen_words.push(content_words(opening.text).collect());
+        }
+    }
     for (score, s) in ranked {
+        if chosen.iter().any(|c| c.position == s.position) {
+            continue;
+        }
         // Filler of little weight is left out even when there is room.
         if score < best * MIN_RELATIVE_SCORE && s.position != 0 {
             continue;
@@ -118,10 +239,21 @@ fn split_title(text: &str) -> (Option<&str>, &str) {
 }
 
 /// Sentences: split at sentence ends and at line breaks; headings and list
-/// markers are dropped.
-fn sentences(text: &str) -> Vec<Sentence<'_>> {
+/// markers are dropped. With `text_only`, code blocks, headings and table
+/// rows are left out.
+fn sentences(text: &str, text_only: bool) -> Vec<Sentence<'_>> {
     let mut out = Vec::new();
+    let mut in_code = false;
     for line in text.lines() {
+        if text_only {
+            if line.trim_start().starts_with("```") {
+                in_code = !in_code;
+                continue;
+            }
+            if in_code || !prose::is_text_line(line) {
+                continue;
+            }
+        }
         let line = line.trim().trim_start_matches(['#', '-', '*', '>']).trim();
         let mut start = 0;
         let bytes: Vec<(usize, char)> = line.char_indices().collect();

@@ -70,10 +70,13 @@ impl From<&Hit> for HitJson {
     }
 }
 
-/// A note in few words: id, the start of its summary, tags, update time.
+/// A note in few words: id, title, the start of its summary, tags, update time.
 #[derive(Debug, Clone, Serialize, JsonSchema)]
 pub struct BriefNote {
     pub id: String,
+    /// The note's title, when it has one (a document's, or a `title` tag).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub title: Option<String>,
     /// The first 300 characters of the summary, marked with … when cut.
     pub summary: String,
     pub tags: Tags,
@@ -88,6 +91,7 @@ impl From<&Note> for BriefNote {
         }
         BriefNote {
             id: n.id.clone(),
+            title: n.tags.first("title").map(str::to_string),
             summary,
             tags: n.tags.clone(),
             updated: n.updated,

@@ -39,7 +39,7 @@ pub enum Style {
 
 /// `ID  DATE  first line` (with a score, and a remark, when given).
 pub fn note_line(note: &Note, score: Option<f64>, remark: &str, painter: Painter) -> String {
-    let first = first_line(&note.summary);
+    let first = display_line(note);
     let first = if first.is_empty() && note.tags.contains_key(keys::STUB) {
         painter.paint(Style::Dim, "(stub)")
     } else {
@@ -213,6 +213,37 @@ fn edge_lines(out: &[Edge], inverse: &[Edge]) -> Vec<(String, Vec<String>)> {
         push(&e.inverse, &e.source);
     }
     groups
+}
+
+/// How a note reads in a listing: its title when it has one, then the
+/// start of its summary (unless the summary starts with the title), or
+/// the first line of the summary; shortened.
+pub fn display_line(note: &Note) -> String {
+    let summary = first_line(&note.summary);
+    let Some(title) = note
+        .tags
+        .first("title")
+        .map(str::trim)
+        .filter(|t| !t.is_empty())
+    else {
+        return summary;
+    };
+    if summary.is_empty() || summary.starts_with(title) {
+        return shorten(&format!(
+            "{title}{}",
+            summary.strip_prefix(title).unwrap_or("")
+        ));
+    }
+    shorten(&format!("{title} — {summary}"))
+}
+
+fn shorten(line: &str) -> String {
+    if line.chars().count() > LINE_CHARS {
+        let cut: String = line.chars().take(LINE_CHARS - 1).collect();
+        format!("{}…", cut.trim_end())
+    } else {
+        line.to_string()
+    }
 }
 
 /// The first line of a summary, shortened for listings.

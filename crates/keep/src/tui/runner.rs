@@ -15,7 +15,7 @@ use keep_core::model::NoteFilter;
 use keep_core::model::{self, Note, NoteRef, Selector, Tags};
 use keep_core::recall::{self, FindQuery, Hit, RecallMode};
 
-use crate::render::text::{first_line, matched_label, status_word, via_label};
+use crate::render::text::{display_line, first_line, matched_label, status_word, via_label};
 
 /// Opens a keeper on the store; called once per worker.
 pub type Opener = dyn Fn() -> Result<Keeper> + Send + Sync;
@@ -250,7 +250,7 @@ fn note_row(note: &Note, why: Option<String>) -> Row {
     Row {
         id: note.id.clone(),
         date: note.updated.short(),
-        line: first_line(&note.summary),
+        line: display_line(note),
         tags: user_tags_text(&note.tags),
         why,
     }
