@@ -125,7 +125,12 @@ fn every_fixture_is_extracted_with_its_text_and_tags() {
 
     for scan in ["scan.png", "scan.pdf"] {
         let note = get(&env, &id(scan));
-        let text = note["summary"].as_str().unwrap();
+        // A PDF's first line is its title; the summary is the rest.
+        let text = format!(
+            "{} {}",
+            note["tags"]["title"][0].as_str().unwrap_or(""),
+            note["summary"].as_str().unwrap()
+        );
         for words in [
             "Harbour Notice",
             "The pier closes at nine tonight.",
@@ -166,7 +171,11 @@ fn long_documents_get_parts_and_part_hits_show_the_part() {
     assert!(last.contains("quartz pebble"), "{last}");
     let hit = env.ok(&["find", "quartz pebble"]);
     assert!(
-        hit.contains(&id) && hit.contains(&format!("[in @P{{{}}}]", parts.len())),
+        hit.contains(&id)
+            && hit.contains(&format!(
+                "[in @P{{{}}} Field Notes on Tidal Pools > ",
+                parts.len()
+            )),
         "{hit}"
     );
 }

@@ -1,5 +1,7 @@
 //! Parts of long text: chunks of about `TARGET_CHARS` made of whole
-//! paragraphs, a new chunk starting at a heading when one is near, and the
+//! paragraphs, a new chunk starting at a heading when one is near (so
+//! parts follow the document's sections), each with the path of headings
+//! it sits under (`Install > On Debian`), and the
 //! last paragraph of a chunk (when short) repeated at the start of the next
 //! so that a passage cut in two is still found whole in one of them.
 //! Paragraphs longer than a chunk are split at sentence ends. Linear in the
@@ -14,6 +16,67 @@ const MAX_CHARS: usize = 2400;
 const OVERLAP_MAX_CHARS: usize = 400;
 /// Parts of one note at most (about 1.5 MB of text).
 pub const MAX_PARTS: usize = 1000;
+
+/// A part of a text: its text and the headings it sits under.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Chunk {
+    pub text: String,
+    /// Headings from the outermost in, joined by ` > `; None before the
+    /// first heading.
+    pub section: Option<String>,
+}
+
+/// The parts of `text` with their sections, or none when it is short.
+pub fn sectioned(text: &str) -> Vec<Chunk> {
+    let parts = chunks(text);
+    let mut path: Vec<(usize, String)> = Vec::new();
+    let mut sections = Vec::with_capacity(parts.len());
+    // Where each part starts in the text (parts come in order).
+    let mut starts: Vec<usize> = Vec::new();
+    let mut offset = 0usize;
+    for part in &parts {
+        let first = part.split("\n\n").next().unwrap_or("");
+        let at = text[offset..].find(first).map_or(offset, |i| offset + i);
+        starts.push(at);
+        offset = at;
+    }
+    let mut cursor = 0usize;
+    for start in starts {
+        for line in text[cursor..start].lines() {
+            note_heading(&mut path, line);
+        }
+        let first_line = text[start..].lines().next().unwrap_or("");
+        let mut here = path.clone();
+        note_heading(&mut here, first_line);
+        sections.push((!here.is_empty()).then(|| {
+            here.iter()
+                .map(|(_, h)| h.as_str())
+                .collect::<Vec<_>>()
+                .join(" > ")
+        }));
+        cursor = start;
+    }
+    parts
+        .into_iter()
+        .zip(sections)
+        .map(|(text, section)| Chunk { text, section })
+        .collect()
+}
+
+/// Updates the path of headings with `line` if it is a Markdown heading.
+fn note_heading(path: &mut Vec<(usize, String)>, line: &str) {
+    let trimmed = line.trim_start();
+    let level = trimmed.chars().take_while(|c| *c == '#').count();
+    if level == 0 || level > 6 || !trimmed[level..].starts_with(' ') {
+        return;
+    }
+    let title = trimmed[level..].trim().to_string();
+    if title.is_empty() {
+        return;
+    }
+    path.retain(|(l, _)| *l < level);
+    path.push((level, title));
+}
 
 /// The chunks of `text`, or none when it is short.
 pub fn chunks(text: &str) -> Vec<String> {
@@ -99,6 +162,37 @@ fn split_point(text: &str, chars: usize) -> usize {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn parts_start_at_sections_and_know_their_headings() {
+        let para = |topic: &str| {
+            format!(
+                "{} ",
+                format!("A sentence about {topic} goes here.").repeat(30)
+            )
+        };
+        let text = format!(
+            "# Guide\n\n{}\n\n## Install\n\n{}\n\n### On Debian\n\n{}\n\n## Use\n\n{}",
+            para("the guide"),
+            para("installing"),
+            para("apt"),
+            para("using it")
+        );
+        let parts = sectioned(&text);
+        assert!(parts.len() >= 3, "{parts:?}");
+        let sections: Vec<Option<&str>> = parts.iter().map(|p| p.section.as_deref()).collect();
+        assert_eq!(sections[0], Some("Guide"));
+        assert!(
+            sections.contains(&Some("Guide > Install > On Debian")),
+            "{sections:?}"
+        );
+        assert!(sections.contains(&Some("Guide > Use")), "{sections:?}");
+        for p in &parts {
+            if p.text.starts_with("## Use") {
+                assert_eq!(p.section.as_deref(), Some("Guide > Use"));
+            }
+        }
+    }
 
     #[test]
     fn short_text_has_no_parts() {

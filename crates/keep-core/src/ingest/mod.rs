@@ -12,6 +12,7 @@ mod html;
 mod image;
 pub mod isolate;
 pub mod ocr;
+mod pages;
 mod pdf;
 pub mod pool;
 pub mod read;

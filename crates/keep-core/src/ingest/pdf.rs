@@ -5,6 +5,7 @@
 use pdf_extract::{Document as PdfDoc, Object, ObjectId};
 
 use super::ocr::Ocr;
+use super::pages::clean_pages;
 use super::{Document, Extractor, bad};
 use crate::error::Result;
 
@@ -35,8 +36,7 @@ impl Extractor for Pdf {
                 doc.tags.insert(tag, value);
             }
         }
-        let mut pages = pdf_extract::extract_text_from_mem_by_pages(bytes)
-            .map_err(|e| bad(format!("text could not be extracted ({e})")))?;
+        let mut pages = page_texts(bytes, &pdf, page_ids.len())?;
         pages.resize(page_ids.len().max(pages.len()), String::new());
         for (page, id) in pages.iter_mut().zip(&page_ids) {
             let letters = page.chars().filter(|c| c.is_alphanumeric()).count();
@@ -51,7 +51,12 @@ impl Extractor for Pdf {
                 None => doc.ocr_pending = true,
             }
         }
-        let pages: Vec<String> = pages.iter().map(|p| super::tidy(p)).collect();
+        let pages: Vec<String> = clean_pages(&pages).iter().map(|p| super::tidy(p)).collect();
+        if !doc.tags.contains_key("title")
+            && let Some(title) = first_page_title(&pages)
+        {
+            doc.tags.insert("title", title);
+        }
         doc.text = pages
             .iter()
             .filter(|p| !p.is_empty())
@@ -61,6 +66,37 @@ impl Extractor for Pdf {
         doc.pages = pages;
         Ok(doc)
     }
+}
+
+/// The text of each page: pdf-extract's layout first; when it gives up on
+/// the file (it panics on some valid PDFs), lopdf's plainer reading.
+fn page_texts(bytes: &[u8], pdf: &PdfDoc, count: usize) -> Result<Vec<String>> {
+    let extracted = std::panic::catch_unwind(|| pdf_extract::extract_text_from_mem_by_pages(bytes));
+    match extracted {
+        Ok(Ok(pages)) => Ok(pages),
+        Ok(Err(_)) | Err(_) => {
+            let pages: Vec<String> = (1..=count as u32)
+                .map(|n| pdf.extract_text(&[n]).unwrap_or_default())
+                .collect();
+            if pages.iter().all(|p| p.trim().is_empty()) && count > 0 {
+                return Err(bad("text could not be extracted from any page"));
+            }
+            Ok(pages)
+        }
+    }
+}
+
+/// A title from the opening of the first page with text: its first line,
+/// when it is short and does not end a sentence.
+fn first_page_title(pages: &[String]) -> Option<String> {
+    let page = pages.iter().find(|p| !p.trim().is_empty())?;
+    let line = page.lines().map(str::trim).find(|l| !l.is_empty())?;
+    let words = line.split_whitespace().count();
+    let fits = (1..=14).contains(&words)
+        && line.chars().count() <= 100
+        && !line.ends_with(['.', ',', ';', ':'])
+        && line.chars().filter(|c| c.is_alphabetic()).count() * 2 >= line.chars().count();
+    fits.then(|| line.split_whitespace().collect::<Vec<_>>().join(" "))
 }
 
 /// A string from the document information dictionary.

@@ -6,9 +6,10 @@
 
 use super::Keeper;
 use crate::error::{Error, Result};
+use crate::model::keys;
 use crate::recall::fusion::{self, Fused};
 use crate::recall::weights::DEEP_MIN_RESULTS;
-use crate::recall::{FindQuery, FindResult, Hit, Query, RecallMode, candidates, graph};
+use crate::recall::{FindQuery, FindResult, Hit, Matched, Query, RecallMode, candidates, graph};
 use crate::store::{NoteRid, VecRow};
 
 /// Waiting rows given vectors before a search; the rest are found by
@@ -86,6 +87,13 @@ impl Keeper {
             .iter()
             .map(|f| hit(f, notes[&f.rid].clone()))
             .collect();
+        for (h, f) in hits.iter_mut().zip(&fused) {
+            if let Some(Matched::Part { part, section }) = &mut h.matched
+                && let Some(found) = db.part(f.rid, u32::try_from(*part).unwrap_or(0))?
+            {
+                *section = found.tags.first(keys::SECTION).map(str::to_string);
+            }
+        }
         if query.deep {
             hits.extend(graph::deep_hits(
                 &db,
@@ -196,7 +204,7 @@ fn hit(f: &Fused, note: crate::model::Note) -> Hit {
         keyword_rank: f.keyword_rank,
         vector_rank: f.vector_rank,
         similarity: f.similarity,
-        matched: f.matched,
+        matched: f.matched.clone(),
         via: None,
     }
 }

@@ -444,7 +444,7 @@ fn content_of(
     if doc.ocr_pending {
         system_tags.insert(keys::OCR, "pending");
     }
-    let parts = chunk::chunks(&doc.text);
+    let parts = chunk::sectioned(&doc.text);
     let content = Content {
         id: job.id.clone(),
         text: doc.text,

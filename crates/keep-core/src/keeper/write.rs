@@ -68,7 +68,7 @@ pub(super) struct Content {
     /// A line the format provides (audio, images), put before the text.
     pub(super) description: Option<String>,
     /// Chunks of long text, stored as parts.
-    pub(super) parts: Vec<String>,
+    pub(super) parts: Vec<crate::ingest::chunk::Chunk>,
 }
 
 /// Writes `content` as the next state of its note, inside a transaction.
@@ -139,19 +139,36 @@ pub(super) fn write_content(
     if status != WriteStatus::Unchanged && new_text {
         let rid = db.note_rid(&next.id)?.expect("just written");
         db.index_note_body(rid, &body)?;
+        let title = next.tags.first("title");
         let parts: Vec<Part> = content
             .parts
             .iter()
             .enumerate()
-            .map(|(i, text)| Part {
+            .map(|(i, chunk)| Part {
                 number: i as u32 + 1,
-                summary: text.clone(),
-                tags: Tags::new(),
+                summary: chunk.text.clone(),
+                tags: section_tags(title, chunk.section.as_deref()),
             })
             .collect();
         db.replace_parts(rid, &parts)?;
     }
     Ok(status)
+}
+
+/// A part's `_section` tag: the document's title, then the headings the
+/// part sits under (`Guide > Install > On Debian`).
+fn section_tags(title: Option<&str>, section: Option<&str>) -> Tags {
+    let mut path: Vec<&str> = title.into_iter().collect();
+    for heading in section.into_iter().flat_map(|s| s.split(" > ")) {
+        if path.last() != Some(&heading) && !(path.len() == 1 && title == Some(heading)) {
+            path.push(heading);
+        }
+    }
+    let mut tags = Tags::new();
+    if !path.is_empty() {
+        tags.insert(keys::SECTION, path.join(" > "));
+    }
+    tags
 }
 
 /// The description (if any), then the summary of the text: inline text
@@ -198,7 +215,7 @@ impl Keeper {
             system_tags,
             provider_tags: Tags::new(),
             description: None,
-            parts: crate::ingest::chunk::chunks(text),
+            parts: crate::ingest::chunk::sectioned(text),
         };
         self.put_content(content, opts)
     }

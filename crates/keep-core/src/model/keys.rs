@@ -9,6 +9,9 @@ pub const CONTENT_TYPE: &str = "_content_type";
 pub const STUB: &str = "_stub";
 /// On a note whose text waits for OCR (its models were missing).
 pub const OCR: &str = "_ocr";
+/// On a part: the document's title and the headings the part sits under,
+/// `Title > Section > Subsection`.
+pub const SECTION: &str = "_section";
 /// On a note whose watched file was deleted; the value is when.
 pub const DELETED: &str = "_deleted";
 /// The one system tag a user may write: `_inverse` on a `.tag/KEY` note,

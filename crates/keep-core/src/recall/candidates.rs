@@ -24,7 +24,14 @@ pub(crate) fn keyword(db: &Db<'_>, text: &str, filter: &NoteFilter) -> Result<Ve
     for h in db.keyword_search_parts(&plan, filter, CANDIDATES)? {
         scored.push((
             h.score,
-            Ranked::within(h.rid, Matched::Part { part: h.number }, None),
+            Ranked::within(
+                h.rid,
+                Matched::Part {
+                    part: h.number,
+                    section: None,
+                },
+                None,
+            ),
         ));
     }
     for h in db.keyword_search_versions(&plan, filter, CANDIDATES)? {
@@ -53,7 +60,10 @@ pub(crate) fn vector(db: &Db<'_>, q: &[f32], filter: &NoteFilter) -> Result<Vec<
     for (rid, number, distance) in db.nearest_parts(q, CANDIDATES)? {
         found.push(Ranked::within(
             rid,
-            Matched::Part { part: number },
+            Matched::Part {
+                part: number,
+                section: None,
+            },
             Some(1.0 - distance),
         ));
     }

@@ -9,7 +9,7 @@ use super::weights::{KEYWORD_WEIGHT, RRF_K, VECTOR_WEIGHT};
 use crate::store::NoteRid;
 
 /// One entry of a ranked candidate list (best first).
-#[derive(Debug, Clone, Copy, PartialEq)]
+#[derive(Debug, Clone, PartialEq)]
 pub struct Ranked {
     pub rid: NoteRid,
     pub matched: Option<Matched>,
@@ -55,7 +55,7 @@ fn roll_up(list: &[Ranked]) -> Vec<Ranked> {
     let mut seen = std::collections::HashSet::new();
     list.iter()
         .filter(|r| seen.insert(r.rid))
-        .copied()
+        .cloned()
         .collect()
 }
 
@@ -76,7 +76,7 @@ pub fn fuse(keyword: &[Ranked], vector: &[Ranked]) -> Vec<Fused> {
                 keyword_rank: None,
                 vector_rank: None,
                 similarity: None,
-                matched: r.matched,
+                matched: r.matched.clone(),
             });
             entry.score += weight / (RRF_K + rank as f64);
             if is_keyword {
@@ -85,7 +85,7 @@ pub fn fuse(keyword: &[Ranked], vector: &[Ranked]) -> Vec<Fused> {
                 entry.vector_rank = Some(rank);
                 entry.similarity = r.similarity;
                 if entry.keyword_rank.is_none_or(|k| rank < k) {
-                    entry.matched = r.matched;
+                    entry.matched = r.matched.clone();
                 }
             }
         }
@@ -133,13 +133,22 @@ mod tests {
     fn parts_roll_up_to_their_note_at_the_best_rank() {
         let part = Ranked {
             rid: NoteRid(7),
-            matched: Some(Matched::Part { part: 2 }),
+            matched: Some(Matched::Part {
+                part: 2,
+                section: None,
+            }),
             similarity: Some(0.9),
         };
         let fused = fuse(&[], &[part, r(8), r(7)]);
         assert_eq!(fused.len(), 2);
         assert_eq!(fused[0].rid, NoteRid(7));
-        assert_eq!(fused[0].matched, Some(Matched::Part { part: 2 }));
+        assert_eq!(
+            fused[0].matched,
+            Some(Matched::Part {
+                part: 2,
+                section: None
+            })
+        );
         assert_eq!(fused[1].vector_rank, Some(2));
     }
 

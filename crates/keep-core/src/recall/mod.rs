@@ -79,11 +79,15 @@ pub enum RecallMode {
 }
 
 /// Where inside a note a candidate matched, when not in its current text.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, schemars::JsonSchema)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, schemars::JsonSchema)]
 #[serde(tag = "in", rename_all = "lowercase")]
 pub enum Matched {
-    /// In part N (`@P{N}`).
-    Part { part: i64 },
+    /// In part N (`@P{N}`), under the headings of `section`.
+    Part {
+        part: i64,
+        #[serde(skip_serializing_if = "Option::is_none")]
+        section: Option<String>,
+    },
     /// In the archived version N (`@V{N}`, 1 = previous).
     Version { version: i64 },
 }

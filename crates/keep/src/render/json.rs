@@ -64,7 +64,7 @@ impl From<&Hit> for HitJson {
             keyword_rank: h.keyword_rank,
             vector_rank: h.vector_rank,
             similarity: h.similarity,
-            matched: h.matched,
+            matched: h.matched.clone(),
             via: h.via.clone(),
         }
     }
@@ -118,7 +118,7 @@ impl From<&Hit> for BriefHit {
         BriefHit {
             note: BriefNote::from(&h.note),
             score: h.score,
-            matched: h.matched,
+            matched: h.matched.clone(),
             via: h.via.clone(),
         }
     }

@@ -111,7 +111,14 @@ pub fn change_label(change: &Change) -> String {
 /// Where inside its note a hit matched: `@P{2}` or `@V{1}`.
 pub fn matched_label(matched: &Matched) -> String {
     match matched {
-        Matched::Part { part } => format!("@P{{{part}}}"),
+        Matched::Part {
+            part,
+            section: Some(section),
+        } => format!("@P{{{part}}} {section}"),
+        Matched::Part {
+            part,
+            section: None,
+        } => format!("@P{{{part}}}"),
         Matched::Version { version } => format!("@V{{{version}}}"),
     }
 }
