@@ -16,6 +16,7 @@ mod no_surprises;
 mod now_move;
 mod pipelines;
 mod put_get;
+mod real_documents;
 mod recall;
 mod reliability;
 mod tag_del_revert;

@@ -9,6 +9,8 @@
 //! of a huge text is still found by keyword (the full-text index), but not
 //! embedded part by part.
 
+use std::borrow::Cow;
+
 /// Text at most this long gets no parts.
 pub const MIN_CHARS_FOR_PARTS: usize = crate::summarize::PASSTHROUGH_CHARS;
 const TARGET_CHARS: usize = 1500;
@@ -41,13 +43,20 @@ pub fn sectioned(text: &str) -> Vec<Chunk> {
         offset = at;
     }
     let mut cursor = 0usize;
+    let mut in_code = false;
     for start in starts {
         for line in text[cursor..start].lines() {
-            note_heading(&mut path, line);
+            if line.trim_start().starts_with("```") {
+                in_code = !in_code;
+            } else if !in_code {
+                note_heading(&mut path, line);
+            }
         }
         let first_line = text[start..].lines().next().unwrap_or("");
         let mut here = path.clone();
-        note_heading(&mut here, first_line);
+        if !in_code {
+            note_heading(&mut here, first_line);
+        }
         sections.push((!here.is_empty()).then(|| {
             here.iter()
                 .map(|(_, h)| h.as_str())
@@ -87,7 +96,8 @@ pub fn chunks(text: &str) -> Vec<String> {
     let mut out: Vec<String> = Vec::new();
     let mut current: Vec<&str> = Vec::new();
     let mut len = 0;
-    for para in paragraphs {
+    for para in &paragraphs {
+        let para: &str = para;
         if out.len() >= MAX_PARTS {
             return out;
         }
@@ -117,21 +127,81 @@ pub fn chunks(text: &str) -> Vec<String> {
     out
 }
 
-/// Paragraphs, with those longer than `MAX_CHARS` split at sentence ends.
-fn paragraphs(text: &str) -> Vec<&str> {
-    let mut out = Vec::new();
-    for para in text.split("\n\n").map(str::trim).filter(|p| !p.is_empty()) {
+/// Paragraphs, with those longer than `MAX_CHARS` split: prose at sentence
+/// ends, code blocks at line ends (each piece fenced again).
+fn paragraphs(text: &str) -> Vec<Cow<'_, str>> {
+    let mut out: Vec<Cow<'_, str>> = Vec::new();
+    for para in blocks(text) {
+        if out.len() > MAX_PARTS * 2 {
+            break;
+        }
+        if para.starts_with("```") && longer_than(para, MAX_CHARS) {
+            split_code(para, &mut out);
+            continue;
+        }
         let mut rest = para;
         while longer_than(rest, MAX_CHARS) && out.len() <= MAX_PARTS * 2 {
             let cut = split_point(rest, TARGET_CHARS);
-            out.push(rest[..cut].trim());
+            out.push(Cow::Borrowed(rest[..cut].trim()));
             rest = rest[cut..].trim_start();
         }
         if !rest.is_empty() {
-            out.push(rest);
+            out.push(Cow::Borrowed(rest));
         }
     }
     out
+}
+
+/// The text's blocks: runs of lines between blank lines, a fenced code
+/// block (blank lines and all) being one block.
+fn blocks(text: &str) -> Vec<&str> {
+    let mut out = Vec::new();
+    let mut start: Option<usize> = None;
+    let mut in_code = false;
+    let mut offset = 0;
+    for line in text.split_inclusive('\n') {
+        let here = offset;
+        offset += line.len();
+        let fence = line.trim_start().starts_with("```");
+        if line.trim().is_empty() && !in_code {
+            if let Some(s) = start.take() {
+                out.push(text[s..here].trim());
+            }
+            continue;
+        }
+        if fence {
+            in_code = !in_code;
+        }
+        start.get_or_insert(here);
+    }
+    if let Some(s) = start {
+        out.push(text[s..].trim());
+    }
+    out.retain(|b| !b.is_empty());
+    out
+}
+
+/// A long fenced code block cut at line ends into pieces of about
+/// `TARGET_CHARS`, each fenced (with the block's language) on its own.
+fn split_code<'a>(block: &'a str, out: &mut Vec<Cow<'a, str>>) {
+    let mut lines = block.lines();
+    let fence = lines.next().unwrap_or("```").trim();
+    let body: Vec<&str> = lines
+        .filter(|l| !l.trim_start().starts_with("```"))
+        .collect();
+    let mut piece = String::new();
+    for line in body {
+        if !piece.is_empty() && piece.chars().count() + line.chars().count() > TARGET_CHARS {
+            out.push(Cow::Owned(format!("{fence}\n{piece}```")));
+            piece.clear();
+        }
+        let line: String = line.chars().take(MAX_CHARS).collect();
+        piece.push_str(&line);
+        piece.push('\n');
+    }
+    if !piece.is_empty() {
+        out.push(Cow::Owned(format!("{fence}\n{piece}```")));
+    }
 }
 
 /// Whether `text` has more than `chars` characters, looking at no more than
@@ -192,6 +262,47 @@ mod tests {
                 assert_eq!(p.section.as_deref(), Some("Guide > Use"));
             }
         }
+    }
+
+    #[test]
+    fn code_blocks_stay_whole_and_their_comments_are_not_headings() {
+        let prose = "Some words about the program and what it does. ".repeat(20);
+        let code = "```sh\n# install it\napt install keep\n\n# then run it\nkeep put notes/\n```";
+        let text = format!("# Guide\n\n{prose}\n\n{code}\n\n## Use\n\n{prose}\n\n{prose}");
+        let parts = sectioned(&text);
+        let with_code: Vec<&Chunk> = parts
+            .iter()
+            .filter(|p| p.text.contains("apt install"))
+            .collect();
+        assert!(!with_code.is_empty());
+        for part in with_code {
+            assert!(part.text.contains(code), "{part:?}");
+            assert_eq!(part.section.as_deref(), Some("Guide"), "{part:?}");
+        }
+        assert!(
+            parts.iter().all(|p| p.text.matches("```").count() % 2 == 0),
+            "{parts:?}"
+        );
+    }
+
+    #[test]
+    fn a_long_code_block_is_cut_at_lines_and_fenced_again() {
+        let code: String = (0..400).map(|i| format!("let x{i} = {i};\n")).collect();
+        let text = format!("Intro words here for the code.\n\n```rust\n{code}```\n");
+        let parts = chunks(&text);
+        assert!(parts.len() >= 3, "{}", parts.len());
+        for part in &parts {
+            assert_eq!(part.matches("```").count() % 2, 0, "{part}");
+            assert!(
+                part.chars().count() <= MAX_CHARS + OVERLAP_MAX_CHARS,
+                "{}",
+                part.len()
+            );
+        }
+        assert!(
+            parts.iter().skip(1).all(|p| p.contains("```rust\nlet x")),
+            "{parts:?}"
+        );
     }
 
     #[test]

@@ -99,12 +99,17 @@ const BLOCKS: &[&str] = &[
 impl Extractor for Html {
     fn extract(&self, bytes: &[u8], _: Option<&Ocr>) -> Result<Document> {
         let source = String::from_utf8_lossy(bytes);
-        let page = Page::parse_document(&source);
+        let mut page = Page::parse_document(&source);
         let mut doc = Document::default();
         let marked = marked_main(&page);
         let meta = page_metadata(&page, marked);
+        let marked = marked.map(|m| m.id());
+        strip_chrome(&mut page, marked);
+        let marked = marked
+            .and_then(|id| page.tree.get(id))
+            .and_then(ElementRef::wrap);
         let main = (tag_depth(&source) <= MAX_READABILITY_DEPTH)
-            .then(|| main_content(marked, &source))
+            .then(|| main_content(marked, &page))
             .flatten();
         let title = meta.title.clone();
         let text = match main {
@@ -130,18 +135,22 @@ impl Extractor for Html {
                         doc.tags.insert(key, value);
                     }
                 }
-                let mut text = String::new();
-                visible_text(page.root_element(), &mut text);
-                text
+                let text = visible_markdown(page.root_element());
+                if letters(&text) > 0 {
+                    text
+                } else {
+                    everything_visible(&source)
+                }
             }
         };
         if let Some(title) = title.map(|t| one_line(&t)).filter(|t| !t.is_empty()) {
             doc.tags.insert("title", title);
         }
-        if text.trim().is_empty() && doc.tags.is_empty() {
-            return Err(bad("has no visible text"));
-        }
-        doc.text = text;
+        doc.text = match doc.tags.first("title") {
+            Some(title) if text.trim().is_empty() => title.to_string(),
+            _ if text.trim().is_empty() => return Err(bad("has no visible text")),
+            _ => text,
+        };
         Ok(doc)
     }
 }
@@ -166,6 +175,71 @@ const MAIN_CONTAINERS: &[&str] = &[
     "#contents",
 ];
 
+/// Class and id words of page furniture that Readability would keep: it
+/// is removed before Readability reads the page.
+const FURNITURE_WORDS: &[&str] = &[
+    "nav",
+    "navbar",
+    "navigation",
+    "menu",
+    "mainmenu",
+    "submenu",
+    "sidebar",
+    "rightsidebar",
+    "breadcrumb",
+    "breadcrumbs",
+    "cookie",
+    "banner",
+    "tagline",
+    "skip",
+    "toc",
+];
+
+/// Page furniture removed from the tree before Readability reads it:
+/// `nav`, `footer`, `aside`, `form` and `menu` elements, chrome roles, and
+/// elements whose class or id names them furniture (a site's tagline or
+/// menu bar). Nothing that holds the marked main content is removed.
+fn strip_chrome(page: &mut Page, keep: Option<ego_tree::NodeId>) {
+    let main_and_above: std::collections::HashSet<ego_tree::NodeId> = keep
+        .and_then(|id| page.tree.get(id))
+        .map(|n| {
+            std::iter::once(n)
+                .chain(n.ancestors())
+                .map(|a| a.id())
+                .collect()
+        })
+        .unwrap_or_default();
+    let holds_main = |node: ego_tree::NodeRef<'_, Node>| main_and_above.contains(&node.id());
+    let furniture: Vec<ego_tree::NodeId> = page
+        .tree
+        .root()
+        .descendants()
+        .filter(|n| n.value().as_element().is_some_and(is_furniture))
+        .filter(|n| !holds_main(*n))
+        .map(|n| n.id())
+        .collect();
+    for id in furniture {
+        if let Some(mut node) = page.tree.get_mut(id) {
+            node.detach();
+        }
+    }
+}
+
+fn is_furniture(e: &scraper::node::Element) -> bool {
+    if ["nav", "footer", "aside", "form", "menu"].contains(&e.name()) {
+        return true;
+    }
+    if e.attr("role").is_some_and(|r| CHROME_ROLES.contains(&r)) {
+        return true;
+    }
+    let marked = |value: &str| {
+        value
+            .split(|c: char| c.is_whitespace() || c == '-' || c == '_')
+            .any(|w| FURNITURE_WORDS.contains(&w.to_ascii_lowercase().as_str()))
+    };
+    e.attr("class").is_some_and(marked) || e.attr("id").is_some_and(marked)
+}
+
 /// The one element the page marks as its main content, if any.
 fn marked_main(page: &Page) -> Option<ElementRef<'_>> {
     MAIN_CONTAINERS.iter().find_map(|s| {
@@ -181,10 +255,10 @@ fn marked_main(page: &Page) -> Option<ElementRef<'_>> {
 /// documentation page whose body is mostly a table of contents would
 /// otherwise lose to its footer); each candidate selection is tried and
 /// the one that keeps more prose wins.
-fn main_content(marked: Option<ElementRef<'_>>, source: &str) -> Option<Main> {
+fn main_content(marked: Option<ElementRef<'_>>, page: &Page) -> Option<Main> {
     let html = match marked {
         Some(main) => format!("<html><body>{}</body></html>", main.html()),
-        None => source.to_string(),
+        None => page.html(),
     };
     let best = [
         CandidateSelectMode::Readability,
@@ -193,14 +267,19 @@ fn main_content(marked: Option<ElementRef<'_>>, source: &str) -> Option<Main> {
     .into_iter()
     .filter_map(|mode| readability(&html, mode))
     .max_by_key(|m| prose_letters(&m.text))?;
-    match marked {
-        // Readability dropped most of a marked container: take it whole.
-        Some(main) if prose_letters(&best.text) * 2 < letters(&main.text().collect::<String>()) => {
-            let mut text = String::new();
-            visible_text(main, &mut text);
-            Some(Main { text, ..best })
-        }
-        _ => Some(best),
+    let Some(main) = marked else {
+        return Some(best);
+    };
+    // Readability dropped most of the prose of a marked container: take it
+    // whole (menus in it are short lines and do not count as prose).
+    let whole = visible_markdown(main);
+    if prose_letters(&best.text) * 2 < prose_letters(&whole) {
+        Some(Main {
+            text: whole,
+            ..best
+        })
+    } else {
+        Some(best)
     }
 }
 
@@ -382,7 +461,7 @@ pub(crate) fn clean_markdown(markdown: &str) -> String {
             continue;
         }
         let (plain, linked) = strip_links(line);
-        if is_navigation(line, &plain, linked) {
+        if is_navigation(line, &plain, linked) || is_empty_item(&plain) {
             continue;
         }
         out.push_str(plain.trim_end());
@@ -390,6 +469,11 @@ pub(crate) fn clean_markdown(markdown: &str) -> String {
     }
     flush_menu(&mut out, &mut menu);
     out
+}
+
+/// A list marker with nothing after it (its links were dropped).
+fn is_empty_item(plain: &str) -> bool {
+    matches!(plain.trim(), "-" | "*" | "+")
 }
 
 /// A list item that is only a short link: `- [Home](index.html)`.
@@ -507,19 +591,54 @@ fn is_navigation(raw: &str, plain: &str, linked: usize) -> bool {
     {
         return true;
     }
+    let heading = raw.trim_start().starts_with('#');
     let list_item = raw.trim_start().starts_with(['-', '*', '+'])
         || raw
             .trim_start()
             .split_once(". ")
             .is_some_and(|(n, _)| n.chars().all(|c| c.is_ascii_digit()) && !n.is_empty());
     let text_chars = plain.trim().chars().count().max(1);
-    !list_item && linked * 10 >= text_chars * 6 && plain.split_whitespace().count() <= 20
+    !heading
+        && !list_item
+        && linked * 10 >= text_chars * 6
+        && plain.split_whitespace().count() <= 20
 }
 
-/// The visible text under `root` as plain Markdown (headings, list items,
+/// The visible text under `root` as cleaned Markdown: what Readability's
+/// Markdown would be, with menus and navigation lines dropped the same way.
+fn visible_markdown(root: ElementRef<'_>) -> String {
+    let mut text = String::new();
+    visible_text(root, &mut text, Walk::Content);
+    clean_markdown(&text)
+}
+
+/// For a page that is nothing but chrome (a site map, a menu): all its
+/// visible text, menus included, as the best text it has.
+fn everything_visible(source: &str) -> String {
+    let page = Page::parse_document(source);
+    let mut text = String::new();
+    visible_text(page.root_element(), &mut text, Walk::Everything);
+    let lines: Vec<String> = text
+        .lines()
+        .map(|l| strip_links(l).0.trim().to_string())
+        .filter(|l| !matches!(l.as_str(), "" | "-"))
+        .collect();
+    lines.join("\n")
+}
+
+/// What a walk of the visible text leaves out.
+#[derive(Clone, Copy, PartialEq)]
+enum Walk {
+    /// Hidden elements, chrome and permalink marks.
+    Content,
+    /// Hidden elements only.
+    Everything,
+}
+
+/// The visible text under `root` as Markdown (headings, list items, links,
 /// code blocks), walked with an explicit stack (never recursion), leaving
-/// out hidden elements and chrome.
-fn visible_text(root: ElementRef<'_>, out: &mut String) {
+/// out hidden elements, chrome and permalink marks.
+fn visible_text(root: ElementRef<'_>, out: &mut String, walk: Walk) {
     enum Step<'a> {
         Enter(ego_tree::NodeRef<'a, Node>, usize),
         Leave(&'static str),
@@ -544,7 +663,11 @@ fn visible_text(root: ElementRef<'_>, out: &mut String) {
                 }
             }
             Node::Element(e) => {
-                if depth > MAX_DEPTH || is_hidden_or_chrome(e) {
+                let left_out = match walk {
+                    Walk::Content => is_hidden_or_chrome(e) || is_permalink(node),
+                    Walk::Everything => is_hidden(e),
+                };
+                if depth > MAX_DEPTH || left_out {
                     continue;
                 }
                 let name = e.name();
@@ -563,6 +686,7 @@ fn visible_text(root: ElementRef<'_>, out: &mut String) {
                     "h3" => ("\n### ", "\n"),
                     "h4" | "h5" | "h6" => ("\n#### ", "\n"),
                     "li" => ("\n- ", "\n"),
+                    "a" if e.attr("href").is_some() => ("[", "](#)"),
                     _ if BLOCKS.contains(&name) => ("\n", "\n"),
                     _ => ("", ""),
                 };
@@ -577,12 +701,23 @@ fn visible_text(root: ElementRef<'_>, out: &mut String) {
     }
 }
 
+/// A link that only marks its heading: `¶`, `#`, `§`.
+fn is_permalink(node: ego_tree::NodeRef<'_, Node>) -> bool {
+    let Some(link) = ElementRef::wrap(node).filter(|e| e.value().name() == "a") else {
+        return false;
+    };
+    let text: String = link.text().collect();
+    matches!(text.trim(), "¶" | "#" | "§")
+}
+
+fn is_hidden(e: &scraper::node::Element) -> bool {
+    HIDDEN.contains(&e.name())
+        || e.attr("hidden").is_some()
+        || e.attr("aria-hidden") == Some("true")
+}
+
 fn is_hidden_or_chrome(e: &scraper::node::Element) -> bool {
-    let name = e.name();
-    if HIDDEN.contains(&name) || CHROME.contains(&name) || e.attr("hidden").is_some() {
-        return true;
-    }
-    if e.attr("aria-hidden") == Some("true") {
+    if is_hidden(e) || CHROME.contains(&e.name()) {
         return true;
     }
     if e.attr("role").is_some_and(|r| CHROME_ROLES.contains(&r)) {
@@ -618,12 +753,13 @@ mod tests {
         let md = "[![next](next.png)](n2.html) [![up](up.png)](n1.html)\n\
                   **Next:** [Steps](n3.html) **Up:** [Plots](n1.html)\n\
                   ## Synopsis[¶](#synopsis \"Permalink\")\n\
+                  ### [Slicing Strings](#slicing-strings)\n\
                   See [the manual](m.html) for X11\\_fonts and more words here.\n\
                   - [Item one](a.html)\n\
                   ```\nlet x = [1](2);\n```\n";
         assert_eq!(
             clean_markdown(md),
-            "## Synopsis\nSee the manual for X11_fonts and more words here.\n- Item one\n```\nlet x = [1](2);\n```\n"
+            "## Synopsis\n### Slicing Strings\nSee the manual for X11_fonts and more words here.\n- Item one\n```\nlet x = [1](2);\n```\n"
         );
     }
 

@@ -40,7 +40,7 @@ impl Extractor for Pdf {
         pages.resize(page_ids.len().max(pages.len()), String::new());
         for (page, id) in pages.iter_mut().zip(&page_ids) {
             let letters = page.chars().filter(|c| c.is_alphanumeric()).count();
-            if letters >= MIN_PAGE_LETTERS {
+            if letters >= MIN_PAGE_LETTERS && !is_garbage(page) {
                 continue;
             }
             let Some(image) = largest_image(&pdf, *id) else {
@@ -86,17 +86,59 @@ fn page_texts(bytes: &[u8], pdf: &PdfDoc, count: usize) -> Result<Vec<String>> {
     }
 }
 
+/// Whether a page's text layer is garbage rather than text: two thirds
+/// symbols or more, or full of characters no text contains (private-use glyph
+/// codes, replacement marks, control characters). Such a page is read by
+/// OCR when it has an image, like a scanned page.
+fn is_garbage(page: &str) -> bool {
+    let visible: Vec<char> = page.chars().filter(|c| !c.is_whitespace()).collect();
+    if visible.len() < MIN_PAGE_LETTERS {
+        return false;
+    }
+    let alphanumeric = visible.iter().filter(|c| c.is_alphanumeric()).count();
+    let broken = visible
+        .iter()
+        .filter(|&&c| c == '\u{FFFD}' || c.is_control() || ('\u{E000}'..='\u{F8FF}').contains(&c))
+        .count();
+    alphanumeric * 3 < visible.len() || broken * 10 >= visible.len()
+}
+
 /// A title from the opening of the first page with text: its first line,
-/// when it is short and does not end a sentence.
+/// when it is short and does not end a sentence, joined with the next line
+/// when it stops on a word that cannot end a title ("Release for").
 fn first_page_title(pages: &[String]) -> Option<String> {
     let page = pages.iter().find(|p| !p.trim().is_empty())?;
-    let line = page.lines().map(str::trim).find(|l| !l.is_empty())?;
+    let mut lines = page.lines().map(str::trim).filter(|l| !l.is_empty());
+    let mut title = lines.next().filter(|l| is_title_line(l))?.to_string();
+    while ends_mid_phrase(&title)
+        && let Some(next) = lines.next().filter(|l| is_title_line(l))
+        && title.chars().count() + next.chars().count() < 120
+    {
+        title.push(' ');
+        title.push_str(next);
+    }
+    Some(title.split_whitespace().collect::<Vec<_>>().join(" "))
+}
+
+/// A line that can be (part of) a title: a few words, mostly letters, not
+/// ending a sentence or a clause.
+fn is_title_line(line: &str) -> bool {
     let words = line.split_whitespace().count();
-    let fits = (1..=14).contains(&words)
+    (1..=14).contains(&words)
         && line.chars().count() <= 100
         && !line.ends_with(['.', ',', ';', ':'])
-        && line.chars().filter(|c| c.is_alphabetic()).count() * 2 >= line.chars().count();
-    fits.then(|| line.split_whitespace().collect::<Vec<_>>().join(" "))
+        && line.chars().filter(|c| c.is_alphabetic()).count() * 2 >= line.chars().count()
+}
+
+/// Whether a line stops on a word a title never ends with.
+fn ends_mid_phrase(line: &str) -> bool {
+    const CONNECTIVES: [&str; 16] = [
+        "a", "an", "and", "as", "at", "by", "for", "from", "in", "into", "of", "on", "or", "the",
+        "to", "with",
+    ];
+    line.split_whitespace()
+        .last()
+        .is_some_and(|w| CONNECTIVES.contains(&w.to_lowercase().as_str()))
 }
 
 /// A string from the document information dictionary.
@@ -134,5 +176,40 @@ fn largest_image(pdf: &PdfDoc, page: ObjectId) -> Option<image::DynamicImage> {
         Some("DeviceGray") => image::GrayImage::from_raw(w, h, samples).map(Into::into),
         Some("DeviceRGB") => image::RgbImage::from_raw(w, h, samples).map(Into::into),
         _ => None,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn title_of(page: &str) -> Option<String> {
+        first_page_title(&["".to_string(), page.to_string()])
+    }
+
+    #[test]
+    fn a_text_layer_of_symbols_or_glyph_codes_is_garbage() {
+        assert!(is_garbage("€‚ƒ„…†‡ˆ‰ ‹ŒŽ‘’“”•–—˜™ ›œžŸ ¡¢£¤¥¦§¨©"));
+        assert!(is_garbage(
+            "\u{E001}\u{E002}\u{E003}ab \u{E004}\u{E005}cd \u{E006}\u{E007}\u{E008}"
+        ));
+        assert!(!is_garbage(
+            "Queries can access multiple tables at once (see 2.6)."
+        ));
+        assert!(!is_garbage("x = (a + b) * 2; y = x / 3;"));
+    }
+
+    #[test]
+    fn a_title_broken_after_a_connective_is_joined() {
+        assert_eq!(
+            title_of("Copyright Release for\nContributions To SQLite\n\nSQLite is software.")
+                .as_deref(),
+            Some("Copyright Release for Contributions To SQLite")
+        );
+        assert_eq!(
+            title_of("Asymptote Reference Card\nProgram structure").as_deref(),
+            Some("Asymptote Reference Card")
+        );
+        assert_eq!(title_of("This page opens with a sentence."), None);
     }
 }

@@ -365,7 +365,7 @@ impl Keeper {
                 Err(e) => {
                     report.failed.push(Failure {
                         path: jobs[*index].name(),
-                        reason: e.to_string(),
+                        reason: e.reason(),
                     });
                     continue;
                 }

@@ -51,7 +51,7 @@ pub fn summarize_document(text: &str, has_title: bool) -> String {
         .lines()
         .all(|l| l.trim().is_empty() || (prose::is_text_line(l) && prose::is_prose(l)));
     if all_prose && text.chars().count() <= PASSTHROUGH_CHARS {
-        return text.to_string();
+        return prose::plain_inline(text);
     }
     let text = prefix(text, SUMMARY_INPUT_BYTES);
     let options = Options {
@@ -59,10 +59,11 @@ pub fn summarize_document(text: &str, has_title: bool) -> String {
         lead_first: true,
         title: !has_title,
     };
-    extractive_with(text, SUMMARY_CHARS, options)
+    let summary = extractive_with(text, SUMMARY_CHARS, options)
         .or_else(|| prose_lead(text, SUMMARY_CHARS))
         .or_else(|| headings_lead(text, SUMMARY_CHARS))
-        .unwrap_or_else(|| lead(text, SUMMARY_CHARS))
+        .unwrap_or_else(|| lead(text, SUMMARY_CHARS));
+    prose::plain_inline(&summary)
 }
 
 /// For a document without prose (source code, an index): its headings and
@@ -104,7 +105,8 @@ struct Options {
     title: bool,
 }
 
-/// The opening prose lines, while they fit; None when there is no prose.
+/// The opening prose lines (lines with a sentence in them, not labels or
+/// table headers), while they fit; None when there is no prose.
 fn prose_lead(text: &str, budget: usize) -> Option<String> {
     let mut out = String::new();
     let mut in_code = false;
@@ -114,7 +116,12 @@ fn prose_lead(text: &str, budget: usize) -> Option<String> {
             continue;
         }
         let line = line.trim().trim_start_matches(['-', '*', '>', ' ']);
-        if in_code || !prose::is_text_line(line) || !prose::is_prose(line) {
+        if in_code
+            || !prose::is_text_line(line)
+            || !prose::is_prose(line)
+            || !prose::has_sentence_end(line)
+            || prose::is_annotation(line)
+        {
             continue;
         }
         if out.chars().count() + line.chars().count() + 1 > budget {
@@ -156,7 +163,9 @@ fn extractive_with(text: &str, budget: usize, options: Options) -> Option<String
     let title = title.filter(|_| options.title);
     let mut sentences = sentences(body, options.prose_only);
     if options.prose_only {
-        sentences.retain(|s| prose::is_prose(s.text));
+        sentences.retain(|s| {
+            prose::is_prose(s.text) && !prose::is_annotation(s.text) && !prose::is_fragment(s.text)
+        });
         for (i, s) in sentences.iter_mut().enumerate() {
             s.position = i;
         }
@@ -255,6 +264,9 @@ fn sentences(text: &str, text_only: bool) -> Vec<Sentence<'_>> {
             }
         }
         let line = line.trim().trim_start_matches(['#', '-', '*', '>']).trim();
+        if text_only && prose::is_annotation(line) {
+            continue;
+        }
         let mut start = 0;
         let bytes: Vec<(usize, char)> = line.char_indices().collect();
         for (k, &(i, c)) in bytes.iter().enumerate() {

@@ -21,22 +21,7 @@ pub fn is_prose(sentence: &str) -> bool {
         .filter(|c| {
             matches!(
                 c,
-                '{' | '}'
-                    | ';'
-                    | '='
-                    | '<'
-                    | '>'
-                    | '('
-                    | ')'
-                    | '['
-                    | ']'
-                    | '`'
-                    | '\\'
-                    | '|'
-                    | '$'
-                    | '_'
-                    | '*'
-                    | '/'
+                '{' | '}' | ';' | '=' | '<' | '>' | '(' | ')' | '[' | ']' | '\\' | '|' | '$'
             )
         })
         .count();
@@ -62,6 +47,76 @@ pub fn is_prose(sentence: &str) -> bool {
         && digits * 4 <= chars
         && hexish * 4 < words.len()
         && plain_words * 2 >= words.len()
+}
+
+/// Whether `sentence` is a documentation generator's annotation rather
+/// than the text's own words: version notes, stability banners, captions
+/// of listings, figures and tables.
+pub fn is_annotation(sentence: &str) -> bool {
+    const OPENINGS: [&str; 6] = [
+        "new in version ",
+        "changed in version ",
+        "deprecated since version ",
+        "added in version ",
+        "version added:",
+        "stability:",
+    ];
+    let lower = sentence.trim_start().to_lowercase();
+    if OPENINGS.iter().any(|o| lower.starts_with(o)) {
+        return true;
+    }
+    let mut words = lower.split_whitespace();
+    let caption = matches!(
+        words.next(),
+        Some("listing" | "figure" | "fig." | "table" | "example")
+    );
+    caption
+        && words.next().is_some_and(|n| {
+            let n = n.trim_end_matches([':', '.']);
+            !n.is_empty()
+                && n.chars()
+                    .all(|c| c.is_ascii_digit() || c == '-' || c == '.')
+        })
+}
+
+/// Whether `line` ends a sentence somewhere: a full stop, question or
+/// exclamation mark at its end or before a space.
+pub fn has_sentence_end(line: &str) -> bool {
+    let line = line.trim_end();
+    line.ends_with(['.', '!', '?']) || [". ", "! ", "? "].iter().any(|end| line.contains(end))
+}
+
+/// A short sentence that starts in lowercase: a definition's body ("true
+/// if file exists.") or a caption, not a sentence of its own.
+pub fn is_fragment(sentence: &str) -> bool {
+    sentence.chars().next().is_some_and(char::is_lowercase)
+        && sentence.split_whitespace().count() < 8
+}
+
+/// The sentence without inline markup: code ticks and emphasis marks.
+pub fn plain_inline(text: &str) -> String {
+    let chars: Vec<char> = text.chars().collect();
+    let mut out = String::with_capacity(text.len());
+    for (i, &c) in chars.iter().enumerate() {
+        let before = i.checked_sub(1).map(|j| chars[j]);
+        let after = chars.get(i + 1).copied();
+        let mark = match c {
+            '`' => true,
+            '*' => {
+                let opens = before.is_none_or(|b| b.is_whitespace() || b == '*' || b == '(')
+                    && after.is_some_and(|a| a.is_alphanumeric() || a == '*' || a == '`');
+                let closes = before
+                    .is_some_and(|b| b.is_alphanumeric() || b == '*' || b == '`' || b == '.')
+                    && after.is_none_or(|a| !a.is_alphanumeric());
+                opens || closes
+            }
+            _ => false,
+        };
+        if !mark {
+            out.push(c);
+        }
+    }
+    out
 }
 
 /// Whether a line of a document is prose text, not structure: not a
@@ -100,5 +155,41 @@ mod tests {
         ] {
             assert!(!is_prose(not), "{not}");
         }
+    }
+
+    #[test]
+    fn generator_annotations_are_told_apart() {
+        for note in [
+            "New in version 0.5.",
+            "Changed in version 1.8: Math support is integrated.",
+            "Stability: 0 - Deprecated",
+            "Listing 8-11: Creating a new, empty String",
+            "Figure 3.2. The layout of a page",
+        ] {
+            assert!(is_annotation(note), "{note}");
+        }
+        for text in [
+            "Listing the files of a folder is done with ls.",
+            "Tables can be joined on any column.",
+            "A new version of the file is made on every change.",
+        ] {
+            assert!(!is_annotation(text), "{text}");
+        }
+    }
+
+    #[test]
+    fn inline_markup_is_dropped_and_arithmetic_kept() {
+        assert_eq!(
+            plain_inline("A *conditional expression* uses the `[[` command."),
+            "A conditional expression uses the [[ command."
+        );
+        assert_eq!(
+            plain_inline("The **set grid** command."),
+            "The set grid command."
+        );
+        assert_eq!(
+            plain_inline("It computes 2 * 3 quickly."),
+            "It computes 2 * 3 quickly."
+        );
     }
 }

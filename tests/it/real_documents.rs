@@ -1,0 +1,341 @@
+//! Real documents from Debian documentation packages (testdata/real, see
+//! its SOURCES.md): each page's note is its own title and opening prose,
+//! never its site's chrome; PDF summaries are prose, never dumps or number
+//! tables; odd pages and PDFs still give one note each.
+
+use std::collections::HashMap;
+use std::path::Path;
+
+use serde_json::Value;
+
+use crate::common::{Env, repo_root};
+
+/// A real HTML page: its file, the title it should get, the words its own
+/// prose opens with, and strings of its site's chrome that are in the file
+/// but must not be in the note.
+struct Page {
+    file: &'static str,
+    title: &'static str,
+    opening: &'static str,
+    chrome: &'static [&'static str],
+}
+
+const PAGES: &[Page] = &[
+    Page {
+        file: "asciidoc-git-init.html",
+        title: "git-init(1)",
+        opening: "This command creates an empty Git repository",
+        chrome: &["Last updated", "2024-05-31 00:35:55"],
+    },
+    Page {
+        file: "docbook-postgresql-tutorial-join.html",
+        title: "2.6. Joins Between Tables",
+        opening: "Thus far, our queries have only accessed one table at a time.",
+        chrome: &["Querying a Table", "Aggregate Functions", "Prev"],
+    },
+    Page {
+        file: "latex2html-gnuplot-grid.html",
+        title: "Grid",
+        opening: "The set grid command allows grid lines to be drawn on the plot.",
+        chrome: &["Hidden3d", "Set-show", "Previous:"],
+    },
+    Page {
+        file: "mdbook-edition-guide-2021.html",
+        title: "Rust 2021",
+        opening: "The Rust 2021 Edition contains several changes",
+        chrome: &["Transitioning an existing project", "Coal", "Navy", "Ayu"],
+    },
+    Page {
+        file: "mdbook-rust-book-strings.html",
+        title: "Storing UTF-8 Encoded Text with Strings",
+        opening: "We talked about strings in Chapter 4",
+        chrome: &[
+            "Programming a Guessing Game",
+            "Common Programming Concepts",
+            "Coal",
+            "Navy",
+            "Ayu",
+        ],
+    },
+    Page {
+        file: "nodejs-api-punycode.html",
+        title: "Punycode",
+        opening: "The version of the punycode module bundled in Node.js is being deprecated.",
+        chrome: &[
+            "View on single page",
+            "View as JSON",
+            "Edit on GitHub",
+            "Table of contents",
+            "Assertion testing",
+            "Asynchronous context tracking",
+        ],
+    },
+    Page {
+        file: "sphinx-python-c-api-abstract.html",
+        title: "Abstract Objects Layer",
+        opening: "The functions in this chapter interact with Python objects regardless of their type",
+        chrome: &[
+            "Previous topic",
+            "Codec registry and support functions",
+            "Report a Bug",
+            "Show Source",
+            "Please donate",
+            "Last updated on",
+        ],
+    },
+    Page {
+        file: "sphinx-python-tutorial-appetite.html",
+        title: "1. Whetting Your Appetite",
+        opening: "If you do much work on computers, eventually you find that",
+        chrome: &[
+            "Previous topic",
+            "Using the Python Interpreter",
+            "Report a Bug",
+            "Show Source",
+            "Please donate",
+        ],
+    },
+    Page {
+        file: "sphinx-sphinx-math.html",
+        title: "Math support for HTML outputs in Sphinx",
+        opening: "Since mathematical notation isn’t natively supported by HTML in any way",
+        chrome: &[
+            "Quick search",
+            "Site navigation",
+            "Build your first project",
+            "the Sphinx developers",
+        ],
+    },
+    Page {
+        file: "sqlite-about.html",
+        title: "About SQLite",
+        opening: "SQLite is an in-process library that implements a self-contained",
+        chrome: &[
+            "Small. Fast. Reliable.",
+            "Choose any three.",
+            "Search Documentation",
+        ],
+    },
+    Page {
+        file: "texi2html-zsh-conditional-expressions.html",
+        title: "12 Conditional Expressions (zsh)",
+        opening: "A conditional expression is used with the [[ compound command",
+        chrome: &[
+            "This document was generated on",
+            "texi2any",
+            "Zsh version 5.9, released on",
+        ],
+    },
+];
+
+const PDFS: &[&str] = &[
+    "asymptote-reference-card.pdf",
+    "sqlite-copyright-release.pdf",
+];
+
+/// The real documents put into a fresh store with the real model; their
+/// notes (from `keep export`, parts included) by file name.
+fn put_real_documents(env: &Env) -> HashMap<String, Value> {
+    let dir = env.path("real");
+    std::fs::create_dir_all(&dir).unwrap();
+    let files = PAGES.iter().map(|p| p.file).chain(PDFS.iter().copied());
+    for file in files {
+        let from = repo_root().join("testdata/real").join(file);
+        std::fs::copy(&from, dir.join(file)).unwrap();
+    }
+    let report = env.json(&["put", dir.to_str().unwrap()]);
+    assert_eq!(report["failed"], serde_json::json!([]), "{report}");
+    env.export()
+        .lines()
+        .skip(1)
+        .map(|line| serde_json::from_str::<Value>(line).unwrap())
+        .map(|note| (file_name(&note), note))
+        .collect()
+}
+
+fn file_name(note: &Value) -> String {
+    let id = note["id"].as_str().unwrap();
+    Path::new(id)
+        .file_name()
+        .unwrap()
+        .to_string_lossy()
+        .into_owned()
+}
+
+fn summary(note: &Value) -> &str {
+    note["summary"].as_str().unwrap()
+}
+
+/// The summary and every part's text.
+fn texts(note: &Value) -> Vec<&str> {
+    let parts = note["parts"].as_array().unwrap();
+    std::iter::once(summary(note))
+        .chain(parts.iter().map(|p| p["summary"].as_str().unwrap()))
+        .collect()
+}
+
+/// Markdown marks a reader does not see (`code`, *emphasis*).
+fn plain(text: &str) -> String {
+    text.replace(['`', '*'], "")
+}
+
+#[test]
+fn real_pages_are_their_own_title_and_prose_without_chrome() {
+    let env = Env::with_model();
+    let notes = put_real_documents(&env);
+    for page in PAGES {
+        let source =
+            std::fs::read_to_string(repo_root().join("testdata/real").join(page.file)).unwrap();
+        let note = &notes[page.file];
+        assert_eq!(note["tags"]["title"][0], page.title, "{}", page.file);
+        assert!(
+            summary(note).starts_with(page.opening),
+            "{}: the summary does not open with the page's prose {:?}:\n{}",
+            page.file,
+            page.opening,
+            summary(note)
+        );
+        let first_part = note["parts"][0]["summary"]
+            .as_str()
+            .unwrap_or(summary(note));
+        assert!(
+            plain(first_part).contains(page.opening),
+            "{}: the first part lacks the page's opening prose:\n{first_part}",
+            page.file
+        );
+        for chrome in page.chrome {
+            assert!(
+                source.contains(chrome),
+                "{}: {chrome:?} is not in the page",
+                page.file
+            );
+            for text in texts(note) {
+                assert!(
+                    !text.contains(chrome),
+                    "{}: chrome {chrome:?} is in the note:\n{text}",
+                    page.file
+                );
+            }
+        }
+    }
+}
+
+/// A line of a summary that is a hex dump or a table of numbers: most of
+/// its words are hex bytes or numbers.
+fn is_dump_or_numbers(line: &str) -> bool {
+    let words: Vec<&str> = line.split_whitespace().collect();
+    let numeric = words
+        .iter()
+        .filter(|w| {
+            let w = w.trim_matches(|c: char| ",.;:()%".contains(c));
+            !w.is_empty()
+                && (w
+                    .chars()
+                    .all(|c| c.is_ascii_digit() || c == '.' || c == '-')
+                    || (w.len() <= 4
+                        && w.chars().all(|c| c.is_ascii_hexdigit())
+                        && w.chars().any(|c| c.is_ascii_digit())))
+        })
+        .count();
+    words.len() >= 3 && numeric * 2 >= words.len()
+}
+
+#[test]
+fn real_pdf_summaries_have_no_dumps_or_number_tables() {
+    assert!(is_dump_or_numbers("0000 4f 2a 9c 11 00 7e"));
+    assert!(is_dump_or_numbers("1998 2001 2004 12.5 13.7"));
+    assert!(!is_dump_or_numbers(
+        "SQLite is software that implements a database."
+    ));
+    let env = Env::with_model();
+    let notes = put_real_documents(&env);
+    let card = &notes["asymptote-reference-card.pdf"];
+    assert_eq!(card["tags"]["title"][0], "Asymptote Reference Card");
+    let release = &notes["sqlite-copyright-release.pdf"];
+    assert_eq!(
+        release["tags"]["title"][0],
+        "Copyright Release for Contributions To SQLite"
+    );
+    assert!(
+        summary(release)
+            .starts_with("SQLite is software that implements an embeddable SQL database engine."),
+        "{}",
+        summary(release)
+    );
+    for file in PDFS {
+        let note = &notes[*file];
+        for line in summary(note).lines() {
+            assert!(
+                !is_dump_or_numbers(line),
+                "{file}: a summary line is a dump or numbers: {line}"
+            );
+        }
+        assert!(
+            !summary(note).contains("Page 1") && !summary(note).contains("\u{FFFD}"),
+            "{file}: {}",
+            summary(note)
+        );
+    }
+}
+
+#[test]
+fn a_hit_in_a_real_page_names_its_section() {
+    let env = Env::with_model();
+    let notes = put_real_documents(&env);
+    let strings = &notes["mdbook-rust-book-strings.html"];
+    let id = strings["id"].as_str().unwrap();
+    let found = env.ok(&[
+        "find",
+        "iterating over the characters of a string",
+        "-n",
+        "3",
+    ]);
+    let first = found.lines().next().unwrap_or_default();
+    assert!(
+        first.contains(id)
+            && first.contains("[in @P{")
+            && first.contains("Storing UTF-8 Encoded Text with Strings > "),
+        "{found}"
+    );
+}
+
+#[test]
+fn odd_pages_and_pdfs_still_give_one_note_each() {
+    let mut env = Env::new();
+    env.install_ocr();
+    let dir = env.path("odd");
+    std::fs::create_dir_all(&dir).unwrap();
+    for entry in std::fs::read_dir(repo_root().join("testdata/odd")).unwrap() {
+        let entry = entry.unwrap();
+        std::fs::copy(entry.path(), dir.join(entry.file_name())).unwrap();
+    }
+    let report = env.json(&["put", dir.to_str().unwrap()]);
+    assert_eq!(report["failed"], serde_json::json!([]), "{report}");
+    assert_eq!(report["added"].as_array().unwrap().len(), 4, "{report}");
+    let get =
+        |file: &str| env.json(&["get", &format!("file://{}", dir.join(file).display())])[0].clone();
+
+    // Only navigation: the menu is the best text the page has.
+    let nav = get("navigation-only.html");
+    assert_eq!(nav["tags"]["title"][0], "Site map");
+    assert!(
+        summary(&nav).starts_with("Home\nAbout\nBlog\nContact"),
+        "{nav}"
+    );
+
+    // Nothing but a script: the title stands for the page.
+    let script = get("script-only.html");
+    assert_eq!(summary(&script), "Loading…");
+
+    // No article for Readability: the visible text, table included.
+    let table = get("no-article.html");
+    assert!(summary(&table).contains("Mon 06:12 12:30"), "{table}");
+
+    // A text layer of symbols over a scanned page: the scan is read.
+    let garbage = get("garbage-text-layer.pdf");
+    assert!(
+        summary(&garbage).contains("The pier closes at nine tonight."),
+        "{garbage}"
+    );
+    assert!(!summary(&garbage).contains('€'), "{garbage}");
+}
