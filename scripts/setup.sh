@@ -8,8 +8,10 @@
 #   ./scripts/setup.sh                  everything
 #   ./scripts/setup.sh --models-only    only the runtime and the model
 #   ./scripts/setup.sh --dev            everything, plus what the tests drive:
-#                                       the Python MCP client in target/test-tools
-#                                       and tmux (Debian package) for the browser
+#                                       the Python MCP client in target/test-tools,
+#                                       tmux (Debian package) for the browser and
+#                                       the real-document corpus in target/corpus
+#                                       (scripts/corpus.sh)
 #
 #   KEEP_BIN_DIR   where the binary goes   (default ~/.local/bin)
 #   KEEP_DATA_DIR  where models go         (default ${XDG_DATA_HOME:-~/.local/share}/keep)
@@ -23,7 +25,7 @@ for arg in "$@"; do
   case "$arg" in
     --models-only) models_only=true ;;
     --dev) dev=true ;;
-    -h|--help) sed -n '2,16p' "$0"; exit 0 ;;
+    -h|--help) sed -n '2,17p' "$0"; exit 0 ;;
     *) echo "setup: unknown argument '$arg'" >&2; exit 2 ;;
   esac
 done
@@ -172,4 +174,5 @@ fi
 if [ "$dev" = true ]; then
   install_test_tools
   install_tmux
+  ./scripts/corpus.sh
 fi
