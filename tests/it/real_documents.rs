@@ -339,3 +339,56 @@ fn odd_pages_and_pdfs_still_give_one_note_each() {
     );
     assert!(!summary(&garbage).contains('€'), "{garbage}");
 }
+
+/// Share of the hand-labelled corpus pages (testdata/real/labels.tsv) whose
+/// summary must open with the page's own opening words.
+const LABELLED_SHARE: f64 = 0.95;
+
+#[test]
+fn labelled_corpus_pages_open_with_their_own_words() {
+    let corpus = repo_root().join("target/corpus");
+    assert!(
+        corpus.join(".complete").exists(),
+        "the corpus of real documents is missing: run ./scripts/setup.sh --dev"
+    );
+    let labels = std::fs::read_to_string(repo_root().join("testdata/real/labels.tsv")).unwrap();
+    let labels: Vec<(&str, &str)> = labels
+        .lines()
+        .filter(|l| !l.starts_with('#') && !l.trim().is_empty())
+        .map(|l| l.split_once('\t').expect("path<TAB>opening words"))
+        .collect();
+    assert!(labels.len() >= 40, "{} labels", labels.len());
+    let env = Env::new();
+    let paths: Vec<String> = labels
+        .iter()
+        .map(|(path, _)| corpus.join(path).to_string_lossy().into_owned())
+        .collect();
+    let mut args = vec!["put"];
+    args.extend(paths.iter().map(String::as_str));
+    let report = env.json(&args);
+    assert_eq!(report["failed"], serde_json::json!([]), "{report}");
+    let notes: HashMap<String, Value> = env
+        .export()
+        .lines()
+        .skip(1)
+        .map(|line| serde_json::from_str::<Value>(line).unwrap())
+        .map(|note| (note["id"].as_str().unwrap().to_string(), note))
+        .collect();
+    let words = |text: &str| plain(text).split_whitespace().collect::<Vec<_>>().join(" ");
+    let mut misses = Vec::new();
+    for ((_, opening), path) in labels.iter().zip(&paths) {
+        let note = &notes[&format!("file://{path}")];
+        let got = words(summary(note));
+        if !got.starts_with(&words(opening)) {
+            misses.push(format!("{path}\n  want: {opening}\n  got:  {got:.160}"));
+        }
+    }
+    let share = 1.0 - misses.len() as f64 / labels.len() as f64;
+    assert!(
+        share >= LABELLED_SHARE,
+        "{:.0}% of labelled pages open right, below {:.0}%:\n{}",
+        share * 100.0,
+        LABELLED_SHARE * 100.0,
+        misses.join("\n")
+    );
+}

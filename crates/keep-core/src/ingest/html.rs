@@ -254,7 +254,9 @@ fn marked_main(page: &Page) -> Option<ElementRef<'_>> {
 /// When the page marks its main content, Readability reads only that (a
 /// documentation page whose body is mostly a table of contents would
 /// otherwise lose to its footer); each candidate selection is tried and
-/// the one that keeps more prose wins.
+/// the one that keeps more prose wins. When Readability keeps less than a
+/// third of the prose left after the furniture is gone (it chose one
+/// section of a long chapter), the container, or the whole page, is taken.
 fn main_content(marked: Option<ElementRef<'_>>, page: &Page) -> Option<Main> {
     let html = match marked {
         Some(main) => format!("<html><body>{}</body></html>", main.html()),
@@ -267,13 +269,15 @@ fn main_content(marked: Option<ElementRef<'_>>, page: &Page) -> Option<Main> {
     .into_iter()
     .filter_map(|mode| readability(&html, mode))
     .max_by_key(|m| prose_letters(&m.text))?;
-    let Some(main) = marked else {
-        return Some(best);
+    let (whole, share) = match marked {
+        Some(main) => (visible_markdown(main), 2),
+        None => (visible_markdown(page.root_element()), 3),
     };
-    // Readability dropped most of the prose of a marked container: take it
-    // whole (menus in it are short lines and do not count as prose).
-    let whole = visible_markdown(main);
-    if prose_letters(&best.text) * 2 < prose_letters(&whole) {
+    // Menus left in are short lines and do not count as prose.
+    let dropped_most = prose_letters(&best.text) * share < prose_letters(&whole);
+    let started_late =
+        marked.is_some() && prose_letters_before(&whole, &best.text) >= STARTED_LATE_LETTERS;
+    if dropped_most || started_late {
         Some(Main {
             text: whole,
             ..best
@@ -299,6 +303,40 @@ fn readability(html: &str, mode: CandidateSelectMode) -> Option<Main> {
         lang: clean(article.lang),
         text: clean_markdown(&article.text_content),
     })
+}
+
+/// Prose of a marked container ahead of where Readability's article
+/// starts that is worth more than a paragraph: Readability chose a later
+/// section and the container is taken whole.
+const STARTED_LATE_LETTERS: usize = 200;
+
+/// Letters of prose lines in `whole` before the line where `article`'s
+/// first prose line is found (0 when it is not found).
+fn prose_letters_before(whole: &str, article: &str) -> usize {
+    let key = |line: &str| -> String {
+        line.chars()
+            .filter(|c| c.is_alphanumeric())
+            .take(40)
+            .collect()
+    };
+    let Some(first) = article.lines().find(|l| is_prose_line(l)).map(key) else {
+        return 0;
+    };
+    let mut before = 0;
+    for line in whole.lines() {
+        let flat: String = line.chars().filter(|c| c.is_alphanumeric()).collect();
+        if flat.contains(&first) {
+            return before;
+        }
+        if is_prose_line(line) {
+            before += letters(line);
+        }
+    }
+    0
+}
+
+fn is_prose_line(line: &str) -> bool {
+    !line.trim_start().starts_with("```") && line.split_whitespace().count() >= 8
 }
 
 /// Letters in lines of at least eight words outside code: a measure of

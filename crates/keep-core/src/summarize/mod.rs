@@ -109,19 +109,9 @@ struct Options {
 /// table headers), while they fit; None when there is no prose.
 fn prose_lead(text: &str, budget: usize) -> Option<String> {
     let mut out = String::new();
-    let mut in_code = false;
-    for line in text.lines() {
-        if line.trim_start().starts_with("```") {
-            in_code = !in_code;
-            continue;
-        }
+    for line in text_lines(text) {
         let line = line.trim().trim_start_matches(['-', '*', '>', ' ']);
-        if in_code
-            || !prose::is_text_line(line)
-            || !prose::is_prose(line)
-            || !prose::has_sentence_end(line)
-            || prose::is_annotation(line)
-        {
+        if !prose::is_prose(line) || !prose::has_sentence_end(line) {
             continue;
         }
         if out.chars().count() + line.chars().count() + 1 > budget {
@@ -136,6 +126,38 @@ fn prose_lead(text: &str, budget: usize) -> Option<String> {
         out.push_str(line);
     }
     (!out.is_empty()).then_some(out)
+}
+
+/// The lines of a document that hold its own text: outside code blocks,
+/// not headings, table rows or rules, not a generator's annotations, and
+/// not an aside (the paragraph after a "Note" or "Author:" label).
+fn text_lines(text: &str) -> impl Iterator<Item = &str> {
+    let mut in_code = false;
+    let mut in_aside = false;
+    let mut aside_started = false;
+    text.lines().filter(move |line| {
+        if line.trim_start().starts_with("```") {
+            in_code = !in_code;
+            return false;
+        }
+        if in_code {
+            return false;
+        }
+        if in_aside {
+            if line.trim().is_empty() {
+                in_aside = !aside_started;
+            } else {
+                aside_started = true;
+                return false;
+            }
+        }
+        if prose::is_aside_label(line) {
+            in_aside = true;
+            aside_started = false;
+            return false;
+        }
+        prose::is_text_line(line) && !prose::is_annotation(line.trim())
+    })
 }
 
 /// A sentence scoring under this fraction of the best is not chosen.
@@ -252,21 +274,13 @@ fn split_title(text: &str) -> (Option<&str>, &str) {
 /// rows are left out.
 fn sentences(text: &str, text_only: bool) -> Vec<Sentence<'_>> {
     let mut out = Vec::new();
-    let mut in_code = false;
-    for line in text.lines() {
-        if text_only {
-            if line.trim_start().starts_with("```") {
-                in_code = !in_code;
-                continue;
-            }
-            if in_code || !prose::is_text_line(line) {
-                continue;
-            }
-        }
+    let lines: Box<dyn Iterator<Item = &str>> = if text_only {
+        Box::new(text_lines(text))
+    } else {
+        Box::new(text.lines())
+    };
+    for line in lines {
         let line = line.trim().trim_start_matches(['#', '-', '*', '>']).trim();
-        if text_only && prose::is_annotation(line) {
-            continue;
-        }
         let mut start = 0;
         let bytes: Vec<(usize, char)> = line.char_indices().collect();
         for (k, &(i, c)) in bytes.iter().enumerate() {

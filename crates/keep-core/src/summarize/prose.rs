@@ -5,6 +5,7 @@
 /// few of the characters code is made of, not mostly numbers or hex, and
 /// with some lowercase words.
 pub fn is_prose(sentence: &str) -> bool {
+    let sentence = &inline_code_as_words(sentence);
     let words: Vec<&str> = sentence.split_whitespace().collect();
     if words.len() < 4 {
         return false;
@@ -61,8 +62,8 @@ pub fn is_annotation(sentence: &str) -> bool {
         "version added:",
         "stability:",
     ];
-    let lower = sentence.trim_start().to_lowercase();
-    if OPENINGS.iter().any(|o| lower.starts_with(o)) {
+    let lower = sentence.trim_start().trim_start_matches('*').to_lowercase();
+    if OPENINGS.iter().any(|o| lower.starts_with(o)) || is_field(sentence) {
         return true;
     }
     let mut words = lower.split_whitespace();
@@ -79,11 +80,73 @@ pub fn is_annotation(sentence: &str) -> bool {
         })
 }
 
+/// Each inline code span (`...`) stands for one word: a sentence that
+/// names `format_args!(..)` is still prose.
+fn inline_code_as_words(sentence: &str) -> std::borrow::Cow<'_, str> {
+    let ticks = sentence.matches('`').count();
+    if ticks < 2 {
+        return sentence.into();
+    }
+    let mut out = String::with_capacity(sentence.len());
+    for (i, piece) in sentence.split('`').enumerate() {
+        let unmatched = ticks % 2 == 1 && i == ticks;
+        if i % 2 == 1 && !unmatched {
+            out.push_str("code");
+        } else {
+            out.push_str(piece);
+        }
+    }
+    out.into()
+}
+
+/// A field of a document's front matter on one line: a label of one or
+/// two words and a short value ("Source code: Lib/asyncio/futures.py",
+/// "Availability: Linux.", "Author: A. Person").
+fn is_field(sentence: &str) -> bool {
+    let Some((label, value)) = sentence.split_once(':') else {
+        return false;
+    };
+    let label = label.trim().trim_matches('*').trim();
+    let label_words = label.split_whitespace().count();
+    (1..=2).contains(&label_words)
+        && label.chars().next().is_some_and(char::is_uppercase)
+        && label.chars().all(|c| c.is_alphabetic() || c == ' ')
+        && label_words + value.split_whitespace().count() < 10
+}
+
+/// A line that only labels what follows: an admonition's title ("Note",
+/// "Warning", "See also") or a field's name on a line of its own
+/// ("Author:"). The paragraph after it is an aside or a field value.
+pub fn is_aside_label(line: &str) -> bool {
+    const ADMONITIONS: [&str; 11] = [
+        "note",
+        "warning",
+        "tip",
+        "hint",
+        "important",
+        "caution",
+        "attention",
+        "danger",
+        "error",
+        "see also",
+        "seealso",
+    ];
+    let line = line.trim().trim_matches('*').trim();
+    let bare = line.trim_end_matches(':').trim_end();
+    if ADMONITIONS.contains(&bare.to_lowercase().as_str()) {
+        return true;
+    }
+    line.ends_with(':')
+        && (1..=2).contains(&bare.split_whitespace().count())
+        && bare.chars().next().is_some_and(char::is_uppercase)
+}
+
 /// Whether `line` ends a sentence somewhere: a full stop, question or
-/// exclamation mark at its end or before a space.
+/// exclamation mark at its end or before a space, or a colon at its end
+/// (a sentence that introduces an example).
 pub fn has_sentence_end(line: &str) -> bool {
     let line = line.trim_end();
-    line.ends_with(['.', '!', '?']) || [". ", "! ", "? "].iter().any(|end| line.contains(end))
+    line.ends_with(['.', '!', '?', ':']) || [". ", "! ", "? "].iter().any(|end| line.contains(end))
 }
 
 /// A short sentence that starts in lowercase: a definition's body ("true
@@ -165,6 +228,8 @@ mod tests {
             "Stability: 0 - Deprecated",
             "Listing 8-11: Creating a new, empty String",
             "Figure 3.2. The layout of a page",
+            "**Source code:** Lib/asyncio/futures.py, Lib/asyncio/base_futures.py",
+            "Availability: not Emscripten, not WASI.",
         ] {
             assert!(is_annotation(note), "{note}");
         }
@@ -172,8 +237,35 @@ mod tests {
             "Listing the files of a folder is done with ls.",
             "Tables can be joined on any column.",
             "A new version of the file is made on every change.",
+            "NOTE: WAL mode with PRAGMA synchronous set to NORMAL avoids calls to fsync() during transaction commit.",
+            "Editorial Note: This document describes SQLite version 2, which was deprecated and replaced by SQLite3 in 2004.",
+            "The `node:dns` module enables name resolution.",
         ] {
             assert!(!is_annotation(text), "{text}");
+        }
+    }
+
+    #[test]
+    fn inline_code_counts_as_a_word_of_prose() {
+        assert!(is_prose(
+            "`panic!(..)` now always uses `format_args!(..)`, just like `println!()`."
+        ));
+        assert!(!is_prose(
+            "panic!(..) now uses format_args!(..) like println!()."
+        ));
+    }
+
+    #[test]
+    fn asides_are_labelled_by_a_line_of_their_own() {
+        for label in ["Note", "**Warning**", "See also", "Author:", "Release:"] {
+            assert!(is_aside_label(label), "{label}");
+        }
+        for line in [
+            "For example, see below:",
+            "Notes on the design",
+            "This is prose.",
+        ] {
+            assert!(!is_aside_label(line), "{line}");
         }
     }
 
