@@ -176,6 +176,7 @@ Register-ArgumentCompleter -Native -CommandName 'keep' -ScriptBlock {
         }
         'keep;export' {
             [CompletionResult]::new('--store', '--store', [CompletionResultType]::ParameterName, 'Store directory, holding keep.db (or KEEP_STORE) [default: the platform data directory + /keep]')
+            [CompletionResult]::new('--no-vectors', '--no-vectors', [CompletionResultType]::ParameterName, 'Leave the vectors out (a file about a third the size; an import then embeds everything again)')
             [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print one JSON document instead of text')
             [CompletionResult]::new('--ids', '--ids', [CompletionResultType]::ParameterName, 'Print only ids, one per line (for xargs)')
             [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')

@@ -155,7 +155,7 @@ _keep() {
             return 0
             ;;
         keep__subcmd__export)
-            opts="-h --store --json --ids --help"
+            opts="-h --no-vectors --store --json --ids --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0

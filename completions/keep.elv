@@ -163,6 +163,7 @@ set edit:completion:arg-completer[keep] = {|@words|
         }
         &'keep;export'= {
             cand --store 'Store directory, holding keep.db (or KEEP_STORE) [default: the platform data directory + /keep]'
+            cand --no-vectors 'Leave the vectors out (a file about a third the size; an import then embeds everything again)'
             cand --json 'Print one JSON document instead of text'
             cand --ids 'Print only ids, one per line (for xargs)'
             cand -h 'Print help (see more with ''--help'')'

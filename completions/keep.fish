@@ -127,6 +127,7 @@ complete -c keep -n "__fish_keep_using_subcommand move" -l json -d 'Print one JS
 complete -c keep -n "__fish_keep_using_subcommand move" -l ids -d 'Print only ids, one per line (for xargs)'
 complete -c keep -n "__fish_keep_using_subcommand move" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c keep -n "__fish_keep_using_subcommand export" -l store -d 'Store directory, holding keep.db (or KEEP_STORE) [default: the platform data directory + /keep]' -r -F
+complete -c keep -n "__fish_keep_using_subcommand export" -l no-vectors -d 'Leave the vectors out (a file about a third the size; an import then embeds everything again)'
 complete -c keep -n "__fish_keep_using_subcommand export" -l json -d 'Print one JSON document instead of text'
 complete -c keep -n "__fish_keep_using_subcommand export" -l ids -d 'Print only ids, one per line (for xargs)'
 complete -c keep -n "__fish_keep_using_subcommand export" -s h -l help -d 'Print help (see more with \'--help\')'

@@ -32,7 +32,7 @@ fn export_import_export_is_identical() {
     std::fs::write(target.path("dump.jsonl"), &first).unwrap();
     assert_eq!(
         target.ok(&["import", "dump.jsonl"]),
-        "imported 7 note(s); 0 already present and skipped\n"
+        "imported 7 note(s); 0 already present and skipped; 0 vector(s) loaded, 6 waiting for embedding\n"
     );
     assert_eq!(target.export(), first);
     // The imported notes are searchable and keep their edges and history.
@@ -67,7 +67,7 @@ fn importing_again_skips_existing_notes() {
     assert!(out.status.success());
     assert_eq!(
         String::from_utf8_lossy(&out.stdout),
-        "imported 0 note(s); 7 already present and skipped\n"
+        "imported 0 note(s); 7 already present and skipped; 0 vector(s) loaded, 0 waiting for embedding\n"
     );
     assert_eq!(env.export(), dump);
 }
@@ -88,4 +88,132 @@ fn a_bad_line_stops_the_import_before_anything_is_written() {
         "keep: notexport.jsonl:1: not a keep export header\n"
     );
     target.fails(&["import", "missing.jsonl"], 2);
+}
+
+/// A store with vectors from the real model: short notes, a note with an
+/// archived version, and a long document with parts.
+fn embedded() -> Env {
+    let env = Env::with_model();
+    env.put(
+        "The lighthouse keeper logs the tides every morning.",
+        &["topic=sea"],
+    );
+    env.ok(&["put", "Draft of the harbour plan.", "--id", "plan"]);
+    env.ok(&[
+        "put",
+        "Final harbour plan with the new pier.",
+        "--id",
+        "plan",
+    ]);
+    let long: String = (0..60)
+        .map(|i| format!("Paragraph {i} tells how ships are loaded and unloaded at the quay.\n\n"))
+        .collect();
+    let file = env.path("long.md");
+    std::fs::write(&file, format!("# Quay work\n\n{long}")).unwrap();
+    env.ok(&["put", file.to_str().unwrap()]);
+    env.ok(&["reindex"]);
+    env
+}
+
+/// The number in "... N waiting for embedding".
+fn waiting_after_import(out: &str) -> usize {
+    out.strip_suffix(" waiting for embedding\n")
+        .and_then(|rest| rest.rsplit(' ').next())
+        .and_then(|n| n.parse().ok())
+        .unwrap_or_else(|| panic!("no waiting count in {out:?}"))
+}
+
+#[test]
+fn vectors_travel_with_an_export_and_need_no_embedding_after_import() {
+    let source = embedded();
+    let first = source.export();
+    let header = first.lines().next().unwrap();
+    assert!(
+        header.starts_with(
+            r#"{"format":"keep-export","version":1,"vectors":{"model":"all-MiniLM-L6-v2"#
+        ),
+        "{header}"
+    );
+    assert!(first.lines().skip(1).all(|l| l.contains(r#""vector":""#)));
+    assert!(
+        first.contains(r#""parts":[{"number":1"#),
+        "a long note with parts"
+    );
+
+    // Imported without any model: the vectors are there, nothing waits.
+    let mut copy = Env::new();
+    let out = copy.ok_stdin(&["import", "-"], &first);
+    assert_eq!(waiting_after_import(&out), 0, "{out}");
+    assert_eq!(
+        copy.export(),
+        first,
+        "export, import, export is byte-identical"
+    );
+    copy.install_model();
+    let found = copy.run(&["find", "when does the keeper record the tide", "--json"]);
+    let stderr = String::from_utf8_lossy(&found.stderr);
+    assert!(!stderr.contains("wait for embeddings"), "{stderr}");
+    let hits: serde_json::Value = serde_json::from_slice(&found.stdout).unwrap();
+    assert_eq!(hits[0]["vector_rank"], 1, "{hits}");
+
+    let bare = source.ok(&["export", "--no-vectors"]);
+    assert_eq!(
+        bare.lines().next().unwrap(),
+        r#"{"format":"keep-export","version":1}"#
+    );
+    assert!(!bare.contains(r#""vector":"#));
+}
+
+#[test]
+fn a_bad_vector_is_refused_and_its_note_still_imported_and_queued() {
+    let source = embedded();
+    let export = source.export();
+    let plan = export
+        .lines()
+        .find(|l| l.contains(r#""id":"plan""#))
+        .unwrap();
+    let value: serde_json::Value = serde_json::from_str(plan).unwrap();
+    let vector = value["vector"].as_str().unwrap();
+    let truncated = export.replacen(vector, &vector[..vector.len() / 2], 1);
+
+    let target = Env::with_model();
+    let out = target.run_with_stdin(&["import", "-"], truncated.as_bytes());
+    assert!(out.status.success());
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        stderr.contains("vector of 'plan' refused") && stderr.contains("waits for embedding"),
+        "{stderr}"
+    );
+    assert_eq!(stderr.lines().count(), 1, "{stderr}");
+    assert_eq!(
+        waiting_after_import(&String::from_utf8_lossy(&out.stdout)),
+        1
+    );
+    assert!(target.ok(&["get", "plan"]).contains("Final harbour plan"));
+    let reindex = target.ok(&["reindex"]);
+    assert!(reindex.starts_with("1 embedded"), "{reindex}");
+}
+
+#[test]
+fn vectors_of_another_model_are_refused_and_every_note_queued() {
+    let source = embedded();
+    let export = source.export();
+    let other = export.replacen(
+        r#""vectors":{"model":"all-MiniLM-L6-v2"#,
+        r#""vectors":{"model":"another-model"#,
+        1,
+    );
+    let target = Env::with_model();
+    target.put("A note that gives this store its own vectors.", &[]);
+    target.ok(&["reindex"]);
+    let out = target.run_with_stdin(&["import", "-"], other.as_bytes());
+    assert!(out.status.success());
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        stderr.contains("vectors not loaded: they were made by another-model"),
+        "{stderr}"
+    );
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(stdout.contains(" 0 vector(s) loaded"), "{stdout}");
+    assert!(waiting_after_import(&stdout) > 3, "{stdout}");
 }

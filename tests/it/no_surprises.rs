@@ -65,7 +65,7 @@ fn a_second_import_says_one_line_and_lists_ids_only_when_asked() {
     assert!(out.status.success());
     assert_eq!(
         String::from_utf8_lossy(&out.stdout),
-        "imported 0 note(s); 30 already present and skipped\n"
+        "imported 0 note(s); 30 already present and skipped; 0 vector(s) loaded, 0 waiting for embedding\n"
     );
     assert_eq!(String::from_utf8_lossy(&out.stderr), "", "no line per note");
     let out = env.run_with_stdin(&["import", "-v", "-"], export.as_bytes());

@@ -9,7 +9,8 @@ use crate::error::Result;
 pub use onnx::{LoadFor, OnnxEmbedder};
 pub use paths::ModelPaths;
 
-/// Texts embedded per model call.
+/// Texts handed to the embedder at a time by bulk work (it splits them
+/// into model calls by tokens).
 pub const BATCH_SIZE: usize = 64;
 
 /// Turns text into unit-length vectors.
@@ -17,7 +18,22 @@ pub trait Embedder: Send {
     /// Identifies the model; vectors of different models never mix.
     fn model_id(&self) -> &str;
     fn dimensions(&self) -> usize;
-    fn embed(&mut self, texts: &[&str]) -> Result<Vec<Vec<f32>>>;
+
+    /// Vectors for some of `texts`, by index, in the order they were made:
+    /// after each model call `keep_going` is told how many texts it
+    /// embedded, and the work stops when it says no.
+    fn embed_some(
+        &mut self,
+        texts: &[&str],
+        keep_going: &mut dyn FnMut(usize) -> bool,
+    ) -> Result<Vec<(usize, Vec<f32>)>>;
+
+    /// A vector for each of `texts`, in order.
+    fn embed(&mut self, texts: &[&str]) -> Result<Vec<Vec<f32>>> {
+        let mut found = self.embed_some(texts, &mut |_| true)?;
+        found.sort_by_key(|(i, _)| *i);
+        Ok(found.into_iter().map(|(_, v)| v).collect())
+    }
 }
 
 /// A deterministic stand-in for unit tests of the plumbing: hashed word
@@ -35,8 +51,12 @@ impl Embedder for TestEmbedder {
         16
     }
 
-    fn embed(&mut self, texts: &[&str]) -> Result<Vec<Vec<f32>>> {
-        Ok(texts
+    fn embed_some(
+        &mut self,
+        texts: &[&str],
+        keep_going: &mut dyn FnMut(usize) -> bool,
+    ) -> Result<Vec<(usize, Vec<f32>)>> {
+        let vectors = texts
             .iter()
             .map(|t| {
                 let mut v = [0f32; 16];
@@ -48,6 +68,9 @@ impl Embedder for TestEmbedder {
                 let norm = v.iter().map(|x| x * x).sum::<f32>().sqrt().max(1e-6);
                 v.iter().map(|x| x / norm).collect()
             })
-            .collect())
+            .enumerate()
+            .collect();
+        keep_going(texts.len());
+        Ok(vectors)
     }
 }

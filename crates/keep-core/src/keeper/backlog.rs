@@ -3,6 +3,7 @@
 //! one (donor copies first, the model for the rest), and reindexing.
 
 use std::collections::HashMap;
+use std::time::Instant;
 
 use super::Keeper;
 use crate::embed::{BATCH_SIZE, Embedder, ModelPaths, OnnxEmbedder};
@@ -107,35 +108,60 @@ impl Keeper {
     /// None): copied from a row with the same text when there is one,
     /// otherwise embedded in batches.
     pub fn embed_pending(&mut self, limit: Option<usize>) -> Result<EmbedReport> {
+        self.embed_pending_with(limit, None, &mut |_| {})
+    }
+
+    /// `embed_pending`, stopping after the model call that ends past
+    /// `until` (one call at least, so each use makes progress), and telling `progress` how many rows have their vectors so
+    /// far after each model call. Rows given vectors are written as they
+    /// go, so what was done before a stop (or a kill) is kept.
+    pub fn embed_pending_with(
+        &mut self,
+        limit: Option<usize>,
+        until: Option<Instant>,
+        progress: &mut dyn FnMut(usize),
+    ) -> Result<EmbedReport> {
         self.ensure_vector_space()?;
         let mut report = EmbedReport::default();
         let mut budget = limit.unwrap_or(usize::MAX);
-        while budget > 0 {
+        let out_of_time = |until: Option<Instant>| until.is_some_and(|t| Instant::now() >= t);
+        let mut first = true;
+        while budget > 0 && (first || !out_of_time(until)) {
+            first = false;
             let items = self.store.db().pending_texts(budget.min(4 * BATCH_SIZE))?;
             if items.is_empty() {
                 break;
             }
-            budget = budget.saturating_sub(items.len());
-            let vectors = self.vectors_for(&items, &mut report)?;
+            let before = report.embedded + report.copied;
+            let vectors = self.vectors_for(&items, &mut report, until, progress)?;
+            let mut given = 0;
             self.store.write(|db| {
                 for item in &items {
                     let hash = model::content_hash(item.text.as_bytes());
                     if let Some(v) = vectors.get(&hash) {
                         db.set_vector(item.row, &item.text, &hash, v)?;
+                        given += 1;
                     }
                 }
                 Ok(())
             })?;
+            if report.embedded + report.copied == before {
+                break;
+            }
+            budget = budget.saturating_sub(given.max(1));
         }
         report.remaining = self.pending_embeddings()?;
         Ok(report)
     }
 
-    /// Vectors (as stored bytes) by text hash: donors first, then the model.
+    /// Vectors (as stored bytes) by text hash: donors first, then the
+    /// model, until `until`.
     fn vectors_for(
         &mut self,
         items: &[PendingText],
         report: &mut EmbedReport,
+        until: Option<Instant>,
+        progress: &mut dyn FnMut(usize),
     ) -> Result<HashMap<String, Vec<u8>>> {
         let mut vectors = HashMap::new();
         let mut to_embed: Vec<(String, &str)> = Vec::new();
@@ -152,21 +178,34 @@ impl Keeper {
                 None => to_embed.push((hash, item.text.as_str())),
             }
         }
-        let embedder = self.embedder()?;
-        for chunk in to_embed.chunks(BATCH_SIZE) {
-            let texts: Vec<&str> = chunk.iter().map(|(_, t)| *t).collect();
-            let embedded = embedder.embed(&texts)?;
-            for ((hash, _), v) in chunk.iter().zip(embedded) {
-                vectors.insert(hash.clone(), crate::store::vector_bytes(&v));
-            }
-            report.embedded += chunk.len();
+        if to_embed.is_empty() {
+            progress(report.embedded + report.copied);
+            return Ok(vectors);
+        }
+        let texts: Vec<&str> = to_embed.iter().map(|(_, t)| *t).collect();
+        let done_before = report.embedded + report.copied;
+        let mut done = 0;
+        let embedded = self.embedder()?.embed_some(&texts, &mut |n| {
+            done += n;
+            progress(done_before + done);
+            until.is_none_or(|t| Instant::now() < t)
+        })?;
+        report.embedded += embedded.len();
+        for (i, v) in embedded {
+            vectors.insert(to_embed[i].0.clone(), crate::store::vector_bytes(&v));
         }
         Ok(vectors)
     }
 
     /// Re-embeds what is missing; drops every vector first when the store's
     /// vectors come from another model or `all` is set.
-    pub fn reindex(&mut self, all: bool) -> Result<ReindexReport> {
+    /// `progress` hears how many of the waiting rows have vectors so far,
+    /// and how many there were, after each model call.
+    pub fn reindex(
+        &mut self,
+        all: bool,
+        progress: &mut dyn FnMut(usize, usize),
+    ) -> Result<ReindexReport> {
         let (ocr_read, ocr_waiting) = self.read_pending_ocr()?;
         let wanted = self.wanted_space()?;
         let current = self.store.db().vector_space()?;
@@ -177,7 +216,11 @@ impl Keeper {
                 db.create_vector_space(&wanted)
             })?;
         }
-        let work = self.embed_pending(None)?;
+        let total = self.pending_embeddings()?.max(0) as usize;
+        progress(0, total);
+        let work = self.embed_pending_with(None, None, &mut |done| {
+            progress(done.min(total), total);
+        })?;
         Ok(ReindexReport {
             model: wanted.model,
             dimensions: wanted.dims,

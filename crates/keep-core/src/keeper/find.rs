@@ -12,9 +12,10 @@ use crate::recall::weights::DEEP_MIN_RESULTS;
 use crate::recall::{FindQuery, FindResult, Hit, Matched, Query, RecallMode, candidates, graph};
 use crate::store::{NoteRid, VecRow};
 
-/// Waiting rows given vectors before a search; the rest are found by
-/// keyword and counted in a notice.
-pub const EMBED_BEFORE_SEARCH: usize = 1000;
+/// Time spent giving waiting rows vectors before a search (the last model
+/// call may run past it); the rest are found by keyword and counted in a
+/// notice.
+pub const EMBED_BEFORE_SEARCH: std::time::Duration = std::time::Duration::from_millis(300);
 
 impl Keeper {
     /// Hybrid recall: keyword and vector candidates fused by rank, recency
@@ -182,12 +183,18 @@ impl Keeper {
         Ok(FindResult { hits, notices })
     }
 
-    /// Gives vectors to waiting rows before a search, up to
-    /// `EMBED_BEFORE_SEARCH` rows. A model that cannot be used is not an
-    /// error here: `find` says so. Returns a notice when the store could
-    /// not take the vectors.
+    /// Gives vectors to waiting rows before a search, for about
+    /// `EMBED_BEFORE_SEARCH`. A model that cannot be used is not an error
+    /// here: `find` says so. Returns a notice when the store could not take
+    /// the vectors.
     pub fn embed_before_search(&mut self) -> Option<String> {
-        match self.embed_pending(Some(EMBED_BEFORE_SEARCH)) {
+        // The model is needed for the query anyway; its loading does not
+        // count against the time for the backlog.
+        if self.pending_embeddings().unwrap_or(0) > 0 {
+            let _ = self.embedder();
+        }
+        let until = std::time::Instant::now() + EMBED_BEFORE_SEARCH;
+        match self.embed_pending_with(None, Some(until), &mut |_| {}) {
             Ok(_)
             | Err(
                 Error::ModelUnavailable(_) | Error::ModelMismatch(_) | Error::ReadOnlyStore { .. },

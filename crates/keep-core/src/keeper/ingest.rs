@@ -24,8 +24,6 @@ use crate::model::{ListOrder, NoteFilter, TagFilter, Tags, file_id, keys};
 
 /// Results written per transaction.
 const WRITE_BATCH: usize = 32;
-/// Texts embedded per round once the files are written.
-const EMBED_CHUNK: usize = crate::embed::BATCH_SIZE;
 
 /// What to ingest.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -389,26 +387,21 @@ impl Keeper {
             return Ok(());
         }
         progress(Progress::Embedding { done: 0, total });
-        loop {
-            match self.embed_pending(Some(EMBED_CHUNK)) {
-                Ok(r) => {
-                    let remaining = r.remaining.max(0) as usize;
-                    progress(Progress::Embedding {
-                        done: total.saturating_sub(remaining),
-                        total,
-                    });
-                    if remaining == 0 || r.embedded + r.copied == 0 {
-                        return Ok(());
-                    }
-                }
-                Err(Error::ModelUnavailable(reason)) => {
-                    report.notices.push(format!(
-                        "notes are stored but not embedded yet ({reason}); 'keep reindex' embeds them"
-                    ));
-                    return Ok(());
-                }
-                Err(e) => return Err(e),
+        let mut on_batch = |done: usize| {
+            progress(Progress::Embedding {
+                done: done.min(total),
+                total,
+            })
+        };
+        match self.embed_pending_with(None, None, &mut on_batch) {
+            Ok(_) => Ok(()),
+            Err(Error::ModelUnavailable(reason)) => {
+                report.notices.push(format!(
+                    "notes are stored but not embedded yet ({reason}); 'keep reindex' embeds them"
+                ));
+                Ok(())
             }
+            Err(e) => Err(e),
         }
     }
 }

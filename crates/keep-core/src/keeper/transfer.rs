@@ -1,16 +1,20 @@
 //! Export and import as JSON Lines: a header line, then one note per line
-//! with its tags, full history and parts. Export → import into an empty
-//! store → export gives identical output.
+//! with its tags, full history and parts, and the vector of each (base64
+//! of little-endian f32, the model named in the header). Export → import
+//! into an empty store → export gives identical output.
 
 use std::collections::HashSet;
 use std::io::{BufRead, Write};
 
+use base64::Engine;
+use base64::engine::general_purpose::STANDARD as BASE64;
 use serde::{Deserialize, Serialize};
 
 use super::{Keeper, edges};
 use crate::error::{Error, Result};
 use crate::model::time::Timestamp;
 use crate::model::{self, Note, Part, Tags, Version};
+use crate::store::{Db, NoteRid, VecRow, VectorSpace};
 
 const FORMAT: &str = "keep-export";
 const FORMAT_VERSION: u32 = 1;
@@ -20,6 +24,16 @@ const FORMAT_VERSION: u32 = 1;
 struct Header {
     format: String,
     version: u32,
+    /// The model that made the vectors in this export, when it has any.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    vectors: Option<HeaderVectors>,
+}
+
+#[derive(Serialize, Deserialize, Clone, PartialEq, Eq)]
+#[serde(deny_unknown_fields)]
+struct HeaderVectors {
+    model: String,
+    dimensions: usize,
 }
 
 #[derive(Serialize, Deserialize)]
@@ -38,6 +52,8 @@ struct Record {
     versions: Vec<VersionRecord>,
     #[serde(default)]
     parts: Vec<PartRecord>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    vector: Option<String>,
 }
 
 #[derive(Serialize, Deserialize)]
@@ -49,6 +65,8 @@ struct VersionRecord {
     content_hash: Option<String>,
     created: Timestamp,
     updated: Timestamp,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    vector: Option<String>,
 }
 
 #[derive(Serialize, Deserialize)]
@@ -58,6 +76,8 @@ struct PartRecord {
     summary: String,
     #[serde(default)]
     tags: Tags,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    vector: Option<String>,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, schemars::JsonSchema)]
@@ -65,19 +85,59 @@ pub struct ImportOutcome {
     pub imported: usize,
     /// Ids already in the store, left as they were.
     pub skipped: Vec<String>,
+    /// Vectors loaded with the notes (notes, versions and parts).
+    pub vectors: usize,
+    /// Rows that wait for embedding: no vector in the file, or one refused.
+    pub waiting: usize,
+    /// One line per vector (or model) refused.
+    pub notices: Vec<String>,
 }
 
 impl Keeper {
-    /// Writes every note, system notes included; returns how many.
-    pub fn export(&self, out: &mut dyn Write) -> Result<usize> {
+    /// Writes every note, system notes included, with their vectors
+    /// unless `vectors` is false; returns how many notes.
+    pub fn export(&self, out: &mut dyn Write, vectors: bool) -> Result<usize> {
         let db = self.store.db();
+        let space = if vectors { db.vector_space()? } else { None };
         let header = Header {
             format: FORMAT.into(),
             version: FORMAT_VERSION,
+            vectors: space.as_ref().map(|s| HeaderVectors {
+                model: s.model.clone(),
+                dimensions: s.dims,
+            }),
         };
         write_line(out, &header)?;
+        let encoded = |row: Option<VecRow>| -> Result<Option<String>> {
+            match row {
+                Some(row) if space.is_some() => Ok(db.vector_bytes(row)?.map(|b| BASE64.encode(b))),
+                _ => Ok(None),
+            }
+        };
         let notes = db.all_notes()?;
         for (rid, note) in &notes {
+            let mut versions = Vec::new();
+            for (i, v) in db.versions(*rid)?.into_iter().enumerate() {
+                let row = db.version_key(*rid, i as i64 + 1)?.map(VecRow::Version);
+                versions.push(VersionRecord {
+                    vector: encoded(row)?,
+                    summary: v.summary,
+                    tags: v.tags,
+                    content_hash: v.content_hash,
+                    created: v.created,
+                    updated: v.updated,
+                });
+            }
+            let mut parts = Vec::new();
+            for p in db.parts(*rid)? {
+                let row = db.part_key(*rid, p.number)?.map(VecRow::Part);
+                parts.push(PartRecord {
+                    vector: encoded(row)?,
+                    number: p.number,
+                    summary: p.summary,
+                    tags: p.tags,
+                });
+            }
             let record = Record {
                 id: note.id.clone(),
                 summary: note.summary.clone(),
@@ -86,26 +146,9 @@ impl Keeper {
                 created: note.created,
                 updated: note.updated,
                 accessed: note.accessed,
-                versions: db
-                    .versions(*rid)?
-                    .into_iter()
-                    .map(|v| VersionRecord {
-                        summary: v.summary,
-                        tags: v.tags,
-                        content_hash: v.content_hash,
-                        created: v.created,
-                        updated: v.updated,
-                    })
-                    .collect(),
-                parts: db
-                    .parts(*rid)?
-                    .into_iter()
-                    .map(|p| PartRecord {
-                        number: p.number,
-                        summary: p.summary,
-                        tags: p.tags,
-                    })
-                    .collect(),
+                versions,
+                parts,
+                vector: encoded(Some(VecRow::Note(*rid)))?,
             };
             write_line(out, &record)?;
         }
@@ -116,12 +159,21 @@ impl Keeper {
     /// and all notes land in one transaction. Ids already present are
     /// skipped and reported.
     pub fn import(&mut self, input: &mut dyn BufRead, name: &str) -> Result<ImportOutcome> {
-        let records = read_records(input, name)?;
+        let (header, records) = read_records(input, name)?;
         let now = self.now();
         self.store.write(|db| {
             let mut written = Vec::new();
             let mut skipped = Vec::new();
-            for record in &records {
+            let mut notices = Vec::new();
+            let space = vector_space_for(db, header.vectors.as_ref(), &mut notices)?;
+            let mut loaded = VectorLoad {
+                space,
+                name,
+                vectors: 0,
+                waiting: 0,
+                notices,
+            };
+            for (line, record) in &records {
                 if db.note_rid(&record.id)?.is_some() {
                     skipped.push(record.id.clone());
                     continue;
@@ -158,6 +210,7 @@ impl Keeper {
                     .collect();
                 db.replace_parts(rid, &parts)?;
                 db.index_note_text(rid, &note.summary, &note.tags)?;
+                loaded.record(db, *line, rid, record)?;
                 written.push((rid, note));
             }
             for (rid, note) in &written {
@@ -166,9 +219,162 @@ impl Keeper {
             Ok(ImportOutcome {
                 imported: written.len(),
                 skipped,
+                vectors: loaded.vectors,
+                waiting: loaded.waiting,
+                notices: loaded.notices,
             })
         })
     }
+}
+
+/// The vector space an import's vectors go into: the store's when it is
+/// the same model (created from the header when the store has none);
+/// None, with a notice, when the models differ or the file has no vectors.
+fn vector_space_for(
+    db: &Db<'_>,
+    header: Option<&HeaderVectors>,
+    notices: &mut Vec<String>,
+) -> Result<Option<VectorSpace>> {
+    let Some(header) = header else {
+        return Ok(None);
+    };
+    let theirs = VectorSpace {
+        model: header.model.clone(),
+        dims: header.dimensions,
+    };
+    match db.vector_space()? {
+        Some(ours) if ours == theirs => Ok(Some(ours)),
+        Some(ours) => {
+            notices.push(format!(
+                "vectors not loaded: they were made by {} ({} dimensions) and this store's by {} ({} dimensions); the notes wait for embedding",
+                theirs.model, theirs.dims, ours.model, ours.dims
+            ));
+            Ok(None)
+        }
+        None if (1..=8192).contains(&theirs.dims) => {
+            db.create_vector_space(&theirs)?;
+            db.create_codes()?;
+            Ok(Some(theirs))
+        }
+        None => {
+            notices.push(format!(
+                "vectors not loaded: {} dimensions is not a vector width keep uses",
+                theirs.dims
+            ));
+            Ok(None)
+        }
+    }
+}
+
+/// Loads the vectors of imported rows, counting what was loaded and what
+/// waits, with a notice for each vector refused.
+struct VectorLoad<'a> {
+    space: Option<VectorSpace>,
+    name: &'a str,
+    vectors: usize,
+    waiting: usize,
+    notices: Vec<String>,
+}
+
+impl VectorLoad<'_> {
+    fn record(&mut self, db: &Db<'_>, line: usize, rid: NoteRid, record: &Record) -> Result<()> {
+        self.row(
+            db,
+            line,
+            &record.id,
+            "",
+            VecRow::Note(rid),
+            &record.summary,
+            record.vector.as_deref(),
+        )?;
+        for (i, v) in record.versions.iter().enumerate() {
+            let seq = i as i64 + 1;
+            if let Some(vid) = db.version_key(rid, seq)? {
+                let what = format!(" (version {seq})");
+                self.row(
+                    db,
+                    line,
+                    &record.id,
+                    &what,
+                    VecRow::Version(vid),
+                    &v.summary,
+                    v.vector.as_deref(),
+                )?;
+            }
+        }
+        for p in &record.parts {
+            if let Some(pid) = db.part_key(rid, p.number)? {
+                let what = format!(" (part {})", p.number);
+                self.row(
+                    db,
+                    line,
+                    &record.id,
+                    &what,
+                    VecRow::Part(pid),
+                    &p.summary,
+                    p.vector.as_deref(),
+                )?;
+            }
+        }
+        Ok(())
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    fn row(
+        &mut self,
+        db: &Db<'_>,
+        line: usize,
+        id: &str,
+        what: &str,
+        row: VecRow,
+        text: &str,
+        vector: Option<&str>,
+    ) -> Result<()> {
+        if text.is_empty() {
+            return Ok(());
+        }
+        let (Some(space), Some(vector)) = (&self.space, vector) else {
+            self.waiting += 1;
+            return Ok(());
+        };
+        match decode_vector(vector, space.dims) {
+            Ok(bytes) => {
+                let hash = model::content_hash(text.as_bytes());
+                db.set_vector(row, text, &hash, &bytes)?;
+                self.vectors += 1;
+            }
+            Err(reason) => {
+                self.waiting += 1;
+                self.notices.push(format!(
+                    "{}:{line}: vector of '{id}'{what} refused ({reason}); it waits for embedding",
+                    self.name
+                ));
+            }
+        }
+        Ok(())
+    }
+}
+
+/// The stored bytes of an exported vector: base64 of `dims` finite
+/// little-endian f32.
+fn decode_vector(text: &str, dims: usize) -> std::result::Result<Vec<u8>, String> {
+    let bytes = BASE64
+        .decode(text)
+        .map_err(|e| format!("not base64: {e}"))?;
+    if bytes.len() != dims * 4 {
+        return Err(format!(
+            "{} bytes, expected {} for {dims} dimensions",
+            bytes.len(),
+            dims * 4
+        ));
+    }
+    let finite = bytes
+        .chunks_exact(4)
+        .all(|c| f32::from_le_bytes([c[0], c[1], c[2], c[3]]).is_finite());
+    if !finite {
+        return Err("holds a value that is not a finite number".into());
+    }
+    Ok(bytes)
 }
 
 fn write_line<T: Serialize>(out: &mut dyn Write, value: &T) -> Result<()> {
@@ -176,8 +382,9 @@ fn write_line<T: Serialize>(out: &mut dyn Write, value: &T) -> Result<()> {
     writeln!(out, "{line}").map_err(|e| Error::io("<export>", e))
 }
 
-/// Parses and validates every line of an export.
-fn read_records(input: &mut dyn BufRead, name: &str) -> Result<Vec<Record>> {
+/// Parses and validates every line of an export: its header, and each
+/// note with its line number.
+fn read_records(input: &mut dyn BufRead, name: &str) -> Result<(Header, Vec<(usize, Record)>)> {
     let bad = |line: usize, reason: String| Error::Import {
         source_name: name.to_string(),
         line,
@@ -218,9 +425,9 @@ fn read_records(input: &mut dyn BufRead, name: &str) -> Result<Vec<Record>> {
         if !seen.insert(record.id.clone()) {
             return Err(bad(i + 1, format!("id '{}' appears twice", record.id)));
         }
-        records.push(record);
+        records.push((i + 1, record));
     }
-    Ok(records)
+    Ok((header, records))
 }
 
 fn validate_record(record: &Record) -> Result<()> {

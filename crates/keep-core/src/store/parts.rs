@@ -2,7 +2,7 @@
 
 use rusqlite::{OptionalExtension, Row, params};
 
-use super::{Db, NoteRid};
+use super::{Db, NoteRid, PartRid};
 use crate::error::Result;
 use crate::model::{Part, Tags};
 
@@ -33,6 +33,15 @@ impl Db<'_> {
                 "SELECT number, summary, tags FROM parts WHERE note = ?1 AND number = ?2",
             )?
             .query_row(params![rid, number], part_from_row)
+            .optional()?)
+    }
+
+    /// The row key of part `number` of a note.
+    pub fn part_key(&self, rid: NoteRid, number: u32) -> Result<Option<PartRid>> {
+        Ok(self
+            .conn
+            .prepare_cached("SELECT pid FROM parts WHERE note = ?1 AND number = ?2")?
+            .query_row(params![rid, number], |r| r.get(0).map(PartRid))
             .optional()?)
     }
 

@@ -373,6 +373,26 @@ impl Db<'_> {
         Ok(self.meta(CODES_KEY)?.is_some())
     }
 
+    /// The stored vector of a row as it is stored (little-endian f32), if
+    /// it was made from the row's current text.
+    pub fn vector_bytes(&self, row: VecRow) -> Result<Option<Vec<u8>>> {
+        let (kind, key) = (row.kind(), row.key());
+        if self.vector_space()?.is_none() {
+            return Ok(None);
+        }
+        let sql = format!(
+            "SELECT v.embedding FROM {v} v JOIN {r} r ON r.{k} = v.rowid WHERE v.rowid = ?1 AND r.embedded IS NOT NULL",
+            v = kind.vec_table(),
+            r = kind.row_table(),
+            k = kind.key()
+        );
+        Ok(self
+            .conn
+            .prepare_cached(&sql)?
+            .query_row([key], |r| r.get::<_, Vec<u8>>(0))
+            .optional()?)
+    }
+
     /// The stored vector of a row.
     pub fn vector(&self, row: VecRow) -> Result<Option<Vec<f32>>> {
         let (kind, key) = (row.kind(), row.key());

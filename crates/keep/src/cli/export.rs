@@ -8,32 +8,40 @@ use keep_core::Error;
 
 /// Export every note, with tags, full history and parts, as JSON Lines.
 ///
-/// The first line is a header ({"format":"keep-export","version":1}); each
-/// following line is one note, ordered by id, system notes included.
-/// Summaries are exported; original documents are not stored by keep and so
-/// are not exported. 'keep import' reads the file back: export, import into
-/// an empty store and export again gives identical output. A FILE is
-/// written whole or not at all.
+/// The first line is a header ({"format":"keep-export","version":1}, with
+/// "vectors": {"model", "dimensions"} when the store has vectors); each
+/// following line is one note, ordered by id, system notes included, with
+/// the vector of the note, each version and each part ("vector": base64 of
+/// little-endian f32), so an import needs no embedding. Summaries are
+/// exported; original documents are not stored by keep and so are not
+/// exported. 'keep import' reads the file back: export, import into an
+/// empty store and export again gives identical output. A FILE is written
+/// whole or not at all.
 #[derive(Debug, clap::Args)]
 pub struct Args {
     /// Output file, or '-' for standard output
     #[arg(value_name = "FILE", default_value = "-")]
     pub file: PathBuf,
+
+    /// Leave the vectors out (a file about a third the size; an import
+    /// then embeds everything again)
+    #[arg(long)]
+    pub no_vectors: bool,
 }
 
 pub fn run(ctx: &mut Ctx, args: Args) -> CliResult {
     if args.file.as_os_str() == "-" {
         let (keeper, out) = ctx.keeper_and_out()?;
-        keeper.export(out.raw())?;
+        keeper.export(out.raw(), !args.no_vectors)?;
         return Ok(Status::Success);
     }
-    let count = export_to_file(ctx, &args.file)?;
+    let count = export_to_file(ctx, &args.file, !args.no_vectors)?;
     eprintln!("exported {count} note(s) to {}", args.file.display());
     Ok(Status::Success)
 }
 
 /// Writes a temporary file beside `path` and renames it into place.
-fn export_to_file(ctx: &mut Ctx, path: &Path) -> Result<usize, CliError> {
+fn export_to_file(ctx: &mut Ctx, path: &Path, vectors: bool) -> Result<usize, CliError> {
     let tmp = path.with_file_name(format!(
         ".{}.keep-export-{}",
         path.file_name()
@@ -43,7 +51,7 @@ fn export_to_file(ctx: &mut Ctx, path: &Path) -> Result<usize, CliError> {
     let result = (|| {
         let file = std::fs::File::create(&tmp).map_err(|e| Error::io(path, e))?;
         let mut w = BufWriter::new(file);
-        let count = ctx.keeper()?.export(&mut w)?;
+        let count = ctx.keeper()?.export(&mut w, vectors)?;
         w.flush().map_err(|e| Error::io(path, e))?;
         w.get_ref().sync_all().map_err(|e| Error::io(path, e))?;
         std::fs::rename(&tmp, path).map_err(|e| Error::io(path, e))?;

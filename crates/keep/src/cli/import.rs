@@ -13,6 +13,11 @@ use keep_core::Error;
 /// its line number and nothing is written. Notes land with their tags,
 /// timestamps, history and parts, in one transaction. Ids already in the
 /// store are left untouched and counted as skipped (-v lists them).
+///
+/// Vectors in the file are loaded when they come from the store's model
+/// (or the store has none yet), so nothing needs embedding; vectors of
+/// another model, or of the wrong length, are refused with one line each
+/// on stderr and those notes wait for embedding ('keep reindex').
 #[derive(Debug, clap::Args)]
 pub struct Args {
     /// Export file, or '-' for standard input
@@ -33,14 +38,19 @@ pub fn run(ctx: &mut Ctx, args: Args) -> CliResult {
         let file = std::fs::File::open(&args.file).map_err(|e| Error::io(&args.file, e))?;
         ctx.keeper()?.import(&mut BufReader::new(file), &name)?
     };
+    for notice in &outcome.notices {
+        eprintln!("keep: {notice}");
+    }
     match ctx.format {
         Format::Json => ctx.out.json(&outcome)?,
         Format::Ids => {}
         Format::Text => {
             ctx.out.line(&format!(
-                "imported {} note(s); {} already present and skipped",
+                "imported {} note(s); {} already present and skipped; {} vector(s) loaded, {} waiting for embedding",
                 outcome.imported,
-                outcome.skipped.len()
+                outcome.skipped.len(),
+                outcome.vectors,
+                outcome.waiting
             ))?;
             if args.verbose {
                 for id in &outcome.skipped {

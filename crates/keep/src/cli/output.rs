@@ -66,3 +66,18 @@ impl Out {
         self.w.write_all(text.as_bytes())
     }
 }
+
+/// A progress bar on stderr when it is a terminal (hidden otherwise, and
+/// for fewer than two steps): done / total, rate, time left, a message.
+pub fn progress_bar(total: usize) -> indicatif::ProgressBar {
+    use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
+    if !io::stderr().is_terminal() || total < 2 {
+        return ProgressBar::hidden();
+    }
+    let bar = ProgressBar::with_draw_target(Some(total as u64), ProgressDrawTarget::stderr());
+    bar.set_style(
+        ProgressStyle::with_template("{bar:30} {pos}/{len}  {per_sec}  {eta} left  {wide_msg}")
+            .expect("valid template"),
+    );
+    bar
+}

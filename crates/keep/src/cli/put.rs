@@ -7,7 +7,7 @@ use std::ffi::OsString;
 use std::io::{IsTerminal, Read};
 use std::path::{Path, PathBuf};
 
-use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
+use indicatif::ProgressBar;
 
 use keep_core::keeper::{
     DEFAULT_MAX_FILES, IngestOptions, Progress, PutOptions, Target, WalkOptions, WriteOutcome,
@@ -15,7 +15,7 @@ use keep_core::keeper::{
 };
 use keep_core::model::Tags;
 
-use super::output::Format;
+use super::output::{self, Format};
 use super::{CliError, CliResult, Ctx, Status};
 
 /// Store text, standard input, files, folders or web pages as notes.
@@ -147,7 +147,7 @@ fn register_watches(ctx: &mut Ctx, targets: &[Target], args: &Args) -> Result<()
 fn ingest(ctx: &mut Ctx, targets: &[Target], opts: &IngestOptions) -> CliResult {
     let mut bar = ProgressBar::hidden();
     let report = ctx.keeper()?.ingest(targets, opts, &mut |p| match p {
-        Progress::Planned { total } => bar = progress_bar(total),
+        Progress::Planned { total } => bar = output::progress_bar(total),
         Progress::Finished { name, .. } => {
             bar.set_message(short_name(name));
             bar.inc(1);
@@ -155,7 +155,7 @@ fn ingest(ctx: &mut Ctx, targets: &[Target], opts: &IngestOptions) -> CliResult 
         Progress::Embedding { done, total } => {
             if done == 0 {
                 bar.finish_and_clear();
-                bar = progress_bar(total);
+                bar = output::progress_bar(total);
                 bar.set_message("embedding");
             }
             bar.set_position(done as u64);
@@ -209,18 +209,6 @@ fn ingest(ctx: &mut Ctx, targets: &[Target], opts: &IngestOptions) -> CliResult 
 
 /// A bar on stderr when it is a terminal: files done / total, rate, the
 /// current file.
-fn progress_bar(total: usize) -> ProgressBar {
-    if !std::io::stderr().is_terminal() || total < 2 {
-        return ProgressBar::hidden();
-    }
-    let bar = ProgressBar::with_draw_target(Some(total as u64), ProgressDrawTarget::stderr());
-    bar.set_style(
-        ProgressStyle::with_template("{bar:30} {pos}/{len}  {per_sec}  {wide_msg}")
-            .expect("valid template"),
-    );
-    bar
-}
-
 fn short_name(name: &str) -> String {
     let count = name.chars().count();
     if count <= 60 {

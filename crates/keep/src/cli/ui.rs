@@ -67,6 +67,7 @@ pub fn run(ctx: &mut Ctx, args: Args) -> CliResult {
     };
     // Open once here so a bad store fails before the screen changes.
     let settings = ctx.keeper()?.settings().clone();
+    let _background = crate::watch::spawn_background(settings.clone());
     let open = Arc::new(move || Keeper::open(settings.clone()));
     tui::run(open, theme, options)?;
     Ok(Status::Success)

@@ -116,7 +116,8 @@ fn embed_a_little(
     {
         return;
     }
-    match keeper.embed_pending(Some(EMBED_STEP)) {
+    let until = Instant::now() + DRAIN_STEP;
+    match keeper.embed_pending_with(Some(EMBED_STEP), Some(until), &mut |_| {}) {
         Ok(_) => {}
         Err(e) => {
             backlog.retry_at = Some(Instant::now() + EMBED_RETRY);
@@ -127,44 +128,102 @@ fn embed_a_little(
     }
 }
 
-/// Runs the watcher on a background thread (for the MCP server and the
-/// browser) when folders are registered; stops when the handle drops.
+/// Runs on a background thread, at low priority, for the MCP server and
+/// the browser: the watcher when folders are registered (it also fills in
+/// waiting vectors when quiet), else a drain of the embedding backlog.
+/// Stops when the handle drops.
 pub fn spawn_background(settings: Settings) -> Option<Background> {
     let keeper = Keeper::open(settings.clone()).ok()?;
-    if keeper.watches().ok()?.is_empty() {
-        return None;
-    }
+    let watching = !keeper.watches().ok()?.is_empty();
     drop(keeper);
     let stop = Arc::new(AtomicBool::new(false));
     let flag = Arc::clone(&stop);
+    let (done, finished) = std::sync::mpsc::channel::<()>();
     let thread = std::thread::Builder::new()
-        .name("keep-watch".into())
+        .name("keep-background".into())
         .spawn(move || {
-            let _ = run(&settings, &flag, &mut |event| {
-                if let WatchEvent::Synced { report, .. } = &event {
-                    for f in &report.failed {
-                        eprintln!("keep: {}: {}", f.path, f.reason);
+            let _done = done;
+            lower_priority();
+            if watching {
+                let _ = run(&settings, &flag, &mut |event| {
+                    if let WatchEvent::Synced { report, .. } = &event {
+                        for f in &report.failed {
+                            eprintln!("keep: {}: {}", f.path, f.reason);
+                        }
                     }
-                }
-            });
+                });
+            } else {
+                drain_backlog(&settings, &flag);
+            }
         })
         .ok()?;
     Some(Background {
         stop,
+        finished,
         thread: Some(thread),
     })
 }
 
-/// A watcher on a background thread.
+/// Pause between steps of the background drain.
+const DRAIN_PAUSE: Duration = Duration::from_millis(500);
+/// Longest a drain step embeds before it commits and looks at `stop`.
+const DRAIN_STEP: Duration = Duration::from_millis(250);
+
+/// Gives waiting notes their vectors, a step at a time, until `stop` is
+/// set; the model is loaded only when something waits.
+fn drain_backlog(settings: &Settings, stop: &AtomicBool) {
+    let Ok(mut keeper) = Keeper::open(settings.clone()) else {
+        return;
+    };
+    let mut retry_at: Option<Instant> = None;
+    while !stop.load(Ordering::Relaxed) {
+        std::thread::sleep(DRAIN_PAUSE);
+        if retry_at.is_some_and(|t| Instant::now() < t)
+            || keeper.pending_embeddings().unwrap_or(0) == 0
+        {
+            continue;
+        }
+        let until = Instant::now() + DRAIN_STEP;
+        if keeper
+            .embed_pending_with(None, Some(until), &mut |_| {})
+            .is_err()
+        {
+            retry_at = Some(Instant::now() + EMBED_RETRY);
+        }
+    }
+}
+
+/// Background work yields the processors to the foreground: the calling
+/// thread (and the threads it starts, such as the model's) runs at nice 10.
+fn lower_priority() {
+    // SAFETY: setpriority on the calling thread's own id changes only its
+    // scheduling priority.
+    unsafe {
+        let tid = libc::syscall(libc::SYS_gettid) as libc::id_t;
+        libc::setpriority(libc::PRIO_PROCESS, tid, 10);
+    }
+}
+
+/// Background work on its own thread.
 pub struct Background {
     stop: Arc<AtomicBool>,
+    /// Disconnects when the thread ends.
+    finished: Receiver<()>,
     thread: Option<JoinHandle<()>>,
 }
+
+/// How long a closing process waits for background work to reach a stop.
+/// At low priority on a busy machine a step can take longer; it is then
+/// left to end with the process (every write is one transaction, and the
+/// watch lease lapses when its process is gone).
+const STOP_WAIT: Duration = Duration::from_secs(1);
 
 impl Drop for Background {
     fn drop(&mut self) {
         self.stop.store(true, Ordering::Relaxed);
-        if let Some(t) = self.thread.take() {
+        if self.finished.recv_timeout(STOP_WAIT) == Err(RecvTimeoutError::Disconnected)
+            && let Some(t) = self.thread.take()
+        {
             let _ = t.join();
         }
     }

@@ -1,0 +1,130 @@
+//! The embedding backlog with the real model: a search over a large
+//! backlog answers at once, by keyword for what still waits, and says so;
+//! vectors come out the same whatever they were batched with.
+
+use crate::common::Env;
+
+/// Words to make varied paragraphs of about 400 characters.
+const WORDS: &[&str] = &[
+    "harbour",
+    "lighthouse",
+    "keeper",
+    "tide",
+    "ship",
+    "weather",
+    "lamp",
+    "storm",
+    "rope",
+    "anchor",
+    "gull",
+    "fog",
+    "pier",
+    "lantern",
+    "signal",
+    "channel",
+    "current",
+    "reef",
+    "voyage",
+    "cargo",
+    "sail",
+    "mast",
+    "deck",
+    "beacon",
+    "coast",
+];
+
+fn paragraph(seed: usize) -> String {
+    let mut words = Vec::new();
+    let mut x = seed.wrapping_mul(2_654_435_761).wrapping_add(1);
+    while words.iter().map(|w: &String| w.len() + 1).sum::<usize>() < 400 {
+        x = x
+            .wrapping_mul(6_364_136_223_846_793_005)
+            .wrapping_add(1_442_695_040_888_963_407);
+        let word = WORDS[(x >> 33) % WORDS.len()];
+        words.push(if words.len() % 12 == 11 {
+            format!("{word}.")
+        } else {
+            word.to_string()
+        });
+    }
+    format!("Entry {seed}. {}", words.join(" "))
+}
+
+/// The number in "N note(s) still wait for embeddings", if stderr says so.
+fn waiting(stderr: &str) -> Option<usize> {
+    let line = stderr
+        .lines()
+        .find(|l| l.contains("still wait for embeddings"))?;
+    line.trim_start_matches("keep: ")
+        .split_whitespace()
+        .next()?
+        .parse()
+        .ok()
+}
+
+#[test]
+fn a_search_over_a_large_backlog_answers_by_keyword_and_says_what_waits() {
+    let mut env = Env::new();
+    let dir = env.path("entries");
+    std::fs::create_dir_all(&dir).unwrap();
+    for i in 0..1000 {
+        let mut text = paragraph(i);
+        if i == 617 {
+            text.push_str(" The zanzibar clove ship came in late.");
+        }
+        std::fs::write(dir.join(format!("entry-{i:04}.txt")), text).unwrap();
+    }
+    env.ok(&["put", dir.to_str().unwrap()]);
+    env.install_model();
+
+    let out = env.run(&["find", "zanzibar clove", "--ids"]);
+    assert!(out.status.success());
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(stdout.contains("entry-0617.txt"), "{stdout}\n{stderr}");
+    let left = waiting(&stderr).unwrap_or_else(|| panic!("no backlog notice: {stderr}"));
+    assert!(
+        left > 0 && left <= 1000,
+        "a search gives vectors to a bounded share of the backlog, not all of it: {stderr}"
+    );
+    assert!(stderr.contains("keep reindex"), "{stderr}");
+
+    let second = env.run(&["find", "lantern in the fog", "--ids"]);
+    let left_after = waiting(&String::from_utf8_lossy(&second.stderr)).unwrap_or(0);
+    assert!(
+        left_after < left,
+        "each search fills in more: {left} then {left_after}"
+    );
+
+    let reindex = env.ok(&["reindex"]);
+    assert!(reindex.contains(" 0 waiting"), "{reindex}");
+    let out = env.run(&["find", "zanzibar clove", "--ids"]);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(waiting(&stderr), None, "{stderr}");
+    assert!(
+        String::from_utf8_lossy(&out.stdout)
+            .starts_with(&format!("file://{}", dir.join("entry-0617.txt").display()))
+    );
+}
+
+#[test]
+fn a_vector_does_not_depend_on_the_texts_batched_with_it() {
+    let env = Env::with_model();
+    let dir = env.path("mixed");
+    std::fs::create_dir_all(&dir).unwrap();
+    let short = "The pier lantern was lit at dusk by the keeper.";
+    std::fs::write(dir.join("short.txt"), short).unwrap();
+    for i in 0..40 {
+        let text = paragraph(i).repeat(3)[..100 + i * 25].to_string();
+        std::fs::write(dir.join(format!("long-{i:02}.txt")), text).unwrap();
+    }
+    env.ok(&["put", dir.to_str().unwrap()]);
+    let hits = env.json(&["find", short, "--mode", "semantic", "-n", "1"]);
+    let hit = &hits[0];
+    assert!(hit["id"].as_str().unwrap().ends_with("short.txt"), "{hit}");
+    let similarity = hit["similarity"].as_f64().unwrap();
+    assert!(
+        similarity > 0.999,
+        "the same text embedded alone (the query) and in a batch (the note) gives the same vector: {similarity}"
+    );
+}
