@@ -1,6 +1,6 @@
 """Latency of `keep mcp` seen by the reference Python client.
 
-Usage: KEEP_STORE=DIR python benches/mcp.py target/release/keep
+Usage: KEEP_STORE=DIR python -P benches/mcp.py target/release/keep
 
 Ten server processes: the time from spawning each to its `initialize`
 result; in three of them, 20 `recall` calls (the first loads the model).
