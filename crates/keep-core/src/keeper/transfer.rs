@@ -158,8 +158,15 @@ impl Keeper {
     /// Reads an export. Everything is checked before anything is written,
     /// and all notes land in one transaction. Ids already present are
     /// skipped and reported.
-    pub fn import(&mut self, input: &mut dyn BufRead, name: &str) -> Result<ImportOutcome> {
+    /// `progress` hears how many of the notes are written, and of how many.
+    pub fn import(
+        &mut self,
+        input: &mut dyn BufRead,
+        name: &str,
+        progress: &mut dyn FnMut(usize, usize),
+    ) -> Result<ImportOutcome> {
         let (header, records) = read_records(input, name)?;
+        let total = records.len();
         let now = self.now();
         self.store.write(|db| {
             let mut written = Vec::new();
@@ -173,7 +180,8 @@ impl Keeper {
                 waiting: 0,
                 notices,
             };
-            for (line, record) in &records {
+            for (done, (line, record)) in records.iter().enumerate() {
+                progress(done, total);
                 if db.note_rid(&record.id)?.is_some() {
                     skipped.push(record.id.clone());
                     continue;
@@ -216,6 +224,7 @@ impl Keeper {
             for (rid, note) in &written {
                 edges::sync(db, *rid, note, None, now)?;
             }
+            progress(total, total);
             Ok(ImportOutcome {
                 imported: written.len(),
                 skipped,

@@ -3,7 +3,7 @@
 use std::io::BufReader;
 use std::path::PathBuf;
 
-use super::output::Format;
+use super::output::{self, Format};
 use super::{CliResult, Ctx, Status};
 use keep_core::Error;
 
@@ -31,13 +31,25 @@ pub struct Args {
 
 pub fn run(ctx: &mut Ctx, args: Args) -> CliResult {
     let name = args.file.display().to_string();
+    let mut bar = indicatif::ProgressBar::hidden();
+    let mut progress = |done: usize, total: usize| {
+        if done == 0 {
+            bar = output::progress_bar(total);
+            bar.set_message("importing");
+        }
+        bar.set_position(done as u64);
+    };
     let outcome = if args.file.as_os_str() == "-" {
         let stdin = std::io::stdin();
-        ctx.keeper()?.import(&mut stdin.lock(), "<stdin>")?
+        ctx.keeper()?
+            .import(&mut stdin.lock(), "<stdin>", &mut progress)
     } else {
         let file = std::fs::File::open(&args.file).map_err(|e| Error::io(&args.file, e))?;
-        ctx.keeper()?.import(&mut BufReader::new(file), &name)?
+        ctx.keeper()?
+            .import(&mut BufReader::new(file), &name, &mut progress)
     };
+    bar.finish_and_clear();
+    let outcome = outcome?;
     for notice in &outcome.notices {
         eprintln!("keep: {notice}");
     }

@@ -76,7 +76,7 @@ pub fn progress_bar(total: usize) -> indicatif::ProgressBar {
     }
     let bar = ProgressBar::with_draw_target(Some(total as u64), ProgressDrawTarget::stderr());
     bar.set_style(
-        ProgressStyle::with_template("{bar:30} {pos}/{len}  {per_sec}  {eta} left  {wide_msg}")
+        ProgressStyle::with_template("{bar:30} {pos}/{len}  {per_sec:1}  {eta} left  {wide_msg}")
             .expect("valid template"),
     );
     bar
