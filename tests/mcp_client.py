@@ -104,8 +104,8 @@ async def remember_and_recall(session):
     await tool_error(session, "remember", {"text": "x", "tags": ["_source=me"]}, "_")
     await tool_error(session, "remember", {"text": "   "}, "empty")
     await tool_error(session, "remember", {"text": "x", "id": "bad\u0001id"}, "control")
-    await protocol_error(session, "remember", {"text": 42})
-    await protocol_error(session, "remember", {"txt": "typo"})
+    await tool_error(session, "remember", {"text": 42}, "invalid arguments for remember: invalid type: integer")
+    await tool_error(session, "remember", {"txt": "typo"}, "unknown field `txt`")
 
     found = await ok(session, "recall", {"query": "a kitten resting on a rug"})
     check(found["notes"] and found["notes"][0]["id"] == cat["id"], f"semantic recall: {found}")
@@ -118,8 +118,8 @@ async def remember_and_recall(session):
     check(len(one["notes"]) == 1, f"recall limit: {one}")
     await tool_error(session, "recall", {}, "query")
     await tool_error(session, "recall", {"query": "x", "since": "yesterday-ish"}, "yesterday-ish")
-    await protocol_error(session, "recall", {"query": "x", "limit": "ten"})
-    await protocol_error(session, "recall", {"query": "x", "format": "everything"})
+    await tool_error(session, "recall", {"query": "x", "limit": "ten"}, "invalid arguments for recall")
+    await tool_error(session, "recall", {"query": "x", "format": "everything"}, "unknown variant `everything`")
     return cat["id"]
 
 
@@ -148,7 +148,7 @@ async def notes_tools(session, cat_id):
     check(len(ids["ids"]) == 2, f"list limit: {ids}")
     full = await ok(session, "list", {"format": "full", "scope": "decision/*"})
     check(full["notes"][0]["created"], f"list full: {full}")
-    await protocol_error(session, "list", {"order": "sideways"})
+    await tool_error(session, "list", {"order": "sideways"}, "unknown variant `sideways`")
     await tool_error(session, "list", {"limit": 0}, "limit")
 
     await ok(session, "remember", {

@@ -153,7 +153,13 @@ fn malformed_lines_get_json_rpc_errors_and_the_server_keeps_serving() {
     assert_eq!(error_code(&responses, "10"), -32602);
     assert_eq!(error_code(&responses, "11"), -32602);
     assert_eq!(error_code(&responses, "4"), -32602);
-    assert_eq!(error_code(&responses, "5"), -32602);
+    let bad_arguments = &responses["5"][0]["result"];
+    assert_eq!(bad_arguments["isError"], true, "{bad_arguments}");
+    let reason = bad_arguments["content"][0]["text"].as_str().unwrap();
+    assert!(
+        reason.starts_with("invalid arguments for remember: invalid type: sequence"),
+        "{reason}"
+    );
     let missing = &responses["6"][0]["result"];
     assert_eq!(missing["isError"], true, "{missing}");
     let reason = missing["content"][0]["text"].as_str().unwrap();

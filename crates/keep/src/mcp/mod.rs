@@ -105,10 +105,15 @@ impl ServerHandler for KeepServer {
             Err(tools::CallError::Failed(reason)) => {
                 Ok(CallToolResult::error(vec![ContentBlock::text(reason)]).into())
             }
-            Err(tools::CallError::BadArguments(reason)) => Err(McpError::invalid_params(
-                format!("{}: {reason}", request.name),
-                None,
-            )),
+            // Argument errors are tool results a model can read and correct
+            // (SEP-1303); only an unknown tool is a protocol error.
+            Err(tools::CallError::BadArguments(reason)) => {
+                Ok(CallToolResult::error(vec![ContentBlock::text(format!(
+                    "invalid arguments for {}: {reason}; see its inputSchema",
+                    request.name
+                ))])
+                .into())
+            }
         }
     }
 
