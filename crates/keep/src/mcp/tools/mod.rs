@@ -15,6 +15,7 @@ mod recall;
 mod related;
 mod remember;
 mod revert;
+mod schema;
 mod tag;
 
 use std::path::PathBuf;
@@ -84,10 +85,12 @@ fn definition<T: ToolDef>() -> Tool {
         .destructive(T::HINTS.destructive)
         .idempotent(T::HINTS.idempotent)
         .open_world(false);
-    Tool::new(T::NAME, T::DESCRIPTION, schema_for_type::<T::Args>())
+    let input = schema::portable(schema_for_type::<T::Args>(), schema::Side::Input);
+    let output = schema::portable(schema_for_output::<T::Output>(), schema::Side::Output);
+    Tool::new(T::NAME, T::DESCRIPTION, input)
         .with_title(T::TITLE)
         .with_annotations(annotations)
-        .with_raw_output_schema(object_schema(schema_for_output::<T::Output>()))
+        .with_raw_output_schema(object_schema(output))
 }
 
 /// An output schema whose root says `type: object`, as MCP requires; a

@@ -1,0 +1,163 @@
+//! Tool schemas every client can read: references to `$defs` are inlined
+//! (some clients do not resolve them) and no `type` is an array. An
+//! argument that may be null is simply optional; a result field that may
+//! be null says so with `anyOf`.
+
+use std::sync::Arc;
+
+use rmcp::model::JsonObject;
+use serde_json::{Map, Value, json};
+
+/// Nesting depth past which references are left as they are (a type that
+/// contains itself).
+const MAX_INLINE_DEPTH: usize = 16;
+
+/// Whether a schema describes what a client sends or what it receives.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub enum Side {
+    Input,
+    Output,
+}
+
+/// The portable form of `schema`.
+pub fn portable(schema: Arc<JsonObject>, side: Side) -> Arc<JsonObject> {
+    let mut root = schema.as_ref().clone();
+    let defs = root.remove("$defs").and_then(|d| match d {
+        Value::Object(map) => Some(map),
+        _ => None,
+    });
+    let mut value = Value::Object(root);
+    rewrite(&mut value, defs.as_ref(), side, 0);
+    match value {
+        Value::Object(map) => Arc::new(map),
+        _ => schema,
+    }
+}
+
+fn rewrite(value: &mut Value, defs: Option<&Map<String, Value>>, side: Side, depth: usize) {
+    match value {
+        Value::Object(map) => {
+            inline_reference(map, defs, depth);
+            for child in map.values_mut() {
+                rewrite(child, defs, side, depth + 1);
+            }
+            drop_null_type(map, side);
+        }
+        Value::Array(items) => {
+            for item in items {
+                rewrite(item, defs, side, depth + 1);
+            }
+        }
+        _ => {}
+    }
+}
+
+/// Replaces `{"$ref": "#/$defs/Name", ...}` with the definition, keeping
+/// the referring schema's own keywords (its description).
+fn inline_reference(map: &mut Map<String, Value>, defs: Option<&Map<String, Value>>, depth: usize) {
+    if depth > MAX_INLINE_DEPTH {
+        return;
+    }
+    let Some(name) = map
+        .get("$ref")
+        .and_then(Value::as_str)
+        .and_then(|r| r.strip_prefix("#/$defs/"))
+    else {
+        return;
+    };
+    let Some(Value::Object(definition)) = defs.and_then(|d| d.get(name)) else {
+        return;
+    };
+    map.remove("$ref");
+    for (key, value) in definition {
+        map.entry(key.clone()).or_insert_with(|| value.clone());
+    }
+}
+
+/// `type: [X, "null"]` and `anyOf: [S, {type: null}]`: an input becomes
+/// X (or S) and stays optional; an output's type array becomes `anyOf`.
+fn drop_null_type(map: &mut Map<String, Value>, side: Side) {
+    if let Some(Value::Array(types)) = map.get("type") {
+        let others: Vec<Value> = types.iter().filter(|t| *t != "null").cloned().collect();
+        let nullable = others.len() < types.len();
+        let single = match others.as_slice() {
+            [one] => one.clone(),
+            _ => Value::Array(others),
+        };
+        if nullable && side == Side::Output {
+            map.remove("type");
+            map.insert(
+                "anyOf".into(),
+                json!([{ "type": single }, { "type": "null" }]),
+            );
+        } else {
+            map.insert("type".into(), single);
+        }
+    }
+    if side == Side::Input
+        && let Some(Value::Array(options)) = map.get("anyOf")
+    {
+        let kept: Vec<Value> = options
+            .iter()
+            .filter(|o| o.get("type").and_then(Value::as_str) != Some("null"))
+            .cloned()
+            .collect();
+        if let [Value::Object(only)] = kept.as_slice() {
+            let only = only.clone();
+            map.remove("anyOf");
+            for (key, value) in only {
+                map.entry(key).or_insert(value);
+            }
+        } else if kept.len() < options.len() {
+            map.insert("anyOf".into(), Value::Array(kept));
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn object(value: Value) -> Arc<JsonObject> {
+        match value {
+            Value::Object(map) => Arc::new(map),
+            _ => unreachable!("an object literal"),
+        }
+    }
+
+    #[test]
+    fn inputs_lose_null_types_and_references() {
+        let schema = object(json!({
+            "type": "object",
+            "properties": {
+                "id": { "type": ["string", "null"], "description": "An id." },
+                "order": { "anyOf": [{ "$ref": "#/$defs/Order" }, { "type": "null" }] }
+            },
+            "$defs": { "Order": { "type": "string", "enum": ["newest", "oldest"] } }
+        }));
+        let out = Value::Object(portable(schema, Side::Input).as_ref().clone());
+        assert_eq!(
+            out,
+            json!({
+                "type": "object",
+                "properties": {
+                    "id": { "type": "string", "description": "An id." },
+                    "order": { "type": "string", "enum": ["newest", "oldest"] }
+                }
+            })
+        );
+    }
+
+    #[test]
+    fn outputs_say_null_with_any_of() {
+        let schema = object(json!({
+            "type": "object",
+            "properties": { "rank": { "type": ["integer", "null"], "format": "uint" } }
+        }));
+        let out = Value::Object(portable(schema, Side::Output).as_ref().clone());
+        assert_eq!(
+            out["properties"]["rank"],
+            json!({ "format": "uint", "anyOf": [{ "type": "integer" }, { "type": "null" }] })
+        );
+    }
+}
