@@ -1,5 +1,6 @@
 //! Tool schemas every client can read: references to `$defs` are inlined
-//! (some clients do not resolve them) and no `type` is an array. An
+//! (some clients do not resolve them), no `type` is an array, and no
+//! `format` is a Rust type name. An
 //! argument that may be null is simply optional; a result field that may
 //! be null says so with `anyOf`.
 
@@ -42,6 +43,7 @@ fn rewrite(value: &mut Value, defs: Option<&Map<String, Value>>, side: Side, dep
                 rewrite(child, defs, side, depth + 1);
             }
             drop_null_type(map, side);
+            drop_rust_format(map);
         }
         Value::Array(items) => {
             for item in items {
@@ -114,6 +116,23 @@ fn drop_null_type(map: &mut Map<String, Value>, side: Side) {
     }
 }
 
+/// Number formats named after Rust types (`uint8`, `int64`, `double`)
+/// are not JSON Schema formats and clients warn about them; the bounds
+/// that matter (`minimum: 0`, `maximum`) are kept.
+fn drop_rust_format(map: &mut Map<String, Value>) {
+    const RUST_FORMATS: [&str; 12] = [
+        "uint", "uint8", "uint16", "uint32", "uint64", "int", "int8", "int16", "int32", "int64",
+        "float", "double",
+    ];
+    if map
+        .get("format")
+        .and_then(Value::as_str)
+        .is_some_and(|f| RUST_FORMATS.contains(&f))
+    {
+        map.remove("format");
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -157,7 +176,7 @@ mod tests {
         let out = Value::Object(portable(schema, Side::Output).as_ref().clone());
         assert_eq!(
             out["properties"]["rank"],
-            json!({ "format": "uint", "anyOf": [{ "type": "integer" }, { "type": "null" }] })
+            json!({ "anyOf": [{ "type": "integer" }, { "type": "null" }] })
         );
     }
 }
