@@ -229,7 +229,7 @@ pub struct ViewJson {
     pub note: NoteJson,
     /// 0 for the current state, N for `ID@V{N}`.
     pub version: i64,
-    /// The part addressed with `ID@P{N}`, if any.
+    /// The part addressed with `ID@P{N}`, if any; `parts` is then empty.
     pub part: Option<PartJson>,
     /// Archived versions, newest first; left out (with `version_count`)
     /// where history was not asked for.
@@ -251,7 +251,12 @@ impl ViewJson {
             part: view.part.as_ref().map(PartJson::from),
             versions: Some(VersionJson::archived(&view.history)),
             version_count: None,
-            parts: view.parts.iter().map(PartJson::from).collect(),
+            // A part addressed with `ID@P{N}` comes alone, as in the text view.
+            parts: if view.part.is_some() {
+                Vec::new()
+            } else {
+                view.parts.iter().map(PartJson::from).collect()
+            },
             edges: view.edges.iter().map(EdgeJson::from).collect(),
             inverse_edges: view.inverse_edges.iter().map(EdgeJson::from).collect(),
         }
