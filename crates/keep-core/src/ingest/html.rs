@@ -226,18 +226,24 @@ fn strip_chrome(page: &mut Page, keep: Option<ego_tree::NodeId>) {
 }
 
 fn is_furniture(e: &scraper::node::Element) -> bool {
-    if ["nav", "footer", "aside", "form", "menu"].contains(&e.name()) {
-        return true;
-    }
-    if e.attr("role").is_some_and(|r| CHROME_ROLES.contains(&r)) {
-        return true;
-    }
-    let marked = |value: &str| {
+    ["nav", "footer", "aside", "form", "menu"].contains(&e.name())
+        || has_chrome_role(e)
+        || is_named(e, FURNITURE_WORDS)
+}
+
+fn has_chrome_role(e: &scraper::node::Element) -> bool {
+    e.attr("role").is_some_and(|r| CHROME_ROLES.contains(&r))
+}
+
+/// Whether a word of the element's class or id (split at spaces, `-` and
+/// `_`) is one of `words`.
+fn is_named(e: &scraper::node::Element, words: &[&str]) -> bool {
+    let named = |value: &str| {
         value
             .split(|c: char| c.is_whitespace() || c == '-' || c == '_')
-            .any(|w| FURNITURE_WORDS.contains(&w.to_ascii_lowercase().as_str()))
+            .any(|w| words.contains(&w.to_ascii_lowercase().as_str()))
     };
-    e.attr("class").is_some_and(marked) || e.attr("id").is_some_and(marked)
+    e.attr("class").is_some_and(named) || e.attr("id").is_some_and(named)
 }
 
 /// The one element the page marks as its main content, if any.
@@ -319,40 +325,36 @@ fn prose_letters_before(whole: &str, article: &str) -> usize {
             .take(40)
             .collect()
     };
-    let Some(first) = article.lines().find(|l| is_prose_line(l)).map(key) else {
+    let Some(first) = prose_lines(article).next().map(key) else {
         return 0;
     };
     let mut before = 0;
-    for line in whole.lines() {
+    for line in prose_lines(whole) {
         let flat: String = line.chars().filter(|c| c.is_alphanumeric()).collect();
         if flat.contains(&first) {
             return before;
         }
-        if is_prose_line(line) {
-            before += letters(line);
-        }
+        before += letters(line);
     }
     0
 }
 
-fn is_prose_line(line: &str) -> bool {
-    !line.trim_start().starts_with("```") && line.split_whitespace().count() >= 8
+/// Letters in prose lines: a measure of prose that a list of links or a
+/// footer scores low on.
+fn prose_letters(text: &str) -> usize {
+    prose_lines(text).map(letters).sum()
 }
 
-/// Letters in lines of at least eight words outside code: a measure of
-/// prose that a list of links or a footer scores low on.
-fn prose_letters(text: &str) -> usize {
+/// Lines of at least eight words outside code blocks.
+fn prose_lines(text: &str) -> impl Iterator<Item = &str> {
     let mut in_code = false;
-    text.lines()
-        .filter(|l| {
-            if l.trim_start().starts_with("```") {
-                in_code = !in_code;
-                return false;
-            }
-            !in_code && l.split_whitespace().count() >= 8
-        })
-        .map(letters)
-        .sum()
+    text.lines().filter(move |l| {
+        if l.trim_start().starts_with("```") {
+            in_code = !in_code;
+            return false;
+        }
+        !in_code && l.split_whitespace().count() >= 8
+    })
 }
 
 /// Metadata from the page's head.
@@ -755,18 +757,7 @@ fn is_hidden(e: &scraper::node::Element) -> bool {
 }
 
 fn is_hidden_or_chrome(e: &scraper::node::Element) -> bool {
-    if is_hidden(e) || CHROME.contains(&e.name()) {
-        return true;
-    }
-    if e.attr("role").is_some_and(|r| CHROME_ROLES.contains(&r)) {
-        return true;
-    }
-    let marked = |value: &str| {
-        value
-            .split(|c: char| c.is_whitespace() || c == '-' || c == '_')
-            .any(|w| CHROME_WORDS.contains(&w.to_ascii_lowercase().as_str()))
-    };
-    e.attr("class").is_some_and(marked) || e.attr("id").is_some_and(marked)
+    is_hidden(e) || CHROME.contains(&e.name()) || has_chrome_role(e) || is_named(e, CHROME_WORDS)
 }
 
 #[cfg(test)]

@@ -286,78 +286,44 @@ struct VectorLoad<'a> {
 }
 
 impl VectorLoad<'_> {
+    /// Loads the vectors of an imported note, its versions and its parts.
     fn record(&mut self, db: &Db<'_>, line: usize, rid: NoteRid, record: &Record) -> Result<()> {
-        self.row(
-            db,
-            line,
-            &record.id,
-            "",
+        let mut rows = vec![(
+            String::new(),
             VecRow::Note(rid),
-            &record.summary,
+            record.summary.as_str(),
             record.vector.as_deref(),
-        )?;
+        )];
         for (i, v) in record.versions.iter().enumerate() {
             let seq = i as i64 + 1;
             if let Some(vid) = db.version_key(rid, seq)? {
                 let what = format!(" (version {seq})");
-                self.row(
-                    db,
-                    line,
-                    &record.id,
-                    &what,
-                    VecRow::Version(vid),
-                    &v.summary,
-                    v.vector.as_deref(),
-                )?;
+                rows.push((what, VecRow::Version(vid), &v.summary, v.vector.as_deref()));
             }
         }
         for p in &record.parts {
             if let Some(pid) = db.part_key(rid, p.number)? {
                 let what = format!(" (part {})", p.number);
-                self.row(
-                    db,
-                    line,
-                    &record.id,
-                    &what,
-                    VecRow::Part(pid),
-                    &p.summary,
-                    p.vector.as_deref(),
-                )?;
+                rows.push((what, VecRow::Part(pid), &p.summary, p.vector.as_deref()));
             }
         }
-        Ok(())
-    }
-
-    #[allow(clippy::too_many_arguments)]
-    fn row(
-        &mut self,
-        db: &Db<'_>,
-        line: usize,
-        id: &str,
-        what: &str,
-        row: VecRow,
-        text: &str,
-        vector: Option<&str>,
-    ) -> Result<()> {
-        if text.is_empty() {
-            return Ok(());
-        }
-        let (Some(space), Some(vector)) = (&self.space, vector) else {
-            self.waiting += 1;
-            return Ok(());
-        };
-        match decode_vector(vector, space.dims) {
-            Ok(bytes) => {
-                let hash = model::content_hash(text.as_bytes());
-                db.set_vector(row, text, &hash, &bytes)?;
-                self.vectors += 1;
-            }
-            Err(reason) => {
+        for (what, row, text, vector) in rows.into_iter().filter(|r| !r.2.is_empty()) {
+            let (Some(space), Some(vector)) = (&self.space, vector) else {
                 self.waiting += 1;
-                self.notices.push(format!(
-                    "{}:{line}: vector of '{id}'{what} refused ({reason}); it waits for embedding",
-                    self.name
-                ));
+                continue;
+            };
+            match decode_vector(vector, space.dims) {
+                Ok(bytes) => {
+                    db.set_vector(row, text, &model::content_hash(text.as_bytes()), &bytes)?;
+                    self.vectors += 1;
+                }
+                Err(reason) => {
+                    self.waiting += 1;
+                    self.notices.push(format!(
+                        "{}:{line}: vector of '{}'{what} refused ({reason}); it waits for embedding",
+                        self.name, record.id
+                    ));
+                }
             }
         }
         Ok(())
