@@ -82,7 +82,7 @@ impl Keeper {
 
     /// Checks that the store's vectors come from the loaded model, creating
     /// the vector tables on first use.
-    fn ensure_vector_space(&mut self) -> Result<VectorSpace> {
+    pub(super) fn ensure_vector_space(&mut self) -> Result<VectorSpace> {
         let wanted = self.wanted_space()?;
         match self.store.db().vector_space()? {
             Some(space) if space == wanted => {

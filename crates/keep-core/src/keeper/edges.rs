@@ -17,6 +17,7 @@ pub const BUILTIN_EDGES: &[(&str, &str)] = &[
     ("from", "sent"),
     ("to", "received"),
     ("in-reply-to", "replies"),
+    (keys::SUPERSEDES, "superseded-by"),
 ];
 
 const TAG_NOTE_PREFIX: &str = ".tag/";

@@ -8,8 +8,10 @@ use super::Keeper;
 use crate::error::{Error, Result};
 use crate::model::keys;
 use crate::recall::fusion::{self, Fused};
-use crate::recall::weights::DEEP_MIN_RESULTS;
-use crate::recall::{FindQuery, FindResult, Hit, Matched, Query, RecallMode, candidates, graph};
+use crate::recall::weights::{DEEP_MIN_RESULTS, SUPERSEDED_FACTOR};
+use crate::recall::{
+    FindQuery, FindResult, Hit, Matched, Query, RecallMode, candidates, graph, passage,
+};
 use crate::store::{NoteRid, VecRow};
 
 /// Time spent giving waiting rows vectors before a search (the last model
@@ -21,6 +23,10 @@ impl Keeper {
     /// Hybrid recall: keyword and vector candidates fused by rank, recency
     /// decay, and (with `deep`) notes reached through edges and shared tags.
     pub fn find(&mut self, query: &FindQuery) -> Result<FindResult> {
+        let mut query = query.clone();
+        query.filter = self.as_of_now(&query.filter);
+        query.filter.hide_superseded = !query.include_superseded;
+        let query = &query;
         let mut notices = Vec::new();
         let (text, like_rid) = match &query.query {
             Query::Text(text) => {
@@ -77,10 +83,23 @@ impl Keeper {
         fused.retain(|f| notes.contains_key(&f.rid));
         let half_life = query.half_life_days.unwrap_or(self.settings.half_life_days);
         let now = self.now();
+        let fused_rids: Vec<NoteRid> = fused.iter().map(|f| f.rid).collect();
+        let feedback = db.feedback_among(&fused_rids)?;
+        let superseded = if query.include_superseded {
+            db.superseded_among(&fused_rids)?
+        } else {
+            Default::default()
+        };
         for f in &mut fused {
             let note = &notes[&f.rid];
             let last = note.updated.max(note.accessed);
             f.score *= fusion::decay_factor(last.days_until(now), half_life);
+            if let Some(rating) = feedback.get(&f.rid) {
+                f.score *= fusion::feedback_factor(rating.useful, rating.wrong);
+            }
+            if superseded.contains(&f.rid) {
+                f.score *= SUPERSEDED_FACTOR;
+            }
         }
         fusion::sort_by_score(&mut fused);
         fused.truncate(query.limit);
@@ -89,11 +108,15 @@ impl Keeper {
             .map(|f| hit(f, notes[&f.rid].clone()))
             .collect();
         for (h, f) in hits.iter_mut().zip(&fused) {
+            let mut matched_text = None;
             if let Some(Matched::Part { part, section }) = &mut h.matched
                 && let Some(found) = db.part(f.rid, u32::try_from(*part).unwrap_or(0))?
             {
                 *section = found.tags.first(keys::SECTION).map(str::to_string);
+                matched_text = Some(found.summary);
             }
+            let source = matched_text.as_deref().unwrap_or(&h.note.summary);
+            h.passage = passage::passage(source, text);
         }
         if query.deep {
             hits.extend(graph::deep_hits(
@@ -213,5 +236,6 @@ fn hit(f: &Fused, note: crate::model::Note) -> Hit {
         similarity: f.similarity,
         matched: f.matched.clone(),
         via: None,
+        passage: String::new(),
     }
 }

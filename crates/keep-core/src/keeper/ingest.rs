@@ -51,6 +51,10 @@ pub struct IngestOptions {
     /// Id and summary for a single file or URL.
     pub id: Option<String>,
     pub summary: Option<String>,
+    /// When the notes stop being true (`_expires`).
+    pub expires: Option<crate::model::Timestamp>,
+    /// Notes the (single) file or URL replaces.
+    pub supersedes: Vec<String>,
     /// Extraction threads (0: one per core).
     pub workers: usize,
     /// Only files whose real path lies under one of these (empty: any).
@@ -359,7 +363,9 @@ impl Keeper {
             match status {
                 Ok(WriteStatus::Created) => report.added.push(id.clone()),
                 Ok(WriteStatus::Updated) => report.updated.push(id.clone()),
-                Ok(WriteStatus::Unchanged) => report.unchanged.push(id.clone()),
+                Ok(WriteStatus::Unchanged | WriteStatus::Duplicate) => {
+                    report.unchanged.push(id.clone())
+                }
                 Err(e) => {
                     report.failed.push(Failure {
                         path: jobs[*index].name(),
@@ -451,6 +457,9 @@ fn content_of(
         id: None,
         tags: opts.tags.clone(),
         summary: opts.summary.clone(),
+        expires: opts.expires,
+        supersedes: opts.supersedes.clone(),
+        ..PutOptions::default()
     };
     (content, put)
 }
@@ -532,5 +541,10 @@ fn single_outcome(report: IngestReport, name: &str) -> Result<WriteOutcome> {
             reason: failure.map_or("nothing was stored".into(), |f| f.reason),
         });
     };
-    Ok(WriteOutcome { id, status })
+    Ok(WriteOutcome {
+        id,
+        status,
+        duplicate_of: None,
+        similarity: None,
+    })
 }

@@ -12,6 +12,7 @@ mod ingest;
 mod paths;
 mod read;
 mod transfer;
+mod truth;
 mod watch;
 mod write;
 
@@ -31,6 +32,7 @@ pub use ingest::{
 };
 pub use read::{FilterSpec, NoteView, parse_filters};
 pub use transfer::ImportOutcome;
+pub use truth::{Duplicate, Feedback, OnDuplicate};
 pub use watch::{SyncReport, WATCH_LEASE};
 pub use write::{Deleted, PutOptions, TagEdit, WriteOutcome, WriteStatus};
 

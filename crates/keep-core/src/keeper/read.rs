@@ -6,8 +6,10 @@ use super::Keeper;
 use super::edges;
 use crate::error::{Error, Result};
 use crate::model::{
-    Edge, ListOrder, Note, NoteFilter, NoteRef, Part, Selector, TagFilter, Version, time,
+    Edge, Expired, ListOrder, Note, NoteFilter, NoteRef, Part, Rating, Selector, TagFilter,
+    Version, keys, time,
 };
+use crate::store::Db;
 
 /// What `get` shows: one state of a note and its surroundings.
 #[derive(Debug, Clone)]
@@ -25,6 +27,13 @@ pub struct NoteView {
     pub edges: Vec<Edge>,
     /// Links from other notes to this one.
     pub inverse_edges: Vec<Edge>,
+    /// The notes this one replaced, newest first, following `supersedes`
+    /// back (the first of several at each step).
+    pub replaces: Vec<String>,
+    /// The notes that replaced this one, in order, the last one current.
+    pub replaced_by: Vec<String>,
+    /// How the note was rated.
+    pub rating: Rating,
 }
 
 impl Keeper {
@@ -95,7 +104,11 @@ impl Keeper {
             .map(|(i, v)| (count - i as i64, v))
             .rev()
             .collect();
+        let (replaces, replaced_by) = supersession_chain(&db, &note.id)?;
         Ok(NoteView {
+            replaces,
+            replaced_by,
+            rating: db.rating(rid)?.unwrap_or_default(),
             edges: edge_keys.edges_of(&note),
             inverse_edges: edge_keys.edges_into(&db, &note.id)?,
             parts: db.parts(rid)?,
@@ -126,7 +139,9 @@ impl Keeper {
         order: ListOrder,
         limit: Option<usize>,
     ) -> Result<Vec<Note>> {
-        self.store.db().list_notes(filter, order, limit)
+        self.store
+            .db()
+            .list_notes(&self.as_of_now(filter), order, limit)
     }
 
     /// One page of `list`: `limit` notes after the first `offset`.
@@ -139,11 +154,18 @@ impl Keeper {
     ) -> Result<Vec<Note>> {
         self.store
             .db()
-            .list_notes_from(filter, order, offset, Some(limit))
+            .list_notes_from(&self.as_of_now(filter), order, offset, Some(limit))
     }
 
     pub fn count(&self, filter: &NoteFilter) -> Result<usize> {
-        self.store.db().count_notes(filter)
+        self.store.db().count_notes(&self.as_of_now(filter))
+    }
+
+    /// `filter` with expiry judged now, unless it names its own instant.
+    pub(super) fn as_of_now(&self, filter: &NoteFilter) -> NoteFilter {
+        let mut filter = filter.clone();
+        filter.as_of.get_or_insert_with(|| self.now());
+        filter
     }
 
     /// Ids starting with `prefix`, in order, at most `limit` (for completion).
@@ -177,8 +199,10 @@ pub struct FilterSpec<'a> {
     pub until: Option<&'a str>,
     /// An id prefix or glob.
     pub scope: Option<&'a str>,
-    /// Include system notes (ids starting with `.`).
+    /// Include system notes (ids starting with `.`), and expired ones.
     pub include_system: bool,
+    /// Which expired notes to return.
+    pub expired: Expired,
 }
 
 impl Keeper {
@@ -192,8 +216,50 @@ impl Keeper {
             tags: parse_filters(spec.tags)?,
             since: bound(spec.since)?,
             until: bound(spec.until)?,
+            expired: spec.expired,
+            as_of: Some(now),
+            hide_superseded: false,
         })
     }
+}
+
+/// Longest chain followed either way, so a cycle made by hand ends.
+const MAX_CHAIN: usize = 64;
+
+/// The notes `id` replaced (following `supersedes` tags back) and the
+/// notes that replaced it (following them forward), nearest first.
+fn supersession_chain(db: &Db<'_>, id: &str) -> Result<(Vec<String>, Vec<String>)> {
+    let step_back = |id: &str| -> Result<Option<String>> {
+        Ok(db
+            .note(id)?
+            .and_then(|(_, n)| n.tags.first(keys::SUPERSEDES).map(str::to_string)))
+    };
+    let step_forward = |id: &str| -> Result<Option<String>> {
+        Ok(db
+            .edges_to(id)?
+            .into_iter()
+            .find(|(key, _)| key == keys::SUPERSEDES)
+            .map(|(_, source)| source))
+    };
+    Ok((
+        follow(id, step_back)?,
+        follow(id, step_forward)?,
+    ))
+}
+
+fn follow(start: &str, step: impl Fn(&str) -> Result<Option<String>>) -> Result<Vec<String>> {
+    let mut chain: Vec<String> = Vec::new();
+    let mut at = start.to_string();
+    while chain.len() < MAX_CHAIN {
+        match step(&at)? {
+            Some(next) if next != start && !chain.contains(&next) => {
+                chain.push(next.clone());
+                at = next;
+            }
+            _ => break,
+        }
+    }
+    Ok(chain)
 }
 
 /// A note as it was at an archived version.

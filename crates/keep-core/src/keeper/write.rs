@@ -4,6 +4,7 @@
 
 use super::Keeper;
 use super::edges;
+use super::truth::{OnDuplicate, truth_tags};
 use super::read::version_index;
 use crate::error::{Error, Result};
 use crate::model::time::Timestamp;
@@ -20,6 +21,13 @@ pub struct PutOptions {
     pub tags: Tags,
     /// Use this summary instead of one made from the content.
     pub summary: Option<String>,
+    /// When the note stops being true (`_expires`).
+    pub expires: Option<Timestamp>,
+    /// Notes this one replaces; each must exist.
+    pub supersedes: Vec<String>,
+    /// What to do when text put without an id means nearly what a note
+    /// already says.
+    pub on_duplicate: OnDuplicate,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, schemars::JsonSchema)]
@@ -31,12 +39,33 @@ pub enum WriteStatus {
     Updated,
     /// Nothing changed.
     Unchanged,
+    /// Nothing was stored: the note `duplicate_of` already says nearly the
+    /// same.
+    Duplicate,
 }
 
 #[derive(Debug, Clone, serde::Serialize, schemars::JsonSchema)]
 pub struct WriteOutcome {
     pub id: String,
     pub status: WriteStatus,
+    /// The existing note the text restates (`status` is `duplicate`, or
+    /// `updated` when asked to update it).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub duplicate_of: Option<String>,
+    /// Cosine similarity of the text to `duplicate_of`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub similarity: Option<f64>,
+}
+
+impl WriteOutcome {
+    fn plain(id: String, status: WriteStatus) -> Self {
+        WriteOutcome {
+            id,
+            status,
+            duplicate_of: None,
+            similarity: None,
+        }
+    }
 }
 
 /// Tag changes for `tag`.
@@ -81,16 +110,7 @@ pub(super) fn write_content(
     model::validate_id(&content.id)?;
     check_inverse_tag(&content.id, &opts.tags)?;
     let own_summary = opts.summary.is_some();
-    let summary = match &opts.summary {
-        Some(s) if s.trim().is_empty() => return Err(Error::invalid("the summary is empty")),
-        Some(s) => s.trim().to_string(),
-        None => summary_of(content, opts),
-    };
-    if summary.is_empty() {
-        return Err(Error::NoText {
-            what: content.id.clone(),
-        });
-    }
+    let summary = summary_for(content, opts)?;
     let body = if summarize::is_passthrough(&content.text)
         && !own_summary
         && content.description.is_none()
@@ -122,6 +142,11 @@ pub(super) fn write_content(
         tags.remove_key(key);
     }
     tags.merge(&content.system_tags);
+    let truth = truth_tags(db, content, opts.expires, &opts.supersedes)?;
+    if truth.contains_key(keys::EXPIRES) {
+        tags.remove_key(keys::EXPIRES);
+    }
+    tags.merge(&truth);
     let next = Note {
         id: content.id.clone(),
         summary,
@@ -153,6 +178,22 @@ pub(super) fn write_content(
         db.replace_parts(rid, &parts)?;
     }
     Ok(status)
+}
+
+/// The summary a note gets from `content`: the caller's, or one made from
+/// the text.
+fn summary_for(content: &Content, opts: &PutOptions) -> Result<String> {
+    let summary = match &opts.summary {
+        Some(s) if s.trim().is_empty() => return Err(Error::invalid("the summary is empty")),
+        Some(s) => s.trim().to_string(),
+        None => summary_of(content, opts),
+    };
+    if summary.is_empty() {
+        return Err(Error::NoText {
+            what: content.id.clone(),
+        });
+    }
+    Ok(summary)
 }
 
 /// A part's `_section` tag: the document's title, then the headings the
@@ -217,7 +258,39 @@ impl Keeper {
             description: None,
             parts: crate::ingest::chunk::sectioned(text),
         };
-        self.put_content(content, opts)
+        let probe = if opts.on_duplicate != OnDuplicate::Store
+            && opts.id.is_none()
+            && self.store.db().note_rid(&content.id)?.is_none()
+        {
+            self.probe_duplicate(&summary_for(&content, &opts)?, &opts.tags)?
+        } else {
+            None
+        };
+        let Some(probe) = probe else {
+            return self.put_content(content, opts);
+        };
+        let mut content = content;
+        let duplicate = probe.duplicate.clone();
+        if let Some(d) = &duplicate {
+            if opts.on_duplicate == OnDuplicate::Report {
+                return Ok(WriteOutcome {
+                    id: d.id.clone(),
+                    status: WriteStatus::Duplicate,
+                    duplicate_of: Some(d.id.clone()),
+                    similarity: Some(d.similarity),
+                });
+            }
+            content.id = d.id.clone();
+        }
+        let mut outcome = self.put_content(content, opts)?;
+        if outcome.status != WriteStatus::Unchanged {
+            self.keep_probe_vector(&outcome.id, &probe)?;
+        }
+        if let Some(d) = duplicate {
+            outcome.duplicate_of = Some(d.id);
+            outcome.similarity = Some(d.similarity);
+        }
+        Ok(outcome)
     }
 
     fn put_content(&mut self, content: Content, opts: PutOptions) -> Result<WriteOutcome> {
@@ -225,10 +298,7 @@ impl Keeper {
         let status = self
             .store
             .write(|db| write_content(db, &content, &opts, now))?;
-        Ok(WriteOutcome {
-            id: content.id,
-            status,
-        })
+        Ok(WriteOutcome::plain(content.id, status))
     }
 
     /// Adds and removes tags; a change archives the previous state.
@@ -259,10 +329,7 @@ impl Keeper {
             next.updated = now;
             next.accessed = now;
             let status = write_state(db, Some(&(rid, current)), &next, now)?;
-            Ok(WriteOutcome {
-                id: id.to_string(),
-                status,
-            })
+            Ok(WriteOutcome::plain(id.to_string(), status))
         })
     }
 
@@ -281,10 +348,7 @@ impl Keeper {
             next.updated = now;
             next.accessed = now;
             let status = write_state(db, Some(&(rid, current)), &next, now)?;
-            Ok(WriteOutcome {
-                id: id.to_string(),
-                status,
-            })
+            Ok(WriteOutcome::plain(id.to_string(), status))
         })
     }
 

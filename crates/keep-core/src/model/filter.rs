@@ -17,15 +17,37 @@ pub struct NoteFilter {
     /// Bounds on the last update time, inclusive.
     pub since: Option<Timestamp>,
     pub until: Option<Timestamp>,
+    /// Which notes whose `_expires` time has passed may be returned.
+    pub expired: Expired,
+    /// The instant expiry is judged at; the keeper sets it to now when the
+    /// caller leaves it out.
+    pub as_of: Option<Timestamp>,
+    /// Leave out notes that another note supersedes.
+    pub hide_superseded: bool,
+}
+
+/// Which expired notes pass a filter.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub enum Expired {
+    /// Expired notes are left out (unless system notes are asked for).
+    #[default]
+    Hidden,
+    /// Expired notes pass like any other.
+    Included,
+    /// Only expired notes pass.
+    Only,
 }
 
 impl NoteFilter {
-    /// True when the filter only hides system notes.
+    /// True when the filter only hides system, expired and superseded
+    /// notes: candidates may then be taken from every note, and the few
+    /// hidden ones dropped afterwards.
     pub fn is_trivial(&self) -> bool {
         self.pattern.is_none()
             && self.tags.is_empty()
             && self.since.is_none()
             && self.until.is_none()
+            && self.expired != Expired::Only
     }
 }
 

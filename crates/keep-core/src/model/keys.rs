@@ -14,6 +14,12 @@ pub const OCR: &str = "_ocr";
 pub const SECTION: &str = "_section";
 /// On a note whose watched file was deleted; the value is when.
 pub const DELETED: &str = "_deleted";
+/// When a note stops being true (RFC 3339, UTC); from then on it leaves
+/// `find`, `list` and recall, but stays in `get`, `list -a` and exports.
+pub const EXPIRES: &str = "_expires";
+/// The edge a note makes to the note it replaces (`supersedes=ID`); the
+/// target is hidden from recall unless asked for. A user key, not `_`.
+pub const SUPERSEDES: &str = "supersedes";
 /// The one system tag a user may write: `_inverse` on a `.tag/KEY` note,
 /// which declares KEY an edge and names its inverse.
 pub const INVERSE: &str = "_inverse";

@@ -12,13 +12,13 @@ mod tags;
 pub mod time;
 
 pub use change::{Change, StateRef};
-pub use filter::{ListOrder, NoteFilter};
+pub use filter::{Expired, ListOrder, NoteFilter};
 pub use id::{
     MAX_ID_BYTES, NOW_ID, content_hash, file_id, inline_id, is_system_id, path_of_file_id,
     percent_decode, printable, validate_id,
 };
 pub use keys::is_system_key;
-pub use note::{Edge, Note, Part, Version};
+pub use note::{Edge, Note, Part, Rating, Version};
 pub use selector::{NoteRef, Selector};
 pub use tags::{
     MAX_TAG_KEY_BYTES, MAX_TAG_VALUE_BYTES, TagFilter, Tags, parse_user_tag, parse_user_tags,

@@ -66,3 +66,10 @@ impl Version {
         }
     }
 }
+
+/// How often a note was rated useful or wrong.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, serde::Serialize, schemars::JsonSchema)]
+pub struct Rating {
+    pub useful: i64,
+    pub wrong: i64,
+}

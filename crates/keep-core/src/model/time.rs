@@ -97,24 +97,50 @@ impl Clock {
     }
 }
 
+/// A positive ISO 8601 duration (`P7D`, `PT1H`, `p1m`).
+fn parse_span(text: &str) -> Result<Span> {
+    let span: Span = text
+        .to_ascii_uppercase()
+        .parse()
+        .map_err(|e| Error::invalid(format!("bad duration '{text}': {e}")))?;
+    if span.is_negative() || span.is_zero() {
+        return Err(Error::invalid(format!(
+            "bad duration '{text}': it must be positive"
+        )));
+    }
+    Ok(span)
+}
+
+/// Parses an `--expires` time: an ISO 8601 duration counted forward from
+/// `now` (`P30D`), a date or a timestamp; it must lie after `now`.
+pub fn parse_expiry(text: &str, now: Timestamp) -> Result<Timestamp> {
+    let text = text.trim();
+    let at = if text.to_ascii_uppercase().starts_with('P') {
+        let zoned = now.to_jiff().to_zoned(TimeZone::UTC);
+        let later = zoned
+            .checked_add(parse_span(text)?)
+            .map_err(|e| Error::invalid(format!("bad duration '{text}': {e}")))?;
+        Timestamp::from_jiff(later.timestamp())
+    } else {
+        parse_bound(text, now)?
+    };
+    if at <= now {
+        return Err(Error::invalid(format!(
+            "bad expiry '{text}': {at} has already passed"
+        )));
+    }
+    Ok(at)
+}
+
 /// Parses a `--since`/`--until` bound: an ISO 8601 duration counted back
 /// from `now` (`P7D`, `PT1H`, `P1M2D`), a date (`2026-11-01`, midnight UTC)
 /// or a full RFC 3339 timestamp.
 pub fn parse_bound(text: &str, now: Timestamp) -> Result<Timestamp> {
     let text = text.trim();
-    let upper = text.to_ascii_uppercase();
-    if upper.starts_with('P') {
-        let span: Span = upper
-            .parse()
-            .map_err(|e| Error::invalid(format!("bad duration '{text}': {e}")))?;
-        if span.is_negative() || span.is_zero() {
-            return Err(Error::invalid(format!(
-                "bad duration '{text}': it must be positive"
-            )));
-        }
+    if text.to_ascii_uppercase().starts_with('P') {
         let zoned = now.to_jiff().to_zoned(TimeZone::UTC);
         let then = zoned
-            .checked_sub(span)
+            .checked_sub(parse_span(text)?)
             .map_err(|e| Error::invalid(format!("bad duration '{text}': {e}")))?;
         return Ok(Timestamp::from_jiff(then.timestamp()));
     }
@@ -158,6 +184,15 @@ mod tests {
             ts("2026-11-22T09:00:00Z")
         );
         assert_eq!(parse_bound("p1m", now).unwrap(), ts("2026-10-22T10:00:00Z"));
+    }
+
+    #[test]
+    fn expiry_counts_forward_and_must_be_ahead() {
+        let now = ts("2026-11-22T10:00:00Z");
+        assert_eq!(parse_expiry("P30D", now).unwrap(), ts("2026-12-22T10:00:00Z"));
+        assert_eq!(parse_expiry("2027-01-01", now).unwrap(), ts("2027-01-01T00:00:00Z"));
+        assert!(parse_expiry("2026-11-01", now).is_err());
+        assert!(parse_expiry("soon", now).is_err());
     }
 
     #[test]

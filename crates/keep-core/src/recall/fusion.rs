@@ -5,7 +5,7 @@
 use std::collections::HashMap;
 
 use super::Matched;
-use super::weights::{KEYWORD_WEIGHT, RRF_K, VECTOR_WEIGHT};
+use super::weights::{self, KEYWORD_WEIGHT, RRF_K, VECTOR_WEIGHT};
 use crate::store::NoteRid;
 
 /// One entry of a ranked candidate list (best first).
@@ -105,6 +105,13 @@ pub fn decay_factor(age_days: f64, half_life_days: f64) -> f64 {
         return 1.0;
     }
     0.5f64.powf(age_days.max(0.0) / half_life_days)
+}
+
+/// Score factor from feedback: 1 with no net rating, bounded by
+/// `FEEDBACK_MAX_BOOST` either way.
+pub fn feedback_factor(useful: i64, wrong: i64) -> f64 {
+    let net = (useful - wrong) as f64;
+    1.0 + weights::FEEDBACK_MAX_BOOST * (net / weights::FEEDBACK_SCALE).tanh()
 }
 
 #[cfg(test)]

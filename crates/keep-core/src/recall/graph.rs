@@ -3,13 +3,13 @@
 
 use std::collections::HashSet;
 
-use super::Hit;
+use super::{Hit, Via};
 use super::deep::{self, Graph, Neighbour};
 use super::fusion::Fused;
 use super::weights::{DEEP_SEEDS, DISTINCTIVE_TAG_MAX};
 use crate::error::Result;
 use crate::keeper::edges::EdgeKeys;
-use crate::model::NoteFilter;
+use crate::model::{Note, NoteFilter};
 use crate::store::{Db, NoteRid};
 
 /// The edges and distinctive shared tags of the store.
@@ -99,15 +99,9 @@ pub(crate) fn deep_hits(
     Ok(reached
         .into_iter()
         .filter_map(|h| {
-            notes.get(&h.rid).map(|note| Hit {
-                note: note.clone(),
-                score: h.score,
-                keyword_rank: None,
-                vector_rank: None,
-                similarity: None,
-                matched: None,
-                via: Some(h.via),
-            })
+            notes
+                .get(&h.rid)
+                .map(|note| reached_hit(note.clone(), h.score, h.via))
         })
         .take(limit)
         .collect())
@@ -121,16 +115,23 @@ pub(crate) fn neighbours_of(db: &Db<'_>, rid: NoteRid, limit: usize) -> Result<V
     let mut hits = Vec::new();
     for h in reached.into_iter().take(limit) {
         if let Some(note) = db.note_by_rid(h.rid)? {
-            hits.push(Hit {
-                note,
-                score: h.score,
-                keyword_rank: None,
-                vector_rank: None,
-                similarity: None,
-                matched: None,
-                via: Some(h.via),
-            });
+            hits.push(reached_hit(note, h.score, h.via));
         }
     }
     Ok(hits)
+}
+
+/// A note reached along a link rather than matched: its passage is the
+/// opening of its summary.
+fn reached_hit(note: Note, score: f64, via: Via) -> Hit {
+    Hit {
+        passage: super::passage::passage(&note.summary, None),
+        note,
+        score,
+        keyword_rank: None,
+        vector_rank: None,
+        similarity: None,
+        matched: None,
+        via: Some(via),
+    }
 }

@@ -9,6 +9,7 @@ pub(crate) mod candidates;
 pub mod deep;
 pub(crate) mod fusion;
 pub(crate) mod graph;
+pub mod passage;
 pub mod weights;
 
 #[cfg(test)]
@@ -41,6 +42,8 @@ pub struct FindQuery {
     pub half_life_days: Option<f64>,
     /// Which candidate lists to use.
     pub mode: RecallMode,
+    /// Also return notes that another note supersedes (ranked lower).
+    pub include_superseded: bool,
 }
 
 impl FindQuery {
@@ -53,6 +56,7 @@ impl FindQuery {
             deep: false,
             half_life_days: None,
             mode: RecallMode::Hybrid,
+            include_superseded: false,
         }
     }
 
@@ -99,11 +103,15 @@ pub struct Hit {
     pub score: f64,
     pub keyword_rank: Option<usize>,
     pub vector_rank: Option<usize>,
+    /// Cosine similarity of the best matching vector (the note, one of
+    /// its parts, or an archived version) to the query.
     pub similarity: Option<f64>,
     /// Set when the match was in a part or an archived version.
     pub matched: Option<Matched>,
     /// Set for notes reached by deep recall.
     pub via: Option<Via>,
+    /// The sentences of the matched text around the best match, bounded.
+    pub passage: String,
 }
 
 #[derive(Debug, Clone, Default)]

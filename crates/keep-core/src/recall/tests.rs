@@ -34,6 +34,7 @@ fn put(k: &mut Keeper, id: &str, text: &str, tags: &[(&str, &str)]) {
         id: Some(id.into()),
         tags: t,
         summary: None,
+        ..PutOptions::default()
     };
     k.put_text(text, "inline", opts).unwrap();
 }

@@ -47,3 +47,20 @@ pub const DISTINCTIVE_TAG_MAX: i64 = 20;
 pub const DEEP_SEEDS: usize = 5;
 /// Deep recall adds up to this many notes, or the limit if larger.
 pub const DEEP_MIN_RESULTS: usize = 10;
+
+/// Factor on a superseded note's score when it is asked for: half, so it
+/// ranks below its successor whenever both match about as well.
+pub const SUPERSEDED_FACTOR: f64 = 0.5;
+/// Largest change feedback makes to a score, either way: enough to reorder
+/// near ties, never enough to bury a clearly better match.
+pub const FEEDBACK_MAX_BOOST: f64 = 0.25;
+/// Net ratings (useful minus wrong) at which feedback reaches about three
+/// quarters of its largest effect (tanh(1) = 0.76).
+pub const FEEDBACK_SCALE: f64 = 3.0;
+
+/// Cosine similarity from which text put without an id is taken as a
+/// restatement of a note already stored. CALIBRATION
+pub const DUPLICATE_SIMILARITY: f64 = 0.85;
+/// Nearest notes looked at for a duplicate; the first live one written as
+/// text, above the threshold and with tags that agree, is taken.
+pub const DUPLICATE_CANDIDATES: usize = 16;

@@ -3,7 +3,7 @@
 
 use rusqlite::types::Value;
 
-use crate::model::{NoteFilter, keys};
+use crate::model::{Expired, NoteFilter, keys};
 
 fn is_glob(pattern: &str) -> bool {
     pattern.contains(['*', '?', '['])
@@ -40,6 +40,11 @@ pub(super) fn push_filter_sql(filter: &NoteFilter, sql: &mut String, args: &mut 
         sql.push_str(" AND n.rid NOT IN (SELECT t.note FROM tags t WHERE t.key = ?)");
         args.push(Value::Text(keys::DELETED.into()));
     }
+    push_expiry_sql(filter, sql, args);
+    if filter.hide_superseded {
+        sql.push_str(" AND n.id NOT IN (SELECT e.target FROM edges e WHERE e.key = ?)");
+        args.push(Value::Text(keys::SUPERSEDES.into()));
+    }
     if let Some(pattern) = &filter.pattern {
         let glob = if is_glob(pattern) {
             pattern.clone()
@@ -74,6 +79,24 @@ pub(super) fn push_filter_sql(filter: &NoteFilter, sql: &mut String, args: &mut 
         sql.push_str(" AND n.updated <= ?");
         args.push(Value::Integer(until.millis()));
     }
+}
+
+/// Expired notes: `_expires` values are RFC 3339 in UTC with milliseconds,
+/// so they compare as text.
+fn push_expiry_sql(filter: &NoteFilter, sql: &mut String, args: &mut Vec<Value>) {
+    let Some(as_of) = filter.as_of else {
+        return;
+    };
+    let clause = match filter.expired {
+        Expired::Hidden if !filter.include_system => "NOT IN",
+        Expired::Only => "IN",
+        Expired::Hidden | Expired::Included => return,
+    };
+    sql.push_str(&format!(
+        " AND n.rid {clause} (SELECT t.note FROM tags t WHERE t.key = ? AND t.value <= ?)"
+    ));
+    args.push(Value::Text(keys::EXPIRES.into()));
+    args.push(Value::Text(as_of.to_string()));
 }
 
 #[cfg(test)]

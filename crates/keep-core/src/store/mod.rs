@@ -6,6 +6,7 @@
 //! immediate transaction so a failure leaves nothing half-written.
 
 mod edges;
+mod feedback;
 mod filter;
 mod keyword;
 mod listing;
@@ -79,6 +80,7 @@ const MIGRATIONS: &[(i64, &str)] = &[
     (1, include_str!("migrations/0001_init.sql")),
     (2, include_str!("migrations/0002_vectors.sql")),
     (3, include_str!("migrations/0003_watch.sql")),
+    (4, include_str!("migrations/0004_feedback.sql")),
 ];
 
 /// Int8 codes of each kind of vector, with the epoch they were read at.

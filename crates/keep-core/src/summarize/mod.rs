@@ -11,6 +11,8 @@ use std::collections::{HashMap, HashSet};
 mod prose;
 mod stopwords;
 
+pub(crate) use stopwords::is_stopword;
+
 /// Text up to this many characters is stored whole as its own summary.
 pub const PASSTHROUGH_CHARS: usize = 2000;
 /// Target length of a summary of longer text.

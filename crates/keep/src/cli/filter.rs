@@ -5,7 +5,7 @@ use clap_complete::ArgValueCompleter;
 use super::CliError;
 use super::complete;
 use keep_core::keeper::{FilterSpec, Keeper};
-use keep_core::model::NoteFilter;
+use keep_core::model::{Expired, NoteFilter};
 
 #[derive(Debug, Default, clap::Args)]
 pub struct FilterArgs {
@@ -21,7 +21,7 @@ pub struct FilterArgs {
     #[arg(long, value_name = "WHEN")]
     pub until: Option<String>,
 
-    /// Include system notes (ids starting with '.')
+    /// Include system notes (ids starting with '.') and expired notes
     #[arg(short = 'a', long = "all")]
     pub all: bool,
 }
@@ -34,6 +34,7 @@ impl FilterArgs {
             until: self.until.as_deref(),
             scope,
             include_system: self.all,
+            expired: Expired::Hidden,
         })?)
     }
 }

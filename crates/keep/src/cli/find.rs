@@ -19,7 +19,8 @@ use crate::render::{json, text};
 /// before ranking. A hit inside a part or an older version is shown on its
 /// note, with where it matched. --deep adds notes reached from the top hits
 /// through edges and distinctive shared tags, marked with how they were
-/// reached. Without a model, find uses keywords only and says so on stderr.
+/// reached. Notes another note supersedes are left out unless
+/// --all-versions asks for them, and expired notes are left out. Without a model, find uses keywords only and says so on stderr.
 #[derive(Debug, clap::Args)]
 pub struct Args {
     /// What to look for
@@ -48,6 +49,10 @@ pub struct Args {
     /// Which candidates to rank: both fused, keywords only (no model is loaded) or embeddings only
     #[arg(long, value_enum, default_value_t = Mode::Hybrid)]
     pub mode: Mode,
+
+    /// Also find notes superseded by newer ones (ranked below them)
+    #[arg(long)]
+    pub all_versions: bool,
 
     /// Recency half-life in days; 0 turns decay off [default: 30, or half_life_days in the config file]
     #[arg(long, value_name = "DAYS")]
@@ -90,6 +95,7 @@ pub fn run(ctx: &mut Ctx, args: Args) -> CliResult {
         deep: args.deep,
         half_life_days: args.half_life,
         mode: args.mode.into(),
+        include_superseded: args.all_versions,
     };
     if query.mode != RecallMode::Keyword
         && let Some(notice) = keeper.embed_before_search()

@@ -3,7 +3,7 @@
 use super::filter::FilterArgs;
 use super::output::Format;
 use super::{CliResult, Ctx, Status};
-use keep_core::model::ListOrder;
+use keep_core::model::{Expired, ListOrder};
 
 use crate::render::json;
 
@@ -12,7 +12,8 @@ use crate::render::json;
 /// PATTERN is an id prefix (for example 'file:///home/me/notes/') or, if it
 /// contains '*', '?' or '[', a glob over whole ids. System notes (ids
 /// starting with '.') are hidden unless -a is given or PATTERN starts with
-/// '.'.
+/// '.'. Expired notes are hidden too (-a shows them); --expired lists only
+/// them.
 #[derive(Debug, clap::Args)]
 pub struct Args {
     /// Id prefix or glob
@@ -29,6 +30,10 @@ pub struct Args {
     /// Show at most N notes
     #[arg(short = 'n', long, value_name = "N")]
     pub limit: Option<usize>,
+
+    /// Only notes whose expiry time (put --expires) has passed
+    #[arg(long)]
+    pub expired: bool,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
@@ -56,7 +61,10 @@ impl From<Sort> for ListOrder {
 
 pub fn run(ctx: &mut Ctx, args: Args) -> CliResult {
     let keeper = ctx.keeper()?;
-    let filter = args.filter.to_filter(keeper, args.pattern.as_deref())?;
+    let mut filter = args.filter.to_filter(keeper, args.pattern.as_deref())?;
+    if args.expired {
+        filter.expired = Expired::Only;
+    }
     let notes = keeper.list(&filter, args.sort.into(), args.limit)?;
     match ctx.format {
         Format::Json => ctx.out.json(&json::notes(&notes))?,

@@ -15,6 +15,7 @@ mod mv;
 mod now;
 pub mod output;
 mod put;
+mod rate;
 mod reindex;
 mod revert;
 mod tag;
@@ -73,6 +74,7 @@ pub enum Command {
     Tag(tag::Args),
     Del(del::Args),
     Revert(revert::Args),
+    Rate(rate::Args),
     Now(now::Args),
     Move(mv::Args),
     Export(export::Args),
@@ -328,6 +330,7 @@ pub fn run(cli: Cli) -> CliResult {
         Some(Command::Tag(args)) => tag::run(&mut ctx, args),
         Some(Command::Del(args)) => del::run(&mut ctx, args),
         Some(Command::Revert(args)) => revert::run(&mut ctx, args),
+        Some(Command::Rate(args)) => rate::run(&mut ctx, args),
         Some(Command::Now(args)) => now::run(&mut ctx, args),
         Some(Command::Move(args)) => mv::run(&mut ctx, args),
         Some(Command::Export(args)) => export::run(&mut ctx, args),

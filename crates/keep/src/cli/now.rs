@@ -47,6 +47,7 @@ pub fn run(ctx: &mut Ctx, args: Args) -> CliResult {
             id: Some(id.clone()),
             tags: parse_tags(&args.tags)?,
             summary: None,
+            ..PutOptions::default()
         };
         ctx.keeper()?.put_text(&text, "inline", opts)?;
     }

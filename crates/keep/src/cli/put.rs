@@ -10,8 +10,8 @@ use std::path::{Path, PathBuf};
 use indicatif::ProgressBar;
 
 use keep_core::keeper::{
-    DEFAULT_MAX_FILES, IngestOptions, Progress, PutOptions, Target, WalkOptions, WriteOutcome,
-    is_url,
+    DEFAULT_MAX_FILES, IngestOptions, OnDuplicate, Progress, PutOptions, Target, WalkOptions,
+    WriteOutcome, WriteStatus, is_url,
 };
 use keep_core::model::Tags;
 
@@ -33,7 +33,13 @@ use super::{CliError, CliResult, Ctx, Status};
 /// threads, with a progress bar on a terminal.
 ///
 /// Putting the same content again with new tags makes a new version of the
-/// same note; an unchanged file changes nothing. Tags are added to the
+/// same note; an unchanged file changes nothing. Text put without --id
+/// whose meaning is nearly that of a note already stored as text (and
+/// whose tags do not contradict it) is not stored twice: put prints the
+/// existing id and says so; --update makes the text that note's next
+/// version, --allow-duplicate stores it anyway. --supersedes ID marks an
+/// older note as replaced (recall then hides it); --expires P30D or a date
+/// makes the note leave find, list and recall at that time. Tags are added to the
 /// note's existing tags and win over tags read from the file. Prints the
 /// id of every note stored; for files, failures are reported one per line
 /// on stderr and the exit code is 1 when any failed.
@@ -59,6 +65,22 @@ pub struct Args {
     #[arg(long, value_name = "TEXT")]
     pub summary: Option<String>,
 
+    /// The note stops being true after this: an ISO 8601 duration from now (P30D), a date or a timestamp
+    #[arg(long, value_name = "WHEN")]
+    pub expires: Option<String>,
+
+    /// This note replaces note ID, which recall then hides (repeatable)
+    #[arg(long, value_name = "ID", add = ArgValueCompleter::new(complete::note_id))]
+    pub supersedes: Vec<String>,
+
+    /// When the text restates an existing note, store it as that note's next version
+    #[arg(long, conflicts_with = "allow_duplicate")]
+    pub update: bool,
+
+    /// Store the text even when it restates an existing note
+    #[arg(long)]
+    pub allow_duplicate: bool,
+
     /// Also take the files in subfolders of a folder
     #[arg(short = 'r', long)]
     pub recursive: bool,
@@ -83,6 +105,13 @@ enum Input {
 
 pub fn run(ctx: &mut Ctx, args: Args) -> CliResult {
     let tags = parse_tags(&args.tags)?;
+    let expires = match &args.expires {
+        Some(when) => {
+            let now = ctx.keeper()?.now();
+            Some(keep_core::model::time::parse_expiry(when, now)?)
+        }
+        None => None,
+    };
     let input = match &args.text {
         Some(text) => Input::Text(text.clone()),
         None => read_input(&args.inputs, ctx.config.home.as_deref())?,
@@ -96,9 +125,19 @@ pub fn run(ctx: &mut Ctx, args: Args) -> CliResult {
                 id: args.id.clone(),
                 tags,
                 summary: args.summary.clone(),
+                expires,
+                supersedes: args.supersedes.clone(),
+                on_duplicate: if args.update {
+                    OnDuplicate::Update
+                } else if args.allow_duplicate {
+                    OnDuplicate::Store
+                } else {
+                    OnDuplicate::Report
+                },
             };
             let outcome = ctx.keeper()?.put_text(&text, "inline", opts)?;
             print_outcome(ctx, &outcome)?;
+            tell_duplicate(&outcome);
             Ok(Status::Success)
         }
         Input::Sources(targets) => {
@@ -112,6 +151,8 @@ pub fn run(ctx: &mut Ctx, args: Args) -> CliResult {
                 tags,
                 id: args.id.clone(),
                 summary: args.summary.clone(),
+                expires,
+                supersedes: args.supersedes.clone(),
                 ..IngestOptions::default()
             };
             if args.watch {
@@ -370,6 +411,23 @@ fn path_of_file_uri(uri: &str) -> Result<PathBuf, CliError> {
             "'{uri}' is not a valid file URI: expected file:///absolute/path"
         ))
     })
+}
+
+/// Says on stderr when the text was not stored, or went into an existing
+/// note, because it restates that note.
+fn tell_duplicate(outcome: &WriteOutcome) {
+    let (Some(existing), Some(similarity)) = (&outcome.duplicate_of, outcome.similarity) else {
+        return;
+    };
+    if outcome.status == WriteStatus::Duplicate {
+        eprintln!(
+            "keep: not stored: '{existing}' already says nearly the same (similarity {similarity:.2}); --update makes this its next version, --allow-duplicate stores it anyway"
+        );
+    } else {
+        eprintln!(
+            "keep: stored as the next version of '{existing}', which it restates (similarity {similarity:.2})"
+        );
+    }
 }
 
 pub fn print_outcome(ctx: &mut Ctx, outcome: &WriteOutcome) -> Result<(), CliError> {

@@ -4,7 +4,7 @@
 //! the same shape.
 
 use keep_core::keeper::NoteView;
-use keep_core::model::{Change, Edge, Note, Part, StateRef, Tags, Timestamp, Version};
+use keep_core::model::{Change, Edge, Note, Part, Rating, StateRef, Tags, Timestamp, Version};
 use keep_core::recall::{FindResult, Hit, Matched, Via};
 use schemars::JsonSchema;
 use serde::Serialize;
@@ -43,13 +43,19 @@ impl From<&Note> for NoteJson {
 pub struct HitJson {
     #[serde(flatten)]
     pub note: NoteJson,
+    /// The ranking score (keyword and vector ranks fused, with recency and
+    /// feedback): it orders one result list and means nothing across lists.
     pub score: f64,
+    /// How close in meaning the best matching text is to the query: the
+    /// cosine similarity, about 0.2 (loosely related) to 1 (the same).
+    /// Null for keyword-only matches and notes reached through links.
+    pub relevance: Option<f64>,
+    /// The sentences that matched (of the part, when a part matched).
+    pub passage: String,
     /// 1-based rank among keyword candidates.
     pub keyword_rank: Option<usize>,
     /// 1-based rank among vector candidates.
     pub vector_rank: Option<usize>,
-    /// Cosine similarity to the query.
-    pub similarity: Option<f64>,
     /// Set when the match was in a part or an archived version.
     pub matched: Option<Matched>,
     /// Set for notes reached by deep recall.
@@ -61,9 +67,10 @@ impl From<&Hit> for HitJson {
         HitJson {
             note: NoteJson::from(&h.note),
             score: h.score,
+            relevance: h.similarity.map(rounded),
+            passage: h.passage.clone(),
             keyword_rank: h.keyword_rank,
             vector_rank: h.vector_rank,
-            similarity: h.similarity,
             matched: h.matched.clone(),
             via: h.via.clone(),
         }
@@ -104,7 +111,14 @@ impl From<&Note> for BriefNote {
 pub struct BriefHit {
     #[serde(flatten)]
     pub note: BriefNote,
+    /// The ranking score; it orders one result list only.
     pub score: f64,
+    /// Cosine similarity of the best matching text to the query (about 0.2
+    /// loosely related, 1 the same); absent for keyword-only matches.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub relevance: Option<f64>,
+    /// The sentences that matched (of the part, when a part matched).
+    pub passage: String,
     /// Set when the match was in a part or an archived version.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub matched: Option<Matched>,
@@ -118,6 +132,8 @@ impl From<&Hit> for BriefHit {
         BriefHit {
             note: BriefNote::from(&h.note),
             score: h.score,
+            relevance: h.similarity.map(rounded),
+            passage: h.passage.clone(),
             matched: h.matched.clone(),
             via: h.via.clone(),
         }
@@ -240,6 +256,19 @@ pub struct ViewJson {
     pub parts: Vec<PartJson>,
     pub edges: Vec<EdgeJson>,
     pub inverse_edges: Vec<EdgeJson>,
+    /// The notes this one replaced (`supersedes`), nearest first.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub replaces: Vec<String>,
+    /// The notes that replaced this one, in order; the last is current.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub replaced_by: Vec<String>,
+    /// How often the note was rated useful or wrong.
+    #[serde(skip_serializing_if = "is_unrated")]
+    pub rating: Rating,
+}
+
+fn is_unrated(rating: &Rating) -> bool {
+    *rating == Rating::default()
 }
 
 impl ViewJson {
@@ -259,6 +288,9 @@ impl ViewJson {
             },
             edges: view.edges.iter().map(EdgeJson::from).collect(),
             inverse_edges: view.inverse_edges.iter().map(EdgeJson::from).collect(),
+            replaces: view.replaces.clone(),
+            replaced_by: view.replaced_by.clone(),
+            rating: view.rating,
         }
     }
 
@@ -291,6 +323,31 @@ pub struct PartsJson {
 pub struct SimilarJson {
     pub id: String,
     pub similar: Vec<HitJson>,
+}
+
+/// Similarities to three decimals: more digits only look precise.
+fn rounded(x: f64) -> f64 {
+    (x * 1000.0).round() / 1000.0
+}
+
+/// A note's feedback after a rating (`rate`, MCP `feedback`).
+#[derive(Debug, Clone, Serialize, JsonSchema)]
+pub struct RatedJson {
+    pub id: String,
+    /// Times the note was rated useful, in all.
+    pub useful: i64,
+    /// Times the note was rated wrong, in all.
+    pub wrong: i64,
+}
+
+impl RatedJson {
+    pub fn new(id: &str, rating: Rating) -> Self {
+        RatedJson {
+            id: id.to_string(),
+            useful: rating.useful,
+            wrong: rating.wrong,
+        }
+    }
 }
 
 pub fn hits(result: &FindResult) -> Vec<HitJson> {

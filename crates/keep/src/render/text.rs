@@ -4,7 +4,7 @@
 //! Colour (ANSI) only when the caller asks for it.
 
 use keep_core::keeper::{NoteView, WriteStatus};
-use keep_core::model::{Change, Edge, Note, keys};
+use keep_core::model::{Change, Edge, Note, Rating, keys};
 use keep_core::recall::{Hit, Matched, Via};
 
 /// Characters of a summary's first line shown in listings.
@@ -66,12 +66,14 @@ pub fn note_line(note: &Note, score: Option<f64>, remark: &str, painter: Painter
     }
 }
 
-/// The word for what a write did: `created`, `updated` or `unchanged`.
+/// The word for what a write did: `created`, `updated`, `unchanged` or
+/// `duplicate`.
 pub fn status_word(status: WriteStatus) -> &'static str {
     match status {
         WriteStatus::Created => "created",
         WriteStatus::Updated => "updated",
         WriteStatus::Unchanged => "unchanged",
+        WriteStatus::Duplicate => "duplicate",
     }
 }
 
@@ -177,6 +179,23 @@ pub fn view_text(view: &NoteView, color: bool) -> String {
                 yaml_values(values.iter().map(String::as_str))
             ));
         }
+    }
+    if !view.replaced_by.is_empty() {
+        lines.push(format!(
+            "{}: {}",
+            key("replaced-by"),
+            yaml(&format!("{} (current)", view.replaced_by.join(" -> ")))
+        ));
+    }
+    if !view.replaces.is_empty() {
+        lines.push(format!("{}: {}", key("replaces"), yaml(&view.replaces.join(" -> "))));
+    }
+    if view.rating != Rating::default() {
+        lines.push(format!(
+            "{}: {}",
+            key("rated"),
+            yaml(&format!("{} useful, {} wrong", view.rating.useful, view.rating.wrong))
+        ));
     }
     if view.version == 0 && !view.history.is_empty() {
         lines.push(format!("{}:", key("versions")));

@@ -220,7 +220,7 @@ fn recall(keeper: &mut Keeper, query: &Query, mode: RecallMode) -> Result<(Vec<R
         since: query.since.as_deref(),
         until: query.until.as_deref(),
         scope: query.scope.as_deref(),
-        include_system: false,
+        ..FilterSpec::default()
     })?;
     if !query.has_text() {
         let notes = keeper.list(&filter, keep_core::model::ListOrder::Updated, Some(RESULTS))?;

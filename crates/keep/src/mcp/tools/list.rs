@@ -2,6 +2,7 @@
 
 use keep_core::Keeper;
 use keep_core::keeper::FilterSpec;
+use keep_core::model::Expired;
 use keep_core::model::ListOrder;
 use schemars::JsonSchema;
 use serde::Deserialize;
@@ -54,9 +55,12 @@ pub struct Args {
     /// Sort order (default updated).
     #[serde(default)]
     pub order: Order,
-    /// Include system notes (ids starting with '.').
+    /// Include system notes (ids starting with '.') and expired notes.
     #[serde(default)]
     pub include_system: bool,
+    /// Only notes whose expiry time has passed.
+    #[serde(default)]
+    pub expired: bool,
     /// How much of each note to return (default brief).
     #[serde(default)]
     pub format: Format,
@@ -83,6 +87,11 @@ impl ToolDef for List {
             until: args.until.as_deref(),
             scope: args.scope.as_deref(),
             include_system: args.include_system,
+            expired: if args.expired {
+                Expired::Only
+            } else {
+                Expired::Hidden
+            },
         })?;
         let limit = limit(args.limit, DEFAULT, MAX)?;
         let notes = keeper.list(&filter, args.order.into(), Some(limit))?;

@@ -6,6 +6,7 @@
 //! small: summaries rather than full texts by default, a default and a
 //! hard maximum on the number of notes, and a byte cap.
 
+mod feedback;
 mod forget;
 mod get;
 mod list;
@@ -140,6 +141,7 @@ const REGISTRY: &[Entry] = &[
     entry::<now::Now>(),
     entry::<put_file::PutFile>(),
     entry::<related::Related>(),
+    entry::<feedback::Feedback>(),
 ];
 
 /// The tool definitions, in a stable order.

@@ -54,6 +54,7 @@ impl ToolDef for Now {
                 id: Some(id.clone()),
                 tags: model::parse_user_tags(&args.tags)?,
                 summary: None,
+                ..PutOptions::default()
             };
             keeper.put_text(text, "inline", opts)?;
         } else if !args.tags.is_empty() {

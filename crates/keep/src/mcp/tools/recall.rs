@@ -2,6 +2,7 @@
 
 use keep_core::Keeper;
 use keep_core::keeper::FilterSpec;
+use keep_core::model::Expired;
 use keep_core::recall::{FindQuery, Query, RecallMode};
 use schemars::JsonSchema;
 use serde::Deserialize;
@@ -54,6 +55,9 @@ pub struct Args {
     /// Also return notes linked to the top hits by edges or shared tags, each marked with how it was reached.
     #[serde(default)]
     pub deep: bool,
+    /// Also return notes that a newer note supersedes (they rank below it).
+    #[serde(default)]
+    pub include_superseded: bool,
     /// Which matching to use (default hybrid).
     #[serde(default)]
     pub mode: Mode,
@@ -98,6 +102,7 @@ impl ToolDef for Recall {
             until: args.until.as_deref(),
             scope: args.scope.as_deref(),
             include_system: false,
+            expired: Expired::Hidden,
         })?;
         let mode = RecallMode::from(args.mode);
         let mut notices = Vec::new();
@@ -111,6 +116,7 @@ impl ToolDef for Recall {
             deep: args.deep,
             half_life_days: None,
             mode,
+            include_superseded: args.include_superseded,
         })?;
         notices.append(&mut result.notices);
         result.notices = notices;

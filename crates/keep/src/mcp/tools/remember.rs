@@ -1,7 +1,7 @@
 //! `remember`: store text as a note.
 
 use keep_core::Keeper;
-use keep_core::keeper::{PutOptions, WriteOutcome};
+use keep_core::keeper::{OnDuplicate, PutOptions, WriteOutcome};
 use keep_core::model;
 use schemars::JsonSchema;
 use serde::Deserialize;
@@ -20,6 +20,17 @@ pub struct Args {
     pub tags: Vec<String>,
     /// A summary to store instead of one made from the text.
     pub summary: Option<String>,
+    /// When the note stops being true: an ISO 8601 duration from now ("P30D"), a date or a timestamp. Expired notes leave recall and list.
+    pub expires: Option<String>,
+    /// Ids of notes this one replaces (they must exist); recall then hides them.
+    #[serde(default)]
+    pub supersedes: Vec<String>,
+    /// When the text restates a note already stored (without an id given): true stores it as that note's next version; false (default) stores nothing and returns that note's id with "duplicate_of".
+    #[serde(default)]
+    pub update: bool,
+    /// Store the text even when it restates a note already stored.
+    #[serde(default)]
+    pub allow_duplicate: bool,
 }
 
 pub struct Remember;
@@ -27,7 +38,7 @@ pub struct Remember;
 impl ToolDef for Remember {
     const NAME: &'static str = "remember";
     const TITLE: &'static str = "Remember";
-    const DESCRIPTION: &'static str = "Store a note in long-term memory: a fact, decision, observation or anything worth recalling later. Returns the note's id and whether it was created, updated (an earlier state is kept as a version) or unchanged. Give an id to update a named note; give tags (\"key=value\") to make it easy to filter later.";
+    const DESCRIPTION: &'static str = "Store a note in long-term memory: a fact, decision, observation or anything worth recalling later. Returns the note's id and whether it was created, updated (an earlier state is kept as a version), unchanged, or a duplicate: text that restates a note already stored is not stored twice; its id comes back with \"duplicate_of\" (set update to make the text that note's next version). Give an id to update a named note; give tags (\"key=value\") to make it easy to filter later.";
     const HINTS: Hints = Hints {
         read_only: false,
         destructive: false,
@@ -49,10 +60,28 @@ impl ToolDef for Remember {
         if let Some(id) = &args.id {
             model::validate_id(id)?;
         }
+        if args.update && args.allow_duplicate {
+            return Err(CallError::Failed(
+                "give either update or allow_duplicate, not both".into(),
+            ));
+        }
+        let expires = match &args.expires {
+            Some(when) => Some(model::time::parse_expiry(when, keeper.now())?),
+            None => None,
+        };
         let opts = PutOptions {
             id: args.id,
             tags: model::parse_user_tags(&args.tags)?,
             summary: args.summary,
+            expires,
+            supersedes: args.supersedes,
+            on_duplicate: if args.update {
+                OnDuplicate::Update
+            } else if args.allow_duplicate {
+                OnDuplicate::Store
+            } else {
+                OnDuplicate::Report
+            },
         };
         Ok(keeper.put_text(&args.text, "inline", opts)?)
     }

@@ -1,0 +1,114 @@
+//! Benchmark: calibration of the near-duplicate check on real text
+//! (testdata/real/duplicates, made by scripts/duplicate-pairs.py from
+//! Debian's package index, AppStream metadata and man pages). A store holds
+//! ~3,000 Debian package summaries; each query is another author's wording
+//! of one of them (a man page NAME line, an upstream AppStream summary) or
+//! of a package left out of the store (no duplicate exists). For each
+//! threshold: precision (merges that hit the right note) and recall (pairs
+//! merged), overall and per kind, with the threshold keep uses marked.
+//!
+//!     ./scripts/setup.sh --models-only && cargo bench --bench duplicates
+
+use std::path::PathBuf;
+
+use keep::config::{Config, Environment};
+use keep_core::keeper::PutOptions;
+use keep_core::model::Tags;
+use keep_core::recall::weights::DUPLICATE_SIMILARITY;
+use keep_core::{Keeper, Settings};
+
+fn data(name: &str) -> Vec<Vec<String>> {
+    let path = PathBuf::from(concat!(env!("CARGO_MANIFEST_DIR"), "/../../testdata/real/duplicates"))
+        .join(name);
+    std::fs::read_to_string(&path)
+        .unwrap_or_else(|e| panic!("{}: {e}", path.display()))
+        .lines()
+        .skip(1)
+        .map(|l| l.split('\t').map(str::to_string).collect())
+        .collect()
+}
+
+struct Outcome {
+    kind: String,
+    right: bool,
+    similarity: f64,
+}
+
+fn main() {
+    if std::env::args().any(|a| a == "--list") {
+        return;
+    }
+    let config = Config::resolve(None, &Environment::capture()).expect("settings");
+    let dir = tempfile::tempdir().expect("temp dir");
+    let settings = Settings {
+        store: dir.path().to_path_buf(),
+        ..config.settings().expect("settings")
+    };
+    let mut keeper = Keeper::open(settings).expect("open").for_many_queries();
+    let store = data("store.tsv");
+    for row in &store {
+        let opts = PutOptions {
+            id: Some(row[0].clone()),
+            ..PutOptions::default()
+        };
+        keeper.put_text(&row[1], "inline", opts).expect("put");
+    }
+    keeper.embed_pending(None).expect("embed");
+    let queries = data("queries.tsv");
+    let outcomes: Vec<Outcome> = queries
+        .iter()
+        .map(|q| {
+            let near = keeper
+                .closest_restatement(&q[2], &Tags::new())
+                .expect("probe")
+                .expect("a nearest note");
+            Outcome {
+                kind: q[0].clone(),
+                right: near.id == q[1],
+                similarity: near.similarity,
+            }
+        })
+        .collect();
+    println!(
+        "{} summaries in the store; queries: {} man, {} appstream, {} absent",
+        store.len(),
+        count(&outcomes, "man"),
+        count(&outcomes, "appstream"),
+        count(&outcomes, "absent")
+    );
+    println!("\nthreshold  precision  recall  recall(man)  recall(appstream)  false merges(absent)");
+    let mut t = 0.60;
+    while t < 0.981 {
+        let mark = if (t - DUPLICATE_SIMILARITY).abs() < 0.005 { "  <- keep" } else { "" };
+        let (p, r) = precision_recall(&outcomes, t, None);
+        let (_, rm) = precision_recall(&outcomes, t, Some("man"));
+        let (_, ra) = precision_recall(&outcomes, t, Some("appstream"));
+        let absent_merged = outcomes
+            .iter()
+            .filter(|o| o.kind == "absent" && o.similarity >= t)
+            .count();
+        println!(
+            "{t:9.2}  {p:9.3}  {r:6.3}  {rm:11.3}  {ra:17.3}  {absent_merged:4} of {}{mark}",
+            count(&outcomes, "absent")
+        );
+        t += 0.02;
+    }
+}
+
+fn count(outcomes: &[Outcome], kind: &str) -> usize {
+    outcomes.iter().filter(|o| o.kind == kind).count()
+}
+
+/// Precision over every merge at `threshold`; recall over the paired
+/// queries (of `kind`, when given).
+fn precision_recall(outcomes: &[Outcome], threshold: f64, kind: Option<&str>) -> (f64, f64) {
+    let merged: Vec<&Outcome> = outcomes.iter().filter(|o| o.similarity >= threshold).collect();
+    let right = merged.iter().filter(|o| o.right && o.kind != "absent").count();
+    let precision = if merged.is_empty() { 1.0 } else { right as f64 / merged.len() as f64 };
+    let paired: Vec<&Outcome> = outcomes
+        .iter()
+        .filter(|o| o.kind != "absent" && kind.is_none_or(|k| o.kind == k))
+        .collect();
+    let found = paired.iter().filter(|o| o.right && o.similarity >= threshold).count();
+    (precision, found as f64 / paired.len().max(1) as f64)
+}

@@ -1,0 +1,203 @@
+//! Memories that stay true: near-duplicates found when text is put,
+//! notes superseded by their successors, expiry, and feedback.
+
+use super::Keeper;
+use super::write::Content;
+use crate::error::{Error, Result};
+use crate::model::{NoteFilter, Rating, Tags, keys, time::Timestamp};
+use crate::recall::weights::{DUPLICATE_CANDIDATES, DUPLICATE_SIMILARITY};
+use crate::store::{NoteRid, VecRow};
+
+/// What `put` does with text whose meaning is nearly that of a note
+/// already stored in the same scope.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub enum OnDuplicate {
+    /// Store it as a note of its own (and do not look).
+    #[default]
+    Store,
+    /// Store nothing and name the existing note.
+    Report,
+    /// Store it as the next version of the existing note.
+    Update,
+}
+
+/// A note whose meaning is nearly that of new text.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Duplicate {
+    pub id: String,
+    /// Cosine similarity of the two summaries.
+    pub similarity: f64,
+}
+
+/// The embedding of text about to be stored, and the note it duplicates.
+pub(super) struct Probe {
+    pub(super) summary: String,
+    pub(super) vector: Vec<f32>,
+    pub(super) duplicate: Option<Duplicate>,
+}
+
+/// A rating given with `rate`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Feedback {
+    Useful,
+    Wrong,
+}
+
+impl Keeper {
+    /// Embeds the summary `content` would get and looks for a live note
+    /// written as text (not a file or page) that means nearly the same and
+    /// whose tags do not contradict `tags`. None when no model can be used:
+    /// the text is then stored as it would be without the check.
+    pub(super) fn probe_duplicate(&mut self, summary: &str, tags: &Tags) -> Result<Option<Probe>> {
+        match self.ensure_vector_space() {
+            Ok(_) => {}
+            Err(Error::ModelUnavailable(_) | Error::ModelMismatch(_) | Error::ReadOnlyStore { .. }) => {
+                return Ok(None);
+            }
+            Err(e) => return Err(e),
+        }
+        let Some(vector) = self.embedder()?.embed(&[summary])?.pop() else {
+            return Ok(None);
+        };
+        let duplicate = self.nearest_duplicate(&vector, tags, DUPLICATE_SIMILARITY)?;
+        Ok(Some(Probe {
+            summary: summary.to_string(),
+            vector,
+            duplicate,
+        }))
+    }
+
+    /// The note written as text nearest in meaning to `text`, live and with
+    /// tags that agree with `tags`, however far: what the duplicate check
+    /// compares with its threshold (for calibrating it).
+    pub fn closest_restatement(&mut self, text: &str, tags: &Tags) -> Result<Option<Duplicate>> {
+        let summary = crate::summarize::summarize(text);
+        let Some(vector) = self.embedder()?.embed(&[summary.as_str()])?.pop() else {
+            return Ok(None);
+        };
+        self.nearest_duplicate(&vector, tags, f64::NEG_INFINITY)
+    }
+
+    fn nearest_duplicate(
+        &self,
+        vector: &[f32],
+        tags: &Tags,
+        min_similarity: f64,
+    ) -> Result<Option<Duplicate>> {
+        let db = self.store.db();
+        let near = db.nearest_notes(vector, DUPLICATE_CANDIDATES)?;
+        let rids: Vec<NoteRid> = near.iter().map(|(rid, _)| *rid).collect();
+        let filter = NoteFilter {
+            hide_superseded: true,
+            ..self.as_of_now(&NoteFilter::default())
+        };
+        let live = db.notes_passing(&rids, &filter)?;
+        Ok(near.into_iter().find_map(|(rid, distance)| {
+            let note = live.get(&rid)?;
+            let similarity = 1.0 - distance;
+            (similarity >= min_similarity
+                && written_as_text(&note.tags)
+                && !tags_contradict(tags, &note.tags))
+            .then(|| Duplicate {
+                id: note.id.clone(),
+                similarity,
+            })
+        }))
+    }
+
+    /// Gives the note just written from a probed text the vector the probe
+    /// made, so it does not wait in the backlog.
+    pub(super) fn keep_probe_vector(&mut self, id: &str, probe: &Probe) -> Result<()> {
+        let bytes = crate::store::vector_bytes(&probe.vector);
+        let hash = crate::model::content_hash(probe.summary.as_bytes());
+        self.store.write(|db| {
+            if let Some(rid) = db.note_rid(id)? {
+                db.set_vector(VecRow::Note(rid), &probe.summary, &hash, &bytes)?;
+            }
+            Ok(())
+        })
+    }
+
+    /// Records one rating of note `id` and returns its totals; recall
+    /// gives rated notes a bounded boost or penalty.
+    pub fn rate(&mut self, id: &str, feedback: Feedback) -> Result<Rating> {
+        let now = self.now();
+        self.store.write(|db| {
+            let rid = db.note_rid(id)?.ok_or_else(|| Error::NotFound(id.into()))?;
+            db.rate(rid, feedback == Feedback::Useful, now)
+        })
+    }
+
+    /// How note `id` was rated; zero counts when never.
+    pub fn rating(&self, id: &str) -> Result<Rating> {
+        let db = self.store.db();
+        let rid = db.note_rid(id)?.ok_or_else(|| Error::NotFound(id.into()))?;
+        Ok(db.rating(rid)?.unwrap_or_default())
+    }
+}
+
+/// Tags that `put` adds for `--expires` and `--supersedes`, after checking
+/// that each superseded note exists and is not the note itself.
+pub(super) fn truth_tags(
+    db: &crate::store::Db<'_>,
+    content: &Content,
+    expires: Option<Timestamp>,
+    supersedes: &[String],
+) -> Result<Tags> {
+    let mut tags = Tags::new();
+    if let Some(at) = expires {
+        tags.insert(keys::EXPIRES, at.to_string());
+    }
+    for target in supersedes {
+        if *target == content.id {
+            return Err(Error::invalid(format!("'{target}' cannot supersede itself")));
+        }
+        if db.note_rid(target)?.is_none() {
+            return Err(Error::NotFound(target.clone()));
+        }
+        tags.insert(keys::SUPERSEDES, target.clone());
+    }
+    Ok(tags)
+}
+
+fn written_as_text(tags: &Tags) -> bool {
+    !tags.contains(keys::SOURCE, "file") && !tags.contains(keys::SOURCE, "url")
+}
+
+/// True when a user key of `new` is on `old` with none of the same values:
+/// `project=a` and `project=b` are different memories however alike.
+fn tags_contradict(new: &Tags, old: &Tags) -> bool {
+    new.user_tags().keys().any(|key| {
+        old.contains_key(key) && !new.values(key).any(|value| old.contains(key, value))
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn tags(pairs: &[(&str, &str)]) -> Tags {
+        let mut t = Tags::new();
+        for (k, v) in pairs {
+            t.insert(*k, *v);
+        }
+        t
+    }
+
+    #[test]
+    fn a_shared_key_with_other_values_contradicts() {
+        let old = tags(&[("project", "a"), ("topic", "db")]);
+        assert!(tags_contradict(&tags(&[("project", "b")]), &old));
+        assert!(!tags_contradict(&tags(&[("project", "a")]), &old));
+        assert!(!tags_contradict(&tags(&[("person", "ann")]), &old));
+        assert!(!tags_contradict(&Tags::new(), &old));
+        assert!(!tags_contradict(&tags(&[("_source", "inline")]), &old));
+    }
+
+    #[test]
+    fn files_and_pages_are_not_duplicates_of_remembered_text() {
+        assert!(written_as_text(&tags(&[("_source", "inline")])));
+        assert!(!written_as_text(&tags(&[("_source", "file")])));
+        assert!(!written_as_text(&tags(&[("_source", "url")])));
+    }
+}
