@@ -30,6 +30,9 @@ fn data(name: &str) -> Vec<Vec<String>> {
 
 struct Outcome {
     kind: String,
+    query: String,
+    expected: String,
+    found: String,
     right: bool,
     similarity: f64,
 }
@@ -64,7 +67,10 @@ fn main() {
                 .expect("a nearest note");
             Outcome {
                 kind: q[0].clone(),
+                query: q[2].clone(),
+                expected: q[1].clone(),
                 right: near.id == q[1],
+                found: near.id,
                 similarity: near.similarity,
             }
         })
@@ -92,6 +98,26 @@ fn main() {
             count(&outcomes, "absent")
         );
         t += 0.02;
+    }
+    let summary_of = |id: &str| {
+        store
+            .iter()
+            .find(|r| r[0] == id)
+            .map_or(String::new(), |r| r[1].clone())
+    };
+    println!("\nwrong merges at or above the threshold ({DUPLICATE_SIMILARITY}):");
+    for o in outcomes
+        .iter()
+        .filter(|o| !o.right && o.similarity >= DUPLICATE_SIMILARITY)
+    {
+        println!(
+            "  {:.3}  {:?} ({}) -> {} {:?}",
+            o.similarity,
+            o.query,
+            o.expected,
+            o.found,
+            summary_of(&o.found)
+        );
     }
 }
 

@@ -21,5 +21,6 @@ mod real_documents;
 mod recall;
 mod reliability;
 mod tag_del_revert;
+mod truth;
 mod tui;
 mod watch;

@@ -55,6 +55,8 @@ pub struct IngestOptions {
     pub expires: Option<crate::model::Timestamp>,
     /// Notes the (single) file or URL replaces.
     pub supersedes: Vec<String>,
+    /// A scope: existing notes without these tags are not changed.
+    pub within: Vec<crate::model::TagFilter>,
     /// Extraction threads (0: one per core).
     pub workers: usize,
     /// Only files whose real path lies under one of these (empty: any).
@@ -459,6 +461,7 @@ fn content_of(
         summary: opts.summary.clone(),
         expires: opts.expires,
         supersedes: opts.supersedes.clone(),
+        within: opts.within.clone(),
         ..PutOptions::default()
     };
     (content, put)

@@ -4,7 +4,7 @@
 use super::Keeper;
 use super::write::Content;
 use crate::error::{Error, Result};
-use crate::model::{NoteFilter, Rating, Tags, keys, time::Timestamp};
+use crate::model::{NoteFilter, Rating, TagFilter, Tags, keys, time::Timestamp};
 use crate::recall::weights::{DUPLICATE_CANDIDATES, DUPLICATE_SIMILARITY};
 use crate::store::{NoteRid, VecRow};
 
@@ -48,7 +48,12 @@ impl Keeper {
     /// written as text (not a file or page) that means nearly the same and
     /// whose tags do not contradict `tags`. None when no model can be used:
     /// the text is then stored as it would be without the check.
-    pub(super) fn probe_duplicate(&mut self, summary: &str, tags: &Tags) -> Result<Option<Probe>> {
+    pub(super) fn probe_duplicate(
+        &mut self,
+        summary: &str,
+        tags: &Tags,
+        within: &[TagFilter],
+    ) -> Result<Option<Probe>> {
         match self.ensure_vector_space() {
             Ok(_) => {}
             Err(Error::ModelUnavailable(_) | Error::ModelMismatch(_) | Error::ReadOnlyStore { .. }) => {
@@ -59,7 +64,8 @@ impl Keeper {
         let Some(vector) = self.embedder()?.embed(&[summary])?.pop() else {
             return Ok(None);
         };
-        let duplicate = self.nearest_duplicate(&vector, tags, DUPLICATE_SIMILARITY)?;
+        let duplicate =
+            self.nearest_duplicate(summary, &vector, tags, within, DUPLICATE_SIMILARITY)?;
         Ok(Some(Probe {
             summary: summary.to_string(),
             vector,
@@ -75,13 +81,15 @@ impl Keeper {
         let Some(vector) = self.embedder()?.embed(&[summary.as_str()])?.pop() else {
             return Ok(None);
         };
-        self.nearest_duplicate(&vector, tags, f64::NEG_INFINITY)
+        self.nearest_duplicate(&summary, &vector, tags, &[], f64::NEG_INFINITY)
     }
 
     fn nearest_duplicate(
         &self,
+        summary: &str,
         vector: &[f32],
         tags: &Tags,
+        within: &[TagFilter],
         min_similarity: f64,
     ) -> Result<Option<Duplicate>> {
         let db = self.store.db();
@@ -89,6 +97,7 @@ impl Keeper {
         let rids: Vec<NoteRid> = near.iter().map(|(rid, _)| *rid).collect();
         let filter = NoteFilter {
             hide_superseded: true,
+            tags: within.to_vec(),
             ..self.as_of_now(&NoteFilter::default())
         };
         let live = db.notes_passing(&rids, &filter)?;
@@ -97,7 +106,8 @@ impl Keeper {
             let similarity = 1.0 - distance;
             (similarity >= min_similarity
                 && written_as_text(&note.tags)
-                && !tags_contradict(tags, &note.tags))
+                && !tags_contradict(tags, &note.tags)
+                && numbers(summary) == numbers(&note.summary))
             .then(|| Duplicate {
                 id: note.id.clone(),
                 similarity,
@@ -160,6 +170,15 @@ pub(super) fn truth_tags(
     Ok(tags)
 }
 
+/// The numbers a text states, in order: texts that differ in one (a date,
+/// a version, an amount) state different facts however alike they read,
+/// and embeddings barely see the difference.
+fn numbers(text: &str) -> Vec<&str> {
+    text.split(|c: char| !c.is_ascii_digit())
+        .filter(|n| !n.is_empty())
+        .collect()
+}
+
 fn written_as_text(tags: &Tags) -> bool {
     !tags.contains(keys::SOURCE, "file") && !tags.contains(keys::SOURCE, "url")
 }
@@ -192,6 +211,13 @@ mod tests {
         assert!(!tags_contradict(&tags(&[("person", "ann")]), &old));
         assert!(!tags_contradict(&Tags::new(), &old));
         assert!(!tags_contradict(&tags(&[("_source", "inline")]), &old));
+    }
+
+    #[test]
+    fn texts_that_differ_in_a_number_state_different_facts() {
+        assert_eq!(numbers("Deploy v2.3 on 2026-11-30"), ["2", "3", "2026", "11", "30"]);
+        assert_ne!(numbers("Standup at 9:30"), numbers("Standup at 10:30"));
+        assert_eq!(numbers("no digits"), Vec::<&str>::new());
     }
 
     #[test]

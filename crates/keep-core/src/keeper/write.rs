@@ -8,7 +8,7 @@ use super::truth::{OnDuplicate, truth_tags};
 use super::read::version_index;
 use crate::error::{Error, Result};
 use crate::model::time::Timestamp;
-use crate::model::{self, Note, NoteRef, Part, Selector, Tags, Version, keys};
+use crate::model::{self, Note, NoteRef, Part, Selector, TagFilter, Tags, Version, keys};
 use crate::store::{Db, NoteRid, VecRow};
 use crate::summarize;
 
@@ -28,6 +28,10 @@ pub struct PutOptions {
     /// What to do when text put without an id means nearly what a note
     /// already says.
     pub on_duplicate: OnDuplicate,
+    /// A scope: the write may only change notes carrying these tags (an
+    /// existing note without them is refused), and duplicates are looked
+    /// for only among them.
+    pub within: Vec<TagFilter>,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, schemars::JsonSchema)]
@@ -120,6 +124,14 @@ pub(super) fn write_content(
         content.text.clone()
     };
     let existing = db.note(&content.id)?;
+    if let Some((_, note)) = &existing
+        && !opts.within.iter().all(|f| f.matches(&note.tags))
+    {
+        return Err(Error::invalid(format!(
+            "'{}' is taken by a note outside this scope; give another id",
+            content.id
+        )));
+    }
     let mut tags = match &existing {
         Some((_, n)) => n.tags.clone(),
         None => Tags::new(),
@@ -262,7 +274,7 @@ impl Keeper {
             && opts.id.is_none()
             && self.store.db().note_rid(&content.id)?.is_none()
         {
-            self.probe_duplicate(&summary_for(&content, &opts)?, &opts.tags)?
+            self.probe_duplicate(&summary_for(&content, &opts)?, &opts.tags, &opts.within)?
         } else {
             None
         };

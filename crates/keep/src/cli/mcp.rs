@@ -17,12 +17,22 @@ use super::{CliError, CliResult, Ctx, Status};
 /// put_file reads only files under the folders given with --allow (after
 /// resolving symbolic links); without --allow it refuses every file.
 ///
+/// --scope project=x confines the server to one project: every read
+/// (recall, list, get, related, the resources) sees only notes tagged
+/// project=x, every write tags its note project=x, and a note outside the
+/// scope is answered as if it did not exist. The 'now' note is the
+/// scope's own.
+///
 /// Claude Code: claude mcp add keep -- keep mcp
 #[derive(Debug, clap::Args)]
 pub struct Args {
     /// Let put_file read files under DIR (repeatable)
     #[arg(long = "allow", value_name = "DIR")]
     pub allow: Vec<PathBuf>,
+
+    /// Confine every tool to notes tagged KEY=VALUE, and tag every note written with it (repeatable; all apply)
+    #[arg(long = "scope", value_name = "KEY=VALUE")]
+    pub scope: Vec<String>,
 }
 
 pub fn run(ctx: &mut Ctx, args: Args) -> CliResult {
@@ -39,7 +49,12 @@ pub fn run(ctx: &mut Ctx, args: Args) -> CliResult {
         }
         roots.push(root);
     }
+    let scope = keep_core::model::parse_user_tags(&args.scope)
+        .map_err(|e| CliError::Usage(format!("--scope: {e}")))?;
+    if args.scope.iter().any(|s| !s.contains('=')) {
+        return Err(CliError::Usage("--scope takes KEY=VALUE".into()));
+    }
     let keeper = ctx.take_keeper()?;
-    crate::mcp::serve(keeper, roots)?;
+    crate::mcp::serve(keeper, crate::mcp::Context { roots, scope })?;
     Ok(Status::Success)
 }

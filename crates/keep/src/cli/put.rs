@@ -134,6 +134,7 @@ pub fn run(ctx: &mut Ctx, args: Args) -> CliResult {
                 } else {
                     OnDuplicate::Report
                 },
+                within: Vec::new(),
             };
             let outcome = ctx.keeper()?.put_text(&text, "inline", opts)?;
             print_outcome(ctx, &outcome)?;

@@ -9,7 +9,6 @@ mod prompt;
 mod resources;
 mod tools;
 
-use std::path::PathBuf;
 use std::sync::{Arc, Mutex, PoisonError};
 use std::time::Duration;
 
@@ -26,7 +25,7 @@ use serde_json::Value;
 use keep_core::Keeper;
 
 pub use framing::MAX_REQUEST_BYTES;
-pub use tools::{MAX_RESULT_BYTES, MAX_TEXT_BYTES};
+pub use tools::{Context, MAX_RESULT_BYTES, MAX_TEXT_BYTES};
 
 const INSTRUCTIONS: &str = "keep is a long-term memory. Call `now` at the start of work to read the current intentions and at the end to update them. `remember` facts, decisions and observations worth keeping, with tags (\"key=value\"); `recall` searches by meaning and keywords; `get` fetches a whole note. Results are brief by default: list first, fetch after.";
 
@@ -142,7 +141,7 @@ impl ServerHandler for KeepServer {
     ) -> Result<ReadResourceResponse, McpError> {
         let uri = request.uri;
         let result = self
-            .with_keeper(move |keeper, _| resources::read(keeper, &uri))
+            .with_keeper(move |keeper, ctx| resources::read(keeper, ctx, &uri))
             .await??;
         Ok(result.into())
     }
@@ -167,9 +166,9 @@ impl ServerHandler for KeepServer {
     }
 }
 
-/// Serves `keeper` over stdin and stdout until the client closes stdin.
-/// `roots` are the canonical folders `put_file` may read under.
-pub fn serve(keeper: Keeper, roots: Vec<PathBuf>) -> std::io::Result<()> {
+/// Serves `keeper` over stdin and stdout until the client closes stdin,
+/// with the folders `put_file` may read and the scope in `ctx`.
+pub fn serve(keeper: Keeper, ctx: Context) -> std::io::Result<()> {
     let runtime = tokio::runtime::Builder::new_current_thread()
         .enable_all()
         .build()?;
@@ -177,7 +176,7 @@ pub fn serve(keeper: Keeper, roots: Vec<PathBuf>) -> std::io::Result<()> {
     let server = KeepServer {
         keeper: Arc::new(Mutex::new(keeper.for_many_queries())),
         turn: Arc::new(tokio::sync::Mutex::new(())),
-        ctx: Arc::new(tools::Context { roots }),
+        ctx: Arc::new(ctx),
     };
     let result = runtime.block_on(run(server));
     // A read of stdin may still be parked on a blocking thread.

@@ -5,6 +5,7 @@ use rmcp::ErrorData as McpError;
 use rmcp::model::{ReadResourceResult, Resource, ResourceContents, ResourceTemplate};
 
 use crate::render::text::view_text;
+use super::tools::Context;
 use keep_core::Keeper;
 use keep_core::error::Error;
 use keep_core::model::{self, NoteRef};
@@ -34,9 +35,15 @@ pub fn templates() -> Vec<ResourceTemplate> {
     ]
 }
 
-pub fn read(keeper: &mut Keeper, uri: &str) -> Result<ReadResourceResult, McpError> {
+pub fn read(
+    keeper: &mut Keeper,
+    ctx: &Context,
+    uri: &str,
+) -> Result<ReadResourceResult, McpError> {
     let target = if uri == NOW_URI {
-        NoteRef::plain(model::NOW_ID)
+        let id = Keeper::now_id(ctx.now_scope(None).as_deref())
+            .map_err(|e| McpError::internal_error(e.to_string(), None))?;
+        NoteRef::plain(id)
     } else if let Some(encoded) = uri.strip_prefix(NOTE_PREFIX) {
         let id = model::percent_decode(encoded)
             .ok_or_else(|| McpError::invalid_params(format!("'{uri}' is not valid UTF-8"), None))?;
@@ -49,7 +56,13 @@ pub fn read(keeper: &mut Keeper, uri: &str) -> Result<ReadResourceResult, McpErr
             None,
         ));
     };
-    let text = match keeper.view(&target) {
+    let in_scope = ctx.check(keeper, &target.id).is_ok();
+    let view = if in_scope {
+        keeper.view(&target)
+    } else {
+        Err(Error::NotFound(target.id.clone()))
+    };
+    let text = match view {
         Ok(view) => view_text(&view, false),
         Err(Error::NotFound(_)) if uri == NOW_URI => {
             "'now' is not set yet; set it with the now tool.\n".to_string()

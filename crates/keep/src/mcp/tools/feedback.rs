@@ -40,8 +40,9 @@ impl ToolDef for Feedback {
     type Args = Args;
     type Output = RatedJson;
 
-    fn call(keeper: &mut Keeper, _: &Context, args: Args) -> Result<RatedJson, CallError> {
+    fn call(keeper: &mut Keeper, ctx: &Context, args: Args) -> Result<RatedJson, CallError> {
         let id = plain_id(keeper, &args.id, "rated")?;
+        ctx.check(keeper, &id)?;
         let rating = match args.rating {
             Verdict::Useful => Rating::Useful,
             Verdict::Wrong => Rating::Wrong,

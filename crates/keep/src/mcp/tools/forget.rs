@@ -28,8 +28,9 @@ impl ToolDef for Forget {
     type Args = Args;
     type Output = Deleted;
 
-    fn call(keeper: &mut Keeper, _: &Context, args: Args) -> Result<Deleted, CallError> {
+    fn call(keeper: &mut Keeper, ctx: &Context, args: Args) -> Result<Deleted, CallError> {
         let target = keeper.resolve(&args.id)?;
+        ctx.check(keeper, &target.id)?;
         Ok(keeper.delete(&target)?)
     }
 }

@@ -43,8 +43,9 @@ impl ToolDef for Get {
     type Args = Args;
     type Output = Output;
 
-    fn call(keeper: &mut Keeper, _: &Context, args: Args) -> Result<Output, CallError> {
+    fn call(keeper: &mut Keeper, ctx: &Context, args: Args) -> Result<Output, CallError> {
         let target = keeper.resolve(&args.id)?;
+        ctx.check(keeper, &target.id)?;
         let view = keeper.get(&target)?;
         let note = if args.history {
             ViewJson::full(&view)
@@ -55,7 +56,8 @@ impl ToolDef for Get {
             Some(n) => {
                 let n = limit(Some(n), n, SIMILAR_MAX)?;
                 let _ = keeper.embed_before_search();
-                let result = keeper.similar(&target.id, n)?;
+                let mut result = keeper.similar(&target.id, n)?;
+                ctx.retain_hits(&mut result);
                 Some(result.hits.iter().map(BriefHit::from).collect())
             }
             None => None,

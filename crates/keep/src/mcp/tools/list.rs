@@ -80,8 +80,8 @@ impl ToolDef for List {
     type Args = Args;
     type Output = Listing<BriefNote, NoteJson>;
 
-    fn call(keeper: &mut Keeper, _: &Context, args: Args) -> Result<Self::Output, CallError> {
-        let filter = keeper.filter(&FilterSpec {
+    fn call(keeper: &mut Keeper, ctx: &Context, args: Args) -> Result<Self::Output, CallError> {
+        let mut filter = keeper.filter(&FilterSpec {
             tags: &args.tags,
             since: args.since.as_deref(),
             until: args.until.as_deref(),
@@ -93,6 +93,7 @@ impl ToolDef for List {
                 Expired::Hidden
             },
         })?;
+        filter.tags.extend(ctx.scope_filters());
         let limit = limit(args.limit, DEFAULT, MAX)?;
         let notes = keeper.list(&filter, args.order.into(), Some(limit))?;
         Ok(Listing::of(

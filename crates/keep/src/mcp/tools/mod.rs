@@ -22,6 +22,7 @@ mod tag;
 use std::path::PathBuf;
 use std::sync::Arc;
 
+use keep_core::model::{TagFilter, Tags};
 use keep_core::{Error, Keeper};
 use rmcp::handler::server::common::{schema_for_output, schema_for_type};
 use rmcp::model::{JsonObject, Tool, ToolAnnotations};
@@ -36,9 +37,72 @@ pub const MAX_TEXT_BYTES: usize = 1024 * 1024;
 pub const MAX_RESULT_BYTES: usize = 256 * 1024;
 
 /// Everything a call may use besides the keeper.
+#[derive(Debug, Default)]
 pub struct Context {
     /// Canonical folders `put_file` may read under.
     pub roots: Vec<PathBuf>,
+    /// The server's scope: every note read must carry these tags, and every
+    /// note written gets them. Empty: the whole store.
+    pub scope: Tags,
+}
+
+impl Context {
+    /// The scope as filters, for listings and writes.
+    pub fn scope_filters(&self) -> Vec<TagFilter> {
+        self.scope
+            .pairs()
+            .map(|(k, v)| TagFilter {
+                key: k.to_string(),
+                value: Some(v.to_string()),
+            })
+            .collect()
+    }
+
+    /// True when note tags `tags` lie inside the scope.
+    pub fn covers(&self, tags: &Tags) -> bool {
+        self.scope.pairs().all(|(k, v)| tags.contains(k, v))
+    }
+
+    /// Fails, as for a note that does not exist, when note `id` lies
+    /// outside the scope: a scoped client cannot learn what is outside.
+    pub fn check(&self, keeper: &Keeper, id: &str) -> Result<(), CallError> {
+        match keeper.peek(id)? {
+            Some(note) if self.covers(&note.tags) => Ok(()),
+            _ if self.scope.is_empty() => Ok(()),
+            _ => Err(Error::NotFound(id.to_string()).into()),
+        }
+    }
+
+    /// User tags for a write, with the scope's tags added. Another value
+    /// for a scope key would make the note visible to another scope, so
+    /// it is refused.
+    pub fn scoped(&self, mut tags: Tags) -> Result<Tags, CallError> {
+        for (key, value) in self.scope.pairs() {
+            if let Some(other) = tags.values(key).find(|v| *v != value) {
+                return Err(CallError::Failed(format!(
+                    "tag '{key}={other}' is outside this server's scope ({key}={value})"
+                )));
+            }
+        }
+        tags.merge(&self.scope);
+        Ok(tags)
+    }
+
+    /// The scope of the 'now' note: the one asked for, inside the
+    /// server's scope when it has one (`project=x/agent`).
+    pub fn now_scope(&self, asked: Option<&str>) -> Option<String> {
+        let server: Vec<String> = self.scope.pairs().map(|(k, v)| format!("{k}={v}")).collect();
+        match (server.is_empty(), asked) {
+            (true, asked) => asked.map(str::to_string),
+            (false, None) => Some(server.join(",")),
+            (false, Some(asked)) => Some(format!("{}/{asked}", server.join(","))),
+        }
+    }
+
+    /// Leaves only the hits inside the scope.
+    pub fn retain_hits(&self, result: &mut keep_core::recall::FindResult) {
+        result.hits.retain(|h| self.covers(&h.note.tags));
+    }
 }
 
 /// Why a call did not produce a result.

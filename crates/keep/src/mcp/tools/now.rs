@@ -41,8 +41,8 @@ impl ToolDef for Now {
     type Args = Args;
     type Output = Output;
 
-    fn call(keeper: &mut Keeper, _: &Context, args: Args) -> Result<Output, CallError> {
-        let id = Keeper::now_id(args.scope.as_deref())?;
+    fn call(keeper: &mut Keeper, ctx: &Context, args: Args) -> Result<Output, CallError> {
+        let id = Keeper::now_id(ctx.now_scope(args.scope.as_deref()).as_deref())?;
         if let Some(text) = &args.text {
             if text.len() > MAX_TEXT_BYTES {
                 return Err(CallError::Failed(format!(
@@ -52,7 +52,8 @@ impl ToolDef for Now {
             }
             let opts = PutOptions {
                 id: Some(id.clone()),
-                tags: model::parse_user_tags(&args.tags)?,
+                tags: ctx.scoped(model::parse_user_tags(&args.tags)?)?,
+                within: ctx.scope_filters(),
                 summary: None,
                 ..PutOptions::default()
             };
@@ -60,7 +61,7 @@ impl ToolDef for Now {
         } else if !args.tags.is_empty() {
             return Err(CallError::Failed("tags are set together with text".into()));
         }
-        if keeper.peek(&id)?.is_none() {
+        if keeper.peek(&id)?.is_none() || ctx.check(keeper, &id).is_err() {
             return Ok(Output { note: None });
         }
         let view = keeper.get(&NoteRef::plain(id))?;

@@ -45,7 +45,8 @@ impl ToolDef for PutFile {
                 recursive: args.recursive,
                 ..WalkOptions::default()
             },
-            tags: model::parse_user_tags(&args.tags)?,
+            tags: ctx.scoped(model::parse_user_tags(&args.tags)?)?,
+            within: ctx.scope_filters(),
             roots: ctx.roots.clone(),
             ..IngestOptions::default()
         };

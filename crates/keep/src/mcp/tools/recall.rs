@@ -80,7 +80,7 @@ impl ToolDef for Recall {
     type Args = Args;
     type Output = HitListing;
 
-    fn call(keeper: &mut Keeper, _: &Context, args: Args) -> Result<HitListing, CallError> {
+    fn call(keeper: &mut Keeper, ctx: &Context, args: Args) -> Result<HitListing, CallError> {
         let text = args.query.filter(|q| !q.trim().is_empty());
         let query = match (text, &args.like) {
             (Some(_), Some(_)) => {
@@ -89,14 +89,18 @@ impl ToolDef for Recall {
                 ));
             }
             (Some(text), None) => Query::Text(text),
-            (None, Some(id)) => Query::Like(plain_id(keeper, id, "compared")?),
+            (None, Some(id)) => {
+                let id = plain_id(keeper, id, "compared")?;
+                ctx.check(keeper, &id)?;
+                Query::Like(id)
+            }
             (None, None) => {
                 return Err(CallError::Failed(
                     "give a query, or the id of a note in 'like'".into(),
                 ));
             }
         };
-        let filter = keeper.filter(&FilterSpec {
+        let mut filter = keeper.filter(&FilterSpec {
             tags: &args.tags,
             since: args.since.as_deref(),
             until: args.until.as_deref(),
@@ -104,6 +108,7 @@ impl ToolDef for Recall {
             include_system: false,
             expired: Expired::Hidden,
         })?;
+        filter.tags.extend(ctx.scope_filters());
         let mode = RecallMode::from(args.mode);
         let mut notices = Vec::new();
         if mode != RecallMode::Keyword {

@@ -47,7 +47,7 @@ impl ToolDef for Remember {
     type Args = Args;
     type Output = WriteOutcome;
 
-    fn call(keeper: &mut Keeper, _: &Context, args: Args) -> Result<WriteOutcome, CallError> {
+    fn call(keeper: &mut Keeper, ctx: &Context, args: Args) -> Result<WriteOutcome, CallError> {
         if args.text.trim().is_empty() {
             return Err(CallError::Failed("the text is empty".into()));
         }
@@ -71,7 +71,7 @@ impl ToolDef for Remember {
         };
         let opts = PutOptions {
             id: args.id,
-            tags: model::parse_user_tags(&args.tags)?,
+            tags: ctx.scoped(model::parse_user_tags(&args.tags)?)?,
             summary: args.summary,
             expires,
             supersedes: args.supersedes,
@@ -82,7 +82,11 @@ impl ToolDef for Remember {
             } else {
                 OnDuplicate::Report
             },
+            within: ctx.scope_filters(),
         };
+        for id in &opts.supersedes {
+            ctx.check(keeper, id)?;
+        }
         Ok(keeper.put_text(&args.text, "inline", opts)?)
     }
 }

@@ -43,15 +43,16 @@ impl ToolDef for Tag {
     type Args = Args;
     type Output = Output;
 
-    fn call(keeper: &mut Keeper, _: &Context, args: Args) -> Result<Output, CallError> {
+    fn call(keeper: &mut Keeper, ctx: &Context, args: Args) -> Result<Output, CallError> {
         if args.add.is_empty() && args.remove.is_empty() {
             return Err(CallError::Failed(
                 "nothing to do: give tags to add or remove".into(),
             ));
         }
         let id = plain_id(keeper, &args.id, "tagged")?;
+        ctx.check(keeper, &id)?;
         let mut edit = TagEdit {
-            add: model::parse_user_tags(&args.add)?,
+            add: ctx.scoped(model::parse_user_tags(&args.add)?)?,
             ..TagEdit::default()
         };
         for arg in &args.remove {
@@ -62,6 +63,13 @@ impl ToolDef for Tag {
                     edit.remove_keys.push(arg.clone());
                 }
             }
+        }
+        let leaves_scope = edit.remove_keys.iter().any(|k| ctx.scope.contains_key(k))
+            || edit.remove_values.iter().any(|(k, v)| ctx.scope.contains(k, v));
+        if leaves_scope {
+            return Err(CallError::Failed(
+                "the tags of this server's scope cannot be removed".into(),
+            ));
         }
         let outcome = keeper.tag(&id, &edit)?;
         let tags = keeper.peek(&id)?.map(|n| n.tags).unwrap_or_default();
