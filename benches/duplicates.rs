@@ -18,8 +18,11 @@ use keep_core::recall::weights::DUPLICATE_SIMILARITY;
 use keep_core::{Keeper, Settings};
 
 fn data(name: &str) -> Vec<Vec<String>> {
-    let path = PathBuf::from(concat!(env!("CARGO_MANIFEST_DIR"), "/../../testdata/real/duplicates"))
-        .join(name);
+    let path = PathBuf::from(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../../testdata/real/duplicates"
+    ))
+    .join(name);
     std::fs::read_to_string(&path)
         .unwrap_or_else(|e| panic!("{}: {e}", path.display()))
         .lines()
@@ -82,10 +85,16 @@ fn main() {
         count(&outcomes, "appstream"),
         count(&outcomes, "absent")
     );
-    println!("\nthreshold  precision  recall  recall(man)  recall(appstream)  false merges(absent)");
+    println!(
+        "\nthreshold  precision  recall  recall(man)  recall(appstream)  false merges(absent)"
+    );
     let mut t = 0.60;
     while t < 0.981 {
-        let mark = if (t - DUPLICATE_SIMILARITY).abs() < 0.005 { "  <- keep" } else { "" };
+        let mark = if (t - DUPLICATE_SIMILARITY).abs() < 0.005 {
+            "  <- keep"
+        } else {
+            ""
+        };
         let (p, r) = precision_recall(&outcomes, t, None);
         let (_, rm) = precision_recall(&outcomes, t, Some("man"));
         let (_, ra) = precision_recall(&outcomes, t, Some("appstream"));
@@ -128,13 +137,26 @@ fn count(outcomes: &[Outcome], kind: &str) -> usize {
 /// Precision over every merge at `threshold`; recall over the paired
 /// queries (of `kind`, when given).
 fn precision_recall(outcomes: &[Outcome], threshold: f64, kind: Option<&str>) -> (f64, f64) {
-    let merged: Vec<&Outcome> = outcomes.iter().filter(|o| o.similarity >= threshold).collect();
-    let right = merged.iter().filter(|o| o.right && o.kind != "absent").count();
-    let precision = if merged.is_empty() { 1.0 } else { right as f64 / merged.len() as f64 };
+    let merged: Vec<&Outcome> = outcomes
+        .iter()
+        .filter(|o| o.similarity >= threshold)
+        .collect();
+    let right = merged
+        .iter()
+        .filter(|o| o.right && o.kind != "absent")
+        .count();
+    let precision = if merged.is_empty() {
+        1.0
+    } else {
+        right as f64 / merged.len() as f64
+    };
     let paired: Vec<&Outcome> = outcomes
         .iter()
         .filter(|o| o.kind != "absent" && kind.is_none_or(|k| o.kind == k))
         .collect();
-    let found = paired.iter().filter(|o| o.right && o.similarity >= threshold).count();
+    let found = paired
+        .iter()
+        .filter(|o| o.right && o.similarity >= threshold)
+        .count();
     (precision, found as f64 / paired.len().max(1) as f64)
 }

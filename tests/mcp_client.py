@@ -14,7 +14,7 @@ import sys
 import time
 import urllib.parse
 
-from mcp import ClientSession, StdioServerParameters
+from mcp import ClientSession, StdioServerParameters, types
 from mcp.client.stdio import stdio_client
 from mcp.shared.exceptions import MCPError
 
@@ -31,6 +31,7 @@ TOOLS = {
     "now": (False, False),
     "put_file": (False, False),
     "related": (True, False),
+    "feedback": (False, False),
 }
 
 
@@ -109,7 +110,13 @@ async def remember_and_recall(session):
 
     found = await ok(session, "recall", {"query": "a kitten resting on a rug"})
     check(found["notes"] and found["notes"][0]["id"] == cat["id"], f"semantic recall: {found}")
-    check("score" in found["notes"][0] and "summary" in found["notes"][0], "brief hit fields")
+    top = found["notes"][0]
+    check("score" in top and "summary" in top, "brief hit fields")
+    check(0.3 < top["relevance"] <= 1.0, f"relevance is the cosine similarity: {top}")
+    check(top["passage"] == "The cat sits on the mat.", f"passage: {top}")
+    full = await ok(session, "recall", {"query": "a kitten resting on a rug", "format": "full", "limit": 1})
+    check(full["notes"][0]["relevance"] == top["relevance"], f"full hit: {full}")
+    check(full["notes"][0]["passage"] == top["passage"], f"full hit passage: {full}")
     ids = await ok(session, "recall", {"query": "storage database", "format": "ids"})
     check(ids["ids"][0] == "decision/db", f"recall ids: {ids}")
     only = await ok(session, "recall", {"query": "which storage did we pick", "tags": ["project=keep"], "format": "ids"})
@@ -184,6 +191,173 @@ async def notes_tools(session, cat_id):
     check(dropped == {"reverted": "deleted", "id": "draft/one"}, f"revert delete: {dropped}")
     gone = await ok(session, "forget", {"id": "design/notes"})
     check(gone["deleted"] == "note", f"forget note: {gone}")
+
+
+async def staying_true(session):
+    """Duplicates merged, a fact superseded, a note expired, feedback."""
+    fact = await ok(session, "remember", {"text": "The staging database password rotates every Monday at 9am.", "tags": ["project=ops"]})
+    check(fact["status"] == "created", f"fact: {fact}")
+    dup = await ok(session, "remember", {"text": "Every Monday at 9am the staging DB password is rotated.", "tags": ["project=ops"]})
+    check(dup["status"] == "duplicate" and dup["duplicate_of"] == fact["id"] and dup["id"] == fact["id"], f"duplicate: {dup}")
+    check(dup["similarity"] > 0.9, f"similarity: {dup}")
+    merged = await ok(session, "remember", {"text": "Staging DB passwords are rotated each Monday at 9am.", "tags": ["project=ops"], "update": True})
+    check(merged["status"] == "updated" and merged["id"] == fact["id"], f"update: {merged}")
+    await tool_error(session, "remember", {"text": "x y", "update": True, "allow_duplicate": True}, "not both")
+
+    newer = await ok(session, "remember", {"text": "Staging passwords now rotate daily at 6am, managed by Vault.", "tags": ["project=ops"], "supersedes": [fact["id"]]})
+    check(newer["status"] == "created", f"supersede: {newer}")
+    found = await ok(session, "recall", {"query": "when does the staging password rotate", "format": "ids"})
+    check(fact["id"] not in found["ids"] and newer["id"] in found["ids"], f"superseded hidden: {found}")
+    both = await ok(session, "recall", {"query": "when does the staging password rotate", "format": "ids", "include_superseded": True})
+    check(both["ids"].index(newer["id"]) < both["ids"].index(fact["id"]), f"superseded below: {both}")
+    chain = await ok(session, "get", {"id": fact["id"]})
+    check(chain["note"]["replaced_by"] == [newer["id"]], f"chain: {chain}")
+    await tool_error(session, "remember", {"text": "z", "supersedes": ["no/such/note"]}, "no/such/note")
+
+    wifi = await ok(session, "remember", {"text": "The guest wifi code is 4471 this week.", "expires": "P7D"})
+    check(wifi["status"] == "created", f"expires: {wifi}")
+    live = await ok(session, "recall", {"query": "guest wifi code", "format": "ids"})
+    check(wifi["id"] in live["ids"], f"not yet expired: {live}")
+    await tool_error(session, "remember", {"text": "q", "expires": "whenever"}, "whenever")
+    await tool_error(session, "remember", {"text": "q", "expires": "2026-01-01"}, "already passed")
+
+    rated = await ok(session, "feedback", {"id": newer["id"], "rating": "useful"})
+    check(rated == {"id": newer["id"], "useful": 1, "wrong": 0}, f"feedback: {rated}")
+    await tool_error(session, "feedback", {"id": "no/such/note", "rating": "useful"}, "no/such/note")
+    await tool_error(session, "feedback", {"id": newer["id"], "rating": "meh"}, "unknown variant `meh`")
+
+
+async def after_expiry():
+    """A server whose clock is past the wifi note's expiry."""
+    later = dict(os.environ, KEEP_CLOCK="2026-12-31T00:00:00Z")
+    server = StdioServerParameters(command=KEEP, args=["mcp"], env=later)
+    async with stdio_client(server) as (r, w), ClientSession(r, w) as s:
+        await s.initialize()
+        gone = await ok(s, "recall", {"query": "guest wifi code", "format": "ids"})
+        expired = await ok(s, "list", {"expired": True, "format": "ids"})
+        check(len(expired["ids"]) == 1 and expired["ids"][0] not in gone["ids"], f"expired: {expired} {gone}")
+        still = await ok(s, "get", {"id": expired["ids"][0]})
+        check(still["note"]["tags"]["_expires"] == ["2026-11-29T10:00:00.000Z"], f"get expired: {still}")
+
+
+async def notifications():
+    """Logging, completion, subscriptions (changes from another process too),
+    progress of put_file and its cancellation."""
+    seen, logs = [], []
+
+    async def on_message(message):
+        seen.append(type(getattr(message, "root", message)).__name__ + " " + repr(message))
+
+    async def on_log(params):
+        logs.append(params)
+
+    async with stdio_client(params("--allow", ALLOWED)) as (r, w), ClientSession(r, w, message_handler=on_message, logging_callback=on_log) as s:
+        await s.initialize()
+        caps = s.get_server_capabilities() if hasattr(s, "get_server_capabilities") else None
+        await s.set_logging_level("debug")
+        await ok(s, "list", {"limit": 1})
+        await tool_error(s, "get", {"id": "no/such/note"}, "no/such/note")
+        await asyncio.sleep(0.2)
+        check(any(l.level == "debug" and l.data.get("tool") == "list" for l in logs), f"debug log: {logs}")
+        check(any(l.level == "warning" and l.data.get("tool") == "get" for l in logs), f"warning log: {logs}")
+
+        done = await s.complete(types.ResourceTemplateReference(type="ref/resource", uri="keep://note/{id}"), {"name": "id", "value": "decision%2F"})
+        check(done.completion.values == ["decision%2Fdb"], f"id completion: {done.completion}")
+        scopes = await s.complete(types.PromptReference(type="ref/prompt", name="keep-reflect"), {"name": "scope", "value": "pr"})
+        check(scopes.completion.values == ["proj"], f"scope completion: {scopes.completion}")
+
+        uri = "keep://note/" + urllib.parse.quote("decision/db", safe="")
+        await s.subscribe_resource(uri)
+        await s.subscribe_resource("keep://now")
+        # A change from another process: the command line.
+        env = dict(os.environ)
+        proc = await asyncio.create_subprocess_exec(KEEP, "tag", "decision/db", "-t", "reviewed=yes", env=env, stdout=asyncio.subprocess.DEVNULL)
+        await proc.wait()
+        for _ in range(50):
+            if any("resources/updated" in m and "decision%2Fdb" in m for m in seen):
+                break
+            await asyncio.sleep(0.1)
+        check(any("resources/updated" in m and "decision%2Fdb" in m for m in seen), f"updated from another process: {seen}")
+        await ok(s, "now", {"text": "Now changed by this session."})
+        for _ in range(50):
+            if any("resources/updated" in m and "keep://now" in m for m in seen):
+                break
+            await asyncio.sleep(0.1)
+        check(any("resources/updated" in m and "keep://now" in m for m in seen), f"now updated: {seen}")
+
+        progress = []
+
+        async def on_progress(done, total, message):
+            progress.append((done, total, message))
+
+        folder = os.path.join(ALLOWED, "many")
+        os.makedirs(folder, exist_ok=True)
+        for i in range(12):
+            with open(os.path.join(folder, f"note{i}.md"), "w") as f:
+                f.write(f"# Note {i}\n\nHarbour crane log entry number {i}.\n")
+        report = await s.call_tool("put_file", {"path": folder}, progress_callback=on_progress)
+        check(not report.is_error and len(report.structured_content["added"]) == 12, f"put_file many: {report}")
+        check(progress and progress[-1][0] >= 12 and all(b[0] >= a[0] for a, b in zip(progress, progress[1:])), f"progress: {progress}")
+        for _ in range(50):
+            if any("resources/list_changed" in m for m in seen):
+                break
+            await asyncio.sleep(0.1)
+        check(any("resources/list_changed" in m for m in seen), f"list changed: {seen}")
+
+        big = os.path.join(ALLOWED, "big")
+        os.makedirs(big, exist_ok=True)
+        for i in range(150):
+            with open(os.path.join(big, f"doc{i}.md"), "w") as f:
+                f.write(f"# Document {i}\n\n" + (f"Paragraph {i} about cranes, tides and cargo manifests. " * 40 + "\n\n") * 30)
+        started = asyncio.Event()
+
+        async def first_progress(done, total, message):
+            started.set()
+
+        call = asyncio.create_task(s.call_tool("put_file", {"path": big}, progress_callback=first_progress))
+        await asyncio.wait_for(started.wait(), 30)
+        call.cancel()
+        try:
+            await call
+        except (asyncio.CancelledError, Exception):
+            pass
+        await asyncio.sleep(1.0)
+        stored = await ok(s, "list", {"scope": "file://" + big, "format": "ids", "limit": 200})
+        check(len(stored["ids"]) < 150, f"cancelled put_file stored {len(stored['ids'])} of 150")
+        alive = await ok(s, "list", {"limit": 1})
+        check(alive["notes"], "the server answers after a cancelled call")
+
+
+async def scoped_server():
+    """A server started with --scope sees and touches only its scope."""
+    async with stdio_client(params("--scope", "project=alpha")) as (r, w), ClientSession(r, w) as s:
+        await s.initialize()
+        mine = await ok(s, "remember", {"text": "Alpha ships on Fridays after the review."})
+        got = await ok(s, "get", {"id": mine["id"]})
+        check(got["note"]["tags"].get("project") == ["alpha"], f"scope tag written: {got}")
+        listing = await ok(s, "list", {"format": "ids", "limit": 200})
+        check(listing["ids"] == [mine["id"]], f"scoped list: {listing}")
+        found = await ok(s, "recall", {"query": "SQLite storage decision", "format": "ids"})
+        check("decision/db" not in found["ids"], f"scoped recall: {found}")
+        await tool_error(s, "get", {"id": "decision/db"}, "no note 'decision/db'")
+        await tool_error(s, "tag", {"id": "decision/db", "add": ["x=y"]}, "no note")
+        await tool_error(s, "forget", {"id": "decision/db"}, "no note")
+        await tool_error(s, "related", {"id": "decision/db"}, "no note")
+        await tool_error(s, "recall", {"like": "decision/db"}, "no note")
+        await tool_error(s, "feedback", {"id": "decision/db", "rating": "wrong"}, "no note")
+        await tool_error(s, "remember", {"id": "decision/db", "text": "overwrite"}, "outside this scope")
+        await tool_error(s, "remember", {"text": "x", "tags": ["project=beta"]}, "outside this server's scope")
+        await tool_error(s, "tag", {"id": mine["id"], "remove": ["project"]}, "cannot be removed")
+        now = await ok(s, "now", {"text": "Alpha: preparing the Friday release."})
+        check(now["note"]["id"] == "now:project=alpha", f"scoped now: {now}")
+        try:
+            await s.read_resource("keep://note/" + urllib.parse.quote("decision/db", safe=""))
+            raise AssertionError("a note outside the scope should not be readable")
+        except MCPError:
+            pass
+        prompt = await s.get_prompt("keep-reflect")
+        text = prompt.messages[0].content.text
+        check("Alpha ships" in text and "decision/db" not in text, f"scoped prompt: {text}")
 
 
 async def files(session):
@@ -264,12 +438,16 @@ async def main():
             await ok(session, "recall", {"query": "what did we decide about storage"})
             samples.append((time.perf_counter() - t) * 1000)
         await notes_tools(session, cat_id)
+        await staying_true(session)
         await files(session)
         await resources_and_prompt(session)
         await two_writers(session)
     async with stdio_client(params()) as (r, w), ClientSession(r, w) as s:
         await s.initialize()
         await tool_error(s, "put_file", {"path": os.path.join(ALLOWED, "plan.md")}, "--allow")
+    await notifications()
+    await after_expiry()
+    await scoped_server()
     await discover_flow()
     samples.sort()
     print(json.dumps({

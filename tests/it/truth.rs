@@ -75,7 +75,12 @@ fn without_a_model_text_is_stored_as_before() {
 #[test]
 fn a_superseded_note_leaves_recall_but_not_the_store() {
     let env = Env::with_model();
-    env.ok(&["put", "We deploy with Ansible from the ops repo", "--id", "deploy-v1"]);
+    env.ok(&[
+        "put",
+        "We deploy with Ansible from the ops repo",
+        "--id",
+        "deploy-v1",
+    ]);
     env.ok(&[
         "put",
         "We deploy with Nix from the infra repo; Ansible is retired",
@@ -86,14 +91,22 @@ fn a_superseded_note_leaves_recall_but_not_the_store() {
     ]);
     let found = env.ok(&["find", "--ids", "how do we deploy with ansible"]);
     assert_eq!(found.lines().collect::<Vec<_>>(), ["deploy-v2"]);
-    let all = env.ok(&["find", "--ids", "--all-versions", "how do we deploy with ansible"]);
+    let all = env.ok(&[
+        "find",
+        "--ids",
+        "--all-versions",
+        "how do we deploy with ansible",
+    ]);
     assert_eq!(all.lines().collect::<Vec<_>>(), ["deploy-v2", "deploy-v1"]);
     let keyword = env.ok(&["find", "--ids", "--mode", "keyword", "ansible"]);
     assert_eq!(keyword.trim(), "deploy-v2");
 
     let old = &env.json(&["get", "deploy-v1"])[0];
     assert_eq!(old["replaced_by"], serde_json::json!(["deploy-v2"]));
-    assert!(env.ok(&["get", "deploy-v1"]).contains("replaced-by: deploy-v2 (current)"));
+    assert!(
+        env.ok(&["get", "deploy-v1"])
+            .contains("replaced-by: deploy-v2 (current)")
+    );
     let new = &env.json(&["get", "deploy-v2"])[0];
     assert_eq!(new["replaces"], serde_json::json!(["deploy-v1"]));
     assert!(env.ok(&["list", "--ids"]).contains("deploy-v1"));
@@ -103,10 +116,27 @@ fn a_superseded_note_leaves_recall_but_not_the_store() {
 fn a_chain_of_successors_is_followed() {
     let env = Env::new();
     env.ok(&["put", "Meet in room A", "--id", "room-1"]);
-    env.ok(&["put", "Meet in room B", "--id", "room-2", "--supersedes", "room-1"]);
-    env.ok(&["put", "Meet in room C", "--id", "room-3", "--supersedes", "room-2"]);
+    env.ok(&[
+        "put",
+        "Meet in room B",
+        "--id",
+        "room-2",
+        "--supersedes",
+        "room-1",
+    ]);
+    env.ok(&[
+        "put",
+        "Meet in room C",
+        "--id",
+        "room-3",
+        "--supersedes",
+        "room-2",
+    ]);
     let first = &env.json(&["get", "room-1"])[0];
-    assert_eq!(first["replaced_by"], serde_json::json!(["room-2", "room-3"]));
+    assert_eq!(
+        first["replaced_by"],
+        serde_json::json!(["room-2", "room-3"])
+    );
     let last = &env.json(&["get", "room-3"])[0];
     assert_eq!(last["replaces"], serde_json::json!(["room-2", "room-1"]));
     let found = env.ok(&["find", "--ids", "--mode", "keyword", "meet room"]);
@@ -126,7 +156,12 @@ fn superseding_a_missing_or_own_note_stores_nothing() {
 #[test]
 fn an_expired_note_leaves_listings_and_recall_but_stays_readable() {
     let mut env = Env::new();
-    let wifi = env.ok(&["put", "The guest wifi password is hunter2", "--expires", "P1D"]);
+    let wifi = env.ok(&[
+        "put",
+        "The guest wifi password is hunter2",
+        "--expires",
+        "P1D",
+    ]);
     let wifi = wifi.trim();
     let keeps = env.put("The guest wifi network is called harbour", &[]);
     assert_eq!(env.ok(&["list", "--ids"]).lines().count(), 2);
@@ -159,7 +194,10 @@ fn ratings_are_counted_and_lift_a_note_within_bounds() {
     let before = env.ok(&["find", "--ids", "--mode", "keyword", "harbour report"]);
     let last = before.lines().last().unwrap().to_string();
     let rated = env.json(&["rate", &last, "useful"]);
-    assert_eq!(rated, serde_json::json!({"id": last, "useful": 1, "wrong": 0}));
+    assert_eq!(
+        rated,
+        serde_json::json!({"id": last, "useful": 1, "wrong": 0})
+    );
     let after = env.ok(&["find", "--ids", "--mode", "keyword", "harbour report"]);
     assert_eq!(after.lines().next(), Some(last.as_str()));
     assert!(env.ok(&["get", &last]).contains("rated: 1 useful, 0 wrong"));

@@ -6,6 +6,7 @@
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
+use std::sync::atomic::AtomicBool;
 use std::sync::mpsc::RecvTimeoutError;
 use std::time::Duration;
 
@@ -57,6 +58,9 @@ pub struct IngestOptions {
     pub supersedes: Vec<String>,
     /// A scope: existing notes without these tags are not changed.
     pub within: Vec<crate::model::TagFilter>,
+    /// Set by another thread to stop: files read so far are stored, the
+    /// rest are left, and the report says how many.
+    pub cancel: Option<std::sync::Arc<AtomicBool>>,
     /// Extraction threads (0: one per core).
     pub workers: usize,
     /// Only files whose real path lies under one of these (empty: any).
@@ -152,7 +156,16 @@ impl Keeper {
         let results = pool::run(jobs.clone(), config, known);
         let mut pending: Vec<(usize, Box<Document>, String)> = Vec::new();
         let mut done = 0;
+        let cancel = opts.cancel.as_deref();
         loop {
+            if cancelled(cancel) {
+                self.write_batch(&jobs, std::mem::take(&mut pending), opts, &mut report);
+                report.notices.push(format!(
+                    "stopped when asked: {} of {total} file(s) were not read",
+                    total - done
+                ));
+                break;
+            }
             match results.recv_timeout(Duration::from_millis(250)) {
                 Ok((index, outcome)) => {
                     done += 1;
@@ -183,8 +196,9 @@ impl Keeper {
             }
             self.write_batch(&jobs, std::mem::take(&mut pending), opts, &mut report);
         }
+        drop(results);
         if !opts.defer_embedding {
-            self.embed_all(&mut report, progress)?;
+            self.embed_all(&mut report, cancel, progress)?;
         }
         report.sort();
         if !report.ocr_pending.is_empty() {
@@ -388,6 +402,7 @@ impl Keeper {
     fn embed_all(
         &mut self,
         report: &mut IngestReport,
+        cancel: Option<&AtomicBool>,
         progress: &mut dyn FnMut(Progress<'_>),
     ) -> Result<()> {
         let total = self.pending_embeddings()?.max(0) as usize;
@@ -395,14 +410,25 @@ impl Keeper {
             return Ok(());
         }
         progress(Progress::Embedding { done: 0, total });
-        let mut on_batch = |done: usize| {
-            progress(Progress::Embedding {
-                done: done.min(total),
-                total,
-            })
+        let mut before = 0;
+        let mut step = || -> Result<()> {
+            while !cancelled(cancel) {
+                let mut on_batch = |done: usize| {
+                    progress(Progress::Embedding {
+                        done: (before + done).min(total),
+                        total,
+                    })
+                };
+                let work = self.embed_pending_with(Some(EMBED_STEP), None, &mut on_batch)?;
+                before += work.embedded + work.copied;
+                if work.remaining == 0 || work.embedded + work.copied == 0 {
+                    break;
+                }
+            }
+            Ok(())
         };
-        match self.embed_pending_with(None, None, &mut on_batch) {
-            Ok(_) => Ok(()),
+        match step() {
+            Ok(()) => Ok(()),
             Err(Error::ModelUnavailable(reason)) => {
                 report.notices.push(format!(
                     "notes are stored but not embedded yet ({reason}); 'keep reindex' embeds them"
@@ -412,6 +438,13 @@ impl Keeper {
             Err(e) => Err(e),
         }
     }
+}
+
+/// Rows embedded between two looks at the cancellation flag.
+const EMBED_STEP: usize = 256;
+
+fn cancelled(cancel: Option<&AtomicBool>) -> bool {
+    cancel.is_some_and(|c| c.load(std::sync::atomic::Ordering::Relaxed))
 }
 
 fn file_job(path: PathBuf) -> Job {

@@ -241,10 +241,7 @@ fn supersession_chain(db: &Db<'_>, id: &str) -> Result<(Vec<String>, Vec<String>
             .find(|(key, _)| key == keys::SUPERSEDES)
             .map(|(_, source)| source))
     };
-    Ok((
-        follow(id, step_back)?,
-        follow(id, step_forward)?,
-    ))
+    Ok((follow(id, step_back)?, follow(id, step_forward)?))
 }
 
 fn follow(start: &str, step: impl Fn(&str) -> Result<Option<String>>) -> Result<Vec<String>> {

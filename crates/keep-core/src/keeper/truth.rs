@@ -56,7 +56,9 @@ impl Keeper {
     ) -> Result<Option<Probe>> {
         match self.ensure_vector_space() {
             Ok(_) => {}
-            Err(Error::ModelUnavailable(_) | Error::ModelMismatch(_) | Error::ReadOnlyStore { .. }) => {
+            Err(
+                Error::ModelUnavailable(_) | Error::ModelMismatch(_) | Error::ReadOnlyStore { .. },
+            ) => {
                 return Ok(None);
             }
             Err(e) => return Err(e),
@@ -160,7 +162,9 @@ pub(super) fn truth_tags(
     }
     for target in supersedes {
         if *target == content.id {
-            return Err(Error::invalid(format!("'{target}' cannot supersede itself")));
+            return Err(Error::invalid(format!(
+                "'{target}' cannot supersede itself"
+            )));
         }
         if db.note_rid(target)?.is_none() {
             return Err(Error::NotFound(target.clone()));
@@ -186,9 +190,9 @@ fn written_as_text(tags: &Tags) -> bool {
 /// True when a user key of `new` is on `old` with none of the same values:
 /// `project=a` and `project=b` are different memories however alike.
 fn tags_contradict(new: &Tags, old: &Tags) -> bool {
-    new.user_tags().keys().any(|key| {
-        old.contains_key(key) && !new.values(key).any(|value| old.contains(key, value))
-    })
+    new.user_tags()
+        .keys()
+        .any(|key| old.contains_key(key) && !new.values(key).any(|value| old.contains(key, value)))
 }
 
 #[cfg(test)]
@@ -215,7 +219,10 @@ mod tests {
 
     #[test]
     fn texts_that_differ_in_a_number_state_different_facts() {
-        assert_eq!(numbers("Deploy v2.3 on 2026-11-30"), ["2", "3", "2026", "11", "30"]);
+        assert_eq!(
+            numbers("Deploy v2.3 on 2026-11-30"),
+            ["2", "3", "2026", "11", "30"]
+        );
         assert_ne!(numbers("Standup at 9:30"), numbers("Standup at 10:30"));
         assert_eq!(numbers("no digits"), Vec::<&str>::new());
     }

@@ -4,8 +4,8 @@
 
 use super::Keeper;
 use super::edges;
-use super::truth::{OnDuplicate, truth_tags};
 use super::read::version_index;
+use super::truth::{OnDuplicate, truth_tags};
 use crate::error::{Error, Result};
 use crate::model::time::Timestamp;
 use crate::model::{self, Note, NoteRef, Part, Selector, TagFilter, Tags, Version, keys};

@@ -189,8 +189,14 @@ mod tests {
     #[test]
     fn expiry_counts_forward_and_must_be_ahead() {
         let now = ts("2026-11-22T10:00:00Z");
-        assert_eq!(parse_expiry("P30D", now).unwrap(), ts("2026-12-22T10:00:00Z"));
-        assert_eq!(parse_expiry("2027-01-01", now).unwrap(), ts("2027-01-01T00:00:00Z"));
+        assert_eq!(
+            parse_expiry("P30D", now).unwrap(),
+            ts("2026-12-22T10:00:00Z")
+        );
+        assert_eq!(
+            parse_expiry("2027-01-01", now).unwrap(),
+            ts("2027-01-01T00:00:00Z")
+        );
         assert!(parse_expiry("2026-11-01", now).is_err());
         assert!(parse_expiry("soon", now).is_err());
     }

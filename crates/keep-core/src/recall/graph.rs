@@ -3,10 +3,10 @@
 
 use std::collections::HashSet;
 
-use super::{Hit, Via};
 use super::deep::{self, Graph, Neighbour};
 use super::fusion::Fused;
 use super::weights::{DEEP_SEEDS, DISTINCTIVE_TAG_MAX};
+use super::{Hit, Via};
 use crate::error::Result;
 use crate::keeper::edges::EdgeKeys;
 use crate::model::{Note, NoteFilter};

@@ -107,7 +107,10 @@ mod tests {
         let filler = "This sentence is about nothing in particular and fills space. ".repeat(12);
         let text = format!("{filler}The harbour crane lifts containers at night. {filler}");
         let p = passage(&text, Some("which cranes lift containers"));
-        assert!(p.contains("The harbour crane lifts containers at night."), "{p}");
+        assert!(
+            p.contains("The harbour crane lifts containers at night."),
+            "{p}"
+        );
         assert!(p.starts_with("… ") && p.ends_with('…'), "{p}");
         assert!(p.chars().count() <= PASSAGE_CHARS + 4, "{}", p.len());
     }

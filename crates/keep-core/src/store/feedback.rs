@@ -7,8 +7,8 @@ use rusqlite::{OptionalExtension, params};
 
 use super::{Db, NoteRid};
 use crate::error::Result;
-use crate::model::{Rating, keys};
 use crate::model::time::Timestamp;
+use crate::model::{Rating, keys};
 
 fn json_rids(rids: &[NoteRid]) -> String {
     serde_json::to_string(&rids.iter().map(|r| r.0).collect::<Vec<_>>()).expect("ints serialise")

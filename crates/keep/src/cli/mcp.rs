@@ -55,6 +55,11 @@ pub fn run(ctx: &mut Ctx, args: Args) -> CliResult {
         return Err(CliError::Usage("--scope takes KEY=VALUE".into()));
     }
     let keeper = ctx.take_keeper()?;
-    crate::mcp::serve(keeper, crate::mcp::Context { roots, scope })?;
+    let ctx = crate::mcp::Context {
+        roots,
+        scope,
+        ..crate::mcp::Context::default()
+    };
+    crate::mcp::serve(keeper, ctx)?;
     Ok(Status::Success)
 }

@@ -4,7 +4,12 @@
 //! blocking thread against the one shared `Keeper`; stdout carries only
 //! protocol messages.
 
+// Logging and resource subscriptions are part of the 2025-11-25 spec that
+// clients negotiate today; the SDK marks them deprecated for a later one.
+#![allow(deprecated)]
+
 mod framing;
+mod notify;
 mod prompt;
 mod resources;
 mod tools;
@@ -13,10 +18,11 @@ use std::sync::{Arc, Mutex, PoisonError};
 use std::time::Duration;
 
 use rmcp::model::{
-    CallToolRequestParams, CallToolResponse, CallToolResult, ContentBlock, GetPromptRequestParams,
-    GetPromptResponse, Implementation, ListPromptsResult, ListResourceTemplatesResult,
-    ListResourcesResult, ListToolsResult, PaginatedRequestParams, ReadResourceRequestParams,
-    ReadResourceResponse, ServerCapabilities, ServerConfig,
+    CallToolRequestParams, CallToolResponse, CallToolResult, CompleteRequestParams, CompleteResult,
+    ContentBlock, GetPromptRequestParams, GetPromptResponse, Implementation, ListPromptsResult,
+    ListResourceTemplatesResult, ListResourcesResult, ListToolsResult, PaginatedRequestParams,
+    ReadResourceRequestParams, ReadResourceResponse, ServerCapabilities, ServerConfig,
+    SetLevelRequestParams, SubscribeRequestParams, UnsubscribeRequestParams,
 };
 use rmcp::service::RequestContext;
 use rmcp::{ErrorData as McpError, RoleServer, ServerHandler, ServiceExt};
@@ -36,6 +42,8 @@ struct KeepServer {
     /// sent one after another without waiting run in the order sent.
     turn: Arc<tokio::sync::Mutex<()>>,
     ctx: Arc<tools::Context>,
+    /// Log levels asked for, and resources subscribed to.
+    notes: Arc<notify::Notifier>,
 }
 
 impl KeepServer {
@@ -46,9 +54,17 @@ impl KeepServer {
         T: Send + 'static,
         F: FnOnce(&mut Keeper, &tools::Context) -> T + Send + 'static,
     {
+        self.with_keeper_in(Arc::clone(&self.ctx), f).await
+    }
+
+    /// `with_keeper` with a context made for one call.
+    async fn with_keeper_in<T, F>(&self, ctx: Arc<tools::Context>, f: F) -> Result<T, McpError>
+    where
+        T: Send + 'static,
+        F: FnOnce(&mut Keeper, &tools::Context) -> T + Send + 'static,
+    {
         let _turn = self.turn.lock().await;
         let keeper = Arc::clone(&self.keeper);
-        let ctx = Arc::clone(&self.ctx);
         tokio::task::spawn_blocking(move || {
             let mut keeper = keeper.lock().unwrap_or_else(PoisonError::into_inner);
             f(&mut keeper, &ctx)
@@ -63,7 +79,11 @@ impl ServerHandler for KeepServer {
         let capabilities = ServerCapabilities::builder()
             .enable_tools()
             .enable_resources()
+            .enable_resources_subscribe()
+            .enable_resources_list_changed()
             .enable_prompts()
+            .enable_logging()
+            .enable_completions()
             .build();
         ServerConfig::new(capabilities)
             .with_server_info(
@@ -83,7 +103,7 @@ impl ServerHandler for KeepServer {
     async fn call_tool(
         &self,
         request: CallToolRequestParams,
-        _context: RequestContext<RoleServer>,
+        context: RequestContext<RoleServer>,
     ) -> Result<CallToolResponse, McpError> {
         let name = request.name.to_string();
         if !tools::exists(&name) {
@@ -92,13 +112,22 @@ impl ServerHandler for KeepServer {
                 None,
             ));
         }
+        self.notes.remember_peer(&context.peer);
         let args = Value::Object(request.arguments.unwrap_or_default());
+        let (ctx, forwarding) = notify::call_context(&self.ctx, &context);
+        let started = std::time::Instant::now();
         let outcome = self
-            .with_keeper(move |keeper, ctx| tools::call(keeper, ctx, &name, args))
-            .await?
-            .ok_or_else(|| {
-                McpError::invalid_params(format!("unknown tool '{}'", request.name), None)
-            })?;
+            .with_keeper_in(ctx, move |keeper, ctx| {
+                tools::call(keeper, ctx, &name, args)
+            })
+            .await;
+        forwarding.finish().await;
+        let outcome = outcome?.ok_or_else(|| {
+            McpError::invalid_params(format!("unknown tool '{}'", request.name), None)
+        })?;
+        self.notes
+            .log_call(&context.peer, &request.name, started.elapsed(), &outcome)
+            .await;
         match outcome {
             Ok(value) => Ok(CallToolResult::structured(value).into()),
             Err(tools::CallError::Failed(reason)) => {
@@ -134,6 +163,48 @@ impl ServerHandler for KeepServer {
         ))
     }
 
+    async fn set_level(
+        &self,
+        request: SetLevelRequestParams,
+        context: RequestContext<RoleServer>,
+    ) -> Result<(), McpError> {
+        self.notes.remember_peer(&context.peer);
+        self.notes.set_level(request.level);
+        Ok(())
+    }
+
+    async fn complete(
+        &self,
+        request: CompleteRequestParams,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<CompleteResult, McpError> {
+        self.with_keeper(move |keeper, ctx| resources::complete(keeper, ctx, &request))
+            .await?
+    }
+
+    async fn subscribe(
+        &self,
+        request: SubscribeRequestParams,
+        context: RequestContext<RoleServer>,
+    ) -> Result<(), McpError> {
+        self.notes.remember_peer(&context.peer);
+        let uri = request.uri.clone();
+        let id = self
+            .with_keeper(move |keeper, ctx| resources::note_id_of(keeper, ctx, &uri))
+            .await??;
+        self.notes.subscribe(request.uri, id);
+        Ok(())
+    }
+
+    async fn unsubscribe(
+        &self,
+        request: UnsubscribeRequestParams,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<(), McpError> {
+        self.notes.unsubscribe(&request.uri);
+        Ok(())
+    }
+
     async fn read_resource(
         &self,
         request: ReadResourceRequestParams,
@@ -160,7 +231,7 @@ impl ServerHandler for KeepServer {
         _context: RequestContext<RoleServer>,
     ) -> Result<GetPromptResponse, McpError> {
         let result = self
-            .with_keeper(move |keeper, _| prompt::get(keeper, &request))
+            .with_keeper(move |keeper, ctx| prompt::get(keeper, ctx, &request))
             .await??;
         Ok(result.into())
     }
@@ -173,12 +244,18 @@ pub fn serve(keeper: Keeper, ctx: Context) -> std::io::Result<()> {
         .enable_all()
         .build()?;
     let _watcher = crate::watch::spawn_background(keeper.settings().clone());
+    let store_dir = keeper.store_dir().to_path_buf();
+    let keeper = Arc::new(Mutex::new(keeper.for_many_queries()));
     let server = KeepServer {
-        keeper: Arc::new(Mutex::new(keeper.for_many_queries())),
+        notes: Arc::new(notify::Notifier::new(Arc::clone(&keeper))),
+        keeper,
         turn: Arc::new(tokio::sync::Mutex::new(())),
         ctx: Arc::new(ctx),
     };
-    let result = runtime.block_on(run(server));
+    let result = runtime.block_on(async {
+        let _changes = notify::watch_store(&store_dir, Arc::clone(&server.notes));
+        run(server).await
+    });
     // A read of stdin may still be parked on a blocking thread.
     runtime.shutdown_timeout(Duration::from_millis(100));
     result

@@ -8,6 +8,7 @@ use rmcp::model::{
     GetPromptRequestParams, GetPromptResult, Prompt, PromptArgument, PromptMessage, Role,
 };
 
+use super::tools::Context;
 use crate::render::text::{first_line, view_text};
 use keep_core::Keeper;
 use keep_core::model::NoteRef;
@@ -31,6 +32,7 @@ pub fn list() -> Vec<Prompt> {
 
 pub fn get(
     keeper: &mut Keeper,
+    ctx: &Context,
     request: &GetPromptRequestParams,
 ) -> Result<GetPromptResult, McpError> {
     if request.name != NAME {
@@ -47,16 +49,20 @@ pub fn get(
     };
     let invalid = |e: keep_core::Error| McpError::invalid_params(e.to_string(), None);
     let internal = |e: keep_core::Error| McpError::internal_error(e.to_string(), None);
-    let now_id = Keeper::now_id(scope.as_deref()).map_err(invalid)?;
+    let now_id = Keeper::now_id(ctx.now_scope(scope.as_deref()).as_deref()).map_err(invalid)?;
     let now = match keeper.peek(&now_id).map_err(internal)? {
-        Some(_) => view_text(
+        Some(_) if ctx.check(keeper, &now_id).is_ok() => view_text(
             &keeper.view(&NoteRef::plain(&now_id)).map_err(internal)?,
             false,
         ),
-        None => "(not set yet)\n".to_string(),
+        _ => "(not set yet)\n".to_string(),
+    };
+    let filter = NoteFilter {
+        tags: ctx.scope_filters(),
+        ..NoteFilter::default()
     };
     let recent = keeper
-        .list(&NoteFilter::default(), ListOrder::Updated, Some(RECENT))
+        .list(&filter, ListOrder::Updated, Some(RECENT))
         .map_err(internal)?;
     let mut text = String::new();
     let _ = writeln!(text, "Take a moment to reflect before moving on.\n");

@@ -2,10 +2,13 @@
 //! percent-encoded), each rendered as the frontmatter view of `keep get`.
 
 use rmcp::ErrorData as McpError;
-use rmcp::model::{ReadResourceResult, Resource, ResourceContents, ResourceTemplate};
+use rmcp::model::{
+    CompleteRequestParams, CompleteResult, CompletionInfo, ReadResourceResult, Reference, Resource,
+    ResourceContents, ResourceTemplate,
+};
 
-use crate::render::text::view_text;
 use super::tools::Context;
+use crate::render::text::view_text;
 use keep_core::Keeper;
 use keep_core::error::Error;
 use keep_core::model::{self, NoteRef};
@@ -35,11 +38,7 @@ pub fn templates() -> Vec<ResourceTemplate> {
     ]
 }
 
-pub fn read(
-    keeper: &mut Keeper,
-    ctx: &Context,
-    uri: &str,
-) -> Result<ReadResourceResult, McpError> {
+pub fn read(keeper: &mut Keeper, ctx: &Context, uri: &str) -> Result<ReadResourceResult, McpError> {
     let target = if uri == NOW_URI {
         let id = Keeper::now_id(ctx.now_scope(None).as_deref())
             .map_err(|e| McpError::internal_error(e.to_string(), None))?;
@@ -78,4 +77,96 @@ pub fn read(
     Ok(ReadResourceResult::new(vec![
         ResourceContents::text(text, uri).with_mime_type(MIME),
     ]))
+}
+
+/// The note id a resource URI names, for a subscription; an error for a
+/// URI keep does not serve or a note outside the scope.
+pub fn note_id_of(keeper: &mut Keeper, ctx: &Context, uri: &str) -> Result<String, McpError> {
+    let id = if uri == NOW_URI {
+        Keeper::now_id(ctx.now_scope(None).as_deref())
+            .map_err(|e| McpError::internal_error(e.to_string(), None))?
+    } else if let Some(encoded) = uri.strip_prefix(NOTE_PREFIX) {
+        let id = model::percent_decode(encoded)
+            .ok_or_else(|| McpError::invalid_params(format!("'{uri}' is not valid UTF-8"), None))?;
+        let target = keeper
+            .resolve(&id)
+            .map_err(|e| McpError::invalid_params(e.to_string(), None))?;
+        if ctx.check(keeper, &target.id).is_err() {
+            return Err(McpError::resource_not_found(
+                format!("no note '{id}'"),
+                None,
+            ));
+        }
+        target.id
+    } else {
+        return Err(McpError::resource_not_found(
+            format!("no resource '{uri}': keep serves {NOW_URI} and {NOTE_PREFIX}{{id}}"),
+            None,
+        ));
+    };
+    Ok(id)
+}
+
+/// Most values one completion returns.
+const COMPLETIONS: usize = 50;
+
+/// Completes the `{id}` of the note template (ids, percent-encoded, that
+/// start with what was typed) and the `scope` of the reflection prompt
+/// (the scopes of the 'now' notes).
+pub fn complete(
+    keeper: &mut Keeper,
+    ctx: &Context,
+    request: &CompleteRequestParams,
+) -> Result<CompleteResult, McpError> {
+    let typed = request.argument.value.as_str();
+    let internal = |e: keep_core::Error| McpError::internal_error(e.to_string(), None);
+    let values: Vec<String> = match (&request.r#ref, request.argument.name.as_str()) {
+        (Reference::Resource(r), "id") if r.uri == format!("{NOTE_PREFIX}{{id}}") => {
+            let prefix = model::percent_decode(typed).unwrap_or_else(|| typed.to_string());
+            keeper
+                .ids_starting_with(&prefix, COMPLETIONS * 4)
+                .map_err(internal)?
+                .into_iter()
+                .filter(|id| ctx.check(keeper, id).is_ok())
+                .take(COMPLETIONS)
+                .map(|id| percent_encode(&id))
+                .collect()
+        }
+        (Reference::Prompt(p), "scope") if p.name == super::prompt::NAME => {
+            let now_prefix = format!("{}:", model::NOW_ID);
+            let own = ctx.now_scope(None).map(|s| format!("{s}/"));
+            keeper
+                .ids_starting_with(&now_prefix, COMPLETIONS * 4)
+                .map_err(internal)?
+                .into_iter()
+                .filter(|id| ctx.check(keeper, id).is_ok())
+                .filter_map(|id| {
+                    let scope = id.strip_prefix(&now_prefix)?;
+                    match &own {
+                        Some(own) => scope.strip_prefix(own.as_str()).map(str::to_string),
+                        None => Some(scope.to_string()),
+                    }
+                })
+                .filter(|scope| scope.starts_with(typed))
+                .take(COMPLETIONS)
+                .collect()
+        }
+        _ => Vec::new(),
+    };
+    let info = CompletionInfo::new(values).map_err(|e| McpError::internal_error(e, None))?;
+    Ok(CompleteResult::new(info))
+}
+
+/// Percent-encodes every byte but the unreserved ones, as a URI path
+/// segment needs (`decision/db` -> `decision%2Fdb`).
+fn percent_encode(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    for b in text.bytes() {
+        if b.is_ascii_alphanumeric() || matches!(b, b'-' | b'.' | b'_' | b'~') {
+            out.push(b as char);
+        } else {
+            out.push_str(&format!("%{b:02X}"));
+        }
+    }
+    out
 }

@@ -188,13 +188,20 @@ pub fn view_text(view: &NoteView, color: bool) -> String {
         ));
     }
     if !view.replaces.is_empty() {
-        lines.push(format!("{}: {}", key("replaces"), yaml(&view.replaces.join(" -> "))));
+        lines.push(format!(
+            "{}: {}",
+            key("replaces"),
+            yaml(&view.replaces.join(" -> "))
+        ));
     }
     if view.rating != Rating::default() {
         lines.push(format!(
             "{}: {}",
             key("rated"),
-            yaml(&format!("{} useful, {} wrong", view.rating.useful, view.rating.wrong))
+            yaml(&format!(
+                "{} useful, {} wrong",
+                view.rating.useful, view.rating.wrong
+            ))
         ));
     }
     if view.version == 0 && !view.history.is_empty() {

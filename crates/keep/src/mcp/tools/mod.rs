@@ -21,6 +21,7 @@ mod tag;
 
 use std::path::PathBuf;
 use std::sync::Arc;
+use std::sync::atomic::AtomicBool;
 
 use keep_core::model::{TagFilter, Tags};
 use keep_core::{Error, Keeper};
@@ -36,17 +37,32 @@ pub const MAX_TEXT_BYTES: usize = 1024 * 1024;
 /// Largest result, as JSON text; longer listings are cut and marked.
 pub const MAX_RESULT_BYTES: usize = 256 * 1024;
 
-/// Everything a call may use besides the keeper.
-#[derive(Debug, Default)]
+/// Where a call's progress goes: (done, total if known, what).
+pub type ProgressSink = tokio::sync::mpsc::UnboundedSender<(f64, Option<f64>, String)>;
+
+/// Everything a call may use besides the keeper: the server's settings,
+/// and this call's progress sink and cancellation flag.
+#[derive(Debug, Default, Clone)]
 pub struct Context {
     /// Canonical folders `put_file` may read under.
     pub roots: Vec<PathBuf>,
     /// The server's scope: every note read must carry these tags, and every
     /// note written gets them. Empty: the whole store.
     pub scope: Tags,
+    /// Set when the client asked for progress (`_meta.progressToken`).
+    pub progress: Option<ProgressSink>,
+    /// Set when the client cancels the call.
+    pub cancel: Arc<AtomicBool>,
 }
 
 impl Context {
+    /// Tells the client how far the call is, when it asked.
+    pub fn report(&self, done: usize, total: Option<usize>, what: String) {
+        if let Some(sink) = &self.progress {
+            let _ = sink.send((done as f64, total.map(|t| t as f64), what));
+        }
+    }
+
     /// The scope as filters, for listings and writes.
     pub fn scope_filters(&self) -> Vec<TagFilter> {
         self.scope
@@ -91,7 +107,11 @@ impl Context {
     /// The scope of the 'now' note: the one asked for, inside the
     /// server's scope when it has one (`project=x/agent`).
     pub fn now_scope(&self, asked: Option<&str>) -> Option<String> {
-        let server: Vec<String> = self.scope.pairs().map(|(k, v)| format!("{k}={v}")).collect();
+        let server: Vec<String> = self
+            .scope
+            .pairs()
+            .map(|(k, v)| format!("{k}={v}"))
+            .collect();
         match (server.is_empty(), asked) {
             (true, asked) => asked.map(str::to_string),
             (false, None) => Some(server.join(",")),

@@ -2,9 +2,10 @@
 //! folder.
 
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 
 use keep_core::Keeper;
-use keep_core::keeper::{IngestOptions, IngestReport, Target, WalkOptions};
+use keep_core::keeper::{IngestOptions, IngestReport, Progress, Target, WalkOptions};
 use keep_core::model;
 use schemars::JsonSchema;
 use serde::Deserialize;
@@ -48,9 +49,27 @@ impl ToolDef for PutFile {
             tags: ctx.scoped(model::parse_user_tags(&args.tags)?)?,
             within: ctx.scope_filters(),
             roots: ctx.roots.clone(),
+            cancel: Some(Arc::clone(&ctx.cancel)),
             ..IngestOptions::default()
         };
-        Ok(keeper.ingest(&[Target::Path(path)], &opts, &mut |_| {})?)
+        // One rising count: the files read, then the texts embedded.
+        let mut files = 0;
+        Ok(
+            keeper.ingest(&[Target::Path(path)], &opts, &mut |p| match p {
+                Progress::Planned { total } => {
+                    files = total;
+                    ctx.report(0, Some(total), format!("{total} file(s) to read"));
+                }
+                Progress::Finished { done, total, name } => {
+                    ctx.report(done, Some(total), format!("read {name}"));
+                }
+                Progress::Embedding { done, total } => ctx.report(
+                    files + done,
+                    Some(files + total),
+                    format!("embedded {done} of {total} text(s)"),
+                ),
+            })?,
+        )
     }
 }
 

@@ -65,7 +65,10 @@ impl ToolDef for Tag {
             }
         }
         let leaves_scope = edit.remove_keys.iter().any(|k| ctx.scope.contains_key(k))
-            || edit.remove_values.iter().any(|(k, v)| ctx.scope.contains(k, v));
+            || edit
+                .remove_values
+                .iter()
+                .any(|(k, v)| ctx.scope.contains(k, v));
         if leaves_scope {
             return Err(CallError::Failed(
                 "the tags of this server's scope cannot be removed".into(),

@@ -1,0 +1,258 @@
+//! What the server tells a client without being asked: log messages at or
+//! above the level the client set, the progress of a call that asked for
+//! it, and changes to subscribed resources and to the set of notes. The
+//! store's folder is watched, so a change made by another process (the
+//! command line, another server) is noticed as soon as it is written,
+//! without polling.
+
+use std::collections::HashMap;
+use std::path::Path;
+use std::sync::atomic::Ordering;
+use std::sync::{Arc, Mutex, PoisonError};
+use std::time::Duration;
+
+use rmcp::model::{
+    LoggingLevel, LoggingMessageNotificationParam, ProgressNotificationParam,
+    ResourceUpdatedNotificationParam,
+};
+use rmcp::service::RequestContext;
+use rmcp::{Peer, RoleServer};
+use serde_json::{Value, json};
+use tokio::task::JoinHandle;
+
+use super::tools::{CallError, Context};
+use keep_core::Keeper;
+use keep_core::model::NoteFilter;
+
+/// Quiet time after a change to the store before looking at it, so one
+/// write (several file events) makes one check.
+const SETTLE: Duration = Duration::from_millis(100);
+
+/// The state of a subscribed note: a fingerprint of what a reader sees
+/// (summary, tags, content, update time), or None when it is gone.
+type Seen = Option<u64>;
+
+pub struct Notifier {
+    keeper: Arc<Mutex<Keeper>>,
+    /// Lowest severity sent (`severity` order).
+    level: Mutex<u8>,
+    peer: Mutex<Option<Peer<RoleServer>>>,
+    /// Subscribed URI -> (note id, state last seen).
+    subscriptions: Mutex<HashMap<String, (String, Seen)>>,
+    /// How many notes there were when last looked.
+    notes: Mutex<Option<usize>>,
+}
+
+fn severity(level: LoggingLevel) -> u8 {
+    match level {
+        LoggingLevel::Debug => 0,
+        LoggingLevel::Info => 1,
+        LoggingLevel::Notice => 2,
+        LoggingLevel::Warning => 3,
+        LoggingLevel::Error => 4,
+        LoggingLevel::Critical => 5,
+        LoggingLevel::Alert => 6,
+        LoggingLevel::Emergency => 7,
+    }
+}
+
+fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
+    m.lock().unwrap_or_else(PoisonError::into_inner)
+}
+
+impl Notifier {
+    pub fn new(keeper: Arc<Mutex<Keeper>>) -> Self {
+        Notifier {
+            keeper,
+            level: Mutex::new(severity(LoggingLevel::Warning)),
+            peer: Mutex::new(None),
+            subscriptions: Mutex::new(HashMap::new()),
+            notes: Mutex::new(None),
+        }
+    }
+
+    /// Keeps the client's handle, for messages sent outside a request.
+    pub fn remember_peer(&self, peer: &Peer<RoleServer>) {
+        lock(&self.peer).get_or_insert_with(|| peer.clone());
+    }
+
+    pub fn set_level(&self, level: LoggingLevel) {
+        *lock(&self.level) = severity(level);
+    }
+
+    /// Sends a log message when its level is at or above the client's.
+    pub async fn log(&self, peer: &Peer<RoleServer>, level: LoggingLevel, data: Value) {
+        if severity(level) < *lock(&self.level) {
+            return;
+        }
+        let message = LoggingMessageNotificationParam::new(level, data).with_logger("keep");
+        let _ = peer.notify_logging_message(message).await;
+    }
+
+    /// Logs how a tool call went: a failure as a warning, the rest as
+    /// debug lines with the time taken.
+    pub async fn log_call(
+        &self,
+        peer: &Peer<RoleServer>,
+        tool: &str,
+        took: Duration,
+        outcome: &Result<Value, CallError>,
+    ) {
+        let ms = took.as_secs_f64() * 1000.0;
+        let (level, data) = match outcome {
+            Ok(_) => (
+                LoggingLevel::Debug,
+                json!({"tool": tool, "ms": (ms * 10.0).round() / 10.0}),
+            ),
+            Err(CallError::Failed(why) | CallError::BadArguments(why)) => {
+                (LoggingLevel::Warning, json!({"tool": tool, "failed": why}))
+            }
+        };
+        self.log(peer, level, data).await;
+    }
+
+    pub fn subscribe(&self, uri: String, id: String) {
+        let seen = self.state_of(&id);
+        lock(&self.subscriptions).insert(uri, (id, seen));
+    }
+
+    pub fn unsubscribe(&self, uri: &str) {
+        lock(&self.subscriptions).remove(uri);
+    }
+
+    fn state_of(&self, id: &str) -> Seen {
+        use std::hash::{Hash, Hasher};
+        let keeper = lock(&self.keeper);
+        keeper.peek(id).ok().flatten().map(|n| {
+            let mut h = std::collections::hash_map::DefaultHasher::new();
+            (&n.summary, &n.content_hash, n.updated.millis()).hash(&mut h);
+            for (k, v) in n.tags.pairs() {
+                (k, v).hash(&mut h);
+            }
+            h.finish()
+        })
+    }
+
+    /// Looks at the store after a change: which subscribed notes changed,
+    /// and whether notes came or went. Runs on a blocking thread.
+    fn changes(&self) -> (Vec<String>, bool) {
+        let ids: Vec<(String, String, Seen)> = lock(&self.subscriptions)
+            .iter()
+            .map(|(uri, (id, seen))| (uri.clone(), id.clone(), *seen))
+            .collect();
+        let mut changed = Vec::new();
+        for (uri, id, seen) in ids {
+            let now = self.state_of(&id);
+            if now != seen {
+                if let Some(entry) = lock(&self.subscriptions).get_mut(&uri) {
+                    entry.1 = now;
+                }
+                changed.push(uri);
+            }
+        }
+        let count = lock(&self.keeper).count(&NoteFilter::default()).ok();
+        let mut last = lock(&self.notes);
+        let list_changed = last.is_some() && *last != count;
+        *last = count;
+        (changed, list_changed)
+    }
+
+    async fn tell_changes(self: &Arc<Self>) {
+        let me = Arc::clone(self);
+        let Ok((changed, list_changed)) = tokio::task::spawn_blocking(move || me.changes()).await
+        else {
+            return;
+        };
+        let Some(peer) = lock(&self.peer).clone() else {
+            return;
+        };
+        for uri in changed {
+            let _ = peer
+                .notify_resource_updated(ResourceUpdatedNotificationParam::new(uri))
+                .await;
+        }
+        if list_changed {
+            let _ = peer.notify_resource_list_changed().await;
+        }
+    }
+}
+
+/// Watches the store's database files; each burst of changes makes one
+/// check. None (and no notifications) when the folder cannot be watched.
+pub fn watch_store(dir: &Path, notifier: Arc<Notifier>) -> Option<notify::RecommendedWatcher> {
+    use notify::Watcher;
+    let (tx, mut rx) = tokio::sync::mpsc::unbounded_channel();
+    let mut watcher = notify::recommended_watcher(move |event: notify::Result<notify::Event>| {
+        let Ok(event) = event else { return };
+        let data = event.paths.iter().any(|p| {
+            p.file_name()
+                .and_then(|n| n.to_str())
+                .is_some_and(|n| n.ends_with(".db") || n.ends_with(".db-wal"))
+        });
+        if data && !event.kind.is_access() {
+            let _ = tx.send(());
+        }
+    })
+    .ok()?;
+    watcher
+        .watch(dir, notify::RecursiveMode::NonRecursive)
+        .ok()?;
+    tokio::spawn(async move {
+        notifier.tell_changes().await;
+        while rx.recv().await.is_some() {
+            tokio::time::sleep(SETTLE).await;
+            while rx.try_recv().is_ok() {}
+            notifier.tell_changes().await;
+        }
+    });
+    Some(watcher)
+}
+
+/// The tasks that carry one call's progress to the client and its
+/// cancellation to the call.
+pub struct Forwarding {
+    progress: Option<JoinHandle<()>>,
+    cancel: JoinHandle<()>,
+}
+
+impl Forwarding {
+    /// Waits for the last progress message to go out.
+    pub async fn finish(self) {
+        self.cancel.abort();
+        if let Some(task) = self.progress {
+            let _ = tokio::time::timeout(Duration::from_secs(1), task).await;
+        }
+    }
+}
+
+/// A context for one call: the server's, plus a progress sink when the
+/// request carries a progress token and a flag set on cancellation.
+pub fn call_context(
+    base: &Context,
+    request: &RequestContext<RoleServer>,
+) -> (Arc<Context>, Forwarding) {
+    let mut ctx = base.clone();
+    ctx.cancel = Arc::default();
+    let flag = Arc::clone(&ctx.cancel);
+    let cancelled = request.ct.clone();
+    let cancel = tokio::spawn(async move {
+        cancelled.cancelled().await;
+        flag.store(true, Ordering::Relaxed);
+    });
+    let progress = request.meta.get_progress_token().map(|token| {
+        let (tx, mut rx) = tokio::sync::mpsc::unbounded_channel::<(f64, Option<f64>, String)>();
+        ctx.progress = Some(tx);
+        let peer = request.peer.clone();
+        tokio::spawn(async move {
+            while let Some((done, total, what)) = rx.recv().await {
+                let mut note =
+                    ProgressNotificationParam::new(token.clone(), done).with_message(what);
+                if let Some(total) = total {
+                    note = note.with_total(total);
+                }
+                let _ = peer.notify_progress(note).await;
+            }
+        })
+    });
+    (Arc::new(ctx), Forwarding { progress, cancel })
+}
