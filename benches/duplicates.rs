@@ -64,17 +64,18 @@ fn main() {
     let outcomes: Vec<Outcome> = queries
         .iter()
         .map(|q| {
-            let near = keeper
+            // None: every near note differs in a number, so none is taken.
+            let (found, similarity) = keeper
                 .closest_restatement(&q[2], &Tags::new())
                 .expect("probe")
-                .expect("a nearest note");
+                .map_or((String::new(), f64::NEG_INFINITY), |d| (d.id, d.similarity));
             Outcome {
                 kind: q[0].clone(),
                 query: q[2].clone(),
                 expected: q[1].clone(),
-                right: near.id == q[1],
-                found: near.id,
-                similarity: near.similarity,
+                right: found == q[1],
+                found,
+                similarity,
             }
         })
         .collect();

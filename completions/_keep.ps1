@@ -35,6 +35,7 @@ Register-ArgumentCompleter -Native -CommandName 'keep' -ScriptBlock {
             [CompletionResult]::new('tag', 'tag', [CompletionResultType]::ParameterValue, 'Add or remove tags on notes')
             [CompletionResult]::new('del', 'del', [CompletionResultType]::ParameterValue, 'Delete notes for good, or one archived version of a note')
             [CompletionResult]::new('revert', 'revert', [CompletionResultType]::ParameterValue, 'Undo the last change of notes: restore the previous version')
+            [CompletionResult]::new('rate', 'rate', [CompletionResultType]::ParameterValue, 'Rate a note as useful or wrong')
             [CompletionResult]::new('now', 'now', [CompletionResultType]::ParameterValue, 'Show or replace the working-intentions note, ''now''')
             [CompletionResult]::new('move', 'move', [CompletionResultType]::ParameterValue, 'Move the version history of ''now'' (or of another note) into a named note')
             [CompletionResult]::new('export', 'export', [CompletionResultType]::ParameterValue, 'Export every note, with tags, full history and parts, as JSON Lines')
@@ -52,10 +53,14 @@ Register-ArgumentCompleter -Native -CommandName 'keep' -ScriptBlock {
             [CompletionResult]::new('-t', '-t', [CompletionResultType]::ParameterName, 'Add a tag (repeatable)')
             [CompletionResult]::new('--tag', '--tag', [CompletionResultType]::ParameterName, 'Add a tag (repeatable)')
             [CompletionResult]::new('--summary', '--summary', [CompletionResultType]::ParameterName, 'Use this summary instead of one made from the content')
+            [CompletionResult]::new('--expires', '--expires', [CompletionResultType]::ParameterName, 'The note stops being true after this: an ISO 8601 duration from now (P30D), a date or a timestamp')
+            [CompletionResult]::new('--supersedes', '--supersedes', [CompletionResultType]::ParameterName, 'This note replaces note ID, which recall then hides (repeatable)')
             [CompletionResult]::new('-x', '-x', [CompletionResultType]::ParameterName, 'Leave out files and folders matching GLOB (gitignore syntax; repeatable)')
             [CompletionResult]::new('--exclude', '--exclude', [CompletionResultType]::ParameterName, 'Leave out files and folders matching GLOB (gitignore syntax; repeatable)')
             [CompletionResult]::new('--max-files', '--max-files', [CompletionResultType]::ParameterName, 'Take at most N files from each folder')
             [CompletionResult]::new('--store', '--store', [CompletionResultType]::ParameterName, 'Store directory, holding keep.db (or KEEP_STORE) [default: the platform data directory + /keep]')
+            [CompletionResult]::new('--update', '--update', [CompletionResultType]::ParameterName, 'When the text restates an existing note, store it as that note''s next version')
+            [CompletionResult]::new('--allow-duplicate', '--allow-duplicate', [CompletionResultType]::ParameterName, 'Store the text even when it restates an existing note')
             [CompletionResult]::new('-r', '-r', [CompletionResultType]::ParameterName, 'Also take the files in subfolders of a folder')
             [CompletionResult]::new('--recursive', '--recursive', [CompletionResultType]::ParameterName, 'Also take the files in subfolders of a folder')
             [CompletionResult]::new('--watch', '--watch', [CompletionResultType]::ParameterName, 'Also register the folders to be kept indexed by ''keep watch''')
@@ -91,8 +96,9 @@ Register-ArgumentCompleter -Native -CommandName 'keep' -ScriptBlock {
             [CompletionResult]::new('-n', '-n', [CompletionResultType]::ParameterName, 'Show at most N notes')
             [CompletionResult]::new('--limit', '--limit', [CompletionResultType]::ParameterName, 'Show at most N notes')
             [CompletionResult]::new('--store', '--store', [CompletionResultType]::ParameterName, 'Store directory, holding keep.db (or KEEP_STORE) [default: the platform data directory + /keep]')
-            [CompletionResult]::new('-a', '-a', [CompletionResultType]::ParameterName, 'Include system notes (ids starting with ''.'')')
-            [CompletionResult]::new('--all', '--all', [CompletionResultType]::ParameterName, 'Include system notes (ids starting with ''.'')')
+            [CompletionResult]::new('-a', '-a', [CompletionResultType]::ParameterName, 'Include system notes (ids starting with ''.'') and expired notes')
+            [CompletionResult]::new('--all', '--all', [CompletionResultType]::ParameterName, 'Include system notes (ids starting with ''.'') and expired notes')
+            [CompletionResult]::new('--expired', '--expired', [CompletionResultType]::ParameterName, 'Only notes whose expiry time (put --expires) has passed')
             [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print one JSON document instead of text')
             [CompletionResult]::new('--ids', '--ids', [CompletionResultType]::ParameterName, 'Print only ids, one per line (for xargs)')
             [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
@@ -112,9 +118,10 @@ Register-ArgumentCompleter -Native -CommandName 'keep' -ScriptBlock {
             [CompletionResult]::new('--mode', '--mode', [CompletionResultType]::ParameterName, 'Which candidates to rank: both fused, keywords only (no model is loaded) or embeddings only')
             [CompletionResult]::new('--half-life', '--half-life', [CompletionResultType]::ParameterName, 'Recency half-life in days; 0 turns decay off [default: 30, or half_life_days in the config file]')
             [CompletionResult]::new('--store', '--store', [CompletionResultType]::ParameterName, 'Store directory, holding keep.db (or KEEP_STORE) [default: the platform data directory + /keep]')
-            [CompletionResult]::new('-a', '-a', [CompletionResultType]::ParameterName, 'Include system notes (ids starting with ''.'')')
-            [CompletionResult]::new('--all', '--all', [CompletionResultType]::ParameterName, 'Include system notes (ids starting with ''.'')')
+            [CompletionResult]::new('-a', '-a', [CompletionResultType]::ParameterName, 'Include system notes (ids starting with ''.'') and expired notes')
+            [CompletionResult]::new('--all', '--all', [CompletionResultType]::ParameterName, 'Include system notes (ids starting with ''.'') and expired notes')
             [CompletionResult]::new('--deep', '--deep', [CompletionResultType]::ParameterName, 'Also follow edges and shared tags from the top hits (two hops)')
+            [CompletionResult]::new('--all-versions', '--all-versions', [CompletionResultType]::ParameterName, 'Also find notes superseded by newer ones (ranked below them)')
             [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print one JSON document instead of text')
             [CompletionResult]::new('--ids', '--ids', [CompletionResultType]::ParameterName, 'Print only ids, one per line (for xargs)')
             [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
@@ -144,6 +151,14 @@ Register-ArgumentCompleter -Native -CommandName 'keep' -ScriptBlock {
         'keep;revert' {
             [CompletionResult]::new('--store', '--store', [CompletionResultType]::ParameterName, 'Store directory, holding keep.db (or KEEP_STORE) [default: the platform data directory + /keep]')
             [CompletionResult]::new('--delete', '--delete', [CompletionResultType]::ParameterName, 'Delete a note that has no earlier version instead of refusing')
+            [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print one JSON document instead of text')
+            [CompletionResult]::new('--ids', '--ids', [CompletionResultType]::ParameterName, 'Print only ids, one per line (for xargs)')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            break
+        }
+        'keep;rate' {
+            [CompletionResult]::new('--store', '--store', [CompletionResultType]::ParameterName, 'Store directory, holding keep.db (or KEEP_STORE) [default: the platform data directory + /keep]')
             [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print one JSON document instead of text')
             [CompletionResult]::new('--ids', '--ids', [CompletionResultType]::ParameterName, 'Print only ids, one per line (for xargs)')
             [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
@@ -204,6 +219,7 @@ Register-ArgumentCompleter -Native -CommandName 'keep' -ScriptBlock {
         }
         'keep;mcp' {
             [CompletionResult]::new('--allow', '--allow', [CompletionResultType]::ParameterName, 'Let put_file read files under DIR (repeatable)')
+            [CompletionResult]::new('--scope', '--scope', [CompletionResultType]::ParameterName, 'Confine every tool to notes tagged KEY=VALUE, and tag every note written with it (repeatable; all apply)')
             [CompletionResult]::new('--store', '--store', [CompletionResultType]::ParameterName, 'Store directory, holding keep.db (or KEEP_STORE) [default: the platform data directory + /keep]')
             [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print one JSON document instead of text')
             [CompletionResult]::new('--ids', '--ids', [CompletionResultType]::ParameterName, 'Print only ids, one per line (for xargs)')
@@ -238,6 +254,7 @@ Register-ArgumentCompleter -Native -CommandName 'keep' -ScriptBlock {
             [CompletionResult]::new('tag', 'tag', [CompletionResultType]::ParameterValue, 'Add or remove tags on notes')
             [CompletionResult]::new('del', 'del', [CompletionResultType]::ParameterValue, 'Delete notes for good, or one archived version of a note')
             [CompletionResult]::new('revert', 'revert', [CompletionResultType]::ParameterValue, 'Undo the last change of notes: restore the previous version')
+            [CompletionResult]::new('rate', 'rate', [CompletionResultType]::ParameterValue, 'Rate a note as useful or wrong')
             [CompletionResult]::new('now', 'now', [CompletionResultType]::ParameterValue, 'Show or replace the working-intentions note, ''now''')
             [CompletionResult]::new('move', 'move', [CompletionResultType]::ParameterValue, 'Move the version history of ''now'' (or of another note) into a named note')
             [CompletionResult]::new('export', 'export', [CompletionResultType]::ParameterValue, 'Export every note, with tags, full history and parts, as JSON Lines')
@@ -268,6 +285,9 @@ Register-ArgumentCompleter -Native -CommandName 'keep' -ScriptBlock {
             break
         }
         'keep;help;revert' {
+            break
+        }
+        'keep;help;rate' {
             break
         }
         'keep;help;now' {

@@ -49,6 +49,9 @@ _keep() {
             keep,put)
                 cmd="keep__subcmd__put"
                 ;;
+            keep,rate)
+                cmd="keep__subcmd__rate"
+                ;;
             keep,reindex)
                 cmd="keep__subcmd__reindex"
                 ;;
@@ -97,6 +100,9 @@ _keep() {
             keep__subcmd__help,put)
                 cmd="keep__subcmd__help__subcmd__put"
                 ;;
+            keep__subcmd__help,rate)
+                cmd="keep__subcmd__help__subcmd__rate"
+                ;;
             keep__subcmd__help,reindex)
                 cmd="keep__subcmd__help__subcmd__reindex"
                 ;;
@@ -119,7 +125,7 @@ _keep() {
 
     case "${cmd}" in
         keep)
-            opts="-h -V --store --json --ids --help --version put get list find tag del revert now move export import reindex mcp watch ui help"
+            opts="-h -V --store --json --ids --help --version put get list find tag del revert rate now move export import reindex mcp watch ui help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 1 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -173,7 +179,7 @@ _keep() {
             return 0
             ;;
         keep__subcmd__find)
-            opts="-t -a -S -n -h --id --tag --since --until --all --scope --limit --deep --mode --half-life --store --json --ids --help"
+            opts="-t -a -S -n -h --id --tag --since --until --all --scope --limit --deep --mode --all-versions --half-life --store --json --ids --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -277,7 +283,7 @@ _keep() {
             return 0
             ;;
         keep__subcmd__help)
-            opts="put get list find tag del revert now move export import reindex mcp watch ui help"
+            opts="put get list find tag del revert rate now move export import reindex mcp watch ui help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -444,6 +450,20 @@ _keep() {
             COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
             return 0
             ;;
+        keep__subcmd__help__subcmd__rate)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
         keep__subcmd__help__subcmd__reindex)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
@@ -533,7 +553,7 @@ _keep() {
             return 0
             ;;
         keep__subcmd__list)
-            opts="-t -a -n -h --tag --since --until --all --sort --limit --store --json --ids --help"
+            opts="-t -a -n -h --tag --since --until --all --sort --limit --expired --store --json --ids --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -579,13 +599,17 @@ _keep() {
             return 0
             ;;
         keep__subcmd__mcp)
-            opts="-h --allow --store --json --ids --help"
+            opts="-h --allow --scope --store --json --ids --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
                 --allow)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --scope)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -665,7 +689,7 @@ _keep() {
             return 0
             ;;
         keep__subcmd__put)
-            opts="-t -r -x -h --text --id --tag --summary --recursive --exclude --watch --max-files --store --json --ids --help"
+            opts="-t -r -x -h --text --id --tag --summary --expires --supersedes --update --allow-duplicate --recursive --exclude --watch --max-files --store --json --ids --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -691,6 +715,14 @@ _keep() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --expires)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --supersedes)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 --exclude)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
@@ -703,6 +735,24 @@ _keep() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --store)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        keep__subcmd__rate)
+            opts="-h --store --json --ids --help useful wrong"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
                 --store)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0

@@ -32,6 +32,7 @@ set edit:completion:arg-completer[keep] = {|@words|
             cand tag 'Add or remove tags on notes'
             cand del 'Delete notes for good, or one archived version of a note'
             cand revert 'Undo the last change of notes: restore the previous version'
+            cand rate 'Rate a note as useful or wrong'
             cand now 'Show or replace the working-intentions note, ''now'''
             cand move 'Move the version history of ''now'' (or of another note) into a named note'
             cand export 'Export every note, with tags, full history and parts, as JSON Lines'
@@ -48,10 +49,14 @@ set edit:completion:arg-completer[keep] = {|@words|
             cand -t 'Add a tag (repeatable)'
             cand --tag 'Add a tag (repeatable)'
             cand --summary 'Use this summary instead of one made from the content'
+            cand --expires 'The note stops being true after this: an ISO 8601 duration from now (P30D), a date or a timestamp'
+            cand --supersedes 'This note replaces note ID, which recall then hides (repeatable)'
             cand -x 'Leave out files and folders matching GLOB (gitignore syntax; repeatable)'
             cand --exclude 'Leave out files and folders matching GLOB (gitignore syntax; repeatable)'
             cand --max-files 'Take at most N files from each folder'
             cand --store 'Store directory, holding keep.db (or KEEP_STORE) [default: the platform data directory + /keep]'
+            cand --update 'When the text restates an existing note, store it as that note''s next version'
+            cand --allow-duplicate 'Store the text even when it restates an existing note'
             cand -r 'Also take the files in subfolders of a folder'
             cand --recursive 'Also take the files in subfolders of a folder'
             cand --watch 'Also register the folders to be kept indexed by ''keep watch'''
@@ -85,8 +90,9 @@ set edit:completion:arg-completer[keep] = {|@words|
             cand -n 'Show at most N notes'
             cand --limit 'Show at most N notes'
             cand --store 'Store directory, holding keep.db (or KEEP_STORE) [default: the platform data directory + /keep]'
-            cand -a 'Include system notes (ids starting with ''.'')'
-            cand --all 'Include system notes (ids starting with ''.'')'
+            cand -a 'Include system notes (ids starting with ''.'') and expired notes'
+            cand --all 'Include system notes (ids starting with ''.'') and expired notes'
+            cand --expired 'Only notes whose expiry time (put --expires) has passed'
             cand --json 'Print one JSON document instead of text'
             cand --ids 'Print only ids, one per line (for xargs)'
             cand -h 'Print help (see more with ''--help'')'
@@ -105,9 +111,10 @@ set edit:completion:arg-completer[keep] = {|@words|
             cand --mode 'Which candidates to rank: both fused, keywords only (no model is loaded) or embeddings only'
             cand --half-life 'Recency half-life in days; 0 turns decay off [default: 30, or half_life_days in the config file]'
             cand --store 'Store directory, holding keep.db (or KEEP_STORE) [default: the platform data directory + /keep]'
-            cand -a 'Include system notes (ids starting with ''.'')'
-            cand --all 'Include system notes (ids starting with ''.'')'
+            cand -a 'Include system notes (ids starting with ''.'') and expired notes'
+            cand --all 'Include system notes (ids starting with ''.'') and expired notes'
             cand --deep 'Also follow edges and shared tags from the top hits (two hops)'
+            cand --all-versions 'Also find notes superseded by newer ones (ranked below them)'
             cand --json 'Print one JSON document instead of text'
             cand --ids 'Print only ids, one per line (for xargs)'
             cand -h 'Print help (see more with ''--help'')'
@@ -134,6 +141,13 @@ set edit:completion:arg-completer[keep] = {|@words|
         &'keep;revert'= {
             cand --store 'Store directory, holding keep.db (or KEEP_STORE) [default: the platform data directory + /keep]'
             cand --delete 'Delete a note that has no earlier version instead of refusing'
+            cand --json 'Print one JSON document instead of text'
+            cand --ids 'Print only ids, one per line (for xargs)'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+        }
+        &'keep;rate'= {
+            cand --store 'Store directory, holding keep.db (or KEEP_STORE) [default: the platform data directory + /keep]'
             cand --json 'Print one JSON document instead of text'
             cand --ids 'Print only ids, one per line (for xargs)'
             cand -h 'Print help (see more with ''--help'')'
@@ -188,6 +202,7 @@ set edit:completion:arg-completer[keep] = {|@words|
         }
         &'keep;mcp'= {
             cand --allow 'Let put_file read files under DIR (repeatable)'
+            cand --scope 'Confine every tool to notes tagged KEY=VALUE, and tag every note written with it (repeatable; all apply)'
             cand --store 'Store directory, holding keep.db (or KEEP_STORE) [default: the platform data directory + /keep]'
             cand --json 'Print one JSON document instead of text'
             cand --ids 'Print only ids, one per line (for xargs)'
@@ -219,6 +234,7 @@ set edit:completion:arg-completer[keep] = {|@words|
             cand tag 'Add or remove tags on notes'
             cand del 'Delete notes for good, or one archived version of a note'
             cand revert 'Undo the last change of notes: restore the previous version'
+            cand rate 'Rate a note as useful or wrong'
             cand now 'Show or replace the working-intentions note, ''now'''
             cand move 'Move the version history of ''now'' (or of another note) into a named note'
             cand export 'Export every note, with tags, full history and parts, as JSON Lines'
@@ -242,6 +258,8 @@ set edit:completion:arg-completer[keep] = {|@words|
         &'keep;help;del'= {
         }
         &'keep;help;revert'= {
+        }
+        &'keep;help;rate'= {
         }
         &'keep;help;now'= {
         }

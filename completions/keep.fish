@@ -36,6 +36,7 @@ complete -c keep -n "__fish_keep_needs_command" -f -a "find" -d 'Find notes by m
 complete -c keep -n "__fish_keep_needs_command" -f -a "tag" -d 'Add or remove tags on notes'
 complete -c keep -n "__fish_keep_needs_command" -f -a "del" -d 'Delete notes for good, or one archived version of a note'
 complete -c keep -n "__fish_keep_needs_command" -f -a "revert" -d 'Undo the last change of notes: restore the previous version'
+complete -c keep -n "__fish_keep_needs_command" -f -a "rate" -d 'Rate a note as useful or wrong'
 complete -c keep -n "__fish_keep_needs_command" -f -a "now" -d 'Show or replace the working-intentions note, \'now\''
 complete -c keep -n "__fish_keep_needs_command" -f -a "move" -d 'Move the version history of \'now\' (or of another note) into a named note'
 complete -c keep -n "__fish_keep_needs_command" -f -a "export" -d 'Export every note, with tags, full history and parts, as JSON Lines'
@@ -49,9 +50,13 @@ complete -c keep -n "__fish_keep_using_subcommand put" -l text -d 'Store TEXT as
 complete -c keep -n "__fish_keep_using_subcommand put" -l id -d 'Store under this id instead of the one derived from the content (one input only)' -r
 complete -c keep -n "__fish_keep_using_subcommand put" -s t -l tag -d 'Add a tag (repeatable)' -r
 complete -c keep -n "__fish_keep_using_subcommand put" -l summary -d 'Use this summary instead of one made from the content' -r
+complete -c keep -n "__fish_keep_using_subcommand put" -l expires -d 'The note stops being true after this: an ISO 8601 duration from now (P30D), a date or a timestamp' -r
+complete -c keep -n "__fish_keep_using_subcommand put" -l supersedes -d 'This note replaces note ID, which recall then hides (repeatable)' -r
 complete -c keep -n "__fish_keep_using_subcommand put" -s x -l exclude -d 'Leave out files and folders matching GLOB (gitignore syntax; repeatable)' -r
 complete -c keep -n "__fish_keep_using_subcommand put" -l max-files -d 'Take at most N files from each folder' -r
 complete -c keep -n "__fish_keep_using_subcommand put" -l store -d 'Store directory, holding keep.db (or KEEP_STORE) [default: the platform data directory + /keep]' -r -F
+complete -c keep -n "__fish_keep_using_subcommand put" -l update -d 'When the text restates an existing note, store it as that note\'s next version'
+complete -c keep -n "__fish_keep_using_subcommand put" -l allow-duplicate -d 'Store the text even when it restates an existing note'
 complete -c keep -n "__fish_keep_using_subcommand put" -s r -l recursive -d 'Also take the files in subfolders of a folder'
 complete -c keep -n "__fish_keep_using_subcommand put" -l watch -d 'Also register the folders to be kept indexed by \'keep watch\''
 complete -c keep -n "__fish_keep_using_subcommand put" -l json -d 'Print one JSON document instead of text'
@@ -76,7 +81,8 @@ created\t'Most recently created first'
 id\t'By id'"
 complete -c keep -n "__fish_keep_using_subcommand list" -s n -l limit -d 'Show at most N notes' -r
 complete -c keep -n "__fish_keep_using_subcommand list" -l store -d 'Store directory, holding keep.db (or KEEP_STORE) [default: the platform data directory + /keep]' -r -F
-complete -c keep -n "__fish_keep_using_subcommand list" -s a -l all -d 'Include system notes (ids starting with \'.\')'
+complete -c keep -n "__fish_keep_using_subcommand list" -s a -l all -d 'Include system notes (ids starting with \'.\') and expired notes'
+complete -c keep -n "__fish_keep_using_subcommand list" -l expired -d 'Only notes whose expiry time (put --expires) has passed'
 complete -c keep -n "__fish_keep_using_subcommand list" -l json -d 'Print one JSON document instead of text'
 complete -c keep -n "__fish_keep_using_subcommand list" -l ids -d 'Print only ids, one per line (for xargs)'
 complete -c keep -n "__fish_keep_using_subcommand list" -s h -l help -d 'Print help (see more with \'--help\')'
@@ -91,8 +97,9 @@ keyword\t''
 semantic\t''"
 complete -c keep -n "__fish_keep_using_subcommand find" -l half-life -d 'Recency half-life in days; 0 turns decay off [default: 30, or half_life_days in the config file]' -r
 complete -c keep -n "__fish_keep_using_subcommand find" -l store -d 'Store directory, holding keep.db (or KEEP_STORE) [default: the platform data directory + /keep]' -r -F
-complete -c keep -n "__fish_keep_using_subcommand find" -s a -l all -d 'Include system notes (ids starting with \'.\')'
+complete -c keep -n "__fish_keep_using_subcommand find" -s a -l all -d 'Include system notes (ids starting with \'.\') and expired notes'
 complete -c keep -n "__fish_keep_using_subcommand find" -l deep -d 'Also follow edges and shared tags from the top hits (two hops)'
+complete -c keep -n "__fish_keep_using_subcommand find" -l all-versions -d 'Also find notes superseded by newer ones (ranked below them)'
 complete -c keep -n "__fish_keep_using_subcommand find" -l json -d 'Print one JSON document instead of text'
 complete -c keep -n "__fish_keep_using_subcommand find" -l ids -d 'Print only ids, one per line (for xargs)'
 complete -c keep -n "__fish_keep_using_subcommand find" -s h -l help -d 'Print help (see more with \'--help\')'
@@ -112,6 +119,10 @@ complete -c keep -n "__fish_keep_using_subcommand revert" -l delete -d 'Delete a
 complete -c keep -n "__fish_keep_using_subcommand revert" -l json -d 'Print one JSON document instead of text'
 complete -c keep -n "__fish_keep_using_subcommand revert" -l ids -d 'Print only ids, one per line (for xargs)'
 complete -c keep -n "__fish_keep_using_subcommand revert" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c keep -n "__fish_keep_using_subcommand rate" -l store -d 'Store directory, holding keep.db (or KEEP_STORE) [default: the platform data directory + /keep]' -r -F
+complete -c keep -n "__fish_keep_using_subcommand rate" -l json -d 'Print one JSON document instead of text'
+complete -c keep -n "__fish_keep_using_subcommand rate" -l ids -d 'Print only ids, one per line (for xargs)'
+complete -c keep -n "__fish_keep_using_subcommand rate" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c keep -n "__fish_keep_using_subcommand now" -l scope -d 'Use the note \'now:NAME\'' -r
 complete -c keep -n "__fish_keep_using_subcommand now" -s t -l tag -d 'Add a tag when setting (repeatable)' -r
 complete -c keep -n "__fish_keep_using_subcommand now" -l store -d 'Store directory, holding keep.db (or KEEP_STORE) [default: the platform data directory + /keep]' -r -F
@@ -142,6 +153,7 @@ complete -c keep -n "__fish_keep_using_subcommand reindex" -l json -d 'Print one
 complete -c keep -n "__fish_keep_using_subcommand reindex" -l ids -d 'Print only ids, one per line (for xargs)'
 complete -c keep -n "__fish_keep_using_subcommand reindex" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c keep -n "__fish_keep_using_subcommand mcp" -l allow -d 'Let put_file read files under DIR (repeatable)' -r -F
+complete -c keep -n "__fish_keep_using_subcommand mcp" -l scope -d 'Confine every tool to notes tagged KEY=VALUE, and tag every note written with it (repeatable; all apply)' -r
 complete -c keep -n "__fish_keep_using_subcommand mcp" -l store -d 'Store directory, holding keep.db (or KEEP_STORE) [default: the platform data directory + /keep]' -r -F
 complete -c keep -n "__fish_keep_using_subcommand mcp" -l json -d 'Print one JSON document instead of text'
 complete -c keep -n "__fish_keep_using_subcommand mcp" -l ids -d 'Print only ids, one per line (for xargs)'
@@ -157,19 +169,20 @@ complete -c keep -n "__fish_keep_using_subcommand ui" -l store -d 'Store directo
 complete -c keep -n "__fish_keep_using_subcommand ui" -l json -d 'Print one JSON document instead of text'
 complete -c keep -n "__fish_keep_using_subcommand ui" -l ids -d 'Print only ids, one per line (for xargs)'
 complete -c keep -n "__fish_keep_using_subcommand ui" -s h -l help -d 'Print help (see more with \'--help\')'
-complete -c keep -n "__fish_keep_using_subcommand help; and not __fish_seen_subcommand_from put get list find tag del revert now move export import reindex mcp watch ui help" -f -a "put" -d 'Store text, standard input, files, folders or web pages as notes'
-complete -c keep -n "__fish_keep_using_subcommand help; and not __fish_seen_subcommand_from put get list find tag del revert now move export import reindex mcp watch ui help" -f -a "get" -d 'Show notes, an archived version (ID@V{N}) or a part (ID@P{N})'
-complete -c keep -n "__fish_keep_using_subcommand help; and not __fish_seen_subcommand_from put get list find tag del revert now move export import reindex mcp watch ui help" -f -a "list" -d 'List notes, most recently updated first'
-complete -c keep -n "__fish_keep_using_subcommand help; and not __fish_seen_subcommand_from put get list find tag del revert now move export import reindex mcp watch ui help" -f -a "find" -d 'Find notes by meaning and by keyword, best first'
-complete -c keep -n "__fish_keep_using_subcommand help; and not __fish_seen_subcommand_from put get list find tag del revert now move export import reindex mcp watch ui help" -f -a "tag" -d 'Add or remove tags on notes'
-complete -c keep -n "__fish_keep_using_subcommand help; and not __fish_seen_subcommand_from put get list find tag del revert now move export import reindex mcp watch ui help" -f -a "del" -d 'Delete notes for good, or one archived version of a note'
-complete -c keep -n "__fish_keep_using_subcommand help; and not __fish_seen_subcommand_from put get list find tag del revert now move export import reindex mcp watch ui help" -f -a "revert" -d 'Undo the last change of notes: restore the previous version'
-complete -c keep -n "__fish_keep_using_subcommand help; and not __fish_seen_subcommand_from put get list find tag del revert now move export import reindex mcp watch ui help" -f -a "now" -d 'Show or replace the working-intentions note, \'now\''
-complete -c keep -n "__fish_keep_using_subcommand help; and not __fish_seen_subcommand_from put get list find tag del revert now move export import reindex mcp watch ui help" -f -a "move" -d 'Move the version history of \'now\' (or of another note) into a named note'
-complete -c keep -n "__fish_keep_using_subcommand help; and not __fish_seen_subcommand_from put get list find tag del revert now move export import reindex mcp watch ui help" -f -a "export" -d 'Export every note, with tags, full history and parts, as JSON Lines'
-complete -c keep -n "__fish_keep_using_subcommand help; and not __fish_seen_subcommand_from put get list find tag del revert now move export import reindex mcp watch ui help" -f -a "import" -d 'Import notes from a file written by \'keep export\''
-complete -c keep -n "__fish_keep_using_subcommand help; and not __fish_seen_subcommand_from put get list find tag del revert now move export import reindex mcp watch ui help" -f -a "reindex" -d 'Embed everything that has no vector yet, with the configured model'
-complete -c keep -n "__fish_keep_using_subcommand help; and not __fish_seen_subcommand_from put get list find tag del revert now move export import reindex mcp watch ui help" -f -a "mcp" -d 'Serve keep\'s memory to agents over the Model Context Protocol'
-complete -c keep -n "__fish_keep_using_subcommand help; and not __fish_seen_subcommand_from put get list find tag del revert now move export import reindex mcp watch ui help" -f -a "watch" -d 'Keep the registered folders indexed until interrupted'
-complete -c keep -n "__fish_keep_using_subcommand help; and not __fish_seen_subcommand_from put get list find tag del revert now move export import reindex mcp watch ui help" -f -a "ui" -d 'Browse, search and tag notes in a full-screen terminal browser'
-complete -c keep -n "__fish_keep_using_subcommand help; and not __fish_seen_subcommand_from put get list find tag del revert now move export import reindex mcp watch ui help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c keep -n "__fish_keep_using_subcommand help; and not __fish_seen_subcommand_from put get list find tag del revert rate now move export import reindex mcp watch ui help" -f -a "put" -d 'Store text, standard input, files, folders or web pages as notes'
+complete -c keep -n "__fish_keep_using_subcommand help; and not __fish_seen_subcommand_from put get list find tag del revert rate now move export import reindex mcp watch ui help" -f -a "get" -d 'Show notes, an archived version (ID@V{N}) or a part (ID@P{N})'
+complete -c keep -n "__fish_keep_using_subcommand help; and not __fish_seen_subcommand_from put get list find tag del revert rate now move export import reindex mcp watch ui help" -f -a "list" -d 'List notes, most recently updated first'
+complete -c keep -n "__fish_keep_using_subcommand help; and not __fish_seen_subcommand_from put get list find tag del revert rate now move export import reindex mcp watch ui help" -f -a "find" -d 'Find notes by meaning and by keyword, best first'
+complete -c keep -n "__fish_keep_using_subcommand help; and not __fish_seen_subcommand_from put get list find tag del revert rate now move export import reindex mcp watch ui help" -f -a "tag" -d 'Add or remove tags on notes'
+complete -c keep -n "__fish_keep_using_subcommand help; and not __fish_seen_subcommand_from put get list find tag del revert rate now move export import reindex mcp watch ui help" -f -a "del" -d 'Delete notes for good, or one archived version of a note'
+complete -c keep -n "__fish_keep_using_subcommand help; and not __fish_seen_subcommand_from put get list find tag del revert rate now move export import reindex mcp watch ui help" -f -a "revert" -d 'Undo the last change of notes: restore the previous version'
+complete -c keep -n "__fish_keep_using_subcommand help; and not __fish_seen_subcommand_from put get list find tag del revert rate now move export import reindex mcp watch ui help" -f -a "rate" -d 'Rate a note as useful or wrong'
+complete -c keep -n "__fish_keep_using_subcommand help; and not __fish_seen_subcommand_from put get list find tag del revert rate now move export import reindex mcp watch ui help" -f -a "now" -d 'Show or replace the working-intentions note, \'now\''
+complete -c keep -n "__fish_keep_using_subcommand help; and not __fish_seen_subcommand_from put get list find tag del revert rate now move export import reindex mcp watch ui help" -f -a "move" -d 'Move the version history of \'now\' (or of another note) into a named note'
+complete -c keep -n "__fish_keep_using_subcommand help; and not __fish_seen_subcommand_from put get list find tag del revert rate now move export import reindex mcp watch ui help" -f -a "export" -d 'Export every note, with tags, full history and parts, as JSON Lines'
+complete -c keep -n "__fish_keep_using_subcommand help; and not __fish_seen_subcommand_from put get list find tag del revert rate now move export import reindex mcp watch ui help" -f -a "import" -d 'Import notes from a file written by \'keep export\''
+complete -c keep -n "__fish_keep_using_subcommand help; and not __fish_seen_subcommand_from put get list find tag del revert rate now move export import reindex mcp watch ui help" -f -a "reindex" -d 'Embed everything that has no vector yet, with the configured model'
+complete -c keep -n "__fish_keep_using_subcommand help; and not __fish_seen_subcommand_from put get list find tag del revert rate now move export import reindex mcp watch ui help" -f -a "mcp" -d 'Serve keep\'s memory to agents over the Model Context Protocol'
+complete -c keep -n "__fish_keep_using_subcommand help; and not __fish_seen_subcommand_from put get list find tag del revert rate now move export import reindex mcp watch ui help" -f -a "watch" -d 'Keep the registered folders indexed until interrupted'
+complete -c keep -n "__fish_keep_using_subcommand help; and not __fish_seen_subcommand_from put get list find tag del revert rate now move export import reindex mcp watch ui help" -f -a "ui" -d 'Browse, search and tag notes in a full-screen terminal browser'
+complete -c keep -n "__fish_keep_using_subcommand help; and not __fish_seen_subcommand_from put get list find tag del revert rate now move export import reindex mcp watch ui help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'

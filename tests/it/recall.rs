@@ -25,7 +25,7 @@ fn a_paraphrase_sharing_no_words_is_found() {
     assert!(find_ids(&env, &["--mode", "keyword", query]).is_empty());
     assert_eq!(find_ids(&env, &[query])[0], target);
     let hit = &env.json(&["find", query])[0];
-    assert!(hit["similarity"].as_f64().unwrap() > 0.3, "{hit}");
+    assert!(hit["relevance"].as_f64().unwrap() > 0.3, "{hit}");
     assert_eq!(hit["keyword_rank"], serde_json::Value::Null);
     assert_eq!(hit["vector_rank"], 1);
 }

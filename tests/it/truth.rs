@@ -23,13 +23,13 @@ fn a_restated_fact_is_reported_not_stored_twice() {
     let (out, err) = stderr_of(&env, &["put", RESTATED, "-t", "project=ops"]);
     assert_eq!(out.trim(), first);
     assert!(err.contains("not stored") && err.contains(&first), "{err}");
-    assert_eq!(env.all_ids(), [first.clone()]);
+    assert_eq!(env.all_ids(), std::slice::from_ref(&first));
 
     let report = env.json(&["put", RESTATED, "-t", "project=ops"]);
     assert_eq!(report["status"], "duplicate");
     assert_eq!(report["duplicate_of"], first.as_str());
     assert!(report["similarity"].as_f64().unwrap() > 0.9, "{report}");
-    assert_eq!(env.all_ids(), [first.clone()]);
+    assert_eq!(env.all_ids(), std::slice::from_ref(&first));
 }
 
 #[test]
