@@ -21,6 +21,18 @@ pub enum OnDuplicate {
     Update,
 }
 
+impl OnDuplicate {
+    /// What a person or agent asked for: `update` the existing note,
+    /// `allow` a second one, or (neither) be told and store nothing.
+    pub fn asked(update: bool, allow: bool) -> Self {
+        match (update, allow) {
+            (true, _) => OnDuplicate::Update,
+            (false, true) => OnDuplicate::Store,
+            (false, false) => OnDuplicate::Report,
+        }
+    }
+}
+
 /// A note whose meaning is nearly that of new text.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Duplicate {

@@ -127,13 +127,7 @@ pub fn run(ctx: &mut Ctx, args: Args) -> CliResult {
                 summary: args.summary.clone(),
                 expires,
                 supersedes: args.supersedes.clone(),
-                on_duplicate: if args.update {
-                    OnDuplicate::Update
-                } else if args.allow_duplicate {
-                    OnDuplicate::Store
-                } else {
-                    OnDuplicate::Report
-                },
+                on_duplicate: OnDuplicate::asked(args.update, args.allow_duplicate),
                 within: Vec::new(),
             };
             let outcome = ctx.keeper()?.put_text(&text, "inline", opts)?;

@@ -75,13 +75,7 @@ impl ToolDef for Remember {
             summary: args.summary,
             expires,
             supersedes: args.supersedes,
-            on_duplicate: if args.update {
-                OnDuplicate::Update
-            } else if args.allow_duplicate {
-                OnDuplicate::Store
-            } else {
-                OnDuplicate::Report
-            },
+            on_duplicate: OnDuplicate::asked(args.update, args.allow_duplicate),
             within: ctx.scope_filters(),
         };
         for id in &opts.supersedes {
