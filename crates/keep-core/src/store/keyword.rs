@@ -15,6 +15,7 @@ use super::lookups::{FtsHit, SubHit};
 use crate::error::Result;
 use crate::model::NoteFilter;
 use crate::recall::weights::{BM25_SUMMARY, BM25_TAGS, BODY_FACTOR};
+use crate::summarize::is_stopword;
 
 /// A word is common when it matches more notes than this...
 const COMMON_MIN_MATCHES: usize = 2_000;
@@ -31,6 +32,15 @@ fn words(text: &str) -> Vec<String> {
         .map(str::to_lowercase)
         .filter(|w| seen.insert(w.clone()))
         .collect()
+}
+
+/// The words of a query worth matching: function words ("what do I have
+/// about") would make every note a candidate, so they are left out unless
+/// the query has nothing else.
+fn topic_words(text: &str) -> Vec<String> {
+    let all = words(text);
+    let topic: Vec<String> = all.iter().filter(|w| !is_stopword(w)).cloned().collect();
+    if topic.is_empty() { all } else { topic }
 }
 
 /// Every word quoted, so no user input is read as FTS5 syntax.
@@ -52,7 +62,7 @@ pub enum KeywordPlan {
 }
 
 impl KeywordPlan {
-    fn ranked(&self) -> bool {
+    pub(crate) fn ranked(&self) -> bool {
         matches!(self, KeywordPlan::Ranked { .. })
     }
 
@@ -114,7 +124,7 @@ fn run_plan<T>(
 impl Db<'_> {
     /// Plans a keyword query from free text; `None` when it has no words.
     pub fn keyword_plan(&self, text: &str) -> Result<Option<KeywordPlan>> {
-        self.plan_words(words(text), COMMON_MIN_MATCHES)
+        self.plan_words(topic_words(text), COMMON_MIN_MATCHES)
     }
 
     fn plan_words(&self, words: Vec<String>, min_common: usize) -> Result<Option<KeywordPlan>> {
@@ -369,6 +379,15 @@ mod tests {
         let first = db.keyword_search(&plan, &NoteFilter::default(), 1).unwrap();
         assert_eq!(ids(&db, &first), ["n4"]);
         assert_eq!(db.plan_words(words(" ,, "), 2).unwrap(), None);
+    }
+
+    #[test]
+    fn function_words_are_dropped_unless_nothing_else_is_left() {
+        assert_eq!(
+            topic_words("What do I have about the Payment gateway?"),
+            ["payment", "gateway"]
+        );
+        assert_eq!(topic_words("to be or not to be"), ["to", "be", "or", "not"]);
     }
 
     #[test]
