@@ -168,6 +168,38 @@ impl Keeper {
         }
     }
 
+    /// The keyword and vector candidates of a text query, rolled up to
+    /// their notes, best first: (id, BM25 score or 0 when unranked) and
+    /// (id, cosine). For benchmarks that compare ways of ranking.
+    #[cfg(feature = "internals")]
+    pub fn candidate_lists(&mut self, text: &str) -> Result<CandidateLists> {
+        let mut notices = Vec::new();
+        let query_vector = self.query_vector(Some(text), None, &mut notices)?;
+        let db = self.store.db();
+        let filter = crate::model::NoteFilter::default();
+        let keyword = candidates::keyword(&db, text, &filter)?;
+        let vector = match &query_vector {
+            Some(q) => candidates::vector(&db, q, &filter)?,
+            None => Vec::new(),
+        };
+        let named = |list: Vec<fusion::Ranked>, score: fn(&fusion::Ranked) -> f64| {
+            let mut seen = std::collections::HashSet::new();
+            list.into_iter()
+                .filter(|r| seen.insert(r.rid))
+                .map(|r| {
+                    Ok((
+                        db.note_by_rid(r.rid)?.map(|n| n.id).unwrap_or_default(),
+                        score(&r),
+                    ))
+                })
+                .collect::<Result<Vec<_>>>()
+        };
+        Ok(CandidateLists {
+            keyword: named(keyword, |r| r.bm25.unwrap_or(0.0))?,
+            vector: named(vector, |r| r.similarity.unwrap_or(0.0))?,
+        })
+    }
+
     /// Notes most similar to note `id`.
     pub fn similar(&mut self, id: &str, limit: usize) -> Result<FindResult> {
         self.find(&FindQuery::like(id, limit))
@@ -225,6 +257,14 @@ impl Keeper {
             Err(e) => Some(format!("waiting notes could not be embedded: {e}")),
         }
     }
+}
+
+/// Candidate lists of one query, rolled up to note ids, best first.
+#[cfg(feature = "internals")]
+#[derive(Debug, Clone, Default)]
+pub struct CandidateLists {
+    pub keyword: Vec<(String, f64)>,
+    pub vector: Vec<(String, f64)>,
 }
 
 fn hit(f: &Fused, note: crate::model::Note) -> Hit {

@@ -26,6 +26,8 @@ use crate::store::Store;
 
 pub use crate::store::{Lease, WatchedDir};
 pub use backlog::{EmbedReport, ReindexReport};
+#[cfg(feature = "internals")]
+pub use find::CandidateLists;
 pub use history::{MoveOutcome, RevertOutcome};
 pub use ingest::{
     DEFAULT_MAX_FILES, Failure, IngestOptions, IngestReport, Progress, Target, WalkOptions, is_url,

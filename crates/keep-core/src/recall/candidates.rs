@@ -41,7 +41,13 @@ pub(crate) fn keyword(db: &Db<'_>, text: &str, filter: &NoteFilter) -> Result<Ve
         ));
     }
     scored.sort_by(|a, b| b.0.total_cmp(&a.0));
-    Ok(scored.into_iter().map(|(_, r)| r).collect())
+    Ok(scored
+        .into_iter()
+        .map(|(score, r)| Ranked {
+            bm25: plan.ranked().then_some(score),
+            ..r
+        })
+        .collect())
 }
 
 /// Nearest notes, parts and versions by cosine similarity, best first.

@@ -1,11 +1,14 @@
 //! Fusion of candidate lists: parts and versions roll up to their note,
-//! reciprocal-rank fusion of the keyword and vector lists, and recency
-//! decay. Pure functions over ranked lists.
+//! the keyword and vector lists combine by normalised score weighted by
+//! each list's confidence, then recency decay and feedback. Pure functions
+//! over ranked lists.
 
 use std::collections::HashMap;
 
 use super::Matched;
-use super::weights::{self, KEYWORD_WEIGHT, RRF_K, VECTOR_WEIGHT};
+use super::weights::{
+    self, CONFIDENCE_DEPTH, CONFIDENCE_WEIGHT, KEYWORD_WEIGHT, SIMILARITY_FLOOR, VECTOR_WEIGHT,
+};
 use crate::store::NoteRid;
 
 /// One entry of a ranked candidate list (best first).
@@ -15,6 +18,9 @@ pub struct Ranked {
     pub matched: Option<Matched>,
     /// Cosine similarity, for vector candidates.
     pub similarity: Option<f64>,
+    /// BM25 score (higher is better, after column and body factors), for
+    /// keyword candidates.
+    pub bm25: Option<f64>,
 }
 
 /// A note after fusion.
@@ -37,6 +43,7 @@ impl Ranked {
             rid,
             matched: None,
             similarity: None,
+            bm25: None,
         }
     }
 
@@ -46,6 +53,7 @@ impl Ranked {
             rid,
             matched: Some(matched),
             similarity,
+            bm25: None,
         }
     }
 }
@@ -59,16 +67,34 @@ fn roll_up(list: &[Ranked]) -> Vec<Ranked> {
         .collect()
 }
 
-/// Weighted reciprocal-rank fusion of a keyword and a vector list; best
-/// first, ties broken by rid for a stable order.
+/// Fusion by score: a weighted sum of each note's normalised evidence,
+/// cosine above the floor over the best cosine, BM25 over the best BM25
+/// (or 1/rank when keyword hits are ordered newest first). Each list's
+/// weight grows with its confidence: how far its first score stands
+/// above its fifth. Best first, ties broken by rid for a stable order.
 pub fn fuse(keyword: &[Ranked], vector: &[Ranked]) -> Vec<Fused> {
+    let keyword = roll_up(keyword);
+    let vector = roll_up(vector);
+    let keyword_evidence: Vec<f64> = keyword
+        .iter()
+        .enumerate()
+        .map(|(i, r)| r.bm25.unwrap_or(1.0 / (i + 1) as f64))
+        .collect();
+    let vector_evidence: Vec<f64> = vector
+        .iter()
+        .map(|r| (r.similarity.unwrap_or(0.0) - SIMILARITY_FLOOR).max(0.0))
+        .collect();
     let mut by_rid: HashMap<NoteRid, Fused> = HashMap::new();
     let lists = [
-        (KEYWORD_WEIGHT, roll_up(keyword), true),
-        (VECTOR_WEIGHT, roll_up(vector), false),
+        (KEYWORD_WEIGHT, &keyword, &keyword_evidence, true),
+        (VECTOR_WEIGHT, &vector, &vector_evidence, false),
     ];
-    for (weight, list, is_keyword) in lists {
-        for (i, r) in list.iter().enumerate() {
+    let similarities: Vec<f64> = vector.iter().filter_map(|r| r.similarity).collect();
+    let confidences = [confidence(&keyword_evidence), confidence(&similarities)];
+    for ((weight, list, evidence, is_keyword), sure) in lists.into_iter().zip(confidences) {
+        let best = evidence.iter().copied().fold(0.0, f64::max);
+        let weight = weight * (1.0 + CONFIDENCE_WEIGHT * sure);
+        for (i, (r, e)) in list.iter().zip(evidence).enumerate() {
             let rank = i + 1;
             let entry = by_rid.entry(r.rid).or_insert(Fused {
                 rid: r.rid,
@@ -78,7 +104,9 @@ pub fn fuse(keyword: &[Ranked], vector: &[Ranked]) -> Vec<Fused> {
                 similarity: None,
                 matched: r.matched.clone(),
             });
-            entry.score += weight / (RRF_K + rank as f64);
+            if best > 0.0 {
+                entry.score += weight * e / best;
+            }
             if is_keyword {
                 entry.keyword_rank = Some(rank);
             } else {
@@ -93,6 +121,21 @@ pub fn fuse(keyword: &[Ranked], vector: &[Ranked]) -> Vec<Fused> {
     let mut fused: Vec<Fused> = by_rid.into_values().collect();
     sort_by_score(&mut fused);
     fused
+}
+
+/// How much a list's first score (BM25, or cosine) stands above its score
+/// at `CONFIDENCE_DEPTH`, relative to the first: 0 for a flat list, 1 for
+/// a list of one.
+fn confidence(evidence: &[f64]) -> f64 {
+    match evidence {
+        [] => 0.0,
+        [_] => 1.0,
+        [first, ..] if *first <= 0.0 => 0.0,
+        [first, rest @ ..] => {
+            let at_depth = rest[rest.len().min(CONFIDENCE_DEPTH - 1) - 1];
+            ((first - at_depth) / first).clamp(0.0, 1.0)
+        }
+    }
 }
 
 pub fn sort_by_score(fused: &mut [Fused]) {
@@ -123,17 +166,85 @@ mod tests {
             rid: NoteRid(rid),
             matched: None,
             similarity: None,
+            bm25: None,
+        }
+    }
+
+    fn kw(rid: i64, bm25: f64) -> Ranked {
+        Ranked {
+            bm25: Some(bm25),
+            ..r(rid)
+        }
+    }
+
+    fn vec(rid: i64, similarity: f64) -> Ranked {
+        Ranked {
+            similarity: Some(similarity),
+            ..r(rid)
         }
     }
 
     #[test]
     fn notes_in_both_lists_rank_above_notes_in_one() {
-        let fused = fuse(&[r(1), r(2), r(3)], &[r(3), r(4)]);
+        let fused = fuse(
+            &[kw(1, 9.0), kw(2, 8.0), kw(3, 8.0)],
+            &[vec(3, 0.7), vec(4, 0.6)],
+        );
         assert_eq!(fused[0].rid, NoteRid(3));
         assert_eq!(fused[0].keyword_rank, Some(3));
         assert_eq!(fused[0].vector_rank, Some(1));
-        assert!((fused[0].score - (1.0 / 63.0 + 1.0 / 61.0)).abs() < 1e-12);
         assert_eq!(fused.len(), 4);
+    }
+
+    #[test]
+    fn a_close_paraphrase_outranks_a_note_sharing_one_weak_word() {
+        // Rank fusion gave both 1/61: one is first by keyword, the other
+        // first by meaning. By score, the weak keyword list is flat and
+        // the strong similarity stands out.
+        let fused = fuse(
+            &[kw(1, 2.1), kw(3, 2.0), kw(4, 2.0), kw(5, 1.9), kw(6, 1.9)],
+            &[vec(2, 0.79), vec(7, 0.35), vec(1, 0.30)],
+        );
+        assert_eq!(fused[0].rid, NoteRid(2));
+    }
+
+    #[test]
+    fn a_clear_keyword_match_beats_a_flat_list_of_similar_notes() {
+        let fused = fuse(
+            &[kw(1, 20.0), kw(2, 7.0)],
+            &[
+                vec(3, 0.53),
+                vec(4, 0.53),
+                vec(5, 0.52),
+                vec(6, 0.52),
+                vec(7, 0.52),
+            ],
+        );
+        assert_eq!(fused[0].rid, NoteRid(1));
+    }
+
+    #[test]
+    fn equal_evidence_ties_break_by_rid() {
+        let fused = fuse(&[kw(9, 5.0), kw(4, 5.0)], &[]);
+        assert_eq!(fused[0].score, fused[1].score);
+        assert_eq!(fused[0].rid, NoteRid(4));
+        assert_eq!(fused[1].rid, NoteRid(9));
+    }
+
+    #[test]
+    fn confidence_is_how_far_the_first_stands_above_the_fifth() {
+        assert_eq!(confidence(&[]), 0.0);
+        assert_eq!(confidence(&[0.4]), 1.0);
+        assert_eq!(confidence(&[0.5, 0.5, 0.5, 0.5, 0.5, 0.1]), 0.0);
+        assert!((confidence(&[10.0, 9.0, 8.0, 7.0, 2.0]) - 0.8).abs() < 1e-12);
+        assert!((confidence(&[10.0, 5.0]) - 0.5).abs() < 1e-12);
+    }
+
+    #[test]
+    fn newest_first_keyword_hits_count_by_rank() {
+        let fused = fuse(&[r(1), r(2)], &[]);
+        assert!(fused[0].score > fused[1].score && fused[1].score > 0.0);
+        assert_eq!(fused[0].rid, NoteRid(1));
     }
 
     #[test]
@@ -145,6 +256,7 @@ mod tests {
                 section: None,
             }),
             similarity: Some(0.9),
+            bm25: None,
         };
         let fused = fuse(&[], &[part, r(8), r(7)]);
         assert_eq!(fused.len(), 2);
@@ -157,6 +269,15 @@ mod tests {
             })
         );
         assert_eq!(fused[1].vector_rank, Some(2));
+    }
+
+    #[test]
+    fn feedback_is_neutral_unused_and_bounded_used() {
+        assert_eq!(feedback_factor(0, 0), 1.0);
+        assert_eq!(feedback_factor(4, 4), 1.0);
+        assert!(feedback_factor(1, 0) > 1.0 && feedback_factor(0, 1) < 1.0);
+        assert!(feedback_factor(1_000, 0) <= 1.0 + weights::FEEDBACK_MAX_BOOST);
+        assert!(feedback_factor(0, 1_000) >= 1.0 - weights::FEEDBACK_MAX_BOOST);
     }
 
     #[test]
