@@ -43,7 +43,7 @@ impl From<&Note> for NoteJson {
 pub struct HitJson {
     #[serde(flatten)]
     pub note: NoteJson,
-    /// The ranking score (keyword and vector ranks fused, with recency and
+    /// The ranking score (keyword and vector scores fused, with recency and
     /// feedback): it orders one result list and means nothing across lists.
     pub score: f64,
     /// How close in meaning the best matching text is to the query: the
