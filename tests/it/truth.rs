@@ -62,6 +62,16 @@ fn other_scopes_numbers_and_asking_keep_notes_apart() {
     // Unrelated text is never a duplicate.
     env.put("Buy oat milk on the way home", &["project=ops"]);
     assert_eq!(env.all_ids().len(), 5);
+    // Another day, or the same words negated, is another fact.
+    env.put(
+        "The staging database password rotates every Tuesday at 9am",
+        &["project=ops"],
+    );
+    env.put(
+        "The staging database password never rotates on Monday at 9am",
+        &["project=ops"],
+    );
+    assert_eq!(env.all_ids().len(), 7);
 }
 
 #[test]

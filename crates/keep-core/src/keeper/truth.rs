@@ -121,7 +121,7 @@ impl Keeper {
             (similarity >= min_similarity
                 && written_as_text(&note.tags)
                 && !tags_contradict(tags, &note.tags)
-                && numbers(summary) == numbers(&note.summary))
+                && same_stated_facts(summary, &note.summary))
             .then(|| Duplicate {
                 id: note.id.clone(),
                 similarity,
@@ -186,6 +186,70 @@ pub(super) fn truth_tags(
     Ok(tags)
 }
 
+/// Whether two texts that read alike state the same facts: the same
+/// numbers, the same named days, and both or neither negated. "Rotates
+/// every Monday" and "every Tuesday", "is enabled" and "is not enabled"
+/// read almost the same to an embedding and say different things.
+fn same_stated_facts(a: &str, b: &str) -> bool {
+    numbers(a) == numbers(b) && named_days(a) == named_days(b) && negated(a) == negated(b)
+}
+
+const WEEKDAYS: &[&str] = &[
+    "monday",
+    "tuesday",
+    "wednesday",
+    "thursday",
+    "friday",
+    "saturday",
+    "sunday",
+    "today",
+    "tomorrow",
+    "yesterday",
+    "tonight",
+];
+/// Month names count when capitalised ("May" and "march" are also words).
+const MONTHS: &[&str] = &[
+    "January",
+    "February",
+    "March",
+    "April",
+    "May",
+    "June",
+    "July",
+    "August",
+    "September",
+    "October",
+    "November",
+    "December",
+];
+const NEGATIONS: &[&str] = &["not", "no", "never", "cannot", "without", "nor", "none"];
+
+fn text_words(text: &str) -> impl Iterator<Item = &str> {
+    text.split(|c: char| !c.is_alphanumeric() && c != '\'')
+        .filter(|w| !w.is_empty())
+}
+
+/// The days and months a text names, each once, in sorted order.
+fn named_days(text: &str) -> Vec<String> {
+    let mut days: Vec<String> = text_words(text)
+        .filter_map(|w| {
+            let lower = w.to_lowercase();
+            (WEEKDAYS.contains(&lower.as_str()) || MONTHS.contains(&w)).then_some(lower)
+        })
+        .collect();
+    days.sort();
+    days.dedup();
+    days
+}
+
+/// Whether a text says "not" (or "never", "isn't", ...).
+fn negated(text: &str) -> bool {
+    text_words(text).any(|w| {
+        let lower = w.to_lowercase();
+        NEGATIONS.contains(&lower.as_str()) || lower.ends_with("n't")
+    })
+}
+
 /// The numbers a text states, in order: texts that differ in one (a date,
 /// a version, an amount) state different facts however alike they read,
 /// and embeddings barely see the difference.
@@ -237,6 +301,35 @@ mod tests {
         );
         assert_ne!(numbers("Standup at 9:30"), numbers("Standup at 10:30"));
         assert_eq!(numbers("no digits"), Vec::<&str>::new());
+    }
+
+    #[test]
+    fn texts_that_differ_in_a_day_or_a_negation_state_different_facts() {
+        let monday = "The staging password rotates every Monday at 9am.";
+        assert!(same_stated_facts(
+            monday,
+            "Every monday at 9am the staging DB password is rotated."
+        ));
+        assert!(!same_stated_facts(
+            monday,
+            "The staging password rotates every Tuesday at 9am."
+        ));
+        assert!(!same_stated_facts(
+            "Release freeze starts in March",
+            "Release freeze starts in April"
+        ));
+        assert!(same_stated_facts(
+            "You may march on",
+            "You may march on, please"
+        ));
+        assert!(!same_stated_facts(
+            "The cache is enabled in staging",
+            "The cache isn't enabled in staging"
+        ));
+        assert!(!same_stated_facts(
+            "The cache is enabled in staging",
+            "The cache is never enabled in staging"
+        ));
     }
 
     #[test]
