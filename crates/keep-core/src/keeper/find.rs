@@ -183,9 +183,8 @@ impl Keeper {
             None => Vec::new(),
         };
         let named = |list: Vec<fusion::Ranked>, score: fn(&fusion::Ranked) -> f64| {
-            let mut seen = std::collections::HashSet::new();
-            list.into_iter()
-                .filter(|r| seen.insert(r.rid))
+            fusion::roll_up(&list)
+                .into_iter()
                 .map(|r| {
                     Ok((
                         db.note_by_rid(r.rid)?.map(|n| n.id).unwrap_or_default(),

@@ -59,7 +59,7 @@ impl Ranked {
 }
 
 /// Keeps the first entry of each note: parts and versions roll up to it.
-fn roll_up(list: &[Ranked]) -> Vec<Ranked> {
+pub(crate) fn roll_up(list: &[Ranked]) -> Vec<Ranked> {
     let mut seen = std::collections::HashSet::new();
     list.iter()
         .filter(|r| seen.insert(r.rid))
