@@ -52,6 +52,14 @@ pub const VARIABLES: &[(&str, &str)] = &[
         "a file the browser appends timings to, for benchmarks",
     ),
     (
+        "KEEP_OPENER",
+        "what the browser's o opens files and URLs with [default: xdg-open; open on macOS]",
+    ),
+    (
+        "PAGER",
+        "what the browser shows a whole note or part in [default: less]",
+    ),
+    (
         "NO_COLOR",
         "no colour: plain command output, monochrome browser",
     ),
@@ -93,6 +101,11 @@ pub struct Config {
     pub ui_trace: Option<PathBuf>,
     /// The editor the browser runs (`$VISUAL`, `$EDITOR`, else `vi`).
     pub editor: String,
+    /// The pager the browser shows whole notes in (`$PAGER`, else `less`).
+    pub pager: String,
+    /// What the browser opens files and URLs with (`$KEEP_OPENER`, else
+    /// `open` on macOS and `xdg-open` elsewhere).
+    pub opener: String,
     /// Where user themes live (`<config file's folder>/themes`).
     pub themes_dir: Option<PathBuf>,
     /// The user's home folder, for `~/` in arguments the shell left alone.
@@ -111,7 +124,10 @@ impl Environment {
     pub fn capture() -> Self {
         let wanted = |k: &str| {
             k.starts_with("KEEP_")
-                || matches!(k, "NO_COLOR" | "ORT_DYLIB_PATH" | "VISUAL" | "EDITOR")
+                || matches!(
+                    k,
+                    "NO_COLOR" | "ORT_DYLIB_PATH" | "VISUAL" | "EDITOR" | "PAGER"
+                )
         };
         Environment {
             vars: std::env::vars_os()
@@ -211,6 +227,15 @@ impl Config {
                 .text("VISUAL")
                 .or_else(|| env.text("EDITOR"))
                 .unwrap_or_else(|| "vi".into()),
+            pager: env.text("PAGER").unwrap_or_else(|| "less".into()),
+            opener: env.text("KEEP_OPENER").unwrap_or_else(|| {
+                if cfg!(target_os = "macos") {
+                    "open"
+                } else {
+                    "xdg-open"
+                }
+                .into()
+            }),
             themes_dir: config_path.and_then(|p| Some(p.parent()?.join("themes"))),
             home: dirs::home_dir(),
         })

@@ -97,6 +97,29 @@ impl Keeper {
     /// Writes every note, system notes included, with their vectors
     /// unless `vectors` is false; returns how many notes.
     pub fn export(&self, out: &mut dyn Write, vectors: bool) -> Result<usize> {
+        let notes = self.store.db().all_notes()?;
+        self.export_notes(out, vectors, &notes)
+    }
+
+    /// Writes the notes `ids` in the same format as `export`, in the order
+    /// given; an id that is not in the store is an error and nothing is
+    /// written.
+    pub fn export_some(&self, out: &mut dyn Write, vectors: bool, ids: &[String]) -> Result<usize> {
+        let db = self.store.db();
+        let mut notes = Vec::with_capacity(ids.len());
+        for id in ids {
+            let found = db.note(id)?.ok_or_else(|| Error::NotFound(id.clone()))?;
+            notes.push(found);
+        }
+        self.export_notes(out, vectors, &notes)
+    }
+
+    fn export_notes(
+        &self,
+        out: &mut dyn Write,
+        vectors: bool,
+        notes: &[(NoteRid, Note)],
+    ) -> Result<usize> {
         let db = self.store.db();
         let space = if vectors { db.vector_space()? } else { None };
         let header = Header {
@@ -114,8 +137,7 @@ impl Keeper {
                 _ => Ok(None),
             }
         };
-        let notes = db.all_notes()?;
-        for (rid, note) in &notes {
+        for (rid, note) in notes {
             let mut versions = Vec::new();
             for (i, v) in db.versions(*rid)?.into_iter().enumerate() {
                 let row = db.version_key(*rid, i as i64 + 1)?.map(VecRow::Version);

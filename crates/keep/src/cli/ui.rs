@@ -37,8 +37,11 @@ pub struct Args {
 /// Every key of the browser, for `--help` and the man page.
 fn keys_help() -> String {
     let mut text = String::from("Keys:\n");
-    for (keys, what) in crate::tui::view::KEYS {
-        text.push_str(&format!("  {keys:<22}{what}\n"));
+    for (section, keys) in crate::tui::keys::KEYS {
+        text.push_str(&format!(" {section}:\n"));
+        for (key, what) in *keys {
+            text.push_str(&format!("  {key:<20}{what}\n"));
+        }
     }
     text
 }
@@ -63,6 +66,8 @@ pub fn run(ctx: &mut Ctx, args: Args) -> CliResult {
     .map_err(CliError::Usage)?;
     let options = UiOptions {
         editor: config.editor.clone(),
+        pager: config.pager.clone(),
+        opener: config.opener.clone(),
         trace: config.ui_trace.clone(),
     };
     // Open once here so a bad store fails before the screen changes.

@@ -7,8 +7,11 @@ use crossterm::event::{
 
 use ratatui::layout::Rect;
 
+use std::collections::BTreeSet;
+
 use super::layout::{Areas, layout};
 use super::query::Query;
+use super::reader;
 use keep_core::model::ListOrder;
 
 /// Rows fetched per page of the note list.
@@ -20,6 +23,8 @@ pub const RESULTS: usize = 200;
 #[derive(Debug, Clone, PartialEq)]
 pub struct Row {
     pub id: String,
+    /// The note's `title` tag, shown instead of the id when there is one.
+    pub title: Option<String>,
     /// `YYYY-MM-DD HH:MM` of the last update.
     pub date: String,
     pub line: String,
@@ -33,6 +38,7 @@ pub struct Row {
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct Preview {
     pub id: String,
+    pub title: Option<String>,
     /// 0 for the current state, N for `@V{N}`.
     pub version: i64,
     /// How many archived versions the note has.
@@ -40,14 +46,21 @@ pub struct Preview {
     pub summary: String,
     /// The current summary, when an archived version is shown.
     pub current: Option<String>,
+    /// For an archived version: user tags (`key=value`) the current
+    /// version has and it has not, and the reverse.
+    pub tags_added: Vec<String>,
+    pub tags_removed: Vec<String>,
     pub date: String,
     pub tags: Vec<(String, String)>,
     /// `(label, target id)`: outgoing edges then incoming ones.
     pub edges: Vec<(String, String)>,
-    /// `(N, date, first line)` of archived versions, newest first.
+    /// `(N, date, what changed)` of archived versions, newest first: the
+    /// first line, or the tags changed when only tags did.
     pub history: Vec<(i64, String, String)>,
-    /// First lines of the parts.
+    /// The parts' summaries, in order.
     pub parts: Vec<String>,
+    /// What `o` opens: the file or URL the note came from.
+    pub source: Option<String>,
     /// Filled on request with `S`.
     pub similar: Option<Vec<Row>>,
 }
@@ -67,6 +80,8 @@ pub enum Prompt {
     RemoveTags,
     NewNote,
     SetNow,
+    /// A file name to export the marked notes to.
+    Export,
 }
 
 impl Prompt {
@@ -76,6 +91,7 @@ impl Prompt {
             Prompt::RemoveTags => "remove tags (key or key=value …)",
             Prompt::NewNote => "new note",
             Prompt::SetNow => "now",
+            Prompt::Export => "export to file",
         }
     }
 }
@@ -83,8 +99,36 @@ impl Prompt {
 /// An action that waits for `y`.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Confirm {
-    Delete(String),
+    /// The notes to delete: the marked ones, or the selected one.
+    Delete(Vec<String>),
     Revert(String),
+}
+
+/// How a search ranks: both methods fused, or one of them alone.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum SearchMode {
+    #[default]
+    Hybrid,
+    Keyword,
+    Meaning,
+}
+
+impl SearchMode {
+    pub fn name(self) -> &'static str {
+        match self {
+            SearchMode::Hybrid => "hybrid",
+            SearchMode::Keyword => "keyword",
+            SearchMode::Meaning => "meaning",
+        }
+    }
+
+    fn next(self) -> SearchMode {
+        match self {
+            SearchMode::Hybrid => SearchMode::Keyword,
+            SearchMode::Keyword => SearchMode::Meaning,
+            SearchMode::Meaning => SearchMode::Hybrid,
+        }
+    }
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
@@ -130,6 +174,7 @@ pub struct App {
     pub mode: Mode,
     pub focus: Focus,
     pub query: String,
+    pub search_mode: SearchMode,
     pub order: ListOrder,
     /// Total notes of the browse list.
     pub total: usize,
@@ -149,8 +194,12 @@ pub struct App {
     /// Set when the store changed: the next list answer loads the preview
     /// again even for the same note.
     pub preview_stale: bool,
-    /// Selected edge in the preview.
-    pub edge: usize,
+    /// The highlighted line of the preview document (see `doc`).
+    pub cursor: usize,
+    /// The first preview line shown.
+    pub preview_scroll: usize,
+    /// Ids of marked notes: `t`, `x`, `D` and `E` act on all of them.
+    pub marked: BTreeSet<String>,
     pub background: Background,
     pub message: Option<(String, Severity)>,
     /// Known `key` → values, for completion.
@@ -183,7 +232,7 @@ pub enum Msg {
         semantic: bool,
         notices: Vec<String>,
     },
-    Preview(Preview),
+    Preview(Box<Preview>),
     Similar {
         id: String,
         rows: Vec<Row>,
@@ -210,7 +259,8 @@ pub enum Msg {
     },
 }
 
-/// Work for the runner (or, for the last three, the terminal loop).
+/// Work for the runner (or, for `Edit`, `Copy`, `Pager`, `Open` and
+/// `Quit`, the terminal loop).
 #[derive(Debug, Clone, PartialEq)]
 pub enum Effect {
     LoadPage {
@@ -220,6 +270,7 @@ pub enum Effect {
     Search {
         generation: u64,
         query: Query,
+        mode: SearchMode,
     },
     LoadPreview {
         id: String,
@@ -231,11 +282,11 @@ pub enum Effect {
     LoadCatalog,
     LoadBackground,
     AddTags {
-        id: String,
+        ids: Vec<String>,
         tags: Vec<String>,
     },
     RemoveTags {
-        id: String,
+        ids: Vec<String>,
         tags: Vec<String>,
     },
     Put {
@@ -250,7 +301,12 @@ pub enum Effect {
         text: String,
     },
     Delete {
-        id: String,
+        ids: Vec<String>,
+    },
+    /// Write the notes to a new file in the export format.
+    Export {
+        ids: Vec<String>,
+        path: String,
     },
     Revert {
         id: String,
@@ -261,6 +317,10 @@ pub enum Effect {
         text: String,
     },
     Copy(String),
+    /// Suspend the screen and show `text` in `$PAGER`.
+    Pager(String),
+    /// Open a file or URL with the system's opener.
+    Open(String),
     Quit,
 }
 
@@ -336,11 +396,20 @@ impl App {
             .max(1);
     }
 
-    fn inform(&mut self, text: impl Into<String>) {
+    /// The notes an action applies to: the marked ones, else the selected.
+    pub fn targets(&self) -> Vec<String> {
+        if self.marked.is_empty() {
+            self.selected_id().map(str::to_string).into_iter().collect()
+        } else {
+            self.marked.iter().cloned().collect()
+        }
+    }
+
+    pub(super) fn inform(&mut self, text: impl Into<String>) {
         self.message = Some((text.into(), Severity::Info));
     }
 
-    fn fail(&mut self, text: impl Into<String>) {
+    pub(super) fn fail(&mut self, text: impl Into<String>) {
         self.message = Some((text.into(), Severity::Error));
     }
 }
@@ -410,16 +479,17 @@ pub fn update(app: &mut App, msg: Msg) -> Vec<Effect> {
         }
         Msg::Preview(preview) => {
             if app.selected_id() == Some(preview.id.as_str()) {
-                let keep_similar = app
-                    .preview
-                    .as_ref()
-                    .filter(|p| p.id == preview.id)
-                    .and_then(|p| p.similar.clone());
+                let same = app.preview.as_ref().filter(|p| p.id == preview.id);
+                if same.is_none() {
+                    app.cursor = 0;
+                    app.preview_scroll = 0;
+                }
+                let keep_similar = same.and_then(|p| p.similar.clone());
                 app.preview = Some(Preview {
                     similar: keep_similar,
-                    ..preview
+                    ..*preview
                 });
-                app.edge = app.edge.min(edge_count(app).saturating_sub(1));
+                reader::clamp(app);
             }
         }
         Msg::Similar { id, rows } => {
@@ -477,10 +547,6 @@ fn page_start_for(index: usize) -> usize {
     index.saturating_sub(PAGE / 2)
 }
 
-fn edge_count(app: &App) -> usize {
-    app.preview.as_ref().map_or(0, |p| p.edges.len())
-}
-
 fn on_key(app: &mut App, key: KeyEvent, effects: &mut Vec<Effect>) {
     let ctrl = key.modifiers.contains(KeyModifiers::CONTROL);
     if ctrl && key.code == KeyCode::Char('c') {
@@ -496,7 +562,10 @@ fn on_key(app: &mut App, key: KeyEvent, effects: &mut Vec<Effect>) {
             app.mode = Mode::Browse;
             if matches!(key.code, KeyCode::Char('y') | KeyCode::Char('Y')) {
                 let effect = match action {
-                    Confirm::Delete(id) => Effect::Delete { id },
+                    Confirm::Delete(ids) => {
+                        app.marked.clear();
+                        Effect::Delete { ids }
+                    }
                     Confirm::Revert(id) => Effect::Revert { id },
                 };
                 effects.push(effect);
@@ -504,8 +573,57 @@ fn on_key(app: &mut App, key: KeyEvent, effects: &mut Vec<Effect>) {
                 app.inform("cancelled");
             }
         }
-        Mode::Browse if app.focus == Focus::Preview => on_preview_key(app, key, effects),
+        Mode::Browse if app.focus == Focus::Preview => reader::on_key(app, key, effects),
         Mode::Browse => on_browse_key(app, key, effects),
+    }
+}
+
+/// `Esc` in the list: one level back each time: marks, then the search,
+/// then the message.
+fn back_in_list(app: &mut App, effects: &mut Vec<Effect>) {
+    if !app.marked.is_empty() {
+        app.inform(format!("unmarked {}", app.marked.len()));
+        app.marked.clear();
+    } else if app.results.is_some() {
+        app.query.clear();
+        clear_search(app, effects);
+    } else {
+        app.message = None;
+    }
+}
+
+/// Marks the selected note, or unmarks it, and moves down one row.
+fn toggle_mark(app: &mut App, effects: &mut Vec<Effect>) {
+    let Some(id) = app.selected_id().map(str::to_string) else {
+        return;
+    };
+    if !app.marked.remove(&id) {
+        app.marked.insert(id);
+    }
+    select(app, app.selected.saturating_add(1), effects);
+}
+
+/// `*` on search results: marks them all, or unmarks them when all are.
+fn toggle_all_results(app: &mut App) {
+    let Some(results) = &app.results else {
+        app.inform("* marks every search result: search first (/)");
+        return;
+    };
+    let ids: Vec<String> = results.rows.iter().map(|r| r.id.clone()).collect();
+    if ids.iter().all(|id| app.marked.contains(id)) {
+        for id in &ids {
+            app.marked.remove(id);
+        }
+    } else {
+        app.marked.extend(ids);
+    }
+}
+
+fn cycle_search_mode(app: &mut App, effects: &mut Vec<Effect>) {
+    app.search_mode = app.search_mode.next();
+    app.inform(format!("search: {}", app.search_mode.name()));
+    if !app.query.trim().is_empty() {
+        search(app, effects);
     }
 }
 
@@ -517,16 +635,13 @@ fn on_browse_key(app: &mut App, key: KeyEvent, effects: &mut Vec<Effect>) {
             app.quit = true;
             effects.push(Effect::Quit);
         }
-        KeyCode::Esc if app.results.is_some() => {
-            app.query.clear();
-            clear_search(app, effects);
-        }
-        KeyCode::Esc => app.message = None,
+        KeyCode::Esc => back_in_list(app, effects),
         KeyCode::Down | KeyCode::Char('j') => select(app, app.selected.saturating_add(1), effects),
         KeyCode::Up | KeyCode::Char('k') => select(app, app.selected.saturating_sub(1), effects),
-        KeyCode::PageDown | KeyCode::Char(' ') => {
-            select(app, app.selected.saturating_add(page), effects)
-        }
+        KeyCode::PageDown => select(app, app.selected.saturating_add(page), effects),
+        KeyCode::Char(' ') | KeyCode::Char('v') => toggle_mark(app, effects),
+        KeyCode::Char('*') => toggle_all_results(app),
+        KeyCode::Char('m') => cycle_search_mode(app, effects),
         KeyCode::Char('d') if ctrl => select(app, app.selected.saturating_add(page), effects),
         KeyCode::PageUp => select(app, app.selected.saturating_sub(page), effects),
         KeyCode::Char('u') if ctrl => select(app, app.selected.saturating_sub(page), effects),
@@ -542,11 +657,12 @@ fn on_browse_key(app: &mut App, key: KeyEvent, effects: &mut Vec<Effect>) {
                 list_from_top(app, effects);
             }
         }
-        KeyCode::Tab | KeyCode::Right | KeyCode::Enter => {
+        KeyCode::Tab | KeyCode::Right | KeyCode::Char('l') => {
             if app.preview.is_some() {
                 app.focus = Focus::Preview;
             }
         }
+        KeyCode::Enter => reader::page_note(app, effects),
         KeyCode::Char('?') => app.mode = Mode::Help,
         KeyCode::Char('n') => open_input(app, Prompt::NewNote, String::new()),
         KeyCode::Char('N') => open_input(app, Prompt::SetNow, String::new()),
@@ -554,14 +670,17 @@ fn on_browse_key(app: &mut App, key: KeyEvent, effects: &mut Vec<Effect>) {
     }
 }
 
-/// Keys that act on the selected note, from either pane.
-fn on_note_key(app: &mut App, key: KeyEvent, effects: &mut Vec<Effect>) {
+/// Keys that act on the selected note (or the marked ones), from either
+/// pane.
+pub(super) fn on_note_key(app: &mut App, key: KeyEvent, effects: &mut Vec<Effect>) {
     let Some(id) = app.selected_id().map(str::to_string) else {
         return;
     };
     match key.code {
         KeyCode::Char('t') => open_input(app, Prompt::AddTags, String::new()),
         KeyCode::Char('x') => open_input(app, Prompt::RemoveTags, String::new()),
+        KeyCode::Char('E') => open_input(app, Prompt::Export, "keep-export.jsonl".into()),
+        KeyCode::Char('o') => reader::open_source(app, effects),
         KeyCode::Char('e') => {
             let loaded = app
                 .preview
@@ -572,7 +691,9 @@ fn on_note_key(app: &mut App, key: KeyEvent, effects: &mut Vec<Effect>) {
                 None => app.inform("the note is still loading"),
             }
         }
-        KeyCode::Char('D') | KeyCode::Delete => app.mode = Mode::Confirm(Confirm::Delete(id)),
+        KeyCode::Char('D') | KeyCode::Delete => {
+            app.mode = Mode::Confirm(Confirm::Delete(app.targets()))
+        }
         KeyCode::Char('r') => app.mode = Mode::Confirm(Confirm::Revert(id)),
         KeyCode::Char('y') => {
             app.inform(format!("copied {id}"));
@@ -588,40 +709,7 @@ fn on_note_key(app: &mut App, key: KeyEvent, effects: &mut Vec<Effect>) {
     }
 }
 
-fn on_preview_key(app: &mut App, key: KeyEvent, effects: &mut Vec<Effect>) {
-    match key.code {
-        KeyCode::Tab | KeyCode::Left | KeyCode::Esc => app.focus = Focus::List,
-        KeyCode::Char('q') => {
-            app.quit = true;
-            effects.push(Effect::Quit);
-        }
-        KeyCode::Down | KeyCode::Char('j') => {
-            app.edge = (app.edge + 1).min(edge_count(app).saturating_sub(1));
-        }
-        KeyCode::Up | KeyCode::Char('k') => app.edge = app.edge.saturating_sub(1),
-        KeyCode::Enter => follow_edge(app, effects),
-        KeyCode::Char('?') => app.mode = Mode::Help,
-        _ => on_note_key(app, key, effects),
-    }
-}
-
-/// Jumps to the target of the selected edge: a search for its id.
-fn follow_edge(app: &mut App, effects: &mut Vec<Effect>) {
-    let Some((_, target)) = app
-        .preview
-        .as_ref()
-        .and_then(|p| p.edges.get(app.edge))
-        .cloned()
-    else {
-        return;
-    };
-    app.focus = Focus::List;
-    app.query = format!("id:{target}");
-    app.edge = 0;
-    search(app, effects);
-}
-
-fn step_version(app: &mut App, delta: i64, effects: &mut Vec<Effect>) {
+pub(super) fn step_version(app: &mut App, delta: i64, effects: &mut Vec<Effect>) {
     let Some(p) = app.preview.as_ref() else {
         return;
     };
@@ -644,12 +732,10 @@ fn open_input(app: &mut App, prompt: Prompt, text: String) {
 
 fn on_search_key(app: &mut App, key: KeyEvent, effects: &mut Vec<Effect>) {
     match key.code {
-        KeyCode::Esc => {
-            app.mode = Mode::Browse;
-            app.query.clear();
-            clear_search(app, effects);
+        KeyCode::Esc | KeyCode::Enter | KeyCode::Down | KeyCode::Tab => app.mode = Mode::Browse,
+        KeyCode::Char('r') if key.modifiers.contains(KeyModifiers::CONTROL) => {
+            cycle_search_mode(app, effects)
         }
-        KeyCode::Enter | KeyCode::Down | KeyCode::Tab => app.mode = Mode::Browse,
         KeyCode::Backspace => {
             app.query.pop();
             search(app, effects);
@@ -668,7 +754,7 @@ fn on_search_key(app: &mut App, key: KeyEvent, effects: &mut Vec<Effect>) {
 
 /// Starts a search for the current query, or goes back to browsing when
 /// it is empty.
-fn search(app: &mut App, effects: &mut Vec<Effect>) {
+pub(super) fn search(app: &mut App, effects: &mut Vec<Effect>) {
     if app.query.trim().is_empty() {
         clear_search(app, effects);
         return;
@@ -680,7 +766,11 @@ fn search(app: &mut App, effects: &mut Vec<Effect>) {
                 app.message = None;
             }
             let generation = app.generation;
-            effects.push(Effect::Search { generation, query });
+            effects.push(Effect::Search {
+                generation,
+                query,
+                mode: app.search_mode,
+            });
         }
         Err(e) => app.fail(e),
     }
@@ -736,13 +826,17 @@ fn submit(app: &mut App, prompt: Prompt, text: String, effects: &mut Vec<Effect>
         return;
     }
     let words = || text.split_whitespace().map(str::to_string).collect();
-    let id = app.selected_id().map(str::to_string);
-    let effect = match (prompt, id) {
-        (Prompt::AddTags, Some(id)) => Effect::AddTags { id, tags: words() },
-        (Prompt::RemoveTags, Some(id)) => Effect::RemoveTags { id, tags: words() },
-        (Prompt::NewNote, _) => Effect::Put { id: None, text },
-        (Prompt::SetNow, _) => Effect::SetNow { text },
-        (_, None) => return app.fail("no note selected"),
+    let ids = app.targets();
+    let effect = match prompt {
+        Prompt::NewNote => Effect::Put { id: None, text },
+        Prompt::SetNow => Effect::SetNow { text },
+        _ if ids.is_empty() => return app.fail("no note selected"),
+        Prompt::AddTags => Effect::AddTags { ids, tags: words() },
+        Prompt::RemoveTags => Effect::RemoveTags { ids, tags: words() },
+        Prompt::Export => Effect::Export {
+            ids,
+            path: text.trim().to_string(),
+        },
     };
     effects.push(effect);
 }
@@ -796,7 +890,13 @@ pub fn complete(app: &App, prompt: Prompt, text: &str) -> String {
 }
 
 fn on_mouse(app: &mut App, mouse: MouseEvent, effects: &mut Vec<Effect>) {
+    let over_preview = app
+        .areas
+        .is_some_and(|a| a.preview.contains((mouse.column, mouse.row).into()));
+    let in_preview = app.focus == Focus::Preview || over_preview;
     match mouse.kind {
+        MouseEventKind::ScrollDown if in_preview => reader::scroll(app, 3),
+        MouseEventKind::ScrollUp if in_preview => reader::scroll(app, -3),
         MouseEventKind::ScrollDown => select(app, app.selected.saturating_add(3), effects),
         MouseEventKind::ScrollUp => select(app, app.selected.saturating_sub(3), effects),
         MouseEventKind::Down(MouseButton::Left) => {
@@ -826,7 +926,6 @@ fn select(app: &mut App, index: usize, effects: &mut Vec<Effect>) {
         return;
     }
     app.selected = index;
-    app.edge = 0;
     keep_in_view(app);
     if app.results.is_none() {
         let end = app.page_start + app.page.len();

@@ -20,12 +20,19 @@ pub struct Areas {
     pub list: Rect,
     pub preview: Rect,
     pub status: Rect,
+    /// The key hints of the focused pane.
+    pub footer: Rect,
 }
 
 impl Areas {
     /// The rows of the list, inside its borders.
     pub fn list_rows(&self) -> Rect {
         self.list.inner(ratatui::layout::Margin::new(1, 1))
+    }
+
+    /// The lines of the preview, inside its borders.
+    pub fn preview_rows(&self) -> Rect {
+        self.preview.inner(ratatui::layout::Margin::new(1, 1))
     }
 
     /// The list row (0 = the first one shown) under a screen position.
@@ -41,9 +48,10 @@ pub fn layout(area: Rect) -> Option<Areas> {
     if area.width < MIN_WIDTH || area.height < MIN_HEIGHT {
         return None;
     }
-    let [search, middle, status] = Layout::vertical([
+    let [search, middle, status, footer] = Layout::vertical([
         Constraint::Length(1),
         Constraint::Min(3),
+        Constraint::Length(1),
         Constraint::Length(1),
     ])
     .areas(area);
@@ -64,6 +72,7 @@ pub fn layout(area: Rect) -> Option<Areas> {
         list,
         preview,
         status,
+        footer,
     })
 }
 
@@ -75,7 +84,7 @@ mod tests {
     fn wide_screens_put_the_preview_beside_the_list() {
         let areas = layout(Rect::new(0, 0, 120, 30)).unwrap();
         assert_eq!(areas.list.y, areas.preview.y);
-        assert_eq!(areas.list_rows().height, 26);
+        assert_eq!(areas.list_rows().height, 25);
         assert_eq!(areas.list_row_at(1, 2), Some(0));
         assert_eq!(areas.list_row_at(1, 1), None, "the border is not a row");
         assert_eq!(areas.list_row_at(areas.preview.x + 1, 5), None);

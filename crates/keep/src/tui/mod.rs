@@ -4,8 +4,11 @@
 
 pub mod app;
 pub mod diff;
+pub mod doc;
+pub mod keys;
 pub mod layout;
 pub mod query;
+pub mod reader;
 pub mod runner;
 pub mod theme;
 pub mod view;
@@ -72,6 +75,10 @@ fn restore_on_panic() {
 pub struct UiOptions {
     /// The editor command (`$VISUAL`, `$EDITOR`, else `vi`).
     pub editor: String,
+    /// The pager command (`$PAGER`, else `less`).
+    pub pager: String,
+    /// What opens a file or URL (`$KEEP_OPENER`, else the platform's).
+    pub opener: String,
     /// Where to append timings (`KEEP_UI_TRACE`), for the benchmark.
     pub trace: Option<std::path::PathBuf>,
 }
@@ -218,6 +225,20 @@ pub fn run(open: Arc<Opener>, theme: Theme, options: UiOptions) -> io::Result<()
                     };
                     let _ = tx.send(msg);
                 }
+                Effect::Pager(text) => {
+                    paused.store(true, Ordering::SeqCst);
+                    let shown = show_in_pager(&mut terminal, &text, &options.pager);
+                    paused.store(false, Ordering::SeqCst);
+                    if let Err(e) = shown {
+                        let _ = tx.send(Msg::Failed(format!("pager: {e}")));
+                    }
+                    app.dirty = true;
+                }
+                Effect::Open(target) => {
+                    if let Err(e) = open_detached(&options.opener, &target) {
+                        let _ = tx.send(Msg::Failed(e.to_string()));
+                    }
+                }
                 other => runner.send(other),
             }
         }
@@ -253,6 +274,50 @@ fn edit_in_editor(terminal: &mut Term, text: &str, editor: &str) -> io::Result<S
     enter_screen()?;
     terminal.clear()?;
     result
+}
+
+/// Hands the terminal to the pager, `text` on its standard input, and
+/// takes it back when the pager exits.
+fn show_in_pager(terminal: &mut Term, text: &str, pager: &str) -> io::Result<()> {
+    leave_screen();
+    let shown = (|| {
+        let mut child = std::process::Command::new("sh")
+            .arg("-c")
+            .arg(pager)
+            .stdin(std::process::Stdio::piped())
+            .spawn()
+            .map_err(|e| io::Error::other(format!("cannot start {pager}: {e}")))?;
+        if let Some(mut stdin) = child.stdin.take() {
+            // A pager that quits before reading everything closes the pipe.
+            let _ = stdin.write_all(text.as_bytes());
+        }
+        let status = child.wait()?;
+        match status.code() {
+            Some(0) | None => Ok(()),
+            Some(127) => Err(io::Error::other(format!("cannot start {pager}"))),
+            Some(_) => Err(io::Error::other(format!("{pager} exited with {status}"))),
+        }
+    })();
+    enter_screen()?;
+    terminal.clear()?;
+    shown
+}
+
+/// Starts the opener on `target` without waiting for it: a viewer or a
+/// browser keeps running after the browser moves on.
+fn open_detached(opener: &str, target: &str) -> io::Result<()> {
+    let mut child = std::process::Command::new("sh")
+        .arg("-c")
+        .arg(format!("{opener} \"$1\""))
+        .arg("keep-open")
+        .arg(target)
+        .stdin(std::process::Stdio::null())
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .map_err(|e| io::Error::other(format!("cannot start {opener}: {e}")))?;
+    std::thread::spawn(move || child.wait());
+    Ok(())
 }
 
 /// Puts `text` on the clipboard through the terminal (OSC 52), which

@@ -3,10 +3,11 @@
 //! a semantic one (hybrid search, similar notes), so that loading the model
 //! or embedding never delays keyword results.
 
+use std::collections::BTreeSet;
 use std::sync::mpsc::{Receiver, Sender, channel};
 use std::thread;
 
-use super::app::{Background, Effect, Msg, PAGE, Preview, RESULTS, Row};
+use super::app::{Background, Effect, Msg, PAGE, Preview, RESULTS, Row, SearchMode};
 use super::query::Query;
 use keep_core::Keeper;
 use keep_core::error::{Error, Result};
@@ -15,7 +16,7 @@ use keep_core::model::NoteFilter;
 use keep_core::model::{self, Note, NoteRef, Selector, Tags};
 use keep_core::recall::{self, FindQuery, Hit, RecallMode};
 
-use crate::render::text::{display_line, first_line, matched_label, status_word, via_label};
+use crate::render::text::{first_line, matched_label, status_word, via_label};
 
 /// Opens a keeper on the store; called once per worker.
 pub type Opener = dyn Fn() -> Result<Keeper> + Send + Sync;
@@ -40,9 +41,13 @@ impl Runner {
 
     pub fn send(&self, effect: Effect) {
         match &effect {
-            Effect::Search { query, .. } if query.has_text() && query.id.is_none() => {
-                let _ = self.semantic.send(effect.clone());
-                let _ = self.quick.send(effect);
+            Effect::Search { query, mode, .. } if query.has_text() && query.id.is_none() => {
+                if *mode != SearchMode::Keyword {
+                    let _ = self.semantic.send(effect.clone());
+                }
+                if *mode != SearchMode::Meaning {
+                    let _ = self.quick.send(effect);
+                }
             }
             Effect::LoadSimilar { .. } => {
                 let _ = self.semantic.send(effect);
@@ -119,8 +124,16 @@ fn answer<T>(result: Result<T>, ok: impl FnOnce(T) -> Msg) -> Option<Msg> {
 
 fn run_semantic(keeper: &mut Keeper, effect: Effect) -> Option<Msg> {
     match effect {
-        Effect::Search { generation, query } => {
-            answer(keeper_search(keeper, &query), |(rows, notices)| {
+        Effect::Search {
+            generation,
+            query,
+            mode,
+        } => {
+            let mode = match mode {
+                SearchMode::Meaning => RecallMode::Semantic,
+                _ => RecallMode::Hybrid,
+            };
+            answer(keeper_search(keeper, &query, mode), |(rows, notices)| {
                 Msg::Results {
                     generation,
                     rows,
@@ -154,7 +167,9 @@ fn run_quick(keeper: &mut Keeper, effect: Effect, last_version: &mut i64) -> Opt
                 },
             )
         }
-        Effect::Search { generation, query } => answer(
+        Effect::Search {
+            generation, query, ..
+        } => answer(
             recall(keeper, &query, RecallMode::Keyword),
             |(rows, notices)| Msg::Results {
                 generation,
@@ -163,21 +178,22 @@ fn run_quick(keeper: &mut Keeper, effect: Effect, last_version: &mut i64) -> Opt
                 notices,
             },
         ),
-        Effect::LoadPreview { id, version } => answer(preview(keeper, &id, version), Msg::Preview),
+        Effect::LoadPreview { id, version } => {
+            answer(preview(keeper, &id, version), |p| Msg::Preview(Box::new(p)))
+        }
         Effect::LoadCatalog => answer(keeper.tag_catalog(50), Msg::Catalog),
         Effect::LoadBackground => answer(background(keeper, last_version), |(facts, changed)| {
             Msg::Background { facts, changed }
         }),
-        Effect::AddTags { id, tags } => answer(add_tags(keeper, &id, &tags), Msg::Done),
-        Effect::RemoveTags { id, tags } => answer(remove_tags(keeper, &id, &tags), Msg::Done),
+        Effect::AddTags { ids, tags } => answer(add_tags(keeper, &ids, &tags), Msg::Done),
+        Effect::RemoveTags { ids, tags } => answer(remove_tags(keeper, &ids, &tags), Msg::Done),
+        Effect::Export { ids, path } => answer(export(keeper, &ids, &path), Msg::Done),
         Effect::Put { id, text } => answer(put(keeper, id, &text), Msg::Done),
         Effect::SetSummary { id, text } => answer(keeper.set_summary(&id, &text), |outcome| {
             Msg::Done(format!("{} {}", outcome.id, status_word(outcome.status)))
         }),
         Effect::SetNow { text } => answer(set_now(keeper, &text), Msg::Done),
-        Effect::Delete { id } => answer(keeper.delete(&NoteRef::plain(&id)), |_| {
-            Msg::Done(format!("deleted {id}"))
-        }),
+        Effect::Delete { ids } => answer(delete(keeper, &ids), Msg::Done),
         Effect::Revert { id } => answer(keeper.revert(&id, false), |outcome| {
             Msg::Done(match outcome {
                 keep_core::keeper::RevertOutcome::Restored { id, versions } => {
@@ -188,14 +204,23 @@ fn run_quick(keeper: &mut Keeper, effect: Effect, last_version: &mut i64) -> Opt
                 }
             })
         }),
-        Effect::LoadSimilar { .. } | Effect::Edit { .. } | Effect::Copy(_) | Effect::Quit => None,
+        Effect::LoadSimilar { .. }
+        | Effect::Edit { .. }
+        | Effect::Copy(_)
+        | Effect::Pager(_)
+        | Effect::Open(_)
+        | Effect::Quit => None,
     }
 }
 
 /// Hybrid search, after giving waiting notes their vectors.
-fn keeper_search(keeper: &mut Keeper, query: &Query) -> Result<(Vec<Row>, Vec<String>)> {
+fn keeper_search(
+    keeper: &mut Keeper,
+    query: &Query,
+    mode: RecallMode,
+) -> Result<(Vec<Row>, Vec<String>)> {
     let notice = keeper.embed_before_search();
-    let (rows, mut notices) = recall(keeper, query, RecallMode::Hybrid)?;
+    let (rows, mut notices) = recall(keeper, query, mode)?;
     notices.splice(0..0, notice);
     Ok((rows, notices))
 }
@@ -249,8 +274,9 @@ fn user_tags_text(tags: &Tags) -> String {
 fn note_row(note: &Note, why: Option<String>) -> Row {
     Row {
         id: note.id.clone(),
+        title: title_of(&note.tags),
         date: note.updated.short(),
-        line: display_line(note),
+        line: first_line(&note.summary),
         tags: user_tags_text(&note.tags),
         why,
     }
@@ -276,6 +302,46 @@ fn hit_row(hit: &Hit) -> Row {
     note_row(&hit.note, Some(why))
 }
 
+fn title_of(tags: &Tags) -> Option<String> {
+    tags.first("title")
+        .map(str::trim)
+        .filter(|t| !t.is_empty())
+        .map(str::to_string)
+}
+
+/// User tags as `key=value` strings.
+fn user_pairs(tags: &Tags) -> BTreeSet<String> {
+    tags.user_tags()
+        .pairs()
+        .map(|(k, v)| format!("{k}={v}"))
+        .collect()
+}
+
+/// What an archived version changed, against the next newer one: its
+/// first line, or the tags when only tags changed.
+fn version_line(older: (&str, &Tags), newer: (&str, &Tags)) -> String {
+    if older.0 != newer.0 {
+        return first_line(older.0);
+    }
+    let (old, new) = (user_pairs(older.1), user_pairs(newer.1));
+    let mut changes: Vec<String> = new.difference(&old).map(|t| format!("+{t}")).collect();
+    changes.extend(old.difference(&new).map(|t| format!("−{t}")));
+    if changes.is_empty() {
+        first_line(older.0)
+    } else {
+        format!("tags changed next: {}", changes.join(" "))
+    }
+}
+
+/// The file or URL a note came from, for `o`.
+fn source_of(note: &Note) -> Option<String> {
+    let id = note.id.as_str();
+    if let Some(path) = id.strip_prefix("file://") {
+        return Some(path.to_string());
+    }
+    (id.starts_with("http://") || id.starts_with("https://")).then(|| id.to_string())
+}
+
 fn preview(keeper: &Keeper, id: &str, version: i64) -> Result<Preview> {
     let target = NoteRef {
         id: id.to_string(),
@@ -285,7 +351,21 @@ fn preview(keeper: &Keeper, id: &str, version: i64) -> Result<Preview> {
     let current = if version == 0 {
         None
     } else {
-        Some(keeper.view(&NoteRef::plain(id))?.note.summary)
+        Some(keeper.view(&NoteRef::plain(id))?.note)
+    };
+    let (tags_added, tags_removed) = match &current {
+        Some(current) => {
+            let (then, now) = (user_pairs(&view.note.tags), user_pairs(&current.tags));
+            (
+                now.difference(&then).cloned().collect(),
+                then.difference(&now).cloned().collect(),
+            )
+        }
+        None => (Vec::new(), Vec::new()),
+    };
+    let newest = match &current {
+        Some(current) => current.clone(),
+        None => view.note.clone(),
     };
     let mut edges: Vec<(String, String)> = view
         .edges
@@ -297,21 +377,28 @@ fn preview(keeper: &Keeper, id: &str, version: i64) -> Result<Preview> {
             .iter()
             .map(|e| (e.inverse.clone(), e.source.clone())),
     );
+    let mut newer = (newest.summary.as_str(), &newest.tags);
+    let mut history = Vec::with_capacity(view.history.len());
+    for (n, v) in &view.history {
+        let older = (v.summary.as_str(), &v.tags);
+        history.push((*n, v.updated.short(), version_line(older, newer)));
+        newer = older;
+    }
     Ok(Preview {
         id: id.to_string(),
+        title: title_of(&newest.tags),
         version: view.version,
         versions: view.history.len() as i64,
         summary: view.note.summary.clone(),
-        current,
+        current: current.map(|c| c.summary),
+        tags_added,
+        tags_removed,
         date: view.note.updated.short(),
         tags: user_tags_first(&view.note.tags),
         edges,
-        history: view
-            .history
-            .iter()
-            .map(|(n, v)| (*n, v.updated.short(), first_line(&v.summary)))
-            .collect(),
-        parts: view.parts.iter().map(|p| first_line(&p.summary)).collect(),
+        history,
+        parts: view.parts.iter().map(|p| p.summary.clone()).collect(),
+        source: source_of(&newest),
         similar: None,
     })
 }
@@ -348,16 +435,35 @@ fn background(keeper: &Keeper, last_version: &mut i64) -> Result<(Background, bo
     ))
 }
 
-fn add_tags(keeper: &mut Keeper, id: &str, tags: &[String]) -> Result<String> {
+/// `what` of one note (`ID`) or of many (`N notes`).
+fn naming(ids: &[String]) -> String {
+    match ids {
+        [id] => id.clone(),
+        ids => format!("{} notes", ids.len()),
+    }
+}
+
+/// Applies `edit` to each note; a failure names how many were done.
+fn tag_each(keeper: &mut Keeper, ids: &[String], edit: &TagEdit) -> Result<()> {
+    for (done, id) in ids.iter().enumerate() {
+        keeper.tag(id, edit).map_err(|e| match done {
+            0 => e,
+            n => Error::Invalid(format!("{e} (after {n} of {} notes were done)", ids.len())),
+        })?;
+    }
+    Ok(())
+}
+
+fn add_tags(keeper: &mut Keeper, ids: &[String], tags: &[String]) -> Result<String> {
     let edit = TagEdit {
         add: model::parse_user_tags(tags)?,
         ..TagEdit::default()
     };
-    keeper.tag(id, &edit)?;
-    Ok(format!("tagged {id}: {}", tags.join(" ")))
+    tag_each(keeper, ids, &edit)?;
+    Ok(format!("tagged {}: {}", naming(ids), tags.join(" ")))
 }
 
-fn remove_tags(keeper: &mut Keeper, id: &str, tags: &[String]) -> Result<String> {
+fn remove_tags(keeper: &mut Keeper, ids: &[String], tags: &[String]) -> Result<String> {
     let mut edit = TagEdit::default();
     for tag in tags {
         match tag.split_once('=') {
@@ -365,8 +471,40 @@ fn remove_tags(keeper: &mut Keeper, id: &str, tags: &[String]) -> Result<String>
             None => edit.remove_keys.push(tag.clone()),
         }
     }
-    keeper.tag(id, &edit)?;
-    Ok(format!("removed from {id}: {}", tags.join(" ")))
+    tag_each(keeper, ids, &edit)?;
+    Ok(format!("removed from {}: {}", naming(ids), tags.join(" ")))
+}
+
+fn delete(keeper: &mut Keeper, ids: &[String]) -> Result<String> {
+    for (done, id) in ids.iter().enumerate() {
+        keeper.delete(&NoteRef::plain(id)).map_err(|e| match done {
+            0 => e,
+            n => Error::Invalid(format!("{e} (after {n} of {} were deleted)", ids.len())),
+        })?;
+    }
+    Ok(format!("deleted {}", naming(ids)))
+}
+
+/// Writes the notes to a new file; an existing file is never replaced.
+fn export(keeper: &Keeper, ids: &[String], path: &str) -> Result<String> {
+    let file = std::fs::OpenOptions::new()
+        .write(true)
+        .create_new(true)
+        .open(path)
+        .map_err(|e| Error::io(path, e))?;
+    let mut out = std::io::BufWriter::new(file);
+    let written = keeper.export_some(&mut out, true, ids).and_then(|n| {
+        std::io::Write::flush(&mut out).map_err(|e| Error::io(path, e))?;
+        Ok(n)
+    });
+    match written {
+        Ok(n) => Ok(format!("exported {n} note(s) to {path}")),
+        Err(e) => {
+            drop(out);
+            let _ = std::fs::remove_file(path);
+            Err(e)
+        }
+    }
 }
 
 fn put(keeper: &mut Keeper, id: Option<String>, text: &str) -> Result<String> {
@@ -388,7 +526,31 @@ fn set_now(keeper: &mut Keeper, text: &str) -> Result<String> {
 
 #[cfg(test)]
 mod tests {
-    use super::coalesce;
+    use super::{coalesce, version_line};
+    use keep_core::model::Tags;
+
+    fn tags(pairs: &[(&str, &str)]) -> Tags {
+        let mut tags = Tags::default();
+        for (k, v) in pairs {
+            tags.insert(*k, *v);
+        }
+        tags
+    }
+
+    #[test]
+    fn a_version_line_names_the_tags_when_only_tags_changed() {
+        let then = tags(&[("status", "open"), ("_source", "inline")]);
+        let now = tags(&[("status", "fixed"), ("_source", "inline")]);
+        assert_eq!(
+            version_line(("Lights broken.", &then), ("Lights broken.", &now)),
+            "tags changed next: +status=fixed −status=open"
+        );
+        assert_eq!(
+            version_line(("Lights broken.\nmore", &then), ("Lights fixed.", &now)),
+            "Lights broken."
+        );
+    }
+
     use crate::tui::app::Effect;
     use crate::tui::query::Query;
 
@@ -398,11 +560,15 @@ mod tests {
         let search = |g| Effect::Search {
             generation: g,
             query: Query::default(),
+            mode: crate::tui::app::SearchMode::Hybrid,
         };
-        tx.send(Effect::Delete { id: "a".into() }).unwrap();
+        let delete = || Effect::Delete {
+            ids: vec!["a".into()],
+        };
+        tx.send(delete()).unwrap();
         tx.send(search(2)).unwrap();
         tx.send(search(3)).unwrap();
         let kept = coalesce(search(1), &rx);
-        assert_eq!(kept, vec![Effect::Delete { id: "a".into() }, search(3)]);
+        assert_eq!(kept, vec![delete(), search(3)]);
     }
 }

@@ -5,7 +5,10 @@ use crossterm::event::{KeyCode, KeyEvent, KeyModifiers, MouseButton, MouseEvent,
 use ratatui::Terminal;
 use ratatui::backend::TestBackend;
 
-use super::app::{App, Background, Confirm, Effect, Focus, Mode, Msg, Preview, Row, update};
+use super::app::{
+    App, Background, Confirm, Effect, Focus, Mode, Msg, Preview, Row, SearchMode, update,
+};
+use super::doc::{self, Item};
 use super::query::Query;
 use super::theme::Theme;
 use super::view::view;
@@ -26,6 +29,7 @@ fn ctrl(c: char) -> Msg {
 fn row(i: usize) -> Row {
     Row {
         id: format!("note-{i}"),
+        title: (i == 1).then(|| "Harbour log, autumn".to_string()),
         date: format!("2026-11-{:02} 09:30", 1 + i % 28),
         line: format!("Line {i} about tide pools and harbour lights"),
         tags: if i.is_multiple_of(2) {
@@ -49,10 +53,13 @@ fn page(start: usize, total: usize) -> Msg {
 fn preview_of(id: &str) -> Preview {
     Preview {
         id: id.into(),
+        title: None,
         version: 0,
         versions: 2,
         summary: "The harbour lights were repaired on Tuesday.".into(),
         current: None,
+        tags_added: vec![],
+        tags_removed: vec![],
         date: "2026-11-20 10:00".into(),
         tags: vec![
             ("author".into(), "alice".into()),
@@ -75,6 +82,7 @@ fn preview_of(id: &str) -> Preview {
             ),
         ],
         parts: vec![],
+        source: None,
         similar: None,
     }
 }
@@ -84,7 +92,7 @@ fn browsing() -> App {
     let mut app = App::new(120, 30);
     app.start();
     update(&mut app, page(0, 1000));
-    update(&mut app, Msg::Preview(preview_of("note-0")));
+    update(&mut app, Msg::Preview(Box::new(preview_of("note-0"))));
     app.catalog = vec![
         ("author".into(), vec!["alice".into(), "albert".into()]),
         ("topic".into(), vec!["sea".into(), "sky".into()]),
@@ -97,11 +105,19 @@ fn browsing() -> App {
     app
 }
 
+/// The preview document as the pane of `app` lays it out.
+fn preview_lines(app: &App) -> Vec<doc::DocLine> {
+    let width = app.areas.unwrap().preview_rows().width;
+    doc::lines(app.preview.as_ref().unwrap(), usize::from(width))
+}
+
 fn searches(effects: &[Effect]) -> Vec<(u64, Query)> {
     effects
         .iter()
         .filter_map(|e| match e {
-            Effect::Search { generation, query } => Some((*generation, query.clone())),
+            Effect::Search {
+                generation, query, ..
+            } => Some((*generation, query.clone())),
             _ => None,
         })
         .collect()
@@ -244,7 +260,7 @@ fn filters_in_the_search_bar_become_query_fields() {
 }
 
 #[test]
-fn escape_clears_the_search_and_reloads_the_list() {
+fn escape_goes_back_one_level_then_clears_the_search() {
     let mut app = browsing();
     update(&mut app, ch('/'));
     update(&mut app, ch('x'));
@@ -260,7 +276,9 @@ fn escape_clears_the_search_and_reloads_the_list() {
     );
     assert_eq!(app.message.as_ref().unwrap().0, "keyword recall only");
     let effects = update(&mut app, key(KeyCode::Esc));
-    assert_eq!(app.mode, Mode::Browse);
+    assert_eq!(app.mode, Mode::Browse, "Esc leaves the search bar first");
+    assert!(app.results.is_some() && effects.is_empty());
+    let effects = update(&mut app, key(KeyCode::Esc));
     assert!(app.results.is_none() && app.query.is_empty());
     assert!(effects.contains(&Effect::LoadPage {
         start: 0,
@@ -328,7 +346,7 @@ fn adding_tags_completes_keys_and_values_then_sends_them() {
     assert_eq!(
         effects,
         vec![Effect::AddTags {
-            id: "note-0".into(),
+            ids: vec!["note-0".into()],
             tags: vec!["author=alice".into(), "topic=sea".into()]
         }]
     );
@@ -345,7 +363,7 @@ fn removing_tags_completes_from_the_note_and_sends_them() {
     assert_eq!(
         effects,
         vec![Effect::RemoveTags {
-            id: "note-0".into(),
+            ids: vec!["note-0".into()],
             tags: vec!["topic".into()]
         }]
     );
@@ -367,11 +385,14 @@ fn escape_abandons_a_prompt_and_empty_input_sends_nothing() {
 fn delete_and_revert_wait_for_y() {
     let mut app = browsing();
     update(&mut app, ch('D'));
-    assert_eq!(app.mode, Mode::Confirm(Confirm::Delete("note-0".into())));
+    assert_eq!(
+        app.mode,
+        Mode::Confirm(Confirm::Delete(vec!["note-0".into()]))
+    );
     assert_eq!(
         update(&mut app, ch('y')),
         vec![Effect::Delete {
-            id: "note-0".into()
+            ids: vec!["note-0".into()]
         }]
     );
     update(&mut app, ch('r'));
@@ -541,24 +562,249 @@ fn brackets_step_through_versions_within_bounds() {
     );
     let mut older = preview_of("note-0");
     older.version = 2;
-    update(&mut app, Msg::Preview(older));
+    update(&mut app, Msg::Preview(Box::new(older)));
     assert!(update(&mut app, ch('[')).is_empty());
     assert_eq!(app.message.as_ref().unwrap().0, "no older version");
 }
 
 #[test]
-fn edges_are_picked_in_the_preview_and_followed() {
+fn edges_are_picked_with_the_cursor_and_followed() {
     let mut app = browsing();
     update(&mut app, key(KeyCode::Tab));
     assert_eq!(app.focus, Focus::Preview);
-    update(&mut app, ch('j'));
-    update(&mut app, ch('j'));
-    assert_eq!(app.edge, 1, "stops at the last edge");
+    let lines = preview_lines(&app);
+    let second_edge = lines.iter().position(|l| l.item == Item::Edge(1)).unwrap();
+    for _ in 0..second_edge {
+        update(&mut app, ch('j'));
+    }
+    assert_eq!(app.cursor, second_edge);
     let effects = update(&mut app, key(KeyCode::Enter));
     assert_eq!(app.focus, Focus::List);
     let (_, query) = searches(&effects).pop().unwrap();
     assert_eq!(query.id.as_deref(), Some("%0123456789ab"));
     assert_eq!(app.query, "id:%0123456789ab");
+}
+
+/// A long document: 40 parts, each with a heading and a paragraph.
+fn long_document() -> Preview {
+    let mut p = preview_of("note-0");
+    p.title = Some("Debian Reference, chapter 2".into());
+    p.source = Some("/usr/share/doc/debian-reference/index.html".into());
+    p.parts = (1..=40)
+        .map(|i| format!("2.{i}. Package management step {i}\nThe full paragraph of step {i}."))
+        .collect();
+    p
+}
+
+fn focus_preview_of(p: Preview) -> App {
+    let mut app = browsing();
+    update(&mut app, Msg::Preview(Box::new(p)));
+    update(&mut app, key(KeyCode::Tab));
+    assert_eq!(app.focus, Focus::Preview);
+    app
+}
+
+#[test]
+fn the_preview_scrolls_to_the_last_part_and_enter_pages_it() {
+    let mut app = focus_preview_of(long_document());
+    let lines = preview_lines(&app);
+    let height = usize::from(app.areas.unwrap().preview_rows().height);
+    assert!(lines.len() > height, "the document is longer than the pane");
+    update(&mut app, ch('G'));
+    assert_eq!(app.cursor, lines.len() - 1);
+    assert_eq!(app.preview_scroll, lines.len() - height);
+    assert_eq!(lines[app.cursor].item, Item::Part(39));
+    let effects = update(&mut app, key(KeyCode::Enter));
+    assert_eq!(
+        effects,
+        vec![Effect::Pager(
+            "note-0@P{40}\n\n2.40. Package management step 40\nThe full paragraph of step 40.\n"
+                .into()
+        )]
+    );
+    update(&mut app, key(KeyCode::PageUp));
+    assert_eq!(app.preview_scroll, lines.len() - 2 * height);
+    update(&mut app, ch('g'));
+    assert_eq!((app.cursor, app.preview_scroll), (0, 0));
+    update(&mut app, ch(' '));
+    assert_eq!(
+        app.preview_scroll, height,
+        "Space pages down in the preview"
+    );
+    assert_eq!(app.selected, 0, "the list did not move");
+}
+
+#[test]
+fn the_wheel_over_the_preview_scrolls_it_not_the_list() {
+    let mut app = browsing();
+    update(&mut app, Msg::Preview(Box::new(long_document())));
+    let preview = app.areas.unwrap().preview;
+    let wheel = Msg::Mouse(MouseEvent {
+        kind: MouseEventKind::ScrollDown,
+        column: preview.x + 3,
+        row: preview.y + 3,
+        modifiers: KeyModifiers::NONE,
+    });
+    update(&mut app, wheel.clone());
+    update(&mut app, wheel);
+    assert_eq!(app.preview_scroll, 6);
+    assert_eq!(app.selected, 0);
+    assert!(
+        app.cursor >= app.preview_scroll,
+        "the cursor stays on screen"
+    );
+}
+
+#[test]
+fn enter_in_the_list_pages_the_whole_note_and_o_opens_its_source() {
+    let mut app = browsing();
+    update(&mut app, Msg::Preview(Box::new(long_document())));
+    let effects = update(&mut app, key(KeyCode::Enter));
+    let [Effect::Pager(text)] = effects.as_slice() else {
+        panic!("{effects:?}");
+    };
+    assert!(text.starts_with("note-0\n\nThe harbour lights"), "{text}");
+    assert!(
+        text.contains("@P{40}\n2.40. Package management step 40"),
+        "{text}"
+    );
+    assert_eq!(
+        update(&mut app, ch('o')),
+        vec![Effect::Open(
+            "/usr/share/doc/debian-reference/index.html".into()
+        )]
+    );
+    update(&mut app, Msg::Preview(Box::new(preview_of("note-0"))));
+    assert!(update(&mut app, ch('o')).is_empty());
+    assert_eq!(
+        app.message.as_ref().unwrap().0,
+        "this note has no file or URL to open"
+    );
+}
+
+#[test]
+fn enter_on_a_version_line_shows_that_version() {
+    let mut app = focus_preview_of(preview_of("note-0"));
+    let lines = preview_lines(&app);
+    let oldest = lines
+        .iter()
+        .position(|l| l.item == Item::Version(2))
+        .unwrap();
+    for _ in 0..oldest {
+        update(&mut app, key(KeyCode::Down));
+    }
+    assert_eq!(
+        update(&mut app, key(KeyCode::Enter)),
+        vec![Effect::LoadPreview {
+            id: "note-0".into(),
+            version: 2
+        }]
+    );
+}
+
+#[test]
+fn marked_notes_are_tagged_deleted_and_exported_together() {
+    let mut app = browsing();
+    update(&mut app, ch(' '));
+    update(&mut app, ch('v'));
+    assert_eq!(app.selected, 2, "marking moves down");
+    assert_eq!(app.targets(), vec!["note-0", "note-1"]);
+    update(&mut app, ch('t'));
+    for c in "status=done".chars() {
+        update(&mut app, ch(c));
+    }
+    assert_eq!(
+        update(&mut app, key(KeyCode::Enter)),
+        vec![Effect::AddTags {
+            ids: vec!["note-0".into(), "note-1".into()],
+            tags: vec!["status=done".into()]
+        }]
+    );
+    update(&mut app, ch('E'));
+    assert_eq!(
+        app.mode,
+        Mode::Input {
+            prompt: super::app::Prompt::Export,
+            text: "keep-export.jsonl".into()
+        }
+    );
+    assert_eq!(
+        update(&mut app, key(KeyCode::Enter)),
+        vec![Effect::Export {
+            ids: vec!["note-0".into(), "note-1".into()],
+            path: "keep-export.jsonl".into()
+        }]
+    );
+    update(&mut app, ch('D'));
+    let screen = render(&app, &dark(), 120, 30);
+    assert!(
+        screen.contains("delete 2 marked notes and their history? y/n"),
+        "{screen}"
+    );
+    assert_eq!(
+        update(&mut app, ch('y')),
+        vec![Effect::Delete {
+            ids: vec!["note-0".into(), "note-1".into()]
+        }]
+    );
+    assert!(app.marked.is_empty(), "deleted notes are no longer marked");
+}
+
+#[test]
+fn escape_goes_back_one_level_from_the_preview_marks_and_search() {
+    let mut app = browsing();
+    update(&mut app, ch('/'));
+    update(&mut app, ch('x'));
+    let generation = app.generation;
+    update(
+        &mut app,
+        Msg::Results {
+            generation,
+            rows: vec![row(3), row(4)],
+            semantic: true,
+            notices: vec![],
+        },
+    );
+    update(&mut app, key(KeyCode::Esc));
+    update(&mut app, ch('*'));
+    assert_eq!(app.marked.len(), 2, "* marks every result");
+    update(&mut app, key(KeyCode::Tab));
+    update(&mut app, key(KeyCode::Esc));
+    assert_eq!(app.focus, Focus::List);
+    update(&mut app, key(KeyCode::Esc));
+    assert!(app.marked.is_empty() && app.results.is_some());
+    update(&mut app, key(KeyCode::Esc));
+    assert!(app.results.is_none());
+}
+
+#[test]
+fn the_search_mode_cycles_and_goes_with_each_search() {
+    let mut app = browsing();
+    update(&mut app, ch('/'));
+    update(&mut app, ctrl('r'));
+    let effects = update(&mut app, ch('a'));
+    assert!(effects.iter().any(|e| matches!(
+        e,
+        Effect::Search {
+            mode: SearchMode::Keyword,
+            ..
+        }
+    )));
+    update(&mut app, key(KeyCode::Enter));
+    let effects = update(&mut app, ch('m'));
+    assert_eq!(app.search_mode, SearchMode::Meaning);
+    assert!(
+        effects.iter().any(|e| matches!(
+            e,
+            Effect::Search {
+                mode: SearchMode::Meaning,
+                ..
+            }
+        )),
+        "changing the mode searches again: {effects:?}"
+    );
+    update(&mut app, ch('m'));
+    assert_eq!(app.search_mode, SearchMode::Hybrid);
 }
 
 #[test]
@@ -635,7 +881,7 @@ fn resizing_changes_the_rows_shown() {
     update(&mut app, Msg::Resize(80, 24));
     assert_eq!(app.visible, 22 * 55 / 100 - 2);
     update(&mut app, Msg::Resize(200, 60));
-    assert_eq!(app.visible, 56);
+    assert_eq!(app.visible, 55);
 }
 
 // ---- screens ----
@@ -733,9 +979,57 @@ fn screen_version_diff_and_confirm_narrow_dark() {
     older.version = 1;
     older.summary = "The harbour lights were broken.".into();
     older.current = Some("The harbour lights were repaired on Tuesday.".into());
-    update(&mut app, Msg::Preview(older));
+    update(&mut app, Msg::Preview(Box::new(older)));
     update(&mut app, ch('D'));
     insta::assert_snapshot!(render(&app, &dark(), 80, 24));
+}
+
+#[test]
+fn screen_long_document_scrolled_to_a_late_part() {
+    let mut app = focus_preview_of(long_document());
+    update(&mut app, ch('G'));
+    for _ in 0..3 {
+        update(&mut app, ch('k'));
+    }
+    insta::assert_snapshot!(render(&app, &dark(), 120, 30));
+}
+
+#[test]
+fn screen_version_with_a_tag_change() {
+    let mut app = browsing();
+    let mut older = preview_of("note-0");
+    older.version = 1;
+    older.current = Some(older.summary.clone());
+    older.tags_added = vec!["status=fixed".into()];
+    older.tags_removed = vec!["status=open".into()];
+    older.history[0].2 = "tags changed next: +status=fixed −status=open".into();
+    update(&mut app, Msg::Preview(Box::new(older)));
+    insta::assert_snapshot!(render(&app, &dark(), 120, 30));
+}
+
+#[test]
+fn screen_marked_notes_bulk_tag_prompt_narrow() {
+    let mut app = browsing();
+    update(&mut app, Msg::Resize(70, 24));
+    let mut rows: Vec<Row> = (0..6).map(row).collect();
+    rows[2].id = "file:///usr/share/doc/apt/html/guide/ch2.html".into();
+    rows[3].title = Some("The Debian Administrator's Handbook".into());
+    update(
+        &mut app,
+        Msg::Page {
+            start: 0,
+            total: 6,
+            rows,
+        },
+    );
+    for _ in 0..3 {
+        update(&mut app, ch(' '));
+    }
+    update(&mut app, ch('t'));
+    for c in "topic=apt".chars() {
+        update(&mut app, ch(c));
+    }
+    insta::assert_snapshot!(render(&app, &Theme::monochrome(), 70, 24));
 }
 
 #[test]

@@ -3,40 +3,15 @@
 use ratatui::Frame;
 use ratatui::layout::Rect;
 use ratatui::style::Style;
-use ratatui::text::{Line, Span, Text};
+use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Borders, Clear, Paragraph, Wrap};
+use unicode_width::UnicodeWidthStr;
 
-use super::app::{App, Confirm, Focus, Mode, Severity, order_name};
-use super::diff::{self, Change};
+use super::app::{App, Confirm, Focus, Mode, Row, SearchMode, Severity, order_name};
+use super::doc::{self, Role};
+use super::keys::{KEYS, LEFT_SECTIONS, hints};
 use super::layout::{MIN_HEIGHT, MIN_WIDTH, layout};
 use super::theme::Theme;
-
-/// Every key, as the help overlay and README list them.
-pub const KEYS: &[(&str, &str)] = &[
-    ("j k ↓ ↑", "move; wheel scrolls, click selects"),
-    ("PgDn PgUp Space ^D ^U", "page down, up"),
-    ("g G Home End", "first, last note"),
-    ("/", "search, with #key=value since: until: in: id:"),
-    ("Esc", "clear the search (in the list)"),
-    ("s", "sort by updated, created, accessed, id"),
-    (
-        "Tab Enter →",
-        "into the preview: j k pick an edge, Enter follows it",
-    ),
-    ("[ ]", "older, newer version (diff against current)"),
-    ("S", "similar notes"),
-    ("t", "add tags (Tab completes keys and values)"),
-    ("x", "remove tags (Tab completes)"),
-    ("e", "edit the summary in $VISUAL or $EDITOR"),
-    ("n", "new note"),
-    ("N", "set now"),
-    ("D Del", "delete the note (asks)"),
-    ("r", "revert to the previous version (asks)"),
-    ("y", "copy the id (OSC 52)"),
-    ("^L", "reload"),
-    ("?", "this help"),
-    ("q ^C", "quit"),
-];
 
 pub fn view(app: &App, theme: &Theme, frame: &mut Frame) {
     let area = frame.area();
@@ -48,6 +23,7 @@ pub fn view(app: &App, theme: &Theme, frame: &mut Frame) {
     note_list(app, theme, frame, areas.list);
     preview(app, theme, frame, areas.preview);
     status_line(app, theme, frame, areas.status);
+    footer(app, theme, frame, areas.footer);
     if app.mode == Mode::Help {
         help(theme, frame, area);
     }
@@ -84,10 +60,14 @@ fn search_bar(app: &App, theme: &Theme, frame: &mut Frame, area: Rect) {
             if typing {
                 spans.push(Span::styled("▏", theme.accent));
             }
+            let mode = app.search_mode.name();
             let right = match &app.results {
-                Some(r) if r.semantic => format!("{} hits · hybrid", r.rows.len()),
-                Some(r) => format!("{} hits · keyword", r.rows.len()),
-                None => format!("sorted by {}", order_name(app.order)),
+                Some(r) if app.search_mode == SearchMode::Hybrid && !r.semantic => {
+                    format!("{} hits · hybrid (keyword so far)", r.rows.len())
+                }
+                Some(r) => format!("{} hits · {mode}", r.rows.len()),
+                None if typing => format!("{mode} (^R changes)"),
+                None => format!("sorted by {} · search: {mode}", order_name(app.order)),
             };
             let used: usize = spans.iter().map(|s| s.content.chars().count()).sum();
             let pad = usize::from(area.width).saturating_sub(used + right.chars().count() + 1);
@@ -109,69 +89,149 @@ fn pane<'a>(title: String, focused: bool, theme: &Theme) -> Block<'a> {
         ))
 }
 
+/// `text` cut to `width` columns, ending in `…` when cut.
 fn truncate(text: &str, width: usize) -> String {
-    if text.chars().count() <= width {
+    if text.width() <= width {
         return text.to_string();
     }
-    let mut out: String = text.chars().take(width.saturating_sub(1)).collect();
+    let mut out = String::new();
+    let mut used = 0;
+    for c in text.chars() {
+        let w = unicode_width::UnicodeWidthChar::width(c).unwrap_or(0);
+        if used + w + 1 > width {
+            break;
+        }
+        used += w;
+        out.push(c);
+    }
     out.push('…');
     out
 }
 
-fn note_list(app: &App, theme: &Theme, frame: &mut Frame, area: Rect) {
-    let title = match &app.results {
-        Some(r) => format!(
-            " results {}/{} ",
-            (app.selected + 1).min(r.rows.len()),
-            r.rows.len()
-        ),
-        None => format!(
-            " notes {}/{} ",
-            (app.selected + 1).min(app.total),
-            app.total
-        ),
+/// `text` cut from the left to `width` columns, so its end (a file name)
+/// shows: `…/html/index.html`.
+fn truncate_left(text: &str, width: usize) -> String {
+    if text.width() <= width {
+        return text.to_string();
+    }
+    let mut kept = Vec::new();
+    let mut used = 0;
+    for c in text.chars().rev() {
+        let w = unicode_width::UnicodeWidthChar::width(c).unwrap_or(0);
+        if used + w + 1 > width {
+            break;
+        }
+        used += w;
+        kept.push(c);
+    }
+    std::iter::once('…').chain(kept.into_iter().rev()).collect()
+}
+
+/// `text` padded with spaces to `width` columns.
+fn pad(text: String, width: usize) -> String {
+    let w = text.width();
+    text + &" ".repeat(width.saturating_sub(w))
+}
+
+/// The columns of a list row at a width: the date is dropped, then
+/// shortened, as the pane narrows; the name column grows with it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+struct Columns {
+    date: usize,
+    name: usize,
+}
+
+fn columns(width: usize) -> Columns {
+    let date = match width {
+        0..50 => 0,
+        50..80 => 5,
+        _ => 10,
     };
+    let name = (width / 3).clamp(10, 36);
+    Columns { date, name }
+}
+
+/// A row's name: its title, else its id cut from the left.
+fn row_name(row: &Row, width: usize) -> String {
+    match row
+        .title
+        .as_deref()
+        .map(str::trim)
+        .filter(|t| !t.is_empty())
+    {
+        Some(title) => truncate(title, width),
+        None => truncate_left(&row.id, width),
+    }
+}
+
+fn list_line<'a>(app: &App, row: &Row, selected: bool, width: usize, theme: &Theme) -> Line<'a> {
+    let cols = columns(width);
+    let mark = if app.marked.contains(&row.id) {
+        "●"
+    } else {
+        " "
+    };
+    let mut spans = vec![Span::styled(mark, theme.tag)];
+    let mut used = 1;
+    if cols.date > 0 {
+        let date = match cols.date {
+            5 => row.date.get(5..10),
+            _ => row.date.get(..10),
+        }
+        .unwrap_or(&row.date);
+        spans.push(Span::styled(format!("{date} "), theme.muted));
+        used += cols.date + 1;
+    }
+    spans.push(Span::styled(
+        pad(row_name(row, cols.name), cols.name + 1),
+        theme.accent,
+    ));
+    used += cols.name + 1;
+    let rest = width.saturating_sub(used);
+    let extra = row.why.as_deref().unwrap_or(&row.tags);
+    let extra_width = extra.width().min(rest / 3);
+    let text_width = rest.saturating_sub(extra_width + usize::from(extra_width > 0));
+    spans.push(Span::styled(
+        pad(truncate(&row.line, text_width), text_width),
+        theme.text,
+    ));
+    if extra_width > 0 {
+        spans.push(Span::styled(
+            format!(" {}", truncate(extra, extra_width)),
+            theme.tag,
+        ));
+    }
+    if selected {
+        spans = spans
+            .into_iter()
+            .map(|s| Span::styled(s.content, theme.selected))
+            .collect();
+    }
+    Line::from(spans)
+}
+
+fn note_list(app: &App, theme: &Theme, frame: &mut Frame, area: Rect) {
+    let (shown, total, what) = match &app.results {
+        Some(r) => (
+            (app.selected + 1).min(r.rows.len()),
+            r.rows.len(),
+            "results",
+        ),
+        None => ((app.selected + 1).min(app.total), app.total, "notes"),
+    };
+    let marked = match app.marked.len() {
+        0 => String::new(),
+        n => format!(" · {n} marked"),
+    };
+    let title = format!(" {what} {shown}/{total}{marked} ");
     let block = pane(title, app.focus == Focus::List, theme);
     let inner = block.inner(area);
     frame.render_widget(block, area);
     let width = usize::from(inner.width);
-    let id_width = (width / 4).clamp(8, 28);
     let mut lines = Vec::new();
     for i in app.scroll..(app.scroll + usize::from(inner.height)).min(app.len()) {
-        let selected = i == app.selected;
         let line = match app.row(i) {
-            Some(row) => {
-                let date = row.date.get(..10).unwrap_or(&row.date);
-                let fixed = 10 + 1 + id_width + 1;
-                let rest = width.saturating_sub(fixed);
-                let extra = row.why.as_deref().unwrap_or(&row.tags);
-                let extra_width = extra.chars().count().min(rest / 3);
-                let text_width = rest.saturating_sub(extra_width + usize::from(extra_width > 0));
-                let mut spans = vec![
-                    Span::styled(format!("{date} "), theme.muted),
-                    Span::styled(
-                        format!("{:<id_width$} ", truncate(&row.id, id_width)),
-                        theme.accent,
-                    ),
-                    Span::styled(
-                        format!("{:<text_width$}", truncate(&row.line, text_width)),
-                        theme.text,
-                    ),
-                ];
-                if extra_width > 0 {
-                    spans.push(Span::styled(
-                        format!(" {}", truncate(extra, extra_width)),
-                        theme.tag,
-                    ));
-                }
-                if selected {
-                    spans = spans
-                        .into_iter()
-                        .map(|s| Span::styled(s.content, theme.selected))
-                        .collect();
-                }
-                Line::from(spans)
-            }
+            Some(row) => list_line(app, row, i == app.selected, width, theme),
             None => Line::styled("…", theme.muted),
         };
         lines.push(line);
@@ -187,116 +247,86 @@ fn note_list(app: &App, theme: &Theme, frame: &mut Frame, area: Rect) {
     frame.render_widget(Paragraph::new(lines), inner);
 }
 
+fn role_style(role: Role, theme: &Theme) -> Style {
+    match role {
+        Role::Text => theme.text,
+        Role::Muted => theme.muted,
+        Role::Heading | Role::Id => theme.accent,
+        Role::Tag => theme.tag,
+        Role::Added => theme.added,
+        Role::Removed => theme.removed,
+    }
+}
+
 fn preview(app: &App, theme: &Theme, frame: &mut Frame, area: Rect) {
     let Some(p) = &app.preview else {
         frame.render_widget(pane(" preview ".into(), false, theme), area);
         return;
     };
-    let title = if p.version == 0 {
-        format!(" {} ", p.id)
-    } else {
-        format!(" {}@V{{{}}} of {} ", p.id, p.version, p.versions)
+    let focused = app.focus == Focus::Preview;
+    let inner = area.inner(ratatui::layout::Margin::new(1, 1));
+    let width = usize::from(inner.width);
+    let height = usize::from(inner.height).max(1);
+    let lines = doc::lines(p, width);
+    let scroll = app.preview_scroll.min(lines.len().saturating_sub(height));
+    let version = match p.version {
+        0 => String::new(),
+        n => format!(" @V{{{n}}}"),
     };
-    let block = pane(title, app.focus == Focus::Preview, theme);
-    let mut text = Text::default();
-    let heading = |t: &str| Line::styled(t.to_string(), theme.accent);
-    text.push_line(Line::styled(format!("updated {}", p.date), theme.muted));
-    match &p.current {
-        Some(current) => {
-            text.push_line(Line::styled(
-                "changes from this version to the current one:",
-                theme.muted,
-            ));
-            let spans: Vec<Span> = diff::words(&p.summary, current)
-                .into_iter()
-                .flat_map(|c| {
-                    let (word, style) = match c {
-                        Change::Same(w) => (w, theme.text),
-                        Change::Added(w) => (w, theme.added),
-                        Change::Removed(w) => (w, theme.removed),
-                    };
-                    [Span::styled(word.to_string(), style), Span::raw(" ")]
-                })
+    let name_room = usize::from(area.width).saturating_sub(version.width() + 18);
+    let name = match p.title.as_deref().filter(|t| !t.trim().is_empty()) {
+        Some(title) => truncate(title, name_room),
+        None => truncate_left(&p.id, name_room),
+    };
+    let position = if lines.len() > height {
+        format!(
+            " {}–{} of {} ",
+            scroll + 1,
+            (scroll + height).min(lines.len()),
+            lines.len()
+        )
+    } else {
+        String::new()
+    };
+    let block = pane(format!(" {name}{version} "), focused, theme)
+        .title(Line::styled(position, theme.muted).right_aligned());
+    let shown: Vec<Line> = lines
+        .iter()
+        .enumerate()
+        .skip(scroll)
+        .take(height)
+        .map(|(i, line)| {
+            let spans: Vec<Span> = line
+                .spans
+                .iter()
+                .map(|(text, role)| Span::styled(text.clone(), role_style(*role, theme)))
                 .collect();
-            text.push_line(Line::from(spans));
-        }
-        None => {
-            for line in p.summary.lines() {
-                text.push_line(Line::styled(line.to_string(), theme.text));
-            }
-        }
-    }
-    if !p.tags.is_empty() {
-        text.push_line(Line::default());
-        text.push_line(heading("tags"));
-        for (k, v) in &p.tags {
-            let system = k.starts_with('_');
-            text.push_line(Line::from(vec![
-                Span::styled(
-                    format!("  {k}"),
-                    if system { theme.muted } else { theme.tag },
-                ),
-                Span::styled(
-                    format!("={v}"),
-                    if system { theme.muted } else { theme.text },
-                ),
-            ]));
-        }
-    }
-    if !p.edges.is_empty() {
-        text.push_line(Line::default());
-        text.push_line(heading("edges (Tab, then Enter follows)"));
-        for (i, (label, target)) in p.edges.iter().enumerate() {
-            let chosen = app.focus == Focus::Preview && i == app.edge;
-            let style = if chosen { theme.selected } else { theme.text };
-            text.push_line(Line::styled(format!("  {label} → {target}"), style));
-        }
-    }
-    if !p.history.is_empty() {
-        text.push_line(Line::default());
-        text.push_line(heading("versions ([ older, ] newer)"));
-        for (n, date, line) in &p.history {
-            let style = if *n == p.version {
-                theme.selected
+            if focused && i == app.cursor {
+                let used: usize = line.spans.iter().map(|(t, _)| t.width()).sum();
+                let mut spans: Vec<Span> = spans
+                    .into_iter()
+                    .map(|s| Span::styled(s.content, theme.selected))
+                    .collect();
+                spans.push(Span::styled(
+                    " ".repeat(width.saturating_sub(used)),
+                    theme.selected,
+                ));
+                Line::from(spans)
             } else {
-                theme.text
-            };
-            text.push_line(Line::styled(format!("  @V{{{n}}} {date}  {line}"), style));
-        }
-    }
-    if !p.parts.is_empty() {
-        text.push_line(Line::default());
-        text.push_line(heading(&format!("parts ({})", p.parts.len())));
-        for (i, line) in p.parts.iter().enumerate() {
-            text.push_line(Line::styled(
-                format!("  @P{{{}}} {line}", i + 1),
-                theme.text,
-            ));
-        }
-    }
-    if let Some(similar) = &p.similar {
-        text.push_line(Line::default());
-        text.push_line(heading("similar"));
-        if similar.is_empty() {
-            text.push_line(Line::styled("  none", theme.muted));
-        }
-        for row in similar {
-            text.push_line(Line::from(vec![
-                Span::styled(format!("  {} ", row.id), theme.accent),
-                Span::styled(row.line.clone(), theme.text),
-            ]));
-        }
-    }
-    frame.render_widget(
-        Paragraph::new(text).block(block).wrap(Wrap { trim: false }),
-        area,
-    );
+                Line::from(spans)
+            }
+        })
+        .collect();
+    frame.render_widget(Paragraph::new(shown).block(block), area);
 }
 
 fn status_line(app: &App, theme: &Theme, frame: &mut Frame, area: Rect) {
     if let Mode::Confirm(action) = &app.mode {
         let question = match action {
-            Confirm::Delete(id) => format!(" delete {id} and its history? y/n "),
+            Confirm::Delete(ids) => match ids.as_slice() {
+                [id] => format!(" delete {id} and its history? y/n "),
+                ids => format!(" delete {} marked notes and their history? y/n ", ids.len()),
+            },
             Confirm::Revert(id) => format!(" revert {id} to its previous version? y/n "),
         };
         frame.render_widget(Paragraph::new(question).style(theme.error), area);
@@ -336,29 +366,107 @@ fn status_line(app: &App, theme: &Theme, frame: &mut Frame, area: Rect) {
     frame.render_widget(Paragraph::new(line).style(theme.status), area);
 }
 
+fn footer(app: &App, theme: &Theme, frame: &mut Frame, area: Rect) {
+    let mut spans = Vec::new();
+    for (key, what) in hints(app) {
+        spans.push(Span::styled(format!(" {key}"), theme.accent));
+        spans.push(Span::styled(format!(" {what} "), theme.muted));
+    }
+    frame.render_widget(Paragraph::new(Line::from(spans)), area);
+}
+
+/// Width of the keys column of the help overlay.
+const HELP_KEYS: usize = 19;
+
+/// The help overlay's lines for some sections of `KEYS`, descriptions
+/// wrapped under themselves within `width` columns.
+fn help_lines<'a>(
+    sections: &[(&str, &[(&str, &str)])],
+    width: usize,
+    theme: &Theme,
+) -> Vec<Line<'a>> {
+    let room = width.saturating_sub(HELP_KEYS + 2).max(10);
+    let mut lines = Vec::new();
+    for (title, keys) in sections {
+        if !lines.is_empty() {
+            lines.push(Line::default());
+        }
+        lines.push(Line::styled(format!(" {title}"), theme.muted));
+        for (key, what) in *keys {
+            let mut first = true;
+            for chunk in wrap_words(what, room) {
+                let key = if first { *key } else { "" };
+                first = false;
+                lines.push(Line::from(vec![
+                    Span::styled(format!(" {key:<HELP_KEYS$} "), theme.accent),
+                    Span::styled(chunk, theme.text),
+                ]));
+            }
+        }
+    }
+    lines
+}
+
+/// `text` in lines of at most `width` columns, broken between words.
+fn wrap_words(text: &str, width: usize) -> Vec<String> {
+    let mut lines = vec![String::new()];
+    for word in text.split_whitespace() {
+        let line = lines.last_mut().expect("one line at least");
+        if !line.is_empty() && line.width() + 1 + word.width() > width {
+            lines.push(word.to_string());
+        } else {
+            if !line.is_empty() {
+                line.push(' ');
+            }
+            line.push_str(word);
+        }
+    }
+    lines
+}
+
 fn help(theme: &Theme, frame: &mut Frame, area: Rect) {
-    let width = area.width.min(78);
-    let height = (KEYS.len() as u16 + 4).min(area.height);
+    let two_columns = area.width >= 100;
+    let (left, right) = KEYS.split_at(if two_columns {
+        LEFT_SECTIONS
+    } else {
+        KEYS.len()
+    });
+    let width = if two_columns {
+        area.width.min(150)
+    } else {
+        area.width.min(90)
+    };
+    let column = usize::from(if two_columns { width / 2 } else { width }).saturating_sub(2);
+    let left = help_lines(left, column, theme);
+    let right = help_lines(right, column, theme);
+    let rows = left.len().max(right.len()) as u16 + 2;
+    let height = rows.min(area.height);
     let rect = Rect {
         x: area.x + (area.width - width) / 2,
         y: area.y + (area.height - height) / 2,
         width,
         height,
     };
-    let lines: Vec<Line> = KEYS
-        .iter()
-        .map(|(keys, what)| {
-            Line::from(vec![
-                Span::styled(format!(" {keys:<22}"), theme.accent),
-                Span::styled((*what).to_string(), theme.text),
-            ])
-        })
-        .collect();
+    let block = pane(" keys (any key closes) ".into(), true, theme);
+    let inner = block.inner(rect);
     frame.render_widget(Clear, rect);
-    frame.render_widget(
-        Paragraph::new(lines)
-            .block(pane(" keys (any key closes) ".into(), true, theme))
-            .style(Style::default()),
-        rect,
-    );
+    frame.render_widget(block, rect);
+    if two_columns {
+        let half = inner.width / 2;
+        let [l, r] = [
+            Rect {
+                width: half,
+                ..inner
+            },
+            Rect {
+                x: inner.x + half,
+                width: inner.width - half,
+                ..inner
+            },
+        ];
+        frame.render_widget(Paragraph::new(left), l);
+        frame.render_widget(Paragraph::new(right), r);
+    } else {
+        frame.render_widget(Paragraph::new(left), inner);
+    }
 }
