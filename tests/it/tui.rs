@@ -190,7 +190,7 @@ fn editing_in_the_editor_stores_a_new_version_with_the_tags_kept() {
     pane.keys(&["e"]);
     pane.wait_for(&format!("{} updated", id.trim()));
     pane.keys(&["["]);
-    pane.wait_for("lights@V{1} of 1");
+    pane.wait_for("version @V{1} of 1");
     pane.keys(&["q"]);
     pane.wait_for("exited 0");
     let note = env.json(&["get", "lights"]);
@@ -251,4 +251,135 @@ fn a_store_locked_by_another_writer_never_freezes_the_screen() {
     pane.wait_for("exited 0");
     let tagged_ids = env.ok(&["list", "--ids", "-t", "state=waiting"]);
     assert_eq!(tagged_ids.lines().count(), 1, "{tagged_ids}");
+}
+
+/// The store's part `n` of `id`, as `keep get --json` gives it.
+fn part_text(env: &Env, id: &str, n: usize) -> String {
+    let part = env.json(&["get", &format!("{id}@P{{{n}}}")]);
+    part[0]["part"]["summary"].as_str().unwrap().to_string()
+}
+
+#[test]
+fn a_long_document_scrolls_to_its_last_part_which_opens_in_the_pager() {
+    let mut env = Env::new();
+    let paged = env.path("paged.txt");
+    // Written aside, then renamed: the file appears whole.
+    env.set(
+        "PAGER",
+        &format!("cat > '{0}.part' && mv '{0}.part' '{0}'", paged.display()),
+    );
+    let file = crate::common::repo_root().join("testdata/real/mdbook-rust-book-strings.html");
+    let opened = env.path("opened.txt");
+    env.set(
+        "KEEP_OPENER",
+        &format!(
+            "sh -c 'printf %s \"$1\" > {0}.part && mv {0}.part {0}' opener",
+            opened.display()
+        ),
+    );
+    let id = env.ok(&["put", file.to_str().unwrap()]).trim().to_string();
+    let parts = env.json(&["get", &id])[0]["parts"]
+        .as_array()
+        .unwrap()
+        .len();
+    assert!(parts >= 10, "a document of many parts: {parts}");
+
+    let pane = Pane::start(&env, &["ui"], 120, 30);
+    pane.wait_for("notes 1/1");
+    pane.keys(&["Tab"]);
+    let screen = pane.screen();
+    assert!(
+        !screen.contains(&format!("@P{{{parts}}}")),
+        "the last part is below the fold at first:\n{screen}"
+    );
+    pane.keys(&["G"]);
+    pane.wait_for(&format!("@P{{{parts}}} "));
+    pane.keys(&["Enter"]);
+    let deadline = Instant::now() + Duration::from_secs(30);
+    while !paged.exists() {
+        assert!(Instant::now() < deadline, "the pager never ran");
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    pane.wait_for("notes 1/1");
+    let shown = std::fs::read_to_string(&paged).unwrap();
+    let expected = format!("{id}@P{{{parts}}}\n\n{}\n", part_text(&env, &id, parts));
+    assert_eq!(shown, expected);
+
+    // Enter in the list: the whole note, every part in full.
+    std::fs::remove_file(&paged).unwrap();
+    pane.keys(&["Escape"]);
+    pane.wait_for("Tab preview");
+    pane.keys(&["Enter"]);
+    let deadline = Instant::now() + Duration::from_secs(30);
+    while std::fs::metadata(&paged).map_or(true, |m| m.len() == 0) {
+        assert!(
+            Instant::now() < deadline,
+            "the pager never ran for the note"
+        );
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    let whole = std::fs::read_to_string(&paged).unwrap();
+    for n in 1..=parts {
+        let part = part_text(&env, &id, n);
+        assert!(whole.contains(part.trim_end()), "part {n} missing");
+    }
+    pane.keys(&["o"]);
+    let deadline = Instant::now() + Duration::from_secs(30);
+    while !opened.exists() {
+        assert!(Instant::now() < deadline, "the opener never ran");
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    assert_eq!(
+        std::fs::read_to_string(&opened).unwrap(),
+        file.to_str().unwrap()
+    );
+    pane.keys(&["q"]);
+    pane.wait_for("exited 0");
+}
+
+#[test]
+fn marked_notes_are_tagged_together_and_exported() {
+    let env = Env::new();
+    for text in ["Rope and sails", "Anemones in tide pools", "Harbour lights"] {
+        env.put(text, &[]);
+    }
+    let export = env.path("marked.jsonl");
+    let pane = Pane::start(&env, &["ui"], 120, 30);
+    pane.wait_for("notes 1/3");
+    pane.keys(&["Space", "Space"]);
+    pane.wait_for("notes 3/3 · 2 marked");
+    pane.keys(&["t"]);
+    pane.type_text("batch=one");
+    pane.keys(&["Enter"]);
+    pane.wait_for("tagged 2 notes: batch=one");
+    pane.keys(&["D"]);
+    pane.wait_for("delete 2 marked notes and their history? y/n");
+    pane.keys(&["n"]);
+    pane.wait_for("cancelled");
+    pane.keys(&["E", "C-u"]);
+    pane.type_text(export.to_str().unwrap());
+    pane.keys(&["Enter"]);
+    pane.wait_for("exported 2 note(s)");
+    pane.keys(&["Escape"]);
+    pane.wait_for("unmarked 2");
+    pane.keys(&["q"]);
+    pane.wait_for("exited 0");
+
+    let tagged = env.ok(&["list", "--ids", "-t", "batch=one"]);
+    assert_eq!(tagged.lines().count(), 2, "{tagged}");
+    assert_eq!(env.all_ids().len(), 3, "nothing was deleted");
+    let lines: Vec<serde_json::Value> = std::fs::read_to_string(&export)
+        .unwrap()
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert_eq!(lines.len(), 3, "a header and two notes");
+    let mut exported: Vec<&str> = lines[1..]
+        .iter()
+        .map(|l| l["id"].as_str().unwrap())
+        .collect();
+    exported.sort();
+    let mut expected: Vec<&str> = tagged.lines().collect();
+    expected.sort();
+    assert_eq!(exported, expected);
 }

@@ -205,7 +205,7 @@ fn parts(p: &Preview, out: &mut Vec<DocLine>, width: usize) {
     for (i, text) in p.parts.iter().enumerate() {
         let first = text
             .lines()
-            .find(|l| !l.trim().is_empty())
+            .find(|l| l.chars().any(char::is_alphanumeric))
             .unwrap_or("")
             .trim();
         let spans = vec![

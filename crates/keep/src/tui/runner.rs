@@ -263,9 +263,11 @@ fn recall(keeper: &mut Keeper, query: &Query, mode: RecallMode) -> Result<(Vec<R
     Ok((found.hits.iter().map(hit_row).collect(), found.notices))
 }
 
+/// User tags for a list row, less the title the row shows as its name.
 fn user_tags_text(tags: &Tags) -> String {
     tags.user_tags()
         .pairs()
+        .filter(|(k, _)| *k != "title")
         .map(|(k, v)| format!("{k}={v}"))
         .collect::<Vec<_>>()
         .join(" ")
