@@ -43,7 +43,7 @@ Register-ArgumentCompleter -Native -CommandName 'keep' -ScriptBlock {
             [CompletionResult]::new('reindex', 'reindex', [CompletionResultType]::ParameterValue, 'Embed everything that has no vector yet, with the configured model')
             [CompletionResult]::new('mcp', 'mcp', [CompletionResultType]::ParameterValue, 'Serve keep''s memory to agents over the Model Context Protocol')
             [CompletionResult]::new('watch', 'watch', [CompletionResultType]::ParameterValue, 'Keep the registered folders indexed until interrupted')
-            [CompletionResult]::new('ui', 'ui', [CompletionResultType]::ParameterValue, 'Browse, search and tag notes in a full-screen terminal browser')
+            [CompletionResult]::new('ui', 'ui', [CompletionResultType]::ParameterValue, 'Browse, search, read and tag notes in a full-screen terminal browser')
             [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
             break
         }
@@ -262,7 +262,7 @@ Register-ArgumentCompleter -Native -CommandName 'keep' -ScriptBlock {
             [CompletionResult]::new('reindex', 'reindex', [CompletionResultType]::ParameterValue, 'Embed everything that has no vector yet, with the configured model')
             [CompletionResult]::new('mcp', 'mcp', [CompletionResultType]::ParameterValue, 'Serve keep''s memory to agents over the Model Context Protocol')
             [CompletionResult]::new('watch', 'watch', [CompletionResultType]::ParameterValue, 'Keep the registered folders indexed until interrupted')
-            [CompletionResult]::new('ui', 'ui', [CompletionResultType]::ParameterValue, 'Browse, search and tag notes in a full-screen terminal browser')
+            [CompletionResult]::new('ui', 'ui', [CompletionResultType]::ParameterValue, 'Browse, search, read and tag notes in a full-screen terminal browser')
             [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
             break
         }

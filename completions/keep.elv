@@ -40,7 +40,7 @@ set edit:completion:arg-completer[keep] = {|@words|
             cand reindex 'Embed everything that has no vector yet, with the configured model'
             cand mcp 'Serve keep''s memory to agents over the Model Context Protocol'
             cand watch 'Keep the registered folders indexed until interrupted'
-            cand ui 'Browse, search and tag notes in a full-screen terminal browser'
+            cand ui 'Browse, search, read and tag notes in a full-screen terminal browser'
             cand help 'Print this message or the help of the given subcommand(s)'
         }
         &'keep;put'= {
@@ -242,7 +242,7 @@ set edit:completion:arg-completer[keep] = {|@words|
             cand reindex 'Embed everything that has no vector yet, with the configured model'
             cand mcp 'Serve keep''s memory to agents over the Model Context Protocol'
             cand watch 'Keep the registered folders indexed until interrupted'
-            cand ui 'Browse, search and tag notes in a full-screen terminal browser'
+            cand ui 'Browse, search, read and tag notes in a full-screen terminal browser'
             cand help 'Print this message or the help of the given subcommand(s)'
         }
         &'keep;help;put'= {

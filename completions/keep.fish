@@ -44,7 +44,7 @@ complete -c keep -n "__fish_keep_needs_command" -f -a "import" -d 'Import notes 
 complete -c keep -n "__fish_keep_needs_command" -f -a "reindex" -d 'Embed everything that has no vector yet, with the configured model'
 complete -c keep -n "__fish_keep_needs_command" -f -a "mcp" -d 'Serve keep\'s memory to agents over the Model Context Protocol'
 complete -c keep -n "__fish_keep_needs_command" -f -a "watch" -d 'Keep the registered folders indexed until interrupted'
-complete -c keep -n "__fish_keep_needs_command" -f -a "ui" -d 'Browse, search and tag notes in a full-screen terminal browser'
+complete -c keep -n "__fish_keep_needs_command" -f -a "ui" -d 'Browse, search, read and tag notes in a full-screen terminal browser'
 complete -c keep -n "__fish_keep_needs_command" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
 complete -c keep -n "__fish_keep_using_subcommand put" -l text -d 'Store TEXT as text, even if it looks like a path or starts with \'-\'' -r
 complete -c keep -n "__fish_keep_using_subcommand put" -l id -d 'Store under this id instead of the one derived from the content (one input only)' -r
@@ -184,5 +184,5 @@ complete -c keep -n "__fish_keep_using_subcommand help; and not __fish_seen_subc
 complete -c keep -n "__fish_keep_using_subcommand help; and not __fish_seen_subcommand_from put get list find tag del revert rate now move export import reindex mcp watch ui help" -f -a "reindex" -d 'Embed everything that has no vector yet, with the configured model'
 complete -c keep -n "__fish_keep_using_subcommand help; and not __fish_seen_subcommand_from put get list find tag del revert rate now move export import reindex mcp watch ui help" -f -a "mcp" -d 'Serve keep\'s memory to agents over the Model Context Protocol'
 complete -c keep -n "__fish_keep_using_subcommand help; and not __fish_seen_subcommand_from put get list find tag del revert rate now move export import reindex mcp watch ui help" -f -a "watch" -d 'Keep the registered folders indexed until interrupted'
-complete -c keep -n "__fish_keep_using_subcommand help; and not __fish_seen_subcommand_from put get list find tag del revert rate now move export import reindex mcp watch ui help" -f -a "ui" -d 'Browse, search and tag notes in a full-screen terminal browser'
+complete -c keep -n "__fish_keep_using_subcommand help; and not __fish_seen_subcommand_from put get list find tag del revert rate now move export import reindex mcp watch ui help" -f -a "ui" -d 'Browse, search, read and tag notes in a full-screen terminal browser'
 complete -c keep -n "__fish_keep_using_subcommand help; and not __fish_seen_subcommand_from put get list find tag del revert rate now move export import reindex mcp watch ui help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'

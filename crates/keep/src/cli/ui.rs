@@ -11,17 +11,20 @@ use keep_core::Keeper;
 use super::{CliError, CliResult, Ctx, Status};
 use crate::tui::{self, UiOptions, theme::Theme};
 
-/// Browse, search and tag notes in a full-screen terminal browser.
+/// Browse, search, read and tag notes in a full-screen terminal browser.
 ///
-/// The list shows every note (sort with s); / searches as you type: keyword
-/// results at once, merged with semantic ones when the model has answered.
-/// In the search bar, #key=value filters by tag, since:P7D and
-/// until:2026-11-01 bound the time, in:GLOB limits ids. The preview shows
-/// the summary, tags, edges (Tab, then Enter follows one), versions ([ and
-/// ] step through them with a diff against the current one), parts and, on
-/// S, similar notes. t and x add and remove tags, e edits in $EDITOR, n
-/// writes a note, N sets now, D deletes, r reverts, y copies the id, ?
-/// lists every key, q quits.
+/// The list shows every note by its title or id (sort with s); / searches
+/// as you type: keyword results at once, merged with semantic ones when the
+/// model has answered; ^R (m in the list) switches between hybrid, keyword
+/// and meaning. In the search bar, #key=value filters by tag, since:P7D
+/// and until:2026-11-01 bound the time, in:GLOB limits ids. Tab moves into
+/// the preview, which scrolls through the whole note: text, tags, edges,
+/// versions (with a word diff and the tags changed) and every part; Enter
+/// opens a part, or the whole note, in $PAGER, follows an edge or shows a
+/// version; o opens the note's file or URL. Space or v marks notes; t, x,
+/// D and E then tag, untag, delete or export all of them. Esc goes back
+/// one level anywhere; the footer shows the keys of what has focus and ?
+/// lists them all.
 ///
 /// Themes: dark (default), light, high-contrast, or a file
 /// <config dir>/keep/themes/NAME.toml; NO_COLOR gives a monochrome screen.

@@ -131,3 +131,19 @@ pub fn hints(app: &App) -> Vec<(&'static str, &'static str)> {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::KEYS;
+
+    #[test]
+    fn the_readme_lists_every_key_as_the_help_does() {
+        let readme = include_str!("../../../../README.md");
+        for (section, keys) in KEYS {
+            for (key, what) in *keys {
+                let row = format!("| `{key}` | {section} | {what} |");
+                assert!(readme.contains(&row), "README lacks {row}");
+            }
+        }
+    }
+}
