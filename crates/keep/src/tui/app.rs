@@ -57,8 +57,9 @@ pub struct Preview {
     /// `(N, date, what changed)` of archived versions, newest first: the
     /// first line, or the tags changed when only tags did.
     pub history: Vec<(i64, String, String)>,
-    /// The parts' summaries, in order.
-    pub parts: Vec<String>,
+    /// The parts' summaries, in order; shared, so that copying the state
+    /// at each key does not copy a long document.
+    pub parts: std::sync::Arc<Vec<String>>,
     /// What `o` opens: the file or URL the note came from.
     pub source: Option<String>,
     /// Filled on request with `S`.

@@ -378,9 +378,11 @@ mod tests {
     #[test]
     fn every_part_has_a_line_of_its_own_that_knows_its_number() {
         let mut p = preview("A long manual.");
-        p.parts = (1..=40)
-            .map(|i| format!("Section {i}\nmore text"))
-            .collect();
+        p.parts = std::sync::Arc::new(
+            (1..=40)
+                .map(|i| format!("Section {i}\nmore text"))
+                .collect(),
+        );
         let doc = lines(&p, 60);
         let parts: Vec<&DocLine> = doc
             .iter()

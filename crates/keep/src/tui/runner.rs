@@ -399,7 +399,7 @@ fn preview(keeper: &Keeper, id: &str, version: i64) -> Result<Preview> {
         tags: user_tags_first(&view.note.tags),
         edges,
         history,
-        parts: view.parts.iter().map(|p| p.summary.clone()).collect(),
+        parts: std::sync::Arc::new(view.parts.iter().map(|p| p.summary.clone()).collect()),
         source: source_of(&newest),
         similar: None,
     })

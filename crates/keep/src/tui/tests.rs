@@ -81,7 +81,7 @@ fn preview_of(id: &str) -> Preview {
                 "Harbour lights: first note.".into(),
             ),
         ],
-        parts: vec![],
+        parts: Default::default(),
         source: None,
         similar: None,
     }
@@ -590,9 +590,11 @@ fn long_document() -> Preview {
     let mut p = preview_of("note-0");
     p.title = Some("Debian Reference, chapter 2".into());
     p.source = Some("/usr/share/doc/debian-reference/index.html".into());
-    p.parts = (1..=40)
-        .map(|i| format!("2.{i}. Package management step {i}\nThe full paragraph of step {i}."))
-        .collect();
+    p.parts = std::sync::Arc::new(
+        (1..=40)
+            .map(|i| format!("2.{i}. Package management step {i}\nThe full paragraph of step {i}."))
+            .collect(),
+    );
     p
 }
 
