@@ -234,11 +234,7 @@ pub fn run(open: Arc<Opener>, theme: Theme, options: UiOptions) -> io::Result<()
                     }
                     app.dirty = true;
                 }
-                Effect::Open(target) => {
-                    if let Err(e) = open_detached(&options.opener, &target) {
-                        let _ = tx.send(Msg::Failed(e.to_string()));
-                    }
-                }
+                Effect::Open(target) => open_detached(&options.opener, &target, tx.clone()),
                 other => runner.send(other),
             }
         }
@@ -303,10 +299,11 @@ fn show_in_pager(terminal: &mut Term, text: &str, pager: &str) -> io::Result<()>
     shown
 }
 
-/// Starts the opener on `target` without waiting for it: a viewer or a
-/// browser keeps running after the browser moves on.
-fn open_detached(opener: &str, target: &str) -> io::Result<()> {
-    let mut child = std::process::Command::new("sh")
+/// Starts the opener on `target` without waiting for it (a viewer or a
+/// browser keeps running after the browser moves on); a failure to start,
+/// or an opener that gives up, is reported when it happens.
+fn open_detached(opener: &str, target: &str, tx: Sender<Msg>) {
+    let child = std::process::Command::new("sh")
         .arg("-c")
         .arg(format!("{opener} \"$1\""))
         .arg("keep-open")
@@ -314,10 +311,24 @@ fn open_detached(opener: &str, target: &str) -> io::Result<()> {
         .stdin(std::process::Stdio::null())
         .stdout(std::process::Stdio::null())
         .stderr(std::process::Stdio::null())
-        .spawn()
-        .map_err(|e| io::Error::other(format!("cannot start {opener}: {e}")))?;
-    std::thread::spawn(move || child.wait());
-    Ok(())
+        .spawn();
+    let opener = opener.to_string();
+    match child {
+        Ok(mut child) => {
+            std::thread::spawn(move || {
+                let failed = match child.wait() {
+                    Ok(status) if status.success() => return,
+                    Ok(status) if status.code() == Some(127) => format!("cannot start {opener}"),
+                    Ok(status) => format!("{opener} failed ({status})"),
+                    Err(e) => format!("{opener}: {e}"),
+                };
+                let _ = tx.send(Msg::Failed(failed));
+            });
+        }
+        Err(e) => {
+            let _ = tx.send(Msg::Failed(format!("cannot start {opener}: {e}")));
+        }
+    }
 }
 
 /// Puts `text` on the clipboard through the terminal (OSC 52), which

@@ -1068,3 +1068,18 @@ fn base64_pads_like_the_standard() {
     assert_eq!(base64(b"foo"), "Zm9v");
     assert_eq!(base64(b"file:///a"), "ZmlsZTovLy9h");
 }
+
+#[test]
+fn a_narrow_screen_keeps_the_search_bar_readable_and_drops_the_date() {
+    let mut app = browsing();
+    update(&mut app, Msg::Resize(44, 14));
+    let screen = render(&app, &dark(), 44, 14);
+    let first = screen.lines().next().unwrap();
+    assert!(first.contains("search (/), help (?)  "), "{first}");
+    assert!(first.trim_end().ends_with("hybrid"), "{first}");
+    let row = screen.lines().nth(2).unwrap();
+    assert!(
+        row.starts_with("│ note-0 "),
+        "no date on a narrow list: {row}"
+    );
+}

@@ -69,8 +69,14 @@ fn search_bar(app: &App, theme: &Theme, frame: &mut Frame, area: Rect) {
                 None if typing => format!("{mode} (^R changes)"),
                 None => format!("sorted by {} · search: {mode}", order_name(app.order)),
             };
-            let used: usize = spans.iter().map(|s| s.content.chars().count()).sum();
-            let pad = usize::from(area.width).saturating_sub(used + right.chars().count() + 1);
+            let used: usize = spans.iter().map(|s| s.content.width()).sum();
+            let room = usize::from(area.width).saturating_sub(used + 2);
+            let right = if right.width() <= room {
+                right
+            } else {
+                truncate(app.search_mode.name(), room)
+            };
+            let pad = usize::from(area.width).saturating_sub(used + right.width() + 1);
             spans.push(Span::raw(" ".repeat(pad)));
             spans.push(Span::styled(right, theme.muted));
             Line::from(spans)
