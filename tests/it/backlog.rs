@@ -128,3 +128,44 @@ fn a_vector_does_not_depend_on_the_texts_batched_with_it() {
         "the same text embedded alone (the query) and in a batch (the note) gives the same vector: {similarity}"
     );
 }
+
+#[test]
+fn putting_a_file_embeds_that_file_and_leaves_an_older_backlog_to_find() {
+    let mut env = Env::new();
+    let dir = env.path("entries");
+    std::fs::create_dir_all(&dir).unwrap();
+    for i in 0..1000 {
+        std::fs::write(dir.join(format!("entry-{i:04}.txt")), paragraph(i)).unwrap();
+    }
+    env.ok(&["put", dir.to_str().unwrap()]);
+    env.install_model();
+
+    let new = env.path("zanzibar.txt");
+    std::fs::write(
+        &new,
+        "The zanzibar clove ship came in late, its hold full of spice.",
+    )
+    .unwrap();
+    let started = std::time::Instant::now();
+    env.ok(&["put", new.to_str().unwrap()]);
+    let put_took = started.elapsed();
+
+    let out = env.run(&[
+        "find",
+        "spice trade from the islands",
+        "--mode",
+        "semantic",
+        "--ids",
+    ]);
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        stdout.starts_with(&format!("file://{}", new.display())),
+        "the new file has its vector: {stdout}\n{stderr}"
+    );
+    let left = waiting(&stderr).unwrap_or(0);
+    assert!(
+        left > 0,
+        "the older backlog was left to find and reindex (put took {put_took:?}): {stderr}"
+    );
+}

@@ -121,6 +121,19 @@ impl Keeper {
         until: Option<Instant>,
         progress: &mut dyn FnMut(usize),
     ) -> Result<EmbedReport> {
+        self.embed_rows(limit, until, false, progress)
+    }
+
+    /// `embed_pending_with`, only for rows of the notes of the pending
+    /// scope (`Db::set_pending_scope`) when `scoped`; `remaining` then
+    /// counts the scope's rows.
+    pub(super) fn embed_rows(
+        &mut self,
+        limit: Option<usize>,
+        until: Option<Instant>,
+        scoped: bool,
+        progress: &mut dyn FnMut(usize),
+    ) -> Result<EmbedReport> {
         self.ensure_vector_space()?;
         let mut report = EmbedReport::default();
         let mut budget = limit.unwrap_or(usize::MAX);
@@ -128,7 +141,10 @@ impl Keeper {
         let mut first = true;
         while budget > 0 && (first || !out_of_time(until)) {
             first = false;
-            let items = self.store.db().pending_texts(budget.min(4 * BATCH_SIZE))?;
+            let items = self
+                .store
+                .db()
+                .pending_texts_in(budget.min(4 * BATCH_SIZE), scoped)?;
             if items.is_empty() {
                 break;
             }
@@ -150,7 +166,7 @@ impl Keeper {
             }
             budget = budget.saturating_sub(given.max(1));
         }
-        report.remaining = self.pending_embeddings()?;
+        report.remaining = self.store.db().count_pending_in(scoped)?;
         Ok(report)
     }
 

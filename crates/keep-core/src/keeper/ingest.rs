@@ -396,16 +396,27 @@ impl Keeper {
         }
     }
 
-    /// Embeds every waiting text in large batches once the files are
-    /// written (interleaving small batches with the writes is twice as
-    /// slow), reporting progress; a missing model leaves them queued.
+    /// Embeds the texts of the notes this ingest wrote, in large batches
+    /// once the files are written (interleaving small batches with the
+    /// writes is twice as slow), reporting progress; a missing model
+    /// leaves them queued. Rows that waited before (an import, an earlier
+    /// put without a model) are left to `find` and `reindex`: putting one
+    /// file never waits for a store's whole backlog.
     fn embed_all(
         &mut self,
         report: &mut IngestReport,
         cancel: Option<&AtomicBool>,
         progress: &mut dyn FnMut(Progress<'_>),
     ) -> Result<()> {
-        let total = self.pending_embeddings()?.max(0) as usize;
+        let mut written = Vec::with_capacity(report.added.len() + report.updated.len());
+        {
+            let db = self.store.db();
+            for id in report.added.iter().chain(&report.updated) {
+                written.extend(db.note_rid(id)?);
+            }
+            db.set_pending_scope(&written)?;
+        }
+        let total = self.store.db().count_pending_in(true)?.max(0) as usize;
         if total == 0 {
             return Ok(());
         }
@@ -419,7 +430,7 @@ impl Keeper {
                         total,
                     })
                 };
-                let work = self.embed_pending_with(Some(EMBED_STEP), None, &mut on_batch)?;
+                let work = self.embed_rows(Some(EMBED_STEP), None, true, &mut on_batch)?;
                 before += work.embedded + work.copied;
                 if work.remaining == 0 || work.embedded + work.copied == 0 {
                     break;

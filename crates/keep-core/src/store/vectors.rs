@@ -63,6 +63,14 @@ impl VecKind {
         }
     }
 
+    /// The column that names the note a row belongs to.
+    fn note_column(self) -> &'static str {
+        match self {
+            VecKind::Note => "rid",
+            VecKind::Version | VecKind::Part => "note",
+        }
+    }
+
     fn key(self) -> &'static str {
         match self {
             VecKind::Note => "rid",
@@ -261,17 +269,48 @@ impl Db<'_> {
         Ok(())
     }
 
-    /// Rows with text and no vector, notes first.
-    pub fn pending_texts(&self, limit: usize) -> Result<Vec<PendingText>> {
+    /// Limits `pending_texts` and `count_pending` with `scoped` to the rows
+    /// of these notes (kept in a temporary table of this connection).
+    pub fn set_pending_scope(&self, notes: &[NoteRid]) -> Result<()> {
+        self.conn.execute_batch(
+            "CREATE TEMP TABLE IF NOT EXISTS pending_scope (rid INTEGER PRIMARY KEY);
+             DELETE FROM temp.pending_scope;",
+        )?;
+        let mut insert = self
+            .conn
+            .prepare_cached("INSERT OR IGNORE INTO temp.pending_scope (rid) VALUES (?1)")?;
+        for rid in notes {
+            insert.execute([rid.0])?;
+        }
+        Ok(())
+    }
+
+    /// The condition a row must meet to wait for a vector, in the scope
+    /// when `scoped`.
+    fn pending_condition(kind: VecKind, scoped: bool) -> String {
+        let mut condition = String::from("embedded IS NULL AND summary <> ''");
+        if scoped {
+            condition.push_str(&format!(
+                " AND {} IN (SELECT rid FROM temp.pending_scope)",
+                kind.note_column()
+            ));
+        }
+        condition
+    }
+
+    /// Rows with text and no vector, notes first; only of the notes of
+    /// `set_pending_scope` when `scoped`.
+    pub fn pending_texts_in(&self, limit: usize, scoped: bool) -> Result<Vec<PendingText>> {
         let mut out = Vec::new();
         for kind in VecKind::ALL {
             if out.len() >= limit {
                 break;
             }
             let sql = format!(
-                "SELECT {k}, summary FROM {r} WHERE embedded IS NULL AND summary <> '' ORDER BY {k} LIMIT ?1",
+                "SELECT {k}, summary FROM {r} WHERE {c} ORDER BY {k} LIMIT ?1",
                 k = kind.key(),
-                r = kind.row_table()
+                r = kind.row_table(),
+                c = Self::pending_condition(kind, scoped)
             );
             let mut stmt = self.conn.prepare_cached(&sql)?;
             let rows = stmt.query_map([(limit - out.len()) as i64], |r| {
@@ -288,11 +327,16 @@ impl Db<'_> {
     }
 
     pub fn count_pending(&self) -> Result<i64> {
+        self.count_pending_in(false)
+    }
+
+    pub fn count_pending_in(&self, scoped: bool) -> Result<i64> {
         let mut total = 0;
         for kind in VecKind::ALL {
             let sql = format!(
-                "SELECT count(*) FROM {} WHERE embedded IS NULL AND summary <> ''",
-                kind.row_table()
+                "SELECT count(*) FROM {} WHERE {}",
+                kind.row_table(),
+                Self::pending_condition(kind, scoped)
             );
             total += self.conn.query_row(&sql, [], |r| r.get::<_, i64>(0))?;
         }
