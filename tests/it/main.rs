@@ -20,6 +20,7 @@ mod put_get;
 mod real_documents;
 mod recall;
 mod reliability;
+mod serve;
 mod tag_del_revert;
 mod truth;
 mod tui;

@@ -9,7 +9,7 @@ use serde_json::{Value, json};
 use crate::common::Env;
 
 /// The Python with the `mcp` package installed by `./scripts/setup.sh --dev`.
-fn client_python() -> PathBuf {
+pub(crate) fn client_python() -> PathBuf {
     let python = std::env::var_os("KEEP_TEST_PYTHON")
         .map(PathBuf::from)
         .unwrap_or_else(|| crate::common::repo_root().join("target/test-tools/venv/bin/python"));

@@ -36,8 +36,17 @@ pub struct Args {
 }
 
 pub fn run(ctx: &mut Ctx, args: Args) -> CliResult {
+    let server_ctx = context(&args.allow, &args.scope)?;
+    let keeper = ctx.take_keeper()?;
+    crate::mcp::serve(keeper, server_ctx)?;
+    Ok(Status::Success)
+}
+
+/// The server's context from `--allow` and `--scope`, shared with
+/// `keep serve`.
+pub fn context(allow: &[PathBuf], scope: &[String]) -> Result<crate::mcp::Context, CliError> {
     let mut roots = Vec::new();
-    for dir in &args.allow {
+    for dir in allow {
         let root = dir
             .canonicalize()
             .map_err(|e| CliError::Usage(format!("--allow {}: {e}", dir.display())))?;
@@ -49,17 +58,14 @@ pub fn run(ctx: &mut Ctx, args: Args) -> CliResult {
         }
         roots.push(root);
     }
-    let scope = keep_core::model::parse_user_tags(&args.scope)
+    let tags = keep_core::model::parse_user_tags(scope)
         .map_err(|e| CliError::Usage(format!("--scope: {e}")))?;
-    if args.scope.iter().any(|s| !s.contains('=')) {
+    if scope.iter().any(|s| !s.contains('=')) {
         return Err(CliError::Usage("--scope takes KEY=VALUE".into()));
     }
-    let keeper = ctx.take_keeper()?;
-    let ctx = crate::mcp::Context {
+    Ok(crate::mcp::Context {
         roots,
-        scope,
+        scope: tags,
         ..crate::mcp::Context::default()
-    };
-    crate::mcp::serve(keeper, ctx)?;
-    Ok(Status::Success)
+    })
 }

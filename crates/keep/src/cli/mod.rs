@@ -18,6 +18,7 @@ mod put;
 mod rate;
 mod reindex;
 mod revert;
+mod serve;
 mod tag;
 mod ui;
 mod watch;
@@ -81,6 +82,7 @@ pub enum Command {
     Import(import::Args),
     Reindex(reindex::Args),
     Mcp(mcp::Args),
+    Serve(serve::Args),
     Watch(watch::Args),
     Ui(ui::Args),
 }
@@ -156,6 +158,7 @@ impl Command {
         match self {
             Command::Ui(_) => Some("ui"),
             Command::Mcp(_) => Some("mcp"),
+            Command::Serve(args) if !args.status => Some("serve"),
             Command::Export(_) => Some("export"),
             Command::Watch(args) if args.remove.is_some() => Some("watch --remove"),
             _ => None,
@@ -208,6 +211,8 @@ pub enum CliError {
     Core(Error),
     Io(io::Error),
     Usage(String),
+    /// Another process holds what this command needs (exit 1).
+    Busy(String),
     /// A usage error with a second line saying what to do instead.
     Hinted {
         message: String,
@@ -243,6 +248,7 @@ impl CliError {
     pub fn code(&self) -> u8 {
         match self {
             CliError::Core(e) if e.is_not_found() => 1,
+            CliError::Busy(_) => 1,
             _ => 2,
         }
     }
@@ -257,7 +263,7 @@ impl std::fmt::Display for CliError {
         match self {
             CliError::Core(e) => write!(f, "{e}"),
             CliError::Io(e) => write!(f, "{e}"),
-            CliError::Usage(m) => write!(f, "{m}"),
+            CliError::Usage(m) | CliError::Busy(m) => write!(f, "{m}"),
             CliError::Hinted { message, hint } => write!(f, "{message}\nhint: {hint}"),
         }
     }
@@ -337,6 +343,7 @@ pub fn run(cli: Cli) -> CliResult {
         Some(Command::Import(args)) => import::run(&mut ctx, args),
         Some(Command::Reindex(args)) => reindex::run(&mut ctx, args),
         Some(Command::Mcp(args)) => mcp::run(&mut ctx, args),
+        Some(Command::Serve(args)) => serve::run(&mut ctx, args),
         Some(Command::Watch(args)) => watch::run(&mut ctx, args),
         Some(Command::Ui(args)) => ui::run(&mut ctx, args),
     }?;

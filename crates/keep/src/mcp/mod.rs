@@ -9,6 +9,7 @@
 #![allow(deprecated)]
 
 mod framing;
+pub mod http;
 mod notify;
 mod prompt;
 mod resources;
@@ -252,8 +253,10 @@ pub fn serve(keeper: Keeper, ctx: Context) -> std::io::Result<()> {
         turn: Arc::new(tokio::sync::Mutex::new(())),
         ctx: Arc::new(ctx),
     };
+    let notifiers = Arc::new(notify::Notifiers::default());
+    notifiers.add(&server.notes);
     let result = runtime.block_on(async {
-        let _changes = notify::watch_store(&store_dir, Arc::clone(&server.notes));
+        let _changes = notify::watch_store(&store_dir, notifiers);
         run(server).await
     });
     // A read of stdin may still be parked on a blocking thread.

@@ -177,9 +177,36 @@ impl Notifier {
     }
 }
 
+/// The notifiers of the live sessions: one for `keep mcp`, one per HTTP
+/// session for `keep serve`.
+#[derive(Default)]
+pub struct Notifiers(Mutex<Vec<std::sync::Weak<Notifier>>>);
+
+impl Notifiers {
+    pub fn add(&self, notifier: &Arc<Notifier>) {
+        let mut all = lock(&self.0);
+        all.retain(|n| n.strong_count() > 0);
+        all.push(Arc::downgrade(notifier));
+    }
+
+    fn live(&self) -> Vec<Arc<Notifier>> {
+        lock(&self.0)
+            .iter()
+            .filter_map(std::sync::Weak::upgrade)
+            .collect()
+    }
+
+    async fn tell_changes(&self) {
+        for notifier in self.live() {
+            notifier.tell_changes().await;
+        }
+    }
+}
+
 /// Watches the store's database files; each burst of changes makes one
-/// check. None (and no notifications) when the folder cannot be watched.
-pub fn watch_store(dir: &Path, notifier: Arc<Notifier>) -> Option<notify::RecommendedWatcher> {
+/// check for every live session. None (and no notifications) when the
+/// folder cannot be watched.
+pub fn watch_store(dir: &Path, notifiers: Arc<Notifiers>) -> Option<notify::RecommendedWatcher> {
     use notify::Watcher;
     let (tx, mut rx) = tokio::sync::mpsc::unbounded_channel();
     let mut watcher = notify::recommended_watcher(move |event: notify::Result<notify::Event>| {
@@ -198,11 +225,11 @@ pub fn watch_store(dir: &Path, notifier: Arc<Notifier>) -> Option<notify::Recomm
         .watch(dir, notify::RecursiveMode::NonRecursive)
         .ok()?;
     tokio::spawn(async move {
-        notifier.tell_changes().await;
+        notifiers.tell_changes().await;
         while rx.recv().await.is_some() {
             tokio::time::sleep(SETTLE).await;
             while rx.try_recv().is_ok() {}
-            notifier.tell_changes().await;
+            notifiers.tell_changes().await;
         }
     });
     Some(watcher)

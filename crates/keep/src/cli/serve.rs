@@ -1,0 +1,291 @@
+//! `keep serve`: one resident process per store serving MCP over
+//! Streamable HTTP, with the folder watcher; its lock, its status file and
+//! its token live in the store folder.
+
+use std::io::{Read, Write};
+use std::net::SocketAddr;
+use std::os::unix::fs::OpenOptionsExt;
+use std::os::unix::io::AsRawFd;
+use std::path::{Path, PathBuf};
+use std::sync::{Arc, Mutex};
+
+use serde::{Deserialize, Serialize};
+use tokio_util::sync::CancellationToken;
+
+use super::{CliError, CliResult, Ctx, Status};
+use crate::cli::output::Format;
+use crate::mcp::http::{ENDPOINT, HttpOptions, Sessions};
+
+/// Serve the store to many MCP clients at once over HTTP.
+///
+/// One process per store: MCP over Streamable HTTP at http://ADDR/mcp for
+/// any number of sessions (the same tools, resources and prompt as keep
+/// mcp), the folder watcher and the embedding backlog in the background.
+/// It listens on 127.0.0.1:7377 unless --listen says otherwise. On a
+/// loopback address only loopback Host and Origin headers are accepted (a
+/// web page cannot reach it); on any other address every request must
+/// carry the store's token (Authorization: Bearer TOKEN; see --token).
+/// SIGTERM or Ctrl-C stops it after the requests in flight.
+///
+/// A second keep serve on the same store says which process serves it and
+/// exits 1. keep serve --status says whether one is up.
+#[derive(Debug, clap::Args)]
+pub struct Args {
+    /// Address to listen on (port 0: any free port)
+    #[arg(long, value_name = "ADDR", default_value = "127.0.0.1:7377")]
+    pub listen: SocketAddr,
+
+    /// Let put_file read files under DIR (repeatable)
+    #[arg(long = "allow", value_name = "DIR")]
+    pub allow: Vec<PathBuf>,
+
+    /// Confine every tool to notes tagged KEY=VALUE, and tag every note written with it (repeatable)
+    #[arg(long = "scope", value_name = "KEY=VALUE")]
+    pub scope: Vec<String>,
+
+    /// Print the store's token (made on first use, kept with mode 0600) and exit
+    #[arg(long, conflicts_with = "status")]
+    pub token: bool,
+
+    /// Say whether a server is up for this store: pid, address, sessions, backlog (exit 1 when none)
+    #[arg(long)]
+    pub status: bool,
+}
+
+const LOCK_FILE: &str = "serve.lock";
+const STATUS_FILE: &str = "serve.json";
+const TOKEN_FILE: &str = "serve.token";
+
+/// What a running server writes for `--status` and for a second server.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+struct Running {
+    pid: u32,
+    url: String,
+    version: String,
+    started: String,
+    sessions: usize,
+}
+
+pub fn run(ctx: &mut Ctx, args: Args) -> CliResult {
+    let store = ctx.keeper()?.store_dir().to_path_buf();
+    if args.token {
+        ctx.out.line(&token(&store)?)?;
+        return Ok(Status::Success);
+    }
+    if args.status {
+        return status(ctx, &store);
+    }
+    let server_ctx = super::mcp::context(&args.allow, &args.scope)?;
+    let lock = match Lock::take(&store)? {
+        Some(lock) => lock,
+        None => return Err(CliError::Busy(already_running(&store))),
+    };
+    let token = if args.listen.ip().is_loopback() {
+        None
+    } else {
+        Some(token(&store)?)
+    };
+    let listener = std::net::TcpListener::bind(args.listen)
+        .map_err(|e| CliError::Usage(format!("cannot listen on {}: {e}", args.listen)))?;
+    listener.set_nonblocking(true)?;
+    let bound = listener.local_addr()?;
+    let url = format!("http://{bound}{ENDPOINT}");
+    let keeper = ctx.take_keeper()?;
+    let _background = crate::watch::spawn_background(keeper.settings().clone());
+    let running = Running {
+        pid: std::process::id(),
+        url: url.clone(),
+        version: env!("CARGO_PKG_VERSION").into(),
+        started: keeper.now().to_string(),
+        sessions: 0,
+    };
+    let keeper = Arc::new(Mutex::new(keeper.for_many_queries()));
+    write_status(&store, &running)?;
+    eprintln!(
+        "keep: serving MCP at {url} for {}{}",
+        store.display(),
+        if token.is_some() {
+            " (bearer token required: keep serve --token)"
+        } else {
+            ""
+        }
+    );
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(2)
+        .enable_all()
+        .build()?;
+    let sessions = Arc::new(Sessions::default());
+    let stop = CancellationToken::new();
+    let result = runtime.block_on(async {
+        let listener = tokio::net::TcpListener::from_std(listener)?;
+        tokio::spawn(stop_on_signal(stop.clone()));
+        tokio::spawn(keep_status_current(
+            store.clone(),
+            running.clone(),
+            Arc::clone(&sessions),
+            stop.clone(),
+        ));
+        let options = HttpOptions {
+            listen: bound,
+            token,
+            ctx: server_ctx,
+        };
+        crate::mcp::http::serve(keeper, listener, options, sessions, stop).await
+    });
+    runtime.shutdown_timeout(std::time::Duration::from_millis(200));
+    let _ = std::fs::remove_file(store.join(STATUS_FILE));
+    drop(lock);
+    result?;
+    eprintln!("keep: stopped serving {url}");
+    Ok(Status::Success)
+}
+
+/// Cancels `stop` on SIGTERM, SIGINT or SIGHUP.
+async fn stop_on_signal(stop: CancellationToken) {
+    use tokio::signal::unix::{SignalKind, signal};
+    let (Ok(mut term), Ok(mut int), Ok(mut hup)) = (
+        signal(SignalKind::terminate()),
+        signal(SignalKind::interrupt()),
+        signal(SignalKind::hangup()),
+    ) else {
+        return;
+    };
+    tokio::select! {
+        _ = term.recv() => {}
+        _ = int.recv() => {}
+        _ = hup.recv() => {}
+    }
+    stop.cancel();
+}
+
+/// Rewrites the status file when the number of sessions changes; waits
+/// on a timer only while sessions are opening, never spins.
+async fn keep_status_current(
+    store: PathBuf,
+    mut running: Running,
+    sessions: Arc<Sessions>,
+    stop: CancellationToken,
+) {
+    loop {
+        tokio::select! {
+            _ = sessions.changed() => {}
+            _ = stop.cancelled() => return,
+        }
+        running.sessions = sessions.opened();
+        let _ = write_status(&store, &running);
+    }
+}
+
+fn write_status(store: &Path, running: &Running) -> std::io::Result<()> {
+    let path = store.join(STATUS_FILE);
+    let aside = store.join(format!("{STATUS_FILE}.{}", std::process::id()));
+    std::fs::write(&aside, serde_json::to_vec_pretty(running)?)?;
+    std::fs::rename(aside, path)
+}
+
+fn read_status(store: &Path) -> Option<Running> {
+    let text = std::fs::read(store.join(STATUS_FILE)).ok()?;
+    serde_json::from_slice(&text).ok()
+}
+
+fn already_running(store: &Path) -> String {
+    match read_status(store) {
+        Some(r) => format!(
+            "a server already serves {}: pid {} at {}",
+            store.display(),
+            r.pid,
+            r.url
+        ),
+        None => format!("a server already serves {}", store.display()),
+    }
+}
+
+fn status(ctx: &mut Ctx, store: &Path) -> CliResult {
+    let up = match Lock::take(store)? {
+        Some(lock) => {
+            drop(lock);
+            None
+        }
+        None => Some(read_status(store)),
+    };
+    let backlog = ctx.keeper()?.pending_embeddings()?;
+    match (&up, ctx.format) {
+        (_, Format::Json) => {
+            let running = up.as_ref().and_then(|r| r.as_ref());
+            ctx.out.json(&serde_json::json!({
+                "running": up.is_some(),
+                "pid": running.map(|r| r.pid),
+                "url": running.map(|r| r.url.clone()),
+                "sessions": running.map(|r| r.sessions),
+                "started": running.map(|r| r.started.clone()),
+                "version": running.map(|r| r.version.clone()),
+                "backlog": backlog,
+            }))?;
+        }
+        (Some(Some(r)), _) => ctx.out.line(&format!(
+            "serving {} · pid {} · {} session(s) opened since {} · {backlog} waiting for embedding",
+            r.url, r.pid, r.sessions, r.started
+        ))?,
+        (Some(None), _) => ctx
+            .out
+            .line("a server holds this store (its status file is missing)")?,
+        (None, _) => ctx.out.line(&format!(
+            "no server for {} · {backlog} waiting for embedding",
+            store.display()
+        ))?,
+    }
+    Ok(if up.is_some() {
+        Status::Success
+    } else {
+        Status::Failed(1)
+    })
+}
+
+/// The store's token, made on first use: 32 random bytes as hex, in a
+/// file only its owner can read.
+fn token(store: &Path) -> Result<String, CliError> {
+    let path = store.join(TOKEN_FILE);
+    match std::fs::read_to_string(&path) {
+        Ok(text) if !text.trim().is_empty() => return Ok(text.trim().to_string()),
+        Ok(_) => {}
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => {}
+        Err(e) => return Err(keep_core::error::Error::io(&path, e).into()),
+    }
+    let mut bytes = [0u8; 32];
+    std::fs::File::open("/dev/urandom")
+        .and_then(|mut f| f.read_exact(&mut bytes))
+        .map_err(|e| keep_core::error::Error::io("/dev/urandom", e))?;
+    let token: String = bytes.iter().map(|b| format!("{b:02x}")).collect();
+    let mut file = std::fs::OpenOptions::new()
+        .write(true)
+        .create(true)
+        .truncate(true)
+        .mode(0o600)
+        .open(&path)
+        .map_err(|e| keep_core::error::Error::io(&path, e))?;
+    writeln!(file, "{token}").map_err(|e| keep_core::error::Error::io(&path, e))?;
+    Ok(token)
+}
+
+/// An exclusive lock on the store's `serve.lock`, held while serving (as
+/// long as the file stays open); the system releases it when the process
+/// ends, however it ends.
+struct Lock {
+    _held: std::fs::File,
+}
+
+impl Lock {
+    /// The lock, or None when another process holds it.
+    fn take(store: &Path) -> Result<Option<Lock>, CliError> {
+        let path = store.join(LOCK_FILE);
+        let file = std::fs::OpenOptions::new()
+            .create(true)
+            .truncate(false)
+            .write(true)
+            .open(&path)
+            .map_err(|e| keep_core::error::Error::io(&path, e))?;
+        // SAFETY: flock on a descriptor this function owns.
+        let taken = unsafe { libc::flock(file.as_raw_fd(), libc::LOCK_EX | libc::LOCK_NB) } == 0;
+        Ok(taken.then_some(Lock { _held: file }))
+    }
+}

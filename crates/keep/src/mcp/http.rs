@@ -1,0 +1,195 @@
+//! MCP over Streamable HTTP for `keep serve`: one `KeepServer` per session
+//! over one shared keeper, the bearer token, and the `Host` and `Origin`
+//! checks that keep a web page from reaching a server on this machine.
+
+use std::convert::Infallible;
+use std::net::SocketAddr;
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+use http_body_util::{BodyExt, Full};
+use hyper::body::{Bytes, Incoming};
+use hyper::{Request, Response, StatusCode};
+use hyper_util::rt::TokioIo;
+use rmcp::transport::streamable_http_server::session::local::LocalSessionManager;
+use rmcp::transport::streamable_http_server::{StreamableHttpServerConfig, StreamableHttpService};
+use tokio::net::TcpListener;
+use tokio_util::sync::CancellationToken;
+
+use super::{KeepServer, notify, tools::Context};
+use keep_core::Keeper;
+
+/// The path of the MCP endpoint.
+pub const ENDPOINT: &str = "/mcp";
+
+/// How long in-flight requests may take to finish after a stop is asked.
+const DRAIN: Duration = Duration::from_secs(10);
+
+/// What `keep serve` asks of the HTTP side.
+pub struct HttpOptions {
+    pub listen: SocketAddr,
+    /// Required of every request when set (`Authorization: Bearer ...`).
+    pub token: Option<String>,
+    pub ctx: Context,
+}
+
+type Body = http_body_util::combinators::BoxBody<Bytes, Infallible>;
+
+fn plain(status: StatusCode, text: &str) -> Response<Body> {
+    let mut response = Response::new(Full::new(Bytes::from(format!("{text}\n"))).boxed());
+    *response.status_mut() = status;
+    response
+}
+
+/// True when the request carries `Authorization: Bearer TOKEN`, compared
+/// in constant time.
+fn authorized(request: &Request<Incoming>, token: &str) -> bool {
+    let Some(given) = request
+        .headers()
+        .get(hyper::header::AUTHORIZATION)
+        .and_then(|v| v.to_str().ok())
+        .and_then(|v| v.strip_prefix("Bearer "))
+    else {
+        return false;
+    };
+    let (a, b) = (given.trim().as_bytes(), token.as_bytes());
+    a.len() == b.len() && a.iter().zip(b).fold(0u8, |acc, (x, y)| acc | (x ^ y)) == 0
+}
+
+/// Hosts and origins a server on `listen` accepts: loopback names on a
+/// loopback address; any host on another address (the token guards it).
+fn config(listen: SocketAddr, stop: CancellationToken) -> StreamableHttpServerConfig {
+    let mut config = StreamableHttpServerConfig::default();
+    config.cancellation_token = stop;
+    if listen.ip().is_loopback() {
+        config.allowed_hosts = vec!["localhost".into(), "127.0.0.1".into(), "::1".into()];
+        config.allowed_origins = vec![
+            "http://localhost:*".into(),
+            "http://127.0.0.1:*".into(),
+            "http://[::1]:*".into(),
+        ];
+        config.enforce_origin_validation()
+    } else {
+        config.allowed_hosts = Vec::new();
+        config.allowed_origins = Vec::new();
+        config.enforce_origin_validation()
+    }
+}
+
+/// Counts the sessions opened, for `keep serve --status`.
+#[derive(Default)]
+pub struct Sessions {
+    opened: Mutex<usize>,
+    changed: tokio::sync::Notify,
+}
+
+impl Sessions {
+    pub fn opened(&self) -> usize {
+        *self
+            .opened
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+    }
+
+    /// Returns when a session has opened since the last call.
+    pub async fn changed(&self) {
+        self.changed.notified().await;
+    }
+
+    fn open(&self) {
+        *self
+            .opened
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner) += 1;
+        self.changed.notify_one();
+    }
+}
+
+/// Serves MCP on `options.listen` until `stop` is cancelled; `ready` gets
+/// the address bound (the port, when 0 was asked) before the first
+/// request is taken.
+pub async fn serve(
+    keeper: Arc<Mutex<Keeper>>,
+    listener: TcpListener,
+    options: HttpOptions,
+    sessions: Arc<Sessions>,
+    stop: CancellationToken,
+) -> std::io::Result<()> {
+    let store_dir = keeper
+        .lock()
+        .unwrap_or_else(std::sync::PoisonError::into_inner)
+        .store_dir()
+        .to_path_buf();
+    let notifiers = Arc::new(notify::Notifiers::default());
+    let _changes = notify::watch_store(&store_dir, Arc::clone(&notifiers));
+    let turn = Arc::new(tokio::sync::Mutex::new(()));
+    let ctx = Arc::new(options.ctx);
+    let factory = {
+        let notifiers = Arc::clone(&notifiers);
+        let sessions = Arc::clone(&sessions);
+        move || {
+            let notes = Arc::new(notify::Notifier::new(Arc::clone(&keeper)));
+            notifiers.add(&notes);
+            sessions.open();
+            Ok(KeepServer {
+                keeper: Arc::clone(&keeper),
+                turn: Arc::clone(&turn),
+                ctx: Arc::clone(&ctx),
+                notes,
+            })
+        }
+    };
+    let service = StreamableHttpService::new(
+        factory,
+        Arc::new(LocalSessionManager::default()),
+        config(options.listen, stop.child_token()),
+    );
+    let token = options.token.map(Arc::new);
+    let mut connections = tokio::task::JoinSet::new();
+    loop {
+        let (stream, _) = tokio::select! {
+            accepted = listener.accept() => match accepted {
+                Ok(accepted) => accepted,
+                Err(_) => continue,
+            },
+            _ = stop.cancelled() => break,
+        };
+        let service = service.clone();
+        let token = token.clone();
+        let handler = hyper::service::service_fn(move |request: Request<Incoming>| {
+            let service = service.clone();
+            let token = token.clone();
+            async move {
+                if request.uri().path() != ENDPOINT {
+                    return Ok::<_, Infallible>(plain(
+                        StatusCode::NOT_FOUND,
+                        &format!("keep serves MCP at {ENDPOINT}"),
+                    ));
+                }
+                if let Some(token) = &token
+                    && !authorized(&request, token)
+                {
+                    let mut response =
+                        plain(StatusCode::UNAUTHORIZED, "a bearer token is required");
+                    response.headers_mut().insert(
+                        hyper::header::WWW_AUTHENTICATE,
+                        hyper::header::HeaderValue::from_static("Bearer"),
+                    );
+                    return Ok(response);
+                }
+                Ok(service.handle(request).await)
+            }
+        });
+        connections.spawn(async move {
+            let _ = hyper::server::conn::http1::Builder::new()
+                .serve_connection(TokioIo::new(stream), handler)
+                .await;
+        });
+        while connections.try_join_next().is_some() {}
+    }
+    let _ = tokio::time::timeout(DRAIN, async {
+        while connections.join_next().await.is_some() {}
+    })
+    .await;
+    Ok(())
+}

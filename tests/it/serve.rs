@@ -1,0 +1,248 @@
+//! `keep serve`: the real server driven over HTTP by the reference Python
+//! MCP client and by raw requests, one server per store, stopped by
+//! SIGTERM and killed by SIGKILL.
+
+use std::io::{BufRead, BufReader, Read, Write};
+use std::net::TcpStream;
+use std::process::{Child, Stdio};
+use std::time::Duration;
+
+use serde_json::Value;
+
+use crate::common::Env;
+use crate::mcp::client_python;
+
+/// A running `keep serve` and the URL it printed.
+struct Server {
+    child: Child,
+    url: String,
+    /// `host:port` to connect to.
+    addr: String,
+}
+
+impl Server {
+    fn start(env: &Env, args: &[&str]) -> Server {
+        let mut all = vec!["serve"];
+        all.extend_from_slice(args);
+        let mut child = env
+            .cmd(&all)
+            .stderr(Stdio::piped())
+            .stdout(Stdio::null())
+            .spawn()
+            .expect("start keep serve");
+        let mut lines = BufReader::new(child.stderr.take().unwrap()).lines();
+        let first = lines.next().expect("a line from keep serve").unwrap();
+        let url = first
+            .split_whitespace()
+            .find(|w| w.starts_with("http://"))
+            .unwrap_or_else(|| panic!("no URL in {first:?}"))
+            .to_string();
+        std::thread::spawn(move || for _ in lines {});
+        let port = url.rsplit(':').next().unwrap().trim_end_matches("/mcp");
+        Server {
+            child,
+            addr: format!("127.0.0.1:{port}"),
+            url,
+        }
+    }
+
+    /// Sends one raw HTTP/1.1 request and returns the status code.
+    fn status_of(&self, head: &str, body: &str) -> u16 {
+        let mut stream = TcpStream::connect(&self.addr).unwrap();
+        stream
+            .set_read_timeout(Some(Duration::from_secs(10)))
+            .unwrap();
+        let request = format!(
+            "{head}\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{body}",
+            body.len()
+        );
+        stream.write_all(request.as_bytes()).unwrap();
+        let mut answer = Vec::new();
+        let mut buf = [0u8; 4096];
+        // The status line is all that is needed; an event stream stays open.
+        while !answer.windows(2).any(|w| w == b"\r\n") {
+            match stream.read(&mut buf) {
+                Ok(0) | Err(_) => break,
+                Ok(n) => answer.extend_from_slice(&buf[..n]),
+            }
+        }
+        let text = String::from_utf8_lossy(&answer);
+        text.split_whitespace()
+            .nth(1)
+            .and_then(|s| s.parse().ok())
+            .unwrap_or_else(|| panic!("no status line in {text:?}"))
+    }
+
+    fn initialize(&self, extra_headers: &str) -> u16 {
+        let body = r#"{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"raw","version":"1"}}}"#;
+        self.status_of(
+            &format!(
+                "POST /mcp HTTP/1.1\r\nHost: {}\r\nContent-Type: application/json\r\nAccept: application/json, text/event-stream{extra_headers}",
+                self.addr
+            ),
+            body,
+        )
+    }
+
+    fn terminate(mut self) -> std::process::ExitStatus {
+        // SAFETY: a signal to a child this test started.
+        unsafe { libc::kill(self.child.id() as i32, libc::SIGTERM) };
+        self.child.wait().unwrap()
+    }
+}
+
+impl Drop for Server {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+fn run_clients(env: &Env, url: &str, token: &str, sessions: usize, seconds: f64) -> Value {
+    let script = crate::common::repo_root().join("tests/mcp_http_client.py");
+    let output = env
+        .program(
+            &client_python(),
+            &[
+                script.to_str().unwrap(),
+                url,
+                token,
+                &sessions.to_string(),
+                &seconds.to_string(),
+            ],
+        )
+        .output()
+        .expect("run the HTTP MCP clients");
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    assert!(
+        output.status.success(),
+        "the clients failed:\n{}\n{stdout}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    serde_json::from_str(stdout.trim()).expect("one JSON line")
+}
+
+#[test]
+fn many_sessions_remember_and_recall_and_every_acknowledged_note_is_kept() {
+    let env = Env::with_model();
+    let server = Server::start(&env, &["--listen", "127.0.0.1:0"]);
+    let report = run_clients(&env, &server.url, "-", 4, 4.0);
+    assert_eq!(report["errors"], 0, "{report}");
+    let ids: Vec<&str> = report["ids"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|v| v.as_str().unwrap())
+        .collect();
+    assert!(ids.len() >= 8, "every session wrote: {report}");
+    let status = env.ok(&["serve", "--status"]);
+    assert!(status.contains("4 session(s)"), "{status}");
+    let stopped = server.terminate();
+    assert!(stopped.success(), "SIGTERM ends it cleanly: {stopped:?}");
+    let stored = env.all_ids();
+    for id in ids {
+        assert!(
+            stored.iter().any(|s| s == id),
+            "{id} was acknowledged but is missing"
+        );
+    }
+    eprintln!(
+        "serve: {} recalls, p50 {} ms, p95 {} ms",
+        report["recalls"], report["recall_p50_ms"], report["recall_p95_ms"]
+    );
+}
+
+#[test]
+fn foreign_origins_and_hosts_garbage_and_dropped_clients_are_refused_and_it_keeps_serving() {
+    let env = Env::new();
+    let server = Server::start(&env, &["--listen", "127.0.0.1:0"]);
+    assert_eq!(server.initialize(""), 200);
+    assert_eq!(
+        server.initialize("\r\nOrigin: http://evil.example"),
+        403,
+        "a web page elsewhere cannot call it"
+    );
+    assert_eq!(server.initialize("\r\nOrigin: http://localhost:3000"), 200);
+    let foreign_host = server.status_of(
+        "POST /mcp HTTP/1.1\r\nHost: rebound.example\r\nContent-Type: application/json\r\nAccept: application/json, text/event-stream",
+        "{}",
+    );
+    assert_eq!(foreign_host, 403, "DNS rebinding is refused");
+    let garbage = server.status_of(
+        &format!(
+            "POST /mcp HTTP/1.1\r\nHost: {}\r\nContent-Type: application/json\r\nAccept: application/json, text/event-stream",
+            server.addr
+        ),
+        "not json {{{",
+    );
+    assert!((400..500).contains(&garbage), "garbage: {garbage}");
+    let elsewhere = server.status_of(&format!("GET /other HTTP/1.1\r\nHost: {}", server.addr), "");
+    assert_eq!(elsewhere, 404);
+    // A client that goes away in the middle of sending a request.
+    let mut half = TcpStream::connect(&server.addr).unwrap();
+    half.write_all(
+        format!(
+            "POST /mcp HTTP/1.1\r\nHost: {}\r\nContent-Type: application/json\r\nContent-Length: 5000\r\n\r\n{{\"jsonrpc\":",
+            server.addr
+        )
+        .as_bytes(),
+    )
+    .unwrap();
+    drop(half);
+    // Not HTTP at all.
+    let mut noise = TcpStream::connect(&server.addr).unwrap();
+    noise
+        .write_all(&[0u8, 159, 146, 150, 255, 10, 13, 10])
+        .unwrap();
+    drop(noise);
+    assert_eq!(server.initialize(""), 200, "it still serves");
+}
+
+#[test]
+fn a_non_loopback_address_needs_the_stores_token() {
+    let env = Env::new();
+    let token = env.ok(&["serve", "--token"]).trim().to_string();
+    assert_eq!(token.len(), 64, "{token}");
+    let mode = std::fs::metadata(env.store().join("serve.token")).unwrap();
+    assert_eq!(
+        std::os::unix::fs::PermissionsExt::mode(&mode.permissions()) & 0o777,
+        0o600
+    );
+    assert_eq!(env.ok(&["serve", "--token"]).trim(), token, "made once");
+    let server = Server::start(&env, &["--listen", "0.0.0.0:0"]);
+    assert_eq!(server.initialize(""), 401, "no token");
+    assert_eq!(
+        server.initialize("\r\nAuthorization: Bearer 0000"),
+        401,
+        "a wrong token"
+    );
+    assert_eq!(
+        server.initialize(&format!("\r\nAuthorization: Bearer {token}")),
+        200
+    );
+}
+
+#[test]
+fn one_server_per_store_and_a_killed_one_leaves_nothing_in_the_way() {
+    let env = Env::new();
+    let first = Server::start(&env, &["--listen", "127.0.0.1:0"]);
+    let second = env.run(&["serve", "--listen", "127.0.0.1:0"]);
+    assert_eq!(second.status.code(), Some(1));
+    let message = String::from_utf8_lossy(&second.stderr);
+    assert!(
+        message.contains(&format!("pid {}", first.child.id())) && message.contains(&first.url),
+        "{message}"
+    );
+    let mut first = first;
+    first.child.kill().unwrap();
+    first.child.wait().unwrap();
+    let none = env.run(&["serve", "--status"]);
+    assert_eq!(none.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&none.stdout).starts_with("no server"));
+    let again = Server::start(&env, &["--listen", "127.0.0.1:0"]);
+    let status = env.json(&["serve", "--status"]);
+    assert_eq!(status["running"], true, "{status}");
+    assert_eq!(status["url"], again.url.as_str(), "{status}");
+    assert!(again.terminate().success());
+    assert!(!env.store().join("serve.json").exists());
+}

@@ -1,0 +1,80 @@
+"""Many sessions of the reference Python MCP client against `keep serve`.
+
+Usage: mcp_http_client.py URL TOKEN SESSIONS SECONDS
+
+TOKEN is "-" for none. Each session initializes, checks the tool list,
+then for SECONDS alternates `remember` (a text of its own) and `recall`
+(of a text it stored). Prints one JSON line: errors (with the first few
+messages), the number of recalls, their p50 and p95 in milliseconds, and
+the id of every note whose `remember` was acknowledged.
+"""
+
+import asyncio
+import json
+import sys
+import time
+
+from mcp import ClientSession
+from mcp.client.streamable_http import streamable_http_client
+from mcp.shared._httpx_utils import create_mcp_http_client
+
+URL, TOKEN, SESSIONS, SECONDS = sys.argv[1], sys.argv[2], int(sys.argv[3]), float(sys.argv[4])
+
+TOOLS = {
+    "remember", "recall", "get", "list", "tag", "forget", "revert", "now",
+    "put_file", "related", "feedback",
+}
+
+WORDS = ["harbour", "lantern", "tide", "anchor", "gull", "reef", "beacon", "sail"]
+
+
+async def one_session(n, out):
+    headers = {} if TOKEN == "-" else {"Authorization": f"Bearer {TOKEN}"}
+    client = create_mcp_http_client(headers=headers)
+    async with client, streamable_http_client(URL, http_client=client) as (read, write):
+        async with ClientSession(read, write) as session:
+            await session.initialize()
+            tools = {t.name for t in (await session.list_tools()).tools}
+            if tools != TOOLS:
+                raise AssertionError(f"session {n}: tools {sorted(tools)}")
+            deadline = time.monotonic() + SECONDS
+            i = 0
+            while time.monotonic() < deadline:
+                word = WORDS[(n + i) % len(WORDS)]
+                text = f"Session {n} note {i}: the {word} log of watch {n * 1000 + i}."
+                result = await session.call_tool("remember", {"text": text, "tags": [f"session={n}"]})
+                if result.is_error:
+                    out["errors"].append(f"remember: {result.content[0].text}")
+                else:
+                    out["ids"].append(result.structured_content["id"])
+                started = time.monotonic()
+                result = await session.call_tool(
+                    "recall", {"query": f"{word} log of watch {n * 1000 + i}", "limit": 5}
+                )
+                out["recall_ms"].append((time.monotonic() - started) * 1000)
+                if result.is_error:
+                    out["errors"].append(f"recall: {result.content[0].text}")
+                i += 1
+
+
+async def main():
+    out = {"errors": [], "ids": [], "recall_ms": []}
+    results = await asyncio.gather(
+        *(one_session(n, out) for n in range(SESSIONS)), return_exceptions=True
+    )
+    for r in results:
+        if isinstance(r, BaseException):
+            out["errors"].append(f"{type(r).__name__}: {r}")
+    ms = sorted(out["recall_ms"])
+    pick = lambda q: round(ms[min(len(ms) - 1, int(len(ms) * q))], 1) if ms else None
+    print(json.dumps({
+        "errors": len(out["errors"]),
+        "first_errors": out["errors"][:5],
+        "recalls": len(ms),
+        "recall_p50_ms": pick(0.5),
+        "recall_p95_ms": pick(0.95),
+        "ids": out["ids"],
+    }))
+
+
+asyncio.run(main())
