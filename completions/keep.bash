@@ -58,6 +58,9 @@ _keep() {
             keep,revert)
                 cmd="keep__subcmd__revert"
                 ;;
+            keep,serve)
+                cmd="keep__subcmd__serve"
+                ;;
             keep,tag)
                 cmd="keep__subcmd__tag"
                 ;;
@@ -109,6 +112,9 @@ _keep() {
             keep__subcmd__help,revert)
                 cmd="keep__subcmd__help__subcmd__revert"
                 ;;
+            keep__subcmd__help,serve)
+                cmd="keep__subcmd__help__subcmd__serve"
+                ;;
             keep__subcmd__help,tag)
                 cmd="keep__subcmd__help__subcmd__tag"
                 ;;
@@ -125,7 +131,7 @@ _keep() {
 
     case "${cmd}" in
         keep)
-            opts="-h -V --store --json --ids --help --version put get list find tag del revert rate now move export import reindex mcp watch ui help"
+            opts="-h -V --store --json --ids --help --version put get list find tag del revert rate now move export import reindex mcp serve watch ui help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 1 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -283,7 +289,7 @@ _keep() {
             return 0
             ;;
         keep__subcmd__help)
-            opts="put get list find tag del revert rate now move export import reindex mcp watch ui help"
+            opts="put get list find tag del revert rate now move export import reindex mcp serve watch ui help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -479,6 +485,20 @@ _keep() {
             return 0
             ;;
         keep__subcmd__help__subcmd__revert)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        keep__subcmd__help__subcmd__serve)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
@@ -789,6 +809,36 @@ _keep() {
                 return 0
             fi
             case "${prev}" in
+                --store)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        keep__subcmd__serve)
+            opts="-h --listen --allow --scope --token --status --store --json --ids --help"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --listen)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --allow)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --scope)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 --store)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0

@@ -39,6 +39,7 @@ set edit:completion:arg-completer[keep] = {|@words|
             cand import 'Import notes from a file written by ''keep export'''
             cand reindex 'Embed everything that has no vector yet, with the configured model'
             cand mcp 'Serve keep''s memory to agents over the Model Context Protocol'
+            cand serve 'Serve the store to many MCP clients at once over HTTP'
             cand watch 'Keep the registered folders indexed until interrupted'
             cand ui 'Browse, search, read and tag notes in a full-screen terminal browser'
             cand help 'Print this message or the help of the given subcommand(s)'
@@ -209,6 +210,18 @@ set edit:completion:arg-completer[keep] = {|@words|
             cand -h 'Print help (see more with ''--help'')'
             cand --help 'Print help (see more with ''--help'')'
         }
+        &'keep;serve'= {
+            cand --listen 'Address to listen on (port 0: any free port)'
+            cand --allow 'Let put_file read files under DIR (repeatable)'
+            cand --scope 'Confine every tool to notes tagged KEY=VALUE, and tag every note written with it (repeatable)'
+            cand --store 'Store directory, holding keep.db (or KEEP_STORE) [default: the platform data directory + /keep]'
+            cand --token 'Print the store''s token (made on first use, kept with mode 0600) and exit'
+            cand --status 'Say whether a server is up for this store: pid, address, sessions, backlog (exit 1 when none)'
+            cand --json 'Print one JSON document instead of text'
+            cand --ids 'Print only ids, one per line (for xargs)'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+        }
         &'keep;watch'= {
             cand --remove 'Stop watching DIR (its notes stay)'
             cand --store 'Store directory, holding keep.db (or KEEP_STORE) [default: the platform data directory + /keep]'
@@ -241,6 +254,7 @@ set edit:completion:arg-completer[keep] = {|@words|
             cand import 'Import notes from a file written by ''keep export'''
             cand reindex 'Embed everything that has no vector yet, with the configured model'
             cand mcp 'Serve keep''s memory to agents over the Model Context Protocol'
+            cand serve 'Serve the store to many MCP clients at once over HTTP'
             cand watch 'Keep the registered folders indexed until interrupted'
             cand ui 'Browse, search, read and tag notes in a full-screen terminal browser'
             cand help 'Print this message or the help of the given subcommand(s)'
@@ -272,6 +286,8 @@ set edit:completion:arg-completer[keep] = {|@words|
         &'keep;help;reindex'= {
         }
         &'keep;help;mcp'= {
+        }
+        &'keep;help;serve'= {
         }
         &'keep;help;watch'= {
         }

@@ -322,6 +322,18 @@ fn examples(command: &str) -> &'static [(&'static str, &'static str)] {
                 "keep mcp --allow ~/notes",
             ),
         ],
+        "serve" => &[
+            ("Serve this machine's agents", "keep serve"),
+            (
+                "Add the server to Claude Code",
+                "claude mcp add --transport http keep http://127.0.0.1:7377/mcp",
+            ),
+            (
+                "Serve other machines (requests need the token)",
+                "keep serve --listen 0.0.0.0:7377; keep serve --token",
+            ),
+            ("Is a server up?", "keep serve --status"),
+        ],
         "watch" => &[
             (
                 "Register a folder, then keep it indexed",
