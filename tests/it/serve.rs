@@ -246,3 +246,61 @@ fn one_server_per_store_and_a_killed_one_leaves_nothing_in_the_way() {
     assert!(again.terminate().success());
     assert!(!env.store().join("serve.json").exists());
 }
+
+#[test]
+fn find_get_and_list_are_answered_by_a_running_server_and_work_alone_when_it_dies() {
+    let env = Env::with_model();
+    let lights = env.put(
+        "The harbour lights were repaired on Tuesday",
+        &["topic=sea"],
+    );
+    env.put(
+        "Buy rope and new sails before the storm season",
+        &["topic=boat"],
+    );
+    env.put("Tide pools hold anemones and small crabs", &["topic=sea"]);
+    let commands: Vec<Vec<&str>> = vec![
+        vec!["find", "lamps by the sea"],
+        vec!["find", "storm", "--json"],
+        vec!["list", "--ids", "-t", "topic=sea"],
+        vec!["get", &lights],
+        vec!["get", "no/such/note", &lights],
+    ];
+    let alone: Vec<_> = commands.iter().map(|c| env.run(c)).collect();
+
+    let server = Server::start(&env, &["--listen", "127.0.0.1:0"]);
+    for (command, before) in commands.iter().zip(&alone) {
+        let served = env.run(command);
+        assert_eq!(served.stdout, before.stdout, "{command:?}");
+        assert_eq!(served.stderr, before.stderr, "{command:?}");
+        assert_eq!(served.status.code(), before.status.code(), "{command:?}");
+    }
+    let status = env.json(&["serve", "--status"]);
+    assert_eq!(status["commands"], commands.len(), "{status}");
+
+    let mut server = server;
+    server.child.kill().unwrap();
+    server.child.wait().unwrap();
+    assert!(
+        env.store().join("serve.sock").exists(),
+        "a killed server leaves its socket"
+    );
+    for (command, before) in commands.iter().zip(&alone) {
+        let after = env.run(command);
+        assert_eq!(after.stdout, before.stdout, "{command:?}");
+        assert_eq!(
+            after.stderr, before.stderr,
+            "falls back silently: {command:?}"
+        );
+    }
+    let again = Server::start(&env, &["--listen", "127.0.0.1:0"]);
+    let listed = env.run(&commands[2]);
+    assert_eq!(listed.stdout, alone[2].stdout);
+    let status = env.json(&["serve", "--status"]);
+    assert_eq!(
+        status["commands"], 1,
+        "the stale socket was replaced: {status}"
+    );
+    assert!(again.terminate().success());
+    assert!(!env.store().join("serve.sock").exists());
+}

@@ -32,7 +32,7 @@ pub fn run(ctx: &mut Ctx, args: Args) -> CliResult {
                 print_line(ctx, &d)?;
                 deleted.push(d);
             }
-            Err(e) => failures.record(e)?,
+            Err(e) => failures.record(&mut ctx.out, e)?,
         }
     }
     if ctx.format == Format::Json {

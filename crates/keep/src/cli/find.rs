@@ -100,9 +100,9 @@ pub fn run(ctx: &mut Ctx, args: Args) -> CliResult {
     if query.mode != RecallMode::Keyword
         && let Some(notice) = keeper.embed_before_search()
     {
-        eprintln!("keep: {notice}");
+        ctx.out.warn(&notice);
     }
-    let result = keeper.find(&query)?;
+    let result = ctx.keeper()?.find(&query)?;
     print_hits(ctx, &result)?;
     if ctx.format == Format::Json {
         ctx.out.json(&json::hits(&result))?;
@@ -113,7 +113,7 @@ pub fn run(ctx: &mut Ctx, args: Args) -> CliResult {
 /// Prints notices on stderr, and hits as text or ids (JSON is the caller's).
 pub fn print_hits(ctx: &mut Ctx, result: &FindResult) -> Result<(), CliError> {
     for notice in &result.notices {
-        eprintln!("keep: {notice}");
+        ctx.out.warn(notice);
     }
     match ctx.format {
         Format::Json => {}

@@ -76,7 +76,7 @@ pub fn run(ctx: &mut Ctx, args: Args) -> CliResult {
                 shown += 1;
                 json_items.push(value);
             }
-            Err(e) => failures.record(e)?,
+            Err(e) => failures.record(&mut ctx.out, e)?,
         }
     }
     if ctx.format == Format::Json {
@@ -112,11 +112,10 @@ fn show_one(
         return show_parts(ctx, &target, filters);
     }
     if args.similar {
-        let keeper = ctx.keeper()?;
-        if let Some(notice) = keeper.embed_before_search() {
-            eprintln!("keep: {notice}");
+        if let Some(notice) = ctx.keeper()?.embed_before_search() {
+            ctx.out.warn(&notice);
         }
-        let result = keeper.similar(&target.id, args.limit)?;
+        let result = ctx.keeper()?.similar(&target.id, args.limit)?;
         super::find::print_hits(ctx, &result)?;
         return Ok(Some(to_value(&SimilarJson {
             id: target.id.clone(),

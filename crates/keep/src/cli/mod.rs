@@ -17,6 +17,7 @@ pub mod output;
 mod put;
 mod rate;
 mod reindex;
+pub mod remote;
 mod revert;
 mod serve;
 mod tag;
@@ -188,11 +189,11 @@ pub struct Failures {
 
 impl Failures {
     /// Reports `err`, unless stdout is gone, which ends the command.
-    pub fn record(&mut self, err: CliError) -> Result<(), CliError> {
+    pub fn record(&mut self, out: &mut Out, err: CliError) -> Result<(), CliError> {
         if err.is_broken_pipe() {
             return Err(err);
         }
-        eprintln!("keep: {err}");
+        out.warn(&err.to_string());
         self.code = self.code.max(err.code());
         Ok(())
     }
@@ -301,14 +302,19 @@ impl Ctx {
     }
 }
 
-pub fn run(cli: Cli) -> CliResult {
-    let format = if cli.json {
+/// The output form the global options ask for.
+fn format_of(cli: &Cli) -> Format {
+    if cli.json {
         Format::Json
     } else if cli.ids_only {
         Format::Ids
     } else {
         Format::Text
-    };
+    }
+}
+
+pub fn run(cli: Cli) -> CliResult {
+    let format = format_of(&cli);
     let config = Config::resolve(cli.store, &Environment::capture())?;
     let mut ctx = Ctx {
         out: Out::stdout(config.no_color),
@@ -326,29 +332,40 @@ pub fn run(cli: Cli) -> CliResult {
             "'keep {name}' has one output form: --json and --ids do not apply to it"
         )));
     }
-    let status = match cli.command {
-        None if ui::on_terminal() => ui::run(&mut ctx, ui::Args::default()),
-        None => now::run(&mut ctx, now::Args::default()),
-        Some(Command::Put(args)) => put::run(&mut ctx, args),
-        Some(Command::Get(args)) => get::run(&mut ctx, args),
-        Some(Command::List(args)) => list::run(&mut ctx, args),
-        Some(Command::Find(args)) => find::run(&mut ctx, args),
-        Some(Command::Tag(args)) => tag::run(&mut ctx, args),
-        Some(Command::Del(args)) => del::run(&mut ctx, args),
-        Some(Command::Revert(args)) => revert::run(&mut ctx, args),
-        Some(Command::Rate(args)) => rate::run(&mut ctx, args),
-        Some(Command::Now(args)) => now::run(&mut ctx, args),
-        Some(Command::Move(args)) => mv::run(&mut ctx, args),
-        Some(Command::Export(args)) => export::run(&mut ctx, args),
-        Some(Command::Import(args)) => import::run(&mut ctx, args),
-        Some(Command::Reindex(args)) => reindex::run(&mut ctx, args),
-        Some(Command::Mcp(args)) => mcp::run(&mut ctx, args),
-        Some(Command::Serve(args)) => serve::run(&mut ctx, args),
-        Some(Command::Watch(args)) => watch::run(&mut ctx, args),
-        Some(Command::Ui(args)) => ui::run(&mut ctx, args),
-    }?;
+    if remote::delegable(cli.command.as_ref())
+        && let Some(store) = ctx.config.store.clone()
+        && let Some(answer) = remote::ask(&store, ctx.out.color())
+    {
+        return answer.replay(&mut ctx.out);
+    }
+    let status = dispatch(&mut ctx, cli.command)?;
     ctx.out.flush()?;
     Ok(status)
+}
+
+/// Runs one command in `ctx`.
+fn dispatch(ctx: &mut Ctx, command: Option<Command>) -> CliResult {
+    match command {
+        None if ui::on_terminal() => ui::run(ctx, ui::Args::default()),
+        None => now::run(ctx, now::Args::default()),
+        Some(Command::Put(args)) => put::run(ctx, args),
+        Some(Command::Get(args)) => get::run(ctx, args),
+        Some(Command::List(args)) => list::run(ctx, args),
+        Some(Command::Find(args)) => find::run(ctx, args),
+        Some(Command::Tag(args)) => tag::run(ctx, args),
+        Some(Command::Del(args)) => del::run(ctx, args),
+        Some(Command::Revert(args)) => revert::run(ctx, args),
+        Some(Command::Rate(args)) => rate::run(ctx, args),
+        Some(Command::Now(args)) => now::run(ctx, args),
+        Some(Command::Move(args)) => mv::run(ctx, args),
+        Some(Command::Export(args)) => export::run(ctx, args),
+        Some(Command::Import(args)) => import::run(ctx, args),
+        Some(Command::Reindex(args)) => reindex::run(ctx, args),
+        Some(Command::Mcp(args)) => mcp::run(ctx, args),
+        Some(Command::Serve(args)) => serve::run(ctx, args),
+        Some(Command::Watch(args)) => watch::run(ctx, args),
+        Some(Command::Ui(args)) => ui::run(ctx, args),
+    }
 }
 
 #[cfg(test)]

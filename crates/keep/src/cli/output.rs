@@ -1,7 +1,8 @@
 //! Where the command line prints: stdout, buffered, as text, JSON or bare
 //! ids. Colour only on a terminal and never with NO_COLOR.
 
-use std::io::{self, BufWriter, IsTerminal, Stdout, Write};
+use std::io::{self, BufWriter, IsTerminal, Write};
+use std::sync::{Arc, Mutex, PoisonError};
 
 use keep_core::keeper::NoteView;
 use keep_core::model::Note;
@@ -17,8 +18,34 @@ pub enum Format {
 }
 
 pub struct Out {
-    w: BufWriter<Stdout>,
+    w: BufWriter<Box<dyn Write + Send>>,
+    /// Where notices and per-argument errors go.
+    err: Box<dyn Write + Send>,
     color: bool,
+}
+
+/// Bytes written to a captured `Out`, shared with whoever reads them.
+#[derive(Clone, Default)]
+pub struct Captured(Arc<Mutex<Vec<u8>>>);
+
+impl Captured {
+    pub fn take(&self) -> Vec<u8> {
+        std::mem::take(&mut self.0.lock().unwrap_or_else(PoisonError::into_inner))
+    }
+}
+
+impl Write for Captured {
+    fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
+        self.0
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .extend_from_slice(buf);
+        Ok(buf.len())
+    }
+
+    fn flush(&mut self) -> io::Result<()> {
+        Ok(())
+    }
 }
 
 impl Out {
@@ -27,9 +54,30 @@ impl Out {
         let stdout = io::stdout();
         let color = stdout.is_terminal() && !no_color;
         Out {
-            w: BufWriter::new(stdout),
+            w: BufWriter::new(Box::new(stdout)),
+            err: Box::new(io::stderr()),
             color,
         }
+    }
+
+    /// An `Out` whose output and notices are kept for another process.
+    pub fn captured(color: bool) -> (Self, Captured, Captured) {
+        let (out, err) = (Captured::default(), Captured::default());
+        let this = Out {
+            w: BufWriter::new(Box::new(out.clone())),
+            err: Box::new(err.clone()),
+            color,
+        };
+        (this, out, err)
+    }
+
+    pub fn color(&self) -> bool {
+        self.color
+    }
+
+    /// `keep: TEXT` on stderr (or where this `Out` keeps its notices).
+    pub fn warn(&mut self, text: &str) {
+        let _ = writeln!(self.err, "keep: {text}");
     }
 
     pub fn line(&mut self, text: &str) -> io::Result<()> {

@@ -35,7 +35,7 @@ pub fn run(ctx: &mut Ctx, args: Args) -> CliResult {
                 print_line(ctx, &outcome)?;
                 outcomes.push(outcome);
             }
-            Err(e) => failures.record(e)?,
+            Err(e) => failures.record(&mut ctx.out, e)?,
         }
     }
     if ctx.format == Format::Json {

@@ -15,6 +15,7 @@ use tokio_util::sync::CancellationToken;
 use super::{CliError, CliResult, Ctx, Status};
 use crate::cli::output::Format;
 use crate::mcp::http::{ENDPOINT, HttpOptions, Sessions};
+use keep_core::Keeper;
 
 /// Serve the store to many MCP clients at once over HTTP.
 ///
@@ -64,6 +65,9 @@ struct Running {
     version: String,
     started: String,
     sessions: usize,
+    /// `find`, `get` and `list` answered over the store's socket.
+    #[serde(default)]
+    commands: usize,
 }
 
 pub fn run(ctx: &mut Ctx, args: Args) -> CliResult {
@@ -98,7 +102,16 @@ pub fn run(ctx: &mut Ctx, args: Args) -> CliResult {
         version: env!("CARGO_PKG_VERSION").into(),
         started: keeper.now().to_string(),
         sessions: 0,
+        commands: 0,
     };
+    let sessions = Arc::new(Sessions::default());
+    let for_commands = Keeper::open(keeper.settings().clone())?;
+    let _socket = super::remote::serve(
+        &store,
+        ctx.config.clone(),
+        for_commands,
+        Arc::clone(&sessions),
+    )?;
     let keeper = Arc::new(Mutex::new(keeper.for_many_queries()));
     write_status(&store, &running)?;
     eprintln!(
@@ -114,7 +127,6 @@ pub fn run(ctx: &mut Ctx, args: Args) -> CliResult {
         .worker_threads(2)
         .enable_all()
         .build()?;
-    let sessions = Arc::new(Sessions::default());
     let stop = CancellationToken::new();
     let result = runtime.block_on(async {
         let listener = tokio::net::TcpListener::from_std(listener)?;
@@ -172,6 +184,7 @@ async fn keep_status_current(
             _ = stop.cancelled() => return,
         }
         running.sessions = sessions.opened();
+        running.commands = sessions.commands();
         let _ = write_status(&store, &running);
     }
 }
@@ -217,14 +230,15 @@ fn status(ctx: &mut Ctx, store: &Path) -> CliResult {
                 "pid": running.map(|r| r.pid),
                 "url": running.map(|r| r.url.clone()),
                 "sessions": running.map(|r| r.sessions),
+                "commands": running.map(|r| r.commands),
                 "started": running.map(|r| r.started.clone()),
                 "version": running.map(|r| r.version.clone()),
                 "backlog": backlog,
             }))?;
         }
         (Some(Some(r)), _) => ctx.out.line(&format!(
-            "serving {} · pid {} · {} session(s) opened since {} · {backlog} waiting for embedding",
-            r.url, r.pid, r.sessions, r.started
+            "serving {} · pid {} · since {} · {} session(s) opened · {} command(s) answered · {backlog} waiting for embedding",
+            r.url, r.pid, r.started, r.sessions, r.commands
         ))?,
         (Some(None), _) => ctx
             .out

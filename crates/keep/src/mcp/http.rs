@@ -80,6 +80,8 @@ fn config(listen: SocketAddr, stop: CancellationToken) -> StreamableHttpServerCo
 #[derive(Default)]
 pub struct Sessions {
     opened: Mutex<usize>,
+    /// Commands answered over the store's socket.
+    commands: std::sync::atomic::AtomicUsize,
     changed: tokio::sync::Notify,
 }
 
@@ -91,7 +93,18 @@ impl Sessions {
             .unwrap_or_else(std::sync::PoisonError::into_inner)
     }
 
-    /// Returns when a session has opened since the last call.
+    pub fn commands(&self) -> usize {
+        self.commands.load(std::sync::atomic::Ordering::Relaxed)
+    }
+
+    pub fn answered_command(&self) {
+        self.commands
+            .fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        self.changed.notify_one();
+    }
+
+    /// Returns when a session has opened or a command was answered since
+    /// the last call.
     pub async fn changed(&self) {
         self.changed.notified().await;
     }
