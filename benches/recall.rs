@@ -285,6 +285,7 @@ fn main() {
             println!("keep get process: p50 {} p95 {}", ms(g50), ms(g95));
             let (l50, l95) = process_latency(&bin, store, &["list", "-n", "20"], 20);
             println!("keep list -n 20 process: p50 {} p95 {}", ms(l50), ms(l95));
+            with_server(&bin, store, &id);
             let mut samples = Vec::new();
             for i in 0..20 {
                 let text = corpus.sentence(&mut rng, n + i);
@@ -320,6 +321,73 @@ fn main() {
 
 /// How the int8 code search compares with exact search over the float
 /// vectors: overlap of the 10 and 100 nearest notes, and latency.
+/// Resident memory of a process, in MB.
+fn rss_mb(pid: u32) -> f64 {
+    std::fs::read_to_string(format!("/proc/{pid}/status"))
+        .ok()
+        .and_then(|s| {
+            s.lines()
+                .find(|l| l.starts_with("VmRSS:"))
+                .and_then(|l| l.split_whitespace().nth(1))
+                .and_then(|kb| kb.parse::<f64>().ok())
+        })
+        .map_or(0.0, |kb| kb / 1024.0)
+}
+
+/// CPU time a process has used, in clock ticks (user + system).
+fn cpu_ticks(pid: u32) -> u64 {
+    let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).unwrap_or_default();
+    let after_name = stat.rsplit(')').next().unwrap_or("");
+    let fields: Vec<&str> = after_name.split_whitespace().collect();
+    let field = |i: usize| {
+        fields
+            .get(i)
+            .and_then(|f| f.parse::<u64>().ok())
+            .unwrap_or(0)
+    };
+    field(11) + field(12)
+}
+
+/// The same commands with `keep serve` up on the store: whole-process
+/// latency, then the server's memory and CPU while idle.
+fn with_server(bin: &Path, store: &Path, id: &str) {
+    let mut server = Command::new(bin)
+        .args(["serve", "--listen", "127.0.0.1:0"])
+        .env("KEEP_STORE", store)
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .expect("start keep serve");
+    let socket = store.join("serve.sock");
+    let deadline = Instant::now() + Duration::from_secs(30);
+    while !socket.exists() && Instant::now() < deadline {
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    let (f50, f95) = process_latency(bin, store, &["find", "storage engine writes"], 40);
+    println!(
+        "with keep serve up: keep find process: p50 {} p95 {}",
+        ms(f50),
+        ms(f95)
+    );
+    let (g50, _) = process_latency(bin, store, &["get", id.trim()], 20);
+    let (l50, _) = process_latency(bin, store, &["list", "-n", "20"], 20);
+    println!(
+        "with keep serve up: keep get p50 {}, keep list -n 20 p50 {}",
+        ms(g50),
+        ms(l50)
+    );
+    std::thread::sleep(Duration::from_secs(1));
+    let before = cpu_ticks(server.id());
+    std::thread::sleep(Duration::from_secs(5));
+    let idle = cpu_ticks(server.id()) - before;
+    println!(
+        "keep serve after those commands, idle: RSS {:.0} MB, CPU {idle} tick(s) in 5 s",
+        rss_mb(server.id())
+    );
+    // SAFETY: a signal to a child this benchmark started.
+    unsafe { libc::kill(server.id() as i32, libc::SIGTERM) };
+    let _ = server.wait();
+}
+
 fn vector_recall(store: &Path, embedder: &mut OnnxEmbedder, queries: &[&str]) {
     let store = Store::open(store).expect("open store");
     let db = store.db();
