@@ -1,10 +1,10 @@
 """Many sessions of the reference Python MCP client against `keep serve`.
 
-Usage: mcp_http_client.py URL TOKEN SESSIONS SECONDS
+Usage: mcp_http_client.py URL TOKEN SESSIONS SECONDS [PAUSE]
 
 TOKEN is "-" for none. Each session initializes, checks the tool list,
 then for SECONDS alternates `remember` (a text of its own) and `recall`
-(of a text it stored). Prints one JSON line: errors (with the first few
+(of a text it stored), waiting PAUSE seconds (default 0) after each pair. Prints one JSON line: errors (with the first few
 messages), the number of recalls, their p50 and p95 in milliseconds, and
 the id of every note whose `remember` was acknowledged.
 """
@@ -19,6 +19,7 @@ from mcp.client.streamable_http import streamable_http_client
 from mcp.shared._httpx_utils import create_mcp_http_client
 
 URL, TOKEN, SESSIONS, SECONDS = sys.argv[1], sys.argv[2], int(sys.argv[3]), float(sys.argv[4])
+PAUSE = float(sys.argv[5]) if len(sys.argv) > 5 else 0.0
 
 TOOLS = {
     "remember", "recall", "get", "list", "tag", "forget", "revert", "now",
@@ -55,6 +56,7 @@ async def one_session(n, out):
                 if result.is_error:
                     out["errors"].append(f"recall: {result.content[0].text}")
                 i += 1
+                await asyncio.sleep(PAUSE)
 
 
 async def main():
