@@ -304,3 +304,45 @@ fn find_get_and_list_are_answered_by_a_running_server_and_work_alone_when_it_die
     assert!(again.terminate().success());
     assert!(!env.store().join("serve.sock").exists());
 }
+
+#[test]
+fn a_request_of_another_version_is_declined_and_a_killed_servers_watch_lease_lapses() {
+    let env = Env::new();
+    let folder = env.path("watched");
+    std::fs::create_dir_all(&folder).unwrap();
+    std::fs::write(folder.join("a.md"), "# A\n\nA watched note.\n").unwrap();
+    env.ok(&["put", folder.to_str().unwrap(), "--watch"]);
+    let mut server = Server::start(&env, &["--listen", "127.0.0.1:0"]);
+
+    // What an older or newer keep would send: the server declines, so
+    // that client runs the command itself.
+    let mut socket =
+        std::os::unix::net::UnixStream::connect(env.store().join("serve.sock")).unwrap();
+    socket
+        .write_all(b"{\"version\":\"0.0.0\",\"args\":[\"list\"],\"color\":false,\"clock\":null}\n")
+        .unwrap();
+    let mut answer = String::new();
+    BufReader::new(socket).read_line(&mut answer).unwrap();
+    assert_eq!(answer.trim(), "\"Declined\"");
+
+    let pid = server.child.id();
+    let watcher = |env: &Env| env.json(&["watch", "--list"])["watcher"]["pid"].as_u64();
+    let deadline = std::time::Instant::now() + Duration::from_secs(20);
+    while watcher(&env) != Some(u64::from(pid)) {
+        assert!(
+            std::time::Instant::now() < deadline,
+            "the server never took the watch lease"
+        );
+        std::thread::sleep(Duration::from_millis(200));
+    }
+    server.child.kill().unwrap();
+    server.child.wait().unwrap();
+    let deadline = std::time::Instant::now() + Duration::from_secs(30);
+    while watcher(&env).is_some() {
+        assert!(
+            std::time::Instant::now() < deadline,
+            "the lease of a killed server never lapsed"
+        );
+        std::thread::sleep(Duration::from_millis(500));
+    }
+}
