@@ -346,3 +346,55 @@ fn a_request_of_another_version_is_declined_and_a_killed_servers_watch_lease_lap
         std::thread::sleep(Duration::from_millis(500));
     }
 }
+
+#[test]
+fn a_client_that_leaves_during_a_call_does_not_disturb_the_others() {
+    let env = Env::with_model();
+    env.put("The harbour lights were repaired on Tuesday", &[]);
+    let server = Server::start(&env, &["--listen", "127.0.0.1:0"]);
+    let post = |session: Option<&str>, body: &str| -> TcpStream {
+        let mut stream = TcpStream::connect(&server.addr).unwrap();
+        let session = session.map_or(String::new(), |s| format!("Mcp-Session-Id: {s}\r\n"));
+        let request = format!(
+            "POST /mcp HTTP/1.1\r\nHost: {}\r\nContent-Type: application/json\r\nAccept: application/json, text/event-stream\r\n{session}Content-Length: {}\r\n\r\n{body}",
+            server.addr,
+            body.len()
+        );
+        stream.write_all(request.as_bytes()).unwrap();
+        stream
+    };
+    let mut first = post(
+        None,
+        r#"{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"raw","version":"1"}}}"#,
+    );
+    first
+        .set_read_timeout(Some(Duration::from_secs(10)))
+        .unwrap();
+    let mut head = Vec::new();
+    let mut buf = [0u8; 1024];
+    while !head.windows(4).any(|w| w == b"\r\n\r\n") {
+        let n = first.read(&mut buf).unwrap();
+        assert!(n > 0, "no answer to initialize");
+        head.extend_from_slice(&buf[..n]);
+    }
+    let head = String::from_utf8_lossy(&head).to_lowercase();
+    let session = head
+        .lines()
+        .find_map(|l| l.strip_prefix("mcp-session-id: "))
+        .expect("a session id")
+        .trim()
+        .to_string();
+    drop(first);
+    drop(post(
+        Some(&session),
+        r#"{"jsonrpc":"2.0","method":"notifications/initialized"}"#,
+    ));
+    // A recall (the model loads for it), and the client goes away at once.
+    drop(post(
+        Some(&session),
+        r#"{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"recall","arguments":{"query":"lights by the sea"}}}"#,
+    ));
+    let report = run_clients(&env, &server.url, "-", 2, 2.0);
+    assert_eq!(report["errors"], 0, "{report}");
+    assert!(report["recalls"].as_u64().unwrap() > 0, "{report}");
+}
