@@ -253,6 +253,15 @@ fn a_store_locked_by_another_writer_never_freezes_the_screen() {
     assert_eq!(tagged_ids.lines().count(), 1, "{tagged_ids}");
 }
 
+/// Waits until `path` exists; fails with `what` after 30 s.
+fn wait_for_file(path: &Path, what: &str) {
+    let deadline = Instant::now() + Duration::from_secs(30);
+    while !path.exists() {
+        assert!(Instant::now() < deadline, "{what}");
+        std::thread::sleep(Duration::from_millis(50));
+    }
+}
+
 /// The store's part `n` of `id`, as `keep get --json` gives it.
 fn part_text(env: &Env, id: &str, n: usize) -> String {
     let part = env.json(&["get", &format!("{id}@P{{{n}}}")]);
@@ -295,11 +304,7 @@ fn a_long_document_scrolls_to_its_last_part_which_opens_in_the_pager() {
     pane.keys(&["G"]);
     pane.wait_for(&format!("@P{{{parts}}} "));
     pane.keys(&["Enter"]);
-    let deadline = Instant::now() + Duration::from_secs(30);
-    while !paged.exists() {
-        assert!(Instant::now() < deadline, "the pager never ran");
-        std::thread::sleep(Duration::from_millis(50));
-    }
+    wait_for_file(&paged, "the pager never ran");
     pane.wait_for("notes 1/1");
     let shown = std::fs::read_to_string(&paged).unwrap();
     let expected = format!("{id}@P{{{parts}}}\n\n{}\n", part_text(&env, &id, parts));
@@ -310,25 +315,14 @@ fn a_long_document_scrolls_to_its_last_part_which_opens_in_the_pager() {
     pane.keys(&["Escape"]);
     pane.wait_for("Tab preview");
     pane.keys(&["Enter"]);
-    let deadline = Instant::now() + Duration::from_secs(30);
-    while std::fs::metadata(&paged).map_or(true, |m| m.len() == 0) {
-        assert!(
-            Instant::now() < deadline,
-            "the pager never ran for the note"
-        );
-        std::thread::sleep(Duration::from_millis(50));
-    }
+    wait_for_file(&paged, "the pager never ran for the note");
     let whole = std::fs::read_to_string(&paged).unwrap();
     for n in 1..=parts {
         let part = part_text(&env, &id, n);
         assert!(whole.contains(part.trim_end()), "part {n} missing");
     }
     pane.keys(&["o"]);
-    let deadline = Instant::now() + Duration::from_secs(30);
-    while !opened.exists() {
-        assert!(Instant::now() < deadline, "the opener never ran");
-        std::thread::sleep(Duration::from_millis(50));
-    }
+    wait_for_file(&opened, "the opener never ran");
     assert_eq!(
         std::fs::read_to_string(&opened).unwrap(),
         file.to_str().unwrap()

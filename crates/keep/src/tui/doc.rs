@@ -288,6 +288,18 @@ fn push_wrapped(
 ) {
     let mut line: Vec<(String, Role)> = Vec::new();
     let mut used = 0;
+    // Ends the line and starts the next with the indent.
+    let new_line = |out: &mut Vec<DocLine>, line: &mut Vec<(String, Role)>, used: &mut usize| {
+        out.push(DocLine {
+            item,
+            spans: std::mem::take(line),
+        });
+        *used = 0;
+        if indent > 0 {
+            line.push((" ".repeat(indent), Role::Text));
+            *used = indent;
+        }
+    };
     for (word, role) in tokens {
         let mut rest = word.as_str();
         while !rest.is_empty() {
@@ -302,15 +314,7 @@ fn push_wrapped(
                 break;
             }
             if used > indent {
-                out.push(DocLine {
-                    item,
-                    spans: std::mem::take(&mut line),
-                });
-                used = 0;
-                if indent > 0 {
-                    line.push((" ".repeat(indent), Role::Text));
-                    used = indent;
-                }
+                new_line(out, &mut line, &mut used);
                 continue;
             }
             let piece = take_width(rest, width.saturating_sub(used).max(1));
@@ -321,18 +325,10 @@ fn push_wrapped(
             };
             line.push((piece.to_string(), role));
             rest = &rest[piece.len()..];
-            out.push(DocLine {
-                item,
-                spans: std::mem::take(&mut line),
-            });
-            used = 0;
-            if indent > 0 {
-                line.push((" ".repeat(indent), Role::Text));
-                used = indent;
-            }
+            new_line(out, &mut line, &mut used);
         }
     }
-    if used > indent || (indent == 0 && !line.is_empty()) {
+    if used > indent {
         out.push(DocLine { item, spans: line });
     }
 }
