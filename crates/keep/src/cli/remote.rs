@@ -39,31 +39,27 @@ struct Request {
 
 /// What the server did with a request.
 #[derive(Serialize, Deserialize)]
-pub enum Answer {
-    Done {
-        stdout: String,
-        stderr: String,
-        code: u8,
-    },
+enum Answer {
+    Done(Done),
     /// The client should run the command itself.
     Declined,
 }
 
-impl Answer {
+/// A command the server ran: what it printed and how it ended.
+#[derive(Serialize, Deserialize)]
+pub struct Done {
+    stdout: String,
+    stderr: String,
+    code: u8,
+}
+
+impl Done {
     /// Prints what the server printed and ends as it ended.
     pub fn replay(self, out: &mut Out) -> CliResult {
-        let Answer::Done {
-            stdout,
-            stderr,
-            code,
-        } = self
-        else {
-            return Ok(Status::Success);
-        };
-        out.raw().write_all(stdout.as_bytes())?;
+        out.raw().write_all(self.stdout.as_bytes())?;
         out.flush()?;
-        eprint!("{stderr}");
-        Ok(match code {
+        eprint!("{}", self.stderr);
+        Ok(match self.code {
             0 => Status::Success,
             code => Status::Failed(code),
         })
@@ -88,7 +84,7 @@ fn clock() -> Option<String> {
 
 /// The answer of the store's server, or None when there is none to ask
 /// or it declines: the caller then runs the command itself.
-pub fn ask(store: &Path, color: bool) -> Option<Answer> {
+pub fn ask(store: &Path, color: bool) -> Option<Done> {
     let path = store.join(SOCKET_FILE);
     if !path.exists() {
         return None;
@@ -111,8 +107,8 @@ pub fn ask(store: &Path, color: bool) -> Option<Answer> {
     let mut answer = String::new();
     BufReader::new(stream).read_line(&mut answer).ok()?;
     match serde_json::from_str(&answer).ok()? {
+        Answer::Done(done) => Some(done),
         Answer::Declined => None,
-        done => Some(done),
     }
 }
 
@@ -214,9 +210,9 @@ fn run_request(request: Request, config: &Config, keeper: &mut Option<Keeper>) -
             .and_then(|s| Keeper::open(s).ok())
             .map(Keeper::for_many_queries);
     }
-    Answer::Done {
+    Answer::Done(Done {
         stdout: String::from_utf8_lossy(&stdout.take()).into_owned(),
         stderr: String::from_utf8_lossy(&stderr.take()).into_owned(),
         code,
-    }
+    })
 }

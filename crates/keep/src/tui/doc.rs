@@ -265,7 +265,7 @@ fn clipped(item: Item, spans: Vec<(String, Role)>, width: usize) -> DocLine {
 }
 
 /// The longest start of `text` at most `width` columns wide.
-fn take_width(text: &str, width: usize) -> &str {
+pub fn take_width(text: &str, width: usize) -> &str {
     let mut used = 0;
     for (i, c) in text.char_indices() {
         used += unicode_width::UnicodeWidthChar::width(c).unwrap_or(0);
@@ -350,25 +350,31 @@ mod tests {
         lines.iter().map(DocLine::text).collect()
     }
 
+    /// The lines from the first that starts with `start` on.
+    fn from_line(lines: &[DocLine], start: &str) -> Vec<String> {
+        texts(lines)
+            .into_iter()
+            .skip_while(|l| !l.starts_with(start))
+            .collect()
+    }
+
     #[test]
     fn text_wraps_at_word_boundaries_within_the_width() {
         let doc = lines(&preview("one two three four five six seven"), 14);
-        let body: Vec<String> = texts(&doc)
-            .into_iter()
-            .skip_while(|l| !l.starts_with("one"))
-            .collect();
-        assert_eq!(body, vec!["one two three", "four five six", "seven"]);
+        assert_eq!(
+            from_line(&doc, "one"),
+            vec!["one two three", "four five six", "seven"]
+        );
         assert!(doc.iter().all(|l| l.text().width() <= 14), "{doc:?}");
     }
 
     #[test]
     fn a_word_wider_than_the_pane_is_cut_into_pieces() {
         let doc = lines(&preview("abcdefghijklmnopqrstuvwxyz"), 10);
-        let body: Vec<String> = texts(&doc)
-            .into_iter()
-            .skip_while(|l| !l.starts_with("abc"))
-            .collect();
-        assert_eq!(body, vec!["abcdefghij", "klmnopqrst", "uvwxyz"]);
+        assert_eq!(
+            from_line(&doc, "abc"),
+            vec!["abcdefghij", "klmnopqrst", "uvwxyz"]
+        );
     }
 
     #[test]

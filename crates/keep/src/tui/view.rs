@@ -100,18 +100,7 @@ fn truncate(text: &str, width: usize) -> String {
     if text.width() <= width {
         return text.to_string();
     }
-    let mut out = String::new();
-    let mut used = 0;
-    for c in text.chars() {
-        let w = unicode_width::UnicodeWidthChar::width(c).unwrap_or(0);
-        if used + w + 1 > width {
-            break;
-        }
-        used += w;
-        out.push(c);
-    }
-    out.push('…');
-    out
+    format!("{}…", doc::take_width(text, width.saturating_sub(1)))
 }
 
 /// `text` cut from the left to `width` columns, so its end (a file name)
