@@ -229,3 +229,42 @@ fn allow_must_name_an_existing_folder() {
     let err = env.fails(&["mcp", "--allow", "/no/such/folder"], 2);
     assert!(err.contains("--allow /no/such/folder"), "{err}");
 }
+
+#[test]
+fn calls_sent_without_waiting_act_in_the_order_sent() {
+    // The first remember loads the model to embed its text before it
+    // writes; the calls behind it need no model or need it later, and
+    // must still see what it wrote.
+    let env = Env::with_model();
+    let mut lines = handshake();
+    lines.extend([
+        call(
+            2,
+            "remember",
+            json!({ "text": "The harbour master rings the bell at every high tide." }),
+        ),
+        call(3, "list", json!({ "format": "ids" })),
+        call(
+            4,
+            "remember",
+            json!({ "text": "At every high tide the harbour master rings the bell." }),
+        ),
+        call(
+            5,
+            "recall",
+            json!({ "query": "who rings the bell", "format": "ids" }),
+        ),
+        call(6, "list", json!({ "format": "ids" })),
+    ]);
+    let responses = exchange(&env, &lines);
+    let result = |id: &str| responses[id][0]["result"]["structuredContent"].clone();
+    let first = result("2");
+    assert_eq!(first["status"], "created", "{first}");
+    let id = first["id"].as_str().unwrap();
+    assert_eq!(result("3")["ids"], json!([id]), "list ran before the write");
+    let second = result("4");
+    assert_eq!(second["status"], "duplicate", "{second}");
+    assert_eq!(second["duplicate_of"], id, "{second}");
+    assert_eq!(result("5")["ids"], json!([id]));
+    assert_eq!(result("6")["ids"], json!([id]));
+}

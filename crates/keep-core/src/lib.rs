@@ -24,7 +24,7 @@ pub mod store;
 #[cfg(not(feature = "internals"))]
 pub(crate) mod store;
 
-pub use embed::Embedder;
+pub use embed::{Embedder, SharedModel};
 pub use error::{Error, Result};
 pub use keeper::Keeper;
 pub use settings::{Settings, WorkerCommand};

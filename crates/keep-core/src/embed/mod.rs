@@ -1,13 +1,16 @@
 //! Embeddings: the `Embedder` trait, the ONNX Runtime provider for
-//! fastembed-compatible model directories, and the paths it loads from.
+//! fastembed-compatible model directories, the paths it loads from, and
+//! one model shared by the threads of a server.
 
 mod onnx;
 mod paths;
+mod shared;
 
 use crate::error::Result;
 
 pub use onnx::{LoadFor, OnnxEmbedder};
 pub use paths::ModelPaths;
+pub use shared::SharedModel;
 
 /// Texts handed to the embedder at a time by bulk work (it splits them
 /// into model calls by tokens).

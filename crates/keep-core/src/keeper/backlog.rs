@@ -6,7 +6,7 @@ use std::collections::HashMap;
 use std::time::Instant;
 
 use super::Keeper;
-use crate::embed::{BATCH_SIZE, Embedder, ModelPaths, OnnxEmbedder};
+use crate::embed::{BATCH_SIZE, Embedder, ModelPaths, OnnxEmbedder, SharedModel};
 use crate::error::{Error, Result};
 use crate::model;
 use crate::store::{PendingText, VectorSpace};
@@ -15,6 +15,8 @@ use crate::store::{PendingText, VectorSpace};
 pub(super) enum EmbedderSlot {
     #[default]
     Unloaded,
+    /// A model shared with other threads, not yet asked for.
+    Shared(SharedModel),
     Ready(Box<dyn Embedder>),
     Failed(String),
 }
@@ -46,19 +48,47 @@ pub struct ReindexReport {
 impl Keeper {
     /// The embedder, loading the configured model on first use.
     pub fn embedder(&mut self) -> Result<&mut dyn Embedder> {
-        if matches!(self.embedder, EmbedderSlot::Unloaded) {
-            self.embedder = match ModelPaths::from_settings(&self.settings.model)
-                .and_then(|p| OnnxEmbedder::load(&p, self.load_for))
-            {
-                Ok(e) => EmbedderSlot::Ready(Box::new(e)),
+        let loaded = match &self.embedder {
+            EmbedderSlot::Unloaded => Some(self.load_model()),
+            EmbedderSlot::Shared(model) => Some(model.embedder()),
+            EmbedderSlot::Ready(_) | EmbedderSlot::Failed(_) => None,
+        };
+        if let Some(loaded) = loaded {
+            self.embedder = match loaded {
+                Ok(e) => EmbedderSlot::Ready(e),
                 Err(e) => EmbedderSlot::Failed(e.to_string()),
             };
         }
         match &mut self.embedder {
             EmbedderSlot::Ready(e) => Ok(e.as_mut()),
             EmbedderSlot::Failed(msg) => Err(Error::ModelUnavailable(msg.clone())),
-            EmbedderSlot::Unloaded => unreachable!("loaded above"),
+            EmbedderSlot::Unloaded | EmbedderSlot::Shared(_) => unreachable!("loaded above"),
         }
+    }
+
+    fn load_model(&self) -> Result<Box<dyn Embedder>> {
+        let paths = ModelPaths::from_settings(&self.settings.model)?;
+        Ok(Box::new(OnnxEmbedder::load(&paths, self.load_for)?))
+    }
+
+    /// The configured model as one that other threads can share: loaded
+    /// on first use (by any of them), prepared for many queries. This
+    /// keeper uses it too, so the process holds the model once.
+    pub fn share_model(&mut self) -> SharedModel {
+        let model = match std::mem::take(&mut self.embedder) {
+            EmbedderSlot::Shared(model) => model,
+            EmbedderSlot::Ready(embedder) => SharedModel::new(move || Ok(embedder)),
+            EmbedderSlot::Unloaded | EmbedderSlot::Failed(_) => {
+                let settings = self.settings.model.clone();
+                SharedModel::new(move || {
+                    let paths = ModelPaths::from_settings(&settings)?;
+                    let model = OnnxEmbedder::load(&paths, crate::embed::LoadFor::ManyQueries)?;
+                    Ok(Box::new(model) as Box<dyn Embedder>)
+                })
+            }
+        };
+        self.embedder = EmbedderSlot::Shared(model.clone());
+        model
     }
 
     /// The store's vector space when its vectors come from the loaded

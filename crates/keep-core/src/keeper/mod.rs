@@ -36,7 +36,7 @@ pub use read::{FilterSpec, NoteView, parse_filters};
 pub use transfer::ImportOutcome;
 pub use truth::{Duplicate, Feedback, OnDuplicate};
 pub use watch::{SyncReport, WATCH_LEASE};
-pub use write::{Deleted, PutOptions, TagEdit, WriteOutcome, WriteStatus};
+pub use write::{Deleted, PutOptions, TagEdit, WriteOutcome, WriteStatus, text_to_probe};
 
 pub struct Keeper {
     store: Store,
@@ -59,6 +59,13 @@ impl Keeper {
     /// Uses `embedder` instead of loading the configured model.
     pub fn with_embedder(mut self, embedder: Box<dyn Embedder>) -> Self {
         self.embedder = backlog::EmbedderSlot::Ready(embedder);
+        self
+    }
+
+    /// Uses `model`, shared with other keepers and threads of this
+    /// process, instead of loading a model of its own.
+    pub fn with_shared_model(mut self, model: crate::embed::SharedModel) -> Self {
+        self.embedder = backlog::EmbedderSlot::Shared(model);
         self
     }
 

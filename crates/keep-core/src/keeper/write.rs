@@ -248,31 +248,50 @@ fn summary_of(content: &Content, opts: &PutOptions) -> String {
     }
 }
 
+fn inline_content(text: &str, source: &str, opts: &PutOptions) -> Result<Content> {
+    let text = text.trim();
+    if text.is_empty() {
+        return Err(Error::invalid("nothing to put: the text is empty"));
+    }
+    let id = match &opts.id {
+        Some(id) => id.clone(),
+        None => model::inline_id(text),
+    };
+    let mut system_tags = Tags::new();
+    system_tags.insert(keys::SOURCE, source);
+    system_tags.insert(keys::CONTENT_TYPE, "text/plain");
+    Ok(Content {
+        id,
+        hash: model::content_hash(text.as_bytes()),
+        text: text.to_string(),
+        system_tags,
+        provider_tags: Tags::new(),
+        description: None,
+        parts: crate::ingest::chunk::sectioned(text),
+    })
+}
+
+/// Whether `put_text` with `opts` compares the text's meaning with the
+/// notes stored (which needs its embedding).
+fn probes_duplicates(opts: &PutOptions) -> bool {
+    opts.on_duplicate != OnDuplicate::Store && opts.id.is_none()
+}
+
+/// The text whose embedding `put_text` would compute for its duplicate
+/// check, so that a server can have it embedded ahead of the write; None
+/// when it makes none.
+pub fn text_to_probe(text: &str, opts: &PutOptions) -> Option<String> {
+    if !probes_duplicates(opts) {
+        return None;
+    }
+    let content = inline_content(text, "inline", opts).ok()?;
+    summary_for(&content, opts).ok()
+}
+
 impl Keeper {
     pub fn put_text(&mut self, text: &str, source: &str, opts: PutOptions) -> Result<WriteOutcome> {
-        let text = text.trim();
-        if text.is_empty() {
-            return Err(Error::invalid("nothing to put: the text is empty"));
-        }
-        let id = match &opts.id {
-            Some(id) => id.clone(),
-            None => model::inline_id(text),
-        };
-        let mut system_tags = Tags::new();
-        system_tags.insert(keys::SOURCE, source);
-        system_tags.insert(keys::CONTENT_TYPE, "text/plain");
-        let content = Content {
-            id,
-            hash: model::content_hash(text.as_bytes()),
-            text: text.to_string(),
-            system_tags,
-            provider_tags: Tags::new(),
-            description: None,
-            parts: crate::ingest::chunk::sectioned(text),
-        };
-        let probe = if opts.on_duplicate != OnDuplicate::Store
-            && opts.id.is_none()
-            && self.store.db().note_rid(&content.id)?.is_none()
+        let content = inline_content(text, source, &opts)?;
+        let probe = if probes_duplicates(&opts) && self.store.db().note_rid(&content.id)?.is_none()
         {
             self.probe_duplicate(&summary_for(&content, &opts)?, &opts.tags, &opts.within)?
         } else {

@@ -17,6 +17,7 @@ use super::{Cli, CliResult, Command, Ctx, Status, dispatch};
 use crate::config::Config;
 use crate::mcp::http::Sessions;
 use keep_core::Keeper;
+use keep_core::SharedModel;
 
 /// The socket `keep serve` listens on, in the store folder.
 pub const SOCKET_FILE: &str = "serve.sock";
@@ -119,6 +120,7 @@ pub fn serve(
     store: &Path,
     config: Config,
     keeper: Keeper,
+    model: SharedModel,
     sessions: Arc<Sessions>,
 ) -> std::io::Result<SocketGuard> {
     let path = store.join(SOCKET_FILE);
@@ -127,10 +129,10 @@ pub fn serve(
     std::fs::set_permissions(&path, std::os::unix::fs::PermissionsExt::from_mode(0o600))?;
     let ours = clock();
     std::thread::spawn(move || {
-        let mut keeper = Some(keeper.for_many_queries());
+        let mut keeper = Some(keeper.with_shared_model(model.clone()));
         for stream in listener.incoming() {
             let Ok(stream) = stream else { continue };
-            answer_one(stream, &config, &mut keeper, ours.as_deref());
+            answer_one(stream, &config, &mut keeper, &model, ours.as_deref());
             sessions.answered_command();
         }
     });
@@ -150,6 +152,7 @@ fn answer_one(
     stream: UnixStream,
     config: &Config,
     keeper: &mut Option<Keeper>,
+    model: &SharedModel,
     clock: Option<&str>,
 ) {
     let _ = stream.set_read_timeout(Some(Duration::from_secs(10)));
@@ -160,7 +163,7 @@ fn answer_one(
     }
     let answer = match serde_json::from_str::<Request>(&line) {
         Ok(request) if request.version == version() && request.clock.as_deref() == clock => {
-            run_request(request, config, keeper)
+            run_request(request, config, keeper, model)
         }
         _ => Answer::Declined,
     };
@@ -173,7 +176,12 @@ fn answer_one(
 
 /// Runs the request's command with the warm keeper, keeping what it
 /// prints.
-fn run_request(request: Request, config: &Config, keeper: &mut Option<Keeper>) -> Answer {
+fn run_request(
+    request: Request,
+    config: &Config,
+    keeper: &mut Option<Keeper>,
+    model: &SharedModel,
+) -> Answer {
     let Ok(cli) = Cli::try_parse_from(std::iter::once("keep".to_string()).chain(request.args))
     else {
         return Answer::Declined;
@@ -208,7 +216,7 @@ fn run_request(request: Request, config: &Config, keeper: &mut Option<Keeper>) -
             .settings()
             .ok()
             .and_then(|s| Keeper::open(s).ok())
-            .map(Keeper::for_many_queries);
+            .map(|k| k.with_shared_model(model.clone()));
     }
     Answer::Done(Done {
         stdout: String::from_utf8_lossy(&stdout.take()).into_owned(),

@@ -105,14 +105,17 @@ pub fn run(ctx: &mut Ctx, args: Args) -> CliResult {
         commands: 0,
     };
     let sessions = Arc::new(Sessions::default());
+    let mut keeper = keeper;
+    let model = keeper.share_model();
     let for_commands = Keeper::open(keeper.settings().clone())?;
     let _socket = super::remote::serve(
         &store,
         ctx.config.clone(),
         for_commands,
+        model.clone(),
         Arc::clone(&sessions),
     )?;
-    let keeper = Arc::new(Mutex::new(keeper.for_many_queries()));
+    let keeper = Arc::new(Mutex::new(keeper));
     write_status(&store, &running)?;
     eprintln!(
         "keep: serving MCP at {url} for {}{}",
@@ -142,7 +145,7 @@ pub fn run(ctx: &mut Ctx, args: Args) -> CliResult {
             token,
             ctx: server_ctx,
         };
-        crate::mcp::http::serve(keeper, listener, options, sessions, stop).await
+        crate::mcp::http::serve(keeper, model, listener, options, sessions, stop).await
     });
     runtime.shutdown_timeout(std::time::Duration::from_millis(200));
     let _ = std::fs::remove_file(store.join(STATUS_FILE));

@@ -18,6 +18,7 @@ use tokio_util::sync::CancellationToken;
 
 use super::{KeepServer, notify, tools::Context};
 use keep_core::Keeper;
+use keep_core::SharedModel;
 
 /// The path of the MCP endpoint.
 pub const ENDPOINT: &str = "/mcp";
@@ -123,6 +124,7 @@ impl Sessions {
 /// request is taken.
 pub async fn serve(
     keeper: Arc<Mutex<Keeper>>,
+    model: SharedModel,
     listener: TcpListener,
     options: HttpOptions,
     sessions: Arc<Sessions>,
@@ -135,7 +137,8 @@ pub async fn serve(
         .to_path_buf();
     let notifiers = Arc::new(notify::Notifiers::default());
     let _changes = notify::watch_store(&store_dir, Arc::clone(&notifiers));
-    let turn = Arc::new(tokio::sync::Mutex::new(()));
+    let order = Arc::new(super::order::Order::default());
+    let idle = Arc::new(super::idle::Idle::default());
     let ctx = Arc::new(options.ctx);
     let factory = {
         let notifiers = Arc::clone(&notifiers);
@@ -146,7 +149,9 @@ pub async fn serve(
             sessions.open();
             Ok(KeepServer {
                 keeper: Arc::clone(&keeper),
-                turn: Arc::clone(&turn),
+                model: model.clone(),
+                order: Arc::clone(&order),
+                idle: Arc::clone(&idle),
                 ctx: Arc::clone(&ctx),
                 notes,
             })
@@ -190,7 +195,14 @@ pub async fn serve(
                     );
                     return Ok(response);
                 }
-                Ok(service.handle(request).await)
+                let closing = request.method() == hyper::Method::DELETE;
+                let mut response = service.handle(request).await;
+                if closing && response.status() == StatusCode::ACCEPTED {
+                    // The session is gone at once, not later: say so, as
+                    // clients expect (the Python SDK warns on 202).
+                    *response.status_mut() = StatusCode::OK;
+                }
+                Ok(response)
             }
         });
         connections.spawn(async move {

@@ -10,7 +10,9 @@
 
 mod framing;
 pub mod http;
+mod idle;
 mod notify;
+mod order;
 mod prompt;
 mod resources;
 mod tools;
@@ -30,6 +32,7 @@ use rmcp::{ErrorData as McpError, RoleServer, ServerHandler, ServiceExt};
 use serde_json::Value;
 
 use keep_core::Keeper;
+use keep_core::SharedModel;
 
 pub use framing::MAX_REQUEST_BYTES;
 pub use tools::{Context, MAX_RESULT_BYTES, MAX_TEXT_BYTES};
@@ -39,9 +42,11 @@ const INSTRUCTIONS: &str = "keep is a long-term memory. Call `now` at the start 
 #[derive(Clone)]
 struct KeepServer {
     keeper: Arc<Mutex<Keeper>>,
-    /// A fair (first come, first served) turn for calls, so that calls
-    /// sent one after another without waiting run in the order sent.
-    turn: Arc<tokio::sync::Mutex<()>>,
+    /// The keeper's model, which calls use before their turn.
+    model: SharedModel,
+    /// Calls reach the keeper in the order they arrived.
+    order: Arc<order::Order>,
+    idle: Arc<idle::Idle>,
     ctx: Arc<tools::Context>,
     /// Log levels asked for, and resources subscribed to.
     notes: Arc<notify::Notifier>,
@@ -55,23 +60,42 @@ impl KeepServer {
         T: Send + 'static,
         F: FnOnce(&mut Keeper, &tools::Context) -> T + Send + 'static,
     {
-        self.with_keeper_in(Arc::clone(&self.ctx), f).await
+        let ticket = self.order.ticket();
+        self.with_keeper_in(Arc::clone(&self.ctx), ticket, f).await
     }
 
-    /// `with_keeper` with a context made for one call.
-    async fn with_keeper_in<T, F>(&self, ctx: Arc<tools::Context>, f: F) -> Result<T, McpError>
+    /// Embeds `texts` on the shared model (with what other calls are
+    /// embedding at the same time), so the call finds their vectors made.
+    async fn prepare(&self, texts: Vec<String>) {
+        if texts.is_empty() {
+            return;
+        }
+        let model = self.model.clone();
+        let _ = tokio::task::spawn_blocking(move || model.prepare(texts)).await;
+    }
+
+    /// `with_keeper` with a context made for one call, whose place in
+    /// line was taken with `ticket`.
+    async fn with_keeper_in<T, F>(
+        &self,
+        ctx: Arc<tools::Context>,
+        ticket: order::Ticket,
+        f: F,
+    ) -> Result<T, McpError>
     where
         T: Send + 'static,
         F: FnOnce(&mut Keeper, &tools::Context) -> T + Send + 'static,
     {
-        let _turn = self.turn.lock().await;
+        let _turn = ticket.turn().await;
         let keeper = Arc::clone(&self.keeper);
-        tokio::task::spawn_blocking(move || {
+        let result = tokio::task::spawn_blocking(move || {
             let mut keeper = keeper.lock().unwrap_or_else(PoisonError::into_inner);
             f(&mut keeper, &ctx)
         })
         .await
-        .map_err(|e| McpError::internal_error(format!("the call failed: {e}"), None))
+        .map_err(|e| McpError::internal_error(format!("the call failed: {e}"), None));
+        self.idle.call_ended();
+        result
     }
 }
 
@@ -115,10 +139,12 @@ impl ServerHandler for KeepServer {
         }
         self.notes.remember_peer(&context.peer);
         let args = Value::Object(request.arguments.unwrap_or_default());
+        let ticket = self.order.ticket();
         let (ctx, forwarding) = notify::call_context(&self.ctx, &context);
         let started = std::time::Instant::now();
+        self.prepare(tools::texts_to_embed(&name, &args)).await;
         let outcome = self
-            .with_keeper_in(ctx, move |keeper, ctx| {
+            .with_keeper_in(ctx, ticket, move |keeper, ctx| {
                 tools::call(keeper, ctx, &name, args)
             })
             .await;
@@ -246,11 +272,15 @@ pub fn serve(keeper: Keeper, ctx: Context) -> std::io::Result<()> {
         .build()?;
     let _watcher = crate::watch::spawn_background(keeper.settings().clone());
     let store_dir = keeper.store_dir().to_path_buf();
-    let keeper = Arc::new(Mutex::new(keeper.for_many_queries()));
+    let mut keeper = keeper;
+    let model = keeper.share_model();
+    let keeper = Arc::new(Mutex::new(keeper));
     let server = KeepServer {
         notes: Arc::new(notify::Notifier::new(Arc::clone(&keeper))),
         keeper,
-        turn: Arc::new(tokio::sync::Mutex::new(())),
+        model,
+        order: Arc::default(),
+        idle: Arc::default(),
         ctx: Arc::new(ctx),
     };
     let notifiers = Arc::new(notify::Notifiers::default());

@@ -28,8 +28,8 @@ use keep_core::{Error, Keeper};
 use rmcp::handler::server::common::{schema_for_output, schema_for_type};
 use rmcp::model::{JsonObject, Tool, ToolAnnotations};
 use schemars::JsonSchema;
-use serde::Serialize;
 use serde::de::DeserializeOwned;
+use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
 
 /// Largest text `remember` accepts; bigger documents go through `put_file`.
@@ -161,6 +161,12 @@ pub trait ToolDef {
         ctx: &Context,
         args: Self::Args,
     ) -> Result<Self::Output, CallError>;
+
+    /// Texts the call will embed, so that they can be embedded before it
+    /// waits for the store.
+    fn texts_to_embed(_args: &Self::Args) -> Vec<String> {
+        Vec::new()
+    }
 }
 
 /// The definition clients see in `tools/list`.
@@ -198,11 +204,16 @@ fn run<T: ToolDef>(keeper: &mut Keeper, ctx: &Context, args: Value) -> Result<Va
     fit(value)
 }
 
+fn texts_of<T: ToolDef>(args: &Value) -> Vec<String> {
+    T::Args::deserialize(args).map_or_else(|_| Vec::new(), |a| T::texts_to_embed(&a))
+}
+
 /// A tool's entry in the registry.
 struct Entry {
     name: &'static str,
     definition: fn() -> Tool,
     run: fn(&mut Keeper, &Context, Value) -> Result<Value, CallError>,
+    texts_to_embed: fn(&Value) -> Vec<String>,
 }
 
 const fn entry<T: ToolDef>() -> Entry {
@@ -210,6 +221,7 @@ const fn entry<T: ToolDef>() -> Entry {
         name: T::NAME,
         definition: definition::<T>,
         run: run::<T>,
+        texts_to_embed: texts_of::<T>,
     }
 }
 
@@ -242,6 +254,15 @@ pub fn call(
 ) -> Option<Result<Value, CallError>> {
     let entry = REGISTRY.iter().find(|e| e.name == name)?;
     Some((entry.run)(keeper, ctx, args))
+}
+
+/// The texts a call of tool `name` with `args` will embed (none for
+/// arguments it would refuse).
+pub fn texts_to_embed(name: &str, args: &Value) -> Vec<String> {
+    REGISTRY
+        .iter()
+        .find(|e| e.name == name)
+        .map_or_else(Vec::new, |e| (e.texts_to_embed)(args))
 }
 
 /// True for the names `call` knows.

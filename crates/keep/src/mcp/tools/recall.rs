@@ -80,6 +80,15 @@ impl ToolDef for Recall {
     type Args = Args;
     type Output = HitListing;
 
+    fn texts_to_embed(args: &Args) -> Vec<String> {
+        match &args.query {
+            Some(text) if RecallMode::from(args.mode) != RecallMode::Keyword => {
+                vec![text.trim().to_string()]
+            }
+            _ => Vec::new(),
+        }
+    }
+
     fn call(keeper: &mut Keeper, ctx: &Context, args: Args) -> Result<HitListing, CallError> {
         let text = args.query.filter(|q| !q.trim().is_empty());
         let query = match (text, &args.like) {

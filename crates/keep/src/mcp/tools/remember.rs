@@ -47,6 +47,21 @@ impl ToolDef for Remember {
     type Args = Args;
     type Output = WriteOutcome;
 
+    fn texts_to_embed(args: &Args) -> Vec<String> {
+        if args.text.len() > MAX_TEXT_BYTES {
+            return Vec::new();
+        }
+        let opts = PutOptions {
+            id: args.id.clone(),
+            summary: args.summary.clone(),
+            on_duplicate: OnDuplicate::asked(args.update, args.allow_duplicate),
+            ..PutOptions::default()
+        };
+        keep_core::keeper::text_to_probe(&args.text, &opts)
+            .into_iter()
+            .collect()
+    }
+
     fn call(keeper: &mut Keeper, ctx: &Context, args: Args) -> Result<WriteOutcome, CallError> {
         if args.text.trim().is_empty() {
             return Err(CallError::Failed("the text is empty".into()));
