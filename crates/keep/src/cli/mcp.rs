@@ -37,6 +37,7 @@ pub struct Args {
 
 pub fn run(ctx: &mut Ctx, args: Args) -> CliResult {
     let server_ctx = context(&args.allow, &args.scope)?;
+    crate::mcp::idle::use_few_heaps();
     let keeper = ctx.take_keeper()?;
     crate::mcp::serve(keeper, server_ctx)?;
     Ok(Status::Success)

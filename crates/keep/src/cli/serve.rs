@@ -80,6 +80,7 @@ pub fn run(ctx: &mut Ctx, args: Args) -> CliResult {
         return status(ctx, &store);
     }
     let server_ctx = super::mcp::context(&args.allow, &args.scope)?;
+    crate::mcp::idle::use_few_heaps();
     let lock = match Lock::take(&store)? {
         Some(lock) => lock,
         None => return Err(CliError::Busy(already_running(&store))),

@@ -10,7 +10,7 @@
 
 mod framing;
 pub mod http;
-mod idle;
+pub mod idle;
 mod notify;
 mod order;
 mod prompt;
