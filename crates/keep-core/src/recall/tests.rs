@@ -243,3 +243,67 @@ fn tags_count_as_keywords() {
     };
     assert_eq!(ids(&mut k, &query), ["tagged"]);
 }
+
+#[test]
+fn a_word_in_the_title_or_summary_outranks_the_same_word_in_a_body() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut k = keeper(&dir);
+    let mut long = String::new();
+    for n in 0..12 {
+        long.push_str(&format!(
+            "Item {n} of the harbour committee: mooring {n}, the dredging of berth {n} and its fees.\n\n"
+        ));
+    }
+    for n in 0..40 {
+        long.push_str(&format!(
+            "Paragraph {n}: the committee heard again about the zeppelin mast that once stood by the pier, \
+             and about the fees for visiting boats in the summer months.\n\n"
+        ));
+    }
+    let opts = PutOptions {
+        id: Some("minutes".into()),
+        summary: Some("Minutes of the harbour committee, winter 1937.".into()),
+        ..PutOptions::default()
+    };
+    k.put_text(&long, "inline", opts).unwrap();
+    for n in 0..4 {
+        let opts = PutOptions {
+            id: Some(format!("report{n}")),
+            summary: Some(format!("Harbour report {n}.")),
+            ..PutOptions::default()
+        };
+        let body = format!("Berth {n} was dredged and the crane repaired. ").repeat(60);
+        k.put_text(&body, "inline", opts).unwrap();
+    }
+    for n in 0..6 {
+        put(
+            &mut k,
+            &format!("other{n}"),
+            &format!("Tide table {n} for the inner harbour."),
+            &[],
+        );
+    }
+    put(
+        &mut k,
+        "summary",
+        "The zeppelin mast by the pier was taken down in 1938.",
+        &[],
+    );
+    put(
+        &mut k,
+        "titled",
+        "Opening hours and tickets for the airship museum.",
+        &[("title", "Zeppelin museum")],
+    );
+    let query = FindQuery {
+        mode: RecallMode::Keyword,
+        ..text("zeppelin")
+    };
+    let found = ids(&mut k, &query);
+    assert_eq!(found.len(), 3, "{found:?}");
+    assert_eq!(
+        found.last().map(String::as_str),
+        Some("minutes"),
+        "{found:?}"
+    );
+}
