@@ -292,6 +292,18 @@ fn without_a_model_keep_stores_and_finds_by_keyword_then_reindex_fills_in() {
     );
     assert!(err.contains("showing keyword matches only"), "{err}");
     assert_eq!(err.lines().count(), 1);
+    // Asked for meaning alone, it cannot answer: it says so and fails,
+    // rather than printing nothing as if nothing matched.
+    let out = env.run(&["find", "physician", "--mode", "semantic"]);
+    assert_eq!(out.status.code(), Some(2), "{out:?}");
+    assert!(out.stdout.is_empty());
+    let err = String::from_utf8_lossy(&out.stderr).to_string();
+    assert!(
+        err.starts_with("keep: recall by meaning needs the embedding model: embedding model not found: looked for "),
+        "{err}"
+    );
+    assert!(!err.contains("keyword"), "{err}");
+    assert_eq!(err.lines().count(), 1);
     env.install_model();
     assert_eq!(
         env.ok(&["reindex"]),

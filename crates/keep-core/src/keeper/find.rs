@@ -48,21 +48,14 @@ impl Keeper {
         let query_vector = if query.mode == RecallMode::Keyword {
             None
         } else {
-            self.query_vector(text, like_rid, &mut notices)?
+            match self.query_vector(text, like_rid)? {
+                Ok(vector) => Some(vector),
+                Err(why) => {
+                    notices.extend(no_vector_notice(query, why)?);
+                    None
+                }
+            }
         };
-        if let (Some(_), None) = (like_rid, &query_vector) {
-            let id = match &query.query {
-                Query::Like(id) => id.as_str(),
-                Query::Text(_) => "",
-            };
-            return Err(Error::ModelUnavailable(format!(
-                "'{id}' has no vector, so similar notes cannot be found: {}",
-                notices
-                    .first()
-                    .cloned()
-                    .unwrap_or_else(|| "run 'keep reindex'".into())
-            )));
-        }
         let db = self.store.db();
         let keyword = match text {
             Some(t) if query.mode != RecallMode::Semantic => {
@@ -138,33 +131,31 @@ impl Keeper {
     }
 
     /// The query's vector: the note's own for `like`, else the text's
-    /// embedding. None, with a notice, when semantic recall is unavailable.
+    /// embedding; or why there is none.
     fn query_vector(
         &mut self,
         text: Option<&str>,
         like: Option<NoteRid>,
-        notices: &mut Vec<String>,
-    ) -> Result<Option<Vec<f32>>> {
-        let off = |e: &Error| format!("semantic recall is off ({e}); showing keyword matches only");
+    ) -> Result<std::result::Result<Vec<f32>, NoVector>> {
         match self.searchable_space() {
             Ok(Some(_)) => {}
-            Ok(None) => return Ok(None),
+            Ok(None) => return Ok(Err(NoVector::NoneStored)),
             Err(e @ (Error::ModelUnavailable(_) | Error::ModelMismatch(_))) => {
-                notices.push(off(&e));
-                return Ok(None);
+                return Ok(Err(NoVector::Off(e.to_string())));
             }
             Err(e) => return Err(e),
         }
         if let Some(rid) = like {
-            return self.store.db().vector(VecRow::Note(rid));
+            return Ok(self
+                .store
+                .db()
+                .vector(VecRow::Note(rid))?
+                .ok_or(NoVector::NoneStored));
         }
         let text = text.unwrap_or_default();
         match self.embedder().and_then(|e| e.embed(&[text])) {
-            Ok(mut v) => Ok(v.pop()),
-            Err(e) => {
-                notices.push(off(&e));
-                Ok(None)
-            }
+            Ok(mut v) => Ok(v.pop().ok_or(NoVector::NoneStored)),
+            Err(e) => Ok(Err(NoVector::Off(e.to_string()))),
         }
     }
 
@@ -173,8 +164,7 @@ impl Keeper {
     /// (id, cosine). For benchmarks that compare ways of ranking.
     #[cfg(feature = "internals")]
     pub fn candidate_lists(&mut self, text: &str) -> Result<CandidateLists> {
-        let mut notices = Vec::new();
-        let query_vector = self.query_vector(Some(text), None, &mut notices)?;
+        let query_vector = self.query_vector(Some(text), None)?.ok();
         let db = self.store.db();
         let filter = crate::model::NoteFilter::default();
         let keyword = candidates::keyword(&db, text, &filter)?;
@@ -255,6 +245,42 @@ impl Keeper {
             ) => None,
             Err(e) => Some(format!("waiting notes could not be embedded: {e}")),
         }
+    }
+}
+
+/// Why a search has no query vector.
+enum NoVector {
+    /// No vector was made yet (for the store, or for the `like` note).
+    NoneStored,
+    /// The model cannot be used, and why.
+    Off(String),
+}
+
+/// What a search says when it has no query vector: a notice when keywords
+/// can still answer, an error when only meaning was asked for (`like`, or
+/// semantic mode with no model).
+fn no_vector_notice(query: &FindQuery, why: NoVector) -> Result<Option<String>> {
+    if let Query::Like(id) = &query.query {
+        let reason = match why {
+            NoVector::NoneStored => "run 'keep reindex'".to_string(),
+            NoVector::Off(reason) => reason,
+        };
+        return Err(Error::ModelUnavailable(format!(
+            "'{id}' has no vector, so similar notes cannot be found: {reason}"
+        )));
+    }
+    match (query.mode, why) {
+        (RecallMode::Semantic, NoVector::Off(reason)) => Err(Error::ModelUnavailable(format!(
+            "recall by meaning needs the embedding model: {reason}"
+        ))),
+        (RecallMode::Semantic, NoVector::NoneStored) => Ok(Some(
+            "no note has a vector yet, so nothing can be found by meaning: run 'keep reindex'"
+                .into(),
+        )),
+        (_, NoVector::Off(reason)) => Ok(Some(format!(
+            "semantic recall is off ({reason}); showing keyword matches only"
+        ))),
+        (_, NoVector::NoneStored) => Ok(None),
     }
 }
 
