@@ -8,6 +8,10 @@ pub const BM25_SUMMARY: f64 = 4.0;
 /// BM25 weight of a note's user tags column: tags are chosen words, but
 /// short, so they weigh half the summary.
 pub const BM25_TAGS: f64 = 2.0;
+/// Factor on matches in a note's name (the last segment of a URI, or the
+/// whole of any other id): a name is chosen like a tag, and weighs as a
+/// tag does in the summary index.
+pub const NAME_FACTOR: f64 = BM25_TAGS;
 /// Factor on full-text (body) matches of long documents: a word somewhere
 /// in the body is weaker evidence than one in the summary or tags.
 pub const BODY_FACTOR: f64 = 0.5;

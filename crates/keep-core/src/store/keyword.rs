@@ -14,7 +14,7 @@ use super::filter::push_filter_sql;
 use super::lookups::{FtsHit, SubHit};
 use crate::error::Result;
 use crate::model::NoteFilter;
-use crate::recall::weights::{BM25_SUMMARY, BM25_TAGS, BODY_FACTOR};
+use crate::recall::weights::{BM25_SUMMARY, BM25_TAGS, BODY_FACTOR, NAME_FACTOR};
 use crate::summarize::is_stopword;
 
 /// A word is common when it matches more notes than this...
@@ -154,16 +154,22 @@ impl Db<'_> {
         }))
     }
 
-    /// Whether `expr` matches at most `limit` notes; reads at most
-    /// `limit + 1` rows of the index.
+    /// Whether `expr` matches at most `limit` notes, in their text and in
+    /// their names; reads at most `limit + 1` rows of each index.
     fn matches_at_most(&self, expr: &str, limit: usize) -> Result<bool> {
-        let count: i64 = self
-            .conn
-            .prepare_cached(
-                "SELECT count(*) FROM (SELECT 1 FROM notes_fts WHERE notes_fts MATCH ?1 LIMIT ?2)",
-            )?
-            .query_row(rusqlite::params![expr, limit as i64 + 1], |r| r.get(0))?;
-        Ok(count as usize <= limit)
+        for sql in [
+            "SELECT count(*) FROM (SELECT 1 FROM notes_fts WHERE notes_fts MATCH ?1 LIMIT ?2)",
+            "SELECT count(*) FROM (SELECT 1 FROM names_fts WHERE names_fts MATCH ?1 LIMIT ?2)",
+        ] {
+            let count: i64 = self
+                .conn
+                .prepare_cached(sql)?
+                .query_row(rusqlite::params![expr, limit as i64 + 1], |r| r.get(0))?;
+            if count as usize > limit {
+                return Ok(false);
+            }
+        }
+        Ok(true)
     }
 
     /// Rows each index contributes before joining and grouping: without a
@@ -177,7 +183,7 @@ impl Db<'_> {
     }
 
     /// Notes matching the plan, best first. Summary and tag matches count
-    /// fully, full-text matches half.
+    /// fully, name matches as tags, full-text matches half.
     pub fn keyword_search(
         &self,
         plan: &KeywordPlan,
@@ -195,7 +201,7 @@ impl Db<'_> {
             limit,
             |expr| {
                 let mut sql = format!(
-                    "WITH hits AS ({} UNION ALL {})
+                    "WITH hits AS ({} UNION ALL {} UNION ALL {})
                      SELECT n.rid, max(h.score) AS score
                      FROM hits h JOIN notes n ON n.rid = h.rid WHERE 1",
                     index_hits(
@@ -205,6 +211,7 @@ impl Db<'_> {
                         ranked
                     ),
                     index_hits("body_fts", "bm25(body_fts)", BODY_FACTOR, ranked),
+                    index_hits("names_fts", "bm25(names_fts)", NAME_FACTOR, ranked),
                 );
                 let mut args = vec![
                     Value::Text(expr.to_string()),
@@ -415,5 +422,61 @@ mod tests {
             any: "\"a\"".into(),
         };
         assert_eq!(one.expressions(), ["\"a\""]);
+    }
+}
+
+#[cfg(test)]
+mod name_tests {
+    use super::*;
+    use crate::model::NoteFilter;
+    use crate::model::time::Timestamp;
+    use crate::store::{Store, test_note};
+
+    fn found(store: &Store, query: &str) -> Vec<String> {
+        let db = store.db();
+        let Some(plan) = db.keyword_plan(query).unwrap() else {
+            return Vec::new();
+        };
+        db.keyword_search(&plan, &NoteFilter::default(), 10)
+            .unwrap()
+            .iter()
+            .map(|h| db.note_by_rid(h.rid).unwrap().unwrap().id)
+            .collect()
+    }
+
+    #[test]
+    fn notes_are_found_by_the_words_of_their_names_and_follow_renames() {
+        let dir = tempfile::tempdir().unwrap();
+        let mut store = Store::open(dir.path()).unwrap();
+        let ids = [
+            "notes/caribou-migration",
+            "file:///home/ana/projects/reindeer-plan.txt",
+            "https://example.org/guides/",
+        ];
+        let rids = store
+            .write(|db| {
+                let mut rids = Vec::new();
+                for id in ids {
+                    let note = test_note(id, "Herd counts.", Timestamp::from_millis(0));
+                    let rid = db.insert_note(&note)?;
+                    db.index_note_text(rid, &note.summary, &note.tags)?;
+                    rids.push(rid);
+                }
+                Ok(rids)
+            })
+            .unwrap();
+        assert_eq!(found(&store, "caribou"), [ids[0]]);
+        assert_eq!(found(&store, "reindeer plans"), [ids[1]]);
+        // Only a URI's last segment names it; its folders do not.
+        assert!(found(&store, "projects").is_empty());
+        // A URI ending in a slash is named by all of it.
+        assert_eq!(found(&store, "guides"), [ids[2]]);
+        store
+            .write(|db| db.rename_note(rids[0], "notes/elk-count"))
+            .unwrap();
+        assert!(found(&store, "caribou").is_empty());
+        assert_eq!(found(&store, "elk"), ["notes/elk-count"]);
+        store.write(|db| db.delete_note(rids[0])).unwrap();
+        assert!(found(&store, "elk").is_empty());
     }
 }

@@ -81,6 +81,7 @@ const MIGRATIONS: &[(i64, &str)] = &[
     (2, include_str!("migrations/0002_vectors.sql")),
     (3, include_str!("migrations/0003_watch.sql")),
     (4, include_str!("migrations/0004_feedback.sql")),
+    (5, include_str!("migrations/0005_names.sql")),
 ];
 
 /// Int8 codes of each kind of vector, with the epoch they were read at.
@@ -349,6 +350,41 @@ mod tests {
         drop(store);
         // Reopening an up-to-date store is a no-op.
         Store::open(dir.path()).unwrap();
+    }
+
+    #[test]
+    fn upgrading_a_store_indexes_the_names_of_its_notes() {
+        let dir = tempfile::tempdir().unwrap();
+        let mut store = Store::open(dir.path()).unwrap();
+        store
+            .write(|db| {
+                db.insert_note(&test_note(
+                    "notes/caribou-migration",
+                    "Herd counts.",
+                    crate::model::Timestamp::from_millis(0),
+                ))
+            })
+            .unwrap();
+        // The store as it was before names were indexed.
+        store
+            .conn
+            .execute_batch(
+                "DROP TRIGGER names_fts_insert; DROP TRIGGER names_fts_rename;
+                 DROP TRIGGER names_fts_delete; DROP VIEW note_names;
+                 DROP TABLE names_fts; PRAGMA user_version = 4;",
+            )
+            .unwrap();
+        drop(store);
+        let store = Store::open(dir.path()).unwrap();
+        let named: i64 = store
+            .conn
+            .query_row(
+                "SELECT count(*) FROM names_fts WHERE names_fts MATCH 'caribou'",
+                [],
+                |r| r.get(0),
+            )
+            .unwrap();
+        assert_eq!(named, 1);
     }
 
     #[test]
