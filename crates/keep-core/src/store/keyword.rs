@@ -427,7 +427,6 @@ mod tests {
 
 #[cfg(test)]
 mod name_tests {
-    use super::*;
     use crate::model::NoteFilter;
     use crate::model::time::Timestamp;
     use crate::store::{Store, test_note};
