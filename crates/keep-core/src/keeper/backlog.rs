@@ -6,7 +6,7 @@ use std::collections::HashMap;
 use std::time::Instant;
 
 use super::Keeper;
-use crate::embed::{BATCH_SIZE, Embedder, ModelPaths, OnnxEmbedder, SharedModel};
+use crate::embed::{BATCH_SIZE, Embedder, LoadFor, ModelPaths, OnnxEmbedder, SharedModel};
 use crate::error::{Error, Result};
 use crate::model;
 use crate::store::{PendingText, VectorSpace};
@@ -49,7 +49,7 @@ impl Keeper {
     /// The embedder, loading the configured model on first use.
     pub fn embedder(&mut self) -> Result<&mut dyn Embedder> {
         let loaded = match &self.embedder {
-            EmbedderSlot::Unloaded => Some(self.load_model()),
+            EmbedderSlot::Unloaded => Some(load_model(&self.settings.model, self.load_for)),
             EmbedderSlot::Shared(model) => Some(model.embedder()),
             EmbedderSlot::Ready(_) | EmbedderSlot::Failed(_) => None,
         };
@@ -66,11 +66,6 @@ impl Keeper {
         }
     }
 
-    fn load_model(&self) -> Result<Box<dyn Embedder>> {
-        let paths = ModelPaths::from_settings(&self.settings.model)?;
-        Ok(Box::new(OnnxEmbedder::load(&paths, self.load_for)?))
-    }
-
     /// The configured model as one that other threads can share: loaded
     /// on first use (by any of them), prepared for many queries. This
     /// keeper uses it too, so the process holds the model once.
@@ -80,11 +75,7 @@ impl Keeper {
             EmbedderSlot::Ready(embedder) => SharedModel::new(move || Ok(embedder)),
             EmbedderSlot::Unloaded | EmbedderSlot::Failed(_) => {
                 let settings = self.settings.model.clone();
-                SharedModel::new(move || {
-                    let paths = ModelPaths::from_settings(&settings)?;
-                    let model = OnnxEmbedder::load(&paths, crate::embed::LoadFor::ManyQueries)?;
-                    Ok(Box::new(model) as Box<dyn Embedder>)
-                })
+                SharedModel::new(move || load_model(&settings, LoadFor::ManyQueries))
             }
         };
         self.embedder = EmbedderSlot::Shared(model.clone());
@@ -276,6 +267,15 @@ impl Keeper {
             ocr_waiting,
         })
     }
+}
+
+/// Loads the model the settings name.
+fn load_model(
+    settings: &crate::settings::ModelSettings,
+    load_for: LoadFor,
+) -> Result<Box<dyn Embedder>> {
+    let paths = ModelPaths::from_settings(settings)?;
+    Ok(Box::new(OnnxEmbedder::load(&paths, load_for)?))
 }
 
 fn mismatch(space: &VectorSpace, wanted: &VectorSpace) -> Error {

@@ -248,6 +248,7 @@ fn summary_of(content: &Content, opts: &PutOptions) -> String {
     }
 }
 
+/// Text put inline, before its parts are cut.
 fn inline_content(text: &str, source: &str, opts: &PutOptions) -> Result<Content> {
     let text = text.trim();
     if text.is_empty() {
@@ -267,7 +268,7 @@ fn inline_content(text: &str, source: &str, opts: &PutOptions) -> Result<Content
         system_tags,
         provider_tags: Tags::new(),
         description: None,
-        parts: crate::ingest::chunk::sectioned(text),
+        parts: Vec::new(),
     })
 }
 
@@ -290,7 +291,8 @@ pub fn text_to_probe(text: &str, opts: &PutOptions) -> Option<String> {
 
 impl Keeper {
     pub fn put_text(&mut self, text: &str, source: &str, opts: PutOptions) -> Result<WriteOutcome> {
-        let content = inline_content(text, source, &opts)?;
+        let mut content = inline_content(text, source, &opts)?;
+        content.parts = crate::ingest::chunk::sectioned(&content.text);
         let probe = if probes_duplicates(&opts) && self.store.db().note_rid(&content.id)?.is_none()
         {
             self.probe_duplicate(&summary_for(&content, &opts)?, &opts.tags, &opts.within)?
@@ -300,7 +302,6 @@ impl Keeper {
         let Some(probe) = probe else {
             return self.put_content(content, opts);
         };
-        let mut content = content;
         let duplicate = probe.duplicate.clone();
         if let Some(d) = &duplicate {
             if opts.on_duplicate == OnDuplicate::Report {

@@ -64,14 +64,15 @@ impl KeepServer {
         self.with_keeper_in(Arc::clone(&self.ctx), ticket, f).await
     }
 
-    /// Embeds `texts` on the shared model (with what other calls are
-    /// embedding at the same time), so the call finds their vectors made.
-    async fn prepare(&self, texts: Vec<String>) {
-        if texts.is_empty() {
-            return;
-        }
-        let model = self.model.clone();
-        let _ = tokio::task::spawn_blocking(move || model.prepare(texts)).await;
+    /// Embeds the texts tool `name` will embed with `args` on the shared
+    /// model (with what other calls are embedding at the same time), so
+    /// the call finds their vectors made.
+    async fn prepare(&self, name: &str, args: &Value) {
+        let (model, name, args) = (self.model.clone(), name.to_string(), args.clone());
+        let _ = tokio::task::spawn_blocking(move || {
+            model.prepare(tools::texts_to_embed(&name, &args));
+        })
+        .await;
     }
 
     /// `with_keeper` with a context made for one call, whose place in
@@ -142,7 +143,7 @@ impl ServerHandler for KeepServer {
         let ticket = self.order.ticket();
         let (ctx, forwarding) = notify::call_context(&self.ctx, &context);
         let started = std::time::Instant::now();
-        self.prepare(tools::texts_to_embed(&name, &args)).await;
+        self.prepare(&name, &args).await;
         let outcome = self
             .with_keeper_in(ctx, ticket, move |keeper, ctx| {
                 tools::call(keeper, ctx, &name, args)
