@@ -19,7 +19,7 @@ use keep::config::{Config, Environment};
 use keep_core::embed::{Embedder, LoadFor, ModelPaths, OnnxEmbedder};
 use keep_core::keeper::PutOptions;
 use keep_core::recall::{FindQuery, RecallMode};
-use keep_core::store::{Store, VecKind};
+use keep_core::store::{SqliteStore as Store, VecKind};
 use keep_core::{Keeper, Settings};
 
 const WORDS: &[&str] = &[

@@ -1,36 +1,30 @@
-//! The store: the one SQLite database and the only place with SQL.
+//! The store: the only place with SQL. `Store` opens the database a store
+//! lives in and hands out `Db`, the storage interface (`Backend`) that the
+//! keeper reads and writes through; `sqlite` implements it over one file.
 //!
-//! `Store::open` sets the pragmas (WAL, busy timeout, foreign keys), loads
-//! sqlite-vec and applies the embedded migrations. Reads go through
-//! `Store::db`; writes through `Store::write`, which runs a closure inside one
-//! immediate transaction so a failure leaves nothing half-written.
+//! Reads go through `Store::db`; writes through `Store::write`, which runs
+//! a closure inside one transaction so a failure leaves nothing
+//! half-written.
 
-mod edges;
-mod feedback;
-mod filter;
-mod keyword;
-mod listing;
-mod lookups;
-mod notes;
-mod parts;
-mod quant;
+mod backend;
+mod plan;
+mod sqlite;
+mod types;
 mod vectors;
-mod versions;
-mod watch;
 
-use std::cell::RefCell;
-use std::collections::HashMap;
-use std::path::{Path, PathBuf};
-use std::sync::Arc;
-use std::sync::Once;
-use std::time::Duration;
+use std::ops::Deref;
+use std::path::Path;
 
-use rusqlite::{Connection, OpenFlags, TransactionBehavior};
+use crate::error::Result;
 
-use crate::error::{Error, Result};
-
+pub use backend::Backend;
+pub use sqlite::{SqliteDb, SqliteStore};
+pub use types::{Lease, WatchedDir};
 pub use vectors::{PendingText, VecKind, VecRow, VectorSpace, to_bytes as vector_bytes};
-pub use watch::{Lease, WatchedDir};
+
+/// One transaction's (or one read's) view of a store, whichever database
+/// holds it.
+pub type Db<'c> = dyn Backend + 'c;
 
 /// Declares a row id: the integer key of a table, typed so that the key
 /// of one table cannot be passed where another's is expected.
@@ -70,243 +64,58 @@ row_id!(
     PartRid
 );
 
-/// The database file inside a store directory.
-pub const DB_FILE: &str = "keep.db";
-
-const BUSY_TIMEOUT: Duration = Duration::from_secs(10);
-
-/// Embedded migrations, applied in order; never edit one that has landed.
-const MIGRATIONS: &[(i64, &str)] = &[
-    (1, include_str!("migrations/0001_init.sql")),
-    (2, include_str!("migrations/0002_vectors.sql")),
-    (3, include_str!("migrations/0003_watch.sql")),
-    (4, include_str!("migrations/0004_feedback.sql")),
-    (5, include_str!("migrations/0005_names.sql")),
-];
-
-/// Int8 codes of each kind of vector, with the epoch they were read at.
-type CodeCache = RefCell<HashMap<VecKind, (String, Arc<quant::Codes>)>>;
-
-pub struct Store {
-    conn: Connection,
-    path: PathBuf,
-    codes: CodeCache,
-    read_only: bool,
+/// An open store.
+pub enum Store {
+    Sqlite(SqliteStore),
 }
 
-/// A handle for statements: either the plain connection or a transaction.
-pub struct Db<'c> {
-    conn: &'c Connection,
-    codes: &'c CodeCache,
+/// A read handle of a store: derefs to its `Db`.
+pub enum Handle<'c> {
+    Sqlite(SqliteDb<'c>),
+}
+
+impl<'c> Deref for Handle<'c> {
+    type Target = Db<'c>;
+
+    fn deref(&self) -> &Self::Target {
+        match self {
+            Handle::Sqlite(db) => db,
+        }
+    }
 }
 
 impl Store {
-    /// Opens (creating if needed) the database in `dir`. A store this
-    /// process may not write (a read-only file, folder or file system) is
-    /// opened for reading: every read works, every write is refused with
-    /// `Error::ReadOnlyStore`.
+    /// Opens (creating if needed) the SQLite database in folder `dir`.
     pub fn open(dir: &Path) -> Result<Self> {
-        if dir.exists() && !dir.is_dir() {
-            return Err(Error::StoreNotAFolder {
-                path: dir.to_path_buf(),
-            });
-        }
-        let path = dir.join(DB_FILE);
-        let read_only = path.is_file() && !(writable(&path) && writable(dir));
-        if !read_only {
-            std::fs::create_dir_all(dir).map_err(|e| Error::io(dir, e))?;
-        }
-        register_sqlite_vec();
-        let conn = if read_only {
-            open_read_only(&path)?
-        } else {
-            Connection::open_with_flags(
-                &path,
-                OpenFlags::SQLITE_OPEN_READ_WRITE
-                    | OpenFlags::SQLITE_OPEN_CREATE
-                    | OpenFlags::SQLITE_OPEN_NO_MUTEX
-                    | OpenFlags::SQLITE_OPEN_URI,
-            )?
-        };
-        conn.busy_timeout(BUSY_TIMEOUT)?;
-        if !read_only {
-            conn.pragma_update(None, "journal_mode", "WAL")?;
-            conn.pragma_update(None, "synchronous", "NORMAL")?;
-        }
-        conn.pragma_update(None, "foreign_keys", "ON")?;
-        let mut store = Store {
-            conn,
-            path,
-            codes: CodeCache::default(),
-            read_only,
-        };
-        store.migrate()?;
-        Ok(store)
+        Ok(Store::Sqlite(SqliteStore::open(dir)?))
     }
 
     /// Whether the store was opened for reading only.
     pub fn is_read_only(&self) -> bool {
-        self.read_only
+        match self {
+            Store::Sqlite(s) => s.is_read_only(),
+        }
     }
 
+    /// The database file.
     pub fn path(&self) -> &Path {
-        &self.path
+        match self {
+            Store::Sqlite(s) => s.path(),
+        }
     }
 
     /// A handle for reads outside a transaction.
-    pub fn db(&self) -> Db<'_> {
-        Db {
-            conn: &self.conn,
-            codes: &self.codes,
+    pub fn db(&self) -> Handle<'_> {
+        match self {
+            Store::Sqlite(s) => Handle::Sqlite(s.db()),
         }
     }
 
-    /// Runs `f` in one immediate transaction; commits only if it succeeds.
+    /// Runs `f` in one transaction; commits only if it succeeds.
     pub fn write<T>(&mut self, f: impl FnOnce(&Db<'_>) -> Result<T>) -> Result<T> {
-        if self.read_only {
-            return Err(Error::ReadOnlyStore {
-                path: self.path.clone(),
-            });
+        match self {
+            Store::Sqlite(s) => s.write(|db| f(db)),
         }
-        let tx = self
-            .conn
-            .transaction_with_behavior(TransactionBehavior::Immediate)?;
-        let value = f(&Db {
-            conn: &tx,
-            codes: &self.codes,
-        })?;
-        tx.commit()?;
-        Ok(value)
-    }
-
-    fn migrate(&mut self) -> Result<()> {
-        let current: i64 = self
-            .conn
-            .pragma_query_value(None, "user_version", |r| r.get(0))?;
-        let known = MIGRATIONS.last().map_or(0, |m| m.0);
-        if current > known {
-            return Err(Error::SchemaTooNew {
-                path: self.path.clone(),
-                found: current,
-                known,
-            });
-        }
-        if self.read_only && current < known {
-            return Err(Error::ReadOnlyStore {
-                path: self.path.clone(),
-            });
-        }
-        for (version, sql) in MIGRATIONS.iter().filter(|m| m.0 > current) {
-            let tx = self
-                .conn
-                .transaction_with_behavior(TransactionBehavior::Immediate)?;
-            // Another process may have migrated while we waited for the lock.
-            let now: i64 = tx.pragma_query_value(None, "user_version", |r| r.get(0))?;
-            if now < *version {
-                tx.execute_batch(sql)?;
-                tx.pragma_update(None, "user_version", version)?;
-            }
-            tx.commit()?;
-        }
-        Ok(())
-    }
-}
-
-/// Opens a database this process may not write. A WAL database can be read
-/// that way while its shared-memory file exists (a writer has it open);
-/// when none does and it cannot be created, the file is read as immutable.
-fn open_read_only(path: &Path) -> Result<Connection> {
-    let flags = OpenFlags::SQLITE_OPEN_READ_ONLY
-        | OpenFlags::SQLITE_OPEN_NO_MUTEX
-        | OpenFlags::SQLITE_OPEN_URI;
-    let uri = file_uri(path);
-    let conn = Connection::open_with_flags(format!("{uri}?mode=ro"), flags)?;
-    let readable = conn
-        .query_row("SELECT count(*) FROM sqlite_master", [], |r| {
-            r.get::<_, i64>(0)
-        })
-        .is_ok();
-    if readable {
-        return Ok(conn);
-    }
-    drop(conn);
-    Ok(Connection::open_with_flags(
-        format!("{uri}?mode=ro&immutable=1"),
-        flags,
-    )?)
-}
-
-/// `file:` URI of a path for SQLite, with the characters URIs reserve
-/// escaped.
-fn file_uri(path: &Path) -> String {
-    use std::os::unix::ffi::OsStrExt;
-    let mut out = String::from("file:");
-    for &b in path.as_os_str().as_bytes() {
-        match b {
-            b'%' | b'?' | b'#' | b'&' | b'=' | 0..=0x20 | 0x7f..=0xff => {
-                out.push_str(&format!("%{b:02X}"))
-            }
-            _ => out.push(b as char),
-        }
-    }
-    out
-}
-
-/// Whether this process may write `path` (the file system, mode and owner
-/// allowing).
-fn writable(path: &Path) -> bool {
-    use std::os::unix::ffi::OsStrExt;
-    let Ok(c) = std::ffi::CString::new(path.as_os_str().as_bytes()) else {
-        return false;
-    };
-    // SAFETY: `c` is a valid NUL-terminated path that outlives the call.
-    unsafe { libc::access(c.as_ptr(), libc::W_OK) == 0 }
-}
-
-/// Makes sqlite-vec available on every connection opened afterwards.
-fn register_sqlite_vec() {
-    static ONCE: Once = Once::new();
-    ONCE.call_once(|| {
-        type Entry = unsafe extern "C" fn(
-            *mut rusqlite::ffi::sqlite3,
-            *mut *mut std::os::raw::c_char,
-            *const rusqlite::ffi::sqlite3_api_routines,
-        ) -> std::os::raw::c_int;
-        // SAFETY: sqlite3_vec_init has the signature of an SQLite extension
-        // entry point; the crate declares it without arguments only because
-        // it is meant to be passed to sqlite3_auto_extension like this.
-        unsafe {
-            let entry: Entry = std::mem::transmute(sqlite_vec::sqlite3_vec_init as *const ());
-            rusqlite::ffi::sqlite3_auto_extension(Some(entry));
-        }
-    });
-}
-
-impl Db<'_> {
-    /// The version of sqlite-vec loaded into this connection.
-    #[cfg(test)]
-    pub fn vec_version(&self) -> Result<String> {
-        Ok(self
-            .conn
-            .query_row("SELECT vec_version()", [], |r| r.get(0))?)
-    }
-
-    pub fn meta(&self, key: &str) -> Result<Option<String>> {
-        use rusqlite::OptionalExtension;
-        Ok(self
-            .conn
-            .prepare_cached("SELECT value FROM meta WHERE key = ?1")?
-            .query_row([key], |r| r.get(0))
-            .optional()?)
-    }
-
-    pub fn set_meta(&self, key: &str, value: &str) -> Result<()> {
-        self.conn.execute(
-            "INSERT INTO meta (key, value) VALUES (?1, ?2)
-             ON CONFLICT (key) DO UPDATE SET value = excluded.value",
-            [key, value],
-        )?;
-        Ok(())
     }
 }
 
@@ -325,77 +134,5 @@ pub(crate) fn test_note(
         created: at,
         updated: at,
         accessed: at,
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn open_applies_migrations_and_loads_sqlite_vec() {
-        let dir = tempfile::tempdir().unwrap();
-        let store = Store::open(dir.path()).unwrap();
-        assert!(store.db().vec_version().unwrap().starts_with('v'));
-        let version: i64 = store
-            .conn
-            .pragma_query_value(None, "user_version", |r| r.get(0))
-            .unwrap();
-        assert_eq!(version, MIGRATIONS.last().unwrap().0);
-        let mode: String = store
-            .conn
-            .pragma_query_value(None, "journal_mode", |r| r.get(0))
-            .unwrap();
-        assert_eq!(mode, "wal");
-        drop(store);
-        // Reopening an up-to-date store is a no-op.
-        Store::open(dir.path()).unwrap();
-    }
-
-    #[test]
-    fn upgrading_a_store_indexes_the_names_of_its_notes() {
-        let dir = tempfile::tempdir().unwrap();
-        let mut store = Store::open(dir.path()).unwrap();
-        store
-            .write(|db| {
-                db.insert_note(&test_note(
-                    "notes/caribou-migration",
-                    "Herd counts.",
-                    crate::model::Timestamp::from_millis(0),
-                ))
-            })
-            .unwrap();
-        // The store as it was before names were indexed.
-        store
-            .conn
-            .execute_batch(
-                "DROP TRIGGER names_fts_insert; DROP TRIGGER names_fts_rename;
-                 DROP TRIGGER names_fts_delete; DROP VIEW note_names;
-                 DROP TABLE names_fts; PRAGMA user_version = 4;",
-            )
-            .unwrap();
-        drop(store);
-        let store = Store::open(dir.path()).unwrap();
-        let named: i64 = store
-            .conn
-            .query_row(
-                "SELECT count(*) FROM names_fts WHERE names_fts MATCH 'caribou'",
-                [],
-                |r| r.get(0),
-            )
-            .unwrap();
-        assert_eq!(named, 1);
-    }
-
-    #[test]
-    fn a_failed_write_leaves_nothing() {
-        let dir = tempfile::tempdir().unwrap();
-        let mut store = Store::open(dir.path()).unwrap();
-        let result: Result<()> = store.write(|db| {
-            db.set_meta("k", "v")?;
-            Err(Error::invalid("boom"))
-        });
-        assert!(result.is_err());
-        assert_eq!(store.db().meta("k").unwrap(), None);
     }
 }

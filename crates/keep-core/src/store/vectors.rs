@@ -1,23 +1,7 @@
-//! Vectors in sqlite-vec: one `vec0` table (cosine) per kind of row (current
-//! notes, archived versions, parts), keyed by that row's integer key. The
-//! tables are created when a model is first used, since the dimension comes
-//! from the model; the store records which model made them.
-//!
-//! Beside each float table sits a plain table of int8 codes of the same
-//! vectors (see `quant`). Nearest-neighbour search runs over those codes,
-//! held in memory while they are unchanged (an epoch counter in `meta`,
-//! bumped by triggers, tells); the float tables serve exact searches over
-//! filtered notes.
+//! Vectors as every backend sees them: the kinds of rows that carry one,
+//! a row's key, the rows waiting for one, and the model that made them.
 
-use rusqlite::{OptionalExtension, params};
-
-use super::{Db, NoteRid, PartRid, VersionRid, quant};
-use crate::error::Result;
-
-const MODEL_KEY: &str = "vector_model";
-const DIMS_KEY: &str = "vector_dims";
-/// Set once the code tables exist and are filled.
-const CODES_KEY: &str = "vector_codes";
+use super::{NoteRid, PartRid, VersionRid};
 
 /// The kinds of rows that carry vectors.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -30,7 +14,7 @@ pub enum VecKind {
 impl VecKind {
     pub const ALL: [VecKind; 3] = [VecKind::Note, VecKind::Version, VecKind::Part];
 
-    fn vec_table(self) -> &'static str {
+    pub(super) fn vec_table(self) -> &'static str {
         match self {
             VecKind::Note => "vec_notes",
             VecKind::Version => "vec_versions",
@@ -38,7 +22,7 @@ impl VecKind {
         }
     }
 
-    fn code_table(self) -> &'static str {
+    pub(super) fn code_table(self) -> &'static str {
         match self {
             VecKind::Note => "codes_notes",
             VecKind::Version => "codes_versions",
@@ -47,7 +31,7 @@ impl VecKind {
     }
 
     /// The `meta` key counting changes to the code table.
-    fn epoch_key(self) -> &'static str {
+    pub(super) fn epoch_key(self) -> &'static str {
         match self {
             VecKind::Note => "codes_epoch_notes",
             VecKind::Version => "codes_epoch_versions",
@@ -55,7 +39,7 @@ impl VecKind {
         }
     }
 
-    fn row_table(self) -> &'static str {
+    pub(super) fn row_table(self) -> &'static str {
         match self {
             VecKind::Note => "notes",
             VecKind::Version => "versions",
@@ -64,14 +48,14 @@ impl VecKind {
     }
 
     /// The column that names the note a row belongs to.
-    fn note_column(self) -> &'static str {
+    pub(super) fn note_column(self) -> &'static str {
         match self {
             VecKind::Note => "rid",
             VecKind::Version | VecKind::Part => "note",
         }
     }
 
-    fn key(self) -> &'static str {
+    pub(super) fn key(self) -> &'static str {
         match self {
             VecKind::Note => "rid",
             VecKind::Version => "vid",
@@ -97,7 +81,7 @@ impl VecRow {
         }
     }
 
-    fn key(self) -> i64 {
+    pub(super) fn key(self) -> i64 {
         match self {
             VecRow::Note(r) => r.0,
             VecRow::Version(r) => r.0,
@@ -105,7 +89,7 @@ impl VecRow {
         }
     }
 
-    fn of(kind: VecKind, key: i64) -> VecRow {
+    pub(super) fn of(kind: VecKind, key: i64) -> VecRow {
         match kind {
             VecKind::Note => VecRow::Note(NoteRid(key)),
             VecKind::Version => VecRow::Version(VersionRid(key)),
@@ -136,629 +120,4 @@ pub fn from_bytes(b: &[u8]) -> Vec<f32> {
     b.chunks_exact(4)
         .map(|c| f32::from_le_bytes([c[0], c[1], c[2], c[3]]))
         .collect()
-}
-
-impl Db<'_> {
-    pub fn vector_space(&self) -> Result<Option<VectorSpace>> {
-        let (Some(model), Some(dims)) = (self.meta(MODEL_KEY)?, self.meta(DIMS_KEY)?) else {
-            return Ok(None);
-        };
-        Ok(dims.parse().ok().map(|dims| VectorSpace { model, dims }))
-    }
-
-    /// Creates the vector tables and the triggers that keep them in step.
-    pub fn create_vector_space(&self, space: &VectorSpace) -> Result<()> {
-        let mut sql = String::new();
-        for kind in VecKind::ALL {
-            sql.push_str(&format!(
-                "CREATE VIRTUAL TABLE IF NOT EXISTS {} USING vec0(embedding float[{}] distance_metric=cosine);\n",
-                kind.vec_table(),
-                space.dims
-            ));
-        }
-        self.conn.execute_batch(&sql)?;
-        self.create_vector_triggers()?;
-        self.set_meta(MODEL_KEY, &space.model)?;
-        self.set_meta(DIMS_KEY, &space.dims.to_string())?;
-        self.create_codes()
-    }
-
-    /// (Re)creates the triggers that drop a row's vectors with the row, and
-    /// a note's vectors when its summary changes.
-    fn create_vector_triggers(&self) -> Result<()> {
-        let mut sql = String::new();
-        for kind in VecKind::ALL {
-            sql.push_str(&format!(
-                "DROP TRIGGER IF EXISTS {t}_delete;
-                 CREATE TRIGGER {t}_delete AFTER DELETE ON {r} BEGIN
-                     DELETE FROM {t} WHERE rowid = old.{k};
-                     {coarse}
-                 END;\n",
-                t = kind.vec_table(),
-                r = kind.row_table(),
-                k = kind.key(),
-                coarse = self.code_delete(kind, &format!("old.{}", kind.key()))?,
-            ));
-        }
-        sql.push_str(&format!(
-            "DROP TRIGGER IF EXISTS vec_notes_stale;
-             CREATE TRIGGER vec_notes_stale AFTER UPDATE OF summary ON notes
-                 WHEN old.summary IS NOT new.summary BEGIN
-                 DELETE FROM vec_notes WHERE rowid = old.rid;
-                 {}
-                 UPDATE notes SET embedded = NULL WHERE rid = old.rid;
-             END;",
-            self.code_delete(VecKind::Note, "old.rid")?
-        ));
-        self.conn.execute_batch(&sql)?;
-        Ok(())
-    }
-
-    /// The statement deleting row `key` from the code table of `kind`, or
-    /// nothing when there is no code table.
-    fn code_delete(&self, kind: VecKind, key: &str) -> Result<String> {
-        Ok(if self.table_exists(kind.code_table())? {
-            format!("DELETE FROM {} WHERE key = {key};", kind.code_table())
-        } else {
-            String::new()
-        })
-    }
-
-    fn table_exists(&self, name: &str) -> Result<bool> {
-        Ok(self
-            .conn
-            .prepare_cached("SELECT 1 FROM sqlite_master WHERE name = ?1")?
-            .query_row([name], |_| Ok(()))
-            .optional()?
-            .is_some())
-    }
-
-    /// Whether the store has vectors but no code tables yet (made by an
-    /// older keep).
-    pub fn codes_missing(&self) -> Result<bool> {
-        Ok(self.vector_space()?.is_some() && self.meta(CODES_KEY)?.is_none())
-    }
-
-    /// Creates the code tables, fills them from the float tables and
-    /// brings the triggers up to date.
-    pub fn create_codes(&self) -> Result<()> {
-        for kind in VecKind::ALL {
-            self.conn.execute_batch(&format!(
-                "DROP TABLE IF EXISTS {c};
-                 CREATE TABLE {c} (key INTEGER PRIMARY KEY, scale REAL NOT NULL, code BLOB NOT NULL);
-                 INSERT INTO meta (key, value) VALUES ('{e}', 0)
-                     ON CONFLICT (key) DO UPDATE SET value = value + 1;
-                 CREATE TRIGGER {c}_insert AFTER INSERT ON {c} BEGIN
-                     UPDATE meta SET value = value + 1 WHERE key = '{e}';
-                 END;
-                 CREATE TRIGGER {c}_delete AFTER DELETE ON {c} BEGIN
-                     UPDATE meta SET value = value + 1 WHERE key = '{e}';
-                 END;",
-                c = kind.code_table(),
-                e = kind.epoch_key(),
-            ))?;
-            let sql = format!("SELECT rowid, embedding FROM {}", kind.vec_table());
-            let mut stmt = self.conn.prepare(&sql)?;
-            let mut rows = stmt.query([])?;
-            while let Some(row) = rows.next()? {
-                let key: i64 = row.get(0)?;
-                let vector: Vec<u8> = row.get(1)?;
-                self.put_code(kind, key, &vector)?;
-            }
-        }
-        self.create_vector_triggers()?;
-        self.set_meta(CODES_KEY, "int8")
-    }
-
-    /// Drops every vector; all rows wait for embeddings again.
-    pub fn drop_vector_space(&self) -> Result<()> {
-        let mut sql = String::from("DROP TRIGGER IF EXISTS vec_notes_stale;\n");
-        for kind in VecKind::ALL {
-            sql.push_str(&format!(
-                "DROP TRIGGER IF EXISTS {t}_delete; DROP TABLE IF EXISTS {t}; DROP TABLE IF EXISTS {c};
-                 UPDATE {r} SET embedded = NULL;\n",
-                t = kind.vec_table(),
-                c = kind.code_table(),
-                r = kind.row_table()
-            ));
-        }
-        sql.push_str(&format!(
-            "DELETE FROM meta WHERE key IN ('{MODEL_KEY}', '{DIMS_KEY}', '{CODES_KEY}');"
-        ));
-        self.conn.execute_batch(&sql)?;
-        Ok(())
-    }
-
-    /// Limits `pending_texts` and `count_pending` with `scoped` to the rows
-    /// of these notes (kept in a temporary table of this connection).
-    pub fn set_pending_scope(&self, notes: &[NoteRid]) -> Result<()> {
-        self.conn.execute_batch(
-            "CREATE TEMP TABLE IF NOT EXISTS pending_scope (rid INTEGER PRIMARY KEY);
-             DELETE FROM temp.pending_scope;",
-        )?;
-        let mut insert = self
-            .conn
-            .prepare_cached("INSERT OR IGNORE INTO temp.pending_scope (rid) VALUES (?1)")?;
-        for rid in notes {
-            insert.execute([rid.0])?;
-        }
-        Ok(())
-    }
-
-    /// The condition a row must meet to wait for a vector, in the scope
-    /// when `scoped`.
-    fn pending_condition(kind: VecKind, scoped: bool) -> String {
-        let mut condition = String::from("embedded IS NULL AND summary <> ''");
-        if scoped {
-            condition.push_str(&format!(
-                " AND {} IN (SELECT rid FROM temp.pending_scope)",
-                kind.note_column()
-            ));
-        }
-        condition
-    }
-
-    /// Rows with text and no vector, notes first; only of the notes of
-    /// `set_pending_scope` when `scoped`.
-    pub fn pending_texts_in(&self, limit: usize, scoped: bool) -> Result<Vec<PendingText>> {
-        let mut out = Vec::new();
-        for kind in VecKind::ALL {
-            if out.len() >= limit {
-                break;
-            }
-            let sql = format!(
-                "SELECT {k}, summary FROM {r} WHERE {c} ORDER BY {k} LIMIT ?1",
-                k = kind.key(),
-                r = kind.row_table(),
-                c = Self::pending_condition(kind, scoped)
-            );
-            let mut stmt = self.conn.prepare_cached(&sql)?;
-            let rows = stmt.query_map([(limit - out.len()) as i64], |r| {
-                Ok(PendingText {
-                    row: VecRow::of(kind, r.get(0)?),
-                    text: r.get(1)?,
-                })
-            })?;
-            for row in rows {
-                out.push(row?);
-            }
-        }
-        Ok(out)
-    }
-
-    pub fn count_pending(&self) -> Result<i64> {
-        self.count_pending_in(false)
-    }
-
-    pub fn count_pending_in(&self, scoped: bool) -> Result<i64> {
-        let mut total = 0;
-        for kind in VecKind::ALL {
-            let sql = format!(
-                "SELECT count(*) FROM {} WHERE {}",
-                kind.row_table(),
-                Self::pending_condition(kind, scoped)
-            );
-            total += self.conn.query_row(&sql, [], |r| r.get::<_, i64>(0))?;
-        }
-        Ok(total)
-    }
-
-    /// A stored vector made from the text with this hash, if any row has one.
-    pub fn donor_vector(&self, hash: &str) -> Result<Option<Vec<u8>>> {
-        for kind in VecKind::ALL {
-            let sql = format!(
-                "SELECT v.embedding FROM {r} x JOIN {t} v ON v.rowid = x.{k}
-                 WHERE x.embedded = ?1 LIMIT 1",
-                r = kind.row_table(),
-                t = kind.vec_table(),
-                k = kind.key()
-            );
-            let found = self
-                .conn
-                .prepare_cached(&sql)?
-                .query_row([hash], |r| r.get::<_, Vec<u8>>(0))
-                .optional()?;
-            if found.is_some() {
-                return Ok(found);
-            }
-        }
-        Ok(None)
-    }
-
-    /// Stores the vector of a row if its text is still `text`; returns
-    /// whether it was stored.
-    pub fn set_vector(&self, row: VecRow, text: &str, hash: &str, vector: &[u8]) -> Result<bool> {
-        let (kind, key) = (row.kind(), row.key());
-        let sql = format!(
-            "UPDATE {r} SET embedded = ?2 WHERE {k} = ?1 AND summary = ?3",
-            r = kind.row_table(),
-            k = kind.key()
-        );
-        let changed = self
-            .conn
-            .prepare_cached(&sql)?
-            .execute(params![key, hash, text])?;
-        if changed == 0 {
-            return Ok(false);
-        }
-        self.put_vector(kind, key, vector)?;
-        Ok(true)
-    }
-
-    fn put_vector(&self, kind: VecKind, key: i64, vector: &[u8]) -> Result<()> {
-        let t = kind.vec_table();
-        self.conn
-            .prepare_cached(&format!("DELETE FROM {t} WHERE rowid = ?1"))?
-            .execute([key])?;
-        self.conn
-            .prepare_cached(&format!(
-                "INSERT INTO {t} (rowid, embedding) VALUES (?1, ?2)"
-            ))?
-            .execute(params![key, vector])?;
-        if self.has_codes()? {
-            self.put_code(kind, key, vector)?;
-        }
-        Ok(())
-    }
-
-    fn put_code(&self, kind: VecKind, key: i64, vector: &[u8]) -> Result<()> {
-        let (scale, code) = quant::quantize(&from_bytes(vector));
-        let code: Vec<u8> = code.into_iter().map(|c| c as u8).collect();
-        self.conn
-            .prepare_cached(&format!(
-                "INSERT OR REPLACE INTO {} (key, scale, code) VALUES (?1, ?2, ?3)",
-                kind.code_table()
-            ))?
-            .execute(params![key, f64::from(scale), code])?;
-        Ok(())
-    }
-
-    fn has_codes(&self) -> Result<bool> {
-        Ok(self.meta(CODES_KEY)?.is_some())
-    }
-
-    /// The stored vector of a row as it is stored (little-endian f32), if
-    /// it was made from the row's current text.
-    pub fn vector_bytes(&self, row: VecRow) -> Result<Option<Vec<u8>>> {
-        let (kind, key) = (row.kind(), row.key());
-        if self.vector_space()?.is_none() {
-            return Ok(None);
-        }
-        let sql = format!(
-            "SELECT v.embedding FROM {v} v JOIN {r} r ON r.{k} = v.rowid WHERE v.rowid = ?1 AND r.embedded IS NOT NULL",
-            v = kind.vec_table(),
-            r = kind.row_table(),
-            k = kind.key()
-        );
-        Ok(self
-            .conn
-            .prepare_cached(&sql)?
-            .query_row([key], |r| r.get::<_, Vec<u8>>(0))
-            .optional()?)
-    }
-
-    /// The stored vector of a row.
-    pub fn vector(&self, row: VecRow) -> Result<Option<Vec<f32>>> {
-        let (kind, key) = (row.kind(), row.key());
-        if self.vector_space()?.is_none() {
-            return Ok(None);
-        }
-        let sql = format!(
-            "SELECT embedding FROM {} WHERE rowid = ?1",
-            kind.vec_table()
-        );
-        Ok(self
-            .conn
-            .prepare_cached(&sql)?
-            .query_row([key], |r| r.get::<_, Vec<u8>>(0))
-            .optional()?
-            .map(|b| from_bytes(&b)))
-    }
-
-    /// Copies a row's vector to another row (archiving or restoring a
-    /// version); the target then counts as embedded from the same text.
-    pub fn copy_vector(&self, from: VecRow, to: VecRow) -> Result<()> {
-        if self.vector_space()?.is_none() {
-            return Ok(());
-        }
-        let from = (from.kind(), from.key());
-        let to = (to.kind(), to.key());
-        let hash_sql = format!(
-            "SELECT embedded FROM {} WHERE {} = ?1",
-            from.0.row_table(),
-            from.0.key()
-        );
-        let hash: Option<String> = self
-            .conn
-            .prepare_cached(&hash_sql)?
-            .query_row([from.1], |r| r.get(0))
-            .optional()?
-            .flatten();
-        let vector_sql = format!(
-            "SELECT embedding FROM {} WHERE rowid = ?1",
-            from.0.vec_table()
-        );
-        let vector: Option<Vec<u8>> = self
-            .conn
-            .prepare_cached(&vector_sql)?
-            .query_row([from.1], |r| r.get(0))
-            .optional()?;
-        if let (Some(hash), Some(vector)) = (hash, vector) {
-            let sql = format!(
-                "UPDATE {} SET embedded = ?2 WHERE {} = ?1",
-                to.0.row_table(),
-                to.0.key()
-            );
-            self.conn
-                .prepare_cached(&sql)?
-                .execute(params![to.1, hash])?;
-            self.put_vector(to.0, to.1, &vector)?;
-        }
-        Ok(())
-    }
-
-    /// The `k` nearest rows of a kind by cosine distance, from the int8
-    /// codes (similarities exact to about three decimals).
-    pub fn nearest(&self, kind: VecKind, query: &[f32], k: usize) -> Result<Vec<(i64, f64)>> {
-        if k == 0 {
-            return Ok(Vec::new());
-        }
-        let Some(space) = self.vector_space()? else {
-            return Ok(Vec::new());
-        };
-        if !self.has_codes()? {
-            return self.nearest_exact(kind, query, k);
-        }
-        Ok(self.codes(kind, space.dims)?.nearest(query, k))
-    }
-
-    /// The `k` rows among `keys` nearest to `query` by cosine distance.
-    pub fn nearest_among(
-        &self,
-        kind: VecKind,
-        query: &[f32],
-        keys: &[i64],
-        k: usize,
-    ) -> Result<Vec<(i64, f64)>> {
-        let Some(space) = self.vector_space()? else {
-            return Ok(Vec::new());
-        };
-        if self.has_codes()? {
-            return Ok(self.codes(kind, space.dims)?.nearest_among(query, keys, k));
-        }
-        let sql = format!(
-            "SELECT rowid, vec_distance_cosine(embedding, ?1) AS d FROM {}
-             WHERE rowid IN (SELECT value FROM json_each(?2)) ORDER BY d LIMIT ?3",
-            kind.vec_table()
-        );
-        let keys = serde_json::to_string(keys).expect("ints serialise");
-        let mut stmt = self.conn.prepare_cached(&sql)?;
-        let rows = stmt
-            .query_map(params![to_bytes(query), keys, k as i64], |r| {
-                Ok((r.get(0)?, r.get(1)?))
-            })?
-            .collect::<rusqlite::Result<Vec<_>>>()?;
-        Ok(rows)
-    }
-
-    /// The codes of a kind, from memory while the table is unchanged.
-    fn codes(&self, kind: VecKind, dims: usize) -> Result<std::sync::Arc<quant::Codes>> {
-        let epoch = self.meta(kind.epoch_key())?.unwrap_or_default();
-        if let Some((seen, codes)) = self.codes.borrow().get(&kind)
-            && *seen == epoch
-        {
-            return Ok(codes.clone());
-        }
-        let mut codes = quant::Codes::new(dims);
-        let sql = format!(
-            "SELECT key, scale, code FROM {} ORDER BY key",
-            kind.code_table()
-        );
-        let mut stmt = self.conn.prepare_cached(&sql)?;
-        let mut rows = stmt.query([])?;
-        while let Some(row) = rows.next()? {
-            let scale: f64 = row.get(1)?;
-            let code = row.get_ref(2)?.as_blob().map_err(rusqlite::Error::from)?;
-            codes.push(row.get(0)?, scale as f32, code);
-        }
-        let codes = std::sync::Arc::new(codes);
-        self.codes.borrow_mut().insert(kind, (epoch, codes.clone()));
-        Ok(codes)
-    }
-
-    /// The `k` nearest rows of a kind by exact cosine distance over every
-    /// float vector.
-    pub fn nearest_exact(&self, kind: VecKind, query: &[f32], k: usize) -> Result<Vec<(i64, f64)>> {
-        if k == 0 || self.vector_space()?.is_none() {
-            return Ok(Vec::new());
-        }
-        let sql = format!(
-            "SELECT rowid, distance FROM {} WHERE embedding MATCH ?1 AND k = ?2 ORDER BY distance",
-            kind.vec_table()
-        );
-        let mut stmt = self.conn.prepare_cached(&sql)?;
-        let rows = stmt
-            .query_map(params![to_bytes(query), k as i64], |r| {
-                Ok((r.get(0)?, r.get(1)?))
-            })?
-            .collect::<rusqlite::Result<Vec<_>>>()?;
-        Ok(rows)
-    }
-
-    /// The nearest notes: (note, cosine distance).
-    pub fn nearest_notes(&self, query: &[f32], k: usize) -> Result<Vec<(NoteRid, f64)>> {
-        Ok(self
-            .nearest(VecKind::Note, query, k)?
-            .into_iter()
-            .map(|(key, d)| (NoteRid(key), d))
-            .collect())
-    }
-
-    /// The nearest parts: (owning note, part number, cosine distance).
-    pub fn nearest_parts(&self, query: &[f32], k: usize) -> Result<Vec<(NoteRid, i64, f64)>> {
-        let mut out = Vec::new();
-        let mut stmt = self
-            .conn
-            .prepare_cached("SELECT note, number FROM parts WHERE pid = ?1")?;
-        for (pid, distance) in self.nearest(VecKind::Part, query, k)? {
-            if let Some((rid, number)) = stmt
-                .query_row([pid], |r| Ok((r.get(0)?, r.get(1)?)))
-                .optional()?
-            {
-                out.push((rid, number, distance));
-            }
-        }
-        Ok(out)
-    }
-
-    /// The nearest archived versions: (owning note, version offset with 1
-    /// the previous version, cosine distance).
-    pub fn nearest_versions(&self, query: &[f32], k: usize) -> Result<Vec<(NoteRid, i64, f64)>> {
-        let mut out = Vec::new();
-        for (vid, distance) in self.nearest(VecKind::Version, query, k)? {
-            if let Some((rid, offset)) = self.version_offset(VersionRid(vid))? {
-                out.push((rid, offset, distance));
-            }
-        }
-        Ok(out)
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::model::time::Timestamp;
-    use crate::store::{Store, test_note};
-
-    const DIMS: usize = 16;
-
-    /// A unit vector pointing mostly along axis `i`, a little along `j`.
-    fn vector(i: usize, j: usize, lean: f32) -> Vec<f32> {
-        let mut v = [-0.05f32; DIMS];
-        v[i] = 1.0;
-        v[j] += lean;
-        let norm = v.iter().map(|x| x * x).sum::<f32>().sqrt();
-        v.iter().map(|x| x / norm).collect()
-    }
-
-    /// A store with one note per vector, rids 1, 2, ... in order.
-    fn store_with(vectors: &[Vec<f32>]) -> (tempfile::TempDir, Store) {
-        let dir = tempfile::tempdir().unwrap();
-        let mut store = Store::open(dir.path()).unwrap();
-        store
-            .write(|db| {
-                db.create_vector_space(&VectorSpace {
-                    model: "test".into(),
-                    dims: DIMS,
-                })?;
-                for (i, v) in vectors.iter().enumerate() {
-                    let at = Timestamp::from_millis(0);
-                    let summary = format!("note {i}");
-                    let note = test_note(&format!("n{i}"), &summary, at);
-                    let rid = db.insert_note(&note)?;
-                    assert!(db.set_vector(VecRow::Note(rid), &summary, "h", &to_bytes(v))?);
-                }
-                Ok(())
-            })
-            .unwrap();
-        (dir, store)
-    }
-
-    fn sample() -> Vec<Vec<f32>> {
-        (0..60)
-            .map(|n| vector(n % DIMS, (n * 7 + 3) % DIMS, (n % 5) as f32 / 4.0))
-            .collect()
-    }
-
-    /// `found` holds true nearest rows (up to ties within the code
-    /// precision) with distances close to the exact ones.
-    fn assert_near_exact(db: &Db<'_>, q: &[f32], found: &[(i64, f64)], k: usize) {
-        let all = db.nearest_exact(VecKind::Note, q, 1000).unwrap();
-        assert_eq!(found.len(), k.min(all.len()));
-        let kth = all[found.len() - 1].1;
-        for (key, d) in found {
-            let exact = all.iter().find(|(k, _)| k == key).unwrap().1;
-            assert!((d - exact).abs() < 2e-3, "{key}: {d} vs {exact}");
-            assert!(exact <= kth + 2e-3, "{key} is not among the nearest");
-        }
-    }
-
-    #[test]
-    fn code_search_ranks_like_the_exact_one() {
-        let vectors = sample();
-        let (_dir, store) = store_with(&vectors);
-        let db = store.db();
-        assert!(db.has_codes().unwrap());
-        for q in [vector(3, 9, 0.5), vector(0, 1, 0.0), vector(15, 2, 1.0)] {
-            let found = db.nearest(VecKind::Note, &q, 5).unwrap();
-            assert_near_exact(&db, &q, &found, 5);
-        }
-    }
-
-    #[test]
-    fn codes_follow_deletes_and_changed_summaries() {
-        let vectors = sample();
-        let (_dir, mut store) = store_with(&vectors);
-        let q = vectors[10].clone();
-        let best = store.db().nearest(VecKind::Note, &q, 1).unwrap()[0].0;
-        store
-            .write(|db| {
-                db.conn.execute(
-                    "UPDATE notes SET summary = 'changed' WHERE rid = ?1",
-                    [best],
-                )?;
-                Ok(())
-            })
-            .unwrap();
-        let count = |store: &Store, table: &str| -> i64 {
-            store
-                .db()
-                .conn
-                .query_row(&format!("SELECT count(*) FROM {table}"), [], |r| r.get(0))
-                .unwrap()
-        };
-        assert_eq!(count(&store, "codes_notes"), 59);
-        assert_ne!(store.db().nearest(VecKind::Note, &q, 1).unwrap()[0].0, best);
-        store
-            .write(|db| {
-                db.conn.execute("DELETE FROM notes WHERE rid <= 5", [])?;
-                Ok(())
-            })
-            .unwrap();
-        assert_eq!(count(&store, "codes_notes"), count(&store, "vec_notes"));
-    }
-
-    #[test]
-    fn a_store_without_codes_is_upgraded() {
-        let vectors = sample();
-        let (_dir, mut store) = store_with(&vectors);
-        store
-            .write(|db| {
-                db.conn.execute_batch(
-                    "DROP TABLE codes_notes; DROP TABLE codes_versions; DROP TABLE codes_parts;
-                     DELETE FROM meta WHERE key = 'vector_codes';",
-                )?;
-                db.create_vector_triggers()
-            })
-            .unwrap();
-        let q = vector(4, 5, 0.3);
-        let exact = store.db().nearest_exact(VecKind::Note, &q, 3).unwrap();
-        assert!(store.db().codes_missing().unwrap());
-        assert_eq!(store.db().nearest(VecKind::Note, &q, 3).unwrap(), exact);
-        store.write(|db| db.create_codes()).unwrap();
-        assert!(!store.db().codes_missing().unwrap());
-        let found = store.db().nearest(VecKind::Note, &q, 3).unwrap();
-        assert_near_exact(&store.db(), &q, &found, 3);
-        let gone = found[0].0;
-        store
-            .write(|db| {
-                db.conn
-                    .execute("DELETE FROM notes WHERE rid = ?1", [gone])?;
-                Ok(())
-            })
-            .unwrap();
-        let found = store.db().nearest(VecKind::Note, &q, 3).unwrap();
-        assert!(found.iter().all(|(key, _)| *key != gone));
-        assert_near_exact(&store.db(), &q, &found, 3);
-    }
 }

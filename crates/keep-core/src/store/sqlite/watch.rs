@@ -3,27 +3,11 @@
 
 use rusqlite::{OptionalExtension, params};
 
-use super::Db;
+use super::SqliteDb;
 use crate::error::Result;
+use crate::store::types::{Lease, WatchedDir};
 
-/// A registered folder.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct WatchedDir {
-    pub dir: String,
-    pub recursive: bool,
-    pub excludes: Vec<String>,
-}
-
-/// Who holds a lease, and until when (milliseconds since the epoch).
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Lease {
-    pub holder: String,
-    pub pid: i64,
-    pub since: i64,
-    pub expires: i64,
-}
-
-impl Db<'_> {
+impl SqliteDb<'_> {
     pub fn add_watch(&self, w: &WatchedDir, now: i64) -> Result<()> {
         let excludes = serde_json::to_string(&w.excludes).expect("strings serialise");
         self.conn

@@ -3,7 +3,7 @@
 use rusqlite::params_from_iter;
 use rusqlite::types::Value;
 
-use super::Db;
+use super::SqliteDb;
 use super::filter::push_filter_sql;
 use super::notes::{NOTE_COLUMNS, note_from_row};
 use crate::error::Result;
@@ -19,7 +19,7 @@ fn push_listing_sql(filter: &NoteFilter, sql: &mut String, args: &mut Vec<Value>
     }
 }
 
-impl Db<'_> {
+impl SqliteDb<'_> {
     pub fn list_notes(
         &self,
         filter: &NoteFilter,

@@ -2,10 +2,11 @@
 
 use rusqlite::{OptionalExtension, Row, params};
 
-use super::{Db, NoteRid, VersionRid};
+use super::SqliteDb;
 use crate::error::Result;
 use crate::model::time::Timestamp;
 use crate::model::{Tags, Version};
+use crate::store::{NoteRid, VersionRid};
 
 fn version_from_row(row: &Row<'_>) -> rusqlite::Result<Version> {
     let tags: String = row.get(2)?;
@@ -21,7 +22,7 @@ fn version_from_row(row: &Row<'_>) -> rusqlite::Result<Version> {
 
 const VERSION_COLUMNS: &str = "seq, summary, tags, content_hash, created, updated";
 
-impl Db<'_> {
+impl SqliteDb<'_> {
     /// Archived versions of a note, oldest first.
     pub fn versions(&self, rid: NoteRid) -> Result<Vec<Version>> {
         let sql = format!("SELECT {VERSION_COLUMNS} FROM versions WHERE note = ?1 ORDER BY seq");

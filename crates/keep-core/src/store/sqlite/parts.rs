@@ -2,9 +2,10 @@
 
 use rusqlite::{OptionalExtension, Row, params};
 
-use super::{Db, NoteRid, PartRid};
+use super::SqliteDb;
 use crate::error::Result;
 use crate::model::{Part, Tags};
+use crate::store::{NoteRid, PartRid};
 
 fn part_from_row(row: &Row<'_>) -> rusqlite::Result<Part> {
     let tags: String = row.get(2)?;
@@ -15,7 +16,7 @@ fn part_from_row(row: &Row<'_>) -> rusqlite::Result<Part> {
     })
 }
 
-impl Db<'_> {
+impl SqliteDb<'_> {
     pub fn parts(&self, rid: NoteRid) -> Result<Vec<Part>> {
         let mut stmt = self.conn.prepare_cached(
             "SELECT number, summary, tags FROM parts WHERE note = ?1 ORDER BY number",

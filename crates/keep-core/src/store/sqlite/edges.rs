@@ -2,11 +2,12 @@
 
 use rusqlite::params;
 
-use super::{Db, NoteRid};
+use super::SqliteDb;
 use crate::error::Result;
 use crate::model::keys;
+use crate::store::NoteRid;
 
-impl Db<'_> {
+impl SqliteDb<'_> {
     /// Replaces the outgoing edges of note `rid`.
     pub fn replace_edges(&self, rid: NoteRid, edges: &[(String, String)]) -> Result<()> {
         self.conn

@@ -4,44 +4,26 @@
 //! searched and ranked; when every word is that common, the newest notes
 //! holding all of them (then any of them) come first, without BM25.
 
-use std::collections::HashSet;
-
 use rusqlite::params_from_iter;
 use rusqlite::types::Value;
 
-use super::Db;
+use super::SqliteDb;
 use super::filter::push_filter_sql;
-use super::lookups::{FtsHit, SubHit};
 use crate::error::Result;
 use crate::model::NoteFilter;
 use crate::recall::weights::{BM25_SUMMARY, BM25_TAGS, BODY_FACTOR, NAME_FACTOR};
-use crate::summarize::is_stopword;
+use crate::store::plan::{
+    COMMON_MIN_MATCHES, Join, KeywordPlan, common_threshold, run_plan, topic_words,
+};
+use crate::store::types::{FtsHit, SubHit};
 
-/// A word is common when it matches more notes than this...
-const COMMON_MIN_MATCHES: usize = 2_000;
-/// ...and more than this share (1 in N) of all notes.
-const COMMON_SHARE: usize = 50;
+/// The FTS5 expression matching notes with all or any of `words`.
+fn expression(words: &[String], join: Join) -> String {
+    quoted(words, if join == Join::All { "AND" } else { "OR" })
+}
+
 /// Rows read per index for common words when a filter narrows the set.
 const FILTERED_COMMON_ROWS: i64 = 10_000;
-
-/// The words of free text, lower-cased, each once, in order.
-fn words(text: &str) -> Vec<String> {
-    let mut seen = HashSet::new();
-    text.split(|c: char| !c.is_alphanumeric())
-        .filter(|w| !w.is_empty())
-        .map(str::to_lowercase)
-        .filter(|w| seen.insert(w.clone()))
-        .collect()
-}
-
-/// The words of a query worth matching: function words ("what do I have
-/// about") would make every note a candidate, so they are left out unless
-/// the query has nothing else.
-fn topic_words(text: &str) -> Vec<String> {
-    let all = words(text);
-    let topic: Vec<String> = all.iter().filter(|w| !is_stopword(w)).cloned().collect();
-    if topic.is_empty() { all } else { topic }
-}
 
 /// Every word quoted, so no user input is read as FTS5 syntax.
 fn quoted(words: &[String], operator: &str) -> String {
@@ -50,30 +32,6 @@ fn quoted(words: &[String], operator: &str) -> String {
         .map(|w| format!("\"{w}\""))
         .collect::<Vec<_>>()
         .join(&format!(" {operator} "))
-}
-
-/// How a keyword query runs against every index.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum KeywordPlan {
-    /// BM25 over the notes matching any of these (rarer) words.
-    Ranked { any: String },
-    /// Newest first: notes with all the words, then notes with any.
-    Newest { all: String, any: String },
-}
-
-impl KeywordPlan {
-    pub(crate) fn ranked(&self) -> bool {
-        matches!(self, KeywordPlan::Ranked { .. })
-    }
-
-    /// The MATCH expressions to run, in order of preference.
-    fn expressions(&self) -> Vec<&str> {
-        match self {
-            KeywordPlan::Ranked { any } => vec![any],
-            KeywordPlan::Newest { all, any } if all == any => vec![all],
-            KeywordPlan::Newest { all, any } => vec![all, any],
-        }
-    }
 }
 
 /// The FTS5 select for one index: `(rid, score)` rows, best first, at most
@@ -92,36 +50,7 @@ fn index_hits(index: &str, bm25: &str, weight: f64, ranked: bool) -> String {
     }
 }
 
-/// Runs `search` for each expression of the plan until `limit` distinct
-/// hits are found; lists ordered newest first are then scored by position.
-fn run_plan<T>(
-    plan: &KeywordPlan,
-    limit: usize,
-    mut search: impl FnMut(&str) -> Result<Vec<T>>,
-    same: impl Fn(&T, &T) -> bool,
-    score: impl Fn(&mut T) -> &mut f64,
-) -> Result<Vec<T>> {
-    let mut hits: Vec<T> = Vec::new();
-    for expr in plan.expressions() {
-        for hit in search(expr)? {
-            if !hits.iter().any(|h| same(h, &hit)) {
-                hits.push(hit);
-            }
-        }
-        if hits.len() >= limit {
-            break;
-        }
-    }
-    hits.truncate(limit);
-    if !plan.ranked() {
-        for (i, hit) in hits.iter_mut().enumerate() {
-            *score(hit) = 1.0 / (1 + i) as f64;
-        }
-    }
-    Ok(hits)
-}
-
-impl Db<'_> {
+impl SqliteDb<'_> {
     /// Plans a keyword query from free text; `None` when it has no words.
     pub fn keyword_plan(&self, text: &str) -> Result<Option<KeywordPlan>> {
         self.plan_words(topic_words(text), COMMON_MIN_MATCHES)
@@ -135,23 +64,14 @@ impl Db<'_> {
             .conn
             .prepare_cached("SELECT count(*) FROM notes")?
             .query_row([], |r| r.get(0))?;
-        let threshold = min_common.max(total as usize / COMMON_SHARE);
+        let threshold = common_threshold(total, min_common);
         let mut rare = Vec::new();
         for word in &words {
             if self.matches_at_most(&quoted(std::slice::from_ref(word), ""), threshold)? {
                 rare.push(word.clone());
             }
         }
-        Ok(Some(if rare.is_empty() {
-            KeywordPlan::Newest {
-                all: quoted(&words, "AND"),
-                any: quoted(&words, "OR"),
-            }
-        } else {
-            KeywordPlan::Ranked {
-                any: quoted(&rare, "OR"),
-            }
-        }))
+        Ok(KeywordPlan::of(words, rare))
     }
 
     /// Whether `expr` matches at most `limit` notes, in their text and in
@@ -199,7 +119,8 @@ impl Db<'_> {
         run_plan(
             plan,
             limit,
-            |expr| {
+            |words, join| {
+                let expr = expression(words, join);
                 let mut sql = format!(
                     "WITH hits AS ({} UNION ALL {} UNION ALL {})
                      SELECT n.rid, max(h.score) AS score
@@ -290,7 +211,8 @@ impl Db<'_> {
         run_plan(
             plan,
             limit,
-            |expr| {
+            |words, join| {
+                let expr = expression(words, join);
                 let mut sql = format!(
                     "WITH hits AS ({}) {select}",
                     index_hits(index, bm25, 1.0, ranked)
@@ -321,7 +243,9 @@ impl Db<'_> {
 mod tests {
     use super::*;
     use crate::model::time::Timestamp;
-    use crate::store::{Store, test_note};
+    use crate::store::plan::words;
+    use crate::store::sqlite::SqliteStore as Store;
+    use crate::store::test_note;
 
     /// A store whose notes have these summaries, rids 1, 2, ... in order.
     fn store_of(summaries: &[&str]) -> (tempfile::TempDir, Store) {
@@ -341,7 +265,7 @@ mod tests {
         (dir, store)
     }
 
-    fn ids(db: &Db<'_>, hits: &[FtsHit]) -> Vec<String> {
+    fn ids(db: &SqliteDb<'_>, hits: &[FtsHit]) -> Vec<String> {
         hits.iter()
             .map(|h| db.note_by_rid(h.rid).unwrap().unwrap().id)
             .collect()
@@ -355,7 +279,7 @@ mod tests {
         assert_eq!(
             plan,
             KeywordPlan::Ranked {
-                any: "\"beta\"".into()
+                any: vec!["beta".into()]
             }
         );
         let hits = db
@@ -389,39 +313,10 @@ mod tests {
     }
 
     #[test]
-    fn function_words_are_dropped_unless_nothing_else_is_left() {
-        assert_eq!(
-            topic_words("What do I have about the Payment gateway?"),
-            ["payment", "gateway"]
-        );
-        assert_eq!(topic_words("to be or not to be"), ["to", "be", "or", "not"]);
-    }
-
-    #[test]
-    fn words_are_lower_cased_once_each_and_never_syntax() {
-        assert_eq!(
-            words("Hello, \"world\" AND near( hello"),
-            ["hello", "world", "and", "near"]
-        );
-        assert!(words("  ,, ").is_empty());
-        assert_eq!(
-            quoted(&words("a NEAR b"), "OR"),
-            "\"a\" OR \"near\" OR \"b\""
-        );
-    }
-
-    #[test]
-    fn a_plan_of_common_words_tries_all_then_any() {
-        let plan = KeywordPlan::Newest {
-            all: "\"a\" AND \"b\"".into(),
-            any: "\"a\" OR \"b\"".into(),
-        };
-        assert_eq!(plan.expressions(), ["\"a\" AND \"b\"", "\"a\" OR \"b\""]);
-        let one = KeywordPlan::Newest {
-            all: "\"a\"".into(),
-            any: "\"a\"".into(),
-        };
-        assert_eq!(one.expressions(), ["\"a\""]);
+    fn words_are_quoted_so_they_are_never_syntax() {
+        let words = ["a".to_string(), "near".to_string(), "b".to_string()];
+        assert_eq!(expression(&words, Join::Any), "\"a\" OR \"near\" OR \"b\"");
+        assert_eq!(expression(&words[..1], Join::All), "\"a\"");
     }
 }
 
@@ -429,7 +324,8 @@ mod tests {
 mod name_tests {
     use crate::model::NoteFilter;
     use crate::model::time::Timestamp;
-    use crate::store::{Store, test_note};
+    use crate::store::sqlite::SqliteStore as Store;
+    use crate::store::test_note;
 
     fn found(store: &Store, query: &str) -> Vec<String> {
         let db = store.db();

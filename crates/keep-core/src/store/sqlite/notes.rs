@@ -2,10 +2,11 @@
 
 use rusqlite::{OptionalExtension, Row, params};
 
-use super::{Db, NoteRid};
+use super::SqliteDb;
 use crate::error::Result;
 use crate::model::time::Timestamp;
 use crate::model::{Note, Tags};
+use crate::store::NoteRid;
 
 /// Columns of a note row plus its tags as a JSON array of [key, value].
 pub(super) const NOTE_COLUMNS: &str =
@@ -45,7 +46,7 @@ fn tags_index_text(tags: &Tags) -> String {
         .join(" ")
 }
 
-impl Db<'_> {
+impl SqliteDb<'_> {
     /// The row key of a note, if it exists.
     pub fn note_rid(&self, id: &str) -> Result<Option<NoteRid>> {
         Ok(self

@@ -4,30 +4,15 @@
 use rusqlite::params_from_iter;
 use rusqlite::types::Value;
 
+use super::SqliteDb;
 use super::filter::push_filter_sql;
 use super::notes::{NOTE_COLUMNS, note_from_row};
-use super::{Db, NoteRid, VersionRid};
+
 use crate::error::Result;
 use crate::model::{Note, NoteFilter};
+use crate::store::{NoteRid, VecKind, VersionRid};
 
-/// A keyword hit: the note and its BM25 score (higher is better).
-#[derive(Debug, Clone)]
-pub struct FtsHit {
-    pub rid: NoteRid,
-    pub score: f64,
-}
-
-/// A keyword or vector match inside a part or an archived version,
-/// reported against its note.
-#[derive(Debug, Clone, Copy, PartialEq)]
-pub struct SubHit {
-    pub rid: NoteRid,
-    /// Part number, or version offset (1 = previous).
-    pub number: i64,
-    pub score: f64,
-}
-
-impl Db<'_> {
+impl SqliteDb<'_> {
     /// The notes among `rids` that pass `filter`, by rid.
     pub fn notes_passing(
         &self,
@@ -74,7 +59,7 @@ impl Db<'_> {
             .query_map(params_from_iter(args), |r| r.get(0))?
             .collect::<rusqlite::Result<Vec<i64>>>()?;
         Ok(self
-            .nearest_among(super::VecKind::Note, query, &rids, k)?
+            .nearest_among(VecKind::Note, query, &rids, k)?
             .into_iter()
             .map(|(key, d)| (NoteRid(key), d))
             .collect())

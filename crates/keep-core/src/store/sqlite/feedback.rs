@@ -5,16 +5,17 @@ use std::collections::{HashMap, HashSet};
 
 use rusqlite::{OptionalExtension, params};
 
-use super::{Db, NoteRid};
+use super::SqliteDb;
 use crate::error::Result;
 use crate::model::time::Timestamp;
 use crate::model::{Rating, keys};
+use crate::store::NoteRid;
 
 fn json_rids(rids: &[NoteRid]) -> String {
     serde_json::to_string(&rids.iter().map(|r| r.0).collect::<Vec<_>>()).expect("ints serialise")
 }
 
-impl Db<'_> {
+impl SqliteDb<'_> {
     /// Adds one rating to note `rid` and returns its totals.
     pub fn rate(&self, rid: NoteRid, useful: bool, at: Timestamp) -> Result<Rating> {
         let (u, w) = if useful { (1, 0) } else { (0, 1) };

@@ -1,0 +1,196 @@
+//! The storage interface: every read and write the keeper makes, as one
+//! trait with an implementation per database (SQLite, PostgreSQL). The
+//! keeper holds a `&Db` and never knows which one answers.
+
+use std::collections::{HashMap, HashSet};
+
+use super::plan::KeywordPlan;
+use super::sqlite::SqliteDb;
+use super::types::{FtsHit, Lease, SubHit, WatchedDir};
+use super::vectors::{PendingText, VecRow, VectorSpace};
+use super::{Handle, NoteRid, PartRid, VersionRid};
+use crate::error::Result;
+use crate::model::time::Timestamp;
+use crate::model::{ListOrder, Note, NoteFilter, Part, Rating, Tags, Version};
+
+/// Declares `Backend` from one list of methods, implements it for SQLite
+/// by calling the inherent methods of the same names, and for a `Handle`
+/// by calling the database it holds.
+macro_rules! backend {
+    ($($(#[$doc:meta])* fn $name:ident(&self $(, $arg:ident: $ty:ty)*) -> $ret:ty;)*) => {
+        /// One transaction's (or one read's) view of a store.
+        pub trait Backend {
+            $($(#[$doc])* fn $name(&self $(, $arg: $ty)*) -> $ret;)*
+        }
+
+        impl Backend for SqliteDb<'_> {
+            $(fn $name(&self $(, $arg: $ty)*) -> $ret {
+                SqliteDb::$name(self $(, $arg)*)
+            })*
+        }
+
+        impl Backend for Handle<'_> {
+            $(fn $name(&self $(, $arg: $ty)*) -> $ret {
+                (**self).$name($($arg),*)
+            })*
+        }
+    };
+}
+
+backend! {
+    // edges
+    /// Replaces the outgoing edges of note `rid`.
+    fn replace_edges(&self, rid: NoteRid, edges: &[(String, String)]) -> Result<()>;
+    fn add_edge(&self, rid: NoteRid, key: &str, target: &str) -> Result<()>;
+    /// Incoming edges of a note as (key, source id).
+    fn edges_to(&self, id: &str) -> Result<Vec<(String, String)>>;
+    /// Removes every edge made by tag key `key`.
+    fn delete_edges_with_key(&self, key: &str) -> Result<()>;
+    /// Edge keys declared by `.tag/KEY` notes, with their inverse names.
+    fn declared_edge_keys(&self) -> Result<Vec<(String, String)>>;
+    // feedback
+    /// Adds one rating to note `rid` and returns its totals.
+    fn rate(&self, rid: NoteRid, useful: bool, at: Timestamp) -> Result<Rating>;
+    fn rating(&self, rid: NoteRid) -> Result<Option<Rating>>;
+    /// Ratings of the rated notes among `rids`.
+    fn feedback_among(&self, rids: &[NoteRid]) -> Result<HashMap<NoteRid, Rating>>;
+    /// The notes among `rids` that another note supersedes.
+    fn superseded_among(&self, rids: &[NoteRid]) -> Result<HashSet<NoteRid>>;
+    // keyword
+    /// Plans a keyword query from free text; `None` when it has no words.
+    fn keyword_plan(&self, text: &str) -> Result<Option<KeywordPlan>>;
+    /// Notes matching the plan, best first. Summary and tag matches count
+    /// fully, name matches as tags, full-text matches half.
+    fn keyword_search(&self, plan: &KeywordPlan, filter: &NoteFilter, limit: usize) -> Result<Vec<FtsHit>>;
+    /// Parts matching the plan, whose notes pass `filter`, best first.
+    fn keyword_search_parts(&self, plan: &KeywordPlan, filter: &NoteFilter, limit: usize) -> Result<Vec<SubHit>>;
+    /// Archived versions matching the plan, best first; the number is the
+    /// version offset (1 = previous).
+    fn keyword_search_versions(&self, plan: &KeywordPlan, filter: &NoteFilter, limit: usize) -> Result<Vec<SubHit>>;
+    // listing
+    fn list_notes(&self, filter: &NoteFilter, order: ListOrder, limit: Option<usize>) -> Result<Vec<Note>>;
+    /// `list_notes` skipping the first `offset` notes of the order.
+    fn list_notes_from(&self, filter: &NoteFilter, order: ListOrder, offset: usize, limit: Option<usize>) -> Result<Vec<Note>>;
+    /// How many notes pass `filter`.
+    fn count_notes(&self, filter: &NoteFilter) -> Result<usize>;
+    /// User tag keys with their values, most used first, for completion.
+    fn tag_catalog(&self, values_per_key: usize) -> Result<Vec<(String, Vec<String>)>>;
+    /// Ids starting with `prefix`, in order, at most `limit`: a range scan
+    /// of the id index.
+    fn ids_starting_with(&self, prefix: &str, limit: usize) -> Result<Vec<String>>;
+    /// Changes whenever another connection commits to the database.
+    fn data_version(&self) -> Result<i64>;
+    // lookups
+    /// The notes among `rids` that pass `filter`, by rid.
+    fn notes_passing(&self, rids: &[NoteRid], filter: &NoteFilter) -> Result<std::collections::HashMap<NoteRid, Note>>;
+    /// Cosine distances to the notes passing `filter`, nearest first.
+    fn nearest_filtered(&self, query: &[f32], filter: &NoteFilter, k: usize) -> Result<Vec<(NoteRid, f64)>>;
+    /// How many notes carry tag `key=value`.
+    fn tag_count(&self, key: &str, value: &str) -> Result<i64>;
+    /// Rids of notes carrying tag `key=value`.
+    fn rids_with_tag(&self, key: &str, value: &str, limit: usize) -> Result<Vec<NoteRid>>;
+    // mod
+    // notes
+    /// The row key of a note, if it exists.
+    fn note_rid(&self, id: &str) -> Result<Option<NoteRid>>;
+    fn note(&self, id: &str) -> Result<Option<(NoteRid, Note)>>;
+    fn note_by_rid(&self, rid: NoteRid) -> Result<Option<Note>>;
+    /// Inserts a new note with its tags; returns its row key.
+    fn insert_note(&self, note: &Note) -> Result<NoteRid>;
+    /// Replaces the stored state of note `rid` (id and created stay).
+    fn update_note(&self, rid: NoteRid, note: &Note) -> Result<()>;
+    /// Changes a note's id in place; history, parts and tags follow the row.
+    fn rename_note(&self, rid: NoteRid, new_id: &str) -> Result<()>;
+    /// Sets the creation time (used when history moves into a note).
+    fn set_created(&self, rid: NoteRid, created: Timestamp) -> Result<()>;
+    fn touch_accessed(&self, rid: NoteRid, at: Timestamp) -> Result<()>;
+    /// Deletes a note; versions, parts, tags, edges and index entries go
+    /// with it (cascades and triggers).
+    fn delete_note(&self, rid: NoteRid) -> Result<()>;
+    /// (Re)indexes a note's summary and tags for keyword search.
+    fn index_note_text(&self, rid: NoteRid, summary: &str, tags: &Tags) -> Result<()>;
+    /// Replaces the indexed full text of a note; empty text clears it.
+    fn index_note_body(&self, rid: NoteRid, body: &str) -> Result<()>;
+    /// Every note, ordered by id, for export.
+    fn all_notes(&self) -> Result<Vec<(NoteRid, Note)>>;
+    /// Ids of notes holding tag `key` (any value), with those values.
+    fn notes_tagged_key(&self, key: &str) -> Result<Vec<(NoteRid, String)>>;
+    // parts
+    fn parts(&self, rid: NoteRid) -> Result<Vec<Part>>;
+    fn part(&self, rid: NoteRid, number: u32) -> Result<Option<Part>>;
+    /// The row key of part `number` of a note.
+    fn part_key(&self, rid: NoteRid, number: u32) -> Result<Option<PartRid>>;
+    fn part_count(&self, rid: NoteRid) -> Result<i64>;
+    /// Replaces every part of a note.
+    fn replace_parts(&self, rid: NoteRid, parts: &[Part]) -> Result<()>;
+    // vectors
+    fn vector_space(&self) -> Result<Option<VectorSpace>>;
+    /// Creates the vector tables and the triggers that keep them in step.
+    fn create_vector_space(&self, space: &VectorSpace) -> Result<()>;
+    /// Whether the store has vectors but no code tables yet (made by an
+    /// older keep).
+    fn codes_missing(&self) -> Result<bool>;
+    /// Creates the code tables, fills them from the float tables and
+    /// brings the triggers up to date.
+    fn create_codes(&self) -> Result<()>;
+    /// Drops every vector; all rows wait for embeddings again.
+    fn drop_vector_space(&self) -> Result<()>;
+    /// Limits `pending_texts` and `count_pending` with `scoped` to the rows
+    /// of these notes (kept in a temporary table of this connection).
+    fn set_pending_scope(&self, notes: &[NoteRid]) -> Result<()>;
+    /// Rows with text and no vector, notes first; only of the notes of
+    /// `set_pending_scope` when `scoped`.
+    fn pending_texts_in(&self, limit: usize, scoped: bool) -> Result<Vec<PendingText>>;
+    fn count_pending(&self) -> Result<i64>;
+    fn count_pending_in(&self, scoped: bool) -> Result<i64>;
+    /// A stored vector made from the text with this hash, if any row has one.
+    fn donor_vector(&self, hash: &str) -> Result<Option<Vec<u8>>>;
+    /// Stores the vector of a row if its text is still `text`; returns
+    /// whether it was stored.
+    fn set_vector(&self, row: VecRow, text: &str, hash: &str, vector: &[u8]) -> Result<bool>;
+    /// The stored vector of a row as it is stored (little-endian f32), if
+    /// it was made from the row's current text.
+    fn vector_bytes(&self, row: VecRow) -> Result<Option<Vec<u8>>>;
+    /// The stored vector of a row.
+    fn vector(&self, row: VecRow) -> Result<Option<Vec<f32>>>;
+    /// Copies a row's vector to another row (archiving or restoring a
+    /// version); the target then counts as embedded from the same text.
+    fn copy_vector(&self, from: VecRow, to: VecRow) -> Result<()>;
+    /// The nearest notes: (note, cosine distance).
+    fn nearest_notes(&self, query: &[f32], k: usize) -> Result<Vec<(NoteRid, f64)>>;
+    /// The nearest parts: (owning note, part number, cosine distance).
+    fn nearest_parts(&self, query: &[f32], k: usize) -> Result<Vec<(NoteRid, i64, f64)>>;
+    /// The nearest archived versions: (owning note, version offset with 1
+    /// the previous version, cosine distance).
+    fn nearest_versions(&self, query: &[f32], k: usize) -> Result<Vec<(NoteRid, i64, f64)>>;
+    // versions
+    /// Archived versions of a note, oldest first.
+    fn versions(&self, rid: NoteRid) -> Result<Vec<Version>>;
+    fn version_count(&self, rid: NoteRid) -> Result<i64>;
+    /// The newest archived version, if any.
+    fn latest_version(&self, rid: NoteRid) -> Result<Option<Version>>;
+    /// Appends a version after the newest one; returns its row key.
+    fn append_version(&self, rid: NoteRid, version: &Version) -> Result<VersionRid>;
+    /// The row key of version `seq` of note `rid`.
+    fn version_key(&self, rid: NoteRid, seq: i64) -> Result<Option<VersionRid>>;
+    /// Inserts a version with an explicit seq (import).
+    fn insert_version(&self, rid: NoteRid, seq: i64, version: &Version) -> Result<()>;
+    fn delete_version(&self, rid: NoteRid, seq: i64) -> Result<()>;
+    // watch
+    fn add_watch(&self, w: &WatchedDir, now: i64) -> Result<()>;
+    /// Removes a registration; true when there was one.
+    fn remove_watch(&self, dir: &str) -> Result<bool>;
+    fn watches(&self) -> Result<Vec<WatchedDir>>;
+    fn lease(&self, name: &str) -> Result<Option<Lease>>;
+    /// Takes or renews lease `name` for `holder` unless someone else holds
+    /// it unexpired. True when `holder` holds it now.
+    fn take_lease(&self, name: &str, holder: &str, pid: i64, now: i64, expires: i64) -> Result<bool>;
+    fn release_lease(&self, name: &str, holder: &str) -> Result<()>;
+    /// The size and modification time last seen for a file id.
+    fn file_state(&self, id: &str) -> Result<Option<(i64, i64)>>;
+    fn set_file_state(&self, id: &str, size: i64, mtime: i64) -> Result<()>;
+    fn forget_file_state(&self, id: &str) -> Result<()>;
+    /// Ids of notes whose id starts with `prefix` (a folder's file:// URI
+    /// plus '/').
+    fn ids_with_prefix(&self, prefix: &str) -> Result<Vec<String>>;
+}

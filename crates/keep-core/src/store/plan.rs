@@ -1,0 +1,146 @@
+//! Keyword query planning shared by every backend: the words of a query,
+//! which of them are worth matching, and how a plan's lists are merged.
+
+use std::collections::HashSet;
+
+use crate::error::Result;
+use crate::summarize::is_stopword;
+
+/// A word is common when it matches more notes than this...
+pub(super) const COMMON_MIN_MATCHES: usize = 2_000;
+/// ...and more than this share (1 in N) of all notes.
+pub(super) const COMMON_SHARE: usize = 50;
+
+/// The words of free text, lower-cased, each once, in order.
+pub(super) fn words(text: &str) -> Vec<String> {
+    let mut seen = HashSet::new();
+    text.split(|c: char| !c.is_alphanumeric())
+        .filter(|w| !w.is_empty())
+        .map(str::to_lowercase)
+        .filter(|w| seen.insert(w.clone()))
+        .collect()
+}
+
+/// The words of a query worth matching: function words ("what do I have
+/// about") would make every note a candidate, so they are left out unless
+/// the query has nothing else.
+pub(super) fn topic_words(text: &str) -> Vec<String> {
+    let all = words(text);
+    let topic: Vec<String> = all.iter().filter(|w| !is_stopword(w)).cloned().collect();
+    if topic.is_empty() { all } else { topic }
+}
+
+/// How many matches make a word common in a store of `total` notes.
+pub(super) fn common_threshold(total: i64, min_common: usize) -> usize {
+    min_common.max(usize::try_from(total).unwrap_or(0) / COMMON_SHARE)
+}
+
+/// How a keyword query runs against every index.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum KeywordPlan {
+    /// Ranked by relevance over the notes matching any of these (rarer)
+    /// words.
+    Ranked { any: Vec<String> },
+    /// Newest first: notes with all these words, then notes with any.
+    Newest { words: Vec<String> },
+}
+
+/// Whether a search wants notes with every word or with any.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) enum Join {
+    All,
+    Any,
+}
+
+impl KeywordPlan {
+    /// A plan from the query's words and those of them that are rare.
+    pub(super) fn of(words: Vec<String>, rare: Vec<String>) -> Option<KeywordPlan> {
+        if words.is_empty() {
+            None
+        } else if rare.is_empty() {
+            Some(KeywordPlan::Newest { words })
+        } else {
+            Some(KeywordPlan::Ranked { any: rare })
+        }
+    }
+
+    pub(crate) fn ranked(&self) -> bool {
+        matches!(self, KeywordPlan::Ranked { .. })
+    }
+
+    /// The searches to run, in order of preference.
+    pub(super) fn searches(&self) -> Vec<(&[String], Join)> {
+        match self {
+            KeywordPlan::Ranked { any } => vec![(any, Join::Any)],
+            KeywordPlan::Newest { words } if words.len() == 1 => vec![(words, Join::All)],
+            KeywordPlan::Newest { words } => vec![(words, Join::All), (words, Join::Any)],
+        }
+    }
+}
+
+/// Runs `search` for each search of the plan until `limit` distinct hits
+/// are found; lists ordered newest first are then scored by position.
+pub(super) fn run_plan<T>(
+    plan: &KeywordPlan,
+    limit: usize,
+    mut search: impl FnMut(&[String], Join) -> Result<Vec<T>>,
+    same: impl Fn(&T, &T) -> bool,
+    score: impl Fn(&mut T) -> &mut f64,
+) -> Result<Vec<T>> {
+    let mut hits: Vec<T> = Vec::new();
+    for (words, join) in plan.searches() {
+        for hit in search(words, join)? {
+            if !hits.iter().any(|h| same(h, &hit)) {
+                hits.push(hit);
+            }
+        }
+        if hits.len() >= limit {
+            break;
+        }
+    }
+    hits.truncate(limit);
+    if !plan.ranked() {
+        for (i, hit) in hits.iter_mut().enumerate() {
+            *score(hit) = 1.0 / (1 + i) as f64;
+        }
+    }
+    Ok(hits)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn function_words_are_dropped_unless_nothing_else_is_left() {
+        assert_eq!(
+            topic_words("What do I have about the Payment gateway?"),
+            ["payment", "gateway"]
+        );
+        assert_eq!(topic_words("to be or not to be"), ["to", "be", "or", "not"]);
+    }
+
+    #[test]
+    fn words_are_lower_cased_once_each_and_never_syntax() {
+        assert_eq!(
+            words("Hello, \"world\" AND near( hello"),
+            ["hello", "world", "and", "near"]
+        );
+        assert!(words("  ,, ").is_empty());
+    }
+
+    #[test]
+    fn a_plan_of_common_words_tries_all_then_any() {
+        let words = vec!["a".to_string(), "b".to_string()];
+        let plan = KeywordPlan::of(words.clone(), Vec::new()).unwrap();
+        assert_eq!(
+            plan.searches(),
+            [(&words[..], Join::All), (&words[..], Join::Any)]
+        );
+        let one = KeywordPlan::of(vec!["a".into()], Vec::new()).unwrap();
+        assert_eq!(one.searches().len(), 1);
+        let ranked = KeywordPlan::of(words.clone(), vec!["b".into()]).unwrap();
+        assert_eq!(ranked.searches(), [(&words[1..], Join::Any)]);
+        assert_eq!(KeywordPlan::of(Vec::new(), Vec::new()), None);
+    }
+}
