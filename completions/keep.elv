@@ -18,7 +18,7 @@ set edit:completion:arg-completer[keep] = {|@words|
     }
     var completions = [
         &'keep'= {
-            cand --store 'Store directory, holding keep.db (or KEEP_STORE) [default: the platform data directory + /keep]'
+            cand --store 'Store directory, holding keep.db, or a PostgreSQL URL (postgres://USER@HOST/DB) (or KEEP_STORE) [default: the platform data directory + /keep]'
             cand --json 'Print one JSON document instead of text'
             cand --ids 'Print only ids, one per line (for xargs)'
             cand -h 'Print help (see more with ''--help'')'
@@ -55,7 +55,7 @@ set edit:completion:arg-completer[keep] = {|@words|
             cand -x 'Leave out files and folders matching GLOB (gitignore syntax; repeatable)'
             cand --exclude 'Leave out files and folders matching GLOB (gitignore syntax; repeatable)'
             cand --max-files 'Take at most N files from each folder'
-            cand --store 'Store directory, holding keep.db (or KEEP_STORE) [default: the platform data directory + /keep]'
+            cand --store 'Store directory, holding keep.db, or a PostgreSQL URL (postgres://USER@HOST/DB) (or KEEP_STORE) [default: the platform data directory + /keep]'
             cand --update 'When the text restates an existing note, store it as that note''s next version'
             cand --allow-duplicate 'Store the text even when it restates an existing note'
             cand -r 'Also take the files in subfolders of a folder'
@@ -73,7 +73,7 @@ set edit:completion:arg-completer[keep] = {|@words|
             cand --limit 'With --similar, show at most N notes'
             cand -t 'Only show notes that have this tag (KEY or KEY=VALUE, repeatable)'
             cand --tag 'Only show notes that have this tag (KEY or KEY=VALUE, repeatable)'
-            cand --store 'Store directory, holding keep.db (or KEEP_STORE) [default: the platform data directory + /keep]'
+            cand --store 'Store directory, holding keep.db, or a PostgreSQL URL (postgres://USER@HOST/DB) (or KEEP_STORE) [default: the platform data directory + /keep]'
             cand --history 'List the note''s versions (current first) instead of showing it'
             cand --parts 'List the note''s parts (ID@P{N} and the start of each) instead of showing it'
             cand --similar 'List the notes most similar in meaning to each note instead of showing it'
@@ -90,7 +90,7 @@ set edit:completion:arg-completer[keep] = {|@words|
             cand --sort 'Sort order'
             cand -n 'Show at most N notes'
             cand --limit 'Show at most N notes'
-            cand --store 'Store directory, holding keep.db (or KEEP_STORE) [default: the platform data directory + /keep]'
+            cand --store 'Store directory, holding keep.db, or a PostgreSQL URL (postgres://USER@HOST/DB) (or KEEP_STORE) [default: the platform data directory + /keep]'
             cand -a 'Include system notes (ids starting with ''.'') and expired notes'
             cand --all 'Include system notes (ids starting with ''.'') and expired notes'
             cand --expired 'Only notes whose expiry time (put --expires) has passed'
@@ -111,7 +111,7 @@ set edit:completion:arg-completer[keep] = {|@words|
             cand --limit 'Show at most N notes (deep recall adds up to N more, at least 10)'
             cand --mode 'Which candidates to rank: both fused, keywords only (no model is loaded) or embeddings only'
             cand --half-life 'Recency half-life in days; 0 turns decay off [default: 30, or half_life_days in the config file]'
-            cand --store 'Store directory, holding keep.db (or KEEP_STORE) [default: the platform data directory + /keep]'
+            cand --store 'Store directory, holding keep.db, or a PostgreSQL URL (postgres://USER@HOST/DB) (or KEEP_STORE) [default: the platform data directory + /keep]'
             cand -a 'Include system notes (ids starting with ''.'') and expired notes'
             cand --all 'Include system notes (ids starting with ''.'') and expired notes'
             cand --deep 'Also follow edges and shared tags from the top hits (two hops)'
@@ -126,21 +126,21 @@ set edit:completion:arg-completer[keep] = {|@words|
             cand --tag 'Add a tag (repeatable)'
             cand --remove 'Remove a key with all its values (repeatable)'
             cand --remove-value 'Remove one value of a key (repeatable)'
-            cand --store 'Store directory, holding keep.db (or KEEP_STORE) [default: the platform data directory + /keep]'
+            cand --store 'Store directory, holding keep.db, or a PostgreSQL URL (postgres://USER@HOST/DB) (or KEEP_STORE) [default: the platform data directory + /keep]'
             cand --json 'Print one JSON document instead of text'
             cand --ids 'Print only ids, one per line (for xargs)'
             cand -h 'Print help (see more with ''--help'')'
             cand --help 'Print help (see more with ''--help'')'
         }
         &'keep;del'= {
-            cand --store 'Store directory, holding keep.db (or KEEP_STORE) [default: the platform data directory + /keep]'
+            cand --store 'Store directory, holding keep.db, or a PostgreSQL URL (postgres://USER@HOST/DB) (or KEEP_STORE) [default: the platform data directory + /keep]'
             cand --json 'Print one JSON document instead of text'
             cand --ids 'Print only ids, one per line (for xargs)'
             cand -h 'Print help (see more with ''--help'')'
             cand --help 'Print help (see more with ''--help'')'
         }
         &'keep;revert'= {
-            cand --store 'Store directory, holding keep.db (or KEEP_STORE) [default: the platform data directory + /keep]'
+            cand --store 'Store directory, holding keep.db, or a PostgreSQL URL (postgres://USER@HOST/DB) (or KEEP_STORE) [default: the platform data directory + /keep]'
             cand --delete 'Delete a note that has no earlier version instead of refusing'
             cand --json 'Print one JSON document instead of text'
             cand --ids 'Print only ids, one per line (for xargs)'
@@ -148,7 +148,7 @@ set edit:completion:arg-completer[keep] = {|@words|
             cand --help 'Print help (see more with ''--help'')'
         }
         &'keep;rate'= {
-            cand --store 'Store directory, holding keep.db (or KEEP_STORE) [default: the platform data directory + /keep]'
+            cand --store 'Store directory, holding keep.db, or a PostgreSQL URL (postgres://USER@HOST/DB) (or KEEP_STORE) [default: the platform data directory + /keep]'
             cand --json 'Print one JSON document instead of text'
             cand --ids 'Print only ids, one per line (for xargs)'
             cand -h 'Print help (see more with ''--help'')'
@@ -158,7 +158,7 @@ set edit:completion:arg-completer[keep] = {|@words|
             cand --scope 'Use the note ''now:NAME'''
             cand -t 'Add a tag when setting (repeatable)'
             cand --tag 'Add a tag when setting (repeatable)'
-            cand --store 'Store directory, holding keep.db (or KEEP_STORE) [default: the platform data directory + /keep]'
+            cand --store 'Store directory, holding keep.db, or a PostgreSQL URL (postgres://USER@HOST/DB) (or KEEP_STORE) [default: the platform data directory + /keep]'
             cand --json 'Print one JSON document instead of text'
             cand --ids 'Print only ids, one per line (for xargs)'
             cand -h 'Print help (see more with ''--help'')'
@@ -169,7 +169,7 @@ set edit:completion:arg-completer[keep] = {|@words|
             cand --scope 'Move from ''now:SCOPE'' instead of ''now'''
             cand -t 'Only move states with this tag: KEY or KEY=VALUE (repeatable)'
             cand --tag 'Only move states with this tag: KEY or KEY=VALUE (repeatable)'
-            cand --store 'Store directory, holding keep.db (or KEEP_STORE) [default: the platform data directory + /keep]'
+            cand --store 'Store directory, holding keep.db, or a PostgreSQL URL (postgres://USER@HOST/DB) (or KEEP_STORE) [default: the platform data directory + /keep]'
             cand --only 'Only move the current state'
             cand --json 'Print one JSON document instead of text'
             cand --ids 'Print only ids, one per line (for xargs)'
@@ -177,7 +177,7 @@ set edit:completion:arg-completer[keep] = {|@words|
             cand --help 'Print help (see more with ''--help'')'
         }
         &'keep;export'= {
-            cand --store 'Store directory, holding keep.db (or KEEP_STORE) [default: the platform data directory + /keep]'
+            cand --store 'Store directory, holding keep.db, or a PostgreSQL URL (postgres://USER@HOST/DB) (or KEEP_STORE) [default: the platform data directory + /keep]'
             cand --no-vectors 'Leave the vectors out (a file about a third the size; an import then embeds everything again)'
             cand --json 'Print one JSON document instead of text'
             cand --ids 'Print only ids, one per line (for xargs)'
@@ -185,7 +185,7 @@ set edit:completion:arg-completer[keep] = {|@words|
             cand --help 'Print help (see more with ''--help'')'
         }
         &'keep;import'= {
-            cand --store 'Store directory, holding keep.db (or KEEP_STORE) [default: the platform data directory + /keep]'
+            cand --store 'Store directory, holding keep.db, or a PostgreSQL URL (postgres://USER@HOST/DB) (or KEEP_STORE) [default: the platform data directory + /keep]'
             cand -v 'Also list the ids that were skipped, one per line on stderr'
             cand --verbose 'Also list the ids that were skipped, one per line on stderr'
             cand --json 'Print one JSON document instead of text'
@@ -194,7 +194,7 @@ set edit:completion:arg-completer[keep] = {|@words|
             cand --help 'Print help (see more with ''--help'')'
         }
         &'keep;reindex'= {
-            cand --store 'Store directory, holding keep.db (or KEEP_STORE) [default: the platform data directory + /keep]'
+            cand --store 'Store directory, holding keep.db, or a PostgreSQL URL (postgres://USER@HOST/DB) (or KEEP_STORE) [default: the platform data directory + /keep]'
             cand --all 'Drop every vector and embed everything again'
             cand --json 'Print one JSON document instead of text'
             cand --ids 'Print only ids, one per line (for xargs)'
@@ -204,7 +204,7 @@ set edit:completion:arg-completer[keep] = {|@words|
         &'keep;mcp'= {
             cand --allow 'Let put_file read files under DIR (repeatable)'
             cand --scope 'Confine every tool to notes tagged KEY=VALUE, and tag every note written with it (repeatable; all apply)'
-            cand --store 'Store directory, holding keep.db (or KEEP_STORE) [default: the platform data directory + /keep]'
+            cand --store 'Store directory, holding keep.db, or a PostgreSQL URL (postgres://USER@HOST/DB) (or KEEP_STORE) [default: the platform data directory + /keep]'
             cand --json 'Print one JSON document instead of text'
             cand --ids 'Print only ids, one per line (for xargs)'
             cand -h 'Print help (see more with ''--help'')'
@@ -214,7 +214,7 @@ set edit:completion:arg-completer[keep] = {|@words|
             cand --listen 'Address to listen on (port 0: any free port)'
             cand --allow 'Let put_file read files under DIR (repeatable)'
             cand --scope 'Confine every tool to notes tagged KEY=VALUE, and tag every note written with it (repeatable)'
-            cand --store 'Store directory, holding keep.db (or KEEP_STORE) [default: the platform data directory + /keep]'
+            cand --store 'Store directory, holding keep.db, or a PostgreSQL URL (postgres://USER@HOST/DB) (or KEEP_STORE) [default: the platform data directory + /keep]'
             cand --token 'Print the store''s token (made on first use, kept with mode 0600) and exit'
             cand --status 'Say whether a server is up for this store: pid, address, sessions, backlog (exit 1 when none)'
             cand --json 'Print one JSON document instead of text'
@@ -224,7 +224,7 @@ set edit:completion:arg-completer[keep] = {|@words|
         }
         &'keep;watch'= {
             cand --remove 'Stop watching DIR (its notes stay)'
-            cand --store 'Store directory, holding keep.db (or KEEP_STORE) [default: the platform data directory + /keep]'
+            cand --store 'Store directory, holding keep.db, or a PostgreSQL URL (postgres://USER@HOST/DB) (or KEEP_STORE) [default: the platform data directory + /keep]'
             cand --list 'List the watched folders and which process holds the watch'
             cand --json 'Print one JSON document instead of text'
             cand --ids 'Print only ids, one per line (for xargs)'
@@ -233,7 +233,7 @@ set edit:completion:arg-completer[keep] = {|@words|
         }
         &'keep;ui'= {
             cand --theme 'Colour theme: dark, light, high-contrast, monochrome or a user theme [default: the config file''s, else dark]'
-            cand --store 'Store directory, holding keep.db (or KEEP_STORE) [default: the platform data directory + /keep]'
+            cand --store 'Store directory, holding keep.db, or a PostgreSQL URL (postgres://USER@HOST/DB) (or KEEP_STORE) [default: the platform data directory + /keep]'
             cand --json 'Print one JSON document instead of text'
             cand --ids 'Print only ids, one per line (for xargs)'
             cand -h 'Print help (see more with ''--help'')'

@@ -24,7 +24,7 @@ function __fish_keep_using_subcommand
     contains -- $cmd[1] $argv
 end
 
-complete -c keep -n "__fish_keep_needs_command" -l store -d 'Store directory, holding keep.db (or KEEP_STORE) [default: the platform data directory + /keep]' -r -F
+complete -c keep -n "__fish_keep_needs_command" -l store -d 'Store directory, holding keep.db, or a PostgreSQL URL (postgres://USER@HOST/DB) (or KEEP_STORE) [default: the platform data directory + /keep]' -r -F
 complete -c keep -n "__fish_keep_needs_command" -l json -d 'Print one JSON document instead of text'
 complete -c keep -n "__fish_keep_needs_command" -l ids -d 'Print only ids, one per line (for xargs)'
 complete -c keep -n "__fish_keep_needs_command" -s h -l help -d 'Print help (see more with \'--help\')'
@@ -55,7 +55,7 @@ complete -c keep -n "__fish_keep_using_subcommand put" -l expires -d 'The note s
 complete -c keep -n "__fish_keep_using_subcommand put" -l supersedes -d 'This note replaces note ID, which recall then hides (repeatable)' -r
 complete -c keep -n "__fish_keep_using_subcommand put" -s x -l exclude -d 'Leave out files and folders matching GLOB (gitignore syntax; repeatable)' -r
 complete -c keep -n "__fish_keep_using_subcommand put" -l max-files -d 'Take at most N files from each folder' -r
-complete -c keep -n "__fish_keep_using_subcommand put" -l store -d 'Store directory, holding keep.db (or KEEP_STORE) [default: the platform data directory + /keep]' -r -F
+complete -c keep -n "__fish_keep_using_subcommand put" -l store -d 'Store directory, holding keep.db, or a PostgreSQL URL (postgres://USER@HOST/DB) (or KEEP_STORE) [default: the platform data directory + /keep]' -r -F
 complete -c keep -n "__fish_keep_using_subcommand put" -l update -d 'When the text restates an existing note, store it as that note\'s next version'
 complete -c keep -n "__fish_keep_using_subcommand put" -l allow-duplicate -d 'Store the text even when it restates an existing note'
 complete -c keep -n "__fish_keep_using_subcommand put" -s r -l recursive -d 'Also take the files in subfolders of a folder'
@@ -66,7 +66,7 @@ complete -c keep -n "__fish_keep_using_subcommand put" -s h -l help -d 'Print he
 complete -c keep -n "__fish_keep_using_subcommand get" -s V -l at-version -d 'Show version N: 0 current, 1 previous, negative counts from the oldest (-1 = oldest)' -r
 complete -c keep -n "__fish_keep_using_subcommand get" -s n -l limit -d 'With --similar, show at most N notes' -r
 complete -c keep -n "__fish_keep_using_subcommand get" -s t -l tag -d 'Only show notes that have this tag (KEY or KEY=VALUE, repeatable)' -r
-complete -c keep -n "__fish_keep_using_subcommand get" -l store -d 'Store directory, holding keep.db (or KEEP_STORE) [default: the platform data directory + /keep]' -r -F
+complete -c keep -n "__fish_keep_using_subcommand get" -l store -d 'Store directory, holding keep.db, or a PostgreSQL URL (postgres://USER@HOST/DB) (or KEEP_STORE) [default: the platform data directory + /keep]' -r -F
 complete -c keep -n "__fish_keep_using_subcommand get" -l history -d 'List the note\'s versions (current first) instead of showing it'
 complete -c keep -n "__fish_keep_using_subcommand get" -l parts -d 'List the note\'s parts (ID@P{N} and the start of each) instead of showing it'
 complete -c keep -n "__fish_keep_using_subcommand get" -l similar -d 'List the notes most similar in meaning to each note instead of showing it'
@@ -81,7 +81,7 @@ accessed\t'Most recently read first'
 created\t'Most recently created first'
 id\t'By id'"
 complete -c keep -n "__fish_keep_using_subcommand list" -s n -l limit -d 'Show at most N notes' -r
-complete -c keep -n "__fish_keep_using_subcommand list" -l store -d 'Store directory, holding keep.db (or KEEP_STORE) [default: the platform data directory + /keep]' -r -F
+complete -c keep -n "__fish_keep_using_subcommand list" -l store -d 'Store directory, holding keep.db, or a PostgreSQL URL (postgres://USER@HOST/DB) (or KEEP_STORE) [default: the platform data directory + /keep]' -r -F
 complete -c keep -n "__fish_keep_using_subcommand list" -s a -l all -d 'Include system notes (ids starting with \'.\') and expired notes'
 complete -c keep -n "__fish_keep_using_subcommand list" -l expired -d 'Only notes whose expiry time (put --expires) has passed'
 complete -c keep -n "__fish_keep_using_subcommand list" -l json -d 'Print one JSON document instead of text'
@@ -97,7 +97,7 @@ complete -c keep -n "__fish_keep_using_subcommand find" -l mode -d 'Which candid
 keyword\t''
 semantic\t''"
 complete -c keep -n "__fish_keep_using_subcommand find" -l half-life -d 'Recency half-life in days; 0 turns decay off [default: 30, or half_life_days in the config file]' -r
-complete -c keep -n "__fish_keep_using_subcommand find" -l store -d 'Store directory, holding keep.db (or KEEP_STORE) [default: the platform data directory + /keep]' -r -F
+complete -c keep -n "__fish_keep_using_subcommand find" -l store -d 'Store directory, holding keep.db, or a PostgreSQL URL (postgres://USER@HOST/DB) (or KEEP_STORE) [default: the platform data directory + /keep]' -r -F
 complete -c keep -n "__fish_keep_using_subcommand find" -s a -l all -d 'Include system notes (ids starting with \'.\') and expired notes'
 complete -c keep -n "__fish_keep_using_subcommand find" -l deep -d 'Also follow edges and shared tags from the top hits (two hops)'
 complete -c keep -n "__fish_keep_using_subcommand find" -l all-versions -d 'Also find notes superseded by newer ones (ranked below them)'
@@ -107,75 +107,75 @@ complete -c keep -n "__fish_keep_using_subcommand find" -s h -l help -d 'Print h
 complete -c keep -n "__fish_keep_using_subcommand tag" -s t -l tag -d 'Add a tag (repeatable)' -r
 complete -c keep -n "__fish_keep_using_subcommand tag" -l remove -d 'Remove a key with all its values (repeatable)' -r
 complete -c keep -n "__fish_keep_using_subcommand tag" -l remove-value -d 'Remove one value of a key (repeatable)' -r
-complete -c keep -n "__fish_keep_using_subcommand tag" -l store -d 'Store directory, holding keep.db (or KEEP_STORE) [default: the platform data directory + /keep]' -r -F
+complete -c keep -n "__fish_keep_using_subcommand tag" -l store -d 'Store directory, holding keep.db, or a PostgreSQL URL (postgres://USER@HOST/DB) (or KEEP_STORE) [default: the platform data directory + /keep]' -r -F
 complete -c keep -n "__fish_keep_using_subcommand tag" -l json -d 'Print one JSON document instead of text'
 complete -c keep -n "__fish_keep_using_subcommand tag" -l ids -d 'Print only ids, one per line (for xargs)'
 complete -c keep -n "__fish_keep_using_subcommand tag" -s h -l help -d 'Print help (see more with \'--help\')'
-complete -c keep -n "__fish_keep_using_subcommand del" -l store -d 'Store directory, holding keep.db (or KEEP_STORE) [default: the platform data directory + /keep]' -r -F
+complete -c keep -n "__fish_keep_using_subcommand del" -l store -d 'Store directory, holding keep.db, or a PostgreSQL URL (postgres://USER@HOST/DB) (or KEEP_STORE) [default: the platform data directory + /keep]' -r -F
 complete -c keep -n "__fish_keep_using_subcommand del" -l json -d 'Print one JSON document instead of text'
 complete -c keep -n "__fish_keep_using_subcommand del" -l ids -d 'Print only ids, one per line (for xargs)'
 complete -c keep -n "__fish_keep_using_subcommand del" -s h -l help -d 'Print help (see more with \'--help\')'
-complete -c keep -n "__fish_keep_using_subcommand revert" -l store -d 'Store directory, holding keep.db (or KEEP_STORE) [default: the platform data directory + /keep]' -r -F
+complete -c keep -n "__fish_keep_using_subcommand revert" -l store -d 'Store directory, holding keep.db, or a PostgreSQL URL (postgres://USER@HOST/DB) (or KEEP_STORE) [default: the platform data directory + /keep]' -r -F
 complete -c keep -n "__fish_keep_using_subcommand revert" -l delete -d 'Delete a note that has no earlier version instead of refusing'
 complete -c keep -n "__fish_keep_using_subcommand revert" -l json -d 'Print one JSON document instead of text'
 complete -c keep -n "__fish_keep_using_subcommand revert" -l ids -d 'Print only ids, one per line (for xargs)'
 complete -c keep -n "__fish_keep_using_subcommand revert" -s h -l help -d 'Print help (see more with \'--help\')'
-complete -c keep -n "__fish_keep_using_subcommand rate" -l store -d 'Store directory, holding keep.db (or KEEP_STORE) [default: the platform data directory + /keep]' -r -F
+complete -c keep -n "__fish_keep_using_subcommand rate" -l store -d 'Store directory, holding keep.db, or a PostgreSQL URL (postgres://USER@HOST/DB) (or KEEP_STORE) [default: the platform data directory + /keep]' -r -F
 complete -c keep -n "__fish_keep_using_subcommand rate" -l json -d 'Print one JSON document instead of text'
 complete -c keep -n "__fish_keep_using_subcommand rate" -l ids -d 'Print only ids, one per line (for xargs)'
 complete -c keep -n "__fish_keep_using_subcommand rate" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c keep -n "__fish_keep_using_subcommand now" -l scope -d 'Use the note \'now:NAME\'' -r
 complete -c keep -n "__fish_keep_using_subcommand now" -s t -l tag -d 'Add a tag when setting (repeatable)' -r
-complete -c keep -n "__fish_keep_using_subcommand now" -l store -d 'Store directory, holding keep.db (or KEEP_STORE) [default: the platform data directory + /keep]' -r -F
+complete -c keep -n "__fish_keep_using_subcommand now" -l store -d 'Store directory, holding keep.db, or a PostgreSQL URL (postgres://USER@HOST/DB) (or KEEP_STORE) [default: the platform data directory + /keep]' -r -F
 complete -c keep -n "__fish_keep_using_subcommand now" -l json -d 'Print one JSON document instead of text'
 complete -c keep -n "__fish_keep_using_subcommand now" -l ids -d 'Print only ids, one per line (for xargs)'
 complete -c keep -n "__fish_keep_using_subcommand now" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c keep -n "__fish_keep_using_subcommand move" -l source -d 'Move from this note instead of \'now\'' -r
 complete -c keep -n "__fish_keep_using_subcommand move" -l scope -d 'Move from \'now:SCOPE\' instead of \'now\'' -r
 complete -c keep -n "__fish_keep_using_subcommand move" -s t -l tag -d 'Only move states with this tag: KEY or KEY=VALUE (repeatable)' -r
-complete -c keep -n "__fish_keep_using_subcommand move" -l store -d 'Store directory, holding keep.db (or KEEP_STORE) [default: the platform data directory + /keep]' -r -F
+complete -c keep -n "__fish_keep_using_subcommand move" -l store -d 'Store directory, holding keep.db, or a PostgreSQL URL (postgres://USER@HOST/DB) (or KEEP_STORE) [default: the platform data directory + /keep]' -r -F
 complete -c keep -n "__fish_keep_using_subcommand move" -l only -d 'Only move the current state'
 complete -c keep -n "__fish_keep_using_subcommand move" -l json -d 'Print one JSON document instead of text'
 complete -c keep -n "__fish_keep_using_subcommand move" -l ids -d 'Print only ids, one per line (for xargs)'
 complete -c keep -n "__fish_keep_using_subcommand move" -s h -l help -d 'Print help (see more with \'--help\')'
-complete -c keep -n "__fish_keep_using_subcommand export" -l store -d 'Store directory, holding keep.db (or KEEP_STORE) [default: the platform data directory + /keep]' -r -F
+complete -c keep -n "__fish_keep_using_subcommand export" -l store -d 'Store directory, holding keep.db, or a PostgreSQL URL (postgres://USER@HOST/DB) (or KEEP_STORE) [default: the platform data directory + /keep]' -r -F
 complete -c keep -n "__fish_keep_using_subcommand export" -l no-vectors -d 'Leave the vectors out (a file about a third the size; an import then embeds everything again)'
 complete -c keep -n "__fish_keep_using_subcommand export" -l json -d 'Print one JSON document instead of text'
 complete -c keep -n "__fish_keep_using_subcommand export" -l ids -d 'Print only ids, one per line (for xargs)'
 complete -c keep -n "__fish_keep_using_subcommand export" -s h -l help -d 'Print help (see more with \'--help\')'
-complete -c keep -n "__fish_keep_using_subcommand import" -l store -d 'Store directory, holding keep.db (or KEEP_STORE) [default: the platform data directory + /keep]' -r -F
+complete -c keep -n "__fish_keep_using_subcommand import" -l store -d 'Store directory, holding keep.db, or a PostgreSQL URL (postgres://USER@HOST/DB) (or KEEP_STORE) [default: the platform data directory + /keep]' -r -F
 complete -c keep -n "__fish_keep_using_subcommand import" -s v -l verbose -d 'Also list the ids that were skipped, one per line on stderr'
 complete -c keep -n "__fish_keep_using_subcommand import" -l json -d 'Print one JSON document instead of text'
 complete -c keep -n "__fish_keep_using_subcommand import" -l ids -d 'Print only ids, one per line (for xargs)'
 complete -c keep -n "__fish_keep_using_subcommand import" -s h -l help -d 'Print help (see more with \'--help\')'
-complete -c keep -n "__fish_keep_using_subcommand reindex" -l store -d 'Store directory, holding keep.db (or KEEP_STORE) [default: the platform data directory + /keep]' -r -F
+complete -c keep -n "__fish_keep_using_subcommand reindex" -l store -d 'Store directory, holding keep.db, or a PostgreSQL URL (postgres://USER@HOST/DB) (or KEEP_STORE) [default: the platform data directory + /keep]' -r -F
 complete -c keep -n "__fish_keep_using_subcommand reindex" -l all -d 'Drop every vector and embed everything again'
 complete -c keep -n "__fish_keep_using_subcommand reindex" -l json -d 'Print one JSON document instead of text'
 complete -c keep -n "__fish_keep_using_subcommand reindex" -l ids -d 'Print only ids, one per line (for xargs)'
 complete -c keep -n "__fish_keep_using_subcommand reindex" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c keep -n "__fish_keep_using_subcommand mcp" -l allow -d 'Let put_file read files under DIR (repeatable)' -r -F
 complete -c keep -n "__fish_keep_using_subcommand mcp" -l scope -d 'Confine every tool to notes tagged KEY=VALUE, and tag every note written with it (repeatable; all apply)' -r
-complete -c keep -n "__fish_keep_using_subcommand mcp" -l store -d 'Store directory, holding keep.db (or KEEP_STORE) [default: the platform data directory + /keep]' -r -F
+complete -c keep -n "__fish_keep_using_subcommand mcp" -l store -d 'Store directory, holding keep.db, or a PostgreSQL URL (postgres://USER@HOST/DB) (or KEEP_STORE) [default: the platform data directory + /keep]' -r -F
 complete -c keep -n "__fish_keep_using_subcommand mcp" -l json -d 'Print one JSON document instead of text'
 complete -c keep -n "__fish_keep_using_subcommand mcp" -l ids -d 'Print only ids, one per line (for xargs)'
 complete -c keep -n "__fish_keep_using_subcommand mcp" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c keep -n "__fish_keep_using_subcommand serve" -l listen -d 'Address to listen on (port 0: any free port)' -r
 complete -c keep -n "__fish_keep_using_subcommand serve" -l allow -d 'Let put_file read files under DIR (repeatable)' -r -F
 complete -c keep -n "__fish_keep_using_subcommand serve" -l scope -d 'Confine every tool to notes tagged KEY=VALUE, and tag every note written with it (repeatable)' -r
-complete -c keep -n "__fish_keep_using_subcommand serve" -l store -d 'Store directory, holding keep.db (or KEEP_STORE) [default: the platform data directory + /keep]' -r -F
+complete -c keep -n "__fish_keep_using_subcommand serve" -l store -d 'Store directory, holding keep.db, or a PostgreSQL URL (postgres://USER@HOST/DB) (or KEEP_STORE) [default: the platform data directory + /keep]' -r -F
 complete -c keep -n "__fish_keep_using_subcommand serve" -l token -d 'Print the store\'s token (made on first use, kept with mode 0600) and exit'
 complete -c keep -n "__fish_keep_using_subcommand serve" -l status -d 'Say whether a server is up for this store: pid, address, sessions, backlog (exit 1 when none)'
 complete -c keep -n "__fish_keep_using_subcommand serve" -l json -d 'Print one JSON document instead of text'
 complete -c keep -n "__fish_keep_using_subcommand serve" -l ids -d 'Print only ids, one per line (for xargs)'
 complete -c keep -n "__fish_keep_using_subcommand serve" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c keep -n "__fish_keep_using_subcommand watch" -l remove -d 'Stop watching DIR (its notes stay)' -r -F
-complete -c keep -n "__fish_keep_using_subcommand watch" -l store -d 'Store directory, holding keep.db (or KEEP_STORE) [default: the platform data directory + /keep]' -r -F
+complete -c keep -n "__fish_keep_using_subcommand watch" -l store -d 'Store directory, holding keep.db, or a PostgreSQL URL (postgres://USER@HOST/DB) (or KEEP_STORE) [default: the platform data directory + /keep]' -r -F
 complete -c keep -n "__fish_keep_using_subcommand watch" -l list -d 'List the watched folders and which process holds the watch'
 complete -c keep -n "__fish_keep_using_subcommand watch" -l json -d 'Print one JSON document instead of text'
 complete -c keep -n "__fish_keep_using_subcommand watch" -l ids -d 'Print only ids, one per line (for xargs)'
 complete -c keep -n "__fish_keep_using_subcommand watch" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c keep -n "__fish_keep_using_subcommand ui" -l theme -d 'Colour theme: dark, light, high-contrast, monochrome or a user theme [default: the config file\'s, else dark]' -r
-complete -c keep -n "__fish_keep_using_subcommand ui" -l store -d 'Store directory, holding keep.db (or KEEP_STORE) [default: the platform data directory + /keep]' -r -F
+complete -c keep -n "__fish_keep_using_subcommand ui" -l store -d 'Store directory, holding keep.db, or a PostgreSQL URL (postgres://USER@HOST/DB) (or KEEP_STORE) [default: the platform data directory + /keep]' -r -F
 complete -c keep -n "__fish_keep_using_subcommand ui" -l json -d 'Print one JSON document instead of text'
 complete -c keep -n "__fish_keep_using_subcommand ui" -l ids -d 'Print only ids, one per line (for xargs)'
 complete -c keep -n "__fish_keep_using_subcommand ui" -s h -l help -d 'Print help (see more with \'--help\')'

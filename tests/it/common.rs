@@ -7,6 +7,8 @@ use std::process::{Command, Output, Stdio};
 pub const T0: &str = "2026-11-22T10:00:00Z";
 
 pub struct Env {
+    /// The PostgreSQL database of this test's store, when tests run there.
+    database: Option<crate::backend::Database>,
     dir: tempfile::TempDir,
     clock: String,
     model: Option<(PathBuf, PathBuf)>,
@@ -49,6 +51,7 @@ fn installed_model() -> (PathBuf, PathBuf) {
 impl Env {
     pub fn new() -> Self {
         Env {
+            database: crate::backend::postgres().then(crate::backend::Database::create),
             dir: tempfile::tempdir().expect("temp dir"),
             clock: T0.to_string(),
             model: None,
@@ -79,8 +82,42 @@ impl Env {
         self.model = Some(installed_model());
     }
 
+    /// The store's folder: the one holding `keep.db`, or the local folder
+    /// of a store on PostgreSQL.
     pub fn store(&self) -> PathBuf {
-        self.dir.path().join("store")
+        match &self.database {
+            Some(db) => keep::config::server_store_dir(&self.dir.path().join("data"), &db.url),
+            None => self.dir.path().join("store"),
+        }
+    }
+
+    /// What `--store` names: the folder, or the database URL.
+    pub fn store_arg(&self) -> String {
+        match &self.database {
+            Some(db) => db.url.clone(),
+            None => self.store().display().to_string(),
+        }
+    }
+
+    /// Whether this test's store is on PostgreSQL.
+    pub fn on_postgres(&self) -> bool {
+        self.database.is_some()
+    }
+
+    /// Runs SQL statements directly on the store's database, whichever it
+    /// is, as another program (or a fault) would.
+    pub fn sql(&self, sql: &str) {
+        match &self.database {
+            Some(db) => {
+                let mut client = postgres::Client::connect(&db.url, postgres::NoTls)
+                    .expect("connect to the test database");
+                client.batch_execute(sql).expect(sql);
+            }
+            None => {
+                let conn = rusqlite::Connection::open(self.store().join("keep.db")).unwrap();
+                conn.execute_batch(sql).expect(sql);
+            }
+        }
     }
 
     pub fn path(&self, name: &str) -> PathBuf {
@@ -102,7 +139,7 @@ impl Env {
                 cmd.env_remove(&key);
             }
         }
-        cmd.env("KEEP_STORE", self.store())
+        cmd.env("KEEP_STORE", self.store_arg())
             .env("KEEP_CLOCK", &self.clock)
             .env("HOME", self.dir.path())
             .env("XDG_DATA_HOME", self.dir.path().join("data"))

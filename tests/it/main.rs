@@ -1,6 +1,7 @@
 //! Integration tests: the real `keep` binary in a hermetic environment
 //! (temporary store and home, cleared KEEP_* variables, fixed clock).
 
+mod backend;
 mod backlog;
 mod common;
 mod completions;

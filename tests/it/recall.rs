@@ -345,14 +345,7 @@ fn vectors_of_another_model_are_not_mixed() {
     let env = Env::with_model();
     env.put("The cat sits on the mat.", &[]);
     env.ok(&["reindex"]);
-    let db = env.store().join("keep.db");
-    let conn = rusqlite::Connection::open(&db).unwrap();
-    conn.execute(
-        "UPDATE meta SET value = 'other-model:1' WHERE key = 'vector_model'",
-        [],
-    )
-    .unwrap();
-    drop(conn);
+    env.sql("UPDATE meta SET value = 'other-model:1' WHERE key = 'vector_model'");
     let out = env.run(&["find", "kitten"]);
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(

@@ -70,6 +70,11 @@ pub enum Error {
     #[error("database: {0}")]
     Database(#[from] rusqlite::Error),
 
+    /// The database server could not be reached, refused, or lost the
+    /// connection; the message names the server (never a password).
+    #[error("{0}")]
+    Server(String),
+
     /// The embedding runtime or model cannot be loaded.
     #[error("{0}")]
     ModelUnavailable(String),

@@ -16,8 +16,12 @@ pub const DEFAULT_HALF_LIFE_DAYS: f64 = crate::recall::weights::DEFAULT_HALF_LIF
 
 #[derive(Debug, Clone)]
 pub struct Settings {
-    /// The folder holding the database (`keep.db`).
+    /// The folder holding the database (`keep.db`); for a store on a
+    /// database server, its local folder (the socket of `keep serve`).
     pub store: PathBuf,
+    /// A PostgreSQL URL (`postgres://user@host/db`) when the store lives on
+    /// a database server rather than in `store`.
+    pub database: Option<String>,
     /// Where "now" comes from.
     pub clock: Clock,
     /// The embedding model and its runtime.
@@ -60,6 +64,7 @@ impl Settings {
     pub fn for_store(dir: impl Into<PathBuf>) -> Self {
         Settings {
             store: dir.into(),
+            database: None,
             clock: Clock::System,
             model: ModelSettings::default(),
             ocr_dir: None,

@@ -14,7 +14,10 @@ use serde::Deserialize;
 /// The environment variables keep reads, with what each means. The man
 /// page's ENVIRONMENT section and README's table come from the same facts.
 pub const VARIABLES: &[(&str, &str)] = &[
-    ("KEEP_STORE", "the store directory (same as --store)"),
+    (
+        "KEEP_STORE",
+        "the store directory or PostgreSQL URL (same as --store)",
+    ),
     (
         "KEEP_CONFIG",
         "the config file [default: <config dir>/keep/config.toml]",
@@ -72,6 +75,8 @@ const DEFAULT_MODEL: &str = "all-MiniLM-L6-v2-int8";
 #[derive(Debug, Clone, Default, Deserialize)]
 #[serde(deny_unknown_fields)]
 struct ConfigFile {
+    /// The store: a folder, or a PostgreSQL URL.
+    store: Option<String>,
     /// A fastembed-compatible model directory.
     model_dir: Option<PathBuf>,
     /// The ONNX Runtime shared library.
@@ -85,9 +90,12 @@ struct ConfigFile {
 /// Everything configurable, resolved.
 #[derive(Debug, Clone)]
 pub struct Config {
-    /// The store directory; None when the system has no data directory and
-    /// none was given (an error only for commands that open the store).
+    /// The store directory (for a store on a database server, its local
+    /// folder); None when the system has no data directory and none was
+    /// given (an error only for commands that open the store).
     pub store: Option<PathBuf>,
+    /// The PostgreSQL URL of a store on a database server.
+    pub database: Option<String>,
     pub clock: Clock,
     pub model: ModelSettings,
     pub ocr_dir: Option<PathBuf>,
@@ -208,11 +216,15 @@ impl Config {
             .and_then(|s| s.parse::<f64>().ok())
             .filter(|s| s.is_finite() && *s > 0.0)
             .map_or(DEFAULT_FETCH_TIMEOUT, Duration::from_secs_f64);
-        Ok(Config {
-            store: store_flag
+        let (store, database) = store_location(
+            store_flag
                 .filter(|p| !p.as_os_str().is_empty())
                 .or_else(|| env.path("KEEP_STORE"))
-                .or_else(|| dirs::data_dir().map(|d| d.join("keep"))),
+                .or_else(|| file.store.map(PathBuf::from)),
+        );
+        Ok(Config {
+            store,
+            database,
             clock,
             model,
             ocr_dir: env
@@ -248,6 +260,7 @@ impl Config {
         })?;
         Ok(Settings {
             store,
+            database: self.database.clone(),
             clock: self.clock,
             model: self.model.clone(),
             ocr_dir: self.ocr_dir.clone(),
@@ -256,6 +269,38 @@ impl Config {
             extract_worker: extract_worker(),
         })
     }
+}
+
+/// The store folder and database URL of a `--store` value: a PostgreSQL
+/// URL keeps its local files (the socket of `keep serve`) in a folder of
+/// the data directory named after the server and database; anything else
+/// is a folder; nothing means the default folder.
+fn store_location(given: Option<PathBuf>) -> (Option<PathBuf>, Option<String>) {
+    match given {
+        Some(path) => match path.to_str().filter(|s| keep_core::is_database_url(s)) {
+            Some(url) => {
+                let local = dirs::data_dir().map(|d| server_store_dir(&d, url));
+                (local, Some(url.to_string()))
+            }
+            None => (Some(path), None),
+        },
+        None => (dirs::data_dir().map(|d| d.join("keep")), None),
+    }
+}
+
+/// The local folder of the store in database `url`, inside data directory
+/// `data` (the system's, not keep's own).
+pub fn server_store_dir(data: &std::path::Path, url: &str) -> PathBuf {
+    data.join("keep")
+        .join("servers")
+        .join(short_digest(&keep_core::shown_url(url)))
+}
+
+/// Twelve hex digits naming `text` (short enough for a socket path).
+fn short_digest(text: &str) -> String {
+    use sha2::Digest;
+    let digest = sha2::Sha256::digest(text.as_bytes());
+    digest.iter().take(6).map(|b| format!("{b:02x}")).collect()
 }
 
 /// The first argument that makes the binary a child extractor.

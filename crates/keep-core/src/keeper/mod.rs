@@ -49,7 +49,10 @@ impl Keeper {
     /// Opens (creating if needed) the store the settings name.
     pub fn open(settings: Settings) -> Result<Self> {
         Ok(Keeper {
-            store: Store::open(&settings.store)?,
+            store: match &settings.database {
+                Some(url) => Store::open_postgres(url, &settings.store)?,
+                None => Store::open(&settings.store)?,
+            },
             settings,
             embedder: backlog::EmbedderSlot::default(),
             load_for: LoadFor::default(),
@@ -94,8 +97,9 @@ impl Keeper {
         self.store.path()
     }
 
-    /// The folder holding the database, as given to `open`.
+    /// The folder holding the database, as given to `open` (for a store
+    /// on a database server, its local folder).
     pub fn store_dir(&self) -> &Path {
-        self.store.path().parent().unwrap_or(Path::new("."))
+        self.store.dir()
     }
 }

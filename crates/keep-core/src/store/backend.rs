@@ -5,6 +5,7 @@
 use std::collections::{HashMap, HashSet};
 
 use super::plan::KeywordPlan;
+use super::postgres::PgDb;
 use super::sqlite::SqliteDb;
 use super::types::{FtsHit, Lease, SubHit, WatchedDir};
 use super::vectors::{PendingText, VecRow, VectorSpace};
@@ -14,8 +15,8 @@ use crate::model::time::Timestamp;
 use crate::model::{ListOrder, Note, NoteFilter, Part, Rating, Tags, Version};
 
 /// Declares `Backend` from one list of methods, implements it for SQLite
-/// by calling the inherent methods of the same names, and for a `Handle`
-/// by calling the database it holds.
+/// and PostgreSQL by calling their inherent methods of the same names, and
+/// for a `Handle` by calling the database it holds.
 macro_rules! backend {
     ($($(#[$doc:meta])* fn $name:ident(&self $(, $arg:ident: $ty:ty)*) -> $ret:ty;)*) => {
         /// One transaction's (or one read's) view of a store.
@@ -26,6 +27,12 @@ macro_rules! backend {
         impl Backend for SqliteDb<'_> {
             $(fn $name(&self $(, $arg: $ty)*) -> $ret {
                 SqliteDb::$name(self $(, $arg)*)
+            })*
+        }
+
+        impl Backend for PgDb<'_> {
+            $(fn $name(&self $(, $arg: $ty)*) -> $ret {
+                PgDb::$name(self $(, $arg)*)
             })*
         }
 

@@ -1,6 +1,7 @@
 //! The store: the only place with SQL. `Store` opens the database a store
 //! lives in and hands out `Db`, the storage interface (`Backend`) that the
-//! keeper reads and writes through; `sqlite` implements it over one file.
+//! keeper reads and writes through; `sqlite` implements it over one file,
+//! `postgres` over a database server that many machines share.
 //!
 //! Reads go through `Store::db`; writes through `Store::write`, which runs
 //! a closure inside one transaction so a failure leaves nothing
@@ -8,6 +9,7 @@
 
 mod backend;
 mod plan;
+mod postgres;
 mod sqlite;
 mod types;
 mod vectors;
@@ -18,6 +20,7 @@ use std::path::Path;
 use crate::error::Result;
 
 pub use backend::Backend;
+pub use postgres::{PgDb, PgStore, is_database_url, listen_for_changes, shown_url};
 pub use sqlite::{SqliteDb, SqliteStore};
 pub use types::{Lease, WatchedDir};
 pub use vectors::{PendingText, VecKind, VecRow, VectorSpace, to_bytes as vector_bytes};
@@ -67,11 +70,13 @@ row_id!(
 /// An open store.
 pub enum Store {
     Sqlite(SqliteStore),
+    Postgres(Box<PgStore>),
 }
 
 /// A read handle of a store: derefs to its `Db`.
 pub enum Handle<'c> {
     Sqlite(SqliteDb<'c>),
+    Postgres(PgDb<'c>),
 }
 
 impl<'c> Deref for Handle<'c> {
@@ -80,6 +85,7 @@ impl<'c> Deref for Handle<'c> {
     fn deref(&self) -> &Self::Target {
         match self {
             Handle::Sqlite(db) => db,
+            Handle::Postgres(db) => db,
         }
     }
 }
@@ -90,17 +96,34 @@ impl Store {
         Ok(Store::Sqlite(SqliteStore::open(dir)?))
     }
 
+    /// Opens the store in PostgreSQL database `url`, bringing its schema
+    /// up to date; `dir` is its local folder (sockets, caches).
+    pub fn open_postgres(url: &str, dir: &Path) -> Result<Self> {
+        Ok(Store::Postgres(Box::new(PgStore::open(url, dir)?)))
+    }
+
     /// Whether the store was opened for reading only.
     pub fn is_read_only(&self) -> bool {
         match self {
             Store::Sqlite(s) => s.is_read_only(),
+            Store::Postgres(_) => false,
         }
     }
 
-    /// The database file.
+    /// The database file, or the local folder of a server's store.
     pub fn path(&self) -> &Path {
         match self {
             Store::Sqlite(s) => s.path(),
+            Store::Postgres(s) => s.path(),
+        }
+    }
+
+    /// The store's folder: the one holding the SQLite file, or the local
+    /// folder of a server's store.
+    pub fn dir(&self) -> &Path {
+        match self {
+            Store::Sqlite(s) => s.path().parent().unwrap_or(Path::new(".")),
+            Store::Postgres(s) => s.path(),
         }
     }
 
@@ -108,6 +131,7 @@ impl Store {
     pub fn db(&self) -> Handle<'_> {
         match self {
             Store::Sqlite(s) => Handle::Sqlite(s.db()),
+            Store::Postgres(s) => Handle::Postgres(s.db()),
         }
     }
 
@@ -115,6 +139,7 @@ impl Store {
     pub fn write<T>(&mut self, f: impl FnOnce(&Db<'_>) -> Result<T>) -> Result<T> {
         match self {
             Store::Sqlite(s) => s.write(|db| f(db)),
+            Store::Postgres(s) => s.write(|db| f(db)),
         }
     }
 }

@@ -21,7 +21,7 @@ const MAX_CANDIDATES: usize = 200;
 fn open_store() -> Option<(Keeper, Config)> {
     let config = Config::resolve(store_on_the_line(), &Environment::capture()).ok()?;
     let settings = config.settings().ok()?;
-    if !settings.store.join("keep.db").is_file() {
+    if settings.database.is_none() && !settings.store.join("keep.db").is_file() {
         return None;
     }
     Some((Keeper::open(settings).ok()?, config))

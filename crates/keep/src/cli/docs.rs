@@ -131,7 +131,7 @@ fn closing_sections(command: &str, see_also: &[String]) -> String {
 const FILES: &[(&str, &str)] = &[
     (
         "~/.local/share/keep/keep.db",
-        "the store: one SQLite database (with -wal and -shm beside it); the folder is the platform data directory + /keep, or --store / KEEP_STORE",
+        "the store: one SQLite database (with -wal and -shm beside it); the folder is the platform data directory + /keep, or --store / KEEP_STORE (a postgres:// URL there puts the store on a PostgreSQL server instead)",
     ),
     (
         "~/.config/keep/config.toml",

@@ -51,8 +51,8 @@ const GLOBAL: &str = "Global options";
 #[derive(Debug, Parser)]
 #[command(name = "keep", version, max_term_width = 100)]
 pub struct Cli {
-    /// Store directory, holding keep.db (or KEEP_STORE) [default: the platform data directory + /keep]
-    #[arg(long, global = true, value_name = "DIR", help_heading = GLOBAL)]
+    /// Store directory, holding keep.db, or a PostgreSQL URL (postgres://USER@HOST/DB) (or KEEP_STORE) [default: the platform data directory + /keep]
+    #[arg(long, global = true, value_name = "DIR|URL", help_heading = GLOBAL)]
     pub store: Option<PathBuf>,
 
     /// Print one JSON document instead of text

@@ -130,13 +130,17 @@ pub async fn serve(
     sessions: Arc<Sessions>,
     stop: CancellationToken,
 ) -> std::io::Result<()> {
-    let store_dir = keeper
-        .lock()
-        .unwrap_or_else(std::sync::PoisonError::into_inner)
-        .store_dir()
-        .to_path_buf();
+    let (store_dir, database) = {
+        let keeper = keeper
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
+        (
+            keeper.store_dir().to_path_buf(),
+            keeper.settings().database.clone(),
+        )
+    };
     let notifiers = Arc::new(notify::Notifiers::default());
-    let _changes = notify::watch_store(&store_dir, Arc::clone(&notifiers));
+    let _changes = notify::watch_store(&store_dir, database.as_deref(), Arc::clone(&notifiers));
     let order = Arc::new(super::order::Order::default());
     let idle = Arc::new(super::idle::Idle::default());
     let ctx = Arc::new(options.ctx);

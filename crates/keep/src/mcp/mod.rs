@@ -273,6 +273,7 @@ pub fn serve(keeper: Keeper, ctx: Context) -> std::io::Result<()> {
         .build()?;
     let _watcher = crate::watch::spawn_background(keeper.settings().clone());
     let store_dir = keeper.store_dir().to_path_buf();
+    let database = keeper.settings().database.clone();
     let mut keeper = keeper;
     let model = keeper.share_model();
     let keeper = Arc::new(Mutex::new(keeper));
@@ -287,7 +288,7 @@ pub fn serve(keeper: Keeper, ctx: Context) -> std::io::Result<()> {
     let notifiers = Arc::new(notify::Notifiers::default());
     notifiers.add(&server.notes);
     let result = runtime.block_on(async {
-        let _changes = notify::watch_store(&store_dir, notifiers);
+        let _changes = notify::watch_store(&store_dir, database.as_deref(), notifiers);
         run(server).await
     });
     // A read of stdin may still be parked on a blocking thread.

@@ -203,12 +203,26 @@ impl Notifiers {
     }
 }
 
-/// Watches the store's database files; each burst of changes makes one
+/// Watches the store's database files, or for a store on a database
+/// server its announcements of commits; each burst of changes makes one
 /// check for every live session. None (and no notifications) when the
 /// folder cannot be watched.
-pub fn watch_store(dir: &Path, notifiers: Arc<Notifiers>) -> Option<notify::RecommendedWatcher> {
+pub fn watch_store(
+    dir: &Path,
+    database: Option<&str>,
+    notifiers: Arc<Notifiers>,
+) -> Option<notify::RecommendedWatcher> {
     use notify::Watcher;
-    let (tx, mut rx) = tokio::sync::mpsc::unbounded_channel();
+    let (tx, rx) = tokio::sync::mpsc::unbounded_channel();
+    let tell = |rx: tokio::sync::mpsc::UnboundedReceiver<()>| {
+        tokio::spawn(tell_changes(rx, notifiers));
+    };
+    if let Some(url) = database {
+        let sender = tx.clone();
+        keep_core::listen_for_changes(url, move || sender.send(()).is_ok()).ok()?;
+        tell(rx);
+        return None;
+    }
     let mut watcher = notify::recommended_watcher(move |event: notify::Result<notify::Event>| {
         let Ok(event) = event else { return };
         let data = event.paths.iter().any(|p| {
@@ -224,15 +238,18 @@ pub fn watch_store(dir: &Path, notifiers: Arc<Notifiers>) -> Option<notify::Reco
     watcher
         .watch(dir, notify::RecursiveMode::NonRecursive)
         .ok()?;
-    tokio::spawn(async move {
-        notifiers.tell_changes().await;
-        while rx.recv().await.is_some() {
-            tokio::time::sleep(SETTLE).await;
-            while rx.try_recv().is_ok() {}
-            notifiers.tell_changes().await;
-        }
-    });
+    tell(rx);
     Some(watcher)
+}
+
+/// Tells every session of each burst of changes `rx` carries.
+async fn tell_changes(mut rx: tokio::sync::mpsc::UnboundedReceiver<()>, notifiers: Arc<Notifiers>) {
+    notifiers.tell_changes().await;
+    while rx.recv().await.is_some() {
+        tokio::time::sleep(SETTLE).await;
+        while rx.try_recv().is_ok() {}
+        notifiers.tell_changes().await;
+    }
 }
 
 /// The tasks that carry one call's progress to the client and its

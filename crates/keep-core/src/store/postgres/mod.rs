@@ -1,0 +1,404 @@
+//! The PostgreSQL store: the same notes, tags, versions, parts, edges and
+//! vectors as the SQLite file, on a server many processes and machines
+//! share. Keyword search runs over `tsvector` columns with GIN indexes,
+//! vectors over pgvector with HNSW indexes (cosine).
+//!
+//! Every write is one transaction at READ COMMITTED that first takes one
+//! transaction-level advisory lock: writers from every process and machine
+//! take turns (as SQLite's single writer does), each seeing every write
+//! committed before its turn, so a read-then-write (the next version
+//! number, a duplicate check, a lease) is never raced. Reads never wait.
+
+mod filter;
+mod rows;
+mod search;
+mod vectors;
+
+use std::cell::RefCell;
+use std::collections::HashMap;
+use std::mem::ManuallyDrop;
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+use postgres::types::ToSql;
+use postgres::{Client, NoTls, Row, Statement};
+
+use crate::error::{Error, Result};
+
+/// Embedded migrations, applied in order; never edit one that has landed.
+const MIGRATIONS: &[(i64, &str)] = &[(1, include_str!("migrations/0001_init.sql"))];
+
+/// The advisory lock every writer holds for its transaction ("keep").
+const WRITE_LOCK: i64 = 0x6b65_6570;
+
+/// The channel every committed write announces itself on.
+const CHANGES_CHANNEL: &str = "keep_changes";
+
+/// How long to wait for a server that does not answer.
+const CONNECT_TIMEOUT: Duration = Duration::from_secs(10);
+
+/// Statements prepared on this connection, by their text.
+type Prepared = RefCell<HashMap<String, Statement>>;
+
+/// Parameters of a statement.
+pub(super) type Params<'a> = [&'a (dyn ToSql + Sync)];
+
+pub struct PgStore {
+    /// Dropped off any async runtime (see `Drop`).
+    client: ManuallyDrop<RefCell<Client>>,
+    prepared: Prepared,
+    /// The server and database, without a password, for messages.
+    shown: String,
+    /// The local folder of this store (sockets, caches).
+    dir: PathBuf,
+}
+
+/// A handle for statements, inside a write's transaction or not.
+pub struct PgDb<'c> {
+    client: &'c RefCell<Client>,
+    prepared: &'c Prepared,
+}
+
+/// Whether `location` names a PostgreSQL database rather than a folder.
+pub fn is_database_url(location: &str) -> bool {
+    location.starts_with("postgres://") || location.starts_with("postgresql://")
+}
+
+/// The server and database a URL names, without its password.
+pub fn shown_url(url: &str) -> String {
+    match url.parse::<postgres::Config>() {
+        Ok(config) => {
+            let user = config.get_user().unwrap_or("");
+            let host = config
+                .get_hosts()
+                .first()
+                .map(|h| match h {
+                    postgres::config::Host::Tcp(name) => name.clone(),
+                    postgres::config::Host::Unix(path) => path.display().to_string(),
+                })
+                .unwrap_or_default();
+            let db = config.get_dbname().unwrap_or(user);
+            let at = if user.is_empty() { "" } else { "@" };
+            format!("postgres://{user}{at}{host}/{db}")
+        }
+        Err(_) => "the database URL".into(),
+    }
+}
+
+impl PgStore {
+    /// Connects to the database `url` names and brings its schema up to
+    /// date; `dir` is this store's local folder.
+    pub fn open(url: &str, dir: &Path) -> Result<Self> {
+        let shown = shown_url(url);
+        std::fs::create_dir_all(dir).map_err(|e| Error::io(dir, e))?;
+        let mut config = url.parse::<postgres::Config>().map_err(|e| {
+            Error::Server(format!(
+                "{shown}: not a valid PostgreSQL URL ({})",
+                without_secrets(&e.to_string(), url)
+            ))
+        })?;
+        if config.get_connect_timeout().is_none() {
+            config.connect_timeout(CONNECT_TIMEOUT);
+        }
+        config.application_name("keep");
+        let client = off_runtime(|| config.connect(NoTls)).map_err(|e| {
+            Error::Server(format!(
+                "cannot connect to the database server {shown}: {}",
+                cause(&e)
+            ))
+        })?;
+        let store = PgStore {
+            client: ManuallyDrop::new(RefCell::new(client)),
+            prepared: Prepared::default(),
+            shown,
+            dir: dir.to_path_buf(),
+        };
+        store.require_pgvector()?;
+        store.migrate()?;
+        Ok(store)
+    }
+
+    /// The local folder of this store.
+    pub fn path(&self) -> &Path {
+        &self.dir
+    }
+
+    pub fn db(&self) -> PgDb<'_> {
+        PgDb {
+            client: &self.client,
+            prepared: &self.prepared,
+        }
+    }
+
+    /// Runs `f` in one transaction holding the write lock; commits only if
+    /// it succeeds.
+    pub fn write<T>(&mut self, f: impl FnOnce(&PgDb<'_>) -> Result<T>) -> Result<T> {
+        let db = self.db();
+        let begin = format!(
+            "BEGIN ISOLATION LEVEL READ COMMITTED;
+             SELECT pg_advisory_xact_lock({WRITE_LOCK});
+             SELECT nextval('keep_changes');
+             NOTIFY {CHANGES_CHANNEL};"
+        );
+        if let Err(e) = db.with_client(|c| c.batch_execute(&begin)) {
+            let _ = db.batch("ROLLBACK");
+            return Err(self.lost(e));
+        }
+        let value = match f(&db) {
+            Ok(value) => value,
+            Err(e) => {
+                // A lost connection has rolled back already.
+                let _ = db.batch("ROLLBACK");
+                return Err(e);
+            }
+        };
+        db.batch("COMMIT").map_err(|e| self.lost(e))?;
+        Ok(value)
+    }
+
+    /// The error for a failed statement, naming the server when the
+    /// connection itself is gone.
+    fn lost(&self, e: Error) -> Error {
+        match e {
+            Error::Server(message) if message.starts_with("lost the connection") => {
+                Error::Server(format!("{} ({})", message, self.shown))
+            }
+            other => other,
+        }
+    }
+
+    fn require_pgvector(&self) -> Result<()> {
+        let db = self.db();
+        let installed = db
+            .row("SELECT 1 FROM pg_extension WHERE extname = 'vector'", &[])?
+            .is_some();
+        if installed {
+            return Ok(());
+        }
+        let available = db
+            .row(
+                "SELECT 1 FROM pg_available_extensions WHERE name = 'vector'",
+                &[],
+            )?
+            .is_some();
+        if !available {
+            return Err(Error::Server(format!(
+                "the database server {} has no pgvector: install the extension \
+                 (for example the postgresql-NN-pgvector package) and try again",
+                self.shown
+            )));
+        }
+        db.batch("CREATE EXTENSION IF NOT EXISTS vector")
+            .map_err(|e| {
+                Error::Server(format!(
+                    "{}: pgvector is installed on the server but not in this database, \
+                     and keep may not add it ({e}): ask its owner to run CREATE EXTENSION vector",
+                    self.shown
+                ))
+            })
+    }
+
+    /// Applies the migrations this database lacks, under the write lock.
+    fn migrate(&self) -> Result<()> {
+        let known = MIGRATIONS.last().map_or(0, |m| m.0);
+        let found = self.db().with_client(|client| {
+            let mut tx = client.transaction()?;
+            tx.execute("SELECT pg_advisory_xact_lock($1)", &[&WRITE_LOCK])?;
+            tx.batch_execute(
+                "CREATE TABLE IF NOT EXISTS keep_schema
+                     (version bigint PRIMARY KEY, applied timestamptz NOT NULL DEFAULT now())",
+            )?;
+            let current: i64 = tx
+                .query_one("SELECT coalesce(max(version), 0) FROM keep_schema", &[])?
+                .get(0);
+            if current > known {
+                return Ok(current);
+            }
+            for (version, sql) in MIGRATIONS.iter().filter(|m| m.0 > current) {
+                tx.batch_execute(sql)?;
+                tx.execute("INSERT INTO keep_schema (version) VALUES ($1)", &[version])?;
+            }
+            tx.commit()?;
+            Ok(current)
+        })?;
+        if found > known {
+            return Err(Error::SchemaTooNew {
+                path: PathBuf::from(&self.shown),
+                found,
+                known,
+            });
+        }
+        Ok(())
+    }
+}
+
+impl Drop for PgStore {
+    fn drop(&mut self) {
+        // SAFETY: `client` is taken once, here, and never used again.
+        let client = unsafe { ManuallyDrop::take(&mut self.client) };
+        off_runtime(move || drop(client));
+    }
+}
+
+/// Calls `on_change` from a thread of its own after every write committed
+/// to the store in database `url`, by any process on any machine, until it
+/// returns false or the connection is lost.
+pub fn listen_for_changes(
+    url: &str,
+    mut on_change: impl FnMut() -> bool + Send + 'static,
+) -> Result<std::thread::JoinHandle<()>> {
+    let (ready, started) = std::sync::mpsc::channel();
+    let url = url.to_string();
+    let listener = std::thread::spawn(move || {
+        let connected = Client::connect(&url, NoTls).and_then(|mut client| {
+            client.batch_execute(&format!("LISTEN {CHANGES_CHANNEL}"))?;
+            Ok(client)
+        });
+        let mut client = match connected {
+            Ok(client) => {
+                let _ = ready.send(Ok(()));
+                client
+            }
+            Err(e) => {
+                let _ = ready.send(Err(Error::from(e)));
+                return;
+            }
+        };
+        use postgres::fallible_iterator::FallibleIterator;
+        let mut notifications = client.notifications();
+        let mut arrivals = notifications.blocking_iter();
+        while let Ok(Some(_)) = arrivals.next() {
+            if !on_change() {
+                break;
+            }
+        }
+    });
+    started
+        .recv()
+        .unwrap_or_else(|_| Err(Error::Server("the change listener stopped".into())))?;
+    Ok(listener)
+}
+
+/// Runs `f` where the driver may block: the driver runs a small async
+/// runtime of its own, which may not start on a thread already driving
+/// one (the servers' threads), so there `f` runs on a short-lived thread.
+fn off_runtime<T: Send>(f: impl FnOnce() -> T + Send) -> T {
+    if tokio::runtime::Handle::try_current().is_err() {
+        return f();
+    }
+    std::thread::scope(|scope| match scope.spawn(f).join() {
+        Ok(value) => value,
+        Err(panic) => std::panic::resume_unwind(panic),
+    })
+}
+
+/// The message of a driver error with what caused it.
+fn cause(e: &postgres::Error) -> String {
+    if let Some(db) = e.as_db_error() {
+        return db.message().to_string();
+    }
+    let mut text = e.to_string();
+    let mut source = std::error::Error::source(e);
+    while let Some(s) = source {
+        let more = s.to_string();
+        if !text.contains(&more) {
+            text = format!("{text}: {more}");
+        }
+        source = s.source();
+    }
+    text
+}
+
+/// `text` with the password of `url`, if any, blotted out.
+fn without_secrets(text: &str, url: &str) -> String {
+    match url.parse::<postgres::Config>() {
+        Ok(config) => match config.get_password() {
+            Some(p) if !p.is_empty() => text.replace(&*String::from_utf8_lossy(p), "***"),
+            _ => text.to_string(),
+        },
+        Err(_) => text.to_string(),
+    }
+}
+
+impl PgDb<'_> {
+    /// Prepares `sql` once per connection.
+    fn statement(&self, sql: &str) -> Result<Statement> {
+        if let Some(statement) = self.prepared.borrow().get(sql) {
+            return Ok(statement.clone());
+        }
+        let statement = self.with_client(|c| c.prepare(sql))?;
+        let mut prepared = self.prepared.borrow_mut();
+        if prepared.len() > 512 {
+            prepared.clear();
+        }
+        prepared.insert(sql.to_string(), statement.clone());
+        Ok(statement)
+    }
+
+    /// Runs `f` with the connection, off any async runtime.
+    pub(super) fn with_client<T: Send>(
+        &self,
+        f: impl FnOnce(&mut Client) -> Result<T, postgres::Error> + Send,
+    ) -> Result<T> {
+        let mut client = self.client.borrow_mut();
+        let client: &mut Client = &mut client;
+        Ok(off_runtime(move || f(client))?)
+    }
+
+    pub(super) fn batch(&self, sql: &str) -> Result<()> {
+        self.with_client(|c| c.batch_execute(sql))
+    }
+
+    pub(super) fn rows(&self, sql: &str, params: &Params<'_>) -> Result<Vec<Row>> {
+        let statement = self.statement(sql)?;
+        self.with_client(|c| c.query(&statement, params))
+    }
+
+    pub(super) fn row(&self, sql: &str, params: &Params<'_>) -> Result<Option<Row>> {
+        let statement = self.statement(sql)?;
+        self.with_client(|c| c.query_opt(&statement, params))
+    }
+
+    pub(super) fn one(&self, sql: &str, params: &Params<'_>) -> Result<Row> {
+        let statement = self.statement(sql)?;
+        self.with_client(|c| c.query_one(&statement, params))
+    }
+
+    pub(super) fn exec(&self, sql: &str, params: &Params<'_>) -> Result<u64> {
+        let statement = self.statement(sql)?;
+        self.with_client(|c| c.execute(&statement, params))
+    }
+
+    pub fn meta(&self, key: &str) -> Result<Option<String>> {
+        Ok(self
+            .row("SELECT value FROM meta WHERE key = $1", &[&key])?
+            .map(|r| r.get(0)))
+    }
+
+    pub fn set_meta(&self, key: &str, value: &str) -> Result<()> {
+        self.exec(
+            "INSERT INTO meta (key, value) VALUES ($1, $2)
+             ON CONFLICT (key) DO UPDATE SET value = excluded.value",
+            &[&key, &value],
+        )?;
+        Ok(())
+    }
+
+    /// Changes whenever a write commits (this connection's included).
+    pub fn data_version(&self) -> Result<i64> {
+        Ok(self.one("SELECT last_value FROM keep_changes", &[])?.get(0))
+    }
+}
+
+impl From<postgres::Error> for Error {
+    fn from(e: postgres::Error) -> Self {
+        if e.is_closed() {
+            Error::Server(format!(
+                "lost the connection to the database server: {}; nothing was written",
+                cause(&e)
+            ))
+        } else {
+            Error::Server(format!("database server: {}", cause(&e)))
+        }
+    }
+}

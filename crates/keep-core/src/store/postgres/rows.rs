@@ -1,0 +1,693 @@
+//! Plain rows on PostgreSQL: notes and their tags, versions, parts, edges,
+//! feedback, listings and the watcher's tables.
+
+use std::collections::{HashMap, HashSet};
+
+use postgres::Row;
+
+use super::PgDb;
+use super::filter::{Query, push_filter, push_listing, with_params};
+use crate::error::Result;
+use crate::model::time::Timestamp;
+use crate::model::{ListOrder, Note, NoteFilter, Part, Rating, Tags, Version, keys};
+use crate::store::types::{Lease, WatchedDir};
+use crate::store::{NoteRid, PartRid, VersionRid};
+
+/// Columns of a note row plus its tags as parallel arrays of keys and
+/// values.
+pub(super) const NOTE_COLUMNS: &str =
+    "n.rid, n.id, n.summary, n.content_hash, n.created, n.updated, n.accessed,
+     ARRAY(SELECT t.key FROM tags t WHERE t.note = n.rid ORDER BY t.key, t.value),
+     ARRAY(SELECT t.value FROM tags t WHERE t.note = n.rid ORDER BY t.key, t.value)";
+
+/// Reads a row selected with `NOTE_COLUMNS`.
+pub(super) fn note_from_row(row: &Row) -> (NoteRid, Note) {
+    let keys: Vec<String> = row.get(7);
+    let values: Vec<String> = row.get(8);
+    (
+        NoteRid(row.get(0)),
+        Note {
+            id: row.get(1),
+            summary: row.get(2),
+            content_hash: row.get(3),
+            created: Timestamp::from_millis(row.get(4)),
+            updated: Timestamp::from_millis(row.get(5)),
+            accessed: Timestamp::from_millis(row.get(6)),
+            tags: keys.into_iter().zip(values).collect(),
+        },
+    )
+}
+
+/// Text indexed for a note's tags: user tags as "key value" words.
+fn tags_index_text(tags: &Tags) -> String {
+    tags.user_tags()
+        .pairs()
+        .map(|(k, v)| format!("{k} {v}"))
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+fn json_tags(tags: &Tags) -> String {
+    serde_json::to_string(tags).expect("tags serialise")
+}
+
+fn version_from_row(row: &Row) -> Version {
+    let tags: String = row.get(2);
+    Version {
+        seq: row.get(0),
+        summary: row.get(1),
+        tags: serde_json::from_str::<Tags>(&tags).unwrap_or_default(),
+        content_hash: row.get(3),
+        created: Timestamp::from_millis(row.get(4)),
+        updated: Timestamp::from_millis(row.get(5)),
+    }
+}
+
+const VERSION_COLUMNS: &str = "seq, summary, tags, content_hash, created, updated";
+
+fn part_from_row(row: &Row) -> Part {
+    let tags: String = row.get(2);
+    let number: i64 = row.get(0);
+    Part {
+        number: u32::try_from(number).unwrap_or(u32::MAX),
+        summary: row.get(1),
+        tags: serde_json::from_str::<Tags>(&tags).unwrap_or_default(),
+    }
+}
+
+fn rid_list(rids: &[NoteRid]) -> Vec<i64> {
+    rids.iter().map(|r| r.0).collect()
+}
+
+impl PgDb<'_> {
+    pub fn note_rid(&self, id: &str) -> Result<Option<NoteRid>> {
+        Ok(self
+            .row("SELECT rid FROM notes WHERE id = $1", &[&id])?
+            .map(|r| NoteRid(r.get(0))))
+    }
+
+    pub fn note(&self, id: &str) -> Result<Option<(NoteRid, Note)>> {
+        let sql = format!("SELECT {NOTE_COLUMNS} FROM notes n WHERE n.id = $1");
+        Ok(self.row(&sql, &[&id])?.map(|r| note_from_row(&r)))
+    }
+
+    pub fn note_by_rid(&self, rid: NoteRid) -> Result<Option<Note>> {
+        let sql = format!("SELECT {NOTE_COLUMNS} FROM notes n WHERE n.rid = $1");
+        Ok(self.row(&sql, &[&rid.0])?.map(|r| note_from_row(&r).1))
+    }
+
+    pub fn insert_note(&self, note: &Note) -> Result<NoteRid> {
+        let rid: i64 = self
+            .one(
+                "INSERT INTO notes (id, summary, content_hash, created, updated, accessed)
+                 VALUES ($1, $2, $3, $4, $5, $6) RETURNING rid",
+                &[
+                    &note.id,
+                    &note.summary,
+                    &note.content_hash,
+                    &note.created.millis(),
+                    &note.updated.millis(),
+                    &note.accessed.millis(),
+                ],
+            )?
+            .get(0);
+        let rid = NoteRid(rid);
+        self.write_tags(rid, &note.tags)?;
+        Ok(rid)
+    }
+
+    pub fn update_note(&self, rid: NoteRid, note: &Note) -> Result<()> {
+        self.exec(
+            "UPDATE notes SET summary = $2, content_hash = $3, updated = $4, accessed = $5
+             WHERE rid = $1",
+            &[
+                &rid.0,
+                &note.summary,
+                &note.content_hash,
+                &note.updated.millis(),
+                &note.accessed.millis(),
+            ],
+        )?;
+        self.exec("DELETE FROM tags WHERE note = $1", &[&rid.0])?;
+        self.write_tags(rid, &note.tags)
+    }
+
+    pub fn rename_note(&self, rid: NoteRid, new_id: &str) -> Result<()> {
+        self.exec(
+            "UPDATE notes SET id = $2 WHERE rid = $1",
+            &[&rid.0, &new_id],
+        )?;
+        Ok(())
+    }
+
+    pub fn set_created(&self, rid: NoteRid, created: Timestamp) -> Result<()> {
+        self.exec(
+            "UPDATE notes SET created = $2 WHERE rid = $1",
+            &[&rid.0, &created.millis()],
+        )?;
+        Ok(())
+    }
+
+    pub fn touch_accessed(&self, rid: NoteRid, at: Timestamp) -> Result<()> {
+        self.exec(
+            "UPDATE notes SET accessed = $2 WHERE rid = $1",
+            &[&rid.0, &at.millis()],
+        )?;
+        Ok(())
+    }
+
+    pub fn delete_note(&self, rid: NoteRid) -> Result<()> {
+        self.exec("DELETE FROM notes WHERE rid = $1", &[&rid.0])?;
+        Ok(())
+    }
+
+    fn write_tags(&self, rid: NoteRid, tags: &Tags) -> Result<()> {
+        let (keys, values): (Vec<&str>, Vec<&str>) = tags.pairs().unzip();
+        if keys.is_empty() {
+            return Ok(());
+        }
+        self.exec(
+            "INSERT INTO tags (note, key, value) SELECT $1, k, v FROM unnest($2::text[], $3::text[]) AS x(k, v)",
+            &[&rid.0, &keys, &values],
+        )?;
+        Ok(())
+    }
+
+    pub fn index_note_text(&self, rid: NoteRid, summary: &str, tags: &Tags) -> Result<()> {
+        self.exec(
+            "UPDATE notes SET words =
+                 setweight(to_tsvector('english', keep_words($2)), 'A')
+                 || setweight(to_tsvector('english', keep_words($3)), 'B')
+             WHERE rid = $1",
+            &[&rid.0, &summary, &tags_index_text(tags)],
+        )?;
+        Ok(())
+    }
+
+    pub fn index_note_body(&self, rid: NoteRid, body: &str) -> Result<()> {
+        if body.is_empty() {
+            self.exec("DELETE FROM bodies WHERE note = $1", &[&rid.0])?;
+        } else {
+            self.exec(
+                "INSERT INTO bodies (note, words) VALUES ($1, to_tsvector('english', keep_words($2)))
+                 ON CONFLICT (note) DO UPDATE SET words = excluded.words",
+                &[&rid.0, &body],
+            )?;
+        }
+        Ok(())
+    }
+
+    pub fn all_notes(&self) -> Result<Vec<(NoteRid, Note)>> {
+        let sql = format!("SELECT {NOTE_COLUMNS} FROM notes n ORDER BY n.id");
+        Ok(self.rows(&sql, &[])?.iter().map(note_from_row).collect())
+    }
+
+    pub fn notes_tagged_key(&self, key: &str) -> Result<Vec<(NoteRid, String)>> {
+        Ok(self
+            .rows(
+                "SELECT note, value FROM tags WHERE key = $1 ORDER BY note, value",
+                &[&key],
+            )?
+            .iter()
+            .map(|r| (NoteRid(r.get(0)), r.get(1)))
+            .collect())
+    }
+
+    // Versions.
+
+    pub fn versions(&self, rid: NoteRid) -> Result<Vec<Version>> {
+        let sql = format!("SELECT {VERSION_COLUMNS} FROM versions WHERE note = $1 ORDER BY seq");
+        Ok(self
+            .rows(&sql, &[&rid.0])?
+            .iter()
+            .map(version_from_row)
+            .collect())
+    }
+
+    pub fn version_count(&self, rid: NoteRid) -> Result<i64> {
+        Ok(self
+            .one("SELECT count(*) FROM versions WHERE note = $1", &[&rid.0])?
+            .get(0))
+    }
+
+    pub fn latest_version(&self, rid: NoteRid) -> Result<Option<Version>> {
+        let sql = format!(
+            "SELECT {VERSION_COLUMNS} FROM versions WHERE note = $1 ORDER BY seq DESC LIMIT 1"
+        );
+        Ok(self.row(&sql, &[&rid.0])?.map(|r| version_from_row(&r)))
+    }
+
+    pub fn append_version(&self, rid: NoteRid, version: &Version) -> Result<VersionRid> {
+        let vid: i64 = self
+            .one(
+                "INSERT INTO versions (note, seq, summary, tags, content_hash, created, updated)
+                 SELECT $1, coalesce(max(seq), 0) + 1, $2, $3, $4, $5, $6 FROM versions WHERE note = $1
+                 RETURNING vid",
+                &[
+                    &rid.0,
+                    &version.summary,
+                    &json_tags(&version.tags),
+                    &version.content_hash,
+                    &version.created.millis(),
+                    &version.updated.millis(),
+                ],
+            )?
+            .get(0);
+        Ok(VersionRid(vid))
+    }
+
+    pub fn version_key(&self, rid: NoteRid, seq: i64) -> Result<Option<VersionRid>> {
+        Ok(self
+            .row(
+                "SELECT vid FROM versions WHERE note = $1 AND seq = $2",
+                &[&rid.0, &seq],
+            )?
+            .map(|r| VersionRid(r.get(0))))
+    }
+
+    pub fn insert_version(&self, rid: NoteRid, seq: i64, version: &Version) -> Result<()> {
+        self.exec(
+            "INSERT INTO versions (note, seq, summary, tags, content_hash, created, updated)
+             VALUES ($1, $2, $3, $4, $5, $6, $7)",
+            &[
+                &rid.0,
+                &seq,
+                &version.summary,
+                &json_tags(&version.tags),
+                &version.content_hash,
+                &version.created.millis(),
+                &version.updated.millis(),
+            ],
+        )?;
+        Ok(())
+    }
+
+    pub fn delete_version(&self, rid: NoteRid, seq: i64) -> Result<()> {
+        self.exec(
+            "DELETE FROM versions WHERE note = $1 AND seq = $2",
+            &[&rid.0, &seq],
+        )?;
+        Ok(())
+    }
+
+    /// The offset (1 = previous) of the archived version with key `vid`.
+    pub(super) fn version_offset(&self, vid: VersionRid) -> Result<Option<(NoteRid, i64)>> {
+        Ok(self
+            .row(
+                "SELECT v.note, (SELECT count(*) FROM versions w WHERE w.note = v.note AND w.seq >= v.seq)
+                 FROM versions v WHERE v.vid = $1",
+                &[&vid.0],
+            )?
+            .map(|r| (NoteRid(r.get(0)), r.get(1))))
+    }
+
+    // Parts.
+
+    pub fn parts(&self, rid: NoteRid) -> Result<Vec<Part>> {
+        Ok(self
+            .rows(
+                "SELECT number, summary, tags FROM parts WHERE note = $1 ORDER BY number",
+                &[&rid.0],
+            )?
+            .iter()
+            .map(part_from_row)
+            .collect())
+    }
+
+    pub fn part(&self, rid: NoteRid, number: u32) -> Result<Option<Part>> {
+        Ok(self
+            .row(
+                "SELECT number, summary, tags FROM parts WHERE note = $1 AND number = $2",
+                &[&rid.0, &i64::from(number)],
+            )?
+            .map(|r| part_from_row(&r)))
+    }
+
+    pub fn part_key(&self, rid: NoteRid, number: u32) -> Result<Option<PartRid>> {
+        Ok(self
+            .row(
+                "SELECT pid FROM parts WHERE note = $1 AND number = $2",
+                &[&rid.0, &i64::from(number)],
+            )?
+            .map(|r| PartRid(r.get(0))))
+    }
+
+    pub fn part_count(&self, rid: NoteRid) -> Result<i64> {
+        Ok(self
+            .one("SELECT count(*) FROM parts WHERE note = $1", &[&rid.0])?
+            .get(0))
+    }
+
+    pub fn replace_parts(&self, rid: NoteRid, parts: &[Part]) -> Result<()> {
+        self.exec("DELETE FROM parts WHERE note = $1", &[&rid.0])?;
+        if parts.is_empty() {
+            return Ok(());
+        }
+        let numbers: Vec<i64> = parts.iter().map(|p| i64::from(p.number)).collect();
+        let summaries: Vec<&str> = parts.iter().map(|p| p.summary.as_str()).collect();
+        let tags: Vec<String> = parts.iter().map(|p| json_tags(&p.tags)).collect();
+        self.exec(
+            "INSERT INTO parts (note, number, summary, tags)
+             SELECT $1, n, s, t FROM unnest($2::bigint[], $3::text[], $4::text[]) AS x(n, s, t)",
+            &[&rid.0, &numbers, &summaries, &tags],
+        )?;
+        Ok(())
+    }
+
+    // Edges.
+
+    pub fn replace_edges(&self, rid: NoteRid, edges: &[(String, String)]) -> Result<()> {
+        self.exec("DELETE FROM edges WHERE source = $1", &[&rid.0])?;
+        for (key, target) in edges {
+            self.add_edge(rid, key, target)?;
+        }
+        Ok(())
+    }
+
+    pub fn add_edge(&self, rid: NoteRid, key: &str, target: &str) -> Result<()> {
+        self.exec(
+            "INSERT INTO edges (source, key, target) VALUES ($1, $2, $3) ON CONFLICT DO NOTHING",
+            &[&rid.0, &key, &target],
+        )?;
+        Ok(())
+    }
+
+    pub fn edges_to(&self, id: &str) -> Result<Vec<(String, String)>> {
+        Ok(self
+            .rows(
+                "SELECT e.key, n.id FROM edges e JOIN notes n ON n.rid = e.source
+                 WHERE e.target = $1 ORDER BY e.key, n.id",
+                &[&id],
+            )?
+            .iter()
+            .map(|r| (r.get(0), r.get(1)))
+            .collect())
+    }
+
+    pub fn delete_edges_with_key(&self, key: &str) -> Result<()> {
+        self.exec("DELETE FROM edges WHERE key = $1", &[&key])?;
+        Ok(())
+    }
+
+    pub fn declared_edge_keys(&self) -> Result<Vec<(String, String)>> {
+        Ok(self
+            .rows(
+                "SELECT substr(n.id, 6), t.value FROM notes n JOIN tags t ON t.note = n.rid
+                 WHERE starts_with(n.id, '.tag/') AND t.key = $1 ORDER BY n.id",
+                &[&keys::INVERSE],
+            )?
+            .iter()
+            .map(|r| (r.get(0), r.get(1)))
+            .collect())
+    }
+
+    // Feedback.
+
+    pub fn rate(&self, rid: NoteRid, useful: bool, at: Timestamp) -> Result<Rating> {
+        let (u, w): (i64, i64) = if useful { (1, 0) } else { (0, 1) };
+        let row = self.one(
+            "INSERT INTO feedback (note, useful, wrong, updated) VALUES ($1, $2, $3, $4)
+             ON CONFLICT (note) DO UPDATE SET useful = feedback.useful + $2,
+                 wrong = feedback.wrong + $3, updated = $4
+             RETURNING useful, wrong",
+            &[&rid.0, &u, &w, &at.millis()],
+        )?;
+        Ok(Rating {
+            useful: row.get(0),
+            wrong: row.get(1),
+        })
+    }
+
+    pub fn rating(&self, rid: NoteRid) -> Result<Option<Rating>> {
+        Ok(self
+            .row(
+                "SELECT useful, wrong FROM feedback WHERE note = $1",
+                &[&rid.0],
+            )?
+            .map(|r| Rating {
+                useful: r.get(0),
+                wrong: r.get(1),
+            }))
+    }
+
+    pub fn feedback_among(&self, rids: &[NoteRid]) -> Result<HashMap<NoteRid, Rating>> {
+        if rids.is_empty() {
+            return Ok(HashMap::new());
+        }
+        Ok(self
+            .rows(
+                "SELECT note, useful, wrong FROM feedback WHERE note = ANY($1)",
+                &[&rid_list(rids)],
+            )?
+            .iter()
+            .map(|r| {
+                (
+                    NoteRid(r.get(0)),
+                    Rating {
+                        useful: r.get(1),
+                        wrong: r.get(2),
+                    },
+                )
+            })
+            .collect())
+    }
+
+    pub fn superseded_among(&self, rids: &[NoteRid]) -> Result<HashSet<NoteRid>> {
+        if rids.is_empty() {
+            return Ok(HashSet::new());
+        }
+        Ok(self
+            .rows(
+                "SELECT n.rid FROM notes n WHERE n.rid = ANY($1)
+                 AND EXISTS (SELECT 1 FROM edges e WHERE e.target = n.id AND e.key = $2)",
+                &[&rid_list(rids), &keys::SUPERSEDES],
+            )?
+            .iter()
+            .map(|r| NoteRid(r.get(0)))
+            .collect())
+    }
+
+    // Listings.
+
+    pub fn list_notes(
+        &self,
+        filter: &NoteFilter,
+        order: ListOrder,
+        limit: Option<usize>,
+    ) -> Result<Vec<Note>> {
+        self.list_notes_from(filter, order, 0, limit)
+    }
+
+    pub fn list_notes_from(
+        &self,
+        filter: &NoteFilter,
+        order: ListOrder,
+        offset: usize,
+        limit: Option<usize>,
+    ) -> Result<Vec<Note>> {
+        let mut q = Query::new(format!("SELECT {NOTE_COLUMNS} FROM notes n WHERE TRUE"));
+        push_filter(filter, &mut q);
+        push_listing(filter, &mut q);
+        q.push(match order {
+            ListOrder::Updated => " ORDER BY n.updated DESC, n.id",
+            ListOrder::Accessed => " ORDER BY n.accessed DESC, n.id",
+            ListOrder::Created => " ORDER BY n.created DESC, n.id",
+            ListOrder::Id => " ORDER BY n.id",
+        });
+        let limit = q.arg(limit.map(|l| l as i64));
+        let offset = q.arg(offset as i64);
+        q.push(&format!(" LIMIT {limit} OFFSET {offset}"));
+        let rows = with_params(&q, |sql, params| self.rows(sql, params))?;
+        Ok(rows.iter().map(|r| note_from_row(r).1).collect())
+    }
+
+    pub fn count_notes(&self, filter: &NoteFilter) -> Result<usize> {
+        let mut q = Query::new("SELECT count(*) FROM notes n WHERE TRUE");
+        push_filter(filter, &mut q);
+        push_listing(filter, &mut q);
+        let count: i64 = with_params(&q, |sql, params| self.one(sql, params))?.get(0);
+        Ok(usize::try_from(count).unwrap_or(0))
+    }
+
+    pub fn tag_catalog(&self, values_per_key: usize) -> Result<Vec<(String, Vec<String>)>> {
+        let rows = self.rows(
+            "SELECT key, value, count(*) AS uses FROM tags
+             WHERE left(key, 1) <> '_'
+             GROUP BY key, value ORDER BY key, uses DESC, value",
+            &[],
+        )?;
+        let mut catalog: Vec<(String, Vec<String>)> = Vec::new();
+        for row in rows {
+            let (key, value): (String, String) = (row.get(0), row.get(1));
+            match catalog.last_mut() {
+                Some((k, values)) if *k == key => {
+                    if values.len() < values_per_key {
+                        values.push(value);
+                    }
+                }
+                _ => catalog.push((key, vec![value])),
+            }
+        }
+        Ok(catalog)
+    }
+
+    pub fn ids_starting_with(&self, prefix: &str, limit: usize) -> Result<Vec<String>> {
+        Ok(self
+            .rows(
+                "SELECT id FROM notes WHERE starts_with(id, $1) ORDER BY id LIMIT $2",
+                &[&prefix, &(limit as i64)],
+            )?
+            .iter()
+            .map(|r| r.get(0))
+            .collect())
+    }
+
+    pub fn tag_count(&self, key: &str, value: &str) -> Result<i64> {
+        Ok(self
+            .one(
+                "SELECT count(*) FROM tags WHERE key = $1 AND value = $2",
+                &[&key, &value],
+            )?
+            .get(0))
+    }
+
+    pub fn rids_with_tag(&self, key: &str, value: &str, limit: usize) -> Result<Vec<NoteRid>> {
+        Ok(self
+            .rows(
+                "SELECT note FROM tags WHERE key = $1 AND value = $2 LIMIT $3",
+                &[&key, &value, &(limit as i64)],
+            )?
+            .iter()
+            .map(|r| NoteRid(r.get(0)))
+            .collect())
+    }
+
+    pub fn notes_passing(
+        &self,
+        rids: &[NoteRid],
+        filter: &NoteFilter,
+    ) -> Result<HashMap<NoteRid, Note>> {
+        if rids.is_empty() {
+            return Ok(HashMap::new());
+        }
+        let mut q = Query::new(format!(
+            "SELECT {NOTE_COLUMNS} FROM notes n WHERE n.rid = ANY("
+        ));
+        let list = q.arg(rid_list(rids));
+        q.push(&format!("{list})"));
+        push_filter(filter, &mut q);
+        let rows = with_params(&q, |sql, params| self.rows(sql, params))?;
+        Ok(rows.iter().map(note_from_row).collect())
+    }
+
+    // Watching.
+
+    pub fn add_watch(&self, w: &WatchedDir, now: i64) -> Result<()> {
+        let excludes = serde_json::to_string(&w.excludes).expect("strings serialise");
+        self.exec(
+            "INSERT INTO watches (dir, recursive, excludes, added) VALUES ($1, $2, $3, $4)
+             ON CONFLICT (dir) DO UPDATE SET recursive = $2, excludes = $3",
+            &[&w.dir, &w.recursive, &excludes, &now],
+        )?;
+        Ok(())
+    }
+
+    pub fn remove_watch(&self, dir: &str) -> Result<bool> {
+        Ok(self.exec("DELETE FROM watches WHERE dir = $1", &[&dir])? > 0)
+    }
+
+    pub fn watches(&self) -> Result<Vec<WatchedDir>> {
+        Ok(self
+            .rows(
+                "SELECT dir, recursive, excludes FROM watches ORDER BY dir",
+                &[],
+            )?
+            .iter()
+            .map(|r| {
+                let excludes: String = r.get(2);
+                WatchedDir {
+                    dir: r.get(0),
+                    recursive: r.get(1),
+                    excludes: serde_json::from_str(&excludes).unwrap_or_default(),
+                }
+            })
+            .collect())
+    }
+
+    pub fn lease(&self, name: &str) -> Result<Option<Lease>> {
+        Ok(self
+            .row(
+                "SELECT holder, pid, since, expires FROM leases WHERE name = $1",
+                &[&name],
+            )?
+            .map(|r| Lease {
+                holder: r.get(0),
+                pid: r.get(1),
+                since: r.get(2),
+                expires: r.get(3),
+            }))
+    }
+
+    pub fn take_lease(
+        &self,
+        name: &str,
+        holder: &str,
+        pid: i64,
+        now: i64,
+        expires: i64,
+    ) -> Result<bool> {
+        if let Some(current) = self.lease(name)?
+            && current.holder != holder
+            && current.expires > now
+        {
+            return Ok(false);
+        }
+        self.exec(
+            "INSERT INTO leases (name, holder, pid, since, expires) VALUES ($1, $2, $3, $4, $5)
+             ON CONFLICT (name) DO UPDATE SET
+               since = CASE WHEN leases.holder = $2 THEN leases.since ELSE $4 END,
+               holder = $2, pid = $3, expires = $5",
+            &[&name, &holder, &pid, &now, &expires],
+        )?;
+        Ok(true)
+    }
+
+    pub fn release_lease(&self, name: &str, holder: &str) -> Result<()> {
+        self.exec(
+            "DELETE FROM leases WHERE name = $1 AND holder = $2",
+            &[&name, &holder],
+        )?;
+        Ok(())
+    }
+
+    pub fn file_state(&self, id: &str) -> Result<Option<(i64, i64)>> {
+        Ok(self
+            .row("SELECT size, mtime FROM file_state WHERE id = $1", &[&id])?
+            .map(|r| (r.get(0), r.get(1))))
+    }
+
+    pub fn set_file_state(&self, id: &str, size: i64, mtime: i64) -> Result<()> {
+        self.exec(
+            "INSERT INTO file_state (id, size, mtime) VALUES ($1, $2, $3)
+             ON CONFLICT (id) DO UPDATE SET size = $2, mtime = $3",
+            &[&id, &size, &mtime],
+        )?;
+        Ok(())
+    }
+
+    pub fn forget_file_state(&self, id: &str) -> Result<()> {
+        self.exec("DELETE FROM file_state WHERE id = $1", &[&id])?;
+        Ok(())
+    }
+
+    pub fn ids_with_prefix(&self, prefix: &str) -> Result<Vec<String>> {
+        Ok(self
+            .rows(
+                "SELECT id FROM notes WHERE starts_with(id, $1) ORDER BY id",
+                &[&prefix],
+            )?
+            .iter()
+            .map(|r| r.get(0))
+            .collect())
+    }
+}

@@ -1,0 +1,308 @@
+//! Vectors in pgvector: one table per kind of row (current notes, archived
+//! versions, parts), keyed by that row's key and deleted with it. The HNSW
+//! indexes (cosine) are made when a model is first used, for its
+//! dimension; nearest-neighbour search runs over them, and over the exact
+//! distances of the notes a filter lets through.
+
+use pgvector::Vector;
+
+use super::PgDb;
+use super::filter::{Query, push_filter, with_params};
+use crate::error::Result;
+use crate::model::NoteFilter;
+use crate::store::vectors::{PendingText, VecKind, VecRow, VectorSpace, from_bytes, to_bytes};
+use crate::store::{NoteRid, VersionRid};
+
+const MODEL_KEY: &str = "vector_model";
+const DIMS_KEY: &str = "vector_dims";
+/// The largest candidate list HNSW may keep while searching (pgvector's
+/// limit).
+const MAX_EF_SEARCH: usize = 1_000;
+
+fn index_name(kind: VecKind) -> String {
+    format!("{}_hnsw", kind.vec_table())
+}
+
+impl PgDb<'_> {
+    pub fn vector_space(&self) -> Result<Option<VectorSpace>> {
+        let (Some(model), Some(dims)) = (self.meta(MODEL_KEY)?, self.meta(DIMS_KEY)?) else {
+            return Ok(None);
+        };
+        Ok(dims.parse().ok().map(|dims| VectorSpace { model, dims }))
+    }
+
+    /// The nearest-neighbour expression of the index for `dims`.
+    fn distance(dims: usize, param: &str) -> String {
+        format!("embedding::vector({dims}) <=> {param}")
+    }
+
+    pub fn create_vector_space(&self, space: &VectorSpace) -> Result<()> {
+        for kind in VecKind::ALL {
+            let sql = format!(
+                "CREATE INDEX IF NOT EXISTS {} ON {} USING hnsw ((embedding::vector({})) vector_cosine_ops)",
+                index_name(kind),
+                kind.vec_table(),
+                space.dims
+            );
+            self.batch(&sql)?;
+        }
+        self.set_meta(MODEL_KEY, &space.model)?;
+        self.set_meta(DIMS_KEY, &space.dims.to_string())
+    }
+
+    pub fn codes_missing(&self) -> Result<bool> {
+        Ok(false)
+    }
+
+    pub fn create_codes(&self) -> Result<()> {
+        Ok(())
+    }
+
+    pub fn drop_vector_space(&self) -> Result<()> {
+        let mut sql = String::new();
+        for kind in VecKind::ALL {
+            sql.push_str(&format!(
+                "DROP INDEX IF EXISTS {}; DELETE FROM {}; UPDATE {} SET embedded = NULL;\n",
+                index_name(kind),
+                kind.vec_table(),
+                kind.row_table()
+            ));
+        }
+        sql.push_str(&format!(
+            "DELETE FROM meta WHERE key IN ('{MODEL_KEY}', '{DIMS_KEY}');"
+        ));
+        self.batch(&sql)?;
+        self.prepared.borrow_mut().clear();
+        Ok(())
+    }
+
+    pub fn set_pending_scope(&self, notes: &[NoteRid]) -> Result<()> {
+        self.batch(
+            "CREATE TEMP TABLE IF NOT EXISTS pending_scope (rid bigint PRIMARY KEY);
+             DELETE FROM pending_scope;",
+        )?;
+        let rids: Vec<i64> = notes.iter().map(|r| r.0).collect();
+        self.exec(
+            "INSERT INTO pending_scope (rid) SELECT DISTINCT unnest($1::bigint[])",
+            &[&rids],
+        )?;
+        Ok(())
+    }
+
+    fn pending_condition(kind: VecKind, scoped: bool) -> String {
+        let mut condition = String::from("embedded IS NULL AND summary <> ''");
+        if scoped {
+            condition.push_str(&format!(
+                " AND {} IN (SELECT rid FROM pending_scope)",
+                kind.note_column()
+            ));
+        }
+        condition
+    }
+
+    pub fn pending_texts_in(&self, limit: usize, scoped: bool) -> Result<Vec<PendingText>> {
+        let mut out = Vec::new();
+        for kind in VecKind::ALL {
+            if out.len() >= limit {
+                break;
+            }
+            let sql = format!(
+                "SELECT {k}, summary FROM {r} WHERE {c} ORDER BY {k} LIMIT $1",
+                k = kind.key(),
+                r = kind.row_table(),
+                c = Self::pending_condition(kind, scoped)
+            );
+            for row in self.rows(&sql, &[&((limit - out.len()) as i64)])? {
+                out.push(PendingText {
+                    row: VecRow::of(kind, row.get(0)),
+                    text: row.get(1),
+                });
+            }
+        }
+        Ok(out)
+    }
+
+    pub fn count_pending(&self) -> Result<i64> {
+        self.count_pending_in(false)
+    }
+
+    pub fn count_pending_in(&self, scoped: bool) -> Result<i64> {
+        let mut total = 0;
+        for kind in VecKind::ALL {
+            let sql = format!(
+                "SELECT count(*) FROM {} WHERE {}",
+                kind.row_table(),
+                Self::pending_condition(kind, scoped)
+            );
+            total += self.one(&sql, &[])?.get::<_, i64>(0);
+        }
+        Ok(total)
+    }
+
+    pub fn donor_vector(&self, hash: &str) -> Result<Option<Vec<u8>>> {
+        for kind in VecKind::ALL {
+            let sql = format!(
+                "SELECT v.embedding FROM {r} x JOIN {t} v ON v.key = x.{k}
+                 WHERE x.embedded = $1 LIMIT 1",
+                r = kind.row_table(),
+                t = kind.vec_table(),
+                k = kind.key()
+            );
+            if let Some(row) = self.row(&sql, &[&hash])? {
+                return Ok(Some(to_bytes(row.get::<_, Vector>(0).as_slice())));
+            }
+        }
+        Ok(None)
+    }
+
+    pub fn set_vector(&self, row: VecRow, text: &str, hash: &str, vector: &[u8]) -> Result<bool> {
+        let (kind, key) = (row.kind(), row.key());
+        let sql = format!(
+            "UPDATE {r} SET embedded = $2 WHERE {k} = $1 AND summary = $3",
+            r = kind.row_table(),
+            k = kind.key()
+        );
+        if self.exec(&sql, &[&key, &hash, &text])? == 0 {
+            return Ok(false);
+        }
+        self.put_vector(kind, key, Vector::from(from_bytes(vector)))?;
+        Ok(true)
+    }
+
+    fn put_vector(&self, kind: VecKind, key: i64, vector: Vector) -> Result<()> {
+        let sql = format!(
+            "INSERT INTO {} (key, embedding) VALUES ($1, $2)
+             ON CONFLICT (key) DO UPDATE SET embedding = excluded.embedding",
+            kind.vec_table()
+        );
+        self.exec(&sql, &[&key, &vector])?;
+        Ok(())
+    }
+
+    pub fn vector_bytes(&self, row: VecRow) -> Result<Option<Vec<u8>>> {
+        let (kind, key) = (row.kind(), row.key());
+        let sql = format!(
+            "SELECT v.embedding FROM {v} v JOIN {r} r ON r.{k} = v.key
+             WHERE v.key = $1 AND r.embedded IS NOT NULL",
+            v = kind.vec_table(),
+            r = kind.row_table(),
+            k = kind.key()
+        );
+        Ok(self
+            .row(&sql, &[&key])?
+            .map(|r| to_bytes(r.get::<_, Vector>(0).as_slice())))
+    }
+
+    pub fn vector(&self, row: VecRow) -> Result<Option<Vec<f32>>> {
+        let (kind, key) = (row.kind(), row.key());
+        let sql = format!("SELECT embedding FROM {} WHERE key = $1", kind.vec_table());
+        Ok(self
+            .row(&sql, &[&key])?
+            .map(|r| r.get::<_, Vector>(0).to_vec()))
+    }
+
+    pub fn copy_vector(&self, from: VecRow, to: VecRow) -> Result<()> {
+        let hash_sql = format!(
+            "SELECT x.embedded, v.embedding FROM {r} x JOIN {t} v ON v.key = x.{k} WHERE x.{k} = $1",
+            r = from.kind().row_table(),
+            t = from.kind().vec_table(),
+            k = from.kind().key()
+        );
+        let Some(found) = self.row(&hash_sql, &[&from.key()])? else {
+            return Ok(());
+        };
+        let (hash, vector): (Option<String>, Vector) = (found.get(0), found.get(1));
+        if let Some(hash) = hash {
+            let sql = format!(
+                "UPDATE {} SET embedded = $2 WHERE {} = $1",
+                to.kind().row_table(),
+                to.kind().key()
+            );
+            self.exec(&sql, &[&to.key(), &hash])?;
+            self.put_vector(to.kind(), to.key(), vector)?;
+        }
+        Ok(())
+    }
+
+    /// The `k` nearest rows of a kind by cosine distance, from the HNSW
+    /// index.
+    fn nearest(&self, kind: VecKind, query: &[f32], k: usize) -> Result<Vec<(i64, f64)>> {
+        if k == 0 {
+            return Ok(Vec::new());
+        }
+        let Some(space) = self.vector_space()? else {
+            return Ok(Vec::new());
+        };
+        self.batch(&format!(
+            "SET hnsw.ef_search = {}",
+            k.clamp(40, MAX_EF_SEARCH)
+        ))?;
+        let sql = format!(
+            "SELECT key, ({d})::float8 FROM {t} ORDER BY {d} LIMIT $2",
+            d = Self::distance(space.dims, "$1"),
+            t = kind.vec_table()
+        );
+        Ok(self
+            .rows(&sql, &[&Vector::from(query.to_vec()), &(k as i64)])?
+            .iter()
+            .map(|r| (r.get(0), r.get(1)))
+            .collect())
+    }
+
+    pub fn nearest_filtered(
+        &self,
+        query: &[f32],
+        filter: &NoteFilter,
+        k: usize,
+    ) -> Result<Vec<(NoteRid, f64)>> {
+        if self.vector_space()?.is_none() {
+            return Ok(Vec::new());
+        }
+        let mut q = Query::default();
+        let v = q.arg(Vector::from(query.to_vec()));
+        q.push(&format!(
+            "SELECT n.rid, (v.embedding <=> {v})::float8 AS d
+             FROM notes n JOIN vec_notes v ON v.key = n.rid WHERE TRUE"
+        ));
+        push_filter(filter, &mut q);
+        let k = q.arg(k as i64);
+        q.push(&format!(" ORDER BY d, n.rid LIMIT {k}"));
+        let rows = with_params(&q, |sql, params| self.rows(sql, params))?;
+        Ok(rows.iter().map(|r| (NoteRid(r.get(0)), r.get(1))).collect())
+    }
+
+    pub fn nearest_notes(&self, query: &[f32], k: usize) -> Result<Vec<(NoteRid, f64)>> {
+        Ok(self
+            .nearest(VecKind::Note, query, k)?
+            .into_iter()
+            .map(|(key, d)| (NoteRid(key), d))
+            .collect())
+    }
+
+    pub fn nearest_parts(&self, query: &[f32], k: usize) -> Result<Vec<(NoteRid, i64, f64)>> {
+        let nearest = self.nearest(VecKind::Part, query, k)?;
+        let pids: Vec<i64> = nearest.iter().map(|(pid, _)| *pid).collect();
+        let rows = self.rows(
+            "SELECT pid, note, number FROM parts WHERE pid = ANY($1)",
+            &[&pids],
+        )?;
+        let owner: std::collections::HashMap<i64, (i64, i64)> = rows
+            .iter()
+            .map(|r| (r.get(0), (r.get(1), r.get(2))))
+            .collect();
+        Ok(nearest
+            .into_iter()
+            .filter_map(|(pid, d)| owner.get(&pid).map(|&(rid, n)| (NoteRid(rid), n, d)))
+            .collect())
+    }
+
+    pub fn nearest_versions(&self, query: &[f32], k: usize) -> Result<Vec<(NoteRid, i64, f64)>> {
+        let mut out = Vec::new();
+        for (vid, distance) in self.nearest(VecKind::Version, query, k)? {
+            if let Some((rid, offset)) = self.version_offset(VersionRid(vid))? {
+                out.push((rid, offset, distance));
+            }
+        }
+        Ok(out)
+    }
+}

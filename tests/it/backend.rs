@@ -1,0 +1,100 @@
+//! The database every test's store lives in: a folder (SQLite) by default,
+//! or with `KEEP_TEST_BACKEND=postgres` a database of its own on a private
+//! PostgreSQL server that this test process starts in a temporary folder
+//! (from `./scripts/setup.sh --dev`) and stops when it exits.
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+use std::sync::OnceLock;
+use std::sync::atomic::{AtomicUsize, Ordering};
+
+/// Which database the tests run on.
+pub fn postgres() -> bool {
+    std::env::var("KEEP_TEST_BACKEND").is_ok_and(|b| b == "postgres")
+}
+
+fn repo() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
+}
+
+/// The server: its folder and the URL of its `keep` database.
+struct Server {
+    dir: PathBuf,
+    url: String,
+}
+
+static SERVER: OnceLock<Server> = OnceLock::new();
+
+extern "C" fn stop_server() {
+    if let Some(server) = SERVER.get() {
+        let _ = Command::new(repo().join("scripts/pg.sh"))
+            .arg("stop")
+            .arg(&server.dir)
+            .output();
+        let _ = std::fs::remove_dir_all(&server.dir);
+    }
+}
+
+fn server() -> &'static Server {
+    SERVER.get_or_init(|| {
+        let dir = std::env::temp_dir().join(format!("keep-it-pg-{}", std::process::id()));
+        let out = Command::new(repo().join("scripts/pg.sh"))
+            .arg("start")
+            .arg(&dir)
+            .output()
+            .expect("run scripts/pg.sh");
+        assert!(
+            out.status.success(),
+            "could not start PostgreSQL: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        // SAFETY: registers a plain function without arguments to run at exit.
+        unsafe { libc::atexit(stop_server) };
+        Server {
+            dir,
+            url: String::from_utf8(out.stdout).unwrap().trim().to_string(),
+        }
+    })
+}
+
+/// A database of one test, dropped with it.
+pub struct Database {
+    pub name: String,
+    pub url: String,
+}
+
+impl Database {
+    pub fn create() -> Self {
+        static NEXT: AtomicUsize = AtomicUsize::new(0);
+        let server = server();
+        let name = format!(
+            "t{}_{}",
+            std::process::id(),
+            NEXT.fetch_add(1, Ordering::Relaxed)
+        );
+        admin(server, &format!("CREATE DATABASE {name}"));
+        let (base, query) = server.url.split_once('?').expect("a socket URL");
+        let (prefix, _) = base.rsplit_once('/').expect("a database in the URL");
+        Database {
+            url: format!("{prefix}/{name}?{query}"),
+            name,
+        }
+    }
+}
+
+impl Drop for Database {
+    fn drop(&mut self) {
+        if let Some(server) = SERVER.get() {
+            admin(
+                server,
+                &format!("DROP DATABASE IF EXISTS {} WITH (FORCE)", self.name),
+            );
+        }
+    }
+}
+
+fn admin(server: &Server, sql: &str) {
+    let mut client = postgres::Client::connect(&server.url, postgres::NoTls)
+        .expect("connect to the test server");
+    client.batch_execute(sql).expect(sql);
+}
