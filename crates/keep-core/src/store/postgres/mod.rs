@@ -394,7 +394,7 @@ impl From<postgres::Error> for Error {
     fn from(e: postgres::Error) -> Self {
         if e.is_closed() {
             Error::Server(format!(
-                "lost the connection to the database server: {}; nothing was written",
+                "lost the connection to the database server: {}; the write in progress was rolled back",
                 cause(&e)
             ))
         } else {
