@@ -104,6 +104,59 @@ impl Env {
         self.database.is_some()
     }
 
+    /// Takes the store's write lock from another connection (as another
+    /// writer would) and holds it for `seconds`; returns once it is held.
+    /// The returned handle ends true when the lock was released cleanly.
+    pub fn hold_write_lock(&self, seconds: u64) -> std::thread::JoinHandle<bool> {
+        let (held, taken) = std::sync::mpsc::channel();
+        let hold = std::time::Duration::from_secs(seconds);
+        let handle = match &self.database {
+            Some(db) => {
+                let url = db.url.clone();
+                std::thread::spawn(move || {
+                    let mut client = postgres::Client::connect(&url, postgres::NoTls).unwrap();
+                    client
+                        .batch_execute("BEGIN; SELECT pg_advisory_xact_lock(1801807216)")
+                        .unwrap();
+                    held.send(()).unwrap();
+                    std::thread::sleep(hold);
+                    client.batch_execute("ROLLBACK").is_ok()
+                })
+            }
+            None => {
+                let path = self.store().join("keep.db");
+                std::thread::spawn(move || {
+                    let mut conn = rusqlite::Connection::open(path).unwrap();
+                    conn.busy_timeout(std::time::Duration::from_secs(10))
+                        .unwrap();
+                    let tx = conn
+                        .transaction_with_behavior(rusqlite::TransactionBehavior::Immediate)
+                        .unwrap();
+                    held.send(()).unwrap();
+                    std::thread::sleep(hold);
+                    tx.rollback().is_ok()
+                })
+            }
+        };
+        taken.recv().expect("the lock is taken");
+        handle
+    }
+
+    /// The count a `SELECT count(*) ...` gives on the store's database.
+    pub fn sql_count(&self, sql: &str) -> i64 {
+        match &self.database {
+            Some(db) => postgres::Client::connect(&db.url, postgres::NoTls)
+                .expect("connect to the test database")
+                .query_one(sql, &[])
+                .expect(sql)
+                .get(0),
+            None => rusqlite::Connection::open(self.store().join("keep.db"))
+                .unwrap()
+                .query_row(sql, [], |r| r.get(0))
+                .expect(sql),
+        }
+    }
+
     /// Runs SQL statements directly on the store's database, whichever it
     /// is, as another program (or a fault) would.
     pub fn sql(&self, sql: &str) {

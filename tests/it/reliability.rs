@@ -98,10 +98,28 @@ fn run_bounded(mut cmd: Command, limit: Duration) -> (std::process::Output, f64)
     (out, usage.ru_maxrss as f64 / 1024.0)
 }
 
-/// Checks the store: SQLite and FTS5 integrity, no row of tags, versions,
-/// parts, edges or vector codes without its note.
-fn assert_consistent(store: &Path) {
-    let conn = rusqlite::Connection::open(store.join("keep.db")).unwrap();
+/// The tables whose rows belong to a note, with the column naming it.
+const OWNED_ROWS: [(&str, &str); 4] = [
+    ("tags", "note"),
+    ("versions", "note"),
+    ("parts", "note"),
+    ("edges", "source"),
+];
+
+/// Checks the store: on SQLite its and FTS5's integrity and no int8 code
+/// without its note; on either, no row of tags, versions, parts or edges
+/// without its note.
+fn assert_consistent(env: &Env) {
+    if env.on_postgres() {
+        for (table, column) in OWNED_ROWS {
+            let dangling = env.sql_count(&format!(
+                "SELECT count(*) FROM {table} WHERE {column} NOT IN (SELECT rid FROM notes)"
+            ));
+            assert_eq!(dangling, 0, "dangling {table}");
+        }
+        return;
+    }
+    let conn = rusqlite::Connection::open(env.store().join("keep.db")).unwrap();
     let check: String = conn
         .query_row("PRAGMA integrity_check", [], |r| r.get(0))
         .unwrap();
@@ -114,30 +132,16 @@ fn assert_consistent(store: &Path) {
         .unwrap_or_else(|e| panic!("{fts}: {e}"));
     }
     let dangling = |sql: &str| -> i64 { conn.query_row(sql, [], |r| r.get(0)).unwrap_or(0) };
-    for (what, sql) in [
-        (
-            "tags",
-            "SELECT count(*) FROM tags WHERE note NOT IN (SELECT rid FROM notes)",
-        ),
-        (
-            "versions",
-            "SELECT count(*) FROM versions WHERE note NOT IN (SELECT rid FROM notes)",
-        ),
-        (
-            "parts",
-            "SELECT count(*) FROM parts WHERE note NOT IN (SELECT rid FROM notes)",
-        ),
-        (
-            "edges",
-            "SELECT count(*) FROM edges WHERE source NOT IN (SELECT rid FROM notes)",
-        ),
-        (
-            "codes",
-            "SELECT count(*) FROM codes_notes WHERE key NOT IN (SELECT rid FROM notes)",
-        ),
-    ] {
-        assert_eq!(dangling(sql), 0, "dangling {what}");
+    for (table, column) in OWNED_ROWS {
+        let sql =
+            format!("SELECT count(*) FROM {table} WHERE {column} NOT IN (SELECT rid FROM notes)");
+        assert_eq!(dangling(&sql), 0, "dangling {table}");
     }
+    assert_eq!(
+        dangling("SELECT count(*) FROM codes_notes WHERE key NOT IN (SELECT rid FROM notes)"),
+        0,
+        "dangling codes"
+    );
 }
 
 fn mkfifo(path: &Path) {
@@ -274,7 +278,7 @@ fn hostile_files_fail_alone_within_bounds() {
         assert!(ids.contains(&id), "{id} missing; stderr:\n{stderr}");
     }
     assert!(peak < 1500.0, "peak memory {peak:.0} MB");
-    assert_consistent(&env.store());
+    assert_consistent(&env);
     // Nothing leaves a process behind.
     let again = env.run(&["list", "--ids"]);
     assert!(again.status.success());
@@ -322,7 +326,7 @@ fn kill_9_during_an_ingest_or_a_backlog_fill_loses_nothing() {
             kills += 1;
         }
         let _ = child.wait();
-        assert_consistent(&env.store());
+        assert_consistent(&env);
         println!("ingest run {run}: {} notes stored", env.all_ids().len());
     }
     let (out, _) = run_bounded(
@@ -335,7 +339,7 @@ fn kill_9_during_an_ingest_or_a_backlog_fill_loses_nothing() {
         String::from_utf8_lossy(&out.stderr)
     );
     assert_eq!(env.all_ids().len(), 400, "lost or duplicated notes");
-    assert_consistent(&env.store());
+    assert_consistent(&env);
 
     // Now the backlog: `reindex --all` drops every vector and embeds
     // everything again; kill it part way, three times.
@@ -352,13 +356,13 @@ fn kill_9_during_an_ingest_or_a_backlog_fill_loses_nothing() {
             kills += 1;
         }
         let _ = child.wait();
-        assert_consistent(&env.store());
+        assert_consistent(&env);
     }
     let (out, _) = run_bounded(env.cmd(&["reindex"]), Duration::from_secs(300));
     assert!(out.status.success());
     let report: Value = env.json(&["reindex"]);
     assert_eq!(report["remaining"], 0, "{report}");
-    assert_consistent(&env.store());
+    assert_consistent(&env);
     println!("kill -9: {kills} kills, 400 notes, 0 lost, store consistent");
 }
 
@@ -559,7 +563,7 @@ fn concurrent_writers_through_cli_mcp_and_the_watcher_lose_nothing() {
     assert_eq!(errors.load(Ordering::SeqCst), 0);
     assert!(lost.is_empty(), "lost: {lost:?}");
     assert!(unwatched.is_empty(), "not stored: {unwatched:?}");
-    assert_consistent(&env.store());
+    assert_consistent(&env);
 }
 
 #[test]

@@ -212,32 +212,8 @@ fn a_store_locked_by_another_writer_never_freezes_the_screen() {
     env.put("Second note", &[]);
     let pane = Pane::start(&env, &["ui"], 100, 20);
     pane.wait_for("notes 1/2");
-    // Another process takes the write lock and holds it for 3 seconds.
-    let db = env.store().join("keep.db");
-    let mut locker = env
-        .program(
-            Path::new("python3"),
-            &[
-                "-c",
-                "import sqlite3, sys, time\n\
-                 c = sqlite3.connect(sys.argv[1], isolation_level=None)\n\
-                 c.execute('BEGIN IMMEDIATE')\n\
-                 print('locked', flush=True)\n\
-                 time.sleep(3)\n\
-                 c.execute('ROLLBACK')",
-                db.to_str().unwrap(),
-            ],
-        )
-        .stdout(std::process::Stdio::piped())
-        .spawn()
-        .expect("python3");
-    let mut line = String::new();
-    std::io::BufRead::read_line(
-        &mut std::io::BufReader::new(locker.stdout.as_mut().unwrap()),
-        &mut line,
-    )
-    .unwrap();
-    assert_eq!(line.trim(), "locked");
+    // Another writer takes the write lock and holds it for 3 seconds.
+    let locker = env.hold_write_lock(3);
     pane.keys(&["t"]);
     pane.type_text("state=waiting");
     pane.keys(&["Enter"]);
@@ -245,7 +221,7 @@ fn a_store_locked_by_another_writer_never_freezes_the_screen() {
     pane.wait_for("working…");
     pane.keys(&["j"]);
     pane.wait_for("notes 2/2");
-    assert!(locker.wait().unwrap().success());
+    assert!(locker.join().unwrap());
     pane.wait_for("tagged");
     pane.keys(&["q"]);
     pane.wait_for("exited 0");

@@ -1,14 +1,18 @@
 //! Keyword search on PostgreSQL: the same plans as the SQLite side (rare
-//! words ranked, common words newest first) over `tsvector` columns. A
-//! note's summary and tags, its name and its full text are ranked apart
-//! with `ts_rank` (length-normalised) and weighted as the SQLite side
-//! weighs its BM25 columns; a note scores its best.
+//! words ranked, common words newest first) over `tsvector` columns.
+//!
+//! Ranked plans score like BM25: each word's `ts_rank` (length-normalised
+//! term frequency) is weighed by the word's inverse document frequency in
+//! that index, so a word rare among parts counts more there than in notes
+//! where it is common. A note's summary and tags, its name and its full
+//! text are ranked apart, weighted as the SQLite side weighs its BM25
+//! columns, and a note scores its best.
 
 use super::PgDb;
 use super::filter::{Query, push_filter, with_params};
 use crate::error::Result;
 use crate::model::NoteFilter;
-use crate::recall::weights::{BM25_SUMMARY, BM25_TAGS, BODY_FACTOR, NAME_FACTOR};
+use crate::recall::weights::{BM25_SUMMARY, BODY_FACTOR, NAME_FACTOR};
 use crate::store::NoteRid;
 use crate::store::plan::{
     COMMON_MIN_MATCHES, Join, KeywordPlan, common_threshold, run_plan, topic_words,
@@ -17,12 +21,60 @@ use crate::store::types::{FtsHit, SubHit};
 
 /// Rows read per index for common words when a filter narrows the set.
 const FILTERED_COMMON_ROWS: i64 = 10_000;
+/// Matches counted at most for a word's document frequency.
+const MAX_COUNTED: i64 = 20_000;
+/// Below this many rows an index is counted exactly, not estimated.
+const EXACT_BELOW: f32 = 20_000.0;
 
-/// `ts_rank` weights of the lexeme classes {D, C, B, A}: tags (B) against
-/// the summary (A) as the SQLite side's BM25 column weights.
-fn rank_weights() -> String {
-    format!("'{{0, 0, {}, 1}}'", BM25_TAGS / BM25_SUMMARY)
+/// One indexed column: its table, the key a hit reports, the column, the
+/// `ts_rank` weights of its lexeme classes {D, C, B, A}, and its weight.
+struct Index {
+    table: &'static str,
+    key: &'static str,
+    column: &'static str,
+    classes: &'static str,
+    weight: f64,
 }
+
+/// Text indexed without classes is all class D.
+const PLAIN: &str = "{1, 1, 1, 1}";
+
+const NOTE_TEXT: Index = Index {
+    table: "notes",
+    key: "rid",
+    column: "words",
+    // Tags (B) against the summary (A), as the SQLite BM25 column weights.
+    classes: "{0, 0, 0.5, 1}",
+    weight: BM25_SUMMARY,
+};
+const NOTE_NAMES: Index = Index {
+    table: "notes",
+    key: "rid",
+    column: "name_words",
+    classes: PLAIN,
+    weight: NAME_FACTOR,
+};
+const BODIES: Index = Index {
+    table: "bodies",
+    key: "note",
+    column: "words",
+    classes: PLAIN,
+    weight: BODY_FACTOR,
+};
+const PARTS: Index = Index {
+    table: "parts",
+    key: "pid",
+    column: "words",
+    classes: PLAIN,
+    weight: 1.0,
+};
+const VERSIONS: Index = Index {
+    table: "versions",
+    key: "vid",
+    column: "words",
+    classes: PLAIN,
+    weight: 1.0,
+};
 
 /// A `tsquery` matching all or any of `words` (letters and digits only,
 /// so never syntax).
@@ -35,6 +87,13 @@ fn tsquery(words: &[String], join: Join) -> String {
         .join(op)
 }
 
+/// The inverse document frequency of a word found in `df` of `n` rows,
+/// as SQLite's FTS5 computes it for BM25: a word in most rows weighs next
+/// to nothing.
+fn idf(n: f64, df: f64) -> f64 {
+    ((n - df + 0.5) / (df + 0.5)).ln().max(1e-6)
+}
+
 /// Rows each index contributes before joining: without a filter that
 /// could drop many, only the best matches (None: all).
 fn index_rows(plan: &KeywordPlan, filter: &NoteFilter, limit: usize) -> Option<i64> {
@@ -43,31 +102,6 @@ fn index_rows(plan: &KeywordPlan, filter: &NoteFilter, limit: usize) -> Option<i
         (false, true) => None,
         (false, false) => Some(FILTERED_COMMON_ROWS),
     }
-}
-
-/// The select of one index: `(rid, score)` rows, best (or newest) first;
-/// `classes` weighs the lexeme classes of a column that has them.
-fn index_hits(
-    (table, key, column): (&str, &str, &str),
-    classes: Option<&str>,
-    weight: f64,
-    ranked: bool,
-) -> String {
-    // Text indexed without classes is all class D, which ts_rank weighs
-    // 0.1 by default.
-    let classes = classes.unwrap_or("'{1, 1, 1, 1}'");
-    let (score, order) = if ranked {
-        (
-            format!("{weight:?} * ts_rank({classes}, {column}, q.q, 1)"),
-            "2 DESC".to_string(),
-        )
-    } else {
-        ("0.0".to_string(), format!("{key} DESC"))
-    };
-    format!(
-        "(SELECT {key} AS rid, {score}::float8 AS score FROM {table}, q
-          WHERE {column} @@ q.q ORDER BY {order} LIMIT $2)"
-    )
 }
 
 impl PgDb<'_> {
@@ -80,21 +114,79 @@ impl PgDb<'_> {
         let threshold = common_threshold(total, COMMON_MIN_MATCHES) as i64;
         let mut rare = Vec::new();
         for word in &words {
-            let q = tsquery(std::slice::from_ref(word), Join::Any);
-            let mut common = false;
-            for column in ["words", "name_words"] {
-                let sql = format!(
-                    "SELECT count(*) FROM (SELECT 1 FROM notes
-                     WHERE {column} @@ to_tsquery('english', $1) LIMIT $2) AS x"
-                );
-                let count: i64 = self.one(&sql, &[&q, &(threshold + 1)])?.get(0);
-                common |= count > threshold;
-            }
+            let common = [&NOTE_TEXT, &NOTE_NAMES]
+                .into_iter()
+                .map(|index| self.matches(index, word, threshold + 1))
+                .collect::<Result<Vec<_>>>()?
+                .into_iter()
+                .any(|count| count > threshold);
             if !common {
                 rare.push(word.clone());
             }
         }
         Ok(KeywordPlan::of(words, rare))
+    }
+
+    /// How many rows of an index hold `word`, counting at most `cap`.
+    fn matches(&self, index: &Index, word: &str, cap: i64) -> Result<i64> {
+        let sql = format!(
+            "SELECT count(*) FROM (SELECT 1 FROM {} WHERE {} @@ to_tsquery('english', $1) LIMIT $2) AS x",
+            index.table, index.column
+        );
+        let query = tsquery(&[word.to_string()], Join::Any);
+        Ok(self.one(&sql, &[&query, &cap])?.get(0))
+    }
+
+    /// Rows in an index's table: the planner's estimate for large tables.
+    fn rows_in(&self, table: &str) -> Result<f64> {
+        let estimate: f32 = self
+            .one(
+                "SELECT greatest(reltuples, 0) FROM pg_class WHERE oid = to_regclass($1)",
+                &[&table],
+            )?
+            .get(0);
+        if estimate >= EXACT_BELOW {
+            return Ok(f64::from(estimate));
+        }
+        let count: i64 = self
+            .one(&format!("SELECT count(*) FROM {table}"), &[])?
+            .get(0);
+        Ok(count as f64)
+    }
+
+    /// The select of one index: `(rid, score)` rows, best (or newest)
+    /// first, matching `$1`, at most `$2` of them. A ranked select sums
+    /// each word's rank weighed by its rarity in this index.
+    fn index_hits(
+        &self,
+        q: &mut Query,
+        index: &Index,
+        words: &[String],
+        ranked: bool,
+    ) -> Result<String> {
+        let (score, order) = if ranked {
+            let n = self.rows_in(index.table)?;
+            let mut terms = Vec::new();
+            for word in words {
+                let df = self.matches(index, word, MAX_COUNTED)? as f64;
+                let weight = q.arg(index.weight * idf(n, df));
+                let word_query = q.arg(tsquery(std::slice::from_ref(word), Join::Any));
+                terms.push(format!(
+                    "{weight}::float8 * ts_rank('{}', {}, to_tsquery('english', {word_query}::text), 1)",
+                    index.classes, index.column
+                ));
+            }
+            (terms.join(" + "), "2 DESC".to_string())
+        } else {
+            ("0.0".to_string(), format!("{} DESC", index.key))
+        };
+        Ok(format!(
+            "(SELECT {key} AS rid, ({score})::float8 AS score FROM {table}
+              WHERE {column} @@ to_tsquery('english', $1::text) ORDER BY {order} LIMIT $2)",
+            key = index.key,
+            table = index.table,
+            column = index.column,
+        ))
     }
 
     pub fn keyword_search(
@@ -109,7 +201,6 @@ impl PgDb<'_> {
         } else {
             "n.rid DESC"
         };
-        let weights = rank_weights();
         run_plan(
             plan,
             limit,
@@ -117,24 +208,13 @@ impl PgDb<'_> {
                 let mut q = Query::default();
                 q.arg(tsquery(words, join));
                 q.arg(index_rows(plan, filter, limit));
+                let text = self.index_hits(&mut q, &NOTE_TEXT, words, ranked)?;
+                let bodies = self.index_hits(&mut q, &BODIES, words, ranked)?;
+                let names = self.index_hits(&mut q, &NOTE_NAMES, words, ranked)?;
                 q.push(&format!(
-                    "WITH q AS (SELECT to_tsquery('english', $1) AS q),
-                     hits AS ({} UNION ALL {} UNION ALL {})
+                    "WITH hits AS ({text} UNION ALL {bodies} UNION ALL {names})
                      SELECT n.rid, max(h.score) AS score
-                     FROM hits h JOIN notes n ON n.rid = h.rid WHERE TRUE",
-                    index_hits(("notes", "rid", "words"), Some(&weights), 1.0, ranked),
-                    index_hits(
-                        ("bodies", "note", "words"),
-                        None,
-                        BODY_FACTOR / BM25_SUMMARY,
-                        ranked
-                    ),
-                    index_hits(
-                        ("notes", "rid", "name_words"),
-                        None,
-                        NAME_FACTOR / BM25_SUMMARY,
-                        ranked
-                    ),
+                     FROM hits h JOIN notes n ON n.rid = h.rid WHERE TRUE"
                 ));
                 push_filter(filter, &mut q);
                 let limit = q.arg(limit as i64);
@@ -163,7 +243,7 @@ impl PgDb<'_> {
             plan,
             filter,
             limit,
-            ("parts", "pid"),
+            &PARTS,
             "SELECT n.rid, p.number, h.score AS score
              FROM hits h JOIN parts p ON p.pid = h.rid JOIN notes n ON n.rid = p.note WHERE TRUE",
         )
@@ -179,7 +259,7 @@ impl PgDb<'_> {
             plan,
             filter,
             limit,
-            ("versions", "vid"),
+            &VERSIONS,
             "SELECT n.rid, (SELECT count(*) FROM versions w WHERE w.note = v.note AND w.seq >= v.seq),
                     h.score AS score
              FROM hits h JOIN versions v ON v.vid = h.rid JOIN notes n ON n.rid = v.note WHERE TRUE",
@@ -191,7 +271,7 @@ impl PgDb<'_> {
         plan: &KeywordPlan,
         filter: &NoteFilter,
         limit: usize,
-        (table, key): (&str, &str),
+        index: &Index,
         select: &str,
     ) -> Result<Vec<SubHit>> {
         let ranked = plan.ranked();
@@ -208,11 +288,8 @@ impl PgDb<'_> {
                 let mut q = Query::default();
                 q.arg(tsquery(words, join));
                 q.arg(rows);
-                q.push(&format!(
-                    "WITH q AS (SELECT to_tsquery('english', $1) AS q),
-                     hits AS {} {select}",
-                    index_hits((table, key, "words"), None, 1.0, ranked)
-                ));
+                let hits = self.index_hits(&mut q, index, words, ranked)?;
+                q.push(&format!("WITH hits AS {hits} {select}"));
                 push_filter(filter, &mut q);
                 let limit = q.arg(limit as i64);
                 q.push(&format!(" ORDER BY {order} LIMIT {limit}"));
@@ -229,5 +306,22 @@ impl PgDb<'_> {
             |a, b| a == b,
             |h| &mut h.score,
         )
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::recall::weights::BM25_TAGS;
+
+    #[test]
+    fn rarer_words_weigh_more_and_tags_weigh_as_on_sqlite() {
+        assert!(idf(1000.0, 1.0) > idf(1000.0, 100.0));
+        assert_eq!(idf(1.0, 1.0), 1e-6);
+        assert!((idf(4.0, 1.0) - (3.5f64 / 1.5).ln()).abs() < 1e-12);
+        assert_eq!(
+            NOTE_TEXT.classes,
+            format!("{{0, 0, {}, 1}}", BM25_TAGS / BM25_SUMMARY)
+        );
     }
 }
