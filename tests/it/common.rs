@@ -50,8 +50,14 @@ fn installed_model() -> (PathBuf, PathBuf) {
 
 impl Env {
     pub fn new() -> Self {
+        Self::on(crate::backend::postgres())
+    }
+
+    /// An environment whose store is on PostgreSQL or in a folder,
+    /// whichever backend the suite runs on.
+    pub fn on(postgres: bool) -> Self {
         Env {
-            database: crate::backend::postgres().then(crate::backend::Database::create),
+            database: postgres.then(crate::backend::Database::create),
             dir: tempfile::tempdir().expect("temp dir"),
             clock: T0.to_string(),
             model: None,

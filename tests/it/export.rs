@@ -128,6 +128,23 @@ fn waiting_after_import(out: &str) -> usize {
 }
 
 #[test]
+fn a_store_moves_between_sqlite_and_postgres_and_back_byte_identically() {
+    let source = embedded();
+    let first = source.export();
+    let mut other = Env::on(!source.on_postgres());
+    let out = other.ok_stdin(&["import", "-"], &first);
+    assert_eq!(waiting_after_import(&out), 0, "{out}");
+    let moved = other.export();
+    assert_eq!(moved, first, "the other backend exports the same bytes");
+    let back = Env::on(source.on_postgres());
+    back.ok_stdin(&["import", "-"], &moved);
+    assert_eq!(back.export(), first, "and back again");
+    other.install_model();
+    let hits = other.json(&["find", "when does the keeper record the tide"]);
+    assert_eq!(hits[0]["vector_rank"], 1, "{hits}");
+}
+
+#[test]
 fn vectors_travel_with_an_export_and_need_no_embedding_after_import() {
     let source = embedded();
     let first = source.export();
