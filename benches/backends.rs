@@ -1,0 +1,292 @@
+//! Benchmark: the same store on SQLite and on PostgreSQL, side by side.
+//!
+//!     KEEP_BENCH_SOURCE=DIR cargo bench --bench backends
+//!
+//! DIR is an SQLite store with vectors (for example `DIR/100000` that
+//! `KEEP_BENCH_STORES=DIR KEEP_BENCH_SIZES=100000 cargo bench --bench
+//! recall` keeps). The bench starts a private PostgreSQL
+//! (`./scripts/pg.sh`, from `./scripts/setup.sh --dev`) in a temporary
+//! folder, exports the source once, imports it into a new SQLite store and
+//! a new PostgreSQL database (the bulk import rate), measures in-process
+//! find on both (hybrid less the query embedding, keyword, meaning), then
+//! runs `KEEP_BENCH_WRITERS` (default 8) writer processes for
+//! `KEEP_BENCH_SECONDS` (default 60) against each and checks every
+//! acknowledged note is there. Needs the release binary and the model.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::{Duration, Instant};
+
+use keep::config::{Config, Environment};
+use keep_core::embed::{Embedder, LoadFor, ModelPaths, OnnxEmbedder};
+use keep_core::recall::{FindQuery, RecallMode};
+use keep_core::{Keeper, Settings};
+
+fn repo() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
+}
+
+fn percentile(samples: &mut [Duration], p: f64) -> Duration {
+    samples.sort();
+    samples[((samples.len() - 1) as f64 * p).round() as usize]
+}
+
+fn ms(d: Duration) -> String {
+    format!("{:.2} ms", d.as_secs_f64() * 1000.0)
+}
+
+/// A store under test: what `KEEP_STORE` names, and its local folder.
+struct Target {
+    name: &'static str,
+    store: String,
+    dir: PathBuf,
+}
+
+impl Target {
+    fn settings(&self, config: &Config) -> Settings {
+        let database = self.store.starts_with("postgres://").then(|| self.store.clone());
+        Settings {
+            store: self.dir.clone(),
+            database,
+            ..config.settings().expect("settings")
+        }
+    }
+
+    fn keep(&self, bin: &Path) -> Command {
+        let mut cmd = Command::new(bin);
+        cmd.env("KEEP_STORE", &self.store)
+            .env("XDG_DATA_HOME", self.dir.join("xdg"));
+        cmd
+    }
+}
+
+/// A private PostgreSQL server, stopped when dropped.
+struct Server {
+    dir: PathBuf,
+    url: String,
+}
+
+impl Server {
+    fn start(dir: PathBuf) -> Self {
+        let out = Command::new(repo().join("scripts/pg.sh"))
+            .arg("start")
+            .arg(&dir)
+            .output()
+            .expect("run scripts/pg.sh");
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        Server {
+            dir,
+            url: String::from_utf8(out.stdout).unwrap().trim().to_string(),
+        }
+    }
+
+    /// A new empty database's URL.
+    fn database(&self, name: &str) -> String {
+        let mut client = postgres::Client::connect(&self.url, postgres::NoTls).unwrap();
+        client
+            .batch_execute(&format!("DROP DATABASE IF EXISTS {name}; CREATE DATABASE {name}"))
+            .unwrap();
+        let (base, query) = self.url.split_once('?').unwrap();
+        let (prefix, _) = base.rsplit_once('/').unwrap();
+        format!("{prefix}/{name}?{query}")
+    }
+}
+
+impl Drop for Server {
+    fn drop(&mut self) {
+        let _ = Command::new(repo().join("scripts/pg.sh"))
+            .arg("stop")
+            .arg(&self.dir)
+            .output();
+    }
+}
+
+fn main() {
+    if std::env::args().any(|a| a == "--list") {
+        return;
+    }
+    let Some(source) = std::env::var_os("KEEP_BENCH_SOURCE").map(PathBuf::from) else {
+        eprintln!("set KEEP_BENCH_SOURCE to an SQLite store with vectors (see the top of benches/backends.rs)");
+        std::process::exit(2);
+    };
+    let bin = repo().join("target/release/keep");
+    assert!(bin.is_file(), "build the release binary first: cargo build --release");
+    let writers: usize = std::env::var("KEEP_BENCH_WRITERS")
+        .ok()
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(8);
+    let seconds: u64 = std::env::var("KEEP_BENCH_SECONDS")
+        .ok()
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(60);
+    let work = tempfile::tempdir().expect("temp dir");
+    let server = Server::start(work.path().join("pg"));
+
+    let export = work.path().join("source.jsonl");
+    let start = Instant::now();
+    let out = Command::new(&bin)
+        .args(["export", export.to_str().unwrap()])
+        .env("KEEP_STORE", &source)
+        .output()
+        .expect("keep export");
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let notes = std::fs::read_to_string(&export).unwrap().lines().count() - 1;
+    println!(
+        "source: {notes} notes exported in {:.1} s ({:.0} MB)",
+        start.elapsed().as_secs_f64(),
+        std::fs::metadata(&export).unwrap().len() as f64 / 1e6
+    );
+
+    let targets = [
+        Target {
+            name: "SQLite",
+            store: work.path().join("sqlite").display().to_string(),
+            dir: work.path().join("sqlite"),
+        },
+        Target {
+            name: "PostgreSQL",
+            store: server.database("bench"),
+            dir: work.path().join("pg-local"),
+        },
+    ];
+    let config = Config::resolve(None, &Environment::capture()).expect("settings");
+    let paths = ModelPaths::from_settings(&config.model).expect("model paths");
+    let mut embedder = OnnxEmbedder::load(&paths, LoadFor::ManyQueries).expect("load model");
+    for target in &targets {
+        println!("\n== {}", target.name);
+        import(&bin, target, &export, notes);
+        find_in_process(target, &config, &paths, &mut embedder);
+        concurrent_writers(&bin, target, writers, seconds);
+    }
+}
+
+fn import(bin: &Path, target: &Target, export: &Path, notes: usize) {
+    let start = Instant::now();
+    let out = target
+        .keep(bin)
+        .args(["import", export.to_str().unwrap()])
+        .output()
+        .expect("keep import");
+    let took = start.elapsed();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    println!(
+        "bulk import with vectors: {notes} notes in {:.1} s = {:.0} notes/s",
+        took.as_secs_f64(),
+        notes as f64 / took.as_secs_f64()
+    );
+}
+
+fn find_in_process(target: &Target, config: &Config, paths: &ModelPaths, embedder: &mut OnnxEmbedder) {
+    let mut keeper = Keeper::open(target.settings(config))
+        .expect("open")
+        .with_embedder(Box::new(
+            OnnxEmbedder::load(paths, LoadFor::ManyQueries).expect("load model"),
+        ));
+    let queries = [
+        "storage engine writes",
+        "payment gateway latency",
+        "holiday schedule coffee",
+        "vector search index",
+        "team deadline project",
+    ];
+    let (mut hybrid, mut keyword, mut semantic, mut embed_only) =
+        (Vec::new(), Vec::new(), Vec::new(), Vec::new());
+    for round in 0..10 {
+        for q in queries {
+            let q = format!("{q} {round}");
+            let t = Instant::now();
+            embedder.embed(&[q.as_str()]).unwrap();
+            embed_only.push(t.elapsed());
+            for (mode, samples) in [
+                (RecallMode::Hybrid, &mut hybrid),
+                (RecallMode::Keyword, &mut keyword),
+                (RecallMode::Semantic, &mut semantic),
+            ] {
+                let query = FindQuery {
+                    mode,
+                    ..FindQuery::text(q.clone(), 10)
+                };
+                let t = Instant::now();
+                keeper.find(&query).expect("find");
+                samples.push(t.elapsed());
+            }
+        }
+    }
+    let e50 = percentile(&mut embed_only, 0.5);
+    let h50 = percentile(&mut hybrid, 0.5);
+    println!(
+        "find in-process: hybrid p50 {} p95 {} (less the query embedding: p50 {}); keyword p50 {}; meaning p50 {}",
+        ms(h50),
+        ms(percentile(&mut hybrid, 0.95)),
+        ms(h50.saturating_sub(e50)),
+        ms(percentile(&mut keyword, 0.5)),
+        ms(percentile(&mut semantic, 0.5)),
+    );
+}
+
+/// `writers` processes, each putting notes one `keep put` at a time for
+/// `seconds`; then every acknowledged id must be in the store.
+fn concurrent_writers(bin: &Path, target: &Target, writers: usize, seconds: u64) {
+    let stop = Arc::new(AtomicBool::new(false));
+    let threads: Vec<_> = (0..writers)
+        .map(|w| {
+            let stop = Arc::clone(&stop);
+            let (bin, store, dir) = (bin.to_path_buf(), target.store.clone(), target.dir.clone());
+            std::thread::spawn(move || {
+                let (mut acknowledged, mut errors) = (Vec::new(), Vec::new());
+                let mut i = 0;
+                while !stop.load(Ordering::Relaxed) {
+                    let out = Command::new(&bin)
+                        .args(["put", &format!("Writer {w} wrote note {i} about the harbour tides.")])
+                        .env("KEEP_STORE", &store)
+                        .env("XDG_DATA_HOME", dir.join("xdg"))
+                        .env("KEEP_MODEL_DIR", "/nonexistent")
+                        .stderr(Stdio::piped())
+                        .output()
+                        .expect("keep put");
+                    if out.status.success() {
+                        acknowledged.push(String::from_utf8(out.stdout).unwrap().trim().to_string());
+                    } else {
+                        errors.push(String::from_utf8_lossy(&out.stderr).into_owned());
+                    }
+                    i += 1;
+                }
+                (acknowledged, errors)
+            })
+        })
+        .collect();
+    std::thread::sleep(Duration::from_secs(seconds));
+    stop.store(true, Ordering::Relaxed);
+    let (mut acknowledged, mut errors) = (Vec::new(), Vec::new());
+    for t in threads {
+        let (a, e) = t.join().unwrap();
+        acknowledged.extend(a);
+        errors.extend(e);
+    }
+    let listed = target
+        .keep(bin)
+        .args(["list", "--ids", "-n", "100000000", "--sort", "id"])
+        .output()
+        .expect("keep list");
+    let listed: std::collections::HashSet<String> = String::from_utf8(listed.stdout)
+        .unwrap()
+        .lines()
+        .map(str::to_string)
+        .collect();
+    let lost = acknowledged.iter().filter(|id| !listed.contains(*id)).count();
+    println!(
+        "{writers} writer processes for {seconds} s: {} notes acknowledged ({:.0} puts/s), {} errors, {lost} lost",
+        acknowledged.len(),
+        acknowledged.len() as f64 / seconds as f64,
+        errors.len()
+    );
+    if let Some(first) = errors.first() {
+        println!("first error: {}", first.trim());
+    }
+}
