@@ -46,7 +46,10 @@ struct Target {
 
 impl Target {
     fn settings(&self, config: &Config) -> Settings {
-        let database = self.store.starts_with("postgres://").then(|| self.store.clone());
+        let database = self
+            .store
+            .starts_with("postgres://")
+            .then(|| self.store.clone());
         Settings {
             store: self.dir.clone(),
             database,
@@ -90,7 +93,9 @@ impl Server {
     fn database(&self, name: &str) -> String {
         let mut client = postgres::Client::connect(&self.url, postgres::NoTls).unwrap();
         client
-            .batch_execute(&format!("DROP DATABASE IF EXISTS {name}; CREATE DATABASE {name}"))
+            .batch_execute(&format!(
+                "DROP DATABASE IF EXISTS {name}; CREATE DATABASE {name}"
+            ))
             .unwrap();
         let (base, query) = self.url.split_once('?').unwrap();
         let (prefix, _) = base.rsplit_once('/').unwrap();
@@ -112,11 +117,16 @@ fn main() {
         return;
     }
     let Some(source) = std::env::var_os("KEEP_BENCH_SOURCE").map(PathBuf::from) else {
-        eprintln!("set KEEP_BENCH_SOURCE to an SQLite store with vectors (see the top of benches/backends.rs)");
+        eprintln!(
+            "set KEEP_BENCH_SOURCE to an SQLite store with vectors (see the top of benches/backends.rs)"
+        );
         std::process::exit(2);
     };
     let bin = repo().join("target/release/keep");
-    assert!(bin.is_file(), "build the release binary first: cargo build --release");
+    assert!(
+        bin.is_file(),
+        "build the release binary first: cargo build --release"
+    );
     let writers: usize = std::env::var("KEEP_BENCH_WRITERS")
         .ok()
         .and_then(|s| s.parse().ok())
@@ -135,7 +145,11 @@ fn main() {
         .env("KEEP_STORE", &source)
         .output()
         .expect("keep export");
-    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     let notes = std::fs::read_to_string(&export).unwrap().lines().count() - 1;
     println!(
         "source: {notes} notes exported in {:.1} s ({:.0} MB)",
@@ -174,7 +188,11 @@ fn import(bin: &Path, target: &Target, export: &Path, notes: usize) {
         .output()
         .expect("keep import");
     let took = start.elapsed();
-    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     println!(
         "bulk import with vectors: {notes} notes in {:.1} s = {:.0} notes/s",
         took.as_secs_f64(),
@@ -182,7 +200,12 @@ fn import(bin: &Path, target: &Target, export: &Path, notes: usize) {
     );
 }
 
-fn find_in_process(target: &Target, config: &Config, paths: &ModelPaths, embedder: &mut OnnxEmbedder) {
+fn find_in_process(
+    target: &Target,
+    config: &Config,
+    paths: &ModelPaths,
+    embedder: &mut OnnxEmbedder,
+) {
     let mut keeper = Keeper::open(target.settings(config))
         .expect("open")
         .with_embedder(Box::new(
@@ -243,7 +266,10 @@ fn concurrent_writers(bin: &Path, target: &Target, writers: usize, seconds: u64)
                 let mut i = 0;
                 while !stop.load(Ordering::Relaxed) {
                     let out = Command::new(&bin)
-                        .args(["put", &format!("Writer {w} wrote note {i} about the harbour tides.")])
+                        .args([
+                            "put",
+                            &format!("Writer {w} wrote note {i} about the harbour tides."),
+                        ])
                         .env("KEEP_STORE", &store)
                         .env("XDG_DATA_HOME", dir.join("xdg"))
                         .env("KEEP_MODEL_DIR", "/nonexistent")
@@ -251,7 +277,8 @@ fn concurrent_writers(bin: &Path, target: &Target, writers: usize, seconds: u64)
                         .output()
                         .expect("keep put");
                     if out.status.success() {
-                        acknowledged.push(String::from_utf8(out.stdout).unwrap().trim().to_string());
+                        acknowledged
+                            .push(String::from_utf8(out.stdout).unwrap().trim().to_string());
                     } else {
                         errors.push(String::from_utf8_lossy(&out.stderr).into_owned());
                     }
@@ -279,7 +306,10 @@ fn concurrent_writers(bin: &Path, target: &Target, writers: usize, seconds: u64)
         .lines()
         .map(str::to_string)
         .collect();
-    let lost = acknowledged.iter().filter(|id| !listed.contains(*id)).count();
+    let lost = acknowledged
+        .iter()
+        .filter(|id| !listed.contains(*id))
+        .count();
     println!(
         "{writers} writer processes for {seconds} s: {} notes acknowledged ({:.0} puts/s), {} errors, {lost} lost",
         acknowledged.len(),

@@ -242,3 +242,73 @@ fn a_read_only_store_can_be_read_but_not_written() {
     mode(&store, 0o755);
     mode(&store.join("keep.db"), 0o644);
 }
+
+/// The messages a store on a database server gives when the server is not
+/// there, refuses, or goes away mid-command: one line each, exit 2, no
+/// password, and the notes written before a lost connection are whole.
+#[test]
+fn a_database_server_that_is_down_refuses_or_goes_away_says_so_in_one_line() {
+    let env = Env::new();
+    let gone = env.path("no-server");
+    std::fs::create_dir(&gone).unwrap();
+    for (store, expected) in [
+        (
+            format!("postgres://keep@/keep?host={}", gone.display()),
+            "cannot connect to the database server postgres://keep@",
+        ),
+        (
+            "postgres://ana:s3cret-horse@127.0.0.1:1/keep".to_string(),
+            "cannot connect to the database server postgres://ana@127.0.0.1/keep",
+        ),
+    ] {
+        let err = env.fails(&["--store", &store, "list"], 2);
+        assert!(err.starts_with(&format!("keep: {expected}")), "{err}");
+        assert_eq!(err.lines().count(), 1, "{err}");
+        assert!(!err.contains("s3cret"), "{err}");
+    }
+
+    let env = Env::on(true);
+    env.ok(&["list"]);
+    let folder = env.path("many");
+    std::fs::create_dir(&folder).unwrap();
+    for i in 0..3000 {
+        std::fs::write(
+            folder.join(format!("note-{i:04}.txt")),
+            format!("Field note {i}: the tide rose {i} centimetres past the mark."),
+        )
+        .unwrap();
+    }
+    let mut put = env.cmd(&["put", folder.to_str().unwrap()]);
+    let put = put
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::piped());
+    let child = put.spawn().unwrap();
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(60);
+    while env.sql_count("SELECT count(*) FROM notes") < 10 {
+        assert!(std::time::Instant::now() < deadline, "nothing was written");
+        std::thread::sleep(std::time::Duration::from_millis(10));
+    }
+    env.sql(
+        "SELECT pg_terminate_backend(pid) FROM pg_stat_activity
+         WHERE application_name = 'keep' AND pid <> pg_backend_pid()",
+    );
+    let out = child.wait_with_output().unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    let last = err.lines().last().unwrap_or_default().to_string();
+    assert_eq!(out.status.code(), Some(2), "{err}");
+    assert!(
+        last.starts_with("keep: lost the connection to the database server")
+            && last.contains("the write in progress was rolled back"),
+        "{err}"
+    );
+    let stored = env.sql_count("SELECT count(*) FROM notes");
+    assert!(stored >= 10 && stored < 3000, "{stored}");
+    let whole = env.sql_count(
+        "SELECT count(*) FROM notes n WHERE n.words IS NOT NULL
+         AND EXISTS (SELECT 1 FROM tags t WHERE t.note = n.rid AND t.key = '_source')",
+    );
+    assert_eq!(
+        whole, stored,
+        "every stored note has its index entry and tags"
+    );
+}
