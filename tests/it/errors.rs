@@ -302,7 +302,7 @@ fn a_database_server_that_is_down_refuses_or_goes_away_says_so_in_one_line() {
         "{err}"
     );
     let stored = env.sql_count("SELECT count(*) FROM notes");
-    assert!(stored >= 10 && stored < 3000, "{stored}");
+    assert!((10..3000).contains(&stored), "{stored}");
     let whole = env.sql_count(
         "SELECT count(*) FROM notes n WHERE n.words IS NOT NULL
          AND EXISTS (SELECT 1 FROM tags t WHERE t.note = n.rid AND t.key = '_source')",
