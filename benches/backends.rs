@@ -93,9 +93,7 @@ impl Server {
     fn database(&self, name: &str) -> String {
         let mut client = postgres::Client::connect(&self.url, postgres::NoTls).unwrap();
         client
-            .batch_execute(&format!(
-                "DROP DATABASE IF EXISTS {name}; CREATE DATABASE {name}"
-            ))
+            .batch_execute(&format!("CREATE DATABASE {name}"))
             .unwrap();
         let (base, query) = self.url.split_once('?').unwrap();
         let (prefix, _) = base.rsplit_once('/').unwrap();

@@ -190,7 +190,7 @@ impl Keeper {
         let (header, records) = read_records(input, name)?;
         let total = records.len();
         let now = self.now();
-        self.store.write(|db| {
+        let outcome = self.store.write(|db| {
             let mut written = Vec::new();
             let mut skipped = Vec::new();
             let mut notices = Vec::new();
@@ -254,7 +254,9 @@ impl Keeper {
                 waiting: loaded.waiting,
                 notices: loaded.notices,
             })
-        })
+        })?;
+        self.store.db().after_bulk_load()?;
+        Ok(outcome)
     }
 }
 

@@ -45,6 +45,9 @@ macro_rules! backend {
 }
 
 backend! {
+    /// Brings the database's planning statistics up to date after many
+    /// rows arrived at once (an import).
+    fn after_bulk_load(&self) -> Result<()>;
     // edges
     /// Replaces the outgoing edges of note `rid`.
     fn replace_edges(&self, rid: NoteRid, edges: &[(String, String)]) -> Result<()>;

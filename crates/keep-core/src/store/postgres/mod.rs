@@ -12,6 +12,7 @@
 mod filter;
 mod rows;
 mod search;
+mod stats;
 mod vectors;
 
 use std::cell::RefCell;
@@ -47,6 +48,7 @@ pub struct PgStore {
     /// Dropped off any async runtime (see `Drop`).
     client: ManuallyDrop<RefCell<Client>>,
     prepared: Prepared,
+    words: stats::WordStats,
     /// The server and database, without a password, for messages.
     shown: String,
     /// The local folder of this store (sockets, caches).
@@ -57,6 +59,7 @@ pub struct PgStore {
 pub struct PgDb<'c> {
     client: &'c RefCell<Client>,
     prepared: &'c Prepared,
+    words: &'c stats::WordStats,
 }
 
 /// Whether `location` names a PostgreSQL database rather than a folder.
@@ -110,6 +113,7 @@ impl PgStore {
         let store = PgStore {
             client: ManuallyDrop::new(RefCell::new(client)),
             prepared: Prepared::default(),
+            words: stats::WordStats::default(),
             shown,
             dir: dir.to_path_buf(),
         };
@@ -127,6 +131,7 @@ impl PgStore {
         PgDb {
             client: &self.client,
             prepared: &self.prepared,
+            words: &self.words,
         }
     }
 

@@ -21,10 +21,9 @@ use crate::store::types::{FtsHit, SubHit};
 
 /// Rows read per index for common words when a filter narrows the set.
 const FILTERED_COMMON_ROWS: i64 = 10_000;
-/// Matches counted at most for a word's document frequency.
-const MAX_COUNTED: i64 = 20_000;
-/// Below this many rows an index is counted exactly, not estimated.
-const EXACT_BELOW: f32 = 20_000.0;
+/// Matches counted at most for a word's document frequency when the
+/// server has no statistics of the index yet.
+const MAX_COUNTED: i64 = 2_000;
 
 /// One indexed column: its table, the key a hit reports, the column, the
 /// `ts_rank` weights of its lexeme classes {D, C, B, A}, and its weight.
@@ -110,16 +109,16 @@ impl PgDb<'_> {
         if words.is_empty() {
             return Ok(None);
         }
-        let total: i64 = self.one("SELECT count(*) FROM notes", &[])?.get(0);
-        let threshold = common_threshold(total, COMMON_MIN_MATCHES) as i64;
+        let total = self.rows_in("notes")? as i64;
+        let threshold = common_threshold(total, COMMON_MIN_MATCHES) as f64;
         let mut rare = Vec::new();
         for word in &words {
-            let common = [&NOTE_TEXT, &NOTE_NAMES]
-                .into_iter()
-                .map(|index| self.matches(index, word, threshold + 1))
-                .collect::<Result<Vec<_>>>()?
-                .into_iter()
-                .any(|count| count > threshold);
+            let mut common = false;
+            for index in [&NOTE_TEXT, &NOTE_NAMES] {
+                common |=
+                    self.rows_holding(index.table, index.column, word, threshold as i64 + 1)?
+                        > threshold;
+            }
             if !common {
                 rare.push(word.clone());
             }
@@ -127,36 +126,10 @@ impl PgDb<'_> {
         Ok(KeywordPlan::of(words, rare))
     }
 
-    /// How many rows of an index hold `word`, counting at most `cap`.
-    fn matches(&self, index: &Index, word: &str, cap: i64) -> Result<i64> {
-        let sql = format!(
-            "SELECT count(*) FROM (SELECT 1 FROM {} WHERE {} @@ to_tsquery('english', $1) LIMIT $2) AS x",
-            index.table, index.column
-        );
-        let query = tsquery(&[word.to_string()], Join::Any);
-        Ok(self.one(&sql, &[&query, &cap])?.get(0))
-    }
-
-    /// Rows in an index's table: the planner's estimate for large tables.
-    fn rows_in(&self, table: &str) -> Result<f64> {
-        let estimate: f32 = self
-            .one(
-                "SELECT greatest(reltuples, 0) FROM pg_class WHERE oid = to_regclass($1)",
-                &[&table],
-            )?
-            .get(0);
-        if estimate >= EXACT_BELOW {
-            return Ok(f64::from(estimate));
-        }
-        let count: i64 = self
-            .one(&format!("SELECT count(*) FROM {table}"), &[])?
-            .get(0);
-        Ok(count as f64)
-    }
-
     /// The select of one index: `(rid, score)` rows, best (or newest)
-    /// first, matching `$1`, at most `$2` of them. A ranked select sums
-    /// each word's rank weighed by its rarity in this index.
+    /// first, matching `q.any`, at most `$2` of them. A ranked select sums
+    /// each word's rank (`q.w0`, `q.w1`, ...) weighed by its rarity in this
+    /// index.
     fn index_hits(
         &self,
         q: &mut Query,
@@ -167,12 +140,11 @@ impl PgDb<'_> {
         let (score, order) = if ranked {
             let n = self.rows_in(index.table)?;
             let mut terms = Vec::new();
-            for word in words {
-                let df = self.matches(index, word, MAX_COUNTED)? as f64;
+            for (i, word) in words.iter().enumerate() {
+                let df = self.rows_holding(index.table, index.column, word, MAX_COUNTED)?;
                 let weight = q.arg(index.weight * idf(n, df));
-                let word_query = q.arg(tsquery(std::slice::from_ref(word), Join::Any));
                 terms.push(format!(
-                    "{weight}::float8 * ts_rank('{}', {}, to_tsquery('english', {word_query}::text), 1)",
+                    "{weight}::float8 * ts_rank('{}', {}, q.w{i}, 1)",
                     index.classes, index.column
                 ));
             }
@@ -181,12 +153,25 @@ impl PgDb<'_> {
             ("0.0".to_string(), format!("{} DESC", index.key))
         };
         Ok(format!(
-            "(SELECT {key} AS rid, ({score})::float8 AS score FROM {table}
-              WHERE {column} @@ to_tsquery('english', $1::text) ORDER BY {order} LIMIT $2)",
+            "(SELECT {key} AS rid, ({score})::float8 AS score FROM {table}, q
+              WHERE {column} @@ q.any ORDER BY {order} LIMIT $2)",
             key = index.key,
             table = index.table,
             column = index.column,
         ))
+    }
+
+    /// The `q` of a search: the query matching all or any of `words` (`$1`)
+    /// and, for ranking, each word alone; `$2` is the rows per index.
+    fn search_words(q: &mut Query, words: &[String], join: Join, rows: Option<i64>) -> String {
+        q.arg(tsquery(words, join));
+        q.arg(rows);
+        let mut columns = vec!["to_tsquery('english', $1::text) AS any".to_string()];
+        for (i, word) in words.iter().enumerate() {
+            let alone = q.arg(tsquery(std::slice::from_ref(word), Join::Any));
+            columns.push(format!("to_tsquery('english', {alone}::text) AS w{i}"));
+        }
+        format!("q AS (SELECT {})", columns.join(", "))
     }
 
     pub fn keyword_search(
@@ -206,13 +191,13 @@ impl PgDb<'_> {
             limit,
             |words, join| {
                 let mut q = Query::default();
-                q.arg(tsquery(words, join));
-                q.arg(index_rows(plan, filter, limit));
+                let terms =
+                    Self::search_words(&mut q, words, join, index_rows(plan, filter, limit));
                 let text = self.index_hits(&mut q, &NOTE_TEXT, words, ranked)?;
                 let bodies = self.index_hits(&mut q, &BODIES, words, ranked)?;
                 let names = self.index_hits(&mut q, &NOTE_NAMES, words, ranked)?;
                 q.push(&format!(
-                    "WITH hits AS ({text} UNION ALL {bodies} UNION ALL {names})
+                    "WITH {terms}, hits AS ({text} UNION ALL {bodies} UNION ALL {names})
                      SELECT n.rid, max(h.score) AS score
                      FROM hits h JOIN notes n ON n.rid = h.rid WHERE TRUE"
                 ));
@@ -286,10 +271,9 @@ impl PgDb<'_> {
             limit,
             |words, join| {
                 let mut q = Query::default();
-                q.arg(tsquery(words, join));
-                q.arg(rows);
+                let terms = Self::search_words(&mut q, words, join, rows);
                 let hits = self.index_hits(&mut q, index, words, ranked)?;
-                q.push(&format!("WITH hits AS {hits} {select}"));
+                q.push(&format!("WITH {terms}, hits AS {hits} {select}"));
                 push_filter(filter, &mut q);
                 let limit = q.arg(limit as i64);
                 q.push(&format!(" ORDER BY {order} LIMIT {limit}"));

@@ -252,6 +252,12 @@ impl SqliteDb<'_> {
             .query_row("SELECT vec_version()", [], |r| r.get(0))?)
     }
 
+    /// Lets SQLite refresh its planning statistics after an import.
+    pub fn after_bulk_load(&self) -> Result<()> {
+        self.conn.execute_batch("PRAGMA optimize")?;
+        Ok(())
+    }
+
     pub fn meta(&self, key: &str) -> Result<Option<String>> {
         use rusqlite::OptionalExtension;
         Ok(self

@@ -1,0 +1,178 @@
+//! How many rows of an index hold a word, without counting them: keyword
+//! ranking weighs each word by its rarity, and counting the matches of a
+//! common word costs as much as reading them. PostgreSQL's statistics of
+//! each `tsvector` column list its most common lexemes with their shares
+//! of rows; a word among them is estimated from its share, any other word
+//! is rarer than all of them and counted exactly (few rows). Tables the
+//! statistics have not seen yet are counted exactly.
+
+use std::cell::RefCell;
+use std::collections::HashMap;
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use super::PgDb;
+use crate::error::Result;
+
+/// How long statistics read from the server are used before reading them
+/// again (they change only when the server analyses the table).
+const FRESH_FOR: Duration = Duration::from_secs(60);
+
+/// Row counts of tables at least this large are kept for `FRESH_FOR`.
+const CACHED_FROM_ROWS: f64 = 10_000.0;
+
+/// The most common lexemes of one column, with their shares of rows.
+struct Common {
+    shares: HashMap<String, f64>,
+    /// The share below which lexemes are not listed.
+    floor: f64,
+    rows: f64,
+    read: Instant,
+}
+
+/// Statistics read so far, by table and column, and stems of words.
+#[derive(Default)]
+pub(super) struct WordStats {
+    rows: RefCell<HashMap<String, (f64, Instant)>>,
+    columns: RefCell<HashMap<(String, String), Arc<Option<Common>>>>,
+    stems: RefCell<HashMap<String, Option<String>>>,
+}
+
+impl PgDb<'_> {
+    /// Analyses every table of the store, so ranking and the planner know
+    /// the words and sizes an import brought.
+    pub fn after_bulk_load(&self) -> Result<()> {
+        self.batch("ANALYZE notes, bodies, tags, versions, parts, edges, vec_notes, vec_versions, vec_parts")?;
+        self.words.columns.borrow_mut().clear();
+        self.words.rows.borrow_mut().clear();
+        Ok(())
+    }
+
+    /// Rows in `table`: the planner's count when it has one, else counted;
+    /// read again after a while.
+    pub(super) fn rows_in(&self, table: &str) -> Result<f64> {
+        if let Some((rows, read)) = self.words.rows.borrow().get(table)
+            && read.elapsed() < FRESH_FOR
+        {
+            return Ok(*rows);
+        }
+        let rows = self.count_rows(table)?;
+        // A small table is quick to count and may grow fast.
+        if rows >= CACHED_FROM_ROWS {
+            self.words
+                .rows
+                .borrow_mut()
+                .insert(table.to_string(), (rows, Instant::now()));
+        }
+        Ok(rows)
+    }
+
+    fn count_rows(&self, table: &str) -> Result<f64> {
+        let estimate: f32 = self
+            .one(
+                "SELECT reltuples FROM pg_class WHERE oid = to_regclass($1)",
+                &[&table],
+            )?
+            .get(0);
+        if estimate >= 0.0 {
+            return Ok(f64::from(estimate));
+        }
+        let count: i64 = self
+            .one(&format!("SELECT count(*) FROM {table}"), &[])?
+            .get(0);
+        Ok(count as f64)
+    }
+
+    /// The lexeme a word is indexed under; None for a word the index
+    /// leaves out (a stop word).
+    fn stem(&self, word: &str) -> Result<Option<String>> {
+        if let Some(stem) = self.words.stems.borrow().get(word) {
+            return Ok(stem.clone());
+        }
+        let stem: Option<String> = self
+            .one(
+                "SELECT (tsvector_to_array(to_tsvector('english', $1)))[1]",
+                &[&word],
+            )?
+            .get(0);
+        self.words
+            .stems
+            .borrow_mut()
+            .insert(word.to_string(), stem.clone());
+        Ok(stem)
+    }
+
+    fn common(&self, table: &str, column: &str) -> Result<Arc<Option<Common>>> {
+        let key = (table.to_string(), column.to_string());
+        if let Some(found) = self.words.columns.borrow().get(&key)
+            && found
+                .as_ref()
+                .as_ref()
+                .is_none_or(|c| c.read.elapsed() < FRESH_FOR)
+        {
+            return Ok(Arc::clone(found));
+        }
+        let row = self.row(
+            "SELECT most_common_elems::text::text[], most_common_elem_freqs
+             FROM pg_stats WHERE schemaname = current_schema()
+             AND tablename = $1 AND attname = $2 AND most_common_elems IS NOT NULL",
+            &[&table, &column],
+        )?;
+        let common = match row {
+            Some(row) => {
+                let lexemes: Vec<String> = row.get(0);
+                let shares: Vec<f32> = row.get(1);
+                // The shares end with their minimum, maximum and the share
+                // of empty values.
+                let floor = shares.get(lexemes.len()).copied().unwrap_or(0.0);
+                Some(Common {
+                    shares: lexemes
+                        .into_iter()
+                        .zip(shares.iter().map(|&f| f64::from(f)))
+                        .collect(),
+                    floor: f64::from(floor),
+                    rows: self.rows_in(table)?,
+                    read: Instant::now(),
+                })
+            }
+            None => None,
+        };
+        let common = Arc::new(common);
+        self.words
+            .columns
+            .borrow_mut()
+            .insert(key, Arc::clone(&common));
+        Ok(common)
+    }
+
+    /// How many rows of `table` hold `word` in `column`, counting at most
+    /// `cap`: estimated from the statistics for a common word, counted
+    /// for a rare one.
+    pub(super) fn rows_holding(
+        &self,
+        table: &str,
+        column: &str,
+        word: &str,
+        cap: i64,
+    ) -> Result<f64> {
+        let Some(stem) = self.stem(word)? else {
+            return self.rows_in(table);
+        };
+        let common = self.common(table, column)?;
+        let limit = match common.as_ref() {
+            Some(common) => {
+                if let Some(share) = common.shares.get(&stem) {
+                    return Ok(share * common.rows);
+                }
+                cap.min((common.floor * common.rows).ceil() as i64 + 1)
+            }
+            None => cap,
+        };
+        let sql = format!(
+            "SELECT count(*) FROM (SELECT 1 FROM {table}
+             WHERE {column} @@ to_tsquery('simple', quote_literal($1)) LIMIT $2) AS x"
+        );
+        let count: i64 = self.one(&sql, &[&stem, &limit])?.get(0);
+        Ok(count as f64)
+    }
+}
