@@ -3,7 +3,7 @@
 //! common word costs as much as reading them. PostgreSQL's statistics of
 //! each `tsvector` column list its most common lexemes with their shares
 //! of rows; a word among them is estimated from its share, any other word
-//! is rarer than all of them and counted exactly (few rows). Tables the
+//! is rarer and counted exactly (few rows, found through the index). Tables the
 //! statistics have not seen yet are counted exactly.
 
 use std::cell::RefCell;
@@ -24,17 +24,18 @@ const CACHED_FROM_ROWS: f64 = 10_000.0;
 /// The most common lexemes of one column, with their shares of rows.
 struct Common {
     shares: HashMap<String, f64>,
-    /// The share below which lexemes are not listed.
-    floor: f64,
     rows: f64,
     read: Instant,
 }
+
+/// The statistics of one column; None when the server has none yet.
+type Listed = Arc<Option<Common>>;
 
 /// Statistics read so far, by table and column, and stems of words.
 #[derive(Default)]
 pub(super) struct WordStats {
     rows: RefCell<HashMap<String, (f64, Instant)>>,
-    columns: RefCell<HashMap<(String, String), Arc<Option<Common>>>>,
+    columns: RefCell<HashMap<(String, String), Listed>>,
     stems: RefCell<HashMap<String, Option<String>>>,
 }
 
@@ -102,7 +103,7 @@ impl PgDb<'_> {
         Ok(stem)
     }
 
-    fn common(&self, table: &str, column: &str) -> Result<Arc<Option<Common>>> {
+    fn common(&self, table: &str, column: &str) -> Result<Listed> {
         let key = (table.to_string(), column.to_string());
         if let Some(found) = self.words.columns.borrow().get(&key)
             && found
@@ -122,15 +123,11 @@ impl PgDb<'_> {
             Some(row) => {
                 let lexemes: Vec<String> = row.get(0);
                 let shares: Vec<f32> = row.get(1);
-                // The shares end with their minimum, maximum and the share
-                // of empty values.
-                let floor = shares.get(lexemes.len()).copied().unwrap_or(0.0);
                 Some(Common {
                     shares: lexemes
                         .into_iter()
                         .zip(shares.iter().map(|&f| f64::from(f)))
                         .collect(),
-                    floor: f64::from(floor),
                     rows: self.rows_in(table)?,
                     read: Instant::now(),
                 })
@@ -158,21 +155,24 @@ impl PgDb<'_> {
         let Some(stem) = self.stem(word)? else {
             return self.rows_in(table);
         };
-        let common = self.common(table, column)?;
-        let limit = match common.as_ref() {
+        let matches = format!("{column} @@ to_tsquery('simple', quote_literal($1))");
+        let count: i64 = match self.common(table, column)?.as_ref() {
             Some(common) => {
                 if let Some(share) = common.shares.get(&stem) {
                     return Ok(share * common.rows);
                 }
-                cap.min((common.floor * common.rows).ceil() as i64 + 1)
+                // Not listed, so rare: counting all its rows is cheap, and a
+                // limit would tempt the planner to scan the whole table.
+                let sql = format!("SELECT count(*) FROM {table} WHERE {matches}");
+                self.one(&sql, &[&stem])?.get(0)
             }
-            None => cap,
+            None => {
+                let sql = format!(
+                    "SELECT count(*) FROM (SELECT 1 FROM {table} WHERE {matches} LIMIT $2) AS x"
+                );
+                self.one(&sql, &[&stem, &cap])?.get(0)
+            }
         };
-        let sql = format!(
-            "SELECT count(*) FROM (SELECT 1 FROM {table}
-             WHERE {column} @@ to_tsquery('simple', quote_literal($1)) LIMIT $2) AS x"
-        );
-        let count: i64 = self.one(&sql, &[&stem, &limit])?.get(0);
         Ok(count as f64)
     }
 }
