@@ -259,6 +259,9 @@ impl PgDb<'_> {
         index: &Index,
         select: &str,
     ) -> Result<Vec<SubHit>> {
+        if self.rows_in(index.table)? == 0.0 {
+            return Ok(Vec::new());
+        }
         let ranked = plan.ranked();
         let order = if ranked { "score DESC" } else { "h.rid DESC" };
         let rows = if ranked {

@@ -34,6 +34,8 @@ type Listed = Arc<Option<Common>>;
 /// Statistics read so far, by table and column, and stems of words.
 #[derive(Default)]
 pub(super) struct WordStats {
+    /// The candidate list size HNSW searches keep, as last set.
+    pub(super) ef_search: std::cell::Cell<usize>,
     rows: RefCell<HashMap<String, (f64, Instant)>>,
     columns: RefCell<HashMap<(String, String), Listed>>,
     stems: RefCell<HashMap<String, Option<String>>>,
@@ -49,8 +51,9 @@ impl PgDb<'_> {
         Ok(())
     }
 
-    /// Rows in `table`: the planner's count when it has one, else counted;
-    /// read again after a while.
+    /// Rows in `table`: the planner's count for a large table, counted for
+    /// a small one (which may have grown since the planner last looked);
+    /// a large table's is read again after a while.
     pub(super) fn rows_in(&self, table: &str) -> Result<f64> {
         if let Some((rows, read)) = self.words.rows.borrow().get(table)
             && read.elapsed() < FRESH_FOR
@@ -75,7 +78,7 @@ impl PgDb<'_> {
                 &[&table],
             )?
             .get(0);
-        if estimate >= 0.0 {
+        if f64::from(estimate) >= CACHED_FROM_ROWS {
             return Ok(f64::from(estimate));
         }
         let count: i64 = self

@@ -233,10 +233,11 @@ impl PgDb<'_> {
         let Some(space) = self.vector_space()? else {
             return Ok(Vec::new());
         };
-        self.batch(&format!(
-            "SET hnsw.ef_search = {}",
-            k.clamp(40, MAX_EF_SEARCH)
-        ))?;
+        let ef_search = k.clamp(40, MAX_EF_SEARCH);
+        if self.words.ef_search.get() != ef_search {
+            self.batch(&format!("SET hnsw.ef_search = {ef_search}"))?;
+            self.words.ef_search.set(ef_search);
+        }
         let sql = format!(
             "SELECT key, ({d})::float8 FROM {t} ORDER BY {d} LIMIT $2",
             d = Self::distance(space.dims, "$1"),
