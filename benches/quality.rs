@@ -14,6 +14,9 @@
 //! reused by later runs. With `KEEP_QUALITY_DUMP=FILE` each query's two
 //! candidate lists (ids with BM25 and cosine) are written to FILE as JSON
 //! lines, to try other ways of ranking without rebuilding the stores.
+//! With `KEEP_QUALITY_POSTGRES=URL` (a PostgreSQL server, as
+//! `./scripts/pg.sh start DIR` prints) each store is copied, vectors
+//! included, into a database of that server and asked there.
 //! Needs the model from ./scripts/setup.sh --models-only.
 
 use std::collections::HashMap;
@@ -236,7 +239,50 @@ fn open_store(config: &Config, paths: &ModelPaths, dir: &Path, rows: &[&Row]) ->
         }
         keeper.embed_pending(None).expect("embed");
     }
-    keeper
+    match std::env::var("KEEP_QUALITY_POSTGRES") {
+        Ok(server) => on_postgres(config, paths, &keeper, &server, dir),
+        Err(_) => keeper,
+    }
+}
+
+/// A copy of the store (vectors included) in a new database of the
+/// PostgreSQL server at URL `server`, named after the store's folder.
+fn on_postgres(
+    config: &Config,
+    paths: &ModelPaths,
+    source: &Keeper,
+    server: &str,
+    dir: &Path,
+) -> Keeper {
+    let name = dir
+        .file_name()
+        .unwrap()
+        .to_string_lossy()
+        .replace(|c: char| !c.is_ascii_alphanumeric(), "_");
+    let mut admin = postgres::Client::connect(server, postgres::NoTls).expect("PostgreSQL");
+    admin
+        .batch_execute(&format!("DROP DATABASE IF EXISTS {name} WITH (FORCE)"))
+        .expect("drop database");
+    admin
+        .batch_execute(&format!("CREATE DATABASE {name}"))
+        .expect("create database");
+    let (base, query) = server.split_once('?').expect("a URL with ?host=");
+    let (prefix, _) = base.rsplit_once('/').expect("a database in the URL");
+    let settings = Settings {
+        store: dir.join("postgres-local"),
+        database: Some(format!("{prefix}/{name}?{query}")),
+        ..config.settings().expect("settings")
+    };
+    let mut copy = Keeper::open(settings)
+        .expect("open PostgreSQL")
+        .with_embedder(Box::new(
+            OnnxEmbedder::load(paths, LoadFor::ManyQueries).expect("load model"),
+        ));
+    let mut export = Vec::new();
+    source.export(&mut export, true).expect("export");
+    copy.import(&mut export.as_slice(), "store", &mut |_, _| {})
+        .expect("import");
+    copy
 }
 
 /// A store's folder: kept under `KEEP_BENCH_STORES`, else temporary.
