@@ -290,7 +290,8 @@ fn a_database_server_that_is_down_refuses_or_goes_away_says_so_in_one_line() {
     }
     env.sql(
         "SELECT pg_terminate_backend(pid) FROM pg_stat_activity
-         WHERE application_name = 'keep' AND pid <> pg_backend_pid()",
+         WHERE application_name = 'keep' AND datname = current_database()
+         AND pid <> pg_backend_pid()",
     );
     let out = child.wait_with_output().unwrap();
     let err = String::from_utf8_lossy(&out.stderr);

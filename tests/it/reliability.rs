@@ -111,6 +111,10 @@ const OWNED_ROWS: [(&str, &str); 4] = [
 /// without its note.
 fn assert_consistent(env: &Env) {
     if env.on_postgres() {
+        // A keep killed while creating the store leaves no tables at all.
+        if env.sql_count("SELECT count(*) FROM pg_tables WHERE tablename = 'notes'") == 0 {
+            return;
+        }
         for (table, column) in OWNED_ROWS {
             let dangling = env.sql_count(&format!(
                 "SELECT count(*) FROM {table} WHERE {column} NOT IN (SELECT rid FROM notes)"
