@@ -1,5 +1,6 @@
-//! Keyword query planning shared by every backend: the words of a query,
-//! which of them are worth matching, and how a plan's lists are merged.
+//! Keyword search shared by every backend: the text indexed for tags, the
+//! words of a query, which of them are worth matching, and how a plan's
+//! lists are merged.
 
 use std::collections::HashSet;
 
@@ -10,6 +11,15 @@ use crate::summarize::is_stopword;
 pub(super) const COMMON_MIN_MATCHES: usize = 2_000;
 /// ...and more than this share (1 in N) of all notes.
 pub(super) const COMMON_SHARE: usize = 50;
+
+/// Text indexed for a note's tags: user tags as "key value" words.
+pub(super) fn tags_index_text(tags: &crate::model::Tags) -> String {
+    tags.user_tags()
+        .pairs()
+        .map(|(k, v)| format!("{k} {v}"))
+        .collect::<Vec<_>>()
+        .join(" ")
+}
 
 /// The words of free text, lower-cased, each once, in order.
 pub(super) fn words(text: &str) -> Vec<String> {

@@ -121,3 +121,16 @@ pub fn from_bytes(b: &[u8]) -> Vec<f32> {
         .map(|c| f32::from_le_bytes([c[0], c[1], c[2], c[3]]))
         .collect()
 }
+
+/// The condition a row of `kind` must meet to wait for a vector; with a
+/// scope table, only rows of the notes it lists.
+pub(super) fn pending_condition(kind: VecKind, scope: Option<&str>) -> String {
+    let mut condition = String::from("embedded IS NULL AND summary <> ''");
+    if let Some(table) = scope {
+        condition.push_str(&format!(
+            " AND {} IN (SELECT rid FROM {table})",
+            kind.note_column()
+        ));
+    }
+    condition
+}

@@ -10,6 +10,7 @@ use super::filter::{Query, push_filter, push_listing, with_params};
 use crate::error::Result;
 use crate::model::time::Timestamp;
 use crate::model::{ListOrder, Note, NoteFilter, Part, Rating, Tags, Version, keys};
+use crate::store::plan::tags_index_text;
 use crate::store::types::{Lease, WatchedDir};
 use crate::store::{NoteRid, PartRid, VersionRid};
 
@@ -36,15 +37,6 @@ pub(super) fn note_from_row(row: &Row) -> (NoteRid, Note) {
             tags: keys.into_iter().zip(values).collect(),
         },
     )
-}
-
-/// Text indexed for a note's tags: user tags as "key value" words.
-fn tags_index_text(tags: &Tags) -> String {
-    tags.user_tags()
-        .pairs()
-        .map(|(k, v)| format!("{k} {v}"))
-        .collect::<Vec<_>>()
-        .join(" ")
 }
 
 fn json_tags(tags: &Tags) -> String {

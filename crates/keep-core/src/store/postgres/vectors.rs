@@ -10,9 +10,13 @@ use super::PgDb;
 use super::filter::{Query, push_filter, with_params};
 use crate::error::Result;
 use crate::model::NoteFilter;
-use crate::store::vectors::{PendingText, VecKind, VecRow, VectorSpace, from_bytes, to_bytes};
+use crate::store::vectors::{
+    PendingText, VecKind, VecRow, VectorSpace, from_bytes, pending_condition, to_bytes,
+};
 use crate::store::{NoteRid, VersionRid};
 
+/// The table `set_pending_scope` fills.
+const PENDING_SCOPE: &str = "pending_scope";
 const MODEL_KEY: &str = "vector_model";
 const DIMS_KEY: &str = "vector_dims";
 /// The largest candidate list HNSW may keep while searching (pgvector's
@@ -89,17 +93,6 @@ impl PgDb<'_> {
         Ok(())
     }
 
-    fn pending_condition(kind: VecKind, scoped: bool) -> String {
-        let mut condition = String::from("embedded IS NULL AND summary <> ''");
-        if scoped {
-            condition.push_str(&format!(
-                " AND {} IN (SELECT rid FROM pending_scope)",
-                kind.note_column()
-            ));
-        }
-        condition
-    }
-
     pub fn pending_texts_in(&self, limit: usize, scoped: bool) -> Result<Vec<PendingText>> {
         let mut out = Vec::new();
         for kind in VecKind::ALL {
@@ -110,7 +103,7 @@ impl PgDb<'_> {
                 "SELECT {k}, summary FROM {r} WHERE {c} ORDER BY {k} LIMIT $1",
                 k = kind.key(),
                 r = kind.row_table(),
-                c = Self::pending_condition(kind, scoped)
+                c = pending_condition(kind, scoped.then_some(PENDING_SCOPE))
             );
             for row in self.rows(&sql, &[&((limit - out.len()) as i64)])? {
                 out.push(PendingText {
@@ -132,7 +125,7 @@ impl PgDb<'_> {
             let sql = format!(
                 "SELECT count(*) FROM {} WHERE {}",
                 kind.row_table(),
-                Self::pending_condition(kind, scoped)
+                pending_condition(kind, scoped.then_some(PENDING_SCOPE))
             );
             total += self.one(&sql, &[])?.get::<_, i64>(0);
         }

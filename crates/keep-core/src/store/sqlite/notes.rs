@@ -7,6 +7,7 @@ use crate::error::Result;
 use crate::model::time::Timestamp;
 use crate::model::{Note, Tags};
 use crate::store::NoteRid;
+use crate::store::plan::tags_index_text;
 
 /// Columns of a note row plus its tags as a JSON array of [key, value].
 pub(super) const NOTE_COLUMNS: &str =
@@ -35,15 +36,6 @@ fn tags_from_pairs_json(json: Option<&str>) -> Tags {
         .unwrap_or_default()
         .into_iter()
         .collect()
-}
-
-/// Text indexed for a note's tags: user tags as "key value" words.
-fn tags_index_text(tags: &Tags) -> String {
-    tags.user_tags()
-        .pairs()
-        .map(|(k, v)| format!("{k} {v}"))
-        .collect::<Vec<_>>()
-        .join(" ")
 }
 
 impl SqliteDb<'_> {

@@ -13,9 +13,13 @@ use rusqlite::{OptionalExtension, params};
 
 use super::{SqliteDb, quant};
 use crate::error::Result;
-use crate::store::vectors::{PendingText, VecKind, VecRow, VectorSpace, from_bytes, to_bytes};
+use crate::store::vectors::{
+    PendingText, VecKind, VecRow, VectorSpace, from_bytes, pending_condition, to_bytes,
+};
 use crate::store::{NoteRid, VersionRid};
 
+/// The table `set_pending_scope` fills.
+const PENDING_SCOPE: &str = "temp.pending_scope";
 const MODEL_KEY: &str = "vector_model";
 const DIMS_KEY: &str = "vector_dims";
 /// Set once the code tables exist and are filled.
@@ -168,19 +172,6 @@ impl SqliteDb<'_> {
         Ok(())
     }
 
-    /// The condition a row must meet to wait for a vector, in the scope
-    /// when `scoped`.
-    fn pending_condition(kind: VecKind, scoped: bool) -> String {
-        let mut condition = String::from("embedded IS NULL AND summary <> ''");
-        if scoped {
-            condition.push_str(&format!(
-                " AND {} IN (SELECT rid FROM temp.pending_scope)",
-                kind.note_column()
-            ));
-        }
-        condition
-    }
-
     /// Rows with text and no vector, notes first; only of the notes of
     /// `set_pending_scope` when `scoped`.
     pub fn pending_texts_in(&self, limit: usize, scoped: bool) -> Result<Vec<PendingText>> {
@@ -193,7 +184,7 @@ impl SqliteDb<'_> {
                 "SELECT {k}, summary FROM {r} WHERE {c} ORDER BY {k} LIMIT ?1",
                 k = kind.key(),
                 r = kind.row_table(),
-                c = Self::pending_condition(kind, scoped)
+                c = pending_condition(kind, scoped.then_some(PENDING_SCOPE))
             );
             let mut stmt = self.conn.prepare_cached(&sql)?;
             let rows = stmt.query_map([(limit - out.len()) as i64], |r| {
@@ -219,7 +210,7 @@ impl SqliteDb<'_> {
             let sql = format!(
                 "SELECT count(*) FROM {} WHERE {}",
                 kind.row_table(),
-                Self::pending_condition(kind, scoped)
+                pending_condition(kind, scoped.then_some(PENDING_SCOPE))
             );
             total += self.conn.query_row(&sql, [], |r| r.get::<_, i64>(0))?;
         }
