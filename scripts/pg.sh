@@ -25,6 +25,24 @@ mkdir -p "$2"
 dir=$(cd "$2" && pwd)
 [ -x "$bin/postgres" ] || die "PostgreSQL is not installed in $pg: run ./scripts/setup.sh --dev"
 
+# As root the server runs as nobody, who must be able to reach the
+# binaries; when they sit below a folder nobody may not enter (a checkout
+# in /root), a world-readable copy in the temporary folder is used.
+if [ "$(id -u)" -eq 0 ] && ! setpriv --reuid=65534 --regid=65534 --clear-groups \
+    test -x "$bin/postgres" 2>/dev/null; then
+  copy="${TMPDIR:-/tmp}/keep-pg-$(printf '%s' "$pg" | sha256sum | cut -c1-12)"
+  if [ ! -x "$copy/pginstall/bin/postgres" ]; then
+    rm -rf "$copy.$$"
+    mkdir -p "$copy.$$"
+    cp -a "$pg/pginstall" "$pg/libs" "$copy.$$/"
+    chmod -R a+rX "$copy.$$"
+    mv -T "$copy.$$" "$copy" 2>/dev/null || rm -rf "$copy.$$"
+  fi
+  pg=$copy
+  bin="$pg/pginstall/bin"
+  export LD_LIBRARY_PATH="$pg/libs${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
+fi
+
 as_owner() {
   if [ "$(id -u)" -eq 0 ]; then
     setpriv --reuid=65534 --regid=65534 --clear-groups env LD_LIBRARY_PATH="$LD_LIBRARY_PATH" "$@"
