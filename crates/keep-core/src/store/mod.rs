@@ -20,7 +20,9 @@ use std::path::Path;
 use crate::error::Result;
 
 pub use backend::Backend;
-pub use postgres::{PgDb, PgStore, is_database_url, listen_for_changes, shown_url};
+pub use postgres::{
+    PgDb, PgStore, is_database_url, listen_for_changes, on_blocking_thread, shown_url,
+};
 pub use sqlite::{SqliteDb, SqliteStore};
 pub use types::{Lease, WatchedDir};
 pub use vectors::{PendingText, VecKind, VecRow, VectorSpace, to_bytes as vector_bytes};

@@ -90,8 +90,10 @@ impl KeepServer {
         let _turn = ticket.turn().await;
         let keeper = Arc::clone(&self.keeper);
         let result = tokio::task::spawn_blocking(move || {
-            let mut keeper = keeper.lock().unwrap_or_else(PoisonError::into_inner);
-            f(&mut keeper, &ctx)
+            keep_core::on_blocking_thread(|| {
+                let mut keeper = keeper.lock().unwrap_or_else(PoisonError::into_inner);
+                f(&mut keeper, &ctx)
+            })
         })
         .await
         .map_err(|e| McpError::internal_error(format!("the call failed: {e}"), None));

@@ -159,7 +159,9 @@ impl Notifier {
 
     async fn tell_changes(self: &Arc<Self>) {
         let me = Arc::clone(self);
-        let Ok((changed, list_changed)) = tokio::task::spawn_blocking(move || me.changes()).await
+        let Ok((changed, list_changed)) =
+            tokio::task::spawn_blocking(move || keep_core::on_blocking_thread(|| me.changes()))
+                .await
         else {
             return;
         };

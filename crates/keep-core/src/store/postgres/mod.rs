@@ -284,11 +284,28 @@ pub fn listen_for_changes(
     Ok(listener)
 }
 
+std::thread_local! {
+    /// Set while `on_blocking_thread` runs: the thread may block.
+    static MAY_BLOCK: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
+}
+
+/// Runs `f` marked as running on a thread that may block (a blocking-pool
+/// thread of an async runtime), so statements it makes go straight to the
+/// server instead of through `off_runtime`'s extra thread.
+pub fn on_blocking_thread<T>(f: impl FnOnce() -> T) -> T {
+    let before = MAY_BLOCK.with(|m| m.replace(true));
+    let value = f();
+    MAY_BLOCK.with(|m| m.set(before));
+    value
+}
+
 /// Runs `f` where the driver may block: the driver runs a small async
 /// runtime of its own, which may not start on a thread already driving
-/// one (the servers' threads), so there `f` runs on a short-lived thread.
+/// one (the servers' async threads), so there `f` runs on a short-lived
+/// thread. Threads with no runtime, and those `on_blocking_thread` marks,
+/// run it directly.
 fn off_runtime<T: Send>(f: impl FnOnce() -> T + Send) -> T {
-    if tokio::runtime::Handle::try_current().is_err() {
+    if MAY_BLOCK.with(std::cell::Cell::get) || tokio::runtime::Handle::try_current().is_err() {
         return f();
     }
     std::thread::scope(|scope| match scope.spawn(f).join() {
