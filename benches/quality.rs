@@ -199,7 +199,7 @@ fn ask(
             if let Some(out) = dump {
                 let line = serde_json::json!({
                     "store": store, "form": form, "query": text, "expected": row.id,
-                    "keyword": lists.keyword, "vector": lists.vector,
+                    "keyword": lists.keyword, "vector": lists.vector, "completed": lists.completed,
                     "keep": keep.hits.iter().map(|h| &h.note.id).collect::<Vec<_>>(),
                 });
                 writeln!(out, "{line}").expect("dump");

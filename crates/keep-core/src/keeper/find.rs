@@ -20,8 +20,9 @@ use crate::store::{NoteRid, VecRow};
 pub const EMBED_BEFORE_SEARCH: std::time::Duration = std::time::Duration::from_millis(300);
 
 impl Keeper {
-    /// Hybrid recall: keyword and vector candidates fused by rank, recency
-    /// decay, and (with `deep`) notes reached through edges and shared tags.
+    /// Hybrid recall of a query's topic: keyword and vector candidates
+    /// fused by score, recency decay, and (with `deep`) notes reached
+    /// through edges and shared tags.
     pub fn find(&mut self, query: &FindQuery) -> Result<FindResult> {
         let mut query = query.clone();
         query.filter = self.as_of_now(&query.filter);
@@ -69,6 +70,9 @@ impl Keeper {
         };
         if let Some(rid) = like_rid {
             vector.retain(|r| r.rid != rid);
+        }
+        if let Some(q) = &query_vector {
+            candidates::complete_similarities(&db, q, &keyword, &mut vector)?;
         }
         let mut fused = fusion::fuse(&keyword, &vector);
         let rids: Vec<NoteRid> = fused.iter().map(|f| f.rid).collect();
@@ -172,6 +176,10 @@ impl Keeper {
             Some(q) => candidates::vector(&db, q, &filter)?,
             None => Vec::new(),
         };
+        let mut completed = vector.clone();
+        if let Some(q) = &query_vector {
+            candidates::complete_similarities(&db, q, &keyword, &mut completed)?;
+        }
         let named = |list: Vec<fusion::Ranked>, score: fn(&fusion::Ranked) -> f64| {
             fusion::roll_up(&list)
                 .into_iter()
@@ -186,6 +194,7 @@ impl Keeper {
         Ok(CandidateLists {
             keyword: named(keyword, |r| r.bm25.unwrap_or(0.0))?,
             vector: named(vector, |r| r.similarity.unwrap_or(0.0))?,
+            completed: named(completed, |r| r.similarity.unwrap_or(0.0))?,
         })
     }
 
@@ -290,6 +299,9 @@ fn no_vector_notice(query: &FindQuery, why: NoVector) -> Result<Option<String>> 
 pub struct CandidateLists {
     pub keyword: Vec<(String, f64)>,
     pub vector: Vec<(String, f64)>,
+    /// The vector list with the similarity of every keyword candidate
+    /// added, as keep's ranking sees it.
+    pub completed: Vec<(String, f64)>,
 }
 
 fn hit(f: &Fused, note: crate::model::Note) -> Hit {

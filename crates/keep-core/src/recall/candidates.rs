@@ -2,8 +2,10 @@
 //! among notes, parts and archived versions, best first, each passing the
 //! filter.
 
+use std::collections::HashSet;
+
 use super::Matched;
-use super::fusion::Ranked;
+use super::fusion::{Ranked, roll_up};
 use super::weights::{
     CANDIDATES, MIN_SIMILARITY, OLD_WORDING_KEYWORD_FACTOR, OLD_WORDING_VECTOR_FACTOR,
 };
@@ -81,13 +83,49 @@ pub(crate) fn vector(db: &Db<'_>, q: &[f32], filter: &NoteFilter) -> Result<Vec<
         ));
     }
     found.retain(|r| r.similarity.is_some_and(|s| s >= MIN_SIMILARITY));
-    found.sort_by(|a, b| {
-        b.similarity
-            .unwrap_or(0.0)
-            .total_cmp(&a.similarity.unwrap_or(0.0))
-    });
+    sort_by_similarity(&mut found);
     let rids: Vec<_> = found.iter().map(|r| r.rid).collect();
     let passing = db.notes_passing(&rids, filter)?;
     found.retain(|r| passing.contains_key(&r.rid));
     Ok(found)
+}
+
+/// Adds to `vector` the similarity of each keyword candidate's note that
+/// is not among the nearest, so fusion weighs every candidate on both
+/// signals: a note outside the nearest hundred is not without meaning,
+/// only less close than they are.
+pub(crate) fn complete_similarities(
+    db: &Db<'_>,
+    q: &[f32],
+    keyword: &[Ranked],
+    vector: &mut Vec<Ranked>,
+) -> Result<()> {
+    let near: HashSet<_> = vector.iter().map(|r| r.rid).collect();
+    let missing: Vec<_> = roll_up(keyword)
+        .into_iter()
+        .map(|r| r.rid)
+        .filter(|rid| !near.contains(rid))
+        .collect();
+    if missing.is_empty() {
+        return Ok(());
+    }
+    for (rid, distance) in db.note_distances(q, &missing)? {
+        let similarity = 1.0 - distance;
+        if similarity >= MIN_SIMILARITY {
+            vector.push(Ranked {
+                similarity: Some(similarity),
+                ..Ranked::note(rid)
+            });
+        }
+    }
+    sort_by_similarity(vector);
+    Ok(())
+}
+
+fn sort_by_similarity(list: &mut [Ranked]) {
+    list.sort_by(|a, b| {
+        b.similarity
+            .unwrap_or(0.0)
+            .total_cmp(&a.similarity.unwrap_or(0.0))
+    });
 }

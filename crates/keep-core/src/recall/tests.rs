@@ -307,3 +307,38 @@ fn a_word_in_the_title_or_summary_outranks_the_same_word_in_a_body() {
         "{found:?}"
     );
 }
+
+/// A word other than `word` that the test embedder puts in the same
+/// dimension, so notes of such words are as near as the query can be.
+fn same_dimension_as(word: &str) -> String {
+    let dimension = |w: &str| crate::model::content_hash(w.as_bytes())[..2].to_string();
+    let wanted = dimension(word);
+    (0..)
+        .map(|i| format!("w{i}"))
+        .find(|w| dimension(w) == wanted)
+        .unwrap()
+}
+
+#[test]
+fn a_keyword_hit_beyond_the_nearest_vectors_keeps_its_similarity() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut k = keeper(&dir);
+    let decoy = format!(
+        "{} {}",
+        same_dimension_as("amber"),
+        same_dimension_as("lantern")
+    );
+    for i in 0..120 {
+        put(&mut k, &format!("decoy-{i}"), &decoy, &[]);
+    }
+    put(&mut k, "target", "amber lantern chronicle", &[]);
+    k.embed_pending(None).unwrap();
+    let hits = k.find(&text("amber lantern")).unwrap().hits;
+    assert_eq!(hits[0].note.id, "target");
+    assert!(hits[0].keyword_rank == Some(1));
+    let similarity = hits[0].similarity.expect("its similarity is looked up");
+    assert!(
+        (similarity - (2.0f64 / 3.0).sqrt()).abs() < 0.01,
+        "{similarity}"
+    );
+}

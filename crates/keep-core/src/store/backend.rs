@@ -168,6 +168,9 @@ backend! {
     fn copy_vector(&self, from: VecRow, to: VecRow) -> Result<()>;
     /// The nearest notes: (note, cosine distance).
     fn nearest_notes(&self, query: &[f32], k: usize) -> Result<Vec<(NoteRid, f64)>>;
+    /// Cosine distances of the notes among `rids` that have a vector, in
+    /// no particular order.
+    fn note_distances(&self, query: &[f32], rids: &[NoteRid]) -> Result<Vec<(NoteRid, f64)>>;
     /// The nearest parts: (owning note, part number, cosine distance).
     fn nearest_parts(&self, query: &[f32], k: usize) -> Result<Vec<(NoteRid, i64, f64)>>;
     /// The nearest archived versions: (owning note, version offset with 1

@@ -265,6 +265,18 @@ impl PgDb<'_> {
         Ok(rows.iter().map(|r| (NoteRid(r.get(0)), r.get(1))).collect())
     }
 
+    pub fn note_distances(&self, query: &[f32], rids: &[NoteRid]) -> Result<Vec<(NoteRid, f64)>> {
+        if rids.is_empty() || self.vector_space()?.is_none() {
+            return Ok(Vec::new());
+        }
+        let keys: Vec<i64> = rids.iter().map(|r| r.0).collect();
+        let rows = self.rows(
+            "SELECT key, (embedding <=> $1)::float8 FROM vec_notes WHERE key = ANY($2)",
+            &[&Vector::from(query.to_vec()), &keys],
+        )?;
+        Ok(rows.iter().map(|r| (NoteRid(r.get(0)), r.get(1))).collect())
+    }
+
     pub fn nearest_notes(&self, query: &[f32], k: usize) -> Result<Vec<(NoteRid, f64)>> {
         Ok(self
             .nearest(VecKind::Note, query, k)?

@@ -459,6 +459,15 @@ impl SqliteDb<'_> {
         Ok(rows)
     }
 
+    pub fn note_distances(&self, query: &[f32], rids: &[NoteRid]) -> Result<Vec<(NoteRid, f64)>> {
+        let keys: Vec<i64> = rids.iter().map(|r| r.0).collect();
+        Ok(self
+            .nearest_among(VecKind::Note, query, &keys, keys.len())?
+            .into_iter()
+            .map(|(key, d)| (NoteRid(key), d))
+            .collect())
+    }
+
     /// The nearest notes: (note, cosine distance).
     pub fn nearest_notes(&self, query: &[f32], k: usize) -> Result<Vec<(NoteRid, f64)>> {
         Ok(self
