@@ -10,7 +10,7 @@ use crate::model::keys;
 use crate::recall::fusion::{self, Fused};
 use crate::recall::weights::{DEEP_MIN_RESULTS, SUPERSEDED_FACTOR};
 use crate::recall::{
-    FindQuery, FindResult, Hit, Matched, Query, RecallMode, candidates, graph, passage,
+    FindQuery, FindResult, Hit, Matched, Query, RecallMode, candidates, graph, passage, question,
 };
 use crate::store::{NoteRid, VecRow};
 
@@ -35,7 +35,7 @@ impl Keeper {
                 if text.is_empty() {
                     return Err(Error::invalid("the query is empty"));
                 }
-                (Some(text), None)
+                (Some(question::topic(text)), None)
             }
             Query::Like(id) => {
                 let rid = self
@@ -168,6 +168,7 @@ impl Keeper {
     /// (id, cosine). For benchmarks that compare ways of ranking.
     #[cfg(feature = "internals")]
     pub fn candidate_lists(&mut self, text: &str) -> Result<CandidateLists> {
+        let text = question::topic(text.trim());
         let query_vector = self.query_vector(Some(text), None)?.ok();
         let db = self.store.db();
         let filter = crate::model::NoteFilter::default();

@@ -1,8 +1,9 @@
 //! Recall: what a query asks (`FindQuery`), what it returns (`Hit`), and
 //! how notes are ranked: candidates from the keyword and vector indexes
-//! (`candidates`), fused by rank with parts and versions rolled up to their
+//! (`candidates`), fused by score with parts and versions rolled up to their
 //! note and recency decay (`fusion`), then deep recall along edges and
-//! distinctive shared tags (`deep`, `graph`). Every weight lives in
+//! distinctive shared tags (`deep`, `graph`). A question's frame ("what do
+//! I have about") is set aside before any of it (`question`). Every weight lives in
 //! `weights`. The keeper runs these steps; this module holds no state.
 
 pub(crate) mod candidates;
@@ -10,6 +11,7 @@ pub mod deep;
 pub(crate) mod fusion;
 pub(crate) mod graph;
 pub mod passage;
+pub mod question;
 pub mod weights;
 
 #[cfg(test)]
@@ -73,7 +75,7 @@ impl FindQuery {
 /// Which candidates `find` ranks.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub enum RecallMode {
-    /// Keyword and vector candidates fused by rank.
+    /// Keyword and vector candidates fused by score.
     #[default]
     Hybrid,
     /// BM25 only; no model is loaded.

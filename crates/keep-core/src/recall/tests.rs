@@ -342,3 +342,19 @@ fn a_keyword_hit_beyond_the_nearest_vectors_keeps_its_similarity() {
         "{similarity}"
     );
 }
+
+#[test]
+fn a_question_to_the_memory_searches_only_its_topic() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut k = keeper(&dir);
+    put(&mut k, "caribou", "caribou migration routes", &[]);
+    put(&mut k, "meeting", "meeting notes to find later", &[]);
+    k.embed_pending(None).unwrap();
+    let hits = k.find(&text("find my notes about caribou?")).unwrap().hits;
+    assert_eq!(hits[0].note.id, "caribou");
+    assert!(
+        hits.iter()
+            .all(|h| h.note.id != "meeting" || h.keyword_rank.is_none()),
+        "\"find\" and \"notes\" ask; they are not the topic"
+    );
+}

@@ -15,7 +15,7 @@ const MAX: usize = 50;
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Deserialize, JsonSchema)]
 #[serde(rename_all = "lowercase")]
 pub enum Mode {
-    /// Keyword and semantic matches fused by rank.
+    /// Keyword and semantic matches fused by score.
     #[default]
     Hybrid,
     /// Keyword (BM25) matches only.
