@@ -165,6 +165,13 @@ fn vectors_travel_with_an_export_and_need_no_embedding_after_import() {
     let mut copy = Env::new();
     let out = copy.ok_stdin(&["import", "-"], &first);
     assert_eq!(waiting_after_import(&out), 0, "{out}");
+    if copy.on_postgres() {
+        assert_eq!(
+            copy.sql_count("SELECT count(*) FROM pg_indexes WHERE indexname LIKE '%hnsw'"),
+            3,
+            "the nearest-neighbour indexes are built once the vectors are in"
+        );
+    }
     assert_eq!(
         copy.export(),
         first,

@@ -195,6 +195,7 @@ impl Keeper {
             let mut skipped = Vec::new();
             let mut notices = Vec::new();
             let space = vector_space_for(db, header.vectors.as_ref(), &mut notices)?;
+            let indexes_deferred = space.is_some() && db.defer_vector_indexes()?;
             let mut loaded = VectorLoad {
                 space,
                 name,
@@ -245,6 +246,9 @@ impl Keeper {
             }
             for (rid, note) in &written {
                 edges::sync(db, *rid, note, None, now)?;
+            }
+            if indexes_deferred {
+                db.build_vector_indexes()?;
             }
             progress(total, total);
             Ok(ImportOutcome {

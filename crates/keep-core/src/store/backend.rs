@@ -48,6 +48,14 @@ backend! {
     /// Brings the database's planning statistics up to date after many
     /// rows arrived at once (an import).
     fn after_bulk_load(&self) -> Result<()>;
+    /// Before a bulk load into a store with no vectors yet: sets aside
+    /// any nearest-neighbour index that would otherwise take every vector
+    /// one at a time; says whether it did. Inside the write, so a failed
+    /// load puts the indexes back with everything else.
+    fn defer_vector_indexes(&self) -> Result<bool>;
+    /// Builds the indexes `defer_vector_indexes` set aside, in one pass
+    /// over the loaded vectors.
+    fn build_vector_indexes(&self) -> Result<()>;
     // edges
     /// Replaces the outgoing edges of note `rid`.
     fn replace_edges(&self, rid: NoteRid, edges: &[(String, String)]) -> Result<()>;

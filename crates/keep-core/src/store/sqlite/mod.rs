@@ -258,6 +258,15 @@ impl SqliteDb<'_> {
         Ok(())
     }
 
+    /// sqlite-vec's tables keep no graph to maintain while loading.
+    pub fn defer_vector_indexes(&self) -> Result<bool> {
+        Ok(false)
+    }
+
+    pub fn build_vector_indexes(&self) -> Result<()> {
+        Ok(())
+    }
+
     pub fn meta(&self, key: &str) -> Result<Option<String>> {
         use rusqlite::OptionalExtension;
         Ok(self
