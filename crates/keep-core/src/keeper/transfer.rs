@@ -194,6 +194,7 @@ impl Keeper {
             let mut written = Vec::new();
             let mut skipped = Vec::new();
             let mut notices = Vec::new();
+            db.prepare_bulk_load(total)?;
             let space = vector_space_for(db, header.vectors.as_ref(), &mut notices)?;
             let indexes_deferred = space.is_some() && db.defer_vector_indexes()?;
             let mut loaded = VectorLoad {

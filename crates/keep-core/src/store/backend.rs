@@ -48,6 +48,10 @@ backend! {
     /// Brings the database's planning statistics up to date after many
     /// rows arrived at once (an import).
     fn after_bulk_load(&self) -> Result<()>;
+    /// Before `notes` notes arrive in one write: statements are planned
+    /// for the tables as they grow during it, not as they were when it
+    /// began.
+    fn prepare_bulk_load(&self, notes: usize) -> Result<()>;
     /// Before a bulk load into a store with no vectors yet: sets aside
     /// any nearest-neighbour index that would otherwise take every vector
     /// one at a time; says whether it did. Inside the write, so a failed

@@ -258,6 +258,12 @@ impl SqliteDb<'_> {
         Ok(())
     }
 
+    /// SQLite plans every statement for the indexes it has, whatever the
+    /// tables' sizes.
+    pub fn prepare_bulk_load(&self, _notes: usize) -> Result<()> {
+        Ok(())
+    }
+
     /// sqlite-vec's tables keep no graph to maintain while loading.
     pub fn defer_vector_indexes(&self) -> Result<bool> {
         Ok(false)
