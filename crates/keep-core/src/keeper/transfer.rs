@@ -195,8 +195,9 @@ impl Keeper {
             let mut skipped = Vec::new();
             let mut notices = Vec::new();
             db.prepare_bulk_load(total)?;
+            let new_space = db.vector_space()?.is_none();
             let space = vector_space_for(db, header.vectors.as_ref(), &mut notices)?;
-            let indexes_deferred = space.is_some() && db.defer_vector_indexes()?;
+            let indexes_deferred = new_space && space.is_some() && db.defer_vector_indexes()?;
             let mut loaded = VectorLoad {
                 space,
                 name,

@@ -52,10 +52,11 @@ backend! {
     /// for the tables as they grow during it, not as they were when it
     /// began.
     fn prepare_bulk_load(&self, notes: usize) -> Result<()>;
-    /// Before a bulk load into a store with no vectors yet: sets aside
-    /// any nearest-neighbour index that would otherwise take every vector
-    /// one at a time; says whether it did. Inside the write, so a failed
-    /// load puts the indexes back with everything else.
+    /// Before a bulk load into the vector space this write created (no
+    /// other connection can see it yet, so none reads its tables): sets
+    /// aside any nearest-neighbour index that would otherwise take every
+    /// vector one at a time; says whether it did. Inside the write, so a
+    /// failed load puts the indexes back with everything else.
     fn defer_vector_indexes(&self) -> Result<bool>;
     /// Builds the indexes `defer_vector_indexes` set aside, in one pass
     /// over the loaded vectors.

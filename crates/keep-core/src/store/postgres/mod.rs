@@ -204,9 +204,38 @@ impl PgStore {
     }
 
     /// Applies the migrations this database lacks, under the write lock.
+    /// A database already up to date is only read, so opening a store never
+    /// waits for another connection's write (an import of minutes).
     fn migrate(&self) -> Result<()> {
         let known = MIGRATIONS.last().map_or(0, |m| m.0);
-        let found = self.db().with_client(|client| {
+        let applied = self.db().with_client(|client| {
+            let row = client.query_one("SELECT to_regclass('keep_schema') IS NOT NULL", &[])?;
+            if !row.get::<_, bool>(0) {
+                return Ok(0);
+            }
+            let row = client.query_one("SELECT coalesce(max(version), 0) FROM keep_schema", &[])?;
+            Ok(row.get::<_, i64>(0))
+        })?;
+        let found = if applied >= known {
+            applied
+        } else {
+            self.apply_migrations(known)?
+        };
+        if found > known {
+            return Err(Error::SchemaTooNew {
+                path: PathBuf::from(&self.shown),
+                found,
+                known,
+            });
+        }
+        Ok(())
+    }
+
+    /// Takes the write lock and applies what the database still lacks
+    /// then (another keep may have applied it meanwhile); returns the
+    /// version found under the lock.
+    fn apply_migrations(&self, known: i64) -> Result<i64> {
+        self.db().with_client(|client| {
             let mut tx = client.transaction()?;
             tx.execute("SELECT pg_advisory_xact_lock($1)", &[&WRITE_LOCK])?;
             tx.batch_execute(
@@ -225,15 +254,7 @@ impl PgStore {
             }
             tx.commit()?;
             Ok(current)
-        })?;
-        if found > known {
-            return Err(Error::SchemaTooNew {
-                path: PathBuf::from(&self.shown),
-                found,
-                known,
-            });
-        }
-        Ok(())
+        })
     }
 }
 

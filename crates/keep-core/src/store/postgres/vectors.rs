@@ -65,8 +65,10 @@ impl PgDb<'_> {
     /// Inserting into HNSW one vector at a time took most of an import's
     /// time (10,020 notes: 87 of 130 samples of the server's active
     /// statement); building the index once over the loaded rows takes
-    /// 1.5 s. Only while every vector table is empty: dropping an index
-    /// locks its table, which no reader is then waiting on.
+    /// 1.5 s. Dropping an index locks its table until the write ends:
+    /// the keeper asks only in the write that created the vector space,
+    /// which readers do not see yet and so never search, and only while
+    /// every vector table is empty.
     pub fn defer_vector_indexes(&self) -> Result<bool> {
         if self.vector_space()?.is_none() {
             return Ok(false);
