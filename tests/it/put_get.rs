@@ -192,3 +192,25 @@ fn get_records_access_time() {
     assert_eq!(note["accessed"], "2026-11-23T09:00:00.000Z");
     assert_eq!(note["updated"], "2026-11-22T10:00:00.000Z");
 }
+
+#[test]
+fn get_while_another_writer_holds_the_store_answers_at_once_without_recording() {
+    let mut env = Env::new();
+    let id = env.put("hello world", &[]);
+    env.at("2026-11-23T09:00:00Z");
+    let writer = env.hold_write_lock(6);
+    let out = env.ok(&["get", &id]);
+    assert!(out.contains("hello world"), "{out}");
+    assert!(
+        !writer.is_finished(),
+        "get answered while the other writer still held the store"
+    );
+    assert!(writer.join().unwrap(), "the other writer kept its turn");
+    let note = &env.json(&["list"])[0];
+    assert_eq!(
+        note["accessed"], "2026-11-22T10:00:00.000Z",
+        "the read is not recorded while the store is held"
+    );
+    env.ok(&["get", &id]);
+    assert_eq!(env.json(&["list"])[0]["accessed"], "2026-11-23T09:00:00.000Z");
+}

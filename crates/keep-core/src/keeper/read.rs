@@ -51,14 +51,16 @@ impl Keeper {
         Ok(self.store.db().note(id)?.map(|(_, n)| n))
     }
 
-    /// Shows a note (or a version or part of it) and records the access.
+    /// Shows a note (or a version or part of it) and records the access,
+    /// unless another writer holds the store right then (a long import):
+    /// a read never waits for that.
     pub fn get(&mut self, target: &NoteRef) -> Result<NoteView> {
         let now = self.now();
         let view = self.view(target)?;
         if self.store.is_read_only() {
             return Ok(view);
         }
-        self.store.write(|db| {
+        self.store.write_if_free(|db| {
             if let Some(rid) = db.note_rid(&target.id)? {
                 db.touch_accessed(rid, now)?;
             }

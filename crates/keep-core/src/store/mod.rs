@@ -144,6 +144,16 @@ impl Store {
             Store::Postgres(s) => s.write(|db| f(db)),
         }
     }
+
+    /// Like `write`, only if no other writer holds the store at this
+    /// moment: for bookkeeping a read may skip rather than wait for (the
+    /// time a note was last read, while an import runs).
+    pub fn write_if_free<T>(&mut self, f: impl FnOnce(&Db<'_>) -> Result<T>) -> Result<Option<T>> {
+        match self {
+            Store::Sqlite(s) => s.write_if_free(|db| f(db)),
+            Store::Postgres(s) => s.write_if_free(|db| f(db)),
+        }
+    }
 }
 
 /// A note with no tags or content, created and updated `at`.

@@ -149,7 +149,43 @@ impl PgStore {
             let _ = db.batch("ROLLBACK");
             return Err(self.lost(e));
         }
-        let value = match f(&db) {
+        self.finish(&db, f)
+    }
+
+    /// Like `write`, when no other connection holds the write lock at this
+    /// moment; `None` (nothing done) when one does.
+    pub fn write_if_free<T>(
+        &mut self,
+        f: impl FnOnce(&PgDb<'_>) -> Result<T>,
+    ) -> Result<Option<T>> {
+        let db = self.db();
+        let free = db.with_client(|c| {
+            c.batch_execute("BEGIN ISOLATION LEVEL READ COMMITTED")?;
+            let row = c.query_one("SELECT pg_try_advisory_xact_lock($1)", &[&WRITE_LOCK])?;
+            Ok(row.get::<_, bool>(0))
+        });
+        match free {
+            Ok(true) => {}
+            Ok(false) => {
+                db.batch("ROLLBACK")?;
+                return Ok(None);
+            }
+            Err(e) => {
+                let _ = db.batch("ROLLBACK");
+                return Err(self.lost(e));
+            }
+        }
+        let announce = format!("SELECT nextval('keep_changes'); NOTIFY {CHANGES_CHANNEL};");
+        if let Err(e) = db.batch(&announce) {
+            let _ = db.batch("ROLLBACK");
+            return Err(self.lost(e));
+        }
+        self.finish(&db, f).map(Some)
+    }
+
+    /// Runs `f` inside the transaction begun, and commits if it succeeds.
+    fn finish<T>(&self, db: &PgDb<'_>, f: impl FnOnce(&PgDb<'_>) -> Result<T>) -> Result<T> {
+        let value = match f(db) {
             Ok(value) => value,
             Err(e) => {
                 // A lost connection has rolled back already.

@@ -140,6 +140,40 @@ impl SqliteStore {
         Ok(value)
     }
 
+    /// Like `write`, when no other connection is writing at this moment;
+    /// `None` (nothing done) when one is.
+    pub fn write_if_free<T>(
+        &mut self,
+        f: impl FnOnce(&SqliteDb<'_>) -> Result<T>,
+    ) -> Result<Option<T>> {
+        if self.read_only {
+            return Ok(None);
+        }
+        self.conn.busy_timeout(std::time::Duration::ZERO)?;
+        let refused = match self
+            .conn
+            .transaction_with_behavior(TransactionBehavior::Immediate)
+        {
+            Ok(tx) => {
+                tx.busy_timeout(BUSY_TIMEOUT)?;
+                let value = f(&SqliteDb {
+                    conn: &tx,
+                    codes: &self.codes,
+                })?;
+                tx.commit()?;
+                return Ok(Some(value));
+            }
+            Err(e) => e,
+        };
+        self.conn.busy_timeout(BUSY_TIMEOUT)?;
+        match refused.sqlite_error_code() {
+            Some(rusqlite::ErrorCode::DatabaseBusy | rusqlite::ErrorCode::DatabaseLocked) => {
+                Ok(None)
+            }
+            _ => Err(refused.into()),
+        }
+    }
+
     fn migrate(&mut self) -> Result<()> {
         let current: i64 = self
             .conn
