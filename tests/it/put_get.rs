@@ -212,5 +212,8 @@ fn get_while_another_writer_holds_the_store_answers_at_once_without_recording() 
         "the read is not recorded while the store is held"
     );
     env.ok(&["get", &id]);
-    assert_eq!(env.json(&["list"])[0]["accessed"], "2026-11-23T09:00:00.000Z");
+    assert_eq!(
+        env.json(&["list"])[0]["accessed"],
+        "2026-11-23T09:00:00.000Z"
+    );
 }
