@@ -21,7 +21,8 @@ use crate::render::text::{change_label, first_line};
 /// timestamps) followed by '---' and its summary. Edges list the notes this
 /// one links to through edge tags (author, references, ...) and, under the
 /// inverse name (authored, referenced-by, ...), the notes that link to it.
-/// Reading a note records its access time. Exits 1 if any id is unknown.
+/// Reading a note records its access time (not while another writer holds
+/// the store: a read never waits). Exits 1 if any id is unknown.
 #[derive(Debug, clap::Args)]
 pub struct Args {
     /// Note ids, optionally with @V{N} or @P{N}

@@ -35,6 +35,12 @@ const WRITE_LOCK: i64 = 0x6b65_6570;
 /// The channel every committed write announces itself on.
 const CHANGES_CHANNEL: &str = "keep_changes";
 
+/// What every write does once it holds the lock: bumps the change counter
+/// (the browser's change check) and tells listeners of the commit.
+fn announce_sql() -> String {
+    format!("SELECT nextval('keep_changes'); NOTIFY {CHANGES_CHANNEL};")
+}
+
 /// How long to wait for a server that does not answer.
 const CONNECT_TIMEOUT: Duration = Duration::from_secs(10);
 
@@ -142,8 +148,8 @@ impl PgStore {
         let begin = format!(
             "BEGIN ISOLATION LEVEL READ COMMITTED;
              SELECT pg_advisory_xact_lock({WRITE_LOCK});
-             SELECT nextval('keep_changes');
-             NOTIFY {CHANGES_CHANNEL};"
+             {}",
+            announce_sql()
         );
         if let Err(e) = db.with_client(|c| c.batch_execute(&begin)) {
             let _ = db.batch("ROLLBACK");
@@ -175,8 +181,7 @@ impl PgStore {
                 return Err(self.lost(e));
             }
         }
-        let announce = format!("SELECT nextval('keep_changes'); NOTIFY {CHANGES_CHANNEL};");
-        if let Err(e) = db.batch(&announce) {
+        if let Err(e) = db.batch(&announce_sql()) {
             let _ = db.batch("ROLLBACK");
             return Err(self.lost(e));
         }
