@@ -3,9 +3,11 @@
 //! Debian's package index, AppStream metadata and man pages). A store holds
 //! ~3,000 Debian package summaries; each query is another author's wording
 //! of one of them (a man page NAME line, an upstream AppStream summary) or
-//! of a package left out of the store (no duplicate exists). For each
-//! threshold: precision (merges that hit the right note) and recall (pairs
-//! merged), overall and per kind, with the threshold keep uses marked.
+//! of a package left out of the store (no duplicate exists). Prints, for
+//! keep's verdict (`facts::judge`): precision (merges that hit the right
+//! note), recall (pairs merged), overall and per kind, the merges of texts
+//! that have no duplicate, and each wrong merge. A merge is a "same"
+//! verdict; a probable update stores the text, so it is not one.
 //!
 //!     ./scripts/setup.sh --models-only && cargo bench --bench duplicates
 
@@ -14,7 +16,7 @@ use std::path::PathBuf;
 use keep::config::{Config, Environment};
 use keep_core::keeper::PutOptions;
 use keep_core::model::Tags;
-use keep_core::recall::weights::DUPLICATE_SIMILARITY;
+use keep_core::facts::Verdict;
 use keep_core::{Keeper, Settings};
 
 fn data(name: &str) -> Vec<Vec<String>> {
@@ -64,10 +66,11 @@ fn main() {
     let outcomes: Vec<Outcome> = queries
         .iter()
         .map(|q| {
-            // None: every near note differs in a number, so none is taken.
+            // None: no note is restated (a probable update is stored).
             let (found, similarity) = keeper
                 .closest_restatement(&q[2], &Tags::new())
                 .expect("probe")
+                .filter(|d| d.verdict == Verdict::Same)
                 .map_or((String::new(), f64::NEG_INFINITY), |d| (d.id, d.similarity));
             Outcome {
                 kind: q[0].clone(),
@@ -86,40 +89,26 @@ fn main() {
         count(&outcomes, "appstream"),
         count(&outcomes, "absent")
     );
+    let (p, r) = precision_recall(&outcomes, f64::NEG_INFINITY, None);
+    let (_, rm) = precision_recall(&outcomes, f64::NEG_INFINITY, Some("man"));
+    let (_, ra) = precision_recall(&outcomes, f64::NEG_INFINITY, Some("appstream"));
+    let absent_merged = outcomes
+        .iter()
+        .filter(|o| o.kind == "absent" && !o.found.is_empty())
+        .count();
+    println!("\nprecision  recall  recall(man)  recall(appstream)  false merges(absent)");
     println!(
-        "\nthreshold  precision  recall  recall(man)  recall(appstream)  false merges(absent)"
+        "{p:9.3}  {r:6.3}  {rm:11.3}  {ra:17.3}  {absent_merged:4} of {}",
+        count(&outcomes, "absent")
     );
-    let mut t = 0.60;
-    while t < 0.981 {
-        let mark = if (t - DUPLICATE_SIMILARITY).abs() < 0.005 {
-            "  <- keep"
-        } else {
-            ""
-        };
-        let (p, r) = precision_recall(&outcomes, t, None);
-        let (_, rm) = precision_recall(&outcomes, t, Some("man"));
-        let (_, ra) = precision_recall(&outcomes, t, Some("appstream"));
-        let absent_merged = outcomes
-            .iter()
-            .filter(|o| o.kind == "absent" && o.similarity >= t)
-            .count();
-        println!(
-            "{t:9.2}  {p:9.3}  {r:6.3}  {rm:11.3}  {ra:17.3}  {absent_merged:4} of {}{mark}",
-            count(&outcomes, "absent")
-        );
-        t += 0.02;
-    }
     let summary_of = |id: &str| {
         store
             .iter()
             .find(|r| r[0] == id)
             .map_or(String::new(), |r| r[1].clone())
     };
-    println!("\nwrong merges at or above the threshold ({DUPLICATE_SIMILARITY}):");
-    for o in outcomes
-        .iter()
-        .filter(|o| !o.right && o.similarity >= DUPLICATE_SIMILARITY)
-    {
+    println!("\nwrong merges:");
+    for o in outcomes.iter().filter(|o| !o.right && !o.found.is_empty()) {
         println!(
             "  {:.3}  {:?} ({}) -> {} {:?}",
             o.similarity,
@@ -140,7 +129,7 @@ fn count(outcomes: &[Outcome], kind: &str) -> usize {
 fn precision_recall(outcomes: &[Outcome], threshold: f64, kind: Option<&str>) -> (f64, f64) {
     let merged: Vec<&Outcome> = outcomes
         .iter()
-        .filter(|o| o.similarity >= threshold)
+        .filter(|o| !o.found.is_empty() && o.similarity >= threshold)
         .collect();
     let right = merged
         .iter()
@@ -157,7 +146,7 @@ fn precision_recall(outcomes: &[Outcome], threshold: f64, kind: Option<&str>) ->
         .collect();
     let found = paired
         .iter()
-        .filter(|o| o.right && o.similarity >= threshold)
+        .filter(|o| o.right && !o.found.is_empty() && o.similarity >= threshold)
         .count();
     (precision, found as f64 / paired.len().max(1) as f64)
 }

@@ -36,6 +36,7 @@ Register-ArgumentCompleter -Native -CommandName 'keep' -ScriptBlock {
             [CompletionResult]::new('del', 'del', [CompletionResultType]::ParameterValue, 'Delete notes for good, or one archived version of a note')
             [CompletionResult]::new('revert', 'revert', [CompletionResultType]::ParameterValue, 'Undo the last change of notes: restore the previous version')
             [CompletionResult]::new('rate', 'rate', [CompletionResultType]::ParameterValue, 'Rate a note as useful or wrong')
+            [CompletionResult]::new('supersede', 'supersede', [CompletionResultType]::ParameterValue, 'Accept a note as the successor of the notes it replaces')
             [CompletionResult]::new('now', 'now', [CompletionResultType]::ParameterValue, 'Show or replace the working-intentions note, ''now''')
             [CompletionResult]::new('move', 'move', [CompletionResultType]::ParameterValue, 'Move the version history of ''now'' (or of another note) into a named note')
             [CompletionResult]::new('export', 'export', [CompletionResultType]::ParameterValue, 'Export every note, with tags, full history and parts, as JSON Lines')
@@ -60,7 +61,7 @@ Register-ArgumentCompleter -Native -CommandName 'keep' -ScriptBlock {
             [CompletionResult]::new('--exclude', '--exclude', [CompletionResultType]::ParameterName, 'Leave out files and folders matching GLOB (gitignore syntax; repeatable)')
             [CompletionResult]::new('--max-files', '--max-files', [CompletionResultType]::ParameterName, 'Take at most N files from each folder')
             [CompletionResult]::new('--store', '--store', [CompletionResultType]::ParameterName, 'Store directory, holding keep.db, or a PostgreSQL URL (postgres://USER@HOST/DB) (or KEEP_STORE) [default: the platform data directory + /keep]')
-            [CompletionResult]::new('--update', '--update', [CompletionResultType]::ParameterName, 'When the text restates an existing note, store it as that note''s next version')
+            [CompletionResult]::new('--update', '--update', [CompletionResultType]::ParameterName, 'When the text restates or probably updates an existing note, store it as that note''s next version')
             [CompletionResult]::new('--allow-duplicate', '--allow-duplicate', [CompletionResultType]::ParameterName, 'Store the text even when it restates an existing note')
             [CompletionResult]::new('-r', '-r', [CompletionResultType]::ParameterName, 'Also take the files in subfolders of a folder')
             [CompletionResult]::new('--recursive', '--recursive', [CompletionResultType]::ParameterName, 'Also take the files in subfolders of a folder')
@@ -159,6 +160,14 @@ Register-ArgumentCompleter -Native -CommandName 'keep' -ScriptBlock {
             break
         }
         'keep;rate' {
+            [CompletionResult]::new('--store', '--store', [CompletionResultType]::ParameterName, 'Store directory, holding keep.db, or a PostgreSQL URL (postgres://USER@HOST/DB) (or KEEP_STORE) [default: the platform data directory + /keep]')
+            [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print one JSON document instead of text')
+            [CompletionResult]::new('--ids', '--ids', [CompletionResultType]::ParameterName, 'Print only ids, one per line (for xargs)')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            break
+        }
+        'keep;supersede' {
             [CompletionResult]::new('--store', '--store', [CompletionResultType]::ParameterName, 'Store directory, holding keep.db, or a PostgreSQL URL (postgres://USER@HOST/DB) (or KEEP_STORE) [default: the platform data directory + /keep]')
             [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print one JSON document instead of text')
             [CompletionResult]::new('--ids', '--ids', [CompletionResultType]::ParameterName, 'Print only ids, one per line (for xargs)')
@@ -269,6 +278,7 @@ Register-ArgumentCompleter -Native -CommandName 'keep' -ScriptBlock {
             [CompletionResult]::new('del', 'del', [CompletionResultType]::ParameterValue, 'Delete notes for good, or one archived version of a note')
             [CompletionResult]::new('revert', 'revert', [CompletionResultType]::ParameterValue, 'Undo the last change of notes: restore the previous version')
             [CompletionResult]::new('rate', 'rate', [CompletionResultType]::ParameterValue, 'Rate a note as useful or wrong')
+            [CompletionResult]::new('supersede', 'supersede', [CompletionResultType]::ParameterValue, 'Accept a note as the successor of the notes it replaces')
             [CompletionResult]::new('now', 'now', [CompletionResultType]::ParameterValue, 'Show or replace the working-intentions note, ''now''')
             [CompletionResult]::new('move', 'move', [CompletionResultType]::ParameterValue, 'Move the version history of ''now'' (or of another note) into a named note')
             [CompletionResult]::new('export', 'export', [CompletionResultType]::ParameterValue, 'Export every note, with tags, full history and parts, as JSON Lines')
@@ -303,6 +313,9 @@ Register-ArgumentCompleter -Native -CommandName 'keep' -ScriptBlock {
             break
         }
         'keep;help;rate' {
+            break
+        }
+        'keep;help;supersede' {
             break
         }
         'keep;help;now' {

@@ -61,6 +61,9 @@ _keep() {
             keep,serve)
                 cmd="keep__subcmd__serve"
                 ;;
+            keep,supersede)
+                cmd="keep__subcmd__supersede"
+                ;;
             keep,tag)
                 cmd="keep__subcmd__tag"
                 ;;
@@ -115,6 +118,9 @@ _keep() {
             keep__subcmd__help,serve)
                 cmd="keep__subcmd__help__subcmd__serve"
                 ;;
+            keep__subcmd__help,supersede)
+                cmd="keep__subcmd__help__subcmd__supersede"
+                ;;
             keep__subcmd__help,tag)
                 cmd="keep__subcmd__help__subcmd__tag"
                 ;;
@@ -131,7 +137,7 @@ _keep() {
 
     case "${cmd}" in
         keep)
-            opts="-h -V --store --json --ids --help --version put get list find tag del revert rate now move export import reindex mcp serve watch ui help"
+            opts="-h -V --store --json --ids --help --version put get list find tag del revert rate supersede now move export import reindex mcp serve watch ui help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 1 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -289,7 +295,7 @@ _keep() {
             return 0
             ;;
         keep__subcmd__help)
-            opts="put get list find tag del revert rate now move export import reindex mcp serve watch ui help"
+            opts="put get list find tag del revert rate supersede now move export import reindex mcp serve watch ui help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -499,6 +505,20 @@ _keep() {
             return 0
             ;;
         keep__subcmd__help__subcmd__serve)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        keep__subcmd__help__subcmd__supersede)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
@@ -839,6 +859,24 @@ _keep() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --store)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        keep__subcmd__supersede)
+            opts="-h --store --json --ids --help"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
                 --store)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0

@@ -33,6 +33,7 @@ set edit:completion:arg-completer[keep] = {|@words|
             cand del 'Delete notes for good, or one archived version of a note'
             cand revert 'Undo the last change of notes: restore the previous version'
             cand rate 'Rate a note as useful or wrong'
+            cand supersede 'Accept a note as the successor of the notes it replaces'
             cand now 'Show or replace the working-intentions note, ''now'''
             cand move 'Move the version history of ''now'' (or of another note) into a named note'
             cand export 'Export every note, with tags, full history and parts, as JSON Lines'
@@ -56,7 +57,7 @@ set edit:completion:arg-completer[keep] = {|@words|
             cand --exclude 'Leave out files and folders matching GLOB (gitignore syntax; repeatable)'
             cand --max-files 'Take at most N files from each folder'
             cand --store 'Store directory, holding keep.db, or a PostgreSQL URL (postgres://USER@HOST/DB) (or KEEP_STORE) [default: the platform data directory + /keep]'
-            cand --update 'When the text restates an existing note, store it as that note''s next version'
+            cand --update 'When the text restates or probably updates an existing note, store it as that note''s next version'
             cand --allow-duplicate 'Store the text even when it restates an existing note'
             cand -r 'Also take the files in subfolders of a folder'
             cand --recursive 'Also take the files in subfolders of a folder'
@@ -148,6 +149,13 @@ set edit:completion:arg-completer[keep] = {|@words|
             cand --help 'Print help (see more with ''--help'')'
         }
         &'keep;rate'= {
+            cand --store 'Store directory, holding keep.db, or a PostgreSQL URL (postgres://USER@HOST/DB) (or KEEP_STORE) [default: the platform data directory + /keep]'
+            cand --json 'Print one JSON document instead of text'
+            cand --ids 'Print only ids, one per line (for xargs)'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+        }
+        &'keep;supersede'= {
             cand --store 'Store directory, holding keep.db, or a PostgreSQL URL (postgres://USER@HOST/DB) (or KEEP_STORE) [default: the platform data directory + /keep]'
             cand --json 'Print one JSON document instead of text'
             cand --ids 'Print only ids, one per line (for xargs)'
@@ -248,6 +256,7 @@ set edit:completion:arg-completer[keep] = {|@words|
             cand del 'Delete notes for good, or one archived version of a note'
             cand revert 'Undo the last change of notes: restore the previous version'
             cand rate 'Rate a note as useful or wrong'
+            cand supersede 'Accept a note as the successor of the notes it replaces'
             cand now 'Show or replace the working-intentions note, ''now'''
             cand move 'Move the version history of ''now'' (or of another note) into a named note'
             cand export 'Export every note, with tags, full history and parts, as JSON Lines'
@@ -274,6 +283,8 @@ set edit:completion:arg-completer[keep] = {|@words|
         &'keep;help;revert'= {
         }
         &'keep;help;rate'= {
+        }
+        &'keep;help;supersede'= {
         }
         &'keep;help;now'= {
         }

@@ -32,6 +32,7 @@ TOOLS = {
     "put_file": (False, False),
     "related": (True, False),
     "feedback": (False, False),
+    "supersede": (False, False),
 }
 
 
@@ -214,6 +215,17 @@ async def staying_true(session):
     check(chain["note"]["replaced_by"] == [newer["id"]], f"chain: {chain}")
     await tool_error(session, "remember", {"text": "z", "supersedes": ["no/such/note"]}, "no/such/note")
 
+    gateway = await ok(session, "remember", {"text": "The API gateway timeout is 30 seconds.", "tags": ["project=ops"]})
+    check(gateway["status"] == "created", f"gateway: {gateway}")
+    minutes = await ok(session, "remember", {"text": "The API gateway timeout is 30 minutes.", "tags": ["project=ops"]})
+    check(minutes["status"] == "possible_update" and minutes["possible_update_of"] == gateway["id"], f"possible update: {minutes}")
+    check(minutes["id"] != gateway["id"] and minutes["differences"] == ["30 seconds -> 30 minutes"], f"differences: {minutes}")
+    accepted = await ok(session, "supersede", {"id": minutes["id"]})
+    check(accepted["status"] == "updated", f"supersede: {accepted}")
+    after = await ok(session, "get", {"id": minutes["id"]})
+    check(after["note"]["tags"].get("supersedes") == [gateway["id"]] and "may-supersede" not in after["note"]["tags"], f"accepted: {after}")
+    await tool_error(session, "supersede", {"id": minutes["id"]}, "not linked")
+
     wifi = await ok(session, "remember", {"text": "The guest wifi code is 4471 this week.", "expires": "P7D"})
     check(wifi["status"] == "created", f"expires: {wifi}")
     live = await ok(session, "recall", {"query": "guest wifi code", "format": "ids"})
@@ -358,6 +370,13 @@ async def scoped_server():
         prompt = await s.get_prompt("keep-reflect")
         text = prompt.messages[0].content.text
         check("Alpha ships" in text and "decision/db" not in text, f"scoped prompt: {text}")
+    async with stdio_client(params("--scope", "project=alpha", "--allow", ALLOWED)) as (r, w), ClientSession(r, w) as s:
+        await s.initialize()
+        # plan.md was stored without the scope's tag: the scoped server
+        # neither reports it unchanged nor changes it.
+        put = await ok(s, "put_file", {"path": os.path.join(ALLOWED, "plan.md")})
+        check(put["added"] == [] and put["updated"] == [] and put["unchanged"] == [], f"scoped put_file: {put}")
+        check(len(put["failed"]) == 1 and "outside this scope" in put["failed"][0]["reason"], f"scoped put_file: {put}")
 
 
 async def files(session):

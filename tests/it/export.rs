@@ -19,6 +19,9 @@ fn populated() -> Env {
     env.put("mentions bob", &["mentions=bob"]);
     env.ok(&["now", "working"]);
     env.ok(&["get", "doc"]);
+    env.ok(&["rate", "doc", "useful"]);
+    env.ok(&["rate", "doc", "useful"]);
+    env.ok(&["rate", "doc", "wrong"]);
     env
 }
 
@@ -26,7 +29,7 @@ fn populated() -> Env {
 fn export_import_export_is_identical() {
     let env = populated();
     let first = env.export();
-    assert!(first.starts_with("{\"format\":\"keep-export\",\"version\":1}\n"));
+    assert!(first.starts_with("{\"format\":\"keep-export\",\"version\":2}\n"));
     assert_eq!(first.lines().count(), 1 + 7);
     let target = Env::new();
     std::fs::write(target.path("dump.jsonl"), &first).unwrap();
@@ -43,6 +46,49 @@ fn export_import_export_is_identical() {
     assert!(found.lines().any(|id| id == "alice"), "{found}");
     assert!(target.ok(&["get", "bob"]).contains("mentioned-in"));
     assert_eq!(target.json(&["get", "doc@V{1}"])[0]["summary"], "one");
+}
+
+#[test]
+fn every_field_of_every_note_survives_a_round_trip() {
+    let env = populated();
+    let dump = env.export();
+    assert!(dump.contains(r#""rating":{"useful":2,"wrong":1"#), "{dump}");
+    let target = Env::new();
+    target.ok_stdin(&["import", "-"], &dump);
+    let ids = env.all_ids();
+    assert_eq!(target.all_ids(), ids);
+    for id in &ids {
+        let history = ["get", "--history", id.as_str()];
+        assert_eq!(env.json(&history), target.json(&history), "{id}");
+    }
+    let mut args = vec!["get"];
+    args.extend(ids.iter().map(String::as_str));
+    let (mut before, mut after) = (env.json(&args), target.json(&args));
+    // Reading records an access; both reads happen at the same clock.
+    assert_eq!(before, after);
+    let rated = before
+        .as_array_mut()
+        .unwrap()
+        .iter()
+        .find(|n| n["id"] == "doc")
+        .cloned()
+        .unwrap();
+    assert_eq!(rated["rating"], serde_json::json!({"useful": 2, "wrong": 1}));
+    after = target.json(&["get", "doc"]);
+    assert_eq!(after[0]["rating"]["useful"], 2);
+    // A file of the first export format still imports.
+    let old = dump
+        .replacen(r#""version":2"#, r#""version":1"#, 1)
+        .lines()
+        .map(|l| match l.find(r#","rating":"#) {
+            Some(i) => format!("{}}}", &l[..i]),
+            None => l.to_string(),
+        })
+        .collect::<Vec<_>>()
+        .join("\n");
+    let older = Env::new();
+    older.ok_stdin(&["import", "-"], &old);
+    assert_eq!(older.all_ids(), ids);
 }
 
 #[test]
@@ -151,7 +197,7 @@ fn vectors_travel_with_an_export_and_need_no_embedding_after_import() {
     let header = first.lines().next().unwrap();
     assert!(
         header.starts_with(
-            r#"{"format":"keep-export","version":1,"vectors":{"model":"all-MiniLM-L6-v2"#
+            r#"{"format":"keep-export","version":2,"vectors":{"model":"all-MiniLM-L6-v2"#
         ),
         "{header}"
     );
@@ -187,7 +233,7 @@ fn vectors_travel_with_an_export_and_need_no_embedding_after_import() {
     let bare = source.ok(&["export", "--no-vectors"]);
     assert_eq!(
         bare.lines().next().unwrap(),
-        r#"{"format":"keep-export","version":1}"#
+        r#"{"format":"keep-export","version":2}"#
     );
     assert!(!bare.contains(r#""vector":"#));
 }

@@ -393,3 +393,22 @@ fn urls_are_fetched_normalised_and_bounded_in_time() {
     assert!(slow.contains("timed out after 1 s"), "{slow}");
     assert_eq!(env.all_ids(), vec![id]);
 }
+
+#[test]
+fn an_unchanged_file_still_takes_new_tags() {
+    let env = Env::new();
+    let file = env.path("notes.md");
+    std::fs::write(&file, "# Notes\n\nThe deploy runs from the infra repo.\n").unwrap();
+    let path = file.to_str().unwrap();
+    let id = env.ok(&["put", path]).trim().to_string();
+    let out = env.run(&["put", path, "-t", "team=infra"]);
+    assert!(out.status.success());
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("content unchanged; its tags were updated"), "{err}");
+    let view = &env.json(&["get", &id])[0];
+    assert_eq!(view["tags"]["team"], serde_json::json!(["infra"]));
+    assert_eq!(view["versions"].as_array().map(Vec::len), Some(1), "{view}");
+    // Asked again, nothing changes.
+    let report = env.json(&["put", path, "-t", "team=infra"]);
+    assert_eq!(report["unchanged"], serde_json::json!([id]));
+}

@@ -372,3 +372,39 @@ fn similar_notes_and_empty_queries() {
     assert_eq!(env.fails(&["find", " "], 2), "keep: the query is empty\n");
     env.fails(&["find", "--id", "nope"], 1);
 }
+
+#[test]
+fn meaning_beats_one_incidental_shared_word() {
+    let env = Env::with_model();
+    let cat = env.put("A small grey cat sleeps on the warm carpet by the fire.", &[]);
+    let dog = env.put("The dog chewed the rug in the hallway.", &[]);
+    let found = env.ok(&["find", "--ids", "a kitten resting on a rug"]);
+    assert_eq!(found.lines().collect::<Vec<_>>(), [cat.as_str(), dog.as_str()]);
+    // The word alone still finds the note that says it.
+    let found = env.ok(&["find", "--ids", "rug"]);
+    assert_eq!(found.lines().next(), Some(dog.as_str()));
+}
+
+#[test]
+fn a_query_about_nothing_stored_is_answered_as_weak() {
+    let env = Env::with_model();
+    env.put("A small grey cat sleeps on the warm carpet by the fire.", &[]);
+    env.put("Chess club meets on Thursdays in the library.", &[]);
+    let out = env.run(&["--json", "find", "zebra harpsichord tournament"]);
+    assert!(out.status.success());
+    let hits: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("no close match"), "{err}");
+    assert!(!hits.as_array().unwrap().is_empty());
+    assert!(
+        hits.as_array().unwrap().iter().all(|h| h["weak"] == true),
+        "{hits}"
+    );
+    // Nothing near at all: nothing found, and said.
+    let out = env.run(&["find", "quarterly tax filing deadline"]);
+    assert!(out.stdout.is_empty());
+    assert!(String::from_utf8_lossy(&out.stderr).contains("nothing found"));
+    // A short query that is about a note is not weak.
+    let hits = env.json(&["find", "kitten"]);
+    assert_eq!(hits[0]["weak"], false, "{hits}");
+}

@@ -74,8 +74,9 @@ fn del_removes_the_note_with_history_and_edges() {
     );
     env.fails(&["get", &id], 1);
     assert!(env.ok(&["find", "hello"]).is_empty());
-    assert!(env.ok(&["get", "alice"]).find("edges").is_none());
-    assert_eq!(env.all_ids(), [keep, "alice".to_string()]);
+    // The stub made for the edge went with the last note pointing to it.
+    env.fails(&["get", "alice"], 1);
+    assert_eq!(env.all_ids(), [keep]);
 }
 
 #[test]
@@ -144,4 +145,21 @@ fn revert_restores_the_previous_version_then_refuses_unless_asked_to_delete() {
     );
     env.fails(&["get", "doc"], 1);
     env.fails(&["revert", "doc"], 1);
+}
+
+#[test]
+fn a_stub_goes_when_the_last_edge_to_it_goes() {
+    let env = Env::new();
+    let a = env.put("first note by carol", &["author=carol"]);
+    let b = env.put("second note by carol", &["author=carol"]);
+    env.ok(&["del", &a]);
+    assert!(env.all_ids().contains(&"carol".to_string()), "b still points to it");
+    env.ok(&["tag", &b, "--remove", "author"]);
+    assert_eq!(env.all_ids(), [b.clone()]);
+    // A note that was written is never a stub, and stays.
+    env.put("third note by dan", &["author=dan"]);
+    env.ok(&["put", "Dan runs the ops team", "--id", "dan"]);
+    let third = env.ok(&["find", "--ids", "--mode", "keyword", "third"]);
+    env.ok(&["del", third.trim()]);
+    assert!(env.all_ids().contains(&"dan".to_string()));
 }

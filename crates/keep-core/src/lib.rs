@@ -4,6 +4,7 @@
 //! and config file, opens a `Keeper`, and renders what it returns.
 
 pub mod error;
+pub mod facts;
 pub mod model;
 pub mod settings;
 

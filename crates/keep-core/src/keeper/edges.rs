@@ -18,6 +18,7 @@ pub const BUILTIN_EDGES: &[(&str, &str)] = &[
     ("to", "received"),
     ("in-reply-to", "replies"),
     (keys::SUPERSEDES, "superseded-by"),
+    (keys::MAY_SUPERSEDE, "may-be-superseded-by"),
 ];
 
 const TAG_NOTE_PREFIX: &str = ".tag/";
@@ -88,6 +89,15 @@ pub(super) fn sync(
     }
     let pairs: Vec<(String, String)> = edges.into_iter().map(|e| (e.key, e.target)).collect();
     db.replace_edges(rid, &pairs)?;
+    if let Some(previous) = previous {
+        let left: Vec<String> = keys
+            .edges_of(previous)
+            .into_iter()
+            .map(|e| e.target)
+            .filter(|t| !pairs.iter().any(|(_, now_target)| now_target == t))
+            .collect();
+        drop_orphan_stubs(db, &left)?;
+    }
     if let Some(key) = next.id.strip_prefix(TAG_NOTE_PREFIX) {
         let declared_before = previous.is_some_and(|p| p.tags.contains_key(keys::INVERSE));
         if declared_before || next.tags.contains_key(keys::INVERSE) {
@@ -97,10 +107,31 @@ pub(super) fn sync(
     Ok(())
 }
 
-/// Called after a note is deleted: a `.tag/KEY` note takes its edges along.
-pub(super) fn after_note_removed(db: &Db<'_>, id: &str, now: Timestamp) -> Result<()> {
-    if let Some(key) = id.strip_prefix(TAG_NOTE_PREFIX) {
+/// Deletes note `rid` (`note`) with everything of it; a `.tag/KEY` note
+/// takes its edges along, and stubs it alone pointed to go too.
+pub(super) fn remove_note(db: &Db<'_>, rid: NoteRid, note: &Note, now: Timestamp) -> Result<()> {
+    let targets: Vec<String> = EdgeKeys::load(db)?
+        .edges_of(note)
+        .into_iter()
+        .map(|e| e.target)
+        .collect();
+    db.delete_note(rid)?;
+    if let Some(key) = note.id.strip_prefix(TAG_NOTE_PREFIX) {
         rebuild_key(db, key, now)?;
+    }
+    drop_orphan_stubs(db, &targets)
+}
+
+/// Deletes the stub notes among `ids` that no edge points to any more:
+/// a stub exists only as the target of an edge.
+fn drop_orphan_stubs(db: &Db<'_>, ids: &[String]) -> Result<()> {
+    for id in ids {
+        let Some((rid, note)) = db.note(id)? else {
+            continue;
+        };
+        if note.tags.contains_key(keys::STUB) && db.edges_to(id)?.is_empty() {
+            db.delete_note(rid)?;
+        }
     }
     Ok(())
 }

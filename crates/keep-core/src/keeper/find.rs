@@ -8,7 +8,7 @@ use super::Keeper;
 use crate::error::{Error, Result};
 use crate::model::keys;
 use crate::recall::fusion::{self, Fused};
-use crate::recall::weights::{DEEP_MIN_RESULTS, SUPERSEDED_FACTOR};
+use crate::recall::weights::{DEEP_MIN_RESULTS, SUPERSEDED_FACTOR, WEAK_SIMILARITY};
 use crate::recall::{
     FindQuery, FindResult, Hit, Matched, Query, RecallMode, candidates, graph, passage, question,
 };
@@ -60,7 +60,9 @@ impl Keeper {
         let db = self.store.db();
         let keyword = match text {
             Some(t) if query.mode != RecallMode::Semantic => {
-                candidates::keyword(&db, t, &query.filter)?
+                let mut keyword = candidates::keyword(&db, t, &query.filter)?;
+                candidates::set_coverage(&db, t, &query.filter, &mut keyword)?;
+                keyword
             }
             _ => Vec::new(),
         };
@@ -78,6 +80,7 @@ impl Keeper {
         let rids: Vec<NoteRid> = fused.iter().map(|f| f.rid).collect();
         let notes = db.notes_passing(&rids, &query.filter)?;
         fused.retain(|f| notes.contains_key(&f.rid));
+
         let half_life = query.half_life_days.unwrap_or(self.settings.half_life_days);
         let now = self.now();
         let fused_rids: Vec<NoteRid> = fused.iter().map(|f| f.rid).collect();
@@ -114,6 +117,12 @@ impl Keeper {
             }
             let source = matched_text.as_deref().unwrap_or(&h.note.summary);
             h.passage = passage::passage(source, text);
+        }
+        if like_rid.is_none() {
+            notices.extend(weak_notice(&hits));
+            if hits.is_empty() {
+                notices.push("nothing found".into());
+            }
         }
         if query.deep {
             hits.extend(graph::deep_hits(
@@ -258,6 +267,27 @@ impl Keeper {
     }
 }
 
+/// Whether a hit was found only by meaning, and only weakly
+/// (`WEAK_SIMILARITY`): an answer to keep, but not one to trust.
+fn is_weak(f: &Fused) -> bool {
+    f.keyword_rank.is_none() && f.similarity.is_some_and(|s| s < WEAK_SIMILARITY)
+}
+
+/// What a search says when every hit is weak: nothing in the store is
+/// clearly about the query.
+fn weak_notice(hits: &[Hit]) -> Option<String> {
+    if hits.is_empty() || !hits.iter().all(|h| h.weak) {
+        return None;
+    }
+    let best = hits
+        .iter()
+        .filter_map(|h| h.similarity)
+        .fold(0.0, f64::max);
+    Some(format!(
+        "no close match: no note shares a word with the query, and the nearest in meaning is only {best:.2} alike (weak below {WEAK_SIMILARITY})"
+    ))
+}
+
 /// Why a search has no query vector.
 enum NoVector {
     /// No vector was made yet (for the store, or for the `like` note).
@@ -315,5 +345,6 @@ fn hit(f: &Fused, note: crate::model::Note) -> Hit {
         matched: f.matched.clone(),
         via: None,
         passage: String::new(),
+        weak: is_weak(f),
     }
 }

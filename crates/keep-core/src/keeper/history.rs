@@ -38,8 +38,7 @@ impl Keeper {
             match db.latest_version(rid)? {
                 None if !delete_if_first => Err(Error::NoEarlierVersion { id: id.into() }),
                 None => {
-                    db.delete_note(rid)?;
-                    edges::after_note_removed(db, id, now)?;
+                    edges::remove_note(db, rid, &current, now)?;
                     Ok(RevertOutcome::Deleted { id: id.into() })
                 }
                 Some(previous) => {
@@ -108,8 +107,7 @@ impl Keeper {
                 match db.latest_version(srid)? {
                     Some(previous) => promote(db, srid, &scur, &previous, now)?,
                     None => {
-                        db.delete_note(srid)?;
-                        edges::after_note_removed(db, source, now)?;
+                        edges::remove_note(db, srid, &scur, now)?;
                         source_deleted = true;
                     }
                 }

@@ -13,7 +13,7 @@ use std::time::Duration;
 use serde::Serialize;
 
 use super::paths::absolute;
-use super::write::{Content, write_content};
+use super::write::{Content, add_truth_tags, check_scope, write_content, write_state};
 use super::{Keeper, PutOptions, WriteOutcome, WriteStatus};
 use crate::error::{Error, Result};
 pub use crate::ingest::fetch::is_url;
@@ -197,6 +197,7 @@ impl Keeper {
             self.write_batch(&jobs, std::mem::take(&mut pending), opts, &mut report);
         }
         drop(results);
+        self.settle_unchanged(&jobs, opts, &mut report);
         if !opts.defer_embedding {
             self.embed_all(&mut report, cancel, progress)?;
         }
@@ -339,6 +340,61 @@ impl Keeper {
         Ok(known)
     }
 
+    /// Files whose content did not change still take the tags, expiry and
+    /// supersedes asked for (a new version when that changes the note),
+    /// and a note outside the scope the ingest is confined to is refused
+    /// rather than reported unchanged.
+    fn settle_unchanged(&mut self, jobs: &[Job], opts: &IngestOptions, report: &mut IngestReport) {
+        let asks = !opts.tags.is_empty() || opts.expires.is_some() || !opts.supersedes.is_empty();
+        if !asks && opts.within.is_empty() {
+            return;
+        }
+        let put = PutOptions {
+            tags: opts.tags.clone(),
+            expires: opts.expires,
+            supersedes: opts.supersedes.clone(),
+            within: opts.within.clone(),
+            ..PutOptions::default()
+        };
+        let now = self.now();
+        for id in std::mem::take(&mut report.unchanged) {
+            let result = self.store.write(|db| {
+                let Some((rid, note)) = db.note(&id)? else {
+                    return Ok(WriteStatus::Unchanged);
+                };
+                check_scope(&id, &note, &put.within)?;
+                let mut next = note.clone();
+                next.tags.merge(&put.tags);
+                add_truth_tags(db, &id, &mut next.tags, &put)?;
+                if next.tags == note.tags {
+                    return Ok(WriteStatus::Unchanged);
+                }
+                next.updated = now;
+                next.accessed = now;
+                write_state(db, Some(&(rid, note)), &next, now)
+            });
+            match result {
+                Ok(WriteStatus::Updated) => {
+                    report
+                        .notices
+                        .push(format!("{id}: content unchanged; its tags were updated"));
+                    report.updated.push(id);
+                }
+                Ok(_) => report.unchanged.push(id),
+                Err(e) => {
+                    let path = jobs
+                        .iter()
+                        .find(|j| j.id == id)
+                        .map_or_else(|| id.clone(), Job::name);
+                    report.failed.push(Failure {
+                        path,
+                        reason: e.reason(),
+                    });
+                }
+            }
+        }
+    }
+
     /// Writes extracted documents in one transaction; when that fails,
     /// one by one, so one bad note cannot sink the others.
     fn write_batch(
@@ -377,7 +433,9 @@ impl Keeper {
         for ((index, content, _), status) in contents.iter().zip(statuses) {
             let id = content.id.clone();
             match status {
-                Ok(WriteStatus::Created) => report.added.push(id.clone()),
+                Ok(WriteStatus::Created | WriteStatus::PossibleUpdate) => {
+                    report.added.push(id.clone())
+                }
                 Ok(WriteStatus::Updated) => report.updated.push(id.clone()),
                 Ok(WriteStatus::Unchanged | WriteStatus::Duplicate) => {
                     report.unchanged.push(id.clone())
@@ -588,10 +646,5 @@ fn single_outcome(report: IngestReport, name: &str) -> Result<WriteOutcome> {
             reason: failure.map_or("nothing was stored".into(), |f| f.reason),
         });
     };
-    Ok(WriteOutcome {
-        id,
-        status,
-        duplicate_of: None,
-        similarity: None,
-    })
+    Ok(WriteOutcome::plain(id, status))
 }

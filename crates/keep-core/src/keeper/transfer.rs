@@ -17,7 +17,8 @@ use crate::model::{self, Note, Part, Tags, Version};
 use crate::store::{Db, NoteRid, VecRow, VectorSpace};
 
 const FORMAT: &str = "keep-export";
-const FORMAT_VERSION: u32 = 1;
+/// 2 added ratings; files of version 1 still import.
+const FORMAT_VERSION: u32 = 2;
 
 #[derive(Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -54,6 +55,18 @@ struct Record {
     parts: Vec<PartRecord>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     vector: Option<String>,
+    /// `rate` counts, when the note was ever rated.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    rating: Option<RatingRecord>,
+}
+
+#[derive(Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RatingRecord {
+    useful: i64,
+    wrong: i64,
+    /// When the note was last rated.
+    updated: Timestamp,
 }
 
 #[derive(Serialize, Deserialize)]
@@ -171,6 +184,13 @@ impl Keeper {
                 versions,
                 parts,
                 vector: encoded(Some(VecRow::Note(*rid)))?,
+                rating: db
+                    .rating_with_time(*rid)?
+                    .map(|(r, updated)| RatingRecord {
+                        useful: r.useful,
+                        wrong: r.wrong,
+                        updated,
+                    }),
             };
             write_line(out, &record)?;
         }
@@ -243,6 +263,13 @@ impl Keeper {
                     .collect();
                 db.replace_parts(rid, &parts)?;
                 db.index_note_text(rid, &note.summary, &note.tags)?;
+                if let Some(r) = &record.rating {
+                    let rating = crate::model::Rating {
+                        useful: r.useful,
+                        wrong: r.wrong,
+                    };
+                    db.set_rating(rid, &rating, r.updated)?;
+                }
                 loaded.record(db, *line, rid, record)?;
                 written.push((rid, note));
             }
@@ -409,7 +436,7 @@ fn read_records(input: &mut dyn BufRead, name: &str) -> Result<(Header, Vec<(usi
             }
         }
     };
-    if header.format != FORMAT || header.version != FORMAT_VERSION {
+    if header.format != FORMAT || !(1..=FORMAT_VERSION).contains(&header.version) {
         return Err(bad(
             1,
             format!(
@@ -437,6 +464,11 @@ fn read_records(input: &mut dyn BufRead, name: &str) -> Result<(Header, Vec<(usi
 
 fn validate_record(record: &Record) -> Result<()> {
     model::validate_id(&record.id)?;
+    if let Some(r) = &record.rating
+        && (r.useful < 0 || r.wrong < 0)
+    {
+        return Err(Error::invalid("a rating count is negative"));
+    }
     let all_tags = std::iter::once(&record.tags)
         .chain(record.versions.iter().map(|v| &v.tags))
         .chain(record.parts.iter().map(|p| &p.tags));

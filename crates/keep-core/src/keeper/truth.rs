@@ -1,29 +1,34 @@
 //! Memories that stay true: near-duplicates found when text is put,
 //! notes superseded by their successors, expiry, and feedback.
 
+use std::collections::HashMap;
+
 use super::Keeper;
-use super::write::Content;
 use crate::error::{Error, Result};
+use crate::facts::{self, Verdict};
 use crate::model::{NoteFilter, Rating, TagFilter, Tags, keys, time::Timestamp};
-use crate::recall::weights::{DUPLICATE_CANDIDATES, DUPLICATE_SIMILARITY};
+use crate::recall::candidates;
+use crate::recall::fusion::roll_up;
+use crate::recall::weights::DUPLICATE_CANDIDATES;
 use crate::store::{NoteRid, VecRow};
 
-/// What `put` does with text whose meaning is nearly that of a note
-/// already stored in the same scope.
+/// What `put` does with text that restates a note, or probably updates
+/// one, already stored in the same scope.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub enum OnDuplicate {
     /// Store it as a note of its own (and do not look).
     #[default]
     Store,
-    /// Store nothing and name the existing note.
+    /// Store nothing for a restatement and name the note it restates;
+    /// store a probable update as a new note linked to the one it updates.
     Report,
-    /// Store it as the next version of the existing note.
+    /// Store it as the next version of the note it restates or updates.
     Update,
 }
 
 impl OnDuplicate {
     /// What a person or agent asked for: `update` the existing note,
-    /// `allow` a second one, or (neither) be told and store nothing.
+    /// `allow` a second one, or (neither) be told.
     pub fn asked(update: bool, allow: bool) -> Self {
         match (update, allow) {
             (true, _) => OnDuplicate::Update,
@@ -33,15 +38,20 @@ impl OnDuplicate {
     }
 }
 
-/// A note whose meaning is nearly that of new text.
+/// A note that new text restates (`verdict` Same) or probably updates
+/// (`verdict` Update).
 #[derive(Debug, Clone, PartialEq)]
 pub struct Duplicate {
     pub id: String,
     /// Cosine similarity of the two summaries.
     pub similarity: f64,
+    pub verdict: Verdict,
+    /// What tells the new text from the note ("30 seconds -> 30 minutes").
+    pub differences: Vec<String>,
 }
 
-/// The embedding of text about to be stored, and the note it duplicates.
+/// The embedding of text about to be stored, and the note it restates or
+/// updates.
 pub(super) struct Probe {
     pub(super) summary: String,
     pub(super) vector: Vec<f32>,
@@ -56,10 +66,11 @@ pub enum Feedback {
 }
 
 impl Keeper {
-    /// Embeds the summary `content` would get and looks for a live note
-    /// written as text (not a file or page) that means nearly the same and
-    /// whose tags do not contradict `tags`. None when no model can be used:
-    /// the text is then stored as it would be without the check.
+    /// Embeds the summary `content` would get and judges it against the
+    /// live notes written as text (not files or pages) nearest in meaning
+    /// or sharing its words, whose tags do not contradict `tags`. None when
+    /// no model can be used: the text is then stored as it would be
+    /// without the check.
     pub(super) fn probe_duplicate(
         &mut self,
         summary: &str,
@@ -78,8 +89,7 @@ impl Keeper {
         let Some(vector) = self.embedder()?.embed(&[summary])?.pop() else {
             return Ok(None);
         };
-        let duplicate =
-            self.nearest_duplicate(summary, &vector, tags, within, DUPLICATE_SIMILARITY)?;
+        let duplicate = self.closest_fact(summary, &vector, tags, within)?;
         Ok(Some(Probe {
             summary: summary.to_string(),
             vector,
@@ -87,46 +97,79 @@ impl Keeper {
         }))
     }
 
-    /// The note written as text nearest in meaning to `text`, live and with
-    /// tags that agree with `tags`, however far: what the duplicate check
-    /// compares with its threshold (for calibrating it).
+    /// The verdict `put` would give `text` (with `tags`) against the notes
+    /// stored: the note it restates or updates, if any.
     pub fn closest_restatement(&mut self, text: &str, tags: &Tags) -> Result<Option<Duplicate>> {
         let summary = crate::summarize::summarize(text);
         let Some(vector) = self.embedder()?.embed(&[summary.as_str()])?.pop() else {
             return Ok(None);
         };
-        self.nearest_duplicate(&summary, &vector, tags, &[], f64::NEG_INFINITY)
+        self.closest_fact(&summary, &vector, tags, &[])
     }
 
-    fn nearest_duplicate(
-        &self,
+    /// Judges `summary` against each candidate note: the nearest by
+    /// vector and the best keyword matches (which may wait for their
+    /// vector: theirs is made here). The restatement most alike wins,
+    /// else the probable update most alike.
+    fn closest_fact(
+        &mut self,
         summary: &str,
         vector: &[f32],
         tags: &Tags,
         within: &[TagFilter],
-        min_similarity: f64,
     ) -> Result<Option<Duplicate>> {
-        let db = self.store.db();
-        let near = db.nearest_notes(vector, DUPLICATE_CANDIDATES)?;
-        let rids: Vec<NoteRid> = near.iter().map(|(rid, _)| *rid).collect();
         let filter = NoteFilter {
             hide_superseded: true,
             tags: within.to_vec(),
             ..self.as_of_now(&NoteFilter::default())
         };
-        let live = db.notes_passing(&rids, &filter)?;
-        Ok(near.into_iter().find_map(|(rid, distance)| {
-            let note = live.get(&rid)?;
-            let similarity = 1.0 - distance;
-            (similarity >= min_similarity
-                && written_as_text(&note.tags)
-                && !tags_contradict(tags, &note.tags)
-                && same_stated_facts(summary, &note.summary))
-            .then(|| Duplicate {
-                id: note.id.clone(),
-                similarity,
-            })
-        }))
+        let (mut similarity, candidates) = {
+            let db = self.store.db();
+            let mut similarity: HashMap<NoteRid, f64> = db
+                .nearest_notes(vector, DUPLICATE_CANDIDATES)?
+                .into_iter()
+                .map(|(rid, distance)| (rid, 1.0 - distance))
+                .collect();
+            let worded: Vec<NoteRid> = roll_up(&candidates::keyword(&db, summary, &filter)?)
+                .into_iter()
+                .map(|r| r.rid)
+                .take(DUPLICATE_CANDIDATES)
+                .collect();
+            let unseen: Vec<NoteRid> = worded
+                .iter()
+                .copied()
+                .filter(|rid| !similarity.contains_key(rid))
+                .collect();
+            for (rid, distance) in db.note_distances(vector, &unseen)? {
+                similarity.insert(rid, 1.0 - distance);
+            }
+            let mut rids: Vec<NoteRid> = similarity.keys().copied().collect();
+            rids.extend(worded.iter().filter(|r| !similarity.contains_key(r)));
+            let live = db.notes_passing(&rids, &filter)?;
+            let candidates: Vec<(NoteRid, crate::model::Note)> = live
+                .into_iter()
+                .filter(|(_, note)| written_as_text(&note.tags) && !tags_contradict(tags, &note.tags))
+                .collect();
+            (similarity, candidates)
+        };
+        let waiting: Vec<&crate::model::Note> = candidates
+            .iter()
+            .filter(|(rid, _)| !similarity.contains_key(rid))
+            .map(|(_, n)| n)
+            .collect();
+        if !waiting.is_empty() {
+            let texts: Vec<&str> = waiting.iter().map(|n| n.summary.as_str()).collect();
+            let vectors = self.embedder()?.embed(&texts)?;
+            for ((rid, _), v) in candidates
+                .iter()
+                .filter(|(rid, _)| !similarity.contains_key(rid))
+                .zip(vectors)
+                .collect::<Vec<_>>()
+            {
+                similarity.insert(*rid, cosine(vector, &v));
+            }
+        }
+        Ok(best_verdict(summary, &candidates, &similarity))
     }
 
     /// Gives the note just written from a probed text the vector the probe
@@ -140,6 +183,50 @@ impl Keeper {
             }
             Ok(())
         })
+    }
+
+    /// Accepts note `id` as the successor of `olds` (by default, of the
+    /// notes it may supersede, as `put` linked them): records
+    /// `supersedes=OLD`, so recall hides the old notes, and drops the
+    /// `may-supersede` links it answers.
+    pub fn supersede(&mut self, id: &str, olds: &[String]) -> Result<super::WriteOutcome> {
+        let (_, note) = self
+            .store
+            .db()
+            .note(id)?
+            .ok_or_else(|| Error::NotFound(id.into()))?;
+        let suggested: Vec<String> = note
+            .tags
+            .values(keys::MAY_SUPERSEDE)
+            .map(str::to_string)
+            .collect();
+        let olds: Vec<String> = if olds.is_empty() {
+            suggested.clone()
+        } else {
+            olds.to_vec()
+        };
+        if olds.is_empty() {
+            return Err(Error::invalid(format!(
+                "'{id}' is not linked to a note it may supersede; name the note it replaces"
+            )));
+        }
+        for old in &olds {
+            if old == id {
+                return Err(Error::invalid(format!("'{id}' cannot supersede itself")));
+            }
+            if self.store.db().note_rid(old)?.is_none() {
+                return Err(Error::NotFound(old.clone()));
+            }
+        }
+        let mut edit = super::TagEdit::default();
+        for old in &olds {
+            edit.add.insert(keys::SUPERSEDES, old.clone());
+            if suggested.contains(old) {
+                edit.remove_values
+                    .push((keys::MAY_SUPERSEDE.to_string(), old.clone()));
+            }
+        }
+        self.tag(id, &edit)
     }
 
     /// Records one rating of note `id` and returns its totals; recall
@@ -164,7 +251,7 @@ impl Keeper {
 /// that each superseded note exists and is not the note itself.
 pub(super) fn truth_tags(
     db: &crate::store::Db<'_>,
-    content: &Content,
+    id: &str,
     expires: Option<Timestamp>,
     supersedes: &[String],
 ) -> Result<Tags> {
@@ -173,7 +260,7 @@ pub(super) fn truth_tags(
         tags.insert(keys::EXPIRES, at.to_string());
     }
     for target in supersedes {
-        if *target == content.id {
+        if *target == id {
             return Err(Error::invalid(format!(
                 "'{target}' cannot supersede itself"
             )));
@@ -186,77 +273,40 @@ pub(super) fn truth_tags(
     Ok(tags)
 }
 
-/// Whether two texts that read alike state the same facts: the same
-/// numbers, the same named days, and both or neither negated. "Rotates
-/// every Monday" and "every Tuesday", "is enabled" and "is not enabled"
-/// read almost the same to an embedding and say different things.
-fn same_stated_facts(a: &str, b: &str) -> bool {
-    numbers(a) == numbers(b) && named_days(a) == named_days(b) && negated(a) == negated(b)
-}
-
-const WEEKDAYS: &[&str] = &[
-    "monday",
-    "tuesday",
-    "wednesday",
-    "thursday",
-    "friday",
-    "saturday",
-    "sunday",
-    "today",
-    "tomorrow",
-    "yesterday",
-    "tonight",
-];
-/// Month names count when capitalised ("May" and "march" are also words).
-const MONTHS: &[&str] = &[
-    "January",
-    "February",
-    "March",
-    "April",
-    "May",
-    "June",
-    "July",
-    "August",
-    "September",
-    "October",
-    "November",
-    "December",
-];
-const NEGATIONS: &[&str] = &["not", "no", "never", "cannot", "without", "nor", "none"];
-
-fn text_words(text: &str) -> impl Iterator<Item = &str> {
-    text.split(|c: char| !c.is_alphanumeric() && c != '\'')
-        .filter(|w| !w.is_empty())
-}
-
-/// The days and months a text names, each once, in sorted order.
-fn named_days(text: &str) -> Vec<String> {
-    let mut days: Vec<String> = text_words(text)
-        .filter_map(|w| {
-            let lower = w.to_lowercase();
-            (WEEKDAYS.contains(&lower.as_str()) || MONTHS.contains(&w)).then_some(lower)
+/// The best verdict among `candidates`: the restatement most alike,
+/// else the probable update most alike.
+fn best_verdict(
+    summary: &str,
+    candidates: &[(NoteRid, crate::model::Note)],
+    similarity: &HashMap<NoteRid, f64>,
+) -> Option<Duplicate> {
+    let mut judged: Vec<Duplicate> = candidates
+        .iter()
+        .filter_map(|(rid, note)| {
+            let sim = *similarity.get(rid)?;
+            let judgement = facts::judge(&note.summary, summary, sim);
+            (judgement.verdict != Verdict::Different).then(|| Duplicate {
+                id: note.id.clone(),
+                similarity: sim,
+                verdict: judgement.verdict,
+                differences: judgement.differences,
+            })
         })
         .collect();
-    days.sort();
-    days.dedup();
-    days
+    judged.sort_by(|a, b| {
+        (a.verdict != Verdict::Same)
+            .cmp(&(b.verdict != Verdict::Same))
+            .then(b.similarity.total_cmp(&a.similarity))
+            .then(a.id.cmp(&b.id))
+    });
+    judged.into_iter().next()
 }
 
-/// Whether a text says "not" (or "never", "isn't", ...).
-fn negated(text: &str) -> bool {
-    text_words(text).any(|w| {
-        let lower = w.to_lowercase();
-        NEGATIONS.contains(&lower.as_str()) || lower.ends_with("n't")
-    })
-}
-
-/// The numbers a text states, in order: texts that differ in one (a date,
-/// a version, an amount) state different facts however alike they read,
-/// and embeddings barely see the difference.
-fn numbers(text: &str) -> Vec<&str> {
-    text.split(|c: char| !c.is_ascii_digit())
-        .filter(|n| !n.is_empty())
-        .collect()
+fn cosine(a: &[f32], b: &[f32]) -> f64 {
+    let dot: f64 = a.iter().zip(b).map(|(x, y)| f64::from(*x) * f64::from(*y)).sum();
+    let norm = |v: &[f32]| v.iter().map(|x| f64::from(*x).powi(2)).sum::<f64>().sqrt();
+    let n = norm(a) * norm(b);
+    if n > 0.0 { dot / n } else { 0.0 }
 }
 
 fn written_as_text(tags: &Tags) -> bool {
@@ -291,45 +341,6 @@ mod tests {
         assert!(!tags_contradict(&tags(&[("person", "ann")]), &old));
         assert!(!tags_contradict(&Tags::new(), &old));
         assert!(!tags_contradict(&tags(&[("_source", "inline")]), &old));
-    }
-
-    #[test]
-    fn texts_that_differ_in_a_number_state_different_facts() {
-        assert_eq!(
-            numbers("Deploy v2.3 on 2026-11-30"),
-            ["2", "3", "2026", "11", "30"]
-        );
-        assert_ne!(numbers("Standup at 9:30"), numbers("Standup at 10:30"));
-        assert_eq!(numbers("no digits"), Vec::<&str>::new());
-    }
-
-    #[test]
-    fn texts_that_differ_in_a_day_or_a_negation_state_different_facts() {
-        let monday = "The staging password rotates every Monday at 9am.";
-        assert!(same_stated_facts(
-            monday,
-            "Every monday at 9am the staging DB password is rotated."
-        ));
-        assert!(!same_stated_facts(
-            monday,
-            "The staging password rotates every Tuesday at 9am."
-        ));
-        assert!(!same_stated_facts(
-            "Release freeze starts in March",
-            "Release freeze starts in April"
-        ));
-        assert!(same_stated_facts(
-            "You may march on",
-            "You may march on, please"
-        ));
-        assert!(!same_stated_facts(
-            "The cache is enabled in staging",
-            "The cache isn't enabled in staging"
-        ));
-        assert!(!same_stated_facts(
-            "The cache is enabled in staging",
-            "The cache is never enabled in staging"
-        ));
     }
 
     #[test]

@@ -5,7 +5,8 @@
 use super::Keeper;
 use super::edges;
 use super::read::version_index;
-use super::truth::{OnDuplicate, truth_tags};
+use super::truth::{Duplicate, OnDuplicate, truth_tags};
+use crate::facts::Verdict;
 use crate::error::{Error, Result};
 use crate::model::time::Timestamp;
 use crate::model::{self, Note, NoteRef, Part, Selector, TagFilter, Tags, Version, keys};
@@ -35,7 +36,7 @@ pub struct PutOptions {
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, schemars::JsonSchema)]
-#[serde(rename_all = "lowercase")]
+#[serde(rename_all = "snake_case")]
 pub enum WriteStatus {
     /// A new note was stored.
     Created,
@@ -43,9 +44,20 @@ pub enum WriteStatus {
     Updated,
     /// Nothing changed.
     Unchanged,
-    /// Nothing was stored: the note `duplicate_of` already says nearly the
-    /// same.
+    /// Nothing was stored: the note `duplicate_of` already says the same.
     Duplicate,
+    /// A new note was stored that probably updates the note
+    /// `possible_update_of` (it says the same of the same subject with
+    /// another detail); it is linked to it with `may-supersede` until
+    /// `supersede` accepts it or the tag is removed.
+    PossibleUpdate,
+}
+
+impl WriteStatus {
+    /// Whether the text given is now stored (as a note, or as a version).
+    pub fn stored(self) -> bool {
+        !matches!(self, WriteStatus::Duplicate)
+    }
 }
 
 #[derive(Debug, Clone, serde::Serialize, schemars::JsonSchema)]
@@ -56,19 +68,39 @@ pub struct WriteOutcome {
     /// `updated` when asked to update it).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub duplicate_of: Option<String>,
-    /// Cosine similarity of the text to `duplicate_of`.
+    /// The existing note the text probably updates (`status` is
+    /// `possible_update`, or `updated` when asked to update it).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub possible_update_of: Option<String>,
+    /// Cosine similarity of the text to that note.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub similarity: Option<f64>,
+    /// What tells the text from that note ("30 seconds -> 30 minutes").
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub differences: Vec<String>,
 }
 
 impl WriteOutcome {
-    fn plain(id: String, status: WriteStatus) -> Self {
+    pub(super) fn plain(id: String, status: WriteStatus) -> Self {
         WriteOutcome {
             id,
             status,
             duplicate_of: None,
+            possible_update_of: None,
             similarity: None,
+            differences: Vec::new(),
         }
+    }
+
+    /// Names the note `found` that the text restates or updates.
+    fn naming(mut self, found: Duplicate) -> Self {
+        match found.verdict {
+            Verdict::Same => self.duplicate_of = Some(found.id),
+            _ => self.possible_update_of = Some(found.id),
+        }
+        self.similarity = Some(found.similarity);
+        self.differences = found.differences;
+        self
     }
 }
 
@@ -124,13 +156,8 @@ pub(super) fn write_content(
         content.text.clone()
     };
     let existing = db.note(&content.id)?;
-    if let Some((_, note)) = &existing
-        && !opts.within.iter().all(|f| f.matches(&note.tags))
-    {
-        return Err(Error::invalid(format!(
-            "'{}' is taken by a note outside this scope; give another id",
-            content.id
-        )));
+    if let Some((_, note)) = &existing {
+        check_scope(&content.id, note, &opts.within)?;
     }
     let mut tags = match &existing {
         Some((_, n)) => n.tags.clone(),
@@ -154,11 +181,7 @@ pub(super) fn write_content(
         tags.remove_key(key);
     }
     tags.merge(&content.system_tags);
-    let truth = truth_tags(db, content, opts.expires, &opts.supersedes)?;
-    if truth.contains_key(keys::EXPIRES) {
-        tags.remove_key(keys::EXPIRES);
-    }
-    tags.merge(&truth);
+    add_truth_tags(db, &content.id, &mut tags, opts)?;
     let next = Note {
         id: content.id.clone(),
         summary,
@@ -190,6 +213,28 @@ pub(super) fn write_content(
         db.replace_parts(rid, &parts)?;
     }
     Ok(status)
+}
+
+/// Adds the tags `--expires` and `--supersedes` ask for to `tags`: a new
+/// expiry replaces the old one.
+pub(super) fn add_truth_tags(db: &Db<'_>, id: &str, tags: &mut Tags, opts: &PutOptions) -> Result<()> {
+    let truth = truth_tags(db, id, opts.expires, &opts.supersedes)?;
+    if truth.contains_key(keys::EXPIRES) {
+        tags.remove_key(keys::EXPIRES);
+    }
+    tags.merge(&truth);
+    Ok(())
+}
+
+/// Refuses to change a note outside the scope a write is confined to.
+pub(super) fn check_scope(id: &str, note: &Note, within: &[TagFilter]) -> Result<()> {
+    if within.iter().all(|f| f.matches(&note.tags)) {
+        Ok(())
+    } else {
+        Err(Error::invalid(format!(
+            "'{id}' is taken by a note outside this scope; give another id"
+        )))
+    }
 }
 
 /// The summary a note gets from `content`: the caller's, or one made from
@@ -290,7 +335,16 @@ pub fn text_to_probe(text: &str, opts: &PutOptions) -> Option<String> {
 }
 
 impl Keeper {
-    pub fn put_text(&mut self, text: &str, source: &str, opts: PutOptions) -> Result<WriteOutcome> {
+    /// Stores text. Without an id, it is first judged against the notes
+    /// stored: a restatement is reported (or becomes that note's next
+    /// version with `OnDuplicate::Update`), a probable update is stored
+    /// linked to the note it updates (`may-supersede`).
+    pub fn put_text(
+        &mut self,
+        text: &str,
+        source: &str,
+        mut opts: PutOptions,
+    ) -> Result<WriteOutcome> {
         let mut content = inline_content(text, source, &opts)?;
         content.parts = crate::ingest::chunk::sectioned(&content.text);
         let probe = if probes_duplicates(&opts) && self.store.db().note_rid(&content.id)?.is_none()
@@ -302,25 +356,29 @@ impl Keeper {
         let Some(probe) = probe else {
             return self.put_content(content, opts);
         };
-        let duplicate = probe.duplicate.clone();
-        if let Some(d) = &duplicate {
-            if opts.on_duplicate == OnDuplicate::Report {
-                return Ok(WriteOutcome {
-                    id: d.id.clone(),
-                    status: WriteStatus::Duplicate,
-                    duplicate_of: Some(d.id.clone()),
-                    similarity: Some(d.similarity),
-                });
+        // A note the caller already says this one supersedes is no news.
+        let found = probe
+            .duplicate
+            .clone()
+            .filter(|d| !(d.verdict == Verdict::Update && opts.supersedes.contains(&d.id)));
+        match (&found, opts.on_duplicate) {
+            (Some(d), OnDuplicate::Report) if d.verdict == Verdict::Same => {
+                return Ok(WriteOutcome::plain(d.id.clone(), WriteStatus::Duplicate).naming(d.clone()));
             }
-            content.id = d.id.clone();
+            (Some(d), OnDuplicate::Update) => content.id = d.id.clone(),
+            (Some(d), _) => opts.tags.insert(keys::MAY_SUPERSEDE, d.id.clone()),
+            (None, _) => {}
         }
+        let updates_in_place = opts.on_duplicate == OnDuplicate::Update;
         let mut outcome = self.put_content(content, opts)?;
         if outcome.status != WriteStatus::Unchanged {
             self.keep_probe_vector(&outcome.id, &probe)?;
         }
-        if let Some(d) = duplicate {
-            outcome.duplicate_of = Some(d.id);
-            outcome.similarity = Some(d.similarity);
+        if let Some(d) = found {
+            if !updates_in_place && outcome.status == WriteStatus::Created {
+                outcome.status = WriteStatus::PossibleUpdate;
+            }
+            outcome = outcome.naming(d);
         }
         Ok(outcome)
     }
@@ -410,12 +468,11 @@ impl Keeper {
             None => {
                 let now = self.now();
                 self.store.write(|db| {
-                    let rid = db
-                        .note_rid(&target.id)?
+                    let (rid, note) = db
+                        .note(&target.id)?
                         .ok_or_else(|| Error::NotFound(target.id.clone()))?;
                     let versions = db.version_count(rid)?;
-                    db.delete_note(rid)?;
-                    edges::after_note_removed(db, &target.id, now)?;
+                    edges::remove_note(db, rid, &note, now)?;
                     Ok(Deleted::Note {
                         id: target.id.clone(),
                         versions,

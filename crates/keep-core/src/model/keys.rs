@@ -20,6 +20,10 @@ pub const EXPIRES: &str = "_expires";
 /// The edge a note makes to the note it replaces (`supersedes=ID`); the
 /// target is hidden from recall unless asked for. A user key, not `_`.
 pub const SUPERSEDES: &str = "supersedes";
+/// The edge a probable update makes to the note it probably replaces
+/// (`may-supersede=ID`), set by `put`; `supersede` turns it into
+/// `supersedes`. A user key, so removing it dismisses the suggestion.
+pub const MAY_SUPERSEDE: &str = "may-supersede";
 /// The one system tag a user may write: `_inverse` on a `.tag/KEY` note,
 /// which declares KEY an edge and names its inverse.
 pub const INVERSE: &str = "_inverse";

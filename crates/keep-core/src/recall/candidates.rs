@@ -7,8 +7,10 @@ use std::collections::HashSet;
 use super::Matched;
 use super::fusion::{Ranked, roll_up};
 use super::weights::{
-    CANDIDATES, MIN_SIMILARITY, OLD_WORDING_KEYWORD_FACTOR, OLD_WORDING_VECTOR_FACTOR,
+    CANDIDATES, HIDDEN_MATCH_COVERAGE, MIN_SIMILARITY, OLD_WORDING_KEYWORD_FACTOR,
+    OLD_WORDING_VECTOR_FACTOR,
 };
+use crate::facts::words::{plain_words, stem};
 use crate::error::Result;
 use crate::model::NoteFilter;
 use crate::store::Db;
@@ -128,4 +130,56 @@ fn sort_by_similarity(list: &mut [Ranked]) {
             .unwrap_or(0.0)
             .total_cmp(&a.similarity.unwrap_or(0.0))
     });
+}
+
+/// Sets, on each keyword candidate passing `filter`, the share of the
+/// query's topic words its note says in its summary, user tags or name
+/// (compared by stem): a note that shares one word of three with the query
+/// ("rug" of "a kitten resting on a rug") is weaker keyword evidence than
+/// its BM25 alone says. A match that this text does not show (in the body
+/// of a long document, a part, an old version) counts as
+/// `HIDDEN_MATCH_COVERAGE` at least. One-word queries are left alone.
+pub(crate) fn set_coverage(
+    db: &Db<'_>,
+    text: &str,
+    filter: &NoteFilter,
+    keyword: &mut [Ranked],
+) -> Result<()> {
+    let mut words: Vec<String> = crate::store::plan::topic_words(text)
+        .iter()
+        .map(|w| stem(w))
+        .collect();
+    words.sort();
+    words.dedup();
+    if words.len() < 2 || keyword.is_empty() {
+        return Ok(());
+    }
+    let rids: Vec<_> = roll_up(keyword).into_iter().map(|r| r.rid).collect();
+    let notes = db.notes_passing(&rids, filter)?;
+    for r in keyword.iter_mut() {
+        let Some(note) = notes.get(&r.rid) else {
+            continue;
+        };
+        let said = said_words(note);
+        let shown = words.iter().filter(|w| said.contains(*w)).count() as f64 / words.len() as f64;
+        let hidden = r.matched.is_some() || shown == 0.0;
+        r.coverage = Some(if hidden {
+            shown.max(HIDDEN_MATCH_COVERAGE)
+        } else {
+            shown
+        });
+    }
+    Ok(())
+}
+
+/// The stems of the words a note says where a keyword match shows: its
+/// summary, user tags and name.
+fn said_words(note: &crate::model::Note) -> HashSet<String> {
+    let name = note.id.rsplit('/').next().unwrap_or(&note.id);
+    let tags = crate::store::plan::tags_index_text(&note.tags);
+    [note.summary.as_str(), tags.as_str(), name]
+        .iter()
+        .flat_map(|t| plain_words(t))
+        .map(|w| stem(&w))
+        .collect()
 }

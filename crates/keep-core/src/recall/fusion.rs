@@ -21,6 +21,9 @@ pub struct Ranked {
     /// BM25 score (higher is better, after column and body factors), for
     /// keyword candidates.
     pub bm25: Option<f64>,
+    /// Share of the query's words the note says, for keyword candidates
+    /// (`candidates::set_coverage`); None counts as all.
+    pub coverage: Option<f64>,
 }
 
 /// A note after fusion.
@@ -44,6 +47,7 @@ impl Ranked {
             matched: None,
             similarity: None,
             bm25: None,
+            coverage: None,
         }
     }
 
@@ -54,6 +58,7 @@ impl Ranked {
             matched: Some(matched),
             similarity,
             bm25: None,
+            coverage: None,
         }
     }
 }
@@ -69,20 +74,37 @@ pub(crate) fn roll_up(list: &[Ranked]) -> Vec<Ranked> {
 
 /// Fusion by score: a weighted sum of each note's normalised evidence,
 /// cosine above the floor over the best cosine, BM25 over the best BM25
-/// (or 1/rank when keyword hits are ordered newest first). Each list's
-/// weight grows with its confidence: how far its first score stands
-/// above its fifth. Best first, ties broken by rid for a stable order.
+/// (or 1/rank when keyword hits are ordered newest first) times the share
+/// of the query's words the note says. Each list's weight grows with its
+/// confidence: how far its first score stands above its fifth (for the
+/// keyword list, also how much of the query its first hit says). Best
+/// first, ties broken by rid for a stable order.
 pub fn fuse(keyword: &[Ranked], vector: &[Ranked]) -> Vec<Fused> {
     let keyword = roll_up(keyword);
     let vector = roll_up(vector);
-    let keyword_evidence: Vec<f64> = keyword
+    let bm25: Vec<f64> = keyword
         .iter()
         .enumerate()
         .map(|(i, r)| r.bm25.unwrap_or(1.0 / (i + 1) as f64))
         .collect();
-    let vector_evidence: Vec<f64> = vector
+    let best_bm25 = bm25.iter().copied().fold(0.0, f64::max);
+    let keyword_evidence: Vec<f64> = keyword
+        .iter()
+        .zip(&bm25)
+        .map(|(r, b)| {
+            let coverage = r.coverage.unwrap_or(1.0);
+            if best_bm25 > 0.0 { b / best_bm25 * coverage } else { 0.0 }
+        })
+        .collect();
+    let top_coverage = keyword.first().and_then(|r| r.coverage).unwrap_or(1.0);
+    let distances: Vec<f64> = vector
         .iter()
         .map(|r| (r.similarity.unwrap_or(0.0) - SIMILARITY_FLOOR).max(0.0))
+        .collect();
+    let best_distance = distances.iter().copied().fold(0.0, f64::max);
+    let vector_evidence: Vec<f64> = distances
+        .iter()
+        .map(|d| if best_distance > 0.0 { d / best_distance } else { 0.0 })
         .collect();
     let mut by_rid: HashMap<NoteRid, Fused> = HashMap::new();
     let lists = [
@@ -90,9 +112,11 @@ pub fn fuse(keyword: &[Ranked], vector: &[Ranked]) -> Vec<Fused> {
         (VECTOR_WEIGHT, &vector, &vector_evidence, false),
     ];
     let similarities: Vec<f64> = vector.iter().filter_map(|r| r.similarity).collect();
-    let confidences = [confidence(&keyword_evidence), confidence(&similarities)];
+    let confidences = [
+        confidence(&bm25) * top_coverage,
+        confidence(&similarities),
+    ];
     for ((weight, list, evidence, is_keyword), sure) in lists.into_iter().zip(confidences) {
-        let best = evidence.iter().copied().fold(0.0, f64::max);
         let weight = weight * (1.0 + CONFIDENCE_WEIGHT * sure);
         for (i, (r, e)) in list.iter().zip(evidence).enumerate() {
             let rank = i + 1;
@@ -104,9 +128,7 @@ pub fn fuse(keyword: &[Ranked], vector: &[Ranked]) -> Vec<Fused> {
                 similarity: None,
                 matched: r.matched.clone(),
             });
-            if best > 0.0 {
-                entry.score += weight * e / best;
-            }
+            entry.score += weight * e;
             if is_keyword {
                 entry.keyword_rank = Some(rank);
             } else {
@@ -167,6 +189,7 @@ mod tests {
             matched: None,
             similarity: None,
             bm25: None,
+            coverage: None,
         }
     }
 
@@ -257,6 +280,7 @@ mod tests {
             }),
             similarity: Some(0.9),
             bm25: None,
+            coverage: None,
         };
         let fused = fuse(&[], &[part, r(8), r(7)]);
         assert_eq!(fused.len(), 2);

@@ -133,5 +133,6 @@ fn reached_hit(note: Note, score: f64, via: Via) -> Hit {
         similarity: None,
         matched: None,
         via: Some(via),
+        weak: false,
     }
 }

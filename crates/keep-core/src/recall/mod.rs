@@ -114,6 +114,9 @@ pub struct Hit {
     pub via: Option<Via>,
     /// The sentences of the matched text around the best match, bounded.
     pub passage: String,
+    /// Found only by meaning, and only weakly (below
+    /// `weights::WEAK_SIMILARITY`): probably not about the query.
+    pub weak: bool,
 }
 
 #[derive(Debug, Clone, Default)]

@@ -54,6 +54,21 @@ pub const CONFIDENCE_WEIGHT: f64 = 2.0;
 /// The place in a list whose score the first is compared with.
 pub const CONFIDENCE_DEPTH: usize = 5;
 
+/// Keyword evidence of a note counts in proportion to the share of the
+/// query's words it says (`candidates::set_coverage`); a match that its
+/// summary, tags and name do not show (in the body of a long document, a
+/// part, an old version) counts at least this share.
+pub const HIDDEN_MATCH_COVERAGE: f64 = 0.5;
+
+/// A note found only by meaning, and less similar than this, is a weak
+/// hit: marked `weak` in `--json` and MCP, and when every hit is weak
+/// `find` says that nothing is close. Not dropped: one-word queries sit
+/// low even when right ("kitten" / "The cat sits on the mat." 0.34), while
+/// unrelated text sits lower ("zebra harpsichord tournament" / "Chess club
+/// meets on Thursdays in the library." 0.26, / the cat 0.01). See README
+/// for what the quality bench measured.
+pub const WEAK_SIMILARITY: f64 = 0.30;
+
 /// Vector candidates less similar than this (cosine) are dropped.
 pub const MIN_SIMILARITY: f64 = SIMILARITY_FLOOR;
 /// Candidates taken from each list (and each of notes, parts, versions)
@@ -84,14 +99,28 @@ pub const FEEDBACK_MAX_BOOST: f64 = 0.25;
 /// quarters of its largest effect (tanh(1) = 0.76).
 pub const FEEDBACK_SCALE: f64 = 3.0;
 
-/// Cosine similarity from which text put without an id is taken as a
-/// restatement of a note already stored. `cargo bench --bench duplicates`
-/// (862 real queries against 2,970 Debian package summaries): from 0.90 up
-/// no query without a true duplicate was merged (0 of 400; 7 at 0.86, 46
-/// at 0.70), with precision 0.75 and recall 0.09 of the paired wordings by
-/// other authors; below it false merges grow faster than recall. High on
-/// purpose: a missed duplicate costs a second note, a wrong merge a fact.
-pub const DUPLICATE_SIMILARITY: f64 = 0.90;
-/// Nearest notes looked at for a duplicate; the first live one written as
-/// text, above the threshold and with tags that agree, is taken.
+/// The verdict on text put without an id against the notes nearest in
+/// meaning (`facts::judge`). A restatement states the same details (numbers
+/// with units, dates, times, versions, identifiers, names) with the same
+/// polarity, adds no content word, and says at least half of what the note
+/// says; then a cosine from this floor is enough, since the words already
+/// agree. Measured with `cargo bench --bench facts` on 610 labelled pairs of
+/// real text (testdata/real/facts, see README): the near-miss class stays
+/// unmerged at any floor from 0.40 to 0.60, and restatement recall falls
+/// from 0.60 up (Debian changelog wordings of one change read as little as
+/// 0.5 alike to MiniLM: "Move to compat level 12" / "Bump debhelper compat
+/// level to 12").
+pub const RESTATEMENT_SIMILARITY: f64 = 0.50;
+/// Share of the note's content words the new text must say to restate it:
+/// "Video editor" does not restate "non-linear video editor for KDE".
+pub const RESTATEMENT_COVERAGE: f64 = 0.5;
+/// Cosine from which text that differs from a note in a detail is taken
+/// as a probable update of it (stored, and linked with `may-supersede`).
+pub const UPDATE_SIMILARITY: f64 = 0.80;
+/// ...or from this cosine when the two share at least half the content
+/// words of the shorter ("Launch moved to 5 October" / "The launch is on 3
+/// October", 0.68).
+pub const UPDATE_SUBJECT_SIMILARITY: f64 = 0.60;
+/// Nearest notes (by vector, and by keyword) looked at for a restatement
+/// or an update; the best verdict among them is taken.
 pub const DUPLICATE_CANDIDATES: usize = 16;

@@ -8,7 +8,7 @@
 //! half-written.
 
 mod backend;
-mod plan;
+pub(crate) mod plan;
 mod postgres;
 mod sqlite;
 mod types;

@@ -13,7 +13,7 @@ pub(super) const COMMON_MIN_MATCHES: usize = 2_000;
 pub(super) const COMMON_SHARE: usize = 50;
 
 /// Text indexed for a note's tags: user tags as "key value" words.
-pub(super) fn tags_index_text(tags: &crate::model::Tags) -> String {
+pub(crate) fn tags_index_text(tags: &crate::model::Tags) -> String {
     tags.user_tags()
         .pairs()
         .map(|(k, v)| format!("{k} {v}"))
@@ -22,7 +22,7 @@ pub(super) fn tags_index_text(tags: &crate::model::Tags) -> String {
 }
 
 /// The words of free text, lower-cased, each once, in order.
-pub(super) fn words(text: &str) -> Vec<String> {
+pub(crate) fn words(text: &str) -> Vec<String> {
     let mut seen = HashSet::new();
     text.split(|c: char| !c.is_alphanumeric())
         .filter(|w| !w.is_empty())
@@ -34,7 +34,7 @@ pub(super) fn words(text: &str) -> Vec<String> {
 /// The words of a query worth matching: function words ("what do I have
 /// about") would make every note a candidate, so they are left out unless
 /// the query has nothing else.
-pub(super) fn topic_words(text: &str) -> Vec<String> {
+pub(crate) fn topic_words(text: &str) -> Vec<String> {
     let all = words(text);
     let topic: Vec<String> = all.iter().filter(|w| !is_stopword(w)).cloned().collect();
     if topic.is_empty() { all } else { topic }

@@ -169,6 +169,10 @@ const EXIT_STATUS: &[(u8, &str)] = &[
         2,
         "a usage error (a bad tag, id or selector, a path that does not exist, invalid UTF-8 input) or a fatal error; nothing was changed",
     ),
+    (
+        3,
+        "put: the text was not stored because a note already says the same (its id is printed; --json says \"status\": \"duplicate\")",
+    ),
 ];
 
 /// Examples per command (the README's pipelines among them); `""` is the
@@ -211,6 +215,20 @@ fn examples(command: &str) -> &'static [(&'static str, &'static str)] {
             ("Standard input", "echo text | keep put - -t src=pipe"),
             ("Text that looks like a path", "keep put --text notes.md"),
             ("Keep a folder indexed", "keep put ~/notes -r --watch"),
+            (
+                "Tell in a script whether the text was stored",
+                "keep --json put \"The API timeout is 30 minutes\" | jq -r .status",
+            ),
+        ],
+        "supersede" => &[
+            (
+                "Accept the update put suggested",
+                "keep supersede %5be0c11e7a2d",
+            ),
+            (
+                "Replace a named note by another",
+                "keep supersede deploy-v2 deploy-v1",
+            ),
         ],
         "get" => &[
             ("A note", "keep get %da19ed782908"),

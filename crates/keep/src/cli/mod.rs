@@ -20,6 +20,7 @@ mod reindex;
 pub mod remote;
 mod revert;
 mod serve;
+mod supersede;
 mod tag;
 mod ui;
 mod watch;
@@ -77,6 +78,7 @@ pub enum Command {
     Del(del::Args),
     Revert(revert::Args),
     Rate(rate::Args),
+    Supersede(supersede::Args),
     Now(now::Args),
     Move(mv::Args),
     Export(export::Args),
@@ -356,6 +358,7 @@ fn dispatch(ctx: &mut Ctx, command: Option<Command>) -> CliResult {
         Some(Command::Del(args)) => del::run(ctx, args),
         Some(Command::Revert(args)) => revert::run(ctx, args),
         Some(Command::Rate(args)) => rate::run(ctx, args),
+        Some(Command::Supersede(args)) => supersede::run(ctx, args),
         Some(Command::Now(args)) => now::run(ctx, args),
         Some(Command::Move(args)) => mv::run(ctx, args),
         Some(Command::Export(args)) => export::run(ctx, args),

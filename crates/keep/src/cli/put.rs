@@ -33,16 +33,24 @@ use super::{CliError, CliResult, Ctx, Status};
 /// threads, with a progress bar on a terminal.
 ///
 /// Putting the same content again with new tags makes a new version of the
-/// same note; an unchanged file changes nothing. Text put without --id
-/// whose meaning is nearly that of a note already stored as text (and
-/// whose tags do not contradict it) is not stored twice: put prints the
-/// existing id and says so; --update makes the text that note's next
-/// version, --allow-duplicate stores it anyway. --supersedes ID marks an
-/// older note as replaced (recall then hides it); --expires P30D or a date
-/// makes the note leave find, list and recall at that time. Tags are added to the
-/// note's existing tags and win over tags read from the file. Prints the
-/// id of every note stored; for files, failures are reported one per line
-/// on stderr and the exit code is 1 when any failed.
+/// same note; an unchanged file changes nothing. Text put without --id is
+/// first judged against the notes stored as text (whose tags do not
+/// contradict it). A restatement (the same numbers, units, dates, times,
+/// versions, identifiers and names, no negation of what the note says, no
+/// new content word) is not stored twice: put prints the existing id, says
+/// so on stderr and exits 3; --update makes the text that note's next
+/// version, --allow-duplicate stores it anyway. Text about the same
+/// subject with another detail ("30 minutes" where a note says "30
+/// seconds") is a probable update: it is stored, linked to the older note
+/// with the tag may-supersede, and 'keep supersede ID' accepts it (with
+/// --update it becomes the older note's next version instead).
+/// --supersedes ID marks an older note as replaced (recall then hides it);
+/// --expires P30D or a date makes the note leave find, list and recall at
+/// that time. Tags are added to the note's existing tags and win over tags
+/// read from the file. Prints the id of every note stored; for files,
+/// failures are reported one per line on stderr and the exit code is 1
+/// when any failed. With --json, "status" says what happened: created,
+/// updated, unchanged, duplicate or possible_update.
 #[derive(Debug, Default, clap::Args)]
 pub struct Args {
     /// Text to store, '-' for standard input, or files, folders and URLs
@@ -73,7 +81,7 @@ pub struct Args {
     #[arg(long, value_name = "ID", add = ArgValueCompleter::new(complete::note_id))]
     pub supersedes: Vec<String>,
 
-    /// When the text restates an existing note, store it as that note's next version
+    /// When the text restates or probably updates an existing note, store it as that note's next version
     #[arg(long, conflicts_with = "allow_duplicate")]
     pub update: bool,
 
@@ -133,7 +141,7 @@ pub fn run(ctx: &mut Ctx, args: Args) -> CliResult {
             let outcome = ctx.keeper()?.put_text(&text, "inline", opts)?;
             print_outcome(ctx, &outcome)?;
             tell_duplicate(&outcome);
-            Ok(Status::Success)
+            Ok(status_of(&outcome))
         }
         Input::Sources(targets) => {
             let opts = IngestOptions {
@@ -408,20 +416,47 @@ fn path_of_file_uri(uri: &str) -> Result<PathBuf, CliError> {
     })
 }
 
-/// Says on stderr when the text was not stored, or went into an existing
-/// note, because it restates that note.
+/// Exit status of a put of text: 0 when the text is stored (created, a
+/// new version, unchanged, or a probable update stored beside the note it
+/// updates), `NOT_STORED` when it was not because a note already says it.
+pub fn status_of(outcome: &WriteOutcome) -> Status {
+    if outcome.status.stored() {
+        Status::Success
+    } else {
+        Status::Failed(NOT_STORED)
+    }
+}
+
+/// Exit status of `put` when the text restates a note and nothing was stored.
+pub const NOT_STORED: u8 = 3;
+
+/// Says on stderr what happened when the text restates or probably
+/// updates a note: not stored, stored as its next version, or stored
+/// beside it with a way to accept it as its successor.
 fn tell_duplicate(outcome: &WriteOutcome) {
-    let (Some(existing), Some(similarity)) = (&outcome.duplicate_of, outcome.similarity) else {
+    let Some(similarity) = outcome.similarity else {
         return;
     };
-    if outcome.status == WriteStatus::Duplicate {
-        eprintln!(
-            "keep: not stored: '{existing}' already says nearly the same (similarity {similarity:.2}); --update makes this its next version, --allow-duplicate stores it anyway"
-        );
+    let differs = if outcome.differences.is_empty() {
+        String::new()
     } else {
-        eprintln!(
+        format!("; differs: {}", outcome.differences.join("; "))
+    };
+    match (&outcome.duplicate_of, &outcome.possible_update_of, outcome.status) {
+        (Some(existing), _, WriteStatus::Duplicate) => eprintln!(
+            "keep: not stored: '{existing}' already says the same (similarity {similarity:.2}); --update makes this its next version, --allow-duplicate stores it anyway"
+        ),
+        (Some(existing), _, _) => eprintln!(
             "keep: stored as the next version of '{existing}', which it restates (similarity {similarity:.2})"
-        );
+        ),
+        (None, Some(older), WriteStatus::Updated) => eprintln!(
+            "keep: stored as the next version of '{older}', which it updates (similarity {similarity:.2}{differs})"
+        ),
+        (None, Some(older), _) => eprintln!(
+            "keep: stored; it may update '{older}' (similarity {similarity:.2}{differs}); 'keep supersede {}' accepts it",
+            outcome.id
+        ),
+        (None, None, _) => {}
     }
 }
 

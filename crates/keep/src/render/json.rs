@@ -60,6 +60,9 @@ pub struct HitJson {
     pub matched: Option<Matched>,
     /// Set for notes reached by deep recall.
     pub via: Option<Via>,
+    /// True when the note was found only by meaning, and only weakly:
+    /// probably not about the query.
+    pub weak: bool,
 }
 
 impl From<&Hit> for HitJson {
@@ -73,6 +76,7 @@ impl From<&Hit> for HitJson {
             vector_rank: h.vector_rank,
             matched: h.matched.clone(),
             via: h.via.clone(),
+            weak: h.weak,
         }
     }
 }
@@ -125,6 +129,10 @@ pub struct BriefHit {
     /// Set for notes reached by deep recall.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub via: Option<Via>,
+    /// True when the note was found only by meaning, and only weakly:
+    /// probably not about the query.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub weak: bool,
 }
 
 impl From<&Hit> for BriefHit {
@@ -136,6 +144,7 @@ impl From<&Hit> for BriefHit {
             passage: h.passage.clone(),
             matched: h.matched.clone(),
             via: h.via.clone(),
+            weak: h.weak,
         }
     }
 }

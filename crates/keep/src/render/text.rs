@@ -66,14 +66,15 @@ pub fn note_line(note: &Note, score: Option<f64>, remark: &str, painter: Painter
     }
 }
 
-/// The word for what a write did: `created`, `updated`, `unchanged` or
-/// `duplicate`.
+/// The word for what a write did: `created`, `updated`, `unchanged`,
+/// `duplicate` or `possible update`.
 pub fn status_word(status: WriteStatus) -> &'static str {
     match status {
         WriteStatus::Created => "created",
         WriteStatus::Updated => "updated",
         WriteStatus::Unchanged => "unchanged",
         WriteStatus::Duplicate => "duplicate",
+        WriteStatus::PossibleUpdate => "possible update",
     }
 }
 

@@ -28,6 +28,34 @@ impl SqliteDb<'_> {
         Ok(self.rating(rid)?.unwrap_or_default())
     }
 
+    /// A note's ratings and when it was last rated.
+    pub fn rating_with_time(&self, rid: NoteRid) -> Result<Option<(Rating, Timestamp)>> {
+        Ok(self
+            .conn
+            .prepare_cached("SELECT useful, wrong, updated FROM feedback WHERE note = ?1")?
+            .query_row([rid], |r| {
+                Ok((
+                    Rating {
+                        useful: r.get(0)?,
+                        wrong: r.get(1)?,
+                    },
+                    Timestamp::from_millis(r.get(2)?),
+                ))
+            })
+            .optional()?)
+    }
+
+    /// Sets a note's ratings and when it was last rated (an import).
+    pub fn set_rating(&self, rid: NoteRid, rating: &Rating, at: Timestamp) -> Result<()> {
+        self.conn
+            .prepare_cached(
+                "INSERT INTO feedback (note, useful, wrong, updated) VALUES (?1, ?2, ?3, ?4)
+                 ON CONFLICT(note) DO UPDATE SET useful = ?2, wrong = ?3, updated = ?4",
+            )?
+            .execute(params![rid, rating.useful, rating.wrong, at.millis()])?;
+        Ok(())
+    }
+
     pub fn rating(&self, rid: NoteRid) -> Result<Option<Rating>> {
         Ok(self
             .conn

@@ -17,6 +17,7 @@ mod related;
 mod remember;
 mod revert;
 mod schema;
+mod supersede;
 mod tag;
 
 use std::path::PathBuf;
@@ -238,6 +239,7 @@ const REGISTRY: &[Entry] = &[
     entry::<put_file::PutFile>(),
     entry::<related::Related>(),
     entry::<feedback::Feedback>(),
+    entry::<supersede::Supersede>(),
 ];
 
 /// The tool definitions, in a stable order.

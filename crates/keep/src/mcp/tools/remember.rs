@@ -25,7 +25,7 @@ pub struct Args {
     /// Ids of notes this one replaces (they must exist); recall then hides them.
     #[serde(default)]
     pub supersedes: Vec<String>,
-    /// When the text restates a note already stored (without an id given): true stores it as that note's next version; false (default) stores nothing and returns that note's id with "duplicate_of".
+    /// When the text restates or probably updates a note already stored (without an id given): true stores it as that note's next version; false (default) stores nothing for a restatement (returning that note's id with "duplicate_of") and stores a probable update as a new note (with "possible_update_of").
     #[serde(default)]
     pub update: bool,
     /// Store the text even when it restates a note already stored.
@@ -38,7 +38,7 @@ pub struct Remember;
 impl ToolDef for Remember {
     const NAME: &'static str = "remember";
     const TITLE: &'static str = "Remember";
-    const DESCRIPTION: &'static str = "Store a note in long-term memory: a fact, decision, observation or anything worth recalling later. Returns the note's id and whether it was created, updated (an earlier state is kept as a version), unchanged, or a duplicate: text that restates a note already stored is not stored twice; its id comes back with \"duplicate_of\" (set update to make the text that note's next version). Give an id to update a named note; give tags (\"key=value\") to make it easy to filter later.";
+    const DESCRIPTION: &'static str = "Store a note in long-term memory: a fact, decision, observation or anything worth recalling later. Returns the note's id and a status: created, updated (an earlier state is kept as a version), unchanged, duplicate (the text restates a note already stored, with the same numbers, dates, names and identifiers: nothing is stored and that note's id comes back with \"duplicate_of\"; set update to make the text its next version), or possible_update (the text says the same of the same subject with another detail: it is stored, and \"possible_update_of\" names the older note and \"differences\" what changed; call supersede with the new id to hide the older note from recall). Give an id to update a named note; give tags (\"key=value\") to make it easy to filter later.";
     const HINTS: Hints = Hints {
         read_only: false,
         destructive: false,
