@@ -14,9 +14,9 @@
 use std::path::PathBuf;
 
 use keep::config::{Config, Environment};
+use keep_core::facts::Verdict;
 use keep_core::keeper::PutOptions;
 use keep_core::model::Tags;
-use keep_core::facts::Verdict;
 use keep_core::{Keeper, Settings};
 
 fn data(name: &str) -> Vec<Vec<String>> {

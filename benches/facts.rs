@@ -59,9 +59,20 @@ fn before_same(a: &str, b: &str, similarity: f64) -> bool {
             .map(str::to_lowercase)
             .collect()
     };
-    const DAYS: &[&str] = &["monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday"];
+    const DAYS: &[&str] = &[
+        "monday",
+        "tuesday",
+        "wednesday",
+        "thursday",
+        "friday",
+        "saturday",
+        "sunday",
+    ];
     let days = |t: &str| -> Vec<String> {
-        let mut d: Vec<String> = words(t).into_iter().filter(|w| DAYS.contains(&w.as_str())).collect();
+        let mut d: Vec<String> = words(t)
+            .into_iter()
+            .filter(|w| DAYS.contains(&w.as_str()))
+            .collect();
         d.sort();
         d.dedup();
         d
@@ -76,7 +87,10 @@ fn before_same(a: &str, b: &str, similarity: f64) -> bool {
 }
 
 fn cosine(a: &[f32], b: &[f32]) -> f64 {
-    a.iter().zip(b).map(|(x, y)| f64::from(*x) * f64::from(*y)).sum()
+    a.iter()
+        .zip(b)
+        .map(|(x, y)| f64::from(*x) * f64::from(*y))
+        .sum()
 }
 
 #[derive(Default)]
@@ -135,10 +149,7 @@ fn main() {
         .expect("the embedding model (run ./scripts/setup.sh)")
         .embed(&texts)
         .expect("embed");
-    let sims: Vec<f64> = vectors
-        .chunks(2)
-        .map(|v| cosine(&v[0], &v[1]))
-        .collect();
+    let sims: Vec<f64> = vectors.chunks(2).map(|v| cosine(&v[0], &v[1])).collect();
     let keep = Thresholds::default();
     let by = tally(&pairs, &sims, &keep);
     println!(
@@ -211,7 +222,10 @@ fn main() {
             for (old, new) in [(&p.a, &p.b), (&p.b, &p.a)] {
                 let j = facts::judge(old, new, *sim);
                 if j.verdict != Verdict::Same {
-                    println!("  {sim:.2}  {:?}  {old:?} / {new:?}  {:?}", j.verdict, j.differences);
+                    println!(
+                        "  {sim:.2}  {:?}  {old:?} / {new:?}  {:?}",
+                        j.verdict, j.differences
+                    );
                 }
             }
         }

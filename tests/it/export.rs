@@ -73,7 +73,10 @@ fn every_field_of_every_note_survives_a_round_trip() {
         .find(|n| n["id"] == "doc")
         .cloned()
         .unwrap();
-    assert_eq!(rated["rating"], serde_json::json!({"useful": 2, "wrong": 1}));
+    assert_eq!(
+        rated["rating"],
+        serde_json::json!({"useful": 2, "wrong": 1})
+    );
     after = target.json(&["get", "doc"]);
     assert_eq!(after[0]["rating"]["useful"], 2);
     // A file of the first export format still imports.

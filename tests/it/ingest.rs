@@ -404,7 +404,10 @@ fn an_unchanged_file_still_takes_new_tags() {
     let out = env.run(&["put", path, "-t", "team=infra"]);
     assert!(out.status.success());
     let err = String::from_utf8_lossy(&out.stderr);
-    assert!(err.contains("content unchanged; its tags were updated"), "{err}");
+    assert!(
+        err.contains("content unchanged; its tags were updated"),
+        "{err}"
+    );
     let view = &env.json(&["get", &id])[0];
     assert_eq!(view["tags"]["team"], serde_json::json!(["infra"]));
     assert_eq!(view["versions"].as_array().map(Vec::len), Some(1), "{view}");

@@ -376,10 +376,16 @@ fn similar_notes_and_empty_queries() {
 #[test]
 fn meaning_beats_one_incidental_shared_word() {
     let env = Env::with_model();
-    let cat = env.put("A small grey cat sleeps on the warm carpet by the fire.", &[]);
+    let cat = env.put(
+        "A small grey cat sleeps on the warm carpet by the fire.",
+        &[],
+    );
     let dog = env.put("The dog chewed the rug in the hallway.", &[]);
     let found = env.ok(&["find", "--ids", "a kitten resting on a rug"]);
-    assert_eq!(found.lines().collect::<Vec<_>>(), [cat.as_str(), dog.as_str()]);
+    assert_eq!(
+        found.lines().collect::<Vec<_>>(),
+        [cat.as_str(), dog.as_str()]
+    );
     // The word alone still finds the note that says it.
     let found = env.ok(&["find", "--ids", "rug"]);
     assert_eq!(found.lines().next(), Some(dog.as_str()));
@@ -388,7 +394,10 @@ fn meaning_beats_one_incidental_shared_word() {
 #[test]
 fn a_query_about_nothing_stored_is_answered_as_weak() {
     let env = Env::with_model();
-    env.put("A small grey cat sleeps on the warm carpet by the fire.", &[]);
+    env.put(
+        "A small grey cat sleeps on the warm carpet by the fire.",
+        &[],
+    );
     env.put("Chess club meets on Thursdays in the library.", &[]);
     let out = env.run(&["--json", "find", "zebra harpsichord tournament"]);
     assert!(out.status.success());

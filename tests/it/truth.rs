@@ -52,7 +52,10 @@ fn facts_that_differ_in_one_detail_are_all_stored() {
             "The API gateway timeout is 30 seconds.",
             "The API gateway timeout is 30 minutes.",
         ),
-        ("The design review is in Room 4B.", "The design review is in Room 4C."),
+        (
+            "The design review is in Room 4B.",
+            "The design review is in Room 4C.",
+        ),
         (
             "The build server's address is 10.0.4.17.",
             "The build server's address is 10.0.4.71.",
@@ -62,14 +65,21 @@ fn facts_that_differ_in_one_detail_are_all_stored() {
             "Production runs PostgreSQL 15.4.",
             "Production runs PostgreSQL 16.2.",
         ),
-        ("Ana owns the billing service.", "Anna owns the billing service."),
+        (
+            "Ana owns the billing service.",
+            "Anna owns the billing service.",
+        ),
         (
             "The release branch is frozen.",
             "The release branch is not frozen.",
         ),
     ] {
         let (code, first) = put_json(&env, &[old]);
-        assert_eq!((code, first["status"].as_str()), (0, Some("created")), "{old}: {first}");
+        assert_eq!(
+            (code, first["status"].as_str()),
+            (0, Some("created")),
+            "{old}: {first}"
+        );
         let (code, second) = put_json(&env, &[new]);
         assert_eq!(code, 0, "{new}: {second}");
         assert_eq!(second["status"], "possible_update", "{new}: {second}");
@@ -95,12 +105,19 @@ fn restatements_in_other_words_and_forms_are_duplicates() {
             "The launch is on 5 October 2026.",
             "Launch date: 2026-10-05.",
         ),
-        ("Standup is at 9:30am every weekday.", "Every weekday, standup at 09:30."),
+        (
+            "Standup is at 9:30am every weekday.",
+            "Every weekday, standup at 09:30.",
+        ),
         (FACT, RESTATED),
     ] {
         let first = env.put(fact, &[]);
         let (code, report) = put_json(&env, &[restated]);
-        assert_eq!((code, report["status"].as_str()), (3, Some("duplicate")), "{restated}: {report}");
+        assert_eq!(
+            (code, report["status"].as_str()),
+            (3, Some("duplicate")),
+            "{restated}: {report}"
+        );
         assert_eq!(report["duplicate_of"], first.as_str());
     }
     assert_eq!(env.all_ids().len(), 4);
@@ -109,10 +126,18 @@ fn restatements_in_other_words_and_forms_are_duplicates() {
 #[test]
 fn a_probable_update_is_linked_and_accepted_with_one_word() {
     let env = Env::with_model();
-    let old = env.put("The guest Wi-Fi password is BlueFalcon-1234.", &["place=office"]);
+    let old = env.put(
+        "The guest Wi-Fi password is BlueFalcon-1234.",
+        &["place=office"],
+    );
     let (code, out, err) = put_outcome(
         &env,
-        &["put", "The guest Wi-Fi password is now GreenHeron-2288.", "-t", "place=office"],
+        &[
+            "put",
+            "The guest Wi-Fi password is now GreenHeron-2288.",
+            "-t",
+            "place=office",
+        ],
     );
     assert_eq!(code, 0, "{err}");
     let new = out.trim().to_string();
@@ -149,7 +174,7 @@ fn update_makes_a_probable_update_the_next_version() {
     assert_eq!(report["status"], "updated");
     assert_eq!(report["id"], old.as_str());
     assert_eq!(report["possible_update_of"], old.as_str());
-    assert_eq!(env.all_ids(), [old.clone()]);
+    assert_eq!(env.all_ids(), std::slice::from_ref(&old));
     let view = &env.json(&["get", &old])[0];
     assert_eq!(view["summary"], "The API gateway timeout is 30 minutes.");
 }

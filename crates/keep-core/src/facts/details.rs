@@ -18,7 +18,10 @@ pub struct Detail {
 #[derive(Debug, Clone)]
 pub enum Key {
     /// A number with a unit, in the unit's base (seconds, bytes, metres).
-    Quantity { dimension: &'static str, value: f64 },
+    Quantity {
+        dimension: &'static str,
+        value: f64,
+    },
     /// A number without a unit, as written without thousands separators.
     Number(String),
     /// A day of a month (month 1-12, day 1-31), with its year when given.
@@ -54,9 +57,13 @@ impl PartialEq for Key {
                     year: y,
                 },
             ) => month == m && day == d && (year.is_none() || y.is_none() || year == y),
-            (Quantity { dimension, value }, Quantity { dimension: d, value: v }) => {
-                dimension == d && (value - v).abs() <= 1e-9 * value.abs().max(1.0)
-            }
+            (
+                Quantity { dimension, value },
+                Quantity {
+                    dimension: d,
+                    value: v,
+                },
+            ) => dimension == d && (value - v).abs() <= 1e-9 * value.abs().max(1.0),
             (Number(a), Number(b)) | (Identifier(a), Identifier(b)) | (Name(a), Name(b)) => a == b,
             (Day(a), Day(b)) => a == b,
             (Month(a), Month(b)) => a == b,
@@ -82,7 +89,11 @@ struct Unit {
 }
 
 const UNITS: &[Unit] = &[
-    unit(&["ms", "msec", "millisecond", "milliseconds"], "time", 0.001),
+    unit(
+        &["ms", "msec", "millisecond", "milliseconds"],
+        "time",
+        0.001,
+    ),
     unit(&["s", "sec", "secs", "second", "seconds"], "time", 1.0),
     unit(&["min", "mins", "minute", "minutes"], "time", 60.0),
     unit(&["h", "hr", "hrs", "hour", "hours"], "time", 3600.0),
@@ -100,10 +111,34 @@ const UNITS: &[Unit] = &[
     unit(&["gib"], "bytes", 1_073_741_824.0),
     unit(&["tib"], "bytes", 1_099_511_627_776.0),
     unit(&["%", "percent", "per cent", "pct"], "percent", 1.0),
-    unit(&["mm", "millimetre", "millimetres", "millimeter", "millimeters"], "length", 0.001),
-    unit(&["cm", "centimetre", "centimetres", "centimeter", "centimeters"], "length", 0.01),
+    unit(
+        &[
+            "mm",
+            "millimetre",
+            "millimetres",
+            "millimeter",
+            "millimeters",
+        ],
+        "length",
+        0.001,
+    ),
+    unit(
+        &[
+            "cm",
+            "centimetre",
+            "centimetres",
+            "centimeter",
+            "centimeters",
+        ],
+        "length",
+        0.01,
+    ),
     unit(&["m", "metre", "metres", "meter", "meters"], "length", 1.0),
-    unit(&["km", "kilometre", "kilometres", "kilometer", "kilometers"], "length", 1000.0),
+    unit(
+        &["km", "kilometre", "kilometres", "kilometer", "kilometers"],
+        "length",
+        1000.0,
+    ),
     unit(&["hz"], "frequency", 1.0),
     unit(&["khz"], "frequency", 1e3),
     unit(&["mhz"], "frequency", 1e6),
@@ -111,7 +146,11 @@ const UNITS: &[Unit] = &[
     unit(&["$", "usd", "dollar", "dollars"], "usd", 1.0),
     unit(&["€", "eur", "euro", "euros"], "eur", 1.0),
     unit(&["£", "gbp", "pound", "pounds"], "gbp", 1.0),
-    unit(&["kg", "kilogram", "kilograms", "kilo", "kilos"], "mass", 1000.0),
+    unit(
+        &["kg", "kilogram", "kilograms", "kilo", "kilos"],
+        "mass",
+        1000.0,
+    ),
     unit(&["g", "gram", "grams"], "mass", 1.0),
     unit(&["°c", "celsius"], "celsius", 1.0),
     unit(&["°f", "fahrenheit"], "fahrenheit", 1.0),
@@ -334,14 +373,11 @@ fn time_of_day(lower: &str, next: &str) -> Option<(u16, usize)> {
 
 /// `9pm` -> ("9", Some(true)); `am` -> ("", Some(false)); `9` -> ("9", None).
 fn split_meridiem(word: &str) -> (&str, Option<bool>) {
-    for (suffix, pm) in [
-        ("a.m", false),
-        ("p.m", true),
-        ("am", false),
-        ("pm", true),
-    ] {
+    for (suffix, pm) in [("a.m", false), ("p.m", true), ("am", false), ("pm", true)] {
         if let Some(clock) = word.strip_suffix(suffix)
-            && clock.chars().all(|c| c.is_ascii_digit() || c == ':' || c == '.')
+            && clock
+                .chars()
+                .all(|c| c.is_ascii_digit() || c == ':' || c == '.')
         {
             return (clock, Some(pm));
         }
@@ -442,7 +478,10 @@ fn quantity_at(tokens: &[Token], i: usize) -> Option<(Option<Detail>, usize)> {
             }),
             used,
         )),
-        None if canonical.len() == 4 && !canonical.contains('.') && (1900..2200).contains(&(value as i64)) => {
+        None if canonical.len() == 4
+            && !canonical.contains('.')
+            && (1900..2200).contains(&(value as i64)) =>
+        {
             Some((detail(Key::Year(value as u16)), 1))
         }
         None => Some((detail(Key::Number(canonical)), 1)),
@@ -518,7 +557,9 @@ fn is_identifier(text: &str) -> bool {
         return true;
     }
     let inner_mark = chars.windows(3).any(|w| {
-        w[0].is_alphanumeric() && matches!(w[1], '.' | '/' | '_' | '@' | '\\' | '#') && w[2].is_alphanumeric()
+        w[0].is_alphanumeric()
+            && matches!(w[1], '.' | '/' | '_' | '@' | '\\' | '#')
+            && w[2].is_alphanumeric()
     });
     let letters: Vec<&char> = chars.iter().filter(|c| c.is_alphabetic()).collect();
     let all_caps = letters.len() >= 2 && letters.iter().all(|c| c.is_uppercase());
@@ -556,15 +597,15 @@ mod tests {
     fn units_are_read_in_any_spelling() {
         assert_eq!(keys("30 seconds"), keys("30 s"));
         assert_eq!(keys("30 seconds"), keys("30s"));
-        assert_eq!(keys("half a minute is 30 sec"), keys("half a minute is 30s"));
+        assert_eq!(
+            keys("half a minute is 30 sec"),
+            keys("half a minute is 30s")
+        );
         assert_ne!(keys("30 seconds"), keys("30 minutes"));
         assert_eq!(keys("5GB disk"), keys("5 gb disk"));
         assert_eq!(keys("costs $5"), keys("costs 5 dollars"));
         assert_eq!(keys("1,000 users"), keys("1000 users"));
-        assert_eq!(
-            keys("1,000 users"),
-            [Key::Number("1000".into())]
-        );
+        assert_eq!(keys("1,000 users"), [Key::Number("1000".into())]);
     }
 
     #[test]

@@ -87,7 +87,11 @@ pub fn judge_with(old: &str, new: &str, similarity: f64, t: &Thresholds) -> Judg
         };
     }
     if !contents.added.is_empty() {
-        let added = contents.added.iter().map(|w| format!("'{w}'")).collect::<Vec<_>>();
+        let added = contents
+            .added
+            .iter()
+            .map(|w| format!("'{w}'"))
+            .collect::<Vec<_>>();
         return Judgement {
             verdict: if about_the_same(similarity, &contents, t) {
                 Verdict::Update
@@ -122,7 +126,11 @@ fn detail_differences(old: &str, new: &str) -> Vec<String> {
     let only_new = unmatched(&new_details, &old_details, old);
     match (only_old.is_empty(), only_new.is_empty()) {
         (true, true) => Vec::new(),
-        (false, false) => vec![format!("{} -> {}", only_old.join(", "), only_new.join(", "))],
+        (false, false) => vec![format!(
+            "{} -> {}",
+            only_old.join(", "),
+            only_new.join(", ")
+        )],
         (true, false) => vec![format!("adds {}", only_new.join(", "))],
         (false, true) => vec![format!("drops {}", only_old.join(", "))],
     }
@@ -179,7 +187,12 @@ fn same_path_in(path: &str, other: &str) -> bool {
         return false;
     }
     words::tokens(other).iter().any(|t| {
-        let theirs: Vec<String> = t.text.to_lowercase().split('/').map(str::to_string).collect();
+        let theirs: Vec<String> = t
+            .text
+            .to_lowercase()
+            .split('/')
+            .map(str::to_string)
+            .collect();
         theirs.len() == segments.len()
             && theirs.iter().zip(&segments).all(|(a, b)| {
                 a == b

@@ -25,15 +25,30 @@ fn one_changed_detail_is_another_value_not_the_same_fact() {
             "The build server is at 192.168.1.12",
         ),
         ("The launch is on 3 October.", "The launch is on 5 October."),
-        ("We run PostgreSQL 15.4 in production", "We run PostgreSQL 16.1 in production"),
-        ("Ana owns the billing service", "Anna owns the billing service"),
-        ("The cache is enabled in staging", "The cache is not enabled in staging"),
-        ("The cache is enabled in staging", "The cache is disabled in staging"),
+        (
+            "We run PostgreSQL 15.4 in production",
+            "We run PostgreSQL 16.1 in production",
+        ),
+        (
+            "Ana owns the billing service",
+            "Anna owns the billing service",
+        ),
+        (
+            "The cache is enabled in staging",
+            "The cache is not enabled in staging",
+        ),
+        (
+            "The cache is enabled in staging",
+            "The cache is disabled in staging",
+        ),
         (
             "The staging password rotates every Monday at 9am",
             "The staging password rotates every Tuesday at 9am",
         ),
-        ("Backups keep 7 days of history", "Backups keep 7 weeks of history"),
+        (
+            "Backups keep 7 days of history",
+            "Backups keep 7 weeks of history",
+        ),
         (
             "The guest Wi-Fi password is BlueFalcon-1234",
             "The guest Wi-Fi password is now GreenHeron-2288",
@@ -58,9 +73,17 @@ fn restatements_are_the_same_fact() {
             "The API gateway timeout is 30 s",
             ALIKE,
         ),
-        ("The launch is on 5 October 2026", "Launch: 2026-10-05", FAIRLY),
+        (
+            "The launch is on 5 October 2026",
+            "Launch: 2026-10-05",
+            FAIRLY,
+        ),
         ("Standup is at 9:30am", "standup at 09:30", FAIRLY),
-        ("Trim trailing whitespace.", "Trailing whitespace trimmed", FAIRLY),
+        (
+            "Trim trailing whitespace.",
+            "Trailing whitespace trimmed",
+            FAIRLY,
+        ),
         (
             "Bump Standards-Version to 4.6.1",
             "Update standards version to 4.6.1, no changes needed",
@@ -94,12 +117,20 @@ fn new_words_are_new_information() {
 #[test]
 fn unrelated_or_loosely_related_text_is_another_fact() {
     assert_eq!(
-        verdict("Buy oat milk on the way home", "The staging password rotates", 0.1),
+        verdict(
+            "Buy oat milk on the way home",
+            "The staging password rotates",
+            0.1
+        ),
         Verdict::Different
     );
     // A short generic text does not restate a long specific one.
     assert_ne!(
-        verdict("non-linear video editor for KDE with effects", "Video editor", 0.7),
+        verdict(
+            "non-linear video editor for KDE with effects",
+            "Video editor",
+            0.7
+        ),
         Verdict::Same
     );
     // Words swapped for others of another meaning.
@@ -112,14 +143,22 @@ fn unrelated_or_loosely_related_text_is_another_fact() {
         Verdict::Update
     );
     assert_eq!(
-        verdict("New upstream version 4.5.0", "Bump Standards-Version to 4.5.0", 0.5),
+        verdict(
+            "New upstream version 4.5.0",
+            "Bump Standards-Version to 4.5.0",
+            0.5
+        ),
         Verdict::Different
     );
 }
 
 #[test]
 fn differences_are_named_as_written() {
-    let j = judge("The timeout is 30 seconds.", "The timeout is 30 minutes.", ALIKE);
+    let j = judge(
+        "The timeout is 30 seconds.",
+        "The timeout is 30 minutes.",
+        ALIKE,
+    );
     assert_eq!(j.differences, ["30 seconds -> 30 minutes"]);
     let j = judge("The cache is on", "The cache is not on", ALIKE);
     assert!(j.differences.iter().any(|d| d.contains("not")), "{j:?}");

@@ -24,7 +24,24 @@ pub struct Token {
 fn is_wrapping(c: char) -> bool {
     matches!(
         c,
-        '"' | '\'' | '(' | ')' | '[' | ']' | '{' | '}' | '<' | '>' | '«' | '»' | '“' | '”' | '‘' | '’' | '*' | '_' | '`'
+        '"' | '\''
+            | '('
+            | ')'
+            | '['
+            | ']'
+            | '{'
+            | '}'
+            | '<'
+            | '>'
+            | '«'
+            | '»'
+            | '“'
+            | '”'
+            | '‘'
+            | '’'
+            | '*'
+            | '_'
+            | '`'
     )
 }
 
@@ -120,12 +137,60 @@ pub fn content_stems(text: &str) -> BTreeSet<String> {
 /// Words that name no fact of their own: "no changes needed", "the
 /// latest version", "bump" and "update" of a value the details name.
 const VAGUE: &[&str] = &[
-    "level", "version", "release", "field", "fields", "file", "files", "value", "setting", "option",
-    "number", "item", "entry", "entries", "thing", "things", "stuff", "change", "changes",
-    "changed", "need", "needed", "required", "necessary", "necessarily", "further", "additional",
-    "another", "bump", "bumped", "update", "updated", "upgrade", "upgraded", "raise", "raised",
-    "set", "import", "imported", "switch", "switched", "migrate", "migrated", "move", "moved",
-    "date", "time", "name", "address", "currently", "actually", "really", "please", "note",
+    "level",
+    "version",
+    "release",
+    "field",
+    "fields",
+    "file",
+    "files",
+    "value",
+    "setting",
+    "option",
+    "number",
+    "item",
+    "entry",
+    "entries",
+    "thing",
+    "things",
+    "stuff",
+    "change",
+    "changes",
+    "changed",
+    "need",
+    "needed",
+    "required",
+    "necessary",
+    "necessarily",
+    "further",
+    "additional",
+    "another",
+    "bump",
+    "bumped",
+    "update",
+    "updated",
+    "upgrade",
+    "upgraded",
+    "raise",
+    "raised",
+    "set",
+    "import",
+    "imported",
+    "switch",
+    "switched",
+    "migrate",
+    "migrated",
+    "move",
+    "moved",
+    "date",
+    "time",
+    "name",
+    "address",
+    "currently",
+    "actually",
+    "really",
+    "please",
+    "note",
 ];
 
 static VAGUE_STEMS: LazyLock<BTreeSet<String>> =
@@ -188,9 +253,9 @@ pub fn abbreviates(short: &str, text: &str) -> bool {
         return false;
     }
     let words = plain_words(text);
-    let one_word = words.iter().any(|w| {
-        w.len() > short.len() && w.starts_with(&short[..1]) && is_subsequence(&short, w)
-    });
+    let one_word = words
+        .iter()
+        .any(|w| w.len() > short.len() && w.starts_with(&short[..1]) && is_subsequence(&short, w));
     let initials = words.windows(short.len()).any(|run| {
         run.iter()
             .map(|w| w.chars().next().unwrap_or(' '))
@@ -275,12 +340,8 @@ const OPPOSITES: &[(&str, &str)] = &[
     ("pass", "block"),
 ];
 
-static OPPOSITE_STEMS: LazyLock<Vec<(String, String)>> = LazyLock::new(|| {
-    OPPOSITES
-        .iter()
-        .map(|(a, b)| (stem(a), stem(b)))
-        .collect()
-});
+static OPPOSITE_STEMS: LazyLock<Vec<(String, String)>> =
+    LazyLock::new(|| OPPOSITES.iter().map(|(a, b)| (stem(a), stem(b))).collect());
 
 /// A word of one text whose opposite the other says instead, as
 /// (word in `a`, word in `b`).

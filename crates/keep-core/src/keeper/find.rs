@@ -279,10 +279,7 @@ fn weak_notice(hits: &[Hit]) -> Option<String> {
     if hits.is_empty() || !hits.iter().all(|h| h.weak) {
         return None;
     }
-    let best = hits
-        .iter()
-        .filter_map(|h| h.similarity)
-        .fold(0.0, f64::max);
+    let best = hits.iter().filter_map(|h| h.similarity).fold(0.0, f64::max);
     Some(format!(
         "no close match: no note shares a word with the query, and the nearest in meaning is only {best:.2} alike (weak below {WEAK_SIMILARITY})"
     ))

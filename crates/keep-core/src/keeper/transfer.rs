@@ -184,13 +184,11 @@ impl Keeper {
                 versions,
                 parts,
                 vector: encoded(Some(VecRow::Note(*rid)))?,
-                rating: db
-                    .rating_with_time(*rid)?
-                    .map(|(r, updated)| RatingRecord {
-                        useful: r.useful,
-                        wrong: r.wrong,
-                        updated,
-                    }),
+                rating: db.rating_with_time(*rid)?.map(|(r, updated)| RatingRecord {
+                    useful: r.useful,
+                    wrong: r.wrong,
+                    updated,
+                }),
             };
             write_line(out, &record)?;
         }

@@ -148,7 +148,9 @@ impl Keeper {
             let live = db.notes_passing(&rids, &filter)?;
             let candidates: Vec<(NoteRid, crate::model::Note)> = live
                 .into_iter()
-                .filter(|(_, note)| written_as_text(&note.tags) && !tags_contradict(tags, &note.tags))
+                .filter(|(_, note)| {
+                    written_as_text(&note.tags) && !tags_contradict(tags, &note.tags)
+                })
                 .collect();
             (similarity, candidates)
         };
@@ -303,7 +305,11 @@ fn best_verdict(
 }
 
 fn cosine(a: &[f32], b: &[f32]) -> f64 {
-    let dot: f64 = a.iter().zip(b).map(|(x, y)| f64::from(*x) * f64::from(*y)).sum();
+    let dot: f64 = a
+        .iter()
+        .zip(b)
+        .map(|(x, y)| f64::from(*x) * f64::from(*y))
+        .sum();
     let norm = |v: &[f32]| v.iter().map(|x| f64::from(*x).powi(2)).sum::<f64>().sqrt();
     let n = norm(a) * norm(b);
     if n > 0.0 { dot / n } else { 0.0 }

@@ -6,8 +6,8 @@ use super::Keeper;
 use super::edges;
 use super::read::version_index;
 use super::truth::{Duplicate, OnDuplicate, truth_tags};
-use crate::facts::Verdict;
 use crate::error::{Error, Result};
+use crate::facts::Verdict;
 use crate::model::time::Timestamp;
 use crate::model::{self, Note, NoteRef, Part, Selector, TagFilter, Tags, Version, keys};
 use crate::store::{Db, NoteRid, VecRow};
@@ -217,7 +217,12 @@ pub(super) fn write_content(
 
 /// Adds the tags `--expires` and `--supersedes` ask for to `tags`: a new
 /// expiry replaces the old one.
-pub(super) fn add_truth_tags(db: &Db<'_>, id: &str, tags: &mut Tags, opts: &PutOptions) -> Result<()> {
+pub(super) fn add_truth_tags(
+    db: &Db<'_>,
+    id: &str,
+    tags: &mut Tags,
+    opts: &PutOptions,
+) -> Result<()> {
     let truth = truth_tags(db, id, opts.expires, &opts.supersedes)?;
     if truth.contains_key(keys::EXPIRES) {
         tags.remove_key(keys::EXPIRES);
@@ -363,7 +368,9 @@ impl Keeper {
             .filter(|d| !(d.verdict == Verdict::Update && opts.supersedes.contains(&d.id)));
         match (&found, opts.on_duplicate) {
             (Some(d), OnDuplicate::Report) if d.verdict == Verdict::Same => {
-                return Ok(WriteOutcome::plain(d.id.clone(), WriteStatus::Duplicate).naming(d.clone()));
+                return Ok(
+                    WriteOutcome::plain(d.id.clone(), WriteStatus::Duplicate).naming(d.clone())
+                );
             }
             (Some(d), OnDuplicate::Update) => content.id = d.id.clone(),
             (Some(d), _) => opts.tags.insert(keys::MAY_SUPERSEDE, d.id.clone()),

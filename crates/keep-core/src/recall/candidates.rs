@@ -10,8 +10,8 @@ use super::weights::{
     CANDIDATES, HIDDEN_MATCH_COVERAGE, MIN_SIMILARITY, OLD_WORDING_KEYWORD_FACTOR,
     OLD_WORDING_VECTOR_FACTOR,
 };
-use crate::facts::words::{plain_words, stem};
 use crate::error::Result;
+use crate::facts::words::{plain_words, stem};
 use crate::model::NoteFilter;
 use crate::store::Db;
 

@@ -93,7 +93,11 @@ pub fn fuse(keyword: &[Ranked], vector: &[Ranked]) -> Vec<Fused> {
         .zip(&bm25)
         .map(|(r, b)| {
             let coverage = r.coverage.unwrap_or(1.0);
-            if best_bm25 > 0.0 { b / best_bm25 * coverage } else { 0.0 }
+            if best_bm25 > 0.0 {
+                b / best_bm25 * coverage
+            } else {
+                0.0
+            }
         })
         .collect();
     let top_coverage = keyword.first().and_then(|r| r.coverage).unwrap_or(1.0);
@@ -104,7 +108,13 @@ pub fn fuse(keyword: &[Ranked], vector: &[Ranked]) -> Vec<Fused> {
     let best_distance = distances.iter().copied().fold(0.0, f64::max);
     let vector_evidence: Vec<f64> = distances
         .iter()
-        .map(|d| if best_distance > 0.0 { d / best_distance } else { 0.0 })
+        .map(|d| {
+            if best_distance > 0.0 {
+                d / best_distance
+            } else {
+                0.0
+            }
+        })
         .collect();
     let mut by_rid: HashMap<NoteRid, Fused> = HashMap::new();
     let lists = [
@@ -112,10 +122,7 @@ pub fn fuse(keyword: &[Ranked], vector: &[Ranked]) -> Vec<Fused> {
         (VECTOR_WEIGHT, &vector, &vector_evidence, false),
     ];
     let similarities: Vec<f64> = vector.iter().filter_map(|r| r.similarity).collect();
-    let confidences = [
-        confidence(&bm25) * top_coverage,
-        confidence(&similarities),
-    ];
+    let confidences = [confidence(&bm25) * top_coverage, confidence(&similarities)];
     for ((weight, list, evidence, is_keyword), sure) in lists.into_iter().zip(confidences) {
         let weight = weight * (1.0 + CONFIDENCE_WEIGHT * sure);
         for (i, (r, e)) in list.iter().zip(evidence).enumerate() {

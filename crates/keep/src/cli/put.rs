@@ -442,7 +442,11 @@ fn tell_duplicate(outcome: &WriteOutcome) {
     } else {
         format!("; differs: {}", outcome.differences.join("; "))
     };
-    match (&outcome.duplicate_of, &outcome.possible_update_of, outcome.status) {
+    match (
+        &outcome.duplicate_of,
+        &outcome.possible_update_of,
+        outcome.status,
+    ) {
         (Some(existing), _, WriteStatus::Duplicate) => eprintln!(
             "keep: not stored: '{existing}' already says the same (similarity {similarity:.2}); --update makes this its next version, --allow-duplicate stores it anyway"
         ),
