@@ -22,6 +22,7 @@
 use std::collections::HashMap;
 use std::io::{Read, Write};
 use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::Instant;
 
 use keep::config::{Config, Environment};
@@ -204,6 +205,13 @@ fn ask(
                 });
                 writeln!(out, "{line}").expect("dump");
             }
+            let right = keep.hits.iter().take(5).find(|h| h.note.id == row.id);
+            if let Some(h) = right {
+                RIGHT_IN_FIVE.fetch_add(1, Ordering::Relaxed);
+                if h.weak {
+                    RIGHT_BUT_WEAK.fetch_add(1, Ordering::Relaxed);
+                }
+            }
             let ranks = [
                 rank_of(lists.keyword.iter().map(|(id, _)| id), &row.id),
                 rank_of(lists.vector.iter().map(|(id, _)| id), &row.id),
@@ -292,6 +300,11 @@ fn store_dir(kept: Option<&Path>, name: &str, temp: &tempfile::TempDir) -> PathB
     dir
 }
 
+/// Right answers among keep's first five, and how many of them were marked
+/// weak (found by meaning only, and only weakly).
+static RIGHT_IN_FIVE: AtomicUsize = AtomicUsize::new(0);
+static RIGHT_BUT_WEAK: AtomicUsize = AtomicUsize::new(0);
+
 fn print_table(regime: &str, forms: &[Table; 2]) {
     for (form, table) in forms.iter().enumerate() {
         let form = if form == 0 { "as written" } else { "as asked" };
@@ -308,6 +321,11 @@ fn print_table(regime: &str, forms: &[Table; 2]) {
             table[3].r5() - best_single
         );
     }
+    println!(
+        "  right answers in keep's first five marked weak: {} of {}",
+        RIGHT_BUT_WEAK.swap(0, Ordering::Relaxed),
+        RIGHT_IN_FIVE.swap(0, Ordering::Relaxed)
+    );
 }
 
 fn main() {

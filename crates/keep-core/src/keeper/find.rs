@@ -61,7 +61,7 @@ impl Keeper {
         let keyword = match text {
             Some(t) if query.mode != RecallMode::Semantic => {
                 let mut keyword = candidates::keyword(&db, t, &query.filter)?;
-                candidates::set_coverage(&db, t, &query.filter, &mut keyword)?;
+                candidates::set_coverage(&db, t, &mut keyword)?;
                 keyword
             }
             _ => Vec::new(),

@@ -11,7 +11,6 @@ use super::weights::{
     OLD_WORDING_VECTOR_FACTOR,
 };
 use crate::error::Result;
-use crate::facts::words::{plain_words, stem};
 use crate::model::NoteFilter;
 use crate::store::Db;
 
@@ -132,38 +131,37 @@ fn sort_by_similarity(list: &mut [Ranked]) {
     });
 }
 
-/// Sets, on each keyword candidate passing `filter`, the share of the
-/// query's topic words its note says in its summary, user tags or name
-/// (compared by stem): a note that shares one word of three with the query
-/// ("rug" of "a kitten resting on a rug") is weaker keyword evidence than
-/// its BM25 alone says. A match that this text does not show (in the body
-/// of a long document, a part, an old version) counts as
-/// `HIDDEN_MATCH_COVERAGE` at least. One-word queries are left alone.
-pub(crate) fn set_coverage(
-    db: &Db<'_>,
-    text: &str,
-    filter: &NoteFilter,
-    keyword: &mut [Ranked],
-) -> Result<()> {
-    let mut words: Vec<String> = crate::store::plan::topic_words(text)
-        .iter()
-        .map(|w| stem(w))
-        .collect();
-    words.sort();
-    words.dedup();
+/// Sets, on each keyword candidate, the share of the query its note
+/// holds (in its summary, tags, name or full text), each word weighed by
+/// its rarity as BM25 weighs it: a note that holds one word of three with
+/// the query ("rug" of "a kitten resting on a rug") is weaker keyword
+/// evidence than its BM25 alone says, since BM25 is read against the best
+/// hit, not against a note that holds the whole query. A match in a part
+/// or an old version counts as `HIDDEN_MATCH_COVERAGE` at least.
+/// One-word queries are left alone.
+pub(crate) fn set_coverage(db: &Db<'_>, text: &str, keyword: &mut [Ranked]) -> Result<()> {
+    let words = crate::store::plan::topic_words(text);
     if words.len() < 2 || keyword.is_empty() {
         return Ok(());
     }
+    let (total, counts) = db.word_frequencies(&words, COVERAGE_COUNT_CAP)?;
+    let weights: Vec<f64> = counts.iter().map(|&df| idf(total, df)).collect();
+    let whole: f64 = weights.iter().sum();
+    if whole <= 0.0 {
+        return Ok(());
+    }
     let rids: Vec<_> = roll_up(keyword).into_iter().map(|r| r.rid).collect();
-    let notes = db.notes_passing(&rids, filter)?;
+    let held = db.words_held(&rids, &words)?;
     for r in keyword.iter_mut() {
-        let Some(note) = notes.get(&r.rid) else {
-            continue;
-        };
-        let said = said_words(note);
-        let shown = words.iter().filter(|w| said.contains(*w)).count() as f64 / words.len() as f64;
-        let hidden = r.matched.is_some() || shown == 0.0;
-        r.coverage = Some(if hidden {
+        let bits = held.get(&r.rid).copied().unwrap_or(0);
+        let said: f64 = weights
+            .iter()
+            .enumerate()
+            .filter(|(i, _)| *i < 64 && bits & (1u64 << i) != 0)
+            .map(|(_, w)| w)
+            .sum();
+        let shown = said / whole;
+        r.coverage = Some(if r.matched.is_some() {
             shown.max(HIDDEN_MATCH_COVERAGE)
         } else {
             shown
@@ -172,14 +170,12 @@ pub(crate) fn set_coverage(
     Ok(())
 }
 
-/// The stems of the words a note says where a keyword match shows: its
-/// summary, user tags and name.
-fn said_words(note: &crate::model::Note) -> HashSet<String> {
-    let name = note.id.rsplit('/').next().unwrap_or(&note.id);
-    let tags = crate::store::plan::tags_index_text(&note.tags);
-    [note.summary.as_str(), tags.as_str(), name]
-        .iter()
-        .flat_map(|t| plain_words(t))
-        .map(|w| stem(&w))
-        .collect()
+/// Notes counted at most for a word's rarity in `set_coverage`.
+const COVERAGE_COUNT_CAP: usize = 10_000;
+
+/// A word's weight by how few of `total` notes hold it (`df`), as BM25
+/// weighs it, never quite zero: one that no note holds weighs most.
+fn idf(total: usize, df: usize) -> f64 {
+    let (n, df) = (total as f64, df as f64);
+    ((n - df + 0.5) / (df + 0.5) + 1.0).ln()
 }

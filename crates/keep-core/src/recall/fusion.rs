@@ -7,7 +7,8 @@ use std::collections::HashMap;
 
 use super::Matched;
 use super::weights::{
-    self, CONFIDENCE_DEPTH, CONFIDENCE_WEIGHT, KEYWORD_WEIGHT, SIMILARITY_FLOOR, VECTOR_WEIGHT,
+    self, CONFIDENCE_DEPTH, CONFIDENCE_WEIGHT, COVERAGE_EXPONENT, KEYWORD_WEIGHT, SIMILARITY_FLOOR,
+    VECTOR_WEIGHT,
 };
 use crate::store::NoteRid;
 
@@ -74,11 +75,11 @@ pub(crate) fn roll_up(list: &[Ranked]) -> Vec<Ranked> {
 
 /// Fusion by score: a weighted sum of each note's normalised evidence,
 /// cosine above the floor over the best cosine, BM25 over the best BM25
-/// (or 1/rank when keyword hits are ordered newest first) times the share
-/// of the query's words the note says. Each list's weight grows with its
-/// confidence: how far its first score stands above its fifth (for the
-/// keyword list, also how much of the query its first hit says). Best
-/// first, ties broken by rid for a stable order.
+/// (or 1/rank when keyword hits are ordered newest first) times a root of
+/// the share of the query the note holds (`COVERAGE_EXPONENT`). Each
+/// list's weight grows with its confidence: how far its first score stands
+/// above its fifth (for the keyword list, times the share of the query its
+/// first hit holds). Best first, ties broken by rid for a stable order.
 pub fn fuse(keyword: &[Ranked], vector: &[Ranked]) -> Vec<Fused> {
     let keyword = roll_up(keyword);
     let vector = roll_up(vector);
@@ -92,7 +93,7 @@ pub fn fuse(keyword: &[Ranked], vector: &[Ranked]) -> Vec<Fused> {
         .iter()
         .zip(&bm25)
         .map(|(r, b)| {
-            let coverage = r.coverage.unwrap_or(1.0);
+            let coverage = r.coverage.unwrap_or(1.0).powf(COVERAGE_EXPONENT);
             if best_bm25 > 0.0 {
                 b / best_bm25 * coverage
             } else {
@@ -236,6 +237,26 @@ mod tests {
             &[vec(2, 0.79), vec(7, 0.35), vec(1, 0.30)],
         );
         assert_eq!(fused[0].rid, NoteRid(2));
+    }
+
+    #[test]
+    fn a_note_holding_one_word_of_the_query_does_not_beat_its_meaning() {
+        // "a kitten resting on a rug": the dog note holds only "rug" (a
+        // sixth of the query by rarity), the cat note means it.
+        let dog = Ranked {
+            coverage: Some(0.16),
+            ..kw(2, 1.0)
+        };
+        let fused = fuse(&[dog.clone()], &[vec(1, 0.59), vec(2, 0.42)]);
+        assert_eq!(fused[0].rid, NoteRid(1), "{fused:?}");
+        // Without coverage (a note holding the whole query) the same lists
+        // rank the keyword match first.
+        let whole = Ranked {
+            coverage: Some(1.0),
+            ..dog
+        };
+        let fused = fuse(&[whole], &[vec(1, 0.59), vec(2, 0.42)]);
+        assert_eq!(fused[0].rid, NoteRid(2), "{fused:?}");
     }
 
     #[test]

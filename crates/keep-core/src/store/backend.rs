@@ -94,6 +94,12 @@ backend! {
     /// Archived versions matching the plan, best first; the number is the
     /// version offset (1 = previous).
     fn keyword_search_versions(&self, plan: &KeywordPlan, filter: &NoteFilter, limit: usize) -> Result<Vec<SubHit>>;
+    /// Which of `words` each of the notes `rids` holds, in its summary,
+    /// tags, name or full text (bit i for `words[i]`).
+    fn words_held(&self, rids: &[NoteRid], words: &[String]) -> Result<HashMap<NoteRid, u64>>;
+    /// The number of notes, and how many hold each of `words` (counted up
+    /// to `cap`).
+    fn word_frequencies(&self, words: &[String], cap: usize) -> Result<(usize, Vec<usize>)>;
     // listing
     fn list_notes(&self, filter: &NoteFilter, order: ListOrder, limit: Option<usize>) -> Result<Vec<Note>>;
     /// `list_notes` skipping the first `offset` notes of the order.

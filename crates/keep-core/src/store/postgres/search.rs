@@ -126,6 +126,51 @@ impl PgDb<'_> {
         Ok(KeywordPlan::of(words, rare))
     }
 
+    /// Which of `words` each of the notes `rids` holds, in its summary,
+    /// tags, name or full text (bit i for `words[i]`, stemmed as indexed).
+    pub fn words_held(
+        &self,
+        rids: &[NoteRid],
+        words: &[String],
+    ) -> Result<std::collections::HashMap<NoteRid, u64>> {
+        let mut held = std::collections::HashMap::new();
+        if rids.is_empty() || words.is_empty() {
+            return Ok(held);
+        }
+        let list: Vec<i64> = rids.iter().map(|r| r.0).collect();
+        let queries: Vec<String> = words
+            .iter()
+            .take(64)
+            .map(|w| tsquery(std::slice::from_ref(w), Join::Any))
+            .collect();
+        for row in self.rows(
+            "SELECT n.rid, w.i FROM notes n
+               CROSS JOIN unnest($2::text[]) WITH ORDINALITY AS w(text, i)
+               CROSS JOIN LATERAL (SELECT to_tsquery('english', w.text) AS q) t
+               LEFT JOIN bodies b ON b.note = n.rid
+             WHERE n.rid = ANY($1)
+               AND (n.words @@ t.q OR n.name_words @@ t.q OR coalesce(b.words @@ t.q, false))",
+            &[&list, &queries],
+        )? {
+            let i: i64 = row.get(1);
+            *held.entry(NoteRid(row.get(0))).or_insert(0) |= 1u64 << (i - 1);
+        }
+        Ok(held)
+    }
+
+    /// The number of notes, and how many of them hold each of `words` in
+    /// their text or full text (counted up to `cap`).
+    pub fn word_frequencies(&self, words: &[String], cap: usize) -> Result<(usize, Vec<usize>)> {
+        let total = self.rows_in("notes")?;
+        let mut counts = Vec::with_capacity(words.len());
+        for word in words {
+            let text = self.rows_holding("notes", "words", word, cap as i64)?;
+            let body = self.rows_holding("bodies", "words", word, cap as i64)?;
+            counts.push(text.max(body).min(cap as f64) as usize);
+        }
+        Ok((total as usize, counts))
+    }
+
     /// The select of one index: `(rid, score)` rows, best (or newest)
     /// first, matching `q.any`, at most `$2` of them. A ranked select sums
     /// each word's rank (`q.w0`, `q.w1`, ...) weighed by its rarity in this

@@ -92,6 +92,63 @@ impl SqliteDb<'_> {
         Ok(true)
     }
 
+    /// Which of `words` each of the notes `rids` holds, in its summary,
+    /// tags, name or full text (bit i for `words[i]`, stemmed as indexed).
+    pub fn words_held(
+        &self,
+        rids: &[crate::store::NoteRid],
+        words: &[String],
+    ) -> Result<std::collections::HashMap<crate::store::NoteRid, u64>> {
+        let mut held = std::collections::HashMap::new();
+        if rids.is_empty() {
+            return Ok(held);
+        }
+        let list =
+            serde_json::to_string(&rids.iter().map(|r| r.0).collect::<Vec<_>>()).expect("ints");
+        let mut stmt = self.conn.prepare_cached(
+            "SELECT rowid FROM notes_fts WHERE notes_fts MATCH ?1
+                 AND rowid IN (SELECT value FROM json_each(?2))
+             UNION SELECT rowid FROM body_fts WHERE body_fts MATCH ?1
+                 AND rowid IN (SELECT value FROM json_each(?2))
+             UNION SELECT rowid FROM names_fts WHERE names_fts MATCH ?1
+                 AND rowid IN (SELECT value FROM json_each(?2))",
+        )?;
+        for (i, word) in words.iter().take(64).enumerate() {
+            let expr = quoted(std::slice::from_ref(word), "");
+            let found = stmt.query_map(rusqlite::params![expr, list], |r| r.get::<_, i64>(0))?;
+            for rid in found {
+                *held.entry(crate::store::NoteRid(rid?)).or_insert(0) |= 1u64 << i;
+            }
+        }
+        Ok(held)
+    }
+
+    /// The number of notes, and how many of them hold each of `words` in
+    /// their text or full text (counted up to `cap`).
+    pub fn word_frequencies(&self, words: &[String], cap: usize) -> Result<(usize, Vec<usize>)> {
+        let total: i64 = self
+            .conn
+            .prepare_cached("SELECT count(*) FROM notes")?
+            .query_row([], |r| r.get(0))?;
+        let mut counts = Vec::with_capacity(words.len());
+        for word in words {
+            let expr = quoted(std::slice::from_ref(word), "");
+            let mut most = 0;
+            for sql in [
+                "SELECT count(*) FROM (SELECT 1 FROM notes_fts WHERE notes_fts MATCH ?1 LIMIT ?2)",
+                "SELECT count(*) FROM (SELECT 1 FROM body_fts WHERE body_fts MATCH ?1 LIMIT ?2)",
+            ] {
+                let n: i64 = self
+                    .conn
+                    .prepare_cached(sql)?
+                    .query_row(rusqlite::params![expr, cap as i64], |r| r.get(0))?;
+                most = most.max(n as usize);
+            }
+            counts.push(most);
+        }
+        Ok((total.max(0) as usize, counts))
+    }
+
     /// Rows each index contributes before joining and grouping: without a
     /// filter that could drop many, only the best matches (-1: all).
     fn index_rows(plan: &KeywordPlan, filter: &NoteFilter, limit: usize) -> i64 {
