@@ -247,7 +247,7 @@ mod tests {
             coverage: Some(0.16),
             ..kw(2, 1.0)
         };
-        let fused = fuse(&[dog.clone()], &[vec(1, 0.59), vec(2, 0.42)]);
+        let fused = fuse(std::slice::from_ref(&dog), &[vec(1, 0.59), vec(2, 0.42)]);
         assert_eq!(fused[0].rid, NoteRid(1), "{fused:?}");
         // Without coverage (a note holding the whole query) the same lists
         // rank the keyword match first.
