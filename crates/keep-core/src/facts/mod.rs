@@ -87,18 +87,13 @@ pub fn judge_with(old: &str, new: &str, similarity: f64, t: &Thresholds) -> Judg
         };
     }
     if !contents.added.is_empty() {
-        let added = contents
-            .added
-            .iter()
-            .map(|w| format!("'{w}'"))
-            .collect::<Vec<_>>();
         return Judgement {
             verdict: if about_the_same(similarity, &contents, t) {
                 Verdict::Update
             } else {
                 Verdict::Different
             },
-            differences: vec![format!("adds {}", added.join(", "))],
+            differences: vec![contents.difference()],
         };
     }
     let restates = similarity >= t.restatement && contents.coverage() >= t.coverage;
@@ -223,6 +218,8 @@ struct Contents {
     new: BTreeSet<String>,
     /// Words of the new text the old does not say, as written.
     added: Vec<String>,
+    /// Words of the old text the new one does not say, as written.
+    dropped: Vec<String>,
 }
 
 impl Contents {
@@ -230,13 +227,18 @@ impl Contents {
         let old_stems = words::content_stems(old);
         let new_stems = words::content_stems(new);
         let only_old: Vec<&String> = old_stems.difference(&new_stems).collect();
-        let written = written_forms(new);
-        let added = new_stems
-            .difference(&old_stems)
-            .filter(|s| !words::is_vague(s))
-            .filter(|s| !only_old.iter().any(|o| words::same_meaning(o, s)))
-            .map(|s| written.get(s).cloned().unwrap_or_else(|| s.clone()))
-            .collect();
+        let only_new: Vec<&String> = new_stems.difference(&old_stems).collect();
+        let unmatched = |these: &[&String], those: &[&String], text: &str| -> Vec<String> {
+            let written = written_forms(text);
+            these
+                .iter()
+                .filter(|s| !words::is_vague(s))
+                .filter(|s| !those.iter().any(|o| words::same_meaning(o, s)))
+                .map(|s| written.get(*s).cloned().unwrap_or_else(|| (*s).clone()))
+                .collect()
+        };
+        let added = unmatched(&only_new, &only_old, new);
+        let dropped = unmatched(&only_old, &only_new, old);
         let keep = |set: BTreeSet<String>| {
             set.into_iter()
                 .filter(|s| !words::is_vague(s))
@@ -246,6 +248,24 @@ impl Contents {
             old: keep(old_stems),
             new: keep(new_stems),
             added,
+            dropped,
+        }
+    }
+
+    /// What the new text says that the old does not: "adds 'vault'", or
+    /// "'ana' -> 'anna'" when it says it instead of something.
+    fn difference(&self) -> String {
+        let quoted = |words: &[String]| {
+            words
+                .iter()
+                .map(|w| format!("'{w}'"))
+                .collect::<Vec<_>>()
+                .join(", ")
+        };
+        if self.dropped.is_empty() {
+            format!("adds {}", quoted(&self.added))
+        } else {
+            format!("{} -> {}", quoted(&self.dropped), quoted(&self.added))
         }
     }
 

@@ -163,3 +163,13 @@ fn differences_are_named_as_written() {
     let j = judge("The cache is on", "The cache is not on", ALIKE);
     assert!(j.differences.iter().any(|d| d.contains("not")), "{j:?}");
 }
+
+#[test]
+fn a_swapped_word_is_named_both_ways() {
+    let j = judge(
+        "Ana owns the billing service.",
+        "Anna owns the billing service.",
+        0.83,
+    );
+    assert_eq!(j.differences, ["'ana' -> 'anna'"], "{j:?}");
+}
