@@ -17,7 +17,7 @@ from tokenizers import Tokenizer
 
 KEEP, STORE = sys.argv[1], sys.argv[2]
 MODEL = os.environ.get("KEEP_MODEL_DIR") or os.path.expanduser(
-    "~/.local/share/keep/models/all-MiniLM-L6-v2-int8")
+    "~/.local/share/keep/models/all-MiniLM-L6-v2-q8")
 
 
 def store_texts():

@@ -39,6 +39,8 @@ set edit:completion:arg-completer[keep] = {|@words|
             cand export 'Export every note, with tags, full history and parts, as JSON Lines'
             cand import 'Import notes from a file written by ''keep export'''
             cand reindex 'Embed everything that has no vector yet, with the configured model'
+            cand models 'List, install, verify or remove the files keep runs on'
+            cand doctor 'Check the runtime, the models, the store, a server, watched folders and the config file'
             cand mcp 'Serve keep''s memory to agents over the Model Context Protocol'
             cand serve 'Serve the store to many MCP clients at once over HTTP'
             cand watch 'Keep the registered folders indexed until interrupted'
@@ -209,6 +211,71 @@ set edit:completion:arg-completer[keep] = {|@words|
             cand -h 'Print help (see more with ''--help'')'
             cand --help 'Print help (see more with ''--help'')'
         }
+        &'keep;models'= {
+            cand --store 'Store directory, holding keep.db, or a PostgreSQL URL (postgres://USER@HOST/DB) (or KEEP_STORE) [default: the platform data directory + /keep]'
+            cand --json 'Print one JSON document instead of text'
+            cand --ids 'Print only ids, one per line (for xargs)'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand list 'What is installed, where, its size and sha256 (the default)'
+            cand install 'Install components (the runtime, the default model and OCR when none is named)'
+            cand verify 'Check every installed file against its pinned sha256'
+            cand remove 'Remove components'
+            cand help 'Print this message or the help of the given subcommand(s)'
+        }
+        &'keep;models;list'= {
+            cand --store 'Store directory, holding keep.db, or a PostgreSQL URL (postgres://USER@HOST/DB) (or KEEP_STORE) [default: the platform data directory + /keep]'
+            cand --json 'Print one JSON document instead of text'
+            cand --ids 'Print only ids, one per line (for xargs)'
+            cand -h 'Print help'
+            cand --help 'Print help'
+        }
+        &'keep;models;install'= {
+            cand --from 'Take the packages from this folder of wheels instead of downloading them'
+            cand --store 'Store directory, holding keep.db, or a PostgreSQL URL (postgres://USER@HOST/DB) (or KEEP_STORE) [default: the platform data directory + /keep]'
+            cand --json 'Print one JSON document instead of text'
+            cand --ids 'Print only ids, one per line (for xargs)'
+            cand -h 'Print help'
+            cand --help 'Print help'
+        }
+        &'keep;models;verify'= {
+            cand --store 'Store directory, holding keep.db, or a PostgreSQL URL (postgres://USER@HOST/DB) (or KEEP_STORE) [default: the platform data directory + /keep]'
+            cand --json 'Print one JSON document instead of text'
+            cand --ids 'Print only ids, one per line (for xargs)'
+            cand -h 'Print help'
+            cand --help 'Print help'
+        }
+        &'keep;models;remove'= {
+            cand --store 'Store directory, holding keep.db, or a PostgreSQL URL (postgres://USER@HOST/DB) (or KEEP_STORE) [default: the platform data directory + /keep]'
+            cand --json 'Print one JSON document instead of text'
+            cand --ids 'Print only ids, one per line (for xargs)'
+            cand -h 'Print help'
+            cand --help 'Print help'
+        }
+        &'keep;models;help'= {
+            cand list 'What is installed, where, its size and sha256 (the default)'
+            cand install 'Install components (the runtime, the default model and OCR when none is named)'
+            cand verify 'Check every installed file against its pinned sha256'
+            cand remove 'Remove components'
+            cand help 'Print this message or the help of the given subcommand(s)'
+        }
+        &'keep;models;help;list'= {
+        }
+        &'keep;models;help;install'= {
+        }
+        &'keep;models;help;verify'= {
+        }
+        &'keep;models;help;remove'= {
+        }
+        &'keep;models;help;help'= {
+        }
+        &'keep;doctor'= {
+            cand --store 'Store directory, holding keep.db, or a PostgreSQL URL (postgres://USER@HOST/DB) (or KEEP_STORE) [default: the platform data directory + /keep]'
+            cand --json 'Print one JSON document instead of text'
+            cand --ids 'Print only ids, one per line (for xargs)'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+        }
         &'keep;mcp'= {
             cand --allow 'Let put_file read files under DIR (repeatable)'
             cand --scope 'Confine every tool to notes tagged KEY=VALUE, and tag every note written with it (repeatable; all apply)'
@@ -262,6 +329,8 @@ set edit:completion:arg-completer[keep] = {|@words|
             cand export 'Export every note, with tags, full history and parts, as JSON Lines'
             cand import 'Import notes from a file written by ''keep export'''
             cand reindex 'Embed everything that has no vector yet, with the configured model'
+            cand models 'List, install, verify or remove the files keep runs on'
+            cand doctor 'Check the runtime, the models, the store, a server, watched folders and the config file'
             cand mcp 'Serve keep''s memory to agents over the Model Context Protocol'
             cand serve 'Serve the store to many MCP clients at once over HTTP'
             cand watch 'Keep the registered folders indexed until interrupted'
@@ -295,6 +364,22 @@ set edit:completion:arg-completer[keep] = {|@words|
         &'keep;help;import'= {
         }
         &'keep;help;reindex'= {
+        }
+        &'keep;help;models'= {
+            cand list 'What is installed, where, its size and sha256 (the default)'
+            cand install 'Install components (the runtime, the default model and OCR when none is named)'
+            cand verify 'Check every installed file against its pinned sha256'
+            cand remove 'Remove components'
+        }
+        &'keep;help;models;list'= {
+        }
+        &'keep;help;models;install'= {
+        }
+        &'keep;help;models;verify'= {
+        }
+        &'keep;help;models;remove'= {
+        }
+        &'keep;help;doctor'= {
         }
         &'keep;help;mcp'= {
         }

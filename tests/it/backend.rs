@@ -1,7 +1,7 @@
 //! The database every test's store lives in: a folder (SQLite) by default,
 //! or with `KEEP_TEST_BACKEND=postgres` a database of its own on a private
 //! PostgreSQL server that this test process starts in a temporary folder
-//! (from `./scripts/setup.sh --dev`) and stops when it exits.
+//! (from `./scripts/setup.sh`) and stops when it exits.
 
 use std::path::{Path, PathBuf};
 use std::process::Command;

@@ -29,7 +29,7 @@ fn installed_ocr() -> PathBuf {
     let dir = data_dir().join("models").join("ppocrv6");
     assert!(
         dir.join("PP-OCRv6_rec_small.rten").is_file(),
-        "the OCR models are not installed in {}: run ./scripts/setup.sh --models-only",
+        "the OCR models are not installed in {}: run ./scripts/setup.sh (or keep models install)",
         dir.display()
     );
     dir
@@ -38,11 +38,11 @@ fn installed_ocr() -> PathBuf {
 /// The model and runtime installed by `./scripts/setup.sh`.
 fn installed_model() -> (PathBuf, PathBuf) {
     let data = data_dir();
-    let model = data.join("models").join("all-MiniLM-L6-v2-int8");
+    let model = data.join("models").join(keep_core::models::DEFAULT_MODEL);
     let lib = data.join("runtime").join("libonnxruntime.so");
     assert!(
         model.join("model.onnx").is_file() && lib.is_file(),
-        "the embedding model is not installed in {}: run ./scripts/setup.sh --models-only",
+        "the embedding model is not installed in {}: run ./scripts/setup.sh (or keep models install)",
         data.display()
     );
     (model, lib)

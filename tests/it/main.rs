@@ -14,6 +14,7 @@ mod ingest;
 mod json_shapes;
 mod list;
 mod mcp;
+mod models;
 mod no_surprises;
 mod now_move;
 mod pipelines;

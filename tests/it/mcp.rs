@@ -8,14 +8,14 @@ use serde_json::{Value, json};
 
 use crate::common::Env;
 
-/// The Python with the `mcp` package installed by `./scripts/setup.sh --dev`.
+/// The Python with the `mcp` package installed by `./scripts/setup.sh`.
 pub(crate) fn client_python() -> PathBuf {
     let python = std::env::var_os("KEEP_TEST_PYTHON")
         .map(PathBuf::from)
         .unwrap_or_else(|| crate::common::repo_root().join("target/test-tools/venv/bin/python"));
     assert!(
         python.is_file(),
-        "the Python MCP client is not installed at {}: run ./scripts/setup.sh --dev",
+        "the Python MCP client is not installed at {}: run ./scripts/setup.sh",
         python.display()
     );
     python

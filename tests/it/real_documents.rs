@@ -349,7 +349,7 @@ fn labelled_corpus_pages_open_with_their_own_words() {
     let corpus = repo_root().join("target/corpus");
     assert!(
         corpus.join(".complete").exists(),
-        "the corpus of real documents is missing: run ./scripts/setup.sh --dev"
+        "the corpus of real documents is missing: run ./scripts/setup.sh"
     );
     let labels = std::fs::read_to_string(repo_root().join("testdata/real/labels.tsv")).unwrap();
     let labels: Vec<(&str, &str)> = labels

@@ -6,6 +6,7 @@
 pub mod error;
 pub mod facts;
 pub mod model;
+pub mod models;
 pub mod settings;
 
 pub mod keeper;

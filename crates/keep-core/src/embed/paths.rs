@@ -29,8 +29,13 @@ impl ModelPaths {
         })
     }
 
-    /// A cheap fingerprint of the model: directory name and model size.
+    /// A cheap fingerprint of the model: the vector space its folder
+    /// declares (a build of a model whose vectors agree with another's),
+    /// else the folder's name and the model's size.
     pub fn model_id(&self) -> Result<String> {
+        if let Some(space) = crate::models::model_notes(&self.model_dir).space {
+            return Ok(space);
+        }
         let onnx = self.model_dir.join("model.onnx");
         let size = std::fs::metadata(&onnx)
             .map_err(|e| Error::io(&onnx, e))?

@@ -54,7 +54,7 @@ impl Ocr {
             let path = dir.join(name);
             if !path.is_file() {
                 return Err(Error::ModelUnavailable(format!(
-                    "the OCR model {} is missing; install it with ./scripts/setup.sh --models-only",
+                    "the OCR model {} is missing; install it with 'keep models install ppocrv6'",
                     path.display()
                 )));
             }
@@ -70,7 +70,7 @@ impl Ocr {
                 Ok(path)
             } else {
                 Err(Error::ModelUnavailable(format!(
-                    "the OCR model {} is missing; install it with ./scripts/setup.sh --models-only",
+                    "the OCR model {} is missing; install it with 'keep models install ppocrv6'",
                     path.display()
                 )))
             }

@@ -24,7 +24,7 @@ use crate::model::{Clock, Timestamp};
 use crate::settings::Settings;
 use crate::store::Store;
 
-pub use crate::store::{Lease, WatchedDir};
+pub use crate::store::{Health, Lease, WatchedDir};
 pub use backlog::{EmbedReport, ReindexReport};
 #[cfg(feature = "internals")]
 pub use find::CandidateLists;
@@ -95,6 +95,22 @@ impl Keeper {
 
     pub fn store_path(&self) -> &Path {
         self.store.path()
+    }
+
+    /// What the store's own check finds (schema version, integrity).
+    pub fn health(&self) -> Result<Health> {
+        self.store.db().health()
+    }
+
+    /// The id of the configured embedding model (what its vectors are
+    /// recorded as), without loading it.
+    pub fn model_id(&self) -> Result<String> {
+        crate::embed::ModelPaths::from_settings(&self.settings.model)?.model_id()
+    }
+
+    /// The model the store's vectors were made with, if any.
+    pub fn vector_model(&self) -> Result<Option<String>> {
+        Ok(self.store.db().vector_space()?.map(|s| s.model))
     }
 
     /// The folder holding the database, as given to `open` (for a store

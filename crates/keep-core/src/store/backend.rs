@@ -45,6 +45,8 @@ macro_rules! backend {
 }
 
 backend! {
+    /// The schema version and what a quick check of the database finds.
+    fn health(&self) -> Result<super::types::Health>;
     /// Brings the database's planning statistics up to date after many
     /// rows arrived at once (an import).
     fn after_bulk_load(&self) -> Result<()>;

@@ -24,7 +24,7 @@ pub use postgres::{
     PgDb, PgStore, is_database_url, listen_for_changes, on_blocking_thread, shown_url,
 };
 pub use sqlite::{SqliteDb, SqliteStore};
-pub use types::{Lease, WatchedDir};
+pub use types::{Health, Lease, WatchedDir};
 pub use vectors::{PendingText, VecKind, VecRow, VectorSpace, to_bytes as vector_bytes};
 
 /// One transaction's (or one read's) view of a store, whichever database

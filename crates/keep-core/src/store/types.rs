@@ -36,3 +36,12 @@ pub struct Lease {
     pub since: i64,
     pub expires: i64,
 }
+
+/// What a store's own check finds: its schema version against the newest
+/// this keep knows, and any problem.
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, schemars::JsonSchema)]
+pub struct Health {
+    pub schema_version: i64,
+    pub known_version: i64,
+    pub problems: Vec<String>,
+}

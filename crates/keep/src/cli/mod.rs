@@ -4,6 +4,7 @@
 mod complete;
 mod del;
 pub mod docs;
+mod doctor;
 mod export;
 mod filter;
 pub mod find;
@@ -11,6 +12,7 @@ mod get;
 mod import;
 mod list;
 mod mcp;
+mod models;
 mod mv;
 mod now;
 pub mod output;
@@ -84,6 +86,8 @@ pub enum Command {
     Export(export::Args),
     Import(import::Args),
     Reindex(reindex::Args),
+    Models(models::Args),
+    Doctor(doctor::Args),
     Mcp(mcp::Args),
     Serve(serve::Args),
     Watch(watch::Args),
@@ -364,6 +368,8 @@ fn dispatch(ctx: &mut Ctx, command: Option<Command>) -> CliResult {
         Some(Command::Export(args)) => export::run(ctx, args),
         Some(Command::Import(args)) => import::run(ctx, args),
         Some(Command::Reindex(args)) => reindex::run(ctx, args),
+        Some(Command::Models(args)) => models::run(ctx, args),
+        Some(Command::Doctor(args)) => doctor::run(ctx, args),
         Some(Command::Mcp(args)) => mcp::run(ctx, args),
         Some(Command::Serve(args)) => serve::run(ctx, args),
         Some(Command::Watch(args)) => watch::run(ctx, args),

@@ -217,6 +217,23 @@ fn already_running(store: &Path) -> String {
     }
 }
 
+/// One line on the server that holds `store`, or None when none does.
+pub(crate) fn server_state(store: &Path) -> Result<Option<String>, CliError> {
+    Ok(match Lock::take(store)? {
+        Some(lock) => {
+            drop(lock);
+            None
+        }
+        None => Some(match read_status(store) {
+            Some(r) => format!(
+                "serving {} · pid {} · version {} · since {}",
+                r.url, r.pid, r.version, r.started
+            ),
+            None => "a server holds this store (its status file is missing)".into(),
+        }),
+    })
+}
+
 fn status(ctx: &mut Ctx, store: &Path) -> CliResult {
     let up = match Lock::take(store)? {
         Some(lock) => {

@@ -405,6 +405,27 @@ fn without_secrets(text: &str, url: &str) -> String {
 }
 
 impl PgDb<'_> {
+    /// The schema version and what is missing for the store to work (the
+    /// `vector` extension).
+    pub fn health(&self) -> Result<crate::store::Health> {
+        let version: i64 = self
+            .one("SELECT coalesce(max(version), 0) FROM keep_schema", &[])?
+            .get(0);
+        let mut problems = Vec::new();
+        if self
+            .row("SELECT 1 FROM pg_extension WHERE extname = 'vector'", &[])?
+            .is_none()
+        {
+            problems
+                .push("the vector extension (pgvector) is not installed in this database".into());
+        }
+        Ok(crate::store::Health {
+            schema_version: version,
+            known_version: MIGRATIONS.last().map_or(0, |m| m.0),
+            problems,
+        })
+    }
+
     /// Prepares `sql` once per connection.
     fn statement(&self, sql: &str) -> Result<Statement> {
         if let Some(statement) = self.prepared.borrow().get(sql) {

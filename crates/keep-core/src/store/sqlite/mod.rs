@@ -286,6 +286,26 @@ impl SqliteDb<'_> {
             .query_row("SELECT vec_version()", [], |r| r.get(0))?)
     }
 
+    /// The schema version and what a quick integrity check of the file
+    /// finds wrong (nothing when it is sound).
+    pub fn health(&self) -> Result<crate::store::Health> {
+        let version: i64 = self
+            .conn
+            .pragma_query_value(None, "user_version", |r| r.get(0))?;
+        let mut stmt = self.conn.prepare("PRAGMA quick_check")?;
+        let problems = stmt
+            .query_map([], |r| r.get::<_, String>(0))?
+            .collect::<rusqlite::Result<Vec<_>>>()?
+            .into_iter()
+            .filter(|line| line != "ok")
+            .collect();
+        Ok(crate::store::Health {
+            schema_version: version,
+            known_version: MIGRATIONS.last().map_or(0, |m| m.0),
+            problems,
+        })
+    }
+
     /// Lets SQLite refresh its planning statistics after an import.
     pub fn after_bulk_load(&self) -> Result<()> {
         self.conn.execute_batch("PRAGMA optimize")?;

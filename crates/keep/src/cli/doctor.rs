@@ -1,0 +1,296 @@
+//! `keep doctor`: what is installed, where, and whether it works, with the
+//! command that fixes each problem.
+
+use std::path::Path;
+use std::time::Instant;
+
+use keep_core::Keeper;
+use keep_core::models::{self, FileState, Kind};
+use serde::Serialize;
+
+use super::output::Format;
+use super::{CliResult, Ctx, Status};
+
+/// Check the runtime, the models, the store, a server, watched folders and
+/// the config file.
+///
+/// Each line says what was checked, what was found and, for a problem, the
+/// command that fixes it: the runtime and models are checked against their
+/// pinned sha256 and the embedding model is loaded and run once; the store
+/// is opened (on PostgreSQL, connected to), its schema version read and
+/// its file checked (SQLite's quick check); vectors made by another model
+/// and notes waiting for a vector are counted. Exits 1 when something
+/// does not work; warnings (no OCR, a backlog) do not count.
+#[derive(Debug, Default, clap::Args)]
+pub struct Args {}
+
+/// How a check came out.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
+enum Outcome {
+    Ok,
+    Warn,
+    Fail,
+}
+
+#[derive(Debug, Serialize)]
+struct Check {
+    name: &'static str,
+    outcome: Outcome,
+    detail: String,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    fix: Option<String>,
+}
+
+fn check(name: &'static str, outcome: Outcome, detail: String, fix: Option<&str>) -> Check {
+    Check {
+        name,
+        outcome,
+        detail,
+        fix: fix.map(str::to_string),
+    }
+}
+
+pub fn run(ctx: &mut Ctx, _args: Args) -> CliResult {
+    let mut checks = vec![config(ctx)];
+    checks.extend(components(ctx));
+    match ctx.keeper() {
+        Ok(_) => {
+            let keeper = ctx.keeper()?;
+            checks.push(embedding(keeper));
+            checks.push(store(keeper));
+            checks.push(server(keeper.store_dir()));
+            checks.push(watches(keeper));
+        }
+        Err(e) => checks.push(check(
+            "store",
+            Outcome::Fail,
+            format!("cannot be opened: {e}"),
+            Some("check --store / KEEP_STORE (a folder or a postgres:// URL) and that the server is reachable"),
+        )),
+    }
+    let failed = checks.iter().any(|c| c.outcome == Outcome::Fail);
+    match ctx.format {
+        Format::Json => ctx.out.json(&checks)?,
+        Format::Text | Format::Ids => {
+            for c in &checks {
+                let mark = match c.outcome {
+                    Outcome::Ok => "ok  ",
+                    Outcome::Warn => "warn",
+                    Outcome::Fail => "FAIL",
+                };
+                ctx.out
+                    .line(&format!("{mark}  {:<10} {}", c.name, c.detail))?;
+                if let Some(fix) = &c.fix {
+                    ctx.out.line(&format!("      {:<10} fix: {fix}", ""))?;
+                }
+            }
+        }
+    }
+    Ok(if failed {
+        Status::Failed(1)
+    } else {
+        Status::Success
+    })
+}
+
+fn config(ctx: &Ctx) -> Check {
+    let store = match (&ctx.config.database, &ctx.config.store) {
+        (Some(url), _) => format!("PostgreSQL {}", keep_core::shown_url(url)),
+        (None, Some(dir)) => dir.display().to_string(),
+        (None, None) => "none".into(),
+    };
+    let data = ctx
+        .config
+        .data_dir
+        .as_ref()
+        .map_or("none".into(), |d| d.display().to_string());
+    check(
+        "config",
+        Outcome::Ok,
+        format!("store {store}; data {data}"),
+        None,
+    )
+}
+
+/// The runtime and OCR models, checked against their pins (the embedding
+/// model is checked when it is loaded).
+fn components(ctx: &Ctx) -> Vec<Check> {
+    let Some(data) = &ctx.config.data_dir else {
+        return vec![check(
+            "models",
+            Outcome::Fail,
+            "no data directory on this system".into(),
+            Some("set KEEP_DATA_DIR"),
+        )];
+    };
+    let mut out = Vec::new();
+    for component in models::COMPONENTS
+        .iter()
+        .filter(|c| c.kind != Kind::Embedding)
+    {
+        let name = match component.kind {
+            Kind::Runtime => "runtime",
+            _ => "ocr",
+        };
+        let fix = format!("keep models install {}", component.name);
+        let found = match models::component_status(data, component, true) {
+            Ok(s) => s,
+            Err(e) => {
+                out.push(check(name, Outcome::Fail, e.to_string(), Some(&fix)));
+                continue;
+            }
+        };
+        let outcome = match (found.installed, component.kind) {
+            (true, _) => Outcome::Ok,
+            (false, Kind::Ocr) if !found.damaged => Outcome::Warn,
+            _ => Outcome::Fail,
+        };
+        let detail = if found.installed {
+            format!(
+                "{} in {} (sha256 verified)",
+                component.name,
+                found.dir.display()
+            )
+        } else {
+            let bad: Vec<String> = found
+                .files
+                .iter()
+                .filter(|f| f.state != FileState::Ok)
+                .map(|f| {
+                    let state = match f.state {
+                        FileState::Missing => "missing",
+                        _ => "not the pinned file",
+                    };
+                    format!("{} {state}", f.name)
+                })
+                .collect();
+            format!("{}: {}", component.name, bad.join(", "))
+        };
+        let fix = (outcome != Outcome::Ok).then_some(fix.as_str());
+        out.push(check(name, outcome, detail, fix));
+    }
+    out
+}
+
+/// Loads the configured embedding model and embeds one sentence.
+fn embedding(keeper: &mut Keeper) -> Check {
+    let dir = keeper
+        .settings()
+        .model
+        .model_dir
+        .clone()
+        .unwrap_or_default();
+    let started = Instant::now();
+    let result = keeper
+        .embedder()
+        .and_then(|e| e.embed(&["keep doctor checks the embedding model"]));
+    match result {
+        Ok(vectors) => check(
+            "model",
+            Outcome::Ok,
+            format!(
+                "{} loads and embeds ({} dimensions, {:.0} ms)",
+                dir.display(),
+                vectors.first().map_or(0, Vec::len),
+                started.elapsed().as_secs_f64() * 1000.0
+            ),
+            None,
+        ),
+        Err(e) => check(
+            "model",
+            Outcome::Fail,
+            format!("{e}; recall works by keyword only"),
+            Some("keep models install"),
+        ),
+    }
+}
+
+fn store(keeper: &mut Keeper) -> Check {
+    let health = match keeper.health() {
+        Ok(h) => h,
+        Err(e) => {
+            return check("store", Outcome::Fail, format!("cannot be read: {e}"), None);
+        }
+    };
+    let notes = keeper.count(&Default::default()).unwrap_or(0);
+    let waiting = keeper.pending_embeddings().unwrap_or(0);
+    let mut detail = format!(
+        "{} · schema {} of {} · {notes} note(s) · {waiting} waiting for a vector",
+        keeper.store_path().display(),
+        health.schema_version,
+        health.known_version
+    );
+    if !health.problems.is_empty() {
+        detail.push_str(&format!(" · {}", health.problems.join("; ")));
+        return check("store", Outcome::Fail, detail, None);
+    }
+    let model = keeper.vector_model().ok().flatten();
+    let ours = keeper.model_id().ok();
+    if let (Some(theirs), Some(ours)) = (&model, &ours)
+        && theirs != ours
+    {
+        detail.push_str(&format!(
+            " · its vectors were made by {theirs}, the model configured is {ours}"
+        ));
+        return check("store", Outcome::Fail, detail, Some("keep reindex --all"));
+    }
+    let outcome = if waiting > 0 {
+        Outcome::Warn
+    } else {
+        Outcome::Ok
+    };
+    let fix = (waiting > 0).then_some("keep reindex");
+    check("store", outcome, detail, fix)
+}
+
+fn server(store: &Path) -> Check {
+    match super::serve::server_state(store) {
+        Ok(Some(line)) => check("server", Outcome::Ok, line, None),
+        Ok(None) => check(
+            "server",
+            Outcome::Ok,
+            "none running for this store (commands open it themselves)".into(),
+            None,
+        ),
+        Err(e) => check("server", Outcome::Warn, e.to_string(), None),
+    }
+}
+
+fn watches(keeper: &Keeper) -> Check {
+    let dirs = match keeper.watches() {
+        Ok(d) => d,
+        Err(e) => return check("watch", Outcome::Fail, e.to_string(), None),
+    };
+    if dirs.is_empty() {
+        return check("watch", Outcome::Ok, "no folder registered".into(), None);
+    }
+    let gone: Vec<&str> = dirs
+        .iter()
+        .filter(|d| !Path::new(&d.dir).is_dir())
+        .map(|d| d.dir.as_str())
+        .collect();
+    let holder = match keeper.watch_lease() {
+        Ok(Some(lease)) => format!("watched by pid {}", lease.pid),
+        _ => "no process watches them now ('keep watch' does)".into(),
+    };
+    if gone.is_empty() {
+        check(
+            "watch",
+            Outcome::Ok,
+            format!("{} folder(s); {holder}", dirs.len()),
+            None,
+        )
+    } else {
+        check(
+            "watch",
+            Outcome::Warn,
+            format!(
+                "{} folder(s); missing: {}; {holder}",
+                dirs.len(),
+                gone.join(", ")
+            ),
+            Some("keep watch --remove DIR, or bring the folder back"),
+        )
+    }
+}
