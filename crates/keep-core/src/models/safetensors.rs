@@ -43,7 +43,7 @@ impl<'a> Tensors<'a> {
             .get(8..8 + len)
             .ok_or_else(|| bad("header runs past the end"))?;
         let raw: HashMap<String, serde_json::Value> =
-            serde_json::from_slice(header).map_err(|e| bad(e))?;
+            serde_json::from_slice(header).map_err(bad)?;
         let mut entries = HashMap::new();
         for (name, value) in raw {
             if name == "__metadata__" {
