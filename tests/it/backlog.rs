@@ -169,3 +169,81 @@ fn putting_a_file_embeds_that_file_and_leaves_an_older_backlog_to_find() {
         "the older backlog was left to find and reindex (put took {put_took:?}): {stderr}"
     );
 }
+
+/// The number of notes `keep doctor` says wait for a vector, and whether
+/// it names a process embedding them.
+fn doctor_waiting(env: &Env) -> (usize, bool) {
+    // Doctor fails here on the installed components (the tests point at
+    // the model directly), so its exit status is not the question.
+    let out = env.run(&["--json", "doctor"]);
+    let checks: serde_json::Value = serde_json::from_slice(&out.stdout).expect("doctor's JSON");
+    let store = checks
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|c| c["name"] == "store")
+        .unwrap_or_else(|| panic!("no store check: {checks}"));
+    let detail = store["detail"].as_str().unwrap();
+    let count = detail
+        .split(" · ")
+        .find_map(|part| part.strip_suffix(" waiting for a vector"))
+        .and_then(|n| n.parse().ok())
+        .unwrap_or_else(|| panic!("no waiting count in {detail}"));
+    (count, detail.contains("is embedding them"))
+}
+
+#[test]
+fn a_backlog_left_by_a_killed_put_drains_by_itself_after_one_find() {
+    let mut env = Env::with_model();
+    let dir = env.path("entries");
+    std::fs::create_dir_all(&dir).unwrap();
+    for i in 0..800 {
+        std::fs::write(dir.join(format!("entry-{i:04}.txt")), paragraph(i)).unwrap();
+    }
+    let mut put = env
+        .cmd(&["put", dir.to_str().unwrap()])
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    let started = std::time::Instant::now();
+    while env.all_ids().len() < 800 && started.elapsed().as_secs() < 60 {
+        std::thread::sleep(std::time::Duration::from_millis(100));
+    }
+    std::thread::sleep(std::time::Duration::from_millis(500));
+    put.kill().unwrap();
+    put.wait().unwrap();
+    let (left, _) = doctor_waiting(&env);
+    assert!(left > 100, "the put was stopped mid-embedding: {left} wait");
+
+    // Turned off, a search embeds its bounded share and nothing more.
+    env.set("KEEP_BACKGROUND_EMBED", "0");
+    env.ok(&["find", "lantern in the fog"]);
+    std::thread::sleep(std::time::Duration::from_secs(3));
+    let (off, draining) = doctor_waiting(&env);
+    assert!(off > 0 && off < left && !draining, "{left} then {off}");
+
+    env.set("KEEP_BACKGROUND_EMBED", "1");
+    env.ok(&["find", "lantern in the fog"]);
+    let started = std::time::Instant::now();
+    let mut seen_draining = false;
+    let mut now = doctor_waiting(&env);
+    while now.0 > 0 && started.elapsed().as_secs() < 60 {
+        seen_draining |= now.1;
+        std::thread::sleep(std::time::Duration::from_millis(500));
+        now = doctor_waiting(&env);
+    }
+    let took = started.elapsed();
+    println!("{off} waiting notes drained in {took:?} after one find");
+    assert_eq!(now.0, 0, "still waiting after {took:?}");
+    assert!(seen_draining, "doctor named the process embedding them");
+    let out = env.run(&["find", "zanzibar clove"]);
+    assert!(
+        waiting(&String::from_utf8_lossy(&out.stderr)).is_none(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    // The drain gives its lease up when it is done.
+    std::thread::sleep(std::time::Duration::from_millis(500));
+    assert!(!doctor_waiting(&env).1);
+}

@@ -204,6 +204,9 @@ impl Env {
             .env("XDG_DATA_HOME", self.dir.path().join("data"))
             .env("NO_COLOR", "1")
             .env("KEEP_CONFIG", self.dir.path().join("config.toml"))
+            // No background embedding unless a test asks for it: each test
+            // decides when its notes get vectors.
+            .env("KEEP_BACKGROUND_EMBED", "0")
             .env_remove("RUST_BACKTRACE")
             .current_dir(self.dir.path());
         if let Some((model, lib)) = &self.model {

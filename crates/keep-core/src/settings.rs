@@ -35,6 +35,10 @@ pub struct Settings {
     /// The program that extracts files in a child process; None extracts
     /// on threads of this process (tests of the core).
     pub extract_worker: Option<WorkerCommand>,
+    /// Whether notes left waiting for a vector are embedded in the
+    /// background (by a server, or a process the front end starts), so a
+    /// search need not tell the user to run `keep reindex`.
+    pub backlog_drains: bool,
 }
 
 /// The program and arguments that run a child extractor (see
@@ -71,6 +75,7 @@ impl Settings {
             fetch_timeout: DEFAULT_FETCH_TIMEOUT,
             half_life_days: DEFAULT_HALF_LIFE_DAYS,
             extract_worker: None,
+            backlog_drains: false,
         }
     }
 }

@@ -51,6 +51,10 @@ pub const VARIABLES: &[(&str, &str)] = &[
         "the Python whose pip 'keep models install' downloads packages with [default: python3]",
     ),
     (
+        "KEEP_BACKGROUND_EMBED",
+        "0 to leave notes that wait for a vector until 'keep reindex' (or a server) embeds them, instead of a low-priority background process [default: 1]",
+    ),
+    (
         "KEEP_CLOCK",
         "an RFC 3339 instant used as \"now\" (reproducible imports and scripts)",
     ),
@@ -92,6 +96,9 @@ struct ConfigFile {
     half_life_days: Option<f64>,
     /// Theme of the full-screen browser.
     theme: Option<String>,
+    /// Whether notes left waiting for a vector are embedded by a
+    /// background process.
+    background_embed: Option<bool>,
 }
 
 /// Everything configurable, resolved.
@@ -113,6 +120,9 @@ pub struct Config {
     pub python: PathBuf,
     pub fetch_timeout: Duration,
     pub half_life_days: f64,
+    /// Whether a command that leaves notes waiting for a vector starts a
+    /// background process to embed them.
+    pub background_embed: bool,
     /// The browser's theme from the config file.
     pub theme: Option<String>,
     /// `NO_COLOR` is set.
@@ -235,8 +245,15 @@ impl Config {
                 .or_else(|| env.path("KEEP_STORE"))
                 .or_else(|| file.store.map(PathBuf::from)),
         );
+        let background_embed = match env.text("KEEP_BACKGROUND_EMBED") {
+            Some(text) => switch(&text).ok_or_else(|| {
+                ConfigError(format!("KEEP_BACKGROUND_EMBED: '{text}' is not 0 or 1"))
+            })?,
+            None => file.background_embed.unwrap_or(true),
+        };
         Ok(Config {
             store,
+            background_embed,
             database,
             clock,
             model,
@@ -284,6 +301,7 @@ impl Config {
             fetch_timeout: self.fetch_timeout,
             half_life_days: self.half_life_days,
             extract_worker: extract_worker(),
+            backlog_drains: self.background_embed,
         })
     }
 }
@@ -336,6 +354,15 @@ fn short_digest(text: &str) -> String {
     use sha2::Digest;
     let digest = sha2::Sha256::digest(text.as_bytes());
     digest.iter().take(6).map(|b| format!("{b:02x}")).collect()
+}
+
+/// An on/off value as people write it.
+fn switch(text: &str) -> Option<bool> {
+    match text.trim().to_ascii_lowercase().as_str() {
+        "1" | "on" | "true" | "yes" => Some(true),
+        "0" | "off" | "false" | "no" => Some(false),
+        _ => None,
+    }
 }
 
 /// The first argument that makes the binary a child extractor.

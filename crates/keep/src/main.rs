@@ -6,6 +6,7 @@ use std::process::ExitCode;
 
 use keep::cli::{self, Status};
 use keep::config::EXTRACT_COMMAND;
+use keep::watch::drain::{self, DRAIN_COMMAND};
 
 /// `keep __extract BYTES`: a child that extracts files for its parent
 /// (see keep_core's isolated extraction); not a command for people.
@@ -22,6 +23,12 @@ fn run_as_extractor() -> Option<u8> {
 fn main() -> ExitCode {
     if let Some(code) = run_as_extractor() {
         return ExitCode::from(code);
+    }
+    if std::env::args_os()
+        .nth(1)
+        .is_some_and(|a| a == DRAIN_COMMAND)
+    {
+        return ExitCode::from(drain::run_detached());
     }
     clap_complete::CompleteEnv::with_factory(cli::command).complete();
     let cli = cli::parse();

@@ -135,8 +135,13 @@ impl Keeper {
         if query_vector.is_some() && like_rid.is_none() {
             let waiting = db.count_pending()?;
             if waiting > 0 {
+                let what_next = if self.settings.backlog_drains {
+                    "they are being embedded in the background ('keep reindex' does it now)"
+                } else {
+                    "run 'keep reindex'"
+                };
                 notices.push(format!(
-                    "{waiting} note(s) still wait for embeddings and are found by keywords only; run 'keep reindex'"
+                    "{waiting} note(s) still wait for embeddings and are found by keywords only; {what_next}"
                 ));
             }
         }

@@ -9,6 +9,7 @@ pub(crate) mod edges;
 mod find;
 mod history;
 mod ingest;
+mod lease;
 mod paths;
 mod read;
 mod transfer;
@@ -32,10 +33,11 @@ pub use history::{MoveOutcome, RevertOutcome};
 pub use ingest::{
     DEFAULT_MAX_FILES, Failure, IngestOptions, IngestReport, Progress, Target, WalkOptions, is_url,
 };
+pub use lease::{EMBED_LEASE, WATCH_LEASE, lease_holder, wall_ms};
 pub use read::{FilterSpec, NoteView, parse_filters};
 pub use transfer::ImportOutcome;
 pub use truth::{Duplicate, Feedback, OnDuplicate};
-pub use watch::{SyncReport, WATCH_LEASE};
+pub use watch::SyncReport;
 pub use write::{Deleted, PutOptions, TagEdit, WriteOutcome, WriteStatus, text_to_probe};
 
 pub struct Keeper {

@@ -7,7 +7,7 @@
 
 use std::collections::{BTreeSet, HashMap};
 use std::path::{Path, PathBuf};
-use std::time::{Duration, UNIX_EPOCH};
+use std::time::UNIX_EPOCH;
 
 use serde::Serialize;
 
@@ -17,10 +17,7 @@ use super::{Failure, IngestOptions, Keeper, Target};
 use crate::error::{Error, Result};
 use crate::ingest::walk::{self, WalkOptions};
 use crate::model::{self, Note, file_id, keys};
-use crate::store::{Lease, WatchedDir};
-
-/// The name of the lease a watcher holds.
-pub const WATCH_LEASE: &str = "watch";
+use crate::store::WatchedDir;
 
 /// What one pass over a folder changed.
 #[derive(Debug, Clone, Default, Serialize, schemars::JsonSchema)]
@@ -87,34 +84,6 @@ impl Keeper {
 
     pub fn watches(&self) -> Result<Vec<WatchedDir>> {
         self.store.db().watches()
-    }
-
-    pub fn watch_lease(&self) -> Result<Option<Lease>> {
-        self.store.db().lease(WATCH_LEASE)
-    }
-
-    /// Takes or renews the watcher lease for `ttl`; false when another
-    /// live holder has it. A holder whose process is gone (on this
-    /// machine) loses it at once rather than when it expires.
-    pub fn take_watch_lease(&mut self, holder: &str, ttl: Duration) -> Result<bool> {
-        let now = wall_ms();
-        let pid = std::process::id() as i64;
-        self.store.write(|db| {
-            let stale = db
-                .lease(WATCH_LEASE)?
-                .is_some_and(|l| l.holder != holder && !process_alive(l.pid));
-            if stale {
-                db.release_lease(
-                    WATCH_LEASE,
-                    &db.lease(WATCH_LEASE)?.expect("read above").holder,
-                )?;
-            }
-            db.take_lease(WATCH_LEASE, holder, pid, now, now + ttl.as_millis() as i64)
-        })
-    }
-
-    pub fn release_watch_lease(&mut self, holder: &str) -> Result<()> {
-        self.store.write(|db| db.release_lease(WATCH_LEASE, holder))
     }
 
     /// Brings the store in line with folder `w`: everything in it when
@@ -328,15 +297,4 @@ fn file_hash(path: &Path) -> Option<String> {
         return None;
     }
     std::fs::read(path).ok().map(|b| model::content_hash(&b))
-}
-
-/// True when process `pid` runs on this machine (as far as /proc tells).
-fn process_alive(pid: i64) -> bool {
-    !Path::new("/proc/self").exists() || Path::new(&format!("/proc/{pid}")).exists()
-}
-
-fn wall_ms() -> i64 {
-    std::time::SystemTime::now()
-        .duration_since(UNIX_EPOCH)
-        .map_or(0, |d| d.as_millis() as i64)
 }

@@ -235,12 +235,19 @@ fn store(keeper: &mut Keeper) -> Check {
         ));
         return check("store", Outcome::Fail, detail, Some("keep reindex --all"));
     }
+    let drainer = keeper
+        .live_lease(keep_core::keeper::EMBED_LEASE, keep_core::keeper::wall_ms())
+        .ok()
+        .flatten();
+    if let (true, Some(lease)) = (waiting > 0, &drainer) {
+        detail.push_str(&format!(" · process {} is embedding them", lease.pid));
+    }
     let outcome = if waiting > 0 {
         Outcome::Warn
     } else {
         Outcome::Ok
     };
-    let fix = (waiting > 0).then_some("keep reindex");
+    let fix = (waiting > 0 && drainer.is_none()).then_some("keep reindex");
     check("store", outcome, detail, fix)
 }
 
@@ -270,7 +277,7 @@ fn watches(keeper: &Keeper) -> Check {
         .filter(|d| !Path::new(&d.dir).is_dir())
         .map(|d| d.dir.as_str())
         .collect();
-    let holder = match keeper.watch_lease() {
+    let holder = match keeper.lease(keep_core::keeper::WATCH_LEASE) {
         Ok(Some(lease)) => format!("watched by pid {}", lease.pid),
         _ => "no process watches them now ('keep watch' does)".into(),
     };

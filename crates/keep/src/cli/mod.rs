@@ -160,6 +160,21 @@ fn put_options() -> Vec<String> {
 }
 
 impl Command {
+    /// Whether the command may store text without its vector, or find
+    /// that some waits (a server, the browser and the watcher drain the
+    /// backlog themselves).
+    fn may_leave_notes_waiting(&self) -> bool {
+        matches!(
+            self,
+            Command::Put(_)
+                | Command::Find(_)
+                | Command::Import(_)
+                | Command::Revert(_)
+                | Command::Move(_)
+                | Command::Now(_)
+        )
+    }
+
     /// The name of a command that cannot honour --json or --ids.
     fn without_output_formats(&self) -> Option<&'static str> {
         match self {
@@ -344,8 +359,15 @@ pub fn run(cli: Cli) -> CliResult {
     {
         return answer.replay(&mut ctx.out);
     }
+    let may_leave_backlog = cli
+        .command
+        .as_ref()
+        .is_some_and(Command::may_leave_notes_waiting);
     let status = dispatch(&mut ctx, cli.command)?;
     ctx.out.flush()?;
+    if may_leave_backlog && let Some(keeper) = &ctx.keeper {
+        crate::watch::drain::start_if_waiting(keeper, &ctx.config);
+    }
     Ok(status)
 }
 

@@ -110,7 +110,7 @@ fn print_event(format: Format, event: &WatchEvent) {
 fn list(ctx: &mut Ctx) -> CliResult {
     let keeper = ctx.keeper()?;
     let watches = keeper.watches()?;
-    let lease = keeper.watch_lease()?;
+    let lease = keeper.lease(keep_core::keeper::WATCH_LEASE)?;
     let now = std::time::SystemTime::now()
         .duration_since(std::time::UNIX_EPOCH)
         .map_or(0, |d| d.as_millis() as i64);

@@ -419,7 +419,7 @@ fn background(keeper: &Keeper, last_version: &mut i64) -> Result<(Background, bo
     let version = keeper.data_version()?;
     let changed = version != *last_version;
     *last_version = version;
-    let watcher = match keeper.watch_lease()? {
+    let watcher = match keeper.lease(keep_core::keeper::WATCH_LEASE)? {
         Some(lease) => Some(format!(
             "watching {} folder(s), pid {}",
             keeper.watches()?.len(),

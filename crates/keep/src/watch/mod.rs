@@ -6,6 +6,8 @@
 //! touched paths. A folder that disappears stays registered and is picked
 //! up again when it comes back.
 
+pub mod drain;
+
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
@@ -16,8 +18,10 @@ use std::time::{Duration, Instant};
 
 use notify::{Event, PollWatcher, RecommendedWatcher, RecursiveMode, Watcher};
 
-use keep_core::keeper::{SyncReport, WatchedDir};
+use keep_core::keeper::{SyncReport, WATCH_LEASE, WatchedDir, lease_holder};
 use keep_core::{Keeper, Result, Settings};
+
+use drain::{Drainer, Step};
 
 /// How long the lease lasts without renewal.
 pub const LEASE_TTL: Duration = Duration::from_secs(15);
@@ -46,21 +50,17 @@ pub fn run(
     on_event: &mut dyn FnMut(WatchEvent),
 ) -> Result<()> {
     let mut keeper = Keeper::open(settings.clone())?;
-    let holder = format!(
-        "{}-{}",
-        std::process::id(),
-        std::time::SystemTime::now()
-            .duration_since(std::time::UNIX_EPOCH)
-            .map_or(0, |d| d.as_nanos())
-    );
+    let holder = lease_holder();
     let mut state = State::default();
-    let mut backlog = Backlog::default();
+    let mut drainer = Drainer::default();
     let mut last_lease: Option<Instant> = None;
     let mut holding = false;
     while !stop.load(Ordering::Relaxed) {
         if last_lease.is_none_or(|t| t.elapsed() >= LEASE_RENEW) {
             last_lease = Some(Instant::now());
-            let now_holding = keeper.take_watch_lease(&holder, LEASE_TTL).unwrap_or(false);
+            let now_holding = keeper
+                .take_lease(WATCH_LEASE, &holder, LEASE_TTL)
+                .unwrap_or(false);
             if now_holding && !holding {
                 state = State::start()?;
                 on_event(WatchEvent::Message(
@@ -82,11 +82,14 @@ pub fn run(
         state.collect_events(on_event);
         state.flush_if_quiet(&mut keeper, on_event)?;
         if state.is_quiet() {
-            embed_a_little(&mut keeper, &mut backlog, on_event);
+            embed_a_little(&mut keeper, &mut drainer, on_event);
         }
     }
+    drainer.release(&mut keeper);
     if holding {
-        let _ = keeper.release_watch_lease(&holder);
+        // Should this write fail, the lease lapses when it expires or
+        // this process ends.
+        keeper.release_lease(WATCH_LEASE, &holder).ok();
     }
     Ok(())
 }
@@ -95,36 +98,20 @@ pub fn run(
 /// that new files and a stop request wait at most a few hundred
 /// milliseconds.
 const EMBED_STEP: usize = 16;
-/// How long to leave the backlog alone after the model cannot be used.
-const EMBED_RETRY: Duration = Duration::from_secs(60);
+/// Longest such a step embeds before it commits.
+const EMBED_BUDGET: Duration = Duration::from_millis(250);
 
-/// Whether the embedding backlog is worth trying now.
-#[derive(Default)]
-struct Backlog {
-    /// Set after a failure (no model): when to try again.
-    retry_at: Option<Instant>,
-}
-
-/// Gives a few waiting texts their vectors, in one committed batch.
+/// Gives a few waiting texts their vectors, in one committed batch, when
+/// no other process drains the backlog.
 fn embed_a_little(
     keeper: &mut Keeper,
-    backlog: &mut Backlog,
+    drainer: &mut Drainer,
     on_event: &mut dyn FnMut(WatchEvent),
 ) {
-    if backlog.retry_at.is_some_and(|t| Instant::now() < t)
-        || keeper.pending_embeddings().unwrap_or(0) == 0
-    {
-        return;
-    }
-    let until = Instant::now() + DRAIN_STEP;
-    match keeper.embed_pending_with(Some(EMBED_STEP), Some(until), &mut |_| {}) {
-        Ok(_) => {}
-        Err(e) => {
-            backlog.retry_at = Some(Instant::now() + EMBED_RETRY);
-            on_event(WatchEvent::Message(format!(
-                "waiting notes are not embedded: {e}"
-            )));
-        }
+    if let Step::Failed(e) = drainer.step(keeper, EMBED_BUDGET, Some(EMBED_STEP)) {
+        on_event(WatchEvent::Message(format!(
+            "waiting notes are not embedded: {e}"
+        )));
     }
 }
 
@@ -153,7 +140,7 @@ pub fn spawn_background(settings: Settings) -> Option<Background> {
                     }
                 });
             } else {
-                drain_backlog(&settings, &flag);
+                drain::drain_while_running(&settings, &flag);
             }
         })
         .ok()?;
@@ -164,38 +151,9 @@ pub fn spawn_background(settings: Settings) -> Option<Background> {
     })
 }
 
-/// Pause between steps of the background drain.
-const DRAIN_PAUSE: Duration = Duration::from_millis(500);
-/// Longest a drain step embeds before it commits and looks at `stop`.
-const DRAIN_STEP: Duration = Duration::from_millis(250);
-
-/// Gives waiting notes their vectors, a step at a time, until `stop` is
-/// set; the model is loaded only when something waits.
-fn drain_backlog(settings: &Settings, stop: &AtomicBool) {
-    let Ok(mut keeper) = Keeper::open(settings.clone()) else {
-        return;
-    };
-    let mut retry_at: Option<Instant> = None;
-    while !stop.load(Ordering::Relaxed) {
-        std::thread::sleep(DRAIN_PAUSE);
-        if retry_at.is_some_and(|t| Instant::now() < t)
-            || keeper.pending_embeddings().unwrap_or(0) == 0
-        {
-            continue;
-        }
-        let until = Instant::now() + DRAIN_STEP;
-        if keeper
-            .embed_pending_with(None, Some(until), &mut |_| {})
-            .is_err()
-        {
-            retry_at = Some(Instant::now() + EMBED_RETRY);
-        }
-    }
-}
-
 /// Background work yields the processors to the foreground: the calling
 /// thread (and the threads it starts, such as the model's) runs at nice 10.
-fn lower_priority() {
+pub(crate) fn lower_priority() {
     // SAFETY: setpriority on the calling thread's own id changes only its
     // scheduling priority.
     unsafe {
