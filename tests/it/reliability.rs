@@ -212,8 +212,17 @@ fn hostile_folder(dir: &Path) -> (Vec<PathBuf>, Vec<(String, &'static str)>) {
     std::fs::write(dir.join("big.png"), png_bomb(19_000)).unwrap();
     good.push(dir.join("big.png"));
 
-    let deep = format!("<html><body>{}x", "<div>".repeat(20_000));
-    std::fs::write(dir.join("deep.html"), deep).unwrap();
+    // Nested 20,000 and 200,000 deep (2.2 MB), words at every level and
+    // a last one at the bottom: stored with their words, in seconds.
+    for (name, levels) in [("deep.html", 20_000), ("deeper.html", 200_000)] {
+        let mut html = String::from("<html><body><p>Abyssal pages</p>");
+        for i in 0..levels {
+            html.push_str(&format!("<div>w{i} "));
+        }
+        html.push_str("trench");
+        std::fs::write(dir.join(name), html).unwrap();
+        good.push(dir.join(name));
+    }
     mkfifo(&dir.join("pipe.txt"));
     std::os::unix::fs::symlink("/dev/zero", dir.join("zero.txt")).unwrap();
     std::os::unix::fs::symlink("/dev/urandom", dir.join("sub/random.txt")).unwrap();
@@ -282,6 +291,11 @@ fn hostile_files_fail_alone_within_bounds() {
         assert!(ids.contains(&id), "{id} missing; stderr:\n{stderr}");
     }
     assert!(peak < 1500.0, "peak memory {peak:.0} MB");
+    let bottom = env.ok(&["find", "--mode", "keyword", "trench", "--ids"]);
+    for name in ["deep.html", "deeper.html"] {
+        let id = keep_file_id(&dir.join(name));
+        assert!(bottom.lines().any(|l| l == id), "{name}: {bottom}");
+    }
     assert_consistent(&env);
     // Nothing leaves a process behind.
     let again = env.run(&["list", "--ids"]);

@@ -7,6 +7,8 @@
 //! navigation, headers, footers, sidebars, menus, dialogs and banners. The
 //! page's `title`, `author`, `published` and `lang` become tags.
 
+use std::borrow::Cow;
+
 use dom_smoothie::{CandidateSelectMode, Config, Readability, TextMode};
 use scraper::{ElementRef, Html as Page, Node, Selector};
 
@@ -22,6 +24,9 @@ const MIN_MAIN_LETTERS: usize = 80;
 const MAX_READABILITY_DEPTH: usize = 256;
 /// Elements nested deeper than this are left out of the walk.
 const MAX_DEPTH: usize = 512;
+/// Tags nested deeper than this are taken out before parsing (their text
+/// stays, one level up), well inside `MAX_DEPTH`.
+const MAX_PARSED_DEPTH: usize = 384;
 
 const HIDDEN: &[&str] = &[
     "script", "style", "noscript", "template", "head", "svg", "iframe", "object", "canvas",
@@ -99,6 +104,7 @@ const BLOCKS: &[&str] = &[
 impl Extractor for Html {
     fn extract(&self, bytes: &[u8], _: Option<&Ocr>) -> Result<Document> {
         let source = String::from_utf8_lossy(bytes);
+        let source = flatten_deep(&source, MAX_PARSED_DEPTH);
         let mut page = Page::parse_document(&source);
         let mut doc = Document::default();
         let marked = marked_main(&page);
@@ -440,37 +446,103 @@ fn letters(text: &str) -> usize {
     text.chars().filter(|c| c.is_alphabetic()).count()
 }
 
-/// How deeply tags nest, roughly (void and self-closed tags do not count),
-/// scanning the source without parsing it.
-fn tag_depth(source: &str) -> usize {
+/// A tag found by scanning the source without parsing it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum TagKind {
+    /// An opening tag of an element that can hold others.
+    Open,
+    Close,
+    /// Void and self-closed tags, comments, doctypes, a stray `<`.
+    Other,
+}
+
+/// The tags of `source` as (byte range, kind), found by a rough scan (a
+/// `<` up to the next `>`): enough to measure and cap nesting before the
+/// parser sees the page.
+fn scan_tags(source: &str) -> impl Iterator<Item = (std::ops::Range<usize>, TagKind)> + '_ {
     const VOID: &[&str] = &[
         "br", "img", "hr", "meta", "link", "input", "area", "base", "col", "embed", "source",
         "track", "wbr", "param",
     ];
-    let (mut depth, mut deepest) = (0usize, 0usize);
-    let mut rest = source;
-    while let Some(i) = rest.find('<') {
-        rest = &rest[i + 1..];
-        let end = rest.find('>').unwrap_or(rest.len());
-        let tag = &rest[..end];
-        if let Some(closing) = tag.strip_prefix('/') {
-            if !closing.is_empty() {
-                depth = depth.saturating_sub(1);
+    let mut at = 0;
+    std::iter::from_fn(move || {
+        let start = at + source[at..].find('<')?;
+        let inner = start + 1;
+        let end = source[inner..]
+            .find('>')
+            .map_or(source.len(), |i| inner + i + 1);
+        at = end;
+        let tag = source[inner..end].trim_end_matches('>');
+        let kind = if let Some(closing) = tag.strip_prefix('/') {
+            if closing.is_empty() {
+                TagKind::Other
+            } else {
+                TagKind::Close
             }
-        } else if !tag.starts_with(['!', '?']) && !tag.ends_with('/') {
+        } else if tag.starts_with(['!', '?']) || tag.ends_with('/') {
+            TagKind::Other
+        } else {
             let name: String = tag
                 .chars()
                 .take_while(|c| c.is_ascii_alphanumeric())
                 .collect::<String>()
                 .to_ascii_lowercase();
-            if !name.is_empty() && !VOID.contains(&name.as_str()) {
+            if name.is_empty() || VOID.contains(&name.as_str()) {
+                TagKind::Other
+            } else {
+                TagKind::Open
+            }
+        };
+        Some((start..end, kind))
+    })
+}
+
+/// How deeply tags nest, roughly (void and self-closed tags do not count).
+fn tag_depth(source: &str) -> usize {
+    let (mut depth, mut deepest) = (0usize, 0usize);
+    for (_, kind) in scan_tags(source) {
+        match kind {
+            TagKind::Open => {
                 depth += 1;
                 deepest = deepest.max(depth);
             }
+            TagKind::Close => depth = depth.saturating_sub(1),
+            TagKind::Other => {}
         }
-        rest = &rest[end.min(rest.len())..];
     }
     deepest
+}
+
+/// The page with every tag nested deeper than `limit` taken out (a space
+/// in its place), its text kept. An HTML parser checks the stack of open
+/// elements for each tag, so a page nested 200,000 deep costs it quadratic
+/// time; flattened, any page parses in time that grows with its size.
+fn flatten_deep(source: &str, limit: usize) -> Cow<'_, str> {
+    if tag_depth(source) <= limit {
+        return Cow::Borrowed(source);
+    }
+    let mut out = String::with_capacity(source.len());
+    let (mut depth, mut copied) = (0usize, 0usize);
+    for (range, kind) in scan_tags(source) {
+        let drop = match kind {
+            TagKind::Open => {
+                depth += 1;
+                depth > limit
+            }
+            TagKind::Close => {
+                depth = depth.saturating_sub(1);
+                depth >= limit
+            }
+            TagKind::Other => false,
+        };
+        if drop {
+            out.push_str(&source[copied..range.start]);
+            out.push(' ');
+            copied = range.end;
+        }
+    }
+    out.push_str(&source[copied..]);
+    Cow::Owned(out)
 }
 
 /// Readability's Markdown made plain: link targets, images, permalink marks
@@ -816,21 +888,49 @@ mod tests {
         );
     }
 
+    /// A page nested `levels` deep with a numbered word at every level.
+    fn nested(levels: usize) -> String {
+        let mut html = String::from("<p>top</p>");
+        for i in 0..levels {
+            html.push_str(&format!("<div>w{i} "));
+        }
+        html.push_str("bottom");
+        html.push_str(&"</div>".repeat(levels));
+        html.push_str("<p>after</p>");
+        html
+    }
+
     #[test]
-    fn deep_nesting_does_not_exhaust_the_stack() {
-        let html = format!(
-            "<p>top</p>{}deep{}",
-            "<div>".repeat(20_000),
-            "</div>".repeat(20_000)
+    fn deep_nesting_keeps_every_word_and_costs_time_that_grows_with_size() {
+        for levels in [20_000, 200_000] {
+            let html = nested(levels);
+            assert!(tag_depth(&html) > MAX_READABILITY_DEPTH);
+            let started = std::time::Instant::now();
+            let doc = std::thread::Builder::new()
+                .stack_size(256 * 1024)
+                .spawn(move || Html.extract(html.as_bytes(), None))
+                .unwrap()
+                .join()
+                .expect("no stack overflow")
+                .unwrap();
+            let words: Vec<&str> = doc.text.split_whitespace().collect();
+            for word in ["top", "w0", "w383", "w384", "bottom", "after"] {
+                assert!(words.contains(&word), "{levels} levels: {word} is lost");
+            }
+            let last = format!("w{}", levels - 1);
+            assert!(words.contains(&last.as_str()), "{levels}: {last}");
+            println!("{levels} levels: {:?}", started.elapsed());
+        }
+    }
+
+    #[test]
+    fn flattening_takes_out_only_the_tags_below_the_limit() {
+        let html = "<div><div><b>a</b><div>b<div>c</div>d</div></div>e</div><p>f</p>";
+        assert_eq!(flatten_deep(html, 9), html);
+        assert_eq!(
+            flatten_deep(html, 2),
+            "<div><div> a  b c d </div>e</div><p>f</p>"
         );
-        assert!(tag_depth(&html) > MAX_READABILITY_DEPTH);
-        let doc = std::thread::Builder::new()
-            .stack_size(256 * 1024)
-            .spawn(move || Html.extract(html.as_bytes(), None))
-            .unwrap()
-            .join()
-            .expect("no stack overflow")
-            .unwrap();
-        assert!(doc.text.contains("top"));
+        assert_eq!(tag_depth(&flatten_deep(html, 2)), 2);
     }
 }
