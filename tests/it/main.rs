@@ -9,6 +9,7 @@ mod docs;
 mod edges;
 mod errors;
 mod export;
+mod faults;
 mod find;
 mod ingest;
 mod json_shapes;

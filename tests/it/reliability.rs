@@ -385,7 +385,7 @@ fn kill_9_during_an_ingest_or_a_backlog_fill_loses_nothing() {
 }
 
 /// A `keep mcp` process driven line by line.
-struct Mcp {
+pub(crate) struct Mcp {
     child: Child,
     out: BufReader<std::process::ChildStdout>,
     next: u64,
@@ -395,8 +395,12 @@ impl Mcp {
     fn start(env: &Env, args: &[&str]) -> Mcp {
         let mut all = vec!["mcp"];
         all.extend_from_slice(args);
-        let mut child = env
-            .cmd(&all)
+        Mcp::spawn(env.cmd(&all))
+    }
+
+    /// Starts `command` (a `keep mcp`) and initializes the session.
+    pub(crate) fn spawn(mut command: Command) -> Mcp {
+        let mut child = command
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
             .stderr(Stdio::null())
@@ -451,7 +455,7 @@ impl Mcp {
         }
     }
 
-    fn call(&mut self, tool: &str, args: Value) -> Value {
+    pub(crate) fn call(&mut self, tool: &str, args: Value) -> Value {
         self.request("tools/call", json!({"name": tool, "arguments": args}))
     }
 }

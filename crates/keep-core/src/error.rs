@@ -66,6 +66,13 @@ pub enum Error {
     #[error("the store {} is read-only here: reading works, writing does not", path.display())]
     ReadOnlyStore { path: PathBuf },
 
+    /// The disk (or the database server's disk) holding the store is
+    /// full: the write in progress was rolled back whole.
+    #[error(
+        "the disk is full where the store is written ({place}): the write in progress was rolled back; free some space and run the command again"
+    )]
+    DiskFull { place: String },
+
     /// The database could not be opened or a statement failed.
     #[error("database: {0}")]
     Database(#[from] rusqlite::Error),
@@ -109,6 +116,16 @@ impl Error {
     /// True when the error means "nothing matched" rather than "something broke".
     pub fn is_not_found(&self) -> bool {
         matches!(self, Error::NotFound(_))
+    }
+
+    /// True for a fault of the store itself (its disk is full, it may not
+    /// be written, its server is gone) rather than of one note: retrying
+    /// note by note, or going on to the next file, cannot help.
+    pub fn is_store_fault(&self) -> bool {
+        matches!(
+            self,
+            Error::DiskFull { .. } | Error::ReadOnlyStore { .. } | Error::Server(_)
+        )
     }
 
     /// The message without the file, URL or folder it is about, for

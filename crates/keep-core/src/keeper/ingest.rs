@@ -159,7 +159,7 @@ impl Keeper {
         let cancel = opts.cancel.as_deref();
         loop {
             if cancelled(cancel) {
-                self.write_batch(&jobs, std::mem::take(&mut pending), opts, &mut report);
+                self.write_batch(&jobs, std::mem::take(&mut pending), opts, &mut report)?;
                 report.notices.push(format!(
                     "stopped when asked: {} of {total} file(s) were not read",
                     total - done
@@ -190,14 +190,14 @@ impl Keeper {
                 Err(RecvTimeoutError::Timeout) if pending.is_empty() => continue,
                 Err(RecvTimeoutError::Timeout) => {}
                 Err(RecvTimeoutError::Disconnected) => {
-                    self.write_batch(&jobs, std::mem::take(&mut pending), opts, &mut report);
+                    self.write_batch(&jobs, std::mem::take(&mut pending), opts, &mut report)?;
                     break;
                 }
             }
-            self.write_batch(&jobs, std::mem::take(&mut pending), opts, &mut report);
+            self.write_batch(&jobs, std::mem::take(&mut pending), opts, &mut report)?;
         }
         drop(results);
-        self.settle_unchanged(&jobs, opts, &mut report);
+        self.settle_unchanged(&jobs, opts, &mut report)?;
         if !opts.defer_embedding {
             self.embed_all(&mut report, cancel, progress)?;
         }
@@ -344,10 +344,15 @@ impl Keeper {
     /// supersedes asked for (a new version when that changes the note),
     /// and a note outside the scope the ingest is confined to is refused
     /// rather than reported unchanged.
-    fn settle_unchanged(&mut self, jobs: &[Job], opts: &IngestOptions, report: &mut IngestReport) {
+    fn settle_unchanged(
+        &mut self,
+        jobs: &[Job],
+        opts: &IngestOptions,
+        report: &mut IngestReport,
+    ) -> Result<()> {
         let asks = !opts.tags.is_empty() || opts.expires.is_some() || !opts.supersedes.is_empty();
         if !asks && opts.within.is_empty() {
-            return;
+            return Ok(());
         }
         let put = PutOptions {
             tags: opts.tags.clone(),
@@ -381,6 +386,7 @@ impl Keeper {
                     report.updated.push(id);
                 }
                 Ok(_) => report.unchanged.push(id),
+                Err(e) if e.is_store_fault() => return Err(e),
                 Err(e) => {
                     let path = jobs
                         .iter()
@@ -393,19 +399,22 @@ impl Keeper {
                 }
             }
         }
+        Ok(())
     }
 
     /// Writes extracted documents in one transaction; when that fails,
-    /// one by one, so one bad note cannot sink the others.
+    /// one by one, so one bad note cannot sink the others. A fault of the
+    /// store (a full disk, ...) ends the ingest: what was written before
+    /// it stays, whole.
     fn write_batch(
         &mut self,
         jobs: &[Job],
         batch: Vec<(usize, Box<Document>, String)>,
         opts: &IngestOptions,
         report: &mut IngestReport,
-    ) {
+    ) -> Result<()> {
         if batch.is_empty() {
-            return;
+            return Ok(());
         }
         let now = self.now();
         let contents: Vec<(usize, Content, PutOptions)> = batch
@@ -423,6 +432,7 @@ impl Keeper {
         });
         let statuses: Vec<Result<WriteStatus>> = match together {
             Ok(statuses) => statuses.into_iter().map(Ok).collect(),
+            Err(e) if e.is_store_fault() => return Err(e),
             Err(_) => contents
                 .iter()
                 .map(|(_, content, put)| {
@@ -440,6 +450,7 @@ impl Keeper {
                 Ok(WriteStatus::Unchanged | WriteStatus::Duplicate) => {
                     report.unchanged.push(id.clone())
                 }
+                Err(e) if e.is_store_fault() => return Err(e),
                 Err(e) => {
                     report.failed.push(Failure {
                         path: jobs[*index].name(),
@@ -452,6 +463,7 @@ impl Keeper {
                 report.ocr_pending.push(id);
             }
         }
+        Ok(())
     }
 
     /// Embeds the texts of the notes this ingest wrote, in large batches

@@ -53,20 +53,24 @@ impl Keeper {
 
     /// Shows a note (or a version or part of it) and records the access,
     /// unless another writer holds the store right then (a long import):
-    /// a read never waits for that.
+    /// a read never waits for that, nor fails because the store cannot
+    /// take the record (a full disk).
     pub fn get(&mut self, target: &NoteRef) -> Result<NoteView> {
         let now = self.now();
         let view = self.view(target)?;
         if self.store.is_read_only() {
             return Ok(view);
         }
-        self.store.write_if_free(|db| {
+        let recorded = self.store.write_if_free(|db| {
             if let Some(rid) = db.note_rid(&target.id)? {
                 db.touch_accessed(rid, now)?;
             }
             Ok(())
-        })?;
-        Ok(view)
+        });
+        match recorded {
+            Err(e) if !e.is_store_fault() => Err(e),
+            _ => Ok(view),
+        }
     }
 
     /// Like `get`, without recording the access.

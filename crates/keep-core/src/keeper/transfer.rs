@@ -286,7 +286,14 @@ impl Keeper {
                 notices: loaded.notices,
             })
         })?;
-        self.store.db().after_bulk_load()?;
+        let mut outcome = outcome;
+        // The notes are in; statistics that could not be refreshed (a full
+        // disk) only make the next plans less informed.
+        if let Err(e) = self.store.db().after_bulk_load() {
+            outcome
+                .notices
+                .push(format!("the store's statistics were not refreshed: {e}"));
+        }
         Ok(outcome)
     }
 }

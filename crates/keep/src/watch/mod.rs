@@ -26,6 +26,8 @@ use drain::{Drainer, Step};
 /// How long the lease lasts without renewal.
 pub const LEASE_TTL: Duration = Duration::from_secs(15);
 const LEASE_RENEW: Duration = Duration::from_secs(5);
+/// How long changes wait after the store refused them (a full disk).
+const FAULT_RETRY: Duration = Duration::from_secs(5);
 /// Quiet time after the last event before a pass.
 const DEBOUNCE: Duration = Duration::from_millis(150);
 /// Longest a pass waits during a continuous burst.
@@ -202,6 +204,10 @@ struct State {
     first_touch: Option<Instant>,
     last_touch: Option<Instant>,
     last_refresh: Option<Instant>,
+    /// After a fault of the store (a full disk): when to try the touched
+    /// paths again, and the fault, told once.
+    retry_at: Option<Instant>,
+    fault: Option<String>,
 }
 
 impl State {
@@ -356,22 +362,64 @@ impl State {
         let (Some(first), Some(last)) = (self.first_touch, self.last_touch) else {
             return Ok(());
         };
-        if last.elapsed() < DEBOUNCE && first.elapsed() < MAX_DELAY {
+        if (last.elapsed() < DEBOUNCE && first.elapsed() < MAX_DELAY)
+            || self.retry_at.is_some_and(|t| Instant::now() < t)
+        {
             return Ok(());
         }
         self.first_touch = None;
         self.last_touch = None;
-        for (dir, paths) in std::mem::take(&mut self.touched) {
+        self.retry_at = None;
+        let mut touched = std::mem::take(&mut self.touched);
+        while let Some((dir, paths)) = touched.pop_first() {
             let Some(w) = self.active.get(&dir).cloned() else {
                 continue;
             };
-            let paths: Vec<PathBuf> = paths.into_iter().collect();
-            match keeper.sync_folder(&w, Some(&paths)) {
-                Ok(report) => report_sync(&dir, report, on_event),
+            let list: Vec<PathBuf> = paths.iter().cloned().collect();
+            match keeper.sync_folder(&w, Some(&list)) {
+                Ok(report) => {
+                    if self.fault.take().is_some() {
+                        on_event(WatchEvent::Message(
+                            "the store takes writes again: picking up where it stopped".into(),
+                        ));
+                    }
+                    report_sync(&dir, report, on_event)
+                }
+                Err(e) if e.is_store_fault() => {
+                    // Nothing of these paths was lost: they wait for the
+                    // store to take writes again.
+                    touched.insert(dir, paths);
+                    self.keep_for_retry(touched, e.to_string(), on_event);
+                    return Ok(());
+                }
                 Err(e) => on_event(WatchEvent::Message(e.to_string())),
             }
         }
         Ok(())
+    }
+
+    /// Holds `touched` back for `FAULT_RETRY` after a fault of the store,
+    /// telling the fault once.
+    fn keep_for_retry(
+        &mut self,
+        touched: BTreeMap<String, BTreeSet<PathBuf>>,
+        fault: String,
+        on_event: &mut dyn FnMut(WatchEvent),
+    ) {
+        for (dir, paths) in touched {
+            self.touched.entry(dir).or_default().extend(paths);
+        }
+        let now = Instant::now();
+        self.first_touch.get_or_insert(now);
+        self.last_touch.get_or_insert(now);
+        self.retry_at = Some(now + FAULT_RETRY);
+        if self.fault.as_ref() != Some(&fault) {
+            on_event(WatchEvent::Message(format!(
+                "{fault}; the changes wait and are tried again every {} s",
+                FAULT_RETRY.as_secs()
+            )));
+            self.fault = Some(fault);
+        }
     }
 }
 

@@ -497,6 +497,11 @@ impl PgDb<'_> {
 
 impl From<postgres::Error> for Error {
     fn from(e: postgres::Error) -> Self {
+        if e.code() == Some(&postgres::error::SqlState::DISK_FULL) {
+            return Error::DiskFull {
+                place: "the database server's disk".into(),
+            };
+        }
         if e.is_closed() {
             Error::Server(format!(
                 "lost the connection to the database server: {}; the write in progress was rolled back",

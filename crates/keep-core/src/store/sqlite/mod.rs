@@ -53,6 +53,9 @@ pub struct SqliteStore {
     path: PathBuf,
     codes: CodeCache,
     read_only: bool,
+    /// Opened for reading because the disk was too full to open it for
+    /// writing.
+    disk_full: bool,
 }
 
 /// A handle for statements: either the plain connection or a transaction.
@@ -67,6 +70,26 @@ impl SqliteStore {
     /// opened for reading: every read works, every write is refused with
     /// `Error::ReadOnlyStore`.
     pub fn open(dir: &Path) -> Result<Self> {
+        let path = dir.join(DB_FILE);
+        match Self::open_in(dir).map_err(|e| located(&path, e)) {
+            // A full disk leaves no room for the WAL's index: the store is
+            // opened for reading, and writes say why they cannot be done.
+            Err(Error::DiskFull { .. }) if path.is_file() => {
+                let mut store = SqliteStore {
+                    conn: open_read_only(&path)?,
+                    path,
+                    codes: CodeCache::default(),
+                    read_only: true,
+                    disk_full: true,
+                };
+                store.migrate()?;
+                Ok(store)
+            }
+            other => other,
+        }
+    }
+
+    fn open_in(dir: &Path) -> Result<Self> {
         if dir.exists() && !dir.is_dir() {
             return Err(Error::StoreNotAFolder {
                 path: dir.to_path_buf(),
@@ -100,9 +123,23 @@ impl SqliteStore {
             path,
             codes: CodeCache::default(),
             read_only,
+            disk_full: false,
         };
         store.migrate()?;
         Ok(store)
+    }
+
+    /// Why a store opened for reading refuses writes.
+    fn refusal(&self) -> Error {
+        if self.disk_full {
+            Error::DiskFull {
+                place: self.path.display().to_string(),
+            }
+        } else {
+            Error::ReadOnlyStore {
+                path: self.path.clone(),
+            }
+        }
     }
 
     /// Whether the store was opened for reading only.
@@ -125,19 +162,20 @@ impl SqliteStore {
     /// Runs `f` in one immediate transaction; commits only if it succeeds.
     pub fn write<T>(&mut self, f: impl FnOnce(&SqliteDb<'_>) -> Result<T>) -> Result<T> {
         if self.read_only {
-            return Err(Error::ReadOnlyStore {
-                path: self.path.clone(),
-            });
+            return Err(self.refusal());
         }
-        let tx = self
-            .conn
-            .transaction_with_behavior(TransactionBehavior::Immediate)?;
-        let value = f(&SqliteDb {
-            conn: &tx,
-            codes: &self.codes,
-        })?;
-        tx.commit()?;
-        Ok(value)
+        let result = (|| {
+            let tx = self
+                .conn
+                .transaction_with_behavior(TransactionBehavior::Immediate)?;
+            let value = f(&SqliteDb {
+                conn: &tx,
+                codes: &self.codes,
+            })?;
+            tx.commit()?;
+            Ok(value)
+        })();
+        result.map_err(|e| located(&self.path, e))
     }
 
     /// Like `write`, when no other connection is writing at this moment;
@@ -155,13 +193,16 @@ impl SqliteStore {
             .transaction_with_behavior(TransactionBehavior::Immediate)
         {
             Ok(tx) => {
-                tx.busy_timeout(BUSY_TIMEOUT)?;
-                let value = f(&SqliteDb {
-                    conn: &tx,
-                    codes: &self.codes,
-                })?;
-                tx.commit()?;
-                return Ok(Some(value));
+                let result = (|| {
+                    tx.busy_timeout(BUSY_TIMEOUT)?;
+                    let value = f(&SqliteDb {
+                        conn: &tx,
+                        codes: &self.codes,
+                    })?;
+                    tx.commit()?;
+                    Ok(value)
+                })();
+                return result.map(Some).map_err(|e| located(&self.path, e));
             }
             Err(e) => e,
         };
@@ -187,9 +228,7 @@ impl SqliteStore {
             });
         }
         if self.read_only && current < known {
-            return Err(Error::ReadOnlyStore {
-                path: self.path.clone(),
-            });
+            return Err(self.refusal());
         }
         for (version, sql) in MIGRATIONS.iter().filter(|m| m.0 > current) {
             let tx = self
@@ -204,6 +243,60 @@ impl SqliteStore {
             tx.commit()?;
         }
         Ok(())
+    }
+}
+
+/// A failure that is about the store's file rather than the statement (its
+/// disk is full, it cannot be written), named with the file.
+fn located(path: &Path, e: Error) -> Error {
+    let code = match &e {
+        Error::Database(db) => db.sqlite_error_code(),
+        _ => None,
+    };
+    let full = match code {
+        Some(rusqlite::ErrorCode::DiskFull) => true,
+        // A write that failed for want of space can also come back as an
+        // I/O error (the WAL index, a sync): the free space tells.
+        Some(rusqlite::ErrorCode::SystemIoFailure) => disk_space_left(path) < FULL_BELOW,
+        _ => false,
+    };
+    if full {
+        return Error::DiskFull {
+            place: path.display().to_string(),
+        };
+    }
+    match code {
+        Some(rusqlite::ErrorCode::ReadOnly) => Error::ReadOnlyStore {
+            path: path.to_path_buf(),
+        },
+        _ => e,
+    }
+}
+
+/// Free space under which a failed write is put down to a full disk.
+const FULL_BELOW: u64 = 1 << 20;
+
+/// Bytes this process may still write on the file system holding `path`
+/// (its folder when the file is not there); `u64::MAX` when unknown.
+fn disk_space_left(path: &Path) -> u64 {
+    use std::os::unix::ffi::OsStrExt;
+    let probe = if path.exists() {
+        path
+    } else {
+        path.parent().unwrap_or(path)
+    };
+    let Ok(c) = std::ffi::CString::new(probe.as_os_str().as_bytes()) else {
+        return u64::MAX;
+    };
+    let mut stat = std::mem::MaybeUninit::<libc::statvfs>::uninit();
+    // SAFETY: `c` is a valid NUL-terminated path and `stat` is written by
+    // the call before it is read.
+    unsafe {
+        if libc::statvfs(c.as_ptr(), stat.as_mut_ptr()) != 0 {
+            return u64::MAX;
+        }
+        let stat = stat.assume_init();
+        stat.f_bavail.saturating_mul(stat.f_frsize)
     }
 }
 
