@@ -42,6 +42,9 @@ Register-ArgumentCompleter -Native -CommandName 'keep' -ScriptBlock {
             [CompletionResult]::new('export', 'export', [CompletionResultType]::ParameterValue, 'Export every note, with tags, full history and parts, as JSON Lines')
             [CompletionResult]::new('import', 'import', [CompletionResultType]::ParameterValue, 'Import notes from a file written by ''keep export''')
             [CompletionResult]::new('reindex', 'reindex', [CompletionResultType]::ParameterValue, 'Embed everything that has no vector yet, with the configured model')
+            [CompletionResult]::new('check', 'check', [CompletionResultType]::ParameterValue, 'Verify the store: the database file, indexes, vectors, numbering')
+            [CompletionResult]::new('repair', 'repair', [CompletionResultType]::ParameterValue, 'Make the indexes, vectors and codes again, without changing a note')
+            [CompletionResult]::new('backup', 'backup', [CompletionResultType]::ParameterValue, 'Write a consistent copy of the store to a new file')
             [CompletionResult]::new('models', 'models', [CompletionResultType]::ParameterValue, 'List, install, verify or remove the files keep runs on')
             [CompletionResult]::new('doctor', 'doctor', [CompletionResultType]::ParameterValue, 'Check the runtime, the models, the store, a server, watched folders and the config file')
             [CompletionResult]::new('mcp', 'mcp', [CompletionResultType]::ParameterValue, 'Serve keep''s memory to agents over the Model Context Protocol')
@@ -229,6 +232,30 @@ Register-ArgumentCompleter -Native -CommandName 'keep' -ScriptBlock {
             [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
             break
         }
+        'keep;check' {
+            [CompletionResult]::new('--store', '--store', [CompletionResultType]::ParameterName, 'Store directory, holding keep.db, or a PostgreSQL URL (postgres://USER@HOST/DB) (or KEEP_STORE) [default: the platform data directory + /keep]')
+            [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print one JSON document instead of text')
+            [CompletionResult]::new('--ids', '--ids', [CompletionResultType]::ParameterName, 'Print only ids, one per line (for xargs)')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            break
+        }
+        'keep;repair' {
+            [CompletionResult]::new('--store', '--store', [CompletionResultType]::ParameterName, 'Store directory, holding keep.db, or a PostgreSQL URL (postgres://USER@HOST/DB) (or KEEP_STORE) [default: the platform data directory + /keep]')
+            [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print one JSON document instead of text')
+            [CompletionResult]::new('--ids', '--ids', [CompletionResultType]::ParameterName, 'Print only ids, one per line (for xargs)')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            break
+        }
+        'keep;backup' {
+            [CompletionResult]::new('--store', '--store', [CompletionResultType]::ParameterName, 'Store directory, holding keep.db, or a PostgreSQL URL (postgres://USER@HOST/DB) (or KEEP_STORE) [default: the platform data directory + /keep]')
+            [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print one JSON document instead of text')
+            [CompletionResult]::new('--ids', '--ids', [CompletionResultType]::ParameterName, 'Print only ids, one per line (for xargs)')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            break
+        }
         'keep;models' {
             [CompletionResult]::new('--store', '--store', [CompletionResultType]::ParameterName, 'Store directory, holding keep.db, or a PostgreSQL URL (postgres://USER@HOST/DB) (or KEEP_STORE) [default: the platform data directory + /keep]')
             [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print one JSON document instead of text')
@@ -363,6 +390,9 @@ Register-ArgumentCompleter -Native -CommandName 'keep' -ScriptBlock {
             [CompletionResult]::new('export', 'export', [CompletionResultType]::ParameterValue, 'Export every note, with tags, full history and parts, as JSON Lines')
             [CompletionResult]::new('import', 'import', [CompletionResultType]::ParameterValue, 'Import notes from a file written by ''keep export''')
             [CompletionResult]::new('reindex', 'reindex', [CompletionResultType]::ParameterValue, 'Embed everything that has no vector yet, with the configured model')
+            [CompletionResult]::new('check', 'check', [CompletionResultType]::ParameterValue, 'Verify the store: the database file, indexes, vectors, numbering')
+            [CompletionResult]::new('repair', 'repair', [CompletionResultType]::ParameterValue, 'Make the indexes, vectors and codes again, without changing a note')
+            [CompletionResult]::new('backup', 'backup', [CompletionResultType]::ParameterValue, 'Write a consistent copy of the store to a new file')
             [CompletionResult]::new('models', 'models', [CompletionResultType]::ParameterValue, 'List, install, verify or remove the files keep runs on')
             [CompletionResult]::new('doctor', 'doctor', [CompletionResultType]::ParameterValue, 'Check the runtime, the models, the store, a server, watched folders and the config file')
             [CompletionResult]::new('mcp', 'mcp', [CompletionResultType]::ParameterValue, 'Serve keep''s memory to agents over the Model Context Protocol')
@@ -412,6 +442,15 @@ Register-ArgumentCompleter -Native -CommandName 'keep' -ScriptBlock {
             break
         }
         'keep;help;reindex' {
+            break
+        }
+        'keep;help;check' {
+            break
+        }
+        'keep;help;repair' {
+            break
+        }
+        'keep;help;backup' {
             break
         }
         'keep;help;models' {

@@ -16,6 +16,12 @@ _keep() {
             ",$1")
                 cmd="keep"
                 ;;
+            keep,backup)
+                cmd="keep__subcmd__backup"
+                ;;
+            keep,check)
+                cmd="keep__subcmd__check"
+                ;;
             keep,del)
                 cmd="keep__subcmd__del"
                 ;;
@@ -61,6 +67,9 @@ _keep() {
             keep,reindex)
                 cmd="keep__subcmd__reindex"
                 ;;
+            keep,repair)
+                cmd="keep__subcmd__repair"
+                ;;
             keep,revert)
                 cmd="keep__subcmd__revert"
                 ;;
@@ -78,6 +87,12 @@ _keep() {
                 ;;
             keep,watch)
                 cmd="keep__subcmd__watch"
+                ;;
+            keep__subcmd__help,backup)
+                cmd="keep__subcmd__help__subcmd__backup"
+                ;;
+            keep__subcmd__help,check)
+                cmd="keep__subcmd__help__subcmd__check"
                 ;;
             keep__subcmd__help,del)
                 cmd="keep__subcmd__help__subcmd__del"
@@ -123,6 +138,9 @@ _keep() {
                 ;;
             keep__subcmd__help,reindex)
                 cmd="keep__subcmd__help__subcmd__reindex"
+                ;;
+            keep__subcmd__help,repair)
+                cmd="keep__subcmd__help__subcmd__repair"
                 ;;
             keep__subcmd__help,revert)
                 cmd="keep__subcmd__help__subcmd__revert"
@@ -191,8 +209,44 @@ _keep() {
 
     case "${cmd}" in
         keep)
-            opts="-h -V --store --json --ids --help --version put get list find tag del revert rate supersede now move export import reindex models doctor mcp serve watch ui help"
+            opts="-h -V --store --json --ids --help --version put get list find tag del revert rate supersede now move export import reindex check repair backup models doctor mcp serve watch ui help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 1 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --store)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        keep__subcmd__backup)
+            opts="-h --store --json --ids --help"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --store)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        keep__subcmd__check)
+            opts="-h --store --json --ids --help"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
@@ -367,8 +421,36 @@ _keep() {
             return 0
             ;;
         keep__subcmd__help)
-            opts="put get list find tag del revert rate supersede now move export import reindex models doctor mcp serve watch ui help"
+            opts="put get list find tag del revert rate supersede now move export import reindex check repair backup models doctor mcp serve watch ui help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        keep__subcmd__help__subcmd__backup)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        keep__subcmd__help__subcmd__check)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
@@ -633,6 +715,20 @@ _keep() {
             return 0
             ;;
         keep__subcmd__help__subcmd__reindex)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        keep__subcmd__help__subcmd__repair)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
@@ -1140,6 +1236,24 @@ _keep() {
             ;;
         keep__subcmd__reindex)
             opts="-h --all --store --json --ids --help"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --store)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        keep__subcmd__repair)
+            opts="-h --store --json --ids --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0

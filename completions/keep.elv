@@ -39,6 +39,9 @@ set edit:completion:arg-completer[keep] = {|@words|
             cand export 'Export every note, with tags, full history and parts, as JSON Lines'
             cand import 'Import notes from a file written by ''keep export'''
             cand reindex 'Embed everything that has no vector yet, with the configured model'
+            cand check 'Verify the store: the database file, indexes, vectors, numbering'
+            cand repair 'Make the indexes, vectors and codes again, without changing a note'
+            cand backup 'Write a consistent copy of the store to a new file'
             cand models 'List, install, verify or remove the files keep runs on'
             cand doctor 'Check the runtime, the models, the store, a server, watched folders and the config file'
             cand mcp 'Serve keep''s memory to agents over the Model Context Protocol'
@@ -211,6 +214,27 @@ set edit:completion:arg-completer[keep] = {|@words|
             cand -h 'Print help (see more with ''--help'')'
             cand --help 'Print help (see more with ''--help'')'
         }
+        &'keep;check'= {
+            cand --store 'Store directory, holding keep.db, or a PostgreSQL URL (postgres://USER@HOST/DB) (or KEEP_STORE) [default: the platform data directory + /keep]'
+            cand --json 'Print one JSON document instead of text'
+            cand --ids 'Print only ids, one per line (for xargs)'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+        }
+        &'keep;repair'= {
+            cand --store 'Store directory, holding keep.db, or a PostgreSQL URL (postgres://USER@HOST/DB) (or KEEP_STORE) [default: the platform data directory + /keep]'
+            cand --json 'Print one JSON document instead of text'
+            cand --ids 'Print only ids, one per line (for xargs)'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+        }
+        &'keep;backup'= {
+            cand --store 'Store directory, holding keep.db, or a PostgreSQL URL (postgres://USER@HOST/DB) (or KEEP_STORE) [default: the platform data directory + /keep]'
+            cand --json 'Print one JSON document instead of text'
+            cand --ids 'Print only ids, one per line (for xargs)'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+        }
         &'keep;models'= {
             cand --store 'Store directory, holding keep.db, or a PostgreSQL URL (postgres://USER@HOST/DB) (or KEEP_STORE) [default: the platform data directory + /keep]'
             cand --json 'Print one JSON document instead of text'
@@ -329,6 +353,9 @@ set edit:completion:arg-completer[keep] = {|@words|
             cand export 'Export every note, with tags, full history and parts, as JSON Lines'
             cand import 'Import notes from a file written by ''keep export'''
             cand reindex 'Embed everything that has no vector yet, with the configured model'
+            cand check 'Verify the store: the database file, indexes, vectors, numbering'
+            cand repair 'Make the indexes, vectors and codes again, without changing a note'
+            cand backup 'Write a consistent copy of the store to a new file'
             cand models 'List, install, verify or remove the files keep runs on'
             cand doctor 'Check the runtime, the models, the store, a server, watched folders and the config file'
             cand mcp 'Serve keep''s memory to agents over the Model Context Protocol'
@@ -364,6 +391,12 @@ set edit:completion:arg-completer[keep] = {|@words|
         &'keep;help;import'= {
         }
         &'keep;help;reindex'= {
+        }
+        &'keep;help;check'= {
+        }
+        &'keep;help;repair'= {
+        }
+        &'keep;help;backup'= {
         }
         &'keep;help;models'= {
             cand list 'What is installed, where, its size and sha256 (the default)'

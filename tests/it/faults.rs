@@ -375,3 +375,181 @@ fn a_read_only_file_system_serves_every_read_and_refuses_writes() {
         "{reply}"
     );
 }
+
+/// A note with versions and parts, and twenty more: what a check walks.
+fn varied_store(env: &Env) {
+    env.ok(&["put", "The harbour light is lit at dusk.", "--id", "light"]);
+    env.ok(&["put", "The harbour light is lit at six.", "--id", "light"]);
+    let guide = env.path("guide.md");
+    let sections: String = (1..=6)
+        .map(|i| {
+            format!(
+                "## Section {i}\n\n{}\n\n",
+                format!("Paragraph {i} on the keeping of lamps, wicks and oil in a lighthouse. ")
+                    .repeat(30)
+            )
+        })
+        .collect();
+    std::fs::write(&guide, format!("# Lighthouse guide\n\n{sections}")).unwrap();
+    env.ok(&["put", guide.to_str().unwrap()]);
+    env.ok(&["put", folder(env, "notes", 20).to_str().unwrap()]);
+    env.ok(&["rate", "light", "useful"]);
+    env.ok(&["reindex"]);
+}
+
+#[test]
+fn check_finds_damage_and_repair_mends_it_without_changing_a_note() {
+    let env = Env::with_model();
+    varied_store(&env);
+    assert!(env.ok(&["check"]).starts_with("ok: "));
+    let before = env.export();
+    let light = "(SELECT rid FROM notes WHERE id = 'light')";
+
+    if env.on_postgres() {
+        env.sql(
+            "DELETE FROM vec_notes WHERE key = (SELECT rid FROM notes WHERE id LIKE '%guide.md')",
+        );
+        let out = env.run(&["check"]);
+        assert_eq!(out.status.code(), Some(1));
+        let stdout = String::from_utf8_lossy(&out.stdout);
+        assert!(
+            stdout.contains("1 row(s) of notes marked embedded without a vector"),
+            "{stdout}"
+        );
+        env.ok(&["repair"]);
+        assert!(env.ok(&["check"]).starts_with("ok: "));
+        env.ok(&["reindex"]);
+        assert_eq!(
+            env.export(),
+            before,
+            "the notes and, once embedded, their vectors"
+        );
+        return;
+    }
+
+    // Index rows removed: a keyword entry, an int8 code, a version's
+    // number moved out of line.
+    env.sql(&format!("DELETE FROM notes_fts WHERE rowid = {light}"));
+    env.sql(
+        "DELETE FROM codes_notes WHERE key = (SELECT rid FROM notes WHERE id LIKE '%guide.md')",
+    );
+    let out = env.run(&["check"]);
+    assert_eq!(out.status.code(), Some(1));
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    for expected in [
+        "1 row(s) of notes missing from the keyword index notes_fts",
+        "1 vector(s) in vec_notes without their int8 code",
+    ] {
+        assert!(stdout.contains(expected), "{expected}: {stdout}");
+    }
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        stderr.contains("2 problem(s)") && stderr.contains("keep repair"),
+        "{stderr}"
+    );
+    let repaired = env.ok(&["repair"]);
+    assert!(repaired.contains("the old file is kept as "), "{repaired}");
+    assert!(env.ok(&["check"]).starts_with("ok: "));
+    assert_eq!(env.export(), before, "not a note changed");
+
+    // A page of an index overwritten with garbage.
+    env.sql("PRAGMA wal_checkpoint(TRUNCATE)");
+    let db = env.store().join("keep.db");
+    let (root, page): (i64, i64) = {
+        let conn = rusqlite::Connection::open(&db).unwrap();
+        let root = conn
+            .query_row(
+                "SELECT rootpage FROM sqlite_master WHERE name = 'notes_updated'",
+                [],
+                |r| r.get(0),
+            )
+            .unwrap();
+        let page = conn
+            .query_row("PRAGMA page_size", [], |r| r.get(0))
+            .unwrap();
+        (root, page)
+    };
+    {
+        use std::io::{Seek, SeekFrom, Write};
+        let mut file = std::fs::OpenOptions::new().write(true).open(&db).unwrap();
+        file.seek(SeekFrom::Start(((root - 1) * page) as u64))
+            .unwrap();
+        file.write_all(&vec![0xAB; page as usize]).unwrap();
+    }
+    let out = env.run(&["check"]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(
+        String::from_utf8_lossy(&out.stdout).contains("database file: "),
+        "{}",
+        String::from_utf8_lossy(&out.stdout)
+    );
+    env.ok(&["repair"]);
+    assert!(env.ok(&["check"]).starts_with("ok: "));
+    assert_eq!(env.export(), before, "not a note changed");
+    assert_eq!(env.ok(&["list", "-n", "5", "--ids"]).lines().count(), 5);
+    let kept: Vec<_> = std::fs::read_dir(env.store())
+        .unwrap()
+        .filter_map(|e| e.ok())
+        .filter(|e| {
+            e.file_name()
+                .to_string_lossy()
+                .starts_with("keep.db.damaged-")
+        })
+        .collect();
+    assert!(kept.len() >= 2, "each old file is kept");
+}
+
+#[test]
+fn a_backup_taken_while_others_write_is_a_sound_store() {
+    let env = Env::with_model();
+    if env.on_postgres() {
+        let out = env.run(&["backup", env.path("copy.db").to_str().unwrap()]);
+        assert_eq!(out.status.code(), Some(2));
+        assert!(String::from_utf8_lossy(&out.stderr).contains("pg_dump"));
+        return;
+    }
+    varied_store(&env);
+    let stop = env.path("stop-writing");
+    let script = format!(
+        "i=0; while [ ! -e '{stop}' ]; do '{keep}' put \"Written during the backup, number $i.\" --id during-$i >/dev/null || exit 1; i=$((i+1)); done; echo $i",
+        stop = stop.display(),
+        keep = Env::bin()
+    );
+    let writer = env
+        .program(Path::new("bash"), &["-c", &script])
+        .stdout(Stdio::piped())
+        .spawn()
+        .unwrap();
+    std::thread::sleep(std::time::Duration::from_millis(300));
+    let copy = env.path("copy/keep.db");
+    std::fs::create_dir_all(copy.parent().unwrap()).unwrap();
+    let said = env.ok(&["backup", copy.to_str().unwrap()]);
+    std::fs::write(&stop, "").unwrap();
+    let out = writer.wait_with_output().unwrap();
+    assert!(out.status.success(), "the writer went on");
+    let written = String::from_utf8_lossy(&out.stdout).trim().to_string();
+    assert!(said.contains("checked: ok"), "{said}");
+    let out = env.run(&["backup", copy.to_str().unwrap()]);
+    assert_eq!(
+        out.status.code(),
+        Some(2),
+        "an existing file is not overwritten"
+    );
+    let listed = env
+        .cmd(&[
+            "--store",
+            copy.parent().unwrap().to_str().unwrap(),
+            "list",
+            "--ids",
+            "-a",
+            "-n",
+            "1000",
+        ])
+        .output()
+        .unwrap();
+    assert!(listed.status.success());
+    let ids = String::from_utf8_lossy(&listed.stdout);
+    assert!(ids.lines().any(|l| l == "light"));
+    assert!(ids.lines().count() >= 22, "{ids}");
+    println!("backup taken while {written} notes were written");
+}

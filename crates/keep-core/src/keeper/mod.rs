@@ -104,6 +104,31 @@ impl Keeper {
         self.store.db().health()
     }
 
+    /// What is wrong with the store, one line each; empty when all is
+    /// well.
+    pub fn check(&self) -> Result<Vec<String>> {
+        self.store.check()
+    }
+
+    /// Makes again what is derived from the notes (keyword indexes,
+    /// codes; vectors that cannot be kept wait for the model), without
+    /// changing a note; returns what it did. `progress` hears notes done
+    /// of all.
+    pub fn repair(&mut self, progress: &mut dyn FnMut(usize, usize)) -> Result<Vec<String>> {
+        self.store.repair(progress)
+    }
+
+    /// The problems of a SQLite store file (a backup), read only.
+    pub fn check_file(path: &Path) -> Result<Vec<String>> {
+        crate::store::check_file(path)
+    }
+
+    /// Writes a consistent copy of the store to the new file `to` while
+    /// other processes go on writing.
+    pub fn backup(&self, to: &Path) -> Result<()> {
+        self.store.backup(to)
+    }
+
     /// The id of the configured embedding model (what its vectors are
     /// recorded as), without loading it.
     pub fn model_id(&self) -> Result<String> {

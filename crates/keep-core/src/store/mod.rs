@@ -23,7 +23,7 @@ pub use backend::Backend;
 pub use postgres::{
     PgDb, PgStore, is_database_url, listen_for_changes, on_blocking_thread, shown_url,
 };
-pub use sqlite::{SqliteDb, SqliteStore};
+pub use sqlite::{SqliteDb, SqliteStore, check_file};
 pub use types::{Health, Lease, WatchedDir};
 pub use vectors::{PendingText, VecKind, VecRow, VectorSpace, to_bytes as vector_bytes};
 
@@ -126,6 +126,54 @@ impl Store {
         match self {
             Store::Sqlite(s) => s.path().parent().unwrap_or(Path::new(".")),
             Store::Postgres(s) => s.path(),
+        }
+    }
+
+    /// What is wrong with the store (its file, its indexes, its vectors,
+    /// the numbering of versions and parts), one line each.
+    pub fn check(&self) -> Result<Vec<String>> {
+        match self {
+            Store::Sqlite(s) => s.check(),
+            Store::Postgres(s) => s.db().check(),
+        }
+    }
+
+    /// Makes again what is derived from the notes, without changing a
+    /// note; returns what it did, one line each. A SQLite store is copied
+    /// into a fresh file (which also mends damaged pages outside the
+    /// notes' own tables); the old file stays beside it.
+    pub fn repair(&mut self, progress: &mut dyn FnMut(usize, usize)) -> Result<Vec<String>> {
+        match self {
+            Store::Sqlite(s) => {
+                let r = s.rebuild(progress)?;
+                let mut done = vec![format!(
+                    "copied {} note(s), {} version(s) and {} part(s) into a fresh file; their keyword indexes were made again",
+                    r.notes, r.versions, r.parts
+                )];
+                done.push(if r.body_index_kept {
+                    "the index of the notes' original text was kept".into()
+                } else {
+                    "the index of the notes' original text could not be read: it now holds their summaries and parts".into()
+                });
+                done.push(format!(
+                    "{} vector(s) kept and their int8 codes made again; {} row(s) wait for the model",
+                    r.vectors, r.vectors_waiting
+                ));
+                done.push(format!("the old file is kept as {}", r.old_file.display()));
+                Ok(done)
+            }
+            Store::Postgres(s) => s.write(|db| db.repair()),
+        }
+    }
+
+    /// A consistent copy of a SQLite store at `to`, taken while others
+    /// write.
+    pub fn backup(&self, to: &Path) -> Result<()> {
+        match self {
+            Store::Sqlite(s) => s.backup(to),
+            Store::Postgres(_) => Err(crate::error::Error::invalid(
+                "a store on PostgreSQL is backed up with the server's own tools (pg_dump), or with 'keep export'",
+            )),
         }
     }
 

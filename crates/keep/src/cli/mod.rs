@@ -1,6 +1,8 @@
 //! The command line: argument definitions (one file per subcommand), the
 //! shared context, and dispatch. Commands parse, call `Keeper`, render.
 
+mod backup;
+mod check;
 mod complete;
 mod del;
 pub mod docs;
@@ -20,6 +22,7 @@ mod put;
 mod rate;
 mod reindex;
 pub mod remote;
+mod repair;
 mod revert;
 mod serve;
 mod supersede;
@@ -86,6 +89,9 @@ pub enum Command {
     Export(export::Args),
     Import(import::Args),
     Reindex(reindex::Args),
+    Check(check::Args),
+    Repair(repair::Args),
+    Backup(backup::Args),
     Models(models::Args),
     Doctor(doctor::Args),
     Mcp(mcp::Args),
@@ -390,6 +396,9 @@ fn dispatch(ctx: &mut Ctx, command: Option<Command>) -> CliResult {
         Some(Command::Export(args)) => export::run(ctx, args),
         Some(Command::Import(args)) => import::run(ctx, args),
         Some(Command::Reindex(args)) => reindex::run(ctx, args),
+        Some(Command::Check(args)) => check::run(ctx, args),
+        Some(Command::Repair(args)) => repair::run(ctx, args),
+        Some(Command::Backup(args)) => backup::run(ctx, args),
         Some(Command::Models(args)) => models::run(ctx, args),
         Some(Command::Doctor(args)) => doctor::run(ctx, args),
         Some(Command::Mcp(args)) => mcp::run(ctx, args),

@@ -9,6 +9,7 @@
 //! committed before its turn, so a read-then-write (the next version
 //! number, a duplicate check, a lease) is never raced. Reads never wait.
 
+mod check;
 mod filter;
 mod rows;
 mod search;

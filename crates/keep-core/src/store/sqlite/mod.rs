@@ -6,6 +6,7 @@
 //! `Store::db`; writes through `Store::write`, which runs a closure inside one
 //! immediate transaction so a failure leaves nothing half-written.
 
+mod check;
 mod edges;
 mod feedback;
 mod filter;
@@ -18,6 +19,8 @@ mod quant;
 mod vectors;
 mod versions;
 mod watch;
+
+pub use check::check_file;
 
 use std::cell::RefCell;
 use std::collections::HashMap;
