@@ -27,4 +27,5 @@ mod serve;
 mod tag_del_revert;
 mod truth;
 mod tui;
+mod upgrades;
 mod watch;

@@ -116,6 +116,8 @@ impl SqliteStore {
             )?
         };
         conn.busy_timeout(BUSY_TIMEOUT)?;
+        // A newer keep's store is refused before anything is set on it.
+        refuse_newer(&conn, &path)?;
         if !read_only {
             conn.pragma_update(None, "journal_mode", "WAL")?;
             conn.pragma_update(None, "synchronous", "NORMAL")?;
@@ -247,6 +249,21 @@ impl SqliteStore {
         }
         Ok(())
     }
+}
+
+/// `Error::SchemaTooNew` when the file at `path` was written by a newer
+/// keep.
+fn refuse_newer(conn: &Connection, path: &Path) -> Result<()> {
+    let found: i64 = conn.pragma_query_value(None, "user_version", |r| r.get(0))?;
+    let known = MIGRATIONS.last().map_or(0, |m| m.0);
+    if found > known {
+        return Err(Error::SchemaTooNew {
+            path: path.to_path_buf(),
+            found,
+            known,
+        });
+    }
+    Ok(())
 }
 
 /// A failure that is about the store's file rather than the statement (its

@@ -1,0 +1,170 @@
+//! Stores written at each earlier schema version open, migrate and pass
+//! `keep check` with their notes, versions, parts and ratings intact; a
+//! store written by a newer keep is refused, naming both versions, and is
+//! left byte for byte as it was.
+//!
+//! The stores are committed in `testdata/stores/` (`schema-N.db`): each is
+//! the migrations up to N applied to an empty file, then the rows keep
+//! wrote at that version. `KEEP_UPDATE_DOCS=1` writes them again.
+
+use std::path::{Path, PathBuf};
+
+use crate::common::{Env, repo_root};
+
+/// The schema versions before this build's.
+const EARLIER: std::ops::RangeInclusive<i64> = 1..=4;
+
+fn fixture(version: i64) -> PathBuf {
+    repo_root().join(format!("testdata/stores/schema-{version}.db"))
+}
+
+/// The migrations' SQL, in order.
+fn migrations() -> Vec<String> {
+    let dir = repo_root().join("crates/keep-core/src/store/sqlite/migrations");
+    let mut files: Vec<PathBuf> = std::fs::read_dir(&dir)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|e| e == "sql"))
+        .collect();
+    files.sort();
+    files
+        .iter()
+        .map(|f| std::fs::read_to_string(f).unwrap())
+        .collect()
+}
+
+/// Writes the store of schema `version` at `path`.
+fn write_fixture(version: i64, path: &Path) {
+    let _ = std::fs::remove_file(path);
+    std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+    let conn = rusqlite::Connection::open(path).unwrap();
+    for sql in migrations().iter().take(version as usize) {
+        conn.execute_batch(sql).unwrap();
+    }
+    conn.pragma_update(None, "user_version", version).unwrap();
+    let t0: i64 = 1_790_000_000_000;
+    conn.execute_batch(&format!(
+        "INSERT INTO notes (rid, id, summary, content_hash, created, updated, accessed) VALUES
+           (1, 'harbour', 'The harbour lighthouse is lit at six.', 'h2', {t0}, {t1}, {t1}),
+           (2, 'file:///srv/docs/keeping.md', 'Keeping the lamps', 'h3', {t0}, {t0}, {t0});
+         INSERT INTO tags (note, key, value) VALUES
+           (1, 'topic', 'harbour'), (1, '_source', 'inline'),
+           (2, '_source', 'file'), (2, 'title', 'Keeping the lamps');
+         INSERT INTO versions (vid, note, seq, summary, tags, content_hash, created, updated) VALUES
+           (1, 1, 1, 'The harbour lighthouse is lit at dusk.', '{{\"topic\":[\"harbour\"]}}', 'h1', {t0}, {t0});
+         INSERT INTO parts (pid, note, number, summary, tags) VALUES
+           (1, 2, 1, 'Wicks are trimmed every morning before the lamp is cleaned.', '{{}}'),
+           (2, 2, 2, 'Oil is carried up the tower in the afternoon.', '{{}}');
+         INSERT INTO notes_fts (rowid, summary, tags) VALUES
+           (1, 'The harbour lighthouse is lit at six.', 'topic harbour'),
+           (2, 'Keeping the lamps', 'title Keeping the lamps');
+         INSERT INTO body_fts (rowid, body) VALUES
+           (1, 'The harbour lighthouse is lit at six.'),
+           (2, 'Keeping the lamps. Wicks are trimmed every morning. Oil is carried up the tower.');",
+        t1 = t0 + 86_400_000,
+    ))
+    .unwrap();
+    if version >= 4 {
+        conn.execute_batch(&format!(
+            "INSERT INTO feedback (note, useful, wrong, updated) VALUES (1, 2, 0, {t0})"
+        ))
+        .unwrap();
+    }
+    conn.execute_batch("PRAGMA journal_mode = DELETE; VACUUM")
+        .unwrap();
+}
+
+fn store_from(env: &Env, version: i64) {
+    let path = fixture(version);
+    if std::env::var_os("KEEP_UPDATE_DOCS").is_some() {
+        write_fixture(version, &path);
+    }
+    assert!(
+        path.exists(),
+        "{} (KEEP_UPDATE_DOCS=1 writes it)",
+        path.display()
+    );
+    std::fs::create_dir_all(env.store()).unwrap();
+    std::fs::copy(&path, env.store().join("keep.db")).unwrap();
+}
+
+#[test]
+fn a_store_of_each_earlier_schema_opens_migrates_and_passes_check() {
+    for version in EARLIER {
+        let env = Env::new();
+        if env.on_postgres() {
+            // The committed stores are SQLite files; PostgreSQL migrations
+            // are run by every test of the suite on a fresh database.
+            return;
+        }
+        store_from(&env, version);
+        let checked = env.run(&["check"]);
+        assert!(
+            checked.status.success(),
+            "schema {version}: {}{}",
+            String::from_utf8_lossy(&checked.stdout),
+            String::from_utf8_lossy(&checked.stderr)
+        );
+        let shown = env.ok(&["get", "harbour"]);
+        assert!(shown.contains("lit at six"), "schema {version}: {shown}");
+        let old = env.ok(&["get", "harbour@V{1}"]);
+        assert!(old.contains("lit at dusk"), "schema {version}: {old}");
+        let found = env.ok(&["find", "--mode", "keyword", "lighthouse", "--ids"]);
+        assert_eq!(found.lines().next(), Some("harbour"), "schema {version}");
+        let by_name = env.ok(&["find", "--mode", "keyword", "keeping", "--ids"]);
+        assert!(
+            by_name.contains("keeping.md"),
+            "schema {version}: {by_name}"
+        );
+        let parts = env.ok(&["get", "file:///srv/docs/keeping.md", "--parts"]);
+        assert!(
+            parts.contains("Wicks are trimmed"),
+            "schema {version}: {parts}"
+        );
+        if version >= 4 {
+            assert!(
+                env.export().contains("\"rating\":{\"useful\":2"),
+                "schema {version}"
+            );
+        }
+        env.ok(&["put", "A note written after the upgrade.", "--id", "after"]);
+        assert_eq!(env.all_ids().len(), 3, "schema {version}");
+        assert!(env.ok(&["check"]).starts_with("ok: "), "schema {version}");
+    }
+}
+
+#[test]
+fn a_store_of_a_newer_keep_is_refused_and_left_as_it_was() {
+    let env = Env::new();
+    if env.on_postgres() {
+        env.ok(&["put", "A note.", "--id", "n"]);
+        env.sql("INSERT INTO keep_schema (version) VALUES (99)");
+        let stderr = env.fails(&["list"], 2);
+        assert!(
+            stderr.contains("written by a newer keep (schema 99, this build knows "),
+            "{stderr}"
+        );
+        return;
+    }
+    store_from(&env, 4);
+    let db = env.store().join("keep.db");
+    {
+        let conn = rusqlite::Connection::open(&db).unwrap();
+        conn.pragma_update(None, "user_version", 99).unwrap();
+    }
+    let before = std::fs::read(&db).unwrap();
+    for args in [
+        &["list"][..],
+        &["put", "x", "--id", "x"],
+        &["check"],
+        &["repair"],
+    ] {
+        let stderr = env.fails(args, 2);
+        assert!(
+            stderr.contains("was written by a newer keep (schema 99, this build knows 5)"),
+            "{args:?}: {stderr}"
+        );
+        assert_eq!(stderr.lines().count(), 1, "{stderr}");
+    }
+    assert!(std::fs::read(&db).unwrap() == before, "not a byte changed");
+}
