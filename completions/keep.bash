@@ -1289,7 +1289,7 @@ _keep() {
             return 0
             ;;
         keep__subcmd__serve)
-            opts="-h --listen --allow --scope --token --status --store --json --ids --help"
+            opts="-h --listen --allow --scope --token --status --session-timeout --store --json --ids --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1304,6 +1304,10 @@ _keep() {
                     return 0
                     ;;
                 --scope)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --session-timeout)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;

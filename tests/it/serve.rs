@@ -398,3 +398,188 @@ fn a_client_that_leaves_during_a_call_does_not_disturb_the_others() {
     assert_eq!(report["errors"], 0, "{report}");
     assert!(report["recalls"].as_u64().unwrap() > 0, "{report}");
 }
+
+/// One request on its own connection: (status, `Mcp-Session-Id`, body).
+fn exchange(addr: &str, session: Option<&str>, body: &str) -> (u16, Option<String>, String) {
+    let mut stream = TcpStream::connect(addr).unwrap();
+    stream
+        .set_read_timeout(Some(Duration::from_secs(30)))
+        .unwrap();
+    let session_header = session.map_or(String::new(), |s| format!("Mcp-Session-Id: {s}\r\n"));
+    let request = format!(
+        "POST /mcp HTTP/1.1\r\nHost: {addr}\r\nContent-Type: application/json\r\nAccept: application/json, text/event-stream\r\nMCP-Protocol-Version: 2025-06-18\r\n{session_header}Content-Length: {}\r\nConnection: close\r\n\r\n{body}",
+        body.len()
+    );
+    stream.write_all(request.as_bytes()).unwrap();
+    let mut answer = Vec::new();
+    let _ = stream.read_to_end(&mut answer);
+    let text = String::from_utf8_lossy(&answer).to_string();
+    let status = text
+        .split_whitespace()
+        .nth(1)
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(0);
+    let session = text.lines().find_map(|l| {
+        l.to_ascii_lowercase()
+            .starts_with("mcp-session-id:")
+            .then(|| l[15..].trim().to_string())
+    });
+    let body = text
+        .split_once("\r\n\r\n")
+        .map_or(String::new(), |(_, b)| b.to_string());
+    (status, session, body)
+}
+
+const INITIALIZE: &str = r#"{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"raw","version":"1"}}}"#;
+
+/// A session ready for tool calls.
+fn open_session(addr: &str) -> String {
+    let (status, session, _) = exchange(addr, None, INITIALIZE);
+    assert_eq!(status, 200);
+    let session = session.expect("a session id");
+    let (status, _, _) = exchange(
+        addr,
+        Some(&session),
+        r#"{"jsonrpc":"2.0","method":"notifications/initialized"}"#,
+    );
+    assert_eq!(status, 202);
+    session
+}
+
+fn resident_mb(pid: u32) -> f64 {
+    let status = std::fs::read_to_string(format!("/proc/{pid}/status")).unwrap();
+    status
+        .lines()
+        .find_map(|l| l.strip_prefix("VmRSS:"))
+        .and_then(|v| v.trim().trim_end_matches("kB").trim().parse::<f64>().ok())
+        .map_or(0.0, |kb| kb / 1024.0)
+}
+
+#[test]
+fn under_attack_a_normal_client_keeps_working_and_the_server_stays_bounded() {
+    let env = Env::with_model();
+    env.ok(&["put", "The harbour light is lit at dusk.", "--id", "light"]);
+    let server = Server::start(&env, &["--listen", "127.0.0.1:0", "--session-timeout", "4"]);
+    let addr = server.addr.clone();
+    let pid = server.child.id();
+    let session = open_session(&addr);
+    let recall = r#"{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"recall","arguments":{"query":"when is the harbour light lit"}}}"#;
+    let (status, _, body) = exchange(&addr, Some(&session), recall);
+    assert_eq!(status, 200, "{body}");
+    assert!(body.contains("light"), "{body}");
+    let before = resident_mb(pid);
+
+    let stop = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
+    let mut attackers = Vec::new();
+    // A thousand connections that never send a byte.
+    let idle = {
+        let addr = addr.clone();
+        std::thread::spawn(move || {
+            (0..1000)
+                .filter_map(|_| TcpStream::connect(&addr).ok())
+                .collect::<Vec<_>>()
+        })
+    };
+    // Five thousand sessions opened and abandoned.
+    attackers.push({
+        let addr = addr.clone();
+        std::thread::spawn(move || {
+            let mut opened = 0;
+            for _ in 0..5000 {
+                if exchange(&addr, None, INITIALIZE).1.is_some() {
+                    opened += 1;
+                }
+            }
+            opened
+        })
+    });
+    // Bodies too large, declared and not, malformed requests, wrong ids.
+    attackers.push({
+        let (addr, stop) = (addr.clone(), std::sync::Arc::clone(&stop));
+        std::thread::spawn(move || {
+            let mut refused = 0;
+            while !stop.load(std::sync::atomic::Ordering::SeqCst) {
+                let mut big = TcpStream::connect(&addr).unwrap();
+                big.set_read_timeout(Some(Duration::from_secs(30))).unwrap();
+                let head = format!(
+                    "POST /mcp HTTP/1.1\r\nHost: {addr}\r\nContent-Type: application/json\r\nAccept: application/json, text/event-stream\r\nContent-Length: {}\r\n\r\n",
+                    100 * 1024 * 1024
+                );
+                big.write_all(head.as_bytes()).unwrap();
+                let mut answer = [0u8; 64];
+                let n = big.read(&mut answer).unwrap_or(0);
+                if String::from_utf8_lossy(&answer[..n]).contains(" 413 ") {
+                    refused += 1;
+                }
+                let mut chunked = TcpStream::connect(&addr).unwrap();
+                chunked.set_write_timeout(Some(Duration::from_secs(5))).unwrap();
+                let head = format!(
+                    "POST /mcp HTTP/1.1\r\nHost: {addr}\r\nContent-Type: application/json\r\nAccept: application/json, text/event-stream\r\nTransfer-Encoding: chunked\r\n\r\n"
+                );
+                let _ = chunked.write_all(head.as_bytes());
+                let chunk = vec![b'['; 1024 * 1024];
+                for _ in 0..40 {
+                    if chunked
+                        .write_all(format!("{:x}\r\n", chunk.len()).as_bytes())
+                        .and_then(|_| chunked.write_all(&chunk))
+                        .and_then(|_| chunked.write_all(b"\r\n"))
+                        .is_err()
+                    {
+                        break;
+                    }
+                }
+                let mut garbage = TcpStream::connect(&addr).unwrap();
+                let _ = garbage.write_all(b"\x16\x03\x01 GARBAGE / HTTP/9\r\n\r\n{{{{");
+                let (status, _, _) = exchange(&addr, Some("no-such-session"), recall);
+                assert!(status == 404 || status == 400, "unknown session: {status}");
+            }
+            refused
+        })
+    });
+
+    let mut latencies = Vec::new();
+    let started = std::time::Instant::now();
+    while started.elapsed() < Duration::from_secs(20) {
+        let t = std::time::Instant::now();
+        let (status, _, body) = exchange(&addr, Some(&session), recall);
+        latencies.push(t.elapsed().as_secs_f64() * 1000.0);
+        assert_eq!(status, 200, "the normal client was refused: {body}");
+        assert!(body.contains("light"), "{body}");
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    let during = resident_mb(pid);
+    stop.store(true, std::sync::atomic::Ordering::SeqCst);
+    let opened = attackers.remove(0).join().unwrap();
+    let refused = attackers.remove(0).join().unwrap();
+    let idle = idle.join().unwrap();
+    latencies.sort_by(f64::total_cmp);
+    let p = |q: f64| latencies[((latencies.len() - 1) as f64 * q) as usize];
+    println!(
+        "{} recalls under attack: p50 {:.1} ms, p99 {:.1} ms; {} idle connections, {opened} sessions opened and left, {refused} 100 MB bodies refused; resident {before:.0} MB before, {during:.0} MB during",
+        latencies.len(),
+        p(0.5),
+        p(0.99),
+        idle.len()
+    );
+    assert!(opened >= 4900, "{opened} sessions");
+    assert!(refused > 0);
+    assert!(idle.len() >= 900, "{} idle connections", idle.len());
+    assert!(p(0.99) < 100.0, "p99 {:.1} ms", p(0.99));
+    assert!(during < 1024.0, "{during:.0} MB");
+    drop(idle);
+
+    // Sessions left without a request for --session-timeout expire (the
+    // normal client's too, once it stops); a new one works.
+    std::thread::sleep(Duration::from_secs(6));
+    let (status, _, _) = exchange(&addr, Some(&session), recall);
+    assert_eq!(
+        status, 404,
+        "an idle session expires after --session-timeout"
+    );
+    let fresh = open_session(&addr);
+    let (status, _, body) = exchange(&addr, Some(&fresh), recall);
+    assert_eq!(status, 200, "{body}");
+    let after = resident_mb(pid);
+    println!("resident {after:.0} MB after the sessions expired");
+    assert!(server.terminate().success());
+}

@@ -6,6 +6,9 @@ use std::path::PathBuf;
 
 pub type Result<T, E = Error> = std::result::Result<T, E>;
 
+/// How the message of a lost database connection begins.
+pub const LOST_CONNECTION: &str = "lost the connection to the database server";
+
 #[derive(Debug, thiserror::Error)]
 pub enum Error {
     /// No note (or no such version or part of a note) exists.
@@ -122,10 +125,11 @@ impl Error {
     /// be written, its server is gone) rather than of one note: retrying
     /// note by note, or going on to the next file, cannot help.
     pub fn is_store_fault(&self) -> bool {
-        matches!(
-            self,
-            Error::DiskFull { .. } | Error::ReadOnlyStore { .. } | Error::Server(_)
-        )
+        match self {
+            Error::DiskFull { .. } | Error::ReadOnlyStore { .. } => true,
+            Error::Server(message) => message.starts_with(LOST_CONNECTION),
+            _ => false,
+        }
     }
 
     /// The message without the file, URL or folder it is about, for

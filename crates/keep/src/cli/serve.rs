@@ -51,6 +51,10 @@ pub struct Args {
     /// Say whether a server is up for this store: pid, address, sessions, backlog (exit 1 when none)
     #[arg(long)]
     pub status: bool,
+
+    /// Close an MCP session after SECONDS without a request
+    #[arg(long, value_name = "SECONDS", default_value_t = 300)]
+    pub session_timeout: u64,
 }
 
 const LOCK_FILE: &str = "serve.lock";
@@ -143,6 +147,7 @@ pub fn run(ctx: &mut Ctx, args: Args) -> CliResult {
         ));
         let options = HttpOptions {
             listen: bound,
+            session_idle: std::time::Duration::from_secs(args.session_timeout.max(1)),
             token,
             ctx: server_ctx,
         };

@@ -25,10 +25,18 @@ pub const ENDPOINT: &str = "/mcp";
 
 /// How long in-flight requests may take to finish after a stop is asked.
 const DRAIN: Duration = Duration::from_secs(10);
+/// The largest request body taken: a JSON-RPC message, with room for a
+/// long text to remember.
+pub const MAX_BODY: u64 = 16 * 1024 * 1024;
+/// How long a connection may take to send a request's headers; an idle
+/// connection is closed after it.
+const HEADER_TIMEOUT: Duration = Duration::from_secs(10);
 
 /// What `keep serve` asks of the HTTP side.
 pub struct HttpOptions {
     pub listen: SocketAddr,
+    /// How long a session may go unused before it is closed.
+    pub session_idle: Duration,
     /// Required of every request when set (`Authorization: Bearer ...`).
     pub token: Option<String>,
     pub ctx: Context,
@@ -55,6 +63,17 @@ fn authorized(request: &Request<Incoming>, token: &str) -> bool {
     };
     let (a, b) = (given.trim().as_bytes(), token.as_bytes());
     a.len() == b.len() && a.iter().zip(b).fold(0u8, |acc, (x, y)| acc | (x ^ y)) == 0
+}
+
+/// The body length a request declares, if it does.
+fn declared_length(request: &Request<Incoming>) -> Option<u64> {
+    request
+        .headers()
+        .get(hyper::header::CONTENT_LENGTH)?
+        .to_str()
+        .ok()?
+        .parse()
+        .ok()
 }
 
 /// Hosts and origins a server on `listen` accepts: loopback names on a
@@ -161,9 +180,11 @@ pub async fn serve(
             })
         }
     };
+    let mut sessions_kept = LocalSessionManager::default();
+    sessions_kept.session_config.keep_alive = Some(options.session_idle);
     let service = StreamableHttpService::new(
         factory,
-        Arc::new(LocalSessionManager::default()),
+        Arc::new(sessions_kept),
         config(options.listen, stop.child_token()),
     );
     let token = options.token.map(Arc::new);
@@ -199,7 +220,15 @@ pub async fn serve(
                     );
                     return Ok(response);
                 }
+                if declared_length(&request).is_some_and(|n| n > MAX_BODY) {
+                    return Ok(plain(
+                        StatusCode::PAYLOAD_TOO_LARGE,
+                        &format!("a request body may hold at most {MAX_BODY} bytes"),
+                    ));
+                }
                 let closing = request.method() == hyper::Method::DELETE;
+                let request =
+                    request.map(|body| http_body_util::Limited::new(body, MAX_BODY as usize));
                 let mut response = service.handle(request).await;
                 if closing && response.status() == StatusCode::ACCEPTED {
                     // The session is gone at once, not later: say so, as
@@ -210,9 +239,14 @@ pub async fn serve(
             }
         });
         connections.spawn(async move {
-            let _ = hyper::server::conn::http1::Builder::new()
+            // A connection that fails or is dropped by its client concerns
+            // that client alone.
+            hyper::server::conn::http1::Builder::new()
+                .timer(hyper_util::rt::TokioTimer::new())
+                .header_read_timeout(HEADER_TIMEOUT)
                 .serve_connection(TokioIo::new(stream), handler)
-                .await;
+                .await
+                .ok();
         });
         while connections.try_join_next().is_some() {}
     }

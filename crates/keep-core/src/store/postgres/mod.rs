@@ -207,7 +207,7 @@ impl PgStore {
     /// connection itself is gone.
     fn lost(&self, e: Error) -> Error {
         match e {
-            Error::Server(message) if message.starts_with("lost the connection") => {
+            Error::Server(message) if message.starts_with(crate::error::LOST_CONNECTION) => {
                 Error::Server(format!("{} ({})", message, self.shown))
             }
             other => other,
@@ -235,14 +235,23 @@ impl PgStore {
                 self.shown
             )));
         }
-        db.batch("CREATE EXTENSION IF NOT EXISTS vector")
-            .map_err(|e| {
-                Error::Server(format!(
-                    "{}: pgvector is installed on the server but not in this database, \
+        let created = db.batch("CREATE EXTENSION IF NOT EXISTS vector");
+        // Another process opening the same new database may have added it
+        // at the same moment.
+        if created.is_err()
+            && db
+                .row("SELECT 1 FROM pg_extension WHERE extname = 'vector'", &[])?
+                .is_some()
+        {
+            return Ok(());
+        }
+        created.map_err(|e| {
+            Error::Server(format!(
+                "{}: pgvector is installed on the server but not in this database, \
                      and keep may not add it ({e}): ask its owner to run CREATE EXTENSION vector",
-                    self.shown
-                ))
-            })
+                self.shown
+            ))
+        })
     }
 
     /// Applies the migrations this database lacks, under the write lock.
@@ -503,9 +512,16 @@ impl From<postgres::Error> for Error {
                 place: "the database server's disk".into(),
             };
         }
-        if e.is_closed() {
+        use postgres::error::SqlState;
+        let ended = [
+            SqlState::ADMIN_SHUTDOWN,
+            SqlState::CRASH_SHUTDOWN,
+            SqlState::CANNOT_CONNECT_NOW,
+        ];
+        if e.is_closed() || e.code().is_some_and(|c| ended.contains(c)) {
             Error::Server(format!(
-                "lost the connection to the database server: {}; the write in progress was rolled back",
+                "{}: {}; the write in progress was rolled back",
+                crate::error::LOST_CONNECTION,
                 cause(&e)
             ))
         } else {

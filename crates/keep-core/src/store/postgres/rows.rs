@@ -183,7 +183,7 @@ impl PgDb<'_> {
             self.exec(
                 "INSERT INTO bodies (note, words) VALUES ($1, to_tsvector('english', keep_words($2)))
                  ON CONFLICT (note) DO UPDATE SET words = excluded.words",
-                &[&rid.0, &body],
+                &[&rid.0, &within_word_index_limit(body)],
             )?;
         }
         Ok(())
@@ -709,4 +709,20 @@ impl PgDb<'_> {
             .map(|r| r.get(0))
             .collect())
     }
+}
+
+/// Bytes of a document's text its word index takes: a `tsvector` holds at
+/// most 1 MB, lexemes and positions together.
+const MAX_INDEXED_BODY: usize = 512 * 1024;
+
+/// The start of `text` that fits the word index, cut between characters.
+fn within_word_index_limit(text: &str) -> &str {
+    if text.len() <= MAX_INDEXED_BODY {
+        return text;
+    }
+    let mut end = MAX_INDEXED_BODY;
+    while !text.is_char_boundary(end) {
+        end -= 1;
+    }
+    &text[..end]
 }
