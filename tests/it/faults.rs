@@ -493,7 +493,7 @@ fn check_finds_damage_and_repair_mends_it_without_changing_a_note() {
         .filter(|e| {
             e.file_name()
                 .to_string_lossy()
-                .starts_with("keep.db.damaged-")
+                .starts_with("keep.db.before-repair-")
         })
         .collect();
     assert!(kept.len() >= 2, "each old file is kept");

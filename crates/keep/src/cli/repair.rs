@@ -11,7 +11,7 @@ use super::{CliError, CliResult, Ctx, Status};
 /// keyword indexes and int8 codes are made again, vectors are kept where
 /// they can be read (the others wait for the model), and a damaged page
 /// of an index does not come along. The old file is kept beside it as
-/// keep.db.damaged-TIME. On PostgreSQL every index of keep's tables is
+/// keep.db.before-repair-TIME. On PostgreSQL every index of keep's tables is
 /// rebuilt. Run it when no other keep uses the store (no server, no
 /// watcher); 'keep check' says whether it is needed.
 #[derive(Debug, clap::Args)]

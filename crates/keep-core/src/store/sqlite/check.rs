@@ -190,7 +190,7 @@ pub struct RebuildReport {
     /// Whether the full-text index of the notes' original text was kept
     /// (false: it could not be read, and holds summaries and parts now).
     pub body_index_kept: bool,
-    /// Where the damaged file was put aside.
+    /// Where the old file was put aside.
     pub old_file: PathBuf,
 }
 
@@ -305,12 +305,12 @@ impl SqliteStore {
     }
 
     /// Puts the fresh file in place, the old one (and its journal) beside
-    /// it as `keep.db.damaged-<time>`; returns that name.
+    /// it as `keep.db.before-repair-<time>`; returns that name.
     fn swap_in(&mut self, fresh_dir: &Path) -> Result<PathBuf> {
         let stamp = crate::keeper::wall_ms();
         let aside = self
             .path
-            .with_file_name(format!("{DB_FILE}.damaged-{stamp}"));
+            .with_file_name(format!("{DB_FILE}.before-repair-{stamp}"));
         // This connection goes first, so nothing of it writes to the old
         // file after it moved.
         let placeholder = Connection::open_in_memory()?;
