@@ -19,27 +19,43 @@ struct Mounted {
     holder: Child,
     pid: String,
     at: PathBuf,
+    user_namespace: bool,
 }
 
 impl Mounted {
     fn new(at: &Path, setup: &str) -> Mounted {
         std::fs::create_dir_all(at).unwrap();
-        let script = format!("{setup} && echo ready && exec sleep 900");
-        let mut holder = Command::new("unshare")
-            .args([
+        // Without privileges a user namespace is needed; as root (where
+        // user namespaces may be turned off) a mount namespace is enough.
+        let ways: &[&[&str]] = &[
+            &[
                 "--user",
                 "--map-root-user",
                 "--mount",
                 "--propagation",
                 "private",
-                "bash",
-                "-c",
-                &script,
-            ])
+            ],
+            &["--mount", "--propagation", "private"],
+        ];
+        let mut why = Vec::new();
+        for way in ways {
+            match Mounted::try_new(at, setup, way) {
+                Ok(mounted) => return mounted,
+                Err(e) => why.push(e),
+            }
+        }
+        panic!("this machine allows no private mount namespace (unshare): {why:?}");
+    }
+
+    fn try_new(at: &Path, setup: &str, way: &[&str]) -> Result<Mounted, String> {
+        let script = format!("{setup} && echo ready && exec sleep 900");
+        let mut holder = Command::new("unshare")
+            .args(way)
+            .args(["bash", "-c", &script])
             .stdout(Stdio::piped())
             .stderr(Stdio::piped())
             .spawn()
-            .expect("unshare (util-linux) runs");
+            .map_err(|e| format!("unshare: {e}"))?;
         let mut line = String::new();
         BufReader::new(holder.stdout.take().unwrap())
             .read_line(&mut line)
@@ -47,16 +63,14 @@ impl Mounted {
         if line.trim() != "ready" {
             let _ = holder.kill();
             let out = holder.wait_with_output().unwrap();
-            panic!(
-                "this machine does not allow a private mount namespace (unshare --user --mount): {}",
-                String::from_utf8_lossy(&out.stderr)
-            );
+            return Err(String::from_utf8_lossy(&out.stderr).trim().to_string());
         }
-        Mounted {
+        Ok(Mounted {
             pid: holder.id().to_string(),
             holder,
             at: at.to_path_buf(),
-        }
+            user_namespace: way.contains(&"--user"),
+        })
     }
 
     /// A tmpfs of `size` (as mount takes it: `24m`) over the store.
@@ -70,14 +84,11 @@ impl Mounted {
 
     /// `program args` inside the namespace, in `env`'s environment.
     fn program(&self, env: &Env, program: &str, args: &[&str]) -> Command {
-        let mut all = vec![
-            "-t",
-            &self.pid,
-            "--user",
-            "--mount",
-            "--preserve-credentials",
-            program,
-        ];
+        let mut all = vec!["-t", self.pid.as_str(), "--mount"];
+        if self.user_namespace {
+            all.extend(["--user", "--preserve-credentials"]);
+        }
+        all.push(program);
         all.extend_from_slice(args);
         env.program(Path::new("nsenter"), &all)
     }
