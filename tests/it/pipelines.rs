@@ -1,4 +1,4 @@
-//! Shell pipelines, as shown in the README.
+//! Shell pipelines, as shown in docs/scripting.md.
 
 use crate::common::Env;
 

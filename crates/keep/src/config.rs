@@ -12,7 +12,8 @@ use keep_core::{Settings, WorkerCommand};
 use serde::Deserialize;
 
 /// The environment variables keep reads, with what each means. The man
-/// page's ENVIRONMENT section and README's table come from the same facts.
+/// page's ENVIRONMENT section and the table of docs/configuration.md come
+/// from the same facts.
 pub const VARIABLES: &[(&str, &str)] = &[
     (
         "KEEP_STORE",

@@ -65,7 +65,7 @@ pub const CONFIDENCE_DEPTH: usize = 5;
 /// power 1 lost 0.004 / 0.003 at 30 documents and 0.006 / 0.004 at 1,000;
 /// power 1/2 lost 0.004 R@5 at 1,000 and gained 0.002 / 0.005 at 10,000;
 /// power 1/3 (keep) is within one query of no coverage at 30 and 1,000
-/// and gains at 10,000 (README, Benchmarks).
+/// and gains at 10,000 (docs/benchmarks.md).
 pub const COVERAGE_EXPONENT: f64 = 1.0 / 3.0;
 /// A match in a part or an archived version counts at least this share
 /// of the query (the note's own text may not hold the words).
@@ -76,7 +76,7 @@ pub const HIDDEN_MATCH_COVERAGE: f64 = 0.5;
 /// `find` says that nothing is close. Not dropped: one-word queries sit
 /// low even when right ("kitten" / "The cat sits on the mat." 0.34), while
 /// unrelated text sits lower ("zebra harpsichord tournament" / "Chess club
-/// meets on Thursdays in the library." 0.26, / the cat 0.01). See README
+/// meets on Thursdays in the library." 0.26, / the cat 0.01). See docs/recall.md
 /// for what the quality bench measured.
 pub const WEAK_SIMILARITY: f64 = 0.30;
 
@@ -116,7 +116,7 @@ pub const FEEDBACK_SCALE: f64 = 3.0;
 /// polarity, adds no content word, and says at least half of what the note
 /// says; then a cosine from this floor is enough, since the words already
 /// agree. Measured with `cargo bench --bench facts` on 610 labelled pairs of
-/// real text (testdata/real/facts, see README): the near-miss class stays
+/// real text (testdata/real/facts, see docs/benchmarks.md): the near-miss class stays
 /// unmerged at any floor from 0.40 to 0.60, and restatement recall falls
 /// from 0.60 up (Debian changelog wordings of one change read as little as
 /// 0.5 alike to MiniLM: "Move to compat level 12" / "Bump debhelper compat

@@ -179,7 +179,7 @@ const EXIT_STATUS: &[(u8, &str)] = &[
     ),
 ];
 
-/// Examples per command (the README's pipelines among them); `""` is the
+/// Examples per command (the pipelines of docs/scripting.md among them); `""` is the
 /// top-level page.
 fn examples(command: &str) -> &'static [(&'static str, &'static str)] {
     match command {

@@ -137,12 +137,12 @@ mod tests {
     use super::KEYS;
 
     #[test]
-    fn the_readme_lists_every_key_as_the_help_does() {
-        let readme = include_str!("../../../../README.md");
+    fn the_browser_document_lists_every_key_as_the_help_does() {
+        let readme = include_str!("../../../../docs/browser.md");
         for (section, keys) in KEYS {
             for (key, what) in *keys {
                 let row = format!("| `{key}` | {section} | {what} |");
-                assert!(readme.contains(&row), "README lacks {row}");
+                assert!(readme.contains(&row), "docs/browser.md lacks {row}");
             }
         }
     }
