@@ -77,3 +77,79 @@ fn ci_runs_exactly_the_readme_set_up_commands() {
         "{lines:?}"
     );
 }
+
+/// The anchor a heading gets (lower case, spaces to hyphens, punctuation
+/// other than hyphens and underscores dropped).
+fn anchor_of(heading: &str) -> String {
+    heading
+        .trim()
+        .to_lowercase()
+        .chars()
+        .filter(|c| c.is_alphanumeric() || matches!(c, ' ' | '-' | '_'))
+        .map(|c| if c == ' ' { '-' } else { c })
+        .collect()
+}
+
+/// The anchors of a Markdown document's headings.
+fn anchors(text: &str) -> Vec<String> {
+    let mut in_code = false;
+    text.lines()
+        .filter(|l| {
+            if l.starts_with("```") {
+                in_code = !in_code;
+            }
+            !in_code && l.starts_with('#')
+        })
+        .map(|l| anchor_of(l.trim_start_matches('#')))
+        .collect()
+}
+
+#[test]
+fn links_between_the_documents_lead_somewhere() {
+    let root = crate::common::repo_root();
+    let mut documents = vec![root.join("README.md")];
+    for entry in std::fs::read_dir(root.join("docs")).unwrap() {
+        let path = entry.unwrap().path();
+        if path.extension().is_some_and(|e| e == "md") {
+            documents.push(path);
+        }
+    }
+    assert!(documents.len() > 5, "docs/ holds the documents");
+    let readme = std::fs::read_to_string(root.join("README.md")).unwrap();
+    assert!(
+        readme.lines().count() <= 300,
+        "README stays short: {} lines",
+        readme.lines().count()
+    );
+    let mut broken = Vec::new();
+    let mut checked = 0;
+    for doc in &documents {
+        let text = std::fs::read_to_string(doc).unwrap();
+        for link in text.split("](").skip(1) {
+            let Some(target) = link.split(')').next() else {
+                continue;
+            };
+            if target.contains("://") || target.starts_with("mailto:") {
+                continue;
+            }
+            let (file, anchor) = target.split_once('#').unwrap_or((target, ""));
+            let path = if file.is_empty() {
+                doc.clone()
+            } else {
+                doc.parent().unwrap().join(file)
+            };
+            checked += 1;
+            let Ok(linked) = std::fs::read_to_string(&path) else {
+                if !path.exists() {
+                    broken.push(format!("{}: {target}", doc.display()));
+                }
+                continue;
+            };
+            if !anchor.is_empty() && !anchors(&linked).iter().any(|a| a == anchor) {
+                broken.push(format!("{}: {target} (no such heading)", doc.display()));
+            }
+        }
+    }
+    assert!(checked > 20, "{checked} links checked");
+    assert!(broken.is_empty(), "broken links: {broken:#?}");
+}
