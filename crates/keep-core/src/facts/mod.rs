@@ -224,8 +224,8 @@ struct Contents {
 
 impl Contents {
     fn of(old: &str, new: &str) -> Self {
-        let old_stems = words::content_stems(old);
-        let new_stems = words::content_stems(new);
+        let old_stems = content_stems(old);
+        let new_stems = content_stems(new);
         let only_old: Vec<&String> = old_stems.difference(&new_stems).collect();
         let only_new: Vec<&String> = new_stems.difference(&old_stems).collect();
         let unmatched = |these: &[&String], those: &[&String], text: &str| -> Vec<String> {
@@ -289,6 +289,21 @@ fn written_forms(text: &str) -> BTreeMap<String, String> {
         forms.entry(words::stem(&w)).or_insert(w);
     }
     forms
+}
+
+/// Stems of the words that carry content: not function words, negations,
+/// numbers or the words of a detail (units, months, days).
+fn content_stems(text: &str) -> BTreeSet<String> {
+    words::plain_words(text)
+        .iter()
+        .filter(|w| {
+            !crate::summarize::is_stopword(w)
+                && !words::is_negation(w)
+                && !details::is_detail_word(w)
+                && !w.chars().any(|c| c.is_ascii_digit())
+        })
+        .map(|w| words::stem(w))
+        .collect()
 }
 
 #[cfg(test)]

@@ -119,21 +119,6 @@ pub fn all_stems(text: &str) -> BTreeSet<String> {
     plain_words(text).iter().map(|w| stem(w)).collect()
 }
 
-/// Stems of the words that carry content: not function words, negations
-/// or numbers.
-pub fn content_stems(text: &str) -> BTreeSet<String> {
-    plain_words(text)
-        .iter()
-        .filter(|w| {
-            !is_stopword(w)
-                && !is_negation(w)
-                && !super::details::is_detail_word(w)
-                && !w.chars().any(|c| c.is_ascii_digit())
-        })
-        .map(|w| stem(w))
-        .collect()
-}
-
 /// Words that name no fact of their own: "no changes needed", "the
 /// latest version", "bump" and "update" of a value the details name.
 const VAGUE: &[&str] = &[

@@ -286,7 +286,7 @@ fn load_ocr(cache: &mut Option<(Vec<u8>, Option<Arc<Ocr>>)>, dir: &[u8]) -> Opti
 fn extract_on_big_stack(bytes: Vec<u8>, request: Request, ocr: Option<Arc<Ocr>>) -> Reply {
     use std::os::unix::ffi::OsStrExt;
     let worker = std::thread::Builder::new()
-        .name(super::pool::EXTRACT_THREAD.into())
+        .name(super::threads::EXTRACT_THREAD.into())
         .stack_size(EXTRACT_STACK)
         .spawn(move || {
             let path = request
@@ -302,7 +302,7 @@ fn extract_on_big_stack(bytes: Vec<u8>, request: Request, ocr: Option<Arc<Ocr>>)
         Ok(Ok(Ok(Err(e)))) => Err(e.reason()),
         Ok(Ok(Err(panic))) | Ok(Err(panic)) => Err(format!(
             "the extractor crashed ({}); the file is probably malformed",
-            super::pool::panic_message(&panic)
+            super::threads::panic_message(&panic)
         )),
         Err(e) => Err(format!("could not start extraction: {e}")),
     }

@@ -18,6 +18,7 @@ pub mod pool;
 pub mod read;
 pub mod sniff;
 mod text;
+mod threads;
 pub mod walk;
 
 use std::path::Path;

@@ -10,13 +10,14 @@ use std::collections::HashMap;
 use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::path::PathBuf;
 use std::sync::mpsc::{Receiver, RecvTimeoutError, Sender, channel};
-use std::sync::{Arc, Condvar, Mutex, Once};
+use std::sync::{Arc, Condvar, Mutex};
 use std::thread;
 use std::time::Duration;
 
 use super::isolate::{Isolated, WorkerCommand};
 use super::ocr::Ocr;
 use super::read::read_regular_file;
+use super::threads::{EXTRACT_THREAD, panic_message, quiet_extract_panics};
 use super::{Document, MAX_FILE_BYTES, extract, fetch};
 use crate::model;
 
@@ -24,7 +25,6 @@ use crate::model;
 pub const TIME_LIMIT: Duration = Duration::from_secs(120);
 /// Bytes of files held by the pool at once, read but not yet extracted.
 pub const IN_FLIGHT_BYTES: u64 = 512 * 1024 * 1024;
-pub(crate) const EXTRACT_THREAD: &str = "keep-extract";
 
 /// Where a job's bytes come from.
 #[derive(Debug, Clone)]
@@ -191,34 +191,6 @@ fn read(source: &Source, fetch_timeout: Duration) -> Result<Vec<u8>, String> {
         Source::Url(url) => fetch::fetch(url, fetch_timeout).map_err(|e| e.reason()),
         Source::File(path) => read_regular_file(path, MAX_FILE_BYTES),
     }
-}
-
-pub(crate) fn panic_message(panic: &Box<dyn std::any::Any + Send>) -> String {
-    let text = panic
-        .downcast_ref::<String>()
-        .map(String::as_str)
-        .or_else(|| panic.downcast_ref::<&str>().copied())
-        .unwrap_or("panic");
-    text.lines()
-        .next()
-        .unwrap_or("panic")
-        .chars()
-        .take(200)
-        .collect()
-}
-
-/// Keeps panics on extraction threads off stderr (they become failures in
-/// the report); other panics print as before.
-fn quiet_extract_panics() {
-    static ONCE: Once = Once::new();
-    ONCE.call_once(|| {
-        let previous = std::panic::take_hook();
-        std::panic::set_hook(Box::new(move |info| {
-            if thread::current().name() != Some(EXTRACT_THREAD) {
-                previous(info);
-            }
-        }));
-    });
 }
 
 /// Bytes the pool may hold at once. A file larger than the whole budget

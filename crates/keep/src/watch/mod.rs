@@ -134,13 +134,19 @@ pub fn spawn_background(settings: Settings) -> Option<Background> {
             let _done = done;
             lower_priority();
             if watching {
-                let _ = run(&settings, &flag, &mut |event| {
-                    if let WatchEvent::Synced { report, .. } = &event {
+                let ran = run(&settings, &flag, &mut |event| match &event {
+                    WatchEvent::Synced { report, .. } => {
                         for f in &report.failed {
                             eprintln!("keep: {}: {}", f.path, f.reason);
                         }
                     }
+                    // Lease changes and retries: the server and the
+                    // browser show the watcher's state themselves.
+                    WatchEvent::Message(_) => {}
                 });
+                if let Err(e) = ran {
+                    eprintln!("keep: the folder watcher stopped: {e}");
+                }
             } else {
                 drain::drain_while_running(&settings, &flag);
             }
@@ -184,7 +190,9 @@ impl Drop for Background {
         if self.finished.recv_timeout(STOP_WAIT) == Err(RecvTimeoutError::Disconnected)
             && let Some(t) = self.thread.take()
         {
-            let _ = t.join();
+            // A background thread that panicked has said so on stderr
+            // already; the process is closing either way.
+            t.join().ok();
         }
     }
 }
@@ -311,11 +319,13 @@ impl State {
 
     fn unwatch(&mut self, dir: &str) {
         let path = Path::new(dir);
+        // A folder that vanished has no watch left to remove: either
+        // outcome leaves it unwatched, which is what is asked.
         if let Some(w) = self.inotify.as_mut() {
-            let _ = w.unwatch(path);
+            w.unwatch(path).ok();
         }
         if let Some(p) = self.poll.as_mut() {
-            let _ = p.unwatch(path);
+            p.unwatch(path).ok();
         }
         self.active.remove(dir);
         self.touched.remove(dir);
