@@ -583,3 +583,48 @@ fn under_attack_a_normal_client_keeps_working_and_the_server_stays_bounded() {
     println!("resident {after:.0} MB after the sessions expired");
     assert!(server.terminate().success());
 }
+
+#[test]
+fn a_server_on_postgresql_connects_again_after_the_database_drops_it() {
+    let env = Env::with_model();
+    if !env.on_postgres() {
+        // The fault is the database server's.
+        return;
+    }
+    env.ok(&["put", "The harbour light is lit at dusk.", "--id", "light"]);
+    let server = Server::start(&env, &["--listen", "127.0.0.1:0"]);
+    let session = open_session(&server.addr);
+    let recall = r#"{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"recall","arguments":{"query":"when is the harbour light lit"}}}"#;
+    let remember = r#"{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"remember","arguments":{"text":"The ferry leaves at nine.","id":"ferry"}}}"#;
+    let (status, _, body) = exchange(&server.addr, Some(&session), recall);
+    assert_eq!(status, 200, "{body}");
+    // Every connection of keep's to the database is ended, as a restart
+    // of the server would.
+    env.sql(
+        "SELECT pg_terminate_backend(pid) FROM pg_stat_activity
+         WHERE application_name = 'keep' AND datname = current_database()
+         AND pid <> pg_backend_pid()",
+    );
+    std::thread::sleep(Duration::from_secs(3));
+    let (status, _, body) = exchange(&server.addr, Some(&session), recall);
+    assert_eq!(status, 200, "{body}");
+    assert!(
+        body.contains("light") && !body.contains("isError\":true"),
+        "recall after the drop: {body}"
+    );
+    let (status, _, body) = exchange(&server.addr, Some(&session), remember);
+    assert_eq!(status, 200, "{body}");
+    assert!(
+        !body.contains("isError\":true"),
+        "remember after the drop: {body}"
+    );
+    let listed = env.ok(&["list", "--ids"]);
+    assert!(listed.lines().any(|l| l == "ferry"), "{listed}");
+    let found = env.ok(&["find", "harbour light", "--ids"]);
+    assert_eq!(
+        found.lines().next(),
+        Some("light"),
+        "through the socket: {found}"
+    );
+    assert!(server.terminate().success());
+}

@@ -16,11 +16,11 @@ mod search;
 mod stats;
 mod vectors;
 
-use std::cell::RefCell;
+use std::cell::{Cell, RefCell};
 use std::collections::HashMap;
 use std::mem::ManuallyDrop;
 use std::path::{Path, PathBuf};
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use postgres::types::ToSql;
 use postgres::{Client, NoTls, Row, Statement};
@@ -44,6 +44,9 @@ fn announce_sql() -> String {
 
 /// How long to wait for a server that does not answer.
 const CONNECT_TIMEOUT: Duration = Duration::from_secs(10);
+/// A connection unused this long is asked whether it still stands before
+/// it is used again (the server may have restarted meanwhile).
+const PING_AFTER: Duration = Duration::from_secs(2);
 
 /// Statements prepared on this connection, by their text.
 type Prepared = RefCell<HashMap<String, Statement>>;
@@ -60,6 +63,9 @@ pub struct PgStore {
     shown: String,
     /// The local folder of this store (sockets, caches).
     dir: PathBuf,
+    /// How to connect again when the connection is lost.
+    config: postgres::Config,
+    last_used: Cell<Instant>,
 }
 
 /// A handle for statements, inside a write's transaction or not.
@@ -123,6 +129,8 @@ impl PgStore {
             words: stats::WordStats::default(),
             shown,
             dir: dir.to_path_buf(),
+            config,
+            last_used: Cell::new(Instant::now()),
         };
         store.require_pgvector()?;
         store.migrate()?;
@@ -135,10 +143,34 @@ impl PgStore {
     }
 
     pub fn db(&self) -> PgDb<'_> {
+        self.ensure_connected();
         PgDb {
             client: &self.client,
             prepared: &self.prepared,
             words: &self.words,
+        }
+    }
+
+    /// Connects again when the connection is gone: closed after an error,
+    /// or, after a while unused, not answering. A server that restarted is
+    /// found again by the next command, not never. If it cannot be reached,
+    /// the statement that follows says so.
+    fn ensure_connected(&self) {
+        let idle = self.last_used.replace(Instant::now()).elapsed() > PING_AFTER;
+        let closed = self.client.borrow().is_closed()
+            || (idle && {
+                let mut client = self.client.borrow_mut();
+                let client: &mut Client = &mut client;
+                off_runtime(move || client.simple_query("SELECT 1")).is_err()
+            });
+        if !closed {
+            return;
+        }
+        let config = self.config.clone();
+        if let Ok(fresh) = off_runtime(move || config.connect(NoTls)) {
+            let old = self.client.replace(fresh);
+            off_runtime(move || drop(old));
+            self.prepared.borrow_mut().clear();
         }
     }
 
