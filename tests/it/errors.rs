@@ -313,3 +313,51 @@ fn a_database_server_that_is_down_refuses_or_goes_away_says_so_in_one_line() {
         "every stored note has its index entry and tags"
     );
 }
+
+/// A PostgreSQL role that may only read: every read works (a `get` does not
+/// need to record itself), every write says the store is read-only here.
+#[test]
+fn a_database_role_that_may_only_read_reads_and_is_told_it_may_not_write() {
+    let mut env = Env::new();
+    if !env.on_postgres() {
+        // Read-only on SQLite is the file's mode: see the test above.
+        return;
+    }
+    env.ok(&["put", "The harbour light is lit at dusk.", "--id", "light"]);
+    let url = env.store_arg();
+    let database = url
+        .split('/')
+        .nth(3)
+        .and_then(|rest| rest.split('?').next())
+        .unwrap()
+        .to_string();
+    let role = format!("reader_{database}");
+    env.sql(&format!(
+        "CREATE ROLE {role} LOGIN;
+         GRANT CONNECT ON DATABASE {database} TO {role};
+         GRANT USAGE ON SCHEMA public TO {role};
+         GRANT SELECT ON ALL TABLES IN SCHEMA public TO {role};
+         GRANT SELECT ON ALL SEQUENCES IN SCHEMA public TO {role};"
+    ));
+    let user = url
+        .split('@')
+        .next()
+        .unwrap()
+        .trim_start_matches("postgres://");
+    let reader_url = url.replacen(&format!("//{user}@"), &format!("//{role}@"), 1);
+    env.set("KEEP_STORE", &reader_url);
+    let shown = env.ok(&["get", "light"]);
+    assert!(shown.contains("lit at dusk"), "{shown}");
+    assert_eq!(env.ok(&["list", "--ids"]).trim(), "light");
+    let found = env.ok(&["find", "--mode", "keyword", "harbour", "--ids"]);
+    assert_eq!(found.trim(), "light");
+    let stderr = env.fails(&["put", "The ferry leaves at nine.", "--id", "ferry"], 2);
+    assert!(
+        stderr.contains("is read-only here: reading works, writing does not")
+            && stderr.contains("this role may not write"),
+        "{stderr}"
+    );
+    assert_eq!(stderr.lines().count(), 1, "{stderr}");
+    assert!(!stderr.contains("password"), "{stderr}");
+    env.sql(&format!("DROP OWNED BY {role}; DROP ROLE {role};"));
+}

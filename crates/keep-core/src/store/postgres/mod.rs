@@ -226,9 +226,10 @@ impl PgStore {
         let value = match f(db) {
             Ok(value) => value,
             Err(e) => {
-                // A lost connection has rolled back already.
-                let _ = db.batch("ROLLBACK");
-                return Err(e);
+                // A lost connection has rolled back already: a failing
+                // ROLLBACK says nothing more than `e`.
+                db.batch("ROLLBACK").ok();
+                return Err(self.lost(e));
             }
         };
         db.batch("COMMIT").map_err(|e| self.lost(e))?;
@@ -239,6 +240,9 @@ impl PgStore {
     /// connection itself is gone.
     fn lost(&self, e: Error) -> Error {
         match e {
+            Error::ReadOnlyStore { path } if path.as_os_str().is_empty() => Error::ReadOnlyStore {
+                path: PathBuf::from(format!("{} (this role may not write)", self.shown)),
+            },
             Error::Server(message) if message.starts_with(crate::error::LOST_CONNECTION) => {
                 Error::Server(format!("{} ({})", message, self.shown))
             }
@@ -539,6 +543,12 @@ impl PgDb<'_> {
 
 impl From<postgres::Error> for Error {
     fn from(e: postgres::Error) -> Self {
+        if e.code() == Some(&postgres::error::SqlState::INSUFFICIENT_PRIVILEGE) {
+            // The store names itself in `PgStore::lost`.
+            return Error::ReadOnlyStore {
+                path: PathBuf::new(),
+            };
+        }
         if e.code() == Some(&postgres::error::SqlState::DISK_FULL) {
             return Error::DiskFull {
                 place: "the database server's disk".into(),
