@@ -628,3 +628,90 @@ fn a_server_on_postgresql_connects_again_after_the_database_drops_it() {
     );
     assert!(server.terminate().success());
 }
+
+#[test]
+fn writes_of_text_ids_and_tags_go_through_a_running_server_with_the_same_output() {
+    let alone = Env::with_model();
+    let served = Env::with_model();
+    for env in [&alone, &served] {
+        std::fs::write(env.path("plan.md"), "# Plan\n\nRepaint the pier in May.").unwrap();
+    }
+    let server = Server::start(&served, &["--listen", "127.0.0.1:0"]);
+    // (command, whether the server answers it)
+    let commands: Vec<(Vec<&str>, bool)> = vec![
+        (
+            vec![
+                "put",
+                "The API gateway timeout is 30 seconds.",
+                "-t",
+                "topic=sea",
+            ],
+            true,
+        ),
+        (vec!["put", "The API gateway timeout is 30 seconds."], true),
+        (
+            vec![
+                "put",
+                "The API gateway timeout is 30 minutes.",
+                "-t",
+                "topic=sea",
+            ],
+            true,
+        ),
+        (
+            vec![
+                "--json",
+                "put",
+                "--text",
+                "-a text that starts with a dash",
+                "--id",
+                "dash",
+            ],
+            true,
+        ),
+        (vec!["put", "plan.md"], false),
+        (
+            vec!["put", "Ferry at nine", "--id", "ferry", "--expires", "P7D"],
+            true,
+        ),
+        (
+            vec!["tag", "ferry", "-t", "place=pier", "-t", "status=planned"],
+            true,
+        ),
+        (vec!["tag", "no-such-note", "-t", "a=b"], true),
+        (vec!["rate", "ferry", "useful"], true),
+        (vec!["now", "Checking the lamps on the north wall"], true),
+        (vec!["revert", "ferry"], true),
+        (vec!["del", "dash"], true),
+        (vec!["put", "-t", "bad tag", "text"], true),
+        (vec!["list", "--ids"], true),
+    ];
+    let plain = |env: &Env, bytes: &[u8]| {
+        String::from_utf8_lossy(bytes).replace(&env.path("").display().to_string(), "DIR/")
+    };
+    for (command, _) in &commands {
+        let a = alone.run(command);
+        let b = served.run(command);
+        assert_eq!(
+            plain(&served, &b.stdout),
+            plain(&alone, &a.stdout),
+            "{command:?}"
+        );
+        assert_eq!(
+            plain(&served, &b.stderr),
+            plain(&alone, &a.stderr),
+            "{command:?}"
+        );
+        assert_eq!(b.status.code(), a.status.code(), "{command:?}");
+    }
+    let answered = commands.iter().filter(|(_, by_server)| *by_server).count();
+    let status = served.json(&["serve", "--status"]);
+    assert_eq!(status["commands"], answered, "{status}");
+    let export = |env: &Env| {
+        // Vectors aside: the server embeds waiting notes in the background.
+        env.ok(&["export", "--no-vectors"])
+            .replace(&env.path("").display().to_string(), "DIR")
+    };
+    assert_eq!(export(&served), export(&alone), "the same notes");
+    assert!(server.terminate().success());
+}

@@ -342,7 +342,7 @@ fn format_of(cli: &Cli) -> Format {
 
 pub fn run(cli: Cli) -> CliResult {
     let format = format_of(&cli);
-    let config = Config::resolve(cli.store, &Environment::capture())?;
+    let config = Config::resolve(cli.store.clone(), &Environment::capture())?;
     let mut ctx = Ctx {
         out: Out::stdout(config.no_color),
         config,
@@ -361,7 +361,8 @@ pub fn run(cli: Cli) -> CliResult {
     }
     if remote::delegable(cli.command.as_ref())
         && let Some(store) = ctx.config.store.clone()
-        && let Some(answer) = remote::ask(&store, ctx.out.color())
+        && let Some(args) = remote::request_args(&cli, ctx.config.home.as_deref())
+        && let Some(answer) = remote::ask(&store, ctx.out.color(), args)
     {
         return answer.replay(&mut ctx.out);
     }

@@ -61,7 +61,9 @@ pub fn run(ctx: &mut Ctx, args: Args) -> CliResult {
                     .scope
                     .as_deref()
                     .map_or(String::new(), |s| format!(" --scope {s}"));
-                eprintln!("keep: '{id}' is not set yet; set it with: keep now{scope} TEXT");
+                ctx.out.warn(&format!(
+                    "'{id}' is not set yet; set it with: keep now{scope} TEXT"
+                ));
             }
         }
         return Ok(Status::Success);

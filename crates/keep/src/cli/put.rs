@@ -15,7 +15,7 @@ use keep_core::keeper::{
 };
 use keep_core::model::Tags;
 
-use super::output::{self, Format};
+use super::output::{self, Format, Out};
 use super::{CliError, CliResult, Ctx, Status};
 
 /// Store text, standard input, files, folders or web pages as notes.
@@ -140,7 +140,7 @@ pub fn run(ctx: &mut Ctx, args: Args) -> CliResult {
             };
             let outcome = ctx.keeper()?.put_text(&text, "inline", opts)?;
             print_outcome(ctx, &outcome)?;
-            tell_duplicate(&outcome);
+            tell_duplicate(&mut ctx.out, &outcome);
             Ok(status_of(&outcome))
         }
         Input::Sources(targets) => {
@@ -207,10 +207,10 @@ fn ingest(ctx: &mut Ctx, targets: &[Target], opts: &IngestOptions) -> CliResult 
     })?;
     bar.finish_and_clear();
     for notice in &report.notices {
-        eprintln!("keep: {notice}");
+        ctx.out.warn(notice);
     }
     for f in &report.failed {
-        eprintln!("keep: {}: {}", f.path, f.reason);
+        ctx.out.warn(&format!("{}: {}", f.path, f.reason));
     }
     match ctx.format {
         Format::Json => ctx.out.json(&report)?,
@@ -264,6 +264,55 @@ fn short_name(name: &str) -> String {
 
 pub fn parse_tags(args: &[String]) -> Result<Tags, CliError> {
     Ok(keep_core::model::parse_user_tags(args)?)
+}
+
+impl Args {
+    /// The one text this put stores, when that is known without reading
+    /// standard input or the file system: a put a running server can do.
+    pub fn text_alone(&self, home: Option<&Path>) -> Option<String> {
+        if self.watch {
+            return None;
+        }
+        if let Some(text) = &self.text {
+            return Some(text.clone());
+        }
+        match self.inputs.as_slice() {
+            [one] if one != "-" => match classify(one, home).ok()? {
+                Arg::Text(text) => Some(text),
+                Arg::Source(_) => None,
+            },
+            _ => None,
+        }
+    }
+
+    /// The command line of this put with `text` given as `--text` (the
+    /// options that matter for text only), as a server is asked it.
+    pub fn as_text_command(&self, text: &str) -> Vec<String> {
+        let mut args = vec!["put".to_string(), format!("--text={text}")];
+        let mut option = |name: &str, value: &str| args.push(format!("--{name}={value}"));
+        if let Some(id) = &self.id {
+            option("id", id);
+        }
+        for tag in &self.tags {
+            option("tag", tag);
+        }
+        if let Some(summary) = &self.summary {
+            option("summary", summary);
+        }
+        if let Some(expires) = &self.expires {
+            option("expires", expires);
+        }
+        for old in &self.supersedes {
+            option("supersedes", old);
+        }
+        if self.update {
+            args.push("--update".into());
+        }
+        if self.allow_duplicate {
+            args.push("--allow-duplicate".into());
+        }
+        args
+    }
 }
 
 /// What the arguments of `put` are: one text, or files, folders and URLs.
@@ -433,7 +482,7 @@ pub const NOT_STORED: u8 = 3;
 /// Says on stderr what happened when the text restates or probably
 /// updates a note: not stored, stored as its next version, or stored
 /// beside it with a way to accept it as its successor.
-fn tell_duplicate(outcome: &WriteOutcome) {
+fn tell_duplicate(out: &mut Out, outcome: &WriteOutcome) {
     let Some(similarity) = outcome.similarity else {
         return;
     };
@@ -442,26 +491,27 @@ fn tell_duplicate(outcome: &WriteOutcome) {
     } else {
         format!("; differs: {}", outcome.differences.join("; "))
     };
-    match (
+    let said = match (
         &outcome.duplicate_of,
         &outcome.possible_update_of,
         outcome.status,
     ) {
-        (Some(existing), _, WriteStatus::Duplicate) => eprintln!(
-            "keep: not stored: '{existing}' already says the same (similarity {similarity:.2}); --update makes this its next version, --allow-duplicate stores it anyway"
+        (Some(existing), _, WriteStatus::Duplicate) => format!(
+            "not stored: '{existing}' already says the same (similarity {similarity:.2}); --update makes this its next version, --allow-duplicate stores it anyway"
         ),
-        (Some(existing), _, _) => eprintln!(
-            "keep: stored as the next version of '{existing}', which it restates (similarity {similarity:.2})"
+        (Some(existing), _, _) => format!(
+            "stored as the next version of '{existing}', which it restates (similarity {similarity:.2})"
         ),
-        (None, Some(older), WriteStatus::Updated) => eprintln!(
-            "keep: stored as the next version of '{older}', which it updates (similarity {similarity:.2}{differs})"
+        (None, Some(older), WriteStatus::Updated) => format!(
+            "stored as the next version of '{older}', which it updates (similarity {similarity:.2}{differs})"
         ),
-        (None, Some(older), _) => eprintln!(
-            "keep: stored; it may update '{older}' (similarity {similarity:.2}{differs}); 'keep supersede {}' accepts it",
+        (None, Some(older), _) => format!(
+            "stored; it may update '{older}' (similarity {similarity:.2}{differs}); 'keep supersede {}' accepts it",
             outcome.id
         ),
-        (None, None, _) => {}
-    }
+        (None, None, _) => return,
+    };
+    out.warn(&said);
 }
 
 pub fn print_outcome(ctx: &mut Ctx, outcome: &WriteOutcome) -> Result<(), CliError> {

@@ -1,4 +1,5 @@
-//! `find`, `get` and `list` answered by a running `keep serve`: the client
+//! Commands answered by a running `keep serve` (reads, and writes of ids,
+//! tags and text): the client
 //! side tries the store's socket and falls back to working alone, silently,
 //! when no server answers (or one of another version, or another clock);
 //! the server side answers one request at a time with one warm keeper.
@@ -67,12 +68,49 @@ impl Done {
     }
 }
 
-/// The commands a server answers: the ones that only read.
+/// The commands a server answers: reads, and writes whose arguments are
+/// ids, tags and text (not files, folders or standard input, which are the
+/// client's to read).
 pub fn delegable(command: Option<&Command>) -> bool {
-    matches!(
-        command,
-        Some(Command::Find(_) | Command::Get(_) | Command::List(_))
-    )
+    match command {
+        Some(
+            Command::Find(_)
+            | Command::Get(_)
+            | Command::List(_)
+            | Command::Tag(_)
+            | Command::Del(_)
+            | Command::Rate(_)
+            | Command::Revert(_)
+            | Command::Move(_)
+            | Command::Supersede(_),
+        ) => true,
+        Some(Command::Now(args)) => args.text.as_deref() != Some("-"),
+        Some(Command::Put(args)) => args.text_alone(None).is_some(),
+        _ => false,
+    }
+}
+
+/// The arguments to send for `cli`'s command: the command line as given,
+/// except that a put of text is sent with its text as `--text`, so that
+/// the server, in a folder of its own, cannot take it for a file there.
+/// None when the command line cannot travel (not UTF-8).
+pub fn request_args(cli: &Cli, home: Option<&Path>) -> Option<Vec<String>> {
+    if let Some(Command::Put(put)) = &cli.command {
+        let text = put.text_alone(home)?;
+        let mut args = Vec::new();
+        if cli.json {
+            args.push("--json".to_string());
+        }
+        if cli.ids_only {
+            args.push("--ids".to_string());
+        }
+        args.extend(put.as_text_command(&text));
+        return Some(args);
+    }
+    std::env::args_os()
+        .skip(1)
+        .map(|a| a.into_string().ok())
+        .collect()
 }
 
 fn version() -> String {
@@ -85,15 +123,11 @@ fn clock() -> Option<String> {
 
 /// The answer of the store's server, or None when there is none to ask
 /// or it declines: the caller then runs the command itself.
-pub fn ask(store: &Path, color: bool) -> Option<Done> {
+pub fn ask(store: &Path, color: bool, args: Vec<String>) -> Option<Done> {
     let path = store.join(SOCKET_FILE);
     if !path.exists() {
         return None;
     }
-    let args = std::env::args_os()
-        .skip(1)
-        .map(|a| a.into_string().ok())
-        .collect::<Option<Vec<String>>>()?;
     let mut stream = UnixStream::connect(&path).ok()?;
     stream.set_read_timeout(Some(ANSWER_TIMEOUT)).ok()?;
     let request = Request {
