@@ -258,7 +258,11 @@ fn a_database_server_that_is_down_refuses_or_goes_away_says_so_in_one_line() {
         ),
         (
             "postgres://ana:s3cret-horse@127.0.0.1:1/keep".to_string(),
-            "cannot connect to the database server postgres://ana@127.0.0.1/keep",
+            "cannot connect to the database server postgres://ana@127.0.0.1:1/keep",
+        ),
+        (
+            "postgres://ana:s3cret-horse@[::1]:1/keep".to_string(),
+            "cannot connect to the database server postgres://ana@[::1]:1/keep",
         ),
     ] {
         let err = env.fails(&["--store", &store, "list"], 2);

@@ -715,3 +715,41 @@ fn writes_of_text_ids_and_tags_go_through_a_running_server_with_the_same_output(
     assert_eq!(export(&served), export(&alone), "the same notes");
     assert!(server.terminate().success());
 }
+
+#[test]
+fn a_password_given_on_the_command_line_is_warned_about_and_never_shown() {
+    let env = Env::new();
+    if !env.on_postgres() {
+        return;
+    }
+    let url = env.store_arg();
+    let user = url
+        .split('@')
+        .next()
+        .unwrap()
+        .trim_start_matches("postgres://");
+    let with_password = url.replacen(&format!("//{user}@"), &format!("//{user}:s3cret-horse@"), 1);
+    let mut child = env
+        .cmd(&[
+            "--store",
+            &with_password,
+            "serve",
+            "--listen",
+            "127.0.0.1:0",
+        ])
+        .stderr(Stdio::piped())
+        .stdout(Stdio::null())
+        .spawn()
+        .unwrap();
+    let mut lines = BufReader::new(child.stderr.take().unwrap()).lines();
+    let first = lines.next().unwrap().unwrap();
+    let second = lines.next().unwrap().unwrap();
+    child.kill().unwrap();
+    child.wait().unwrap();
+    assert!(
+        first.contains("can be read by every user of this machine (ps)"),
+        "{first}"
+    );
+    assert!(second.contains("http://127.0.0.1:"), "{second}");
+    assert!(!first.contains("s3cret") && !second.contains("s3cret"));
+}

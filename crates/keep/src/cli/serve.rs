@@ -57,6 +57,16 @@ pub struct Args {
     pub session_timeout: u64,
 }
 
+/// Whether a database URL with a password was given on the command line,
+/// where `ps` shows it.
+fn password_on_command_line() -> bool {
+    std::env::args().any(|a| {
+        a.split_once("://")
+            .and_then(|(_, rest)| rest.split_once('@'))
+            .is_some_and(|(credentials, _)| credentials.contains(':'))
+    })
+}
+
 const LOCK_FILE: &str = "serve.lock";
 const STATUS_FILE: &str = "serve.json";
 const TOKEN_FILE: &str = "serve.token";
@@ -84,6 +94,11 @@ pub fn run(ctx: &mut Ctx, args: Args) -> CliResult {
         return status(ctx, &store);
     }
     let server_ctx = super::mcp::context(&args.allow, &args.scope)?;
+    if password_on_command_line() {
+        ctx.out.warn(
+            "the password in --store can be read by every user of this machine (ps) while the server runs; give the URL in KEEP_STORE or the config file instead",
+        );
+    }
     crate::mcp::idle::use_few_heaps();
     let lock = match Lock::take(&store)? {
         Some(lock) => lock,

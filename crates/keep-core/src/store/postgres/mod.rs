@@ -80,7 +80,9 @@ pub fn is_database_url(location: &str) -> bool {
     location.starts_with("postgres://") || location.starts_with("postgresql://")
 }
 
-/// The server and database a URL names, without its password.
+/// The server and database a URL names, without its password: user,
+/// host (an IPv6 address in brackets), the port when one is given, and
+/// the database.
 pub fn shown_url(url: &str) -> String {
     match url.parse::<postgres::Config>() {
         Ok(config) => {
@@ -89,13 +91,18 @@ pub fn shown_url(url: &str) -> String {
                 .get_hosts()
                 .first()
                 .map(|h| match h {
+                    postgres::config::Host::Tcp(name) if name.contains(':') => format!("[{name}]"),
                     postgres::config::Host::Tcp(name) => name.clone(),
                     postgres::config::Host::Unix(path) => path.display().to_string(),
                 })
                 .unwrap_or_default();
+            let port = config
+                .get_ports()
+                .first()
+                .map_or(String::new(), |p| format!(":{p}"));
             let db = config.get_dbname().unwrap_or(user);
             let at = if user.is_empty() { "" } else { "@" };
-            format!("postgres://{user}{at}{host}/{db}")
+            format!("postgres://{user}{at}{host}{port}/{db}")
         }
         Err(_) => "the database URL".into(),
     }
