@@ -137,6 +137,11 @@ impl Keeper {
         }
         self.apply_renames(&mut changed, &mut gone, &mut report)?;
         self.ingest_changed(&changed, &mut report)?;
+        // A folder that went away during the pass took its files with it:
+        // they are not deleted, the folder is missing.
+        if !gone.is_empty() && !dir.is_dir() {
+            return Err(Error::WatchedFolderMissing { dir: w.dir.clone() });
+        }
         self.mark_deleted(&gone, &mut report)?;
         Ok(report)
     }
