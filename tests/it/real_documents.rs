@@ -392,3 +392,50 @@ fn labelled_corpus_pages_open_with_their_own_words() {
         misses.join("\n")
     );
 }
+
+#[test]
+fn gzip_man_pages_and_latin_1_text_are_read_as_text() {
+    let env = Env::new();
+    let dir = crate::common::repo_root().join("testdata/real/encodings");
+    let file = |name: &str| dir.join(name).display().to_string();
+    env.ok(&[
+        "put",
+        &file("ls.1.gz"),
+        &file("grep.1.gz"),
+        &file("bash-INTRO.gz"),
+        &file("adduser-copyright-latin1.txt"),
+    ]);
+    let note = |name: &str| env.json(&["get", &format!("file://{}", file(name))])[0].clone();
+    let ls = note("ls.1.gz");
+    assert_eq!(
+        ls["tags"]["title"][0], "ls(1): list directory contents",
+        "{ls}"
+    );
+    assert_eq!(ls["tags"]["_content_type"][0], "text/troff");
+    let summary = ls["summary"].as_str().unwrap();
+    assert!(
+        summary.contains("List information about the FILEs"),
+        "{summary}"
+    );
+    assert!(
+        !summary.contains(".TH") && !summary.contains("\\f"),
+        "{summary}"
+    );
+    let grep = note("grep.1.gz");
+    assert_eq!(
+        grep["tags"]["title"][0], "grep(1): print lines that match patterns",
+        "{grep}"
+    );
+    let intro = note("bash-INTRO.gz");
+    assert!(
+        intro["summary"]
+            .as_str()
+            .unwrap()
+            .starts_with("BASH - The Bourne-Again Shell"),
+        "{intro}"
+    );
+    let found = env.ok(&["find", "--mode", "keyword", "Jörg", "--ids"]);
+    assert!(found.contains("adduser-copyright-latin1.txt"), "{found}");
+    let parts = env.ok(&["get", &format!("file://{}", file("grep.1.gz")), "--parts"]);
+    assert!(parts.contains("--only-matching"), "{parts}");
+}

@@ -6,11 +6,13 @@
 
 mod audio;
 pub mod chunk;
+mod decode;
 mod docx;
 pub mod fetch;
 mod html;
 mod image;
 pub mod isolate;
+mod man;
 pub mod ocr;
 mod pages;
 mod pdf;
@@ -59,6 +61,7 @@ fn extractor(format: Format) -> Option<&'static dyn Extractor> {
         Format::Text => &text::Plain,
         Format::Markdown => &text::Markdown,
         Format::Html => &html::Html,
+        Format::Man => &man::Man,
         Format::Pdf => &pdf::Pdf,
         Format::Docx => &docx::Docx,
         Format::Audio(_) => &audio::Audio,
@@ -75,8 +78,21 @@ pub fn extract(
     path: Option<&Path>,
     ocr: Option<&ocr::Ocr>,
 ) -> Result<Document> {
+    if decode::is_gzip(bytes) {
+        let unpacked = decode::gunzip(bytes).map_err(|reason| format_error(name, reason))?;
+        let inner = decode::unpacked_path(path);
+        return extract(&unpacked, name, inner.as_deref(), ocr);
+    }
     let utf8;
-    let bytes = match sniff::utf16_text(bytes) {
+    // A format known by its magic bytes (PDF, images, ...) is never decoded
+    // as text, however much it looks like some.
+    let legacy = || {
+        sniff::by_magic(bytes)
+            .is_none()
+            .then(|| decode::legacy_text(bytes))
+            .flatten()
+    };
+    let bytes = match sniff::utf16_text(bytes).or_else(legacy) {
         Some(text) => {
             utf8 = text.into_bytes();
             &utf8[..]

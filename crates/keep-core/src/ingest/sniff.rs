@@ -9,6 +9,8 @@ pub enum Format {
     Text,
     Markdown,
     Html,
+    /// A manual page: groff with the man macros.
+    Man,
     Pdf,
     Docx,
     Audio(&'static str),
@@ -23,6 +25,7 @@ impl Format {
             Format::Text => "text/plain",
             Format::Markdown => "text/markdown",
             Format::Html => "text/html",
+            Format::Man => "text/troff",
             Format::Pdf => "application/pdf",
             Format::Docx => {
                 "application/vnd.openxmlformats-officedocument.wordprocessingml.document"
@@ -44,6 +47,9 @@ pub fn sniff(bytes: &[u8], path: Option<&Path>) -> Format {
     let ext = extension(path);
     if matches!(ext.as_deref(), Some("html" | "htm" | "xhtml")) || looks_like_html(bytes) {
         return Format::Html;
+    }
+    if super::man::looks_like_man(bytes) {
+        return Format::Man;
     }
     match ext.as_deref() {
         Some("md" | "markdown" | "mdown" | "mkd") => Format::Markdown,
@@ -73,7 +79,7 @@ fn extension(path: Option<&Path>) -> Option<String> {
         .map(str::to_ascii_lowercase)
 }
 
-fn by_magic(b: &[u8]) -> Option<Format> {
+pub(super) fn by_magic(b: &[u8]) -> Option<Format> {
     let starts = |m: &[u8]| b.starts_with(m);
     let at =
         |offset: usize, m: &[u8]| b.len() >= offset + m.len() && &b[offset..offset + m.len()] == m;

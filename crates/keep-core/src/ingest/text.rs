@@ -1,7 +1,7 @@
-//! Plain text, source code and Markdown: UTF-8, or UTF-16 with a byte-order
-//! mark (converted before this point); other encodings are refused with a
-//! clear message rather than decoded by guesswork. A Markdown file's first
-//! `# ` heading becomes its `title` tag.
+//! Plain text, source code and Markdown, as UTF-8 (UTF-16 with a byte-order
+//! mark and legacy single-byte encodings are converted before this point,
+//! see `decode`). A Markdown file's first `# ` heading becomes its `title`
+//! tag.
 
 use super::{Document, Extractor, bad, ocr::Ocr};
 use crate::error::Result;
