@@ -168,3 +168,40 @@ fn a_store_of_a_newer_keep_is_refused_and_left_as_it_was() {
     }
     assert!(std::fs::read(&db).unwrap() == before, "not a byte changed");
 }
+
+#[test]
+fn a_postgresql_store_of_schema_1_migrates_and_passes_check() {
+    let env = Env::new();
+    if !env.on_postgres() {
+        return;
+    }
+    let first = std::fs::read_to_string(
+        repo_root().join("crates/keep-core/src/store/postgres/migrations/0001_init.sql"),
+    )
+    .unwrap();
+    env.sql(&format!(
+        "CREATE EXTENSION IF NOT EXISTS vector;
+         {first}
+         CREATE TABLE keep_schema
+             (version bigint PRIMARY KEY, applied timestamptz NOT NULL DEFAULT now());
+         INSERT INTO keep_schema (version) VALUES (1);
+         INSERT INTO notes (id, summary, created, updated, accessed, words) VALUES
+           ('harbour', 'The harbour lighthouse is lit at six.', 1790000000000, 1790000000000,
+            1790000000000, to_tsvector('english', keep_words('The harbour lighthouse is lit at six.')));"
+    ));
+    assert!(env.ok(&["check"]).starts_with("ok: "));
+    assert_eq!(
+        env.sql_count("SELECT max(version) FROM keep_schema"),
+        2,
+        "migrated"
+    );
+    let found = env.ok(&["find", "--mode", "keyword", "lighthouse", "--ids"]);
+    assert_eq!(found.trim(), "harbour");
+    env.ok(&["put", "Jörg keeps the lamp.", "--id", "keeper"]);
+    let found = env.ok(&["find", "--mode", "keyword", "Jörg", "--ids"]);
+    assert_eq!(
+        found.trim(),
+        "keeper",
+        "words beyond ASCII after the migration"
+    );
+}

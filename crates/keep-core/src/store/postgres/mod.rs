@@ -28,7 +28,10 @@ use postgres::{Client, NoTls, Row, Statement};
 use crate::error::{Error, Result};
 
 /// Embedded migrations, applied in order; never edit one that has landed.
-const MIGRATIONS: &[(i64, &str)] = &[(1, include_str!("migrations/0001_init.sql"))];
+const MIGRATIONS: &[(i64, &str)] = &[
+    (1, include_str!("migrations/0001_init.sql")),
+    (2, include_str!("migrations/0002_words.sql")),
+];
 
 /// The advisory lock every writer holds for its transaction ("keep").
 const WRITE_LOCK: i64 = 0x6b65_6570;
