@@ -26,8 +26,60 @@ pub fn summarize(text: &str) -> String {
     if text.chars().count() <= PASSTHROUGH_CHARS {
         return text.to_string();
     }
-    let text = prefix(text, SUMMARY_INPUT_BYTES);
-    extractive(text, SUMMARY_CHARS).unwrap_or_else(|| lead(text, SUMMARY_CHARS))
+    let text = unwrap_hard_wraps(prefix(text, SUMMARY_INPUT_BYTES));
+    extractive(&text, SUMMARY_CHARS).unwrap_or_else(|| lead(&text, SUMMARY_CHARS))
+}
+
+/// Shortest and longest line of a paragraph wrapped at a fixed width.
+const WRAPPED_LINE: std::ops::RangeInclusive<usize> = 40..=100;
+
+/// Plain text wrapped by hand at a fixed width (README, INTRO, changelogs)
+/// with the lines of each paragraph joined, so a sentence is not cut at
+/// every line end. Only runs of three or more such lines are joined; lists,
+/// indented blocks, headings and short lines stay as they are.
+fn unwrap_hard_wraps(text: &str) -> std::borrow::Cow<'_, str> {
+    let lines: Vec<&str> = text.lines().collect();
+    let wrapped = |l: &str| {
+        let t = l.trim_end();
+        WRAPPED_LINE.contains(&t.chars().count())
+            && !t.starts_with([' ', '\t', '-', '*', '#', '>', '|', '•'])
+            && !t.chars().next().is_some_and(|c| c.is_ascii_digit())
+    };
+    let mut run_of = vec![0usize; lines.len()];
+    let mut i = 0;
+    while i < lines.len() {
+        let start = i;
+        while i < lines.len() && wrapped(lines[i]) {
+            i += 1;
+        }
+        // The last line of a paragraph is short: it belongs to the run.
+        let end = if i > start
+            && i < lines.len()
+            && !lines[i].trim().is_empty()
+            && !lines[i].starts_with([' ', '\t'])
+        {
+            i + 1
+        } else {
+            i
+        };
+        for r in run_of.iter_mut().take(end).skip(start) {
+            *r = end - start;
+        }
+        i = end.max(start + 1);
+    }
+    if !run_of.iter().any(|&n| n >= 3) {
+        return std::borrow::Cow::Borrowed(text);
+    }
+    let mut out = String::with_capacity(text.len());
+    for (k, line) in lines.iter().enumerate() {
+        out.push_str(line.trim_end());
+        let joins = run_of[k] >= 3
+            && run_of.get(k + 1).is_some_and(|&n| n == run_of[k])
+            && k + 1 < lines.len()
+            && !lines[k + 1].trim().is_empty();
+        out.push(if joins { ' ' } else { '\n' });
+    }
+    std::borrow::Cow::Owned(out)
 }
 
 /// At most `bytes` of `text`, cut at a character boundary.
@@ -391,6 +443,40 @@ fn cut_at_sentence(para: &str, budget: usize) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn text_wrapped_by_hand_is_summarised_in_whole_sentences() {
+        let intro = "\t\t       BASH - The Bourne-Again Shell\n\n\
+Bash is the shell, or command language interpreter, that will appear\n\
+in the GNU operating system.  Bash is an sh-compatible shell that\n\
+incorporates useful features from the Korn shell (ksh) and C shell\n\
+(csh).  It is intended to conform to the IEEE POSIX P1003.2/ISO 9945.2\n\
+Shell and Tools standard.\n\n\
+Bash includes the following features:\n\n\
+- one item\n\
+- another item\n";
+        let unwrapped = unwrap_hard_wraps(intro);
+        assert!(unwrapped.contains(
+            "Bash is the shell, or command language interpreter, that will appear in the GNU operating system."
+        ), "{unwrapped}");
+        assert!(
+            unwrapped.contains("Shell and Tools standard.\n\nBash includes"),
+            "{unwrapped}"
+        );
+        assert!(
+            unwrapped.contains("- one item\n- another item"),
+            "{unwrapped}"
+        );
+        let long = intro.repeat(12);
+        let summary = summarize(&long);
+        assert!(!summary.contains("that will appear Bash"), "{summary}");
+        assert!(
+            summary.contains("that will appear in the GNU operating system"),
+            "{summary}"
+        );
+        let short_lines = "a list\nof short\nlines here\nstays";
+        assert_eq!(unwrap_hard_wraps(short_lines), short_lines);
+    }
 
     #[test]
     fn short_text_is_its_own_summary() {
