@@ -169,18 +169,11 @@ impl SqliteStore {
         if self.read_only {
             return Err(self.refusal());
         }
-        let result = (|| {
-            let tx = self
-                .conn
-                .transaction_with_behavior(TransactionBehavior::Immediate)?;
-            let value = f(&SqliteDb {
-                conn: &tx,
-                codes: &self.codes,
-            })?;
-            tx.commit()?;
-            Ok(value)
-        })();
-        result.map_err(|e| located(&self.path, e))
+        let tx = self
+            .conn
+            .transaction_with_behavior(TransactionBehavior::Immediate)
+            .map_err(|e| located(&self.path, e.into()))?;
+        commit_with(tx, &self.codes, &self.path, f)
     }
 
     /// Like `write`, when no other connection is writing at this moment;
@@ -198,16 +191,8 @@ impl SqliteStore {
             .transaction_with_behavior(TransactionBehavior::Immediate)
         {
             Ok(tx) => {
-                let result = (|| {
-                    tx.busy_timeout(BUSY_TIMEOUT)?;
-                    let value = f(&SqliteDb {
-                        conn: &tx,
-                        codes: &self.codes,
-                    })?;
-                    tx.commit()?;
-                    Ok(value)
-                })();
-                return result.map(Some).map_err(|e| located(&self.path, e));
+                tx.busy_timeout(BUSY_TIMEOUT)?;
+                return commit_with(tx, &self.codes, &self.path, f).map(Some);
             }
             Err(e) => e,
         };
@@ -249,6 +234,19 @@ impl SqliteStore {
         }
         Ok(())
     }
+}
+
+/// Runs `f` inside `tx` and commits; a failure is named with the store's
+/// file when it is about the file (a full disk, ...).
+fn commit_with<T>(
+    tx: rusqlite::Transaction<'_>,
+    codes: &CodeCache,
+    path: &Path,
+    f: impl FnOnce(&SqliteDb<'_>) -> Result<T>,
+) -> Result<T> {
+    let value = f(&SqliteDb { conn: &tx, codes }).map_err(|e| located(path, e))?;
+    tx.commit().map_err(|e| located(path, e.into()))?;
+    Ok(value)
 }
 
 /// `Error::SchemaTooNew` when the file at `path` was written by a newer
