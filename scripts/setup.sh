@@ -58,21 +58,23 @@ install_models() {
 }
 
 MCP_CLIENT="mcp==2.3.0"
+# What checks the JSON API against its OpenAPI document.
+OPENAPI_CHECK="openapi-spec-validator==0.9.0"
 
 # The reference MCP client the end-to-end tests drive, in its own venv.
 install_test_tools() {
   local venv="$root/target/test-tools/venv"
   if [ -x "$venv/bin/python" ] \
-    && [ "$("$venv/bin/python" -c 'import importlib.metadata as m; print(m.version("mcp"))' 2>/dev/null)" = "${MCP_CLIENT#*==}" ]; then
-    say "ok    $MCP_CLIENT in $venv"
+    && [ "$("$venv/bin/python" -c 'import importlib.metadata as m; print(m.version("mcp"), m.version("openapi-spec-validator"))' 2>/dev/null)" = "${MCP_CLIENT#*==} ${OPENAPI_CHECK#*==}" ]; then
+    say "ok    $MCP_CLIENT, $OPENAPI_CHECK in $venv"
     return
   fi
-  say "install $MCP_CLIENT in $venv"
+  say "install $MCP_CLIENT, $OPENAPI_CHECK in $venv"
   rm -rf "$venv"
   python3 -m venv "$venv"
-  "$venv/bin/python" -m pip install --quiet "$MCP_CLIENT" \
-    || { rm -rf "$venv"; die "could not install $MCP_CLIENT"; }
-  say "ok    $MCP_CLIENT in $venv"
+  "$venv/bin/python" -m pip install --quiet "$MCP_CLIENT" "$OPENAPI_CHECK" \
+    || { rm -rf "$venv"; die "could not install $MCP_CLIENT and $OPENAPI_CHECK"; }
+  say "ok    $MCP_CLIENT, $OPENAPI_CHECK in $venv"
 }
 
 # PostgreSQL 18 with pgvector, as binaries inside a wheel, for the

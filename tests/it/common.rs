@@ -208,6 +208,8 @@ impl Env {
             // decides when its notes get vectors.
             .env("KEEP_BACKGROUND_EMBED", "0")
             .env_remove("RUST_BACKTRACE")
+            .env_remove("PGPASSWORD")
+            .env_remove("PGPASSFILE")
             .current_dir(self.dir.path());
         if let Some((model, lib)) = &self.model {
             cmd.env("KEEP_MODEL_DIR", model).env("KEEP_ORT_LIB", lib);

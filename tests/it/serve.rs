@@ -241,7 +241,7 @@ fn one_server_per_store_and_a_killed_one_leaves_nothing_in_the_way() {
     assert!(String::from_utf8_lossy(&none.stdout).starts_with("no server"));
     let again = Server::start(&env, &["--listen", "127.0.0.1:0"]);
     let status = env.json(&["serve", "--status"]);
-    assert_eq!(status["running"], true, "{status}");
+    assert_eq!(status["status"], "ok", "{status}");
     assert_eq!(status["url"], again.url.as_str(), "{status}");
     assert!(again.terminate().success());
     assert!(!env.store().join("serve.json").exists());
@@ -314,8 +314,8 @@ fn a_request_of_another_version_is_declined_and_a_killed_servers_watch_lease_lap
     env.ok(&["put", folder.to_str().unwrap(), "--watch"]);
     let mut server = Server::start(&env, &["--listen", "127.0.0.1:0"]);
 
-    // What an older or newer keep would send: the server declines, so
-    // that client runs the command itself.
+    // What a keep from before frames sends: the server declines, so that
+    // client runs the command itself.
     let mut socket =
         std::os::unix::net::UnixStream::connect(env.store().join("serve.sock")).unwrap();
     socket
@@ -324,6 +324,18 @@ fn a_request_of_another_version_is_declined_and_a_killed_servers_watch_lease_lap
     let mut answer = String::new();
     BufReader::new(socket).read_line(&mut answer).unwrap();
     assert_eq!(answer.trim(), "\"Declined\"");
+    // A keep of another version that speaks frames is told the server's.
+    let mut socket =
+        std::os::unix::net::UnixStream::connect(env.store().join("serve.sock")).unwrap();
+    write_frame(
+        &mut socket,
+        1,
+        br#"{"version":"0.0.0","clock":null,"ask":"Health"}"#,
+    );
+    let (kind, payload) = read_frame(&mut socket);
+    assert_eq!(kind, 9, "OtherVersion");
+    let other: Value = serde_json::from_slice(&payload).unwrap();
+    assert_eq!(other["pid"], server.child.id(), "{other}");
 
     let pid = server.child.id();
     let watcher = |env: &Env| env.json(&["watch", "--list"])["watcher"]["pid"].as_u64();
@@ -345,6 +357,140 @@ fn a_request_of_another_version_is_declined_and_a_killed_servers_watch_lease_lap
         );
         std::thread::sleep(Duration::from_millis(500));
     }
+}
+
+/// One frame of the store socket: kind, length, payload.
+fn write_frame(socket: &mut impl Write, kind: u8, payload: &[u8]) {
+    let mut frame = vec![kind];
+    frame.extend_from_slice(&(payload.len() as u32).to_le_bytes());
+    frame.extend_from_slice(payload);
+    socket.write_all(&frame).unwrap();
+}
+
+fn read_frame(socket: &mut impl Read) -> (u8, Vec<u8>) {
+    let mut head = [0u8; 5];
+    socket.read_exact(&mut head).unwrap();
+    let mut payload = vec![0u8; u32::from_le_bytes(head[1..].try_into().unwrap()) as usize];
+    socket.read_exact(&mut payload).unwrap();
+    (head[0], payload)
+}
+
+#[test]
+fn a_server_of_another_version_is_named_and_the_command_runs_without_it() {
+    let env = Env::new();
+    env.put("The harbour light is lit at dusk.", &["topic=sea"]);
+    let alone = env.run(&["list", "--ids"]);
+    // A server of version 9.9.9 holds the socket: it answers every
+    // request with its version.
+    let listener = std::os::unix::net::UnixListener::bind(env.store().join("serve.sock")).unwrap();
+    let fake = std::thread::spawn(move || {
+        let (mut stream, _) = listener.accept().unwrap();
+        let (kind, _) = read_frame(&mut stream);
+        assert_eq!(kind, 1, "a request");
+        write_frame(&mut stream, 9, br#"{"version":"9.9.9","pid":4242}"#);
+    });
+    let served = env.run(&["list", "--ids"]);
+    fake.join().unwrap();
+    assert_eq!(served.stdout, alone.stdout, "the command ran here");
+    assert_eq!(served.status.code(), Some(0));
+    let said = String::from_utf8_lossy(&served.stderr);
+    assert!(
+        said.contains("keep serve (pid 4242) runs keep 9.9.9 and this is keep")
+            && said.contains("working without it until it is restarted"),
+        "{said}"
+    );
+}
+
+#[test]
+fn the_json_api_answers_as_its_openapi_document_says_under_the_same_rules_as_mcp() {
+    let env = Env::with_model();
+    let server = Server::start(&env, &["--listen", "127.0.0.1:0"]);
+    let script = crate::common::repo_root().join("tests/api_client.py");
+    let base = format!("http://{}", server.addr);
+    let output = env
+        .program(&client_python(), &[script.to_str().unwrap(), &base])
+        .output()
+        .expect("run the API client");
+    let said = String::from_utf8_lossy(&output.stdout);
+    assert!(
+        output.status.success(),
+        "{said}\n{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    assert!(
+        said.contains("all calls answer as the document says"),
+        "{said}"
+    );
+    // What the API stored is what the command line sees.
+    let listed = env.ok(&["list", "--ids"]);
+    assert!(listed.lines().any(|l| l == "light"), "{listed}");
+    let get = |head: &str| server.status_of(head, "");
+    let host = format!("Host: {}", server.addr);
+    assert_eq!(get(&format!("GET /health HTTP/1.1\r\n{host}")), 200);
+    assert_eq!(
+        get("GET /health HTTP/1.1\r\nHost: evil.example"),
+        403,
+        "a foreign Host"
+    );
+    assert_eq!(
+        get(&format!(
+            "GET /v1/notes HTTP/1.1\r\n{host}\r\nOrigin: http://evil.example"
+        )),
+        403,
+        "a foreign Origin"
+    );
+    assert_eq!(get(&format!("GET /v2/nothing HTTP/1.1\r\n{host}")), 404);
+    assert_eq!(get(&format!("DELETE /v1/find HTTP/1.1\r\n{host}")), 405);
+    assert!(server.terminate().success());
+
+    // On another address, the token.
+    let token = env.ok(&["serve", "--token"]).trim().to_string();
+    let open = Server::start(&env, &["--listen", "0.0.0.0:0"]);
+    let get = |head: &str| open.status_of(head, "");
+    assert_eq!(get("GET /health HTTP/1.1\r\nHost: keep.example"), 401);
+    assert_eq!(
+        get(&format!(
+            "GET /health HTTP/1.1\r\nHost: keep.example\r\nAuthorization: Bearer {token}"
+        )),
+        200
+    );
+    assert!(open.terminate().success());
+}
+
+#[test]
+fn serve_status_and_health_report_the_store_the_model_and_the_backlog() {
+    let env = Env::with_model();
+    env.ok(&["put", "Waiting for its vector.", "--id", "waiting"]);
+    let none = env.run(&["serve", "--status"]);
+    assert_eq!(none.status.code(), Some(1));
+    assert!(
+        String::from_utf8_lossy(&none.stdout).contains("1 waiting for embedding"),
+        "{}",
+        String::from_utf8_lossy(&none.stdout)
+    );
+    let server = Server::start(&env, &["--listen", "127.0.0.1:0"]);
+    env.ok(&["find", "vector"]);
+    let health = env.json(&["serve", "--status"]);
+    assert_eq!(health["status"], "ok", "{health}");
+    assert_eq!(health["pid"], server.child.id(), "{health}");
+    assert_eq!(health["store"]["reachable"], true, "{health}");
+    assert_eq!(
+        health["store"]["location"],
+        env.store().display().to_string(),
+        "{health}"
+    );
+    assert_eq!(
+        health["model"]["loaded"], true,
+        "the find loaded it: {health}"
+    );
+    assert!(health["backlog"].is_i64(), "{health}");
+    assert!(health["uptime_seconds"].is_u64(), "{health}");
+    let line = env.ok(&["serve", "--status"]);
+    assert!(
+        line.starts_with("ok · serving http://127.0.0.1:") && line.contains("reachable"),
+        "{line}"
+    );
+    assert!(server.terminate().success());
 }
 
 #[test]
@@ -630,11 +776,30 @@ fn a_server_on_postgresql_connects_again_after_the_database_drops_it() {
 }
 
 #[test]
-fn writes_of_text_ids_and_tags_go_through_a_running_server_with_the_same_output() {
+fn every_write_goes_through_a_running_server_with_the_same_output() {
     let alone = Env::with_model();
     let served = Env::with_model();
+    let elsewhere = Env::new();
+    elsewhere.put(
+        "A note from another store, about the lighthouse keeper.",
+        &["from=elsewhere"],
+    );
+    let exported = elsewhere.ok(&["export", "--no-vectors"]);
     for env in [&alone, &served] {
         std::fs::write(env.path("plan.md"), "# Plan\n\nRepaint the pier in May.").unwrap();
+        std::fs::create_dir_all(env.path("logbook/2026")).unwrap();
+        std::fs::write(
+            env.path("logbook/march.md"),
+            "# March\n\nThe nets were mended.",
+        )
+        .unwrap();
+        std::fs::write(
+            env.path("logbook/2026/april.txt"),
+            "Gulls nested on the east mole.",
+        )
+        .unwrap();
+        std::fs::write(env.path("logbook/broken.pdf"), "not a PDF at all").unwrap();
+        std::fs::write(env.path("other.jsonl"), &exported).unwrap();
     }
     let server = Server::start(&served, &["--listen", "127.0.0.1:0"]);
     // (command, whether the server answers it)
@@ -669,7 +834,14 @@ fn writes_of_text_ids_and_tags_go_through_a_running_server_with_the_same_output(
             ],
             true,
         ),
-        (vec!["put", "plan.md"], false),
+        (vec!["put", "plan.md"], true),
+        (vec!["put", "./plan.md", "-t", "kind=plan"], true),
+        (vec!["put", "logbook", "-r"], true),
+        (vec!["--json", "put", "logbook"], true),
+        (vec!["put", "missing.md"], true),
+        (vec!["import", "other.jsonl"], true),
+        (vec!["import", "other.jsonl", "-v"], true),
+        (vec!["export", "--no-vectors", "exported.jsonl"], true),
         (
             vec!["put", "Ferry at nine", "--id", "ferry", "--expires", "P7D"],
             true,
@@ -704,7 +876,45 @@ fn writes_of_text_ids_and_tags_go_through_a_running_server_with_the_same_output(
         );
         assert_eq!(b.status.code(), a.status.code(), "{command:?}");
     }
-    let answered = commands.iter().filter(|(_, by_server)| *by_server).count();
+    // Standard input travels to the server with the command.
+    let with_input: Vec<(Vec<&str>, &str)> = vec![
+        (vec!["put"], "Text piped in about the harbour master."),
+        (
+            vec!["put", "-", "-t", "via=pipe"],
+            "More piped text about the tides.",
+        ),
+        (vec!["now", "-"], "Checking the buoys"),
+        (vec!["import", "-"], exported.as_str()),
+    ];
+    for (command, input) in &with_input {
+        let a = alone.run_with_stdin(command, input.as_bytes());
+        let b = served.run_with_stdin(command, input.as_bytes());
+        assert_eq!(
+            plain(&served, &b.stdout),
+            plain(&alone, &a.stdout),
+            "{command:?}"
+        );
+        assert_eq!(
+            plain(&served, &b.stderr),
+            plain(&alone, &a.stderr),
+            "{command:?}"
+        );
+        assert_eq!(b.status.code(), a.status.code(), "{command:?}");
+    }
+    let mut invalid = b"bytes that are not UTF-8: ".to_vec();
+    invalid.extend_from_slice(&[0xff, 0xfe]);
+    let a = alone.run_with_stdin(&["put"], &invalid);
+    let b = served.run_with_stdin(&["put"], &invalid);
+    assert_eq!(b.status.code(), a.status.code());
+    assert_eq!(plain(&served, &b.stderr), plain(&alone, &a.stderr));
+    let exported_by = |env: &Env| plain(env, &std::fs::read(env.path("exported.jsonl")).unwrap());
+    assert_eq!(
+        exported_by(&served),
+        exported_by(&alone),
+        "export to a file, in the client's folder"
+    );
+    let answered =
+        commands.iter().filter(|(_, by_server)| *by_server).count() + with_input.len() + 1;
     let status = served.json(&["serve", "--status"]);
     assert_eq!(status["commands"], answered, "{status}");
     let export = |env: &Env| {

@@ -30,7 +30,9 @@ pub use embed::{Embedder, SharedModel};
 pub use error::{Error, Result};
 pub use keeper::Keeper;
 pub use settings::{Settings, WorkerCommand};
-pub use store::{is_database_url, listen_for_changes, on_blocking_thread, shown_url};
+pub use store::{
+    is_database_url, listen_for_changes, on_blocking_thread, pgpass_password, shown_url,
+};
 
 /// The child side of isolated extraction: the binary runs this for its
 /// hidden `__extract` command; returns the exit code.

@@ -22,6 +22,9 @@ pub struct Settings {
     /// A PostgreSQL URL (`postgres://user@host/db`) when the store lives on
     /// a database server rather than in `store`.
     pub database: Option<String>,
+    /// The database password when `database` has none (from the
+    /// environment, a password file or `.pgpass`, never a command line).
+    pub database_password: Option<String>,
     /// Where "now" comes from.
     pub clock: Clock,
     /// The embedding model and its runtime.
@@ -69,6 +72,7 @@ impl Settings {
         Settings {
             store: dir.into(),
             database: None,
+            database_password: None,
             clock: Clock::System,
             model: ModelSettings::default(),
             ocr_dir: None,

@@ -20,6 +20,14 @@ pub const VARIABLES: &[(&str, &str)] = &[
         "the store directory or PostgreSQL URL (same as --store)",
     ),
     (
+        "KEEP_PASSWORD_FILE",
+        "a file whose first line is the database password, for a PostgreSQL URL without one (also password_file in the config file)",
+    ),
+    (
+        "PGPASSWORD",
+        "the database password, for a PostgreSQL URL without one; else PGPASSFILE or ~/.pgpass (mode 0600) is read, as libpq does",
+    ),
+    (
         "KEEP_CONFIG",
         "the config file [default: <config dir>/keep/config.toml]",
     ),
@@ -100,6 +108,8 @@ struct ConfigFile {
     /// Whether notes left waiting for a vector are embedded by a
     /// background process.
     background_embed: Option<bool>,
+    /// A file holding the database password (its first line).
+    password_file: Option<PathBuf>,
 }
 
 /// Everything configurable, resolved.
@@ -111,6 +121,9 @@ pub struct Config {
     pub store: Option<PathBuf>,
     /// The PostgreSQL URL of a store on a database server.
     pub database: Option<String>,
+    /// The database password, when the URL has none: from a password
+    /// file, `PGPASSWORD`, or `PGPASSFILE` / `~/.pgpass`.
+    pub database_password: Option<String>,
     pub clock: Clock,
     pub model: ModelSettings,
     pub ocr_dir: Option<PathBuf>,
@@ -157,7 +170,13 @@ impl Environment {
             k.starts_with("KEEP_")
                 || matches!(
                     k,
-                    "NO_COLOR" | "ORT_DYLIB_PATH" | "VISUAL" | "EDITOR" | "PAGER"
+                    "NO_COLOR"
+                        | "ORT_DYLIB_PATH"
+                        | "VISUAL"
+                        | "EDITOR"
+                        | "PAGER"
+                        | "PGPASSWORD"
+                        | "PGPASSFILE"
                 )
         };
         Environment {
@@ -246,6 +265,14 @@ impl Config {
                 .or_else(|| env.path("KEEP_STORE"))
                 .or_else(|| file.store.map(PathBuf::from)),
         );
+        let database_password = match &database {
+            Some(url) => database_password(
+                url,
+                env.path("KEEP_PASSWORD_FILE").or(file.password_file),
+                env,
+            )?,
+            None => None,
+        };
         let background_embed = match env.text("KEEP_BACKGROUND_EMBED") {
             Some(text) => switch(&text).ok_or_else(|| {
                 ConfigError(format!("KEEP_BACKGROUND_EMBED: '{text}' is not 0 or 1"))
@@ -256,6 +283,7 @@ impl Config {
             store,
             background_embed,
             database,
+            database_password,
             clock,
             model,
             ocr_dir: env
@@ -296,6 +324,7 @@ impl Config {
         Ok(Settings {
             store,
             database: self.database.clone(),
+            database_password: self.database_password.clone(),
             clock: self.clock,
             model: self.model.clone(),
             ocr_dir: self.ocr_dir.clone(),
@@ -305,6 +334,47 @@ impl Config {
             backlog_drains: self.background_embed,
         })
     }
+}
+
+/// The password for database `url`, which has none of its own: the first
+/// line of `file` when one is named, else `PGPASSWORD`, else the matching
+/// line of `PGPASSFILE` or `~/.pgpass` (ignored, as libpq does, when
+/// others may read it). None when the URL has one, or nothing gives one.
+fn database_password(
+    url: &str,
+    file: Option<PathBuf>,
+    env: &Environment,
+) -> Result<Option<String>, ConfigError> {
+    let has_own = url
+        .split_once("://")
+        .and_then(|(_, rest)| rest.split(['/', '?']).next())
+        .and_then(|authority| authority.rsplit_once('@'))
+        .is_some_and(|(credentials, _)| credentials.contains(':'));
+    if has_own {
+        return Ok(None);
+    }
+    if let Some(file) = file {
+        let text = std::fs::read_to_string(&file)
+            .map_err(|e| ConfigError(format!("the password file {}: {e}", file.display())))?;
+        return Ok(Some(text.lines().next().unwrap_or("").to_string()));
+    }
+    if let Some(password) = env.text("PGPASSWORD") {
+        return Ok(Some(password));
+    }
+    let passfile = env
+        .path("PGPASSFILE")
+        .or_else(|| dirs::home_dir().map(|h| h.join(".pgpass")));
+    let Some(passfile) = passfile else {
+        return Ok(None);
+    };
+    let private = std::fs::metadata(&passfile)
+        .is_ok_and(|m| std::os::unix::fs::PermissionsExt::mode(&m.permissions()) & 0o077 == 0);
+    if !private {
+        return Ok(None);
+    }
+    Ok(std::fs::read_to_string(&passfile)
+        .ok()
+        .and_then(|text| keep_core::pgpass_password(url, &text)))
 }
 
 /// The folder of the embedding model `name` under data directory `data`;

@@ -7,5 +7,6 @@ pub mod cli;
 pub mod config;
 pub mod mcp;
 pub mod render;
+pub mod serve;
 pub mod tui;
 pub mod watch;

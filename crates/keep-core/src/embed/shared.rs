@@ -57,6 +57,15 @@ impl SharedModel {
         }
     }
 
+    /// The model's id once it is loaded; why it could not be, when it
+    /// could not; None before first use.
+    pub fn state(&self) -> Option<std::result::Result<String, String>> {
+        self.inner.loaded.get().map(|loaded| match loaded {
+            Ok((id, _, _)) => Ok(id.clone()),
+            Err(why) => Err(why.clone()),
+        })
+    }
+
     /// Loads the model if it is not yet, and returns an embedder that
     /// uses it; ModelUnavailable when it cannot be loaded.
     pub fn embedder(&self) -> Result<Box<dyn Embedder>> {

@@ -52,7 +52,11 @@ impl Keeper {
     pub fn open(settings: Settings) -> Result<Self> {
         Ok(Keeper {
             store: match &settings.database {
-                Some(url) => Store::open_postgres(url, &settings.store)?,
+                Some(url) => Store::open_postgres(
+                    url,
+                    &settings.store,
+                    settings.database_password.as_deref(),
+                )?,
                 None => Store::open(&settings.store)?,
             },
             settings,

@@ -21,7 +21,8 @@ use crate::error::Result;
 
 pub use backend::Backend;
 pub use postgres::{
-    PgDb, PgStore, is_database_url, listen_for_changes, on_blocking_thread, shown_url,
+    PgDb, PgStore, is_database_url, listen_for_changes, on_blocking_thread, pgpass_password,
+    shown_url,
 };
 pub use sqlite::{SqliteDb, SqliteStore, check_file};
 pub use types::{Health, Lease, WatchedDir};
@@ -100,8 +101,11 @@ impl Store {
 
     /// Opens the store in PostgreSQL database `url`, bringing its schema
     /// up to date; `dir` is its local folder (sockets, caches).
-    pub fn open_postgres(url: &str, dir: &Path) -> Result<Self> {
-        Ok(Store::Postgres(Box::new(PgStore::open(url, dir)?)))
+    /// `password` is used when the URL has none.
+    pub fn open_postgres(url: &str, dir: &Path, password: Option<&str>) -> Result<Self> {
+        Ok(Store::Postgres(Box::new(PgStore::open(
+            url, dir, password,
+        )?)))
     }
 
     /// Whether the store was opened for reading only.

@@ -16,7 +16,7 @@ use super::{CliError, CliResult, Ctx, Failures};
 /// removes only that archived version and leaves the note and its other
 /// versions as they are. To undo the last change instead, use 'keep revert'.
 /// Exits 1 if any id is unknown.
-#[derive(Debug, clap::Args)]
+#[derive(Debug, clap::Args, serde::Serialize, serde::Deserialize)]
 pub struct Args {
     /// Note ids, or ID@V{N} for one archived version
     #[arg(required = true, value_name = "ID", add = ArgValueCompleter::new(complete::note_id))]

@@ -17,7 +17,7 @@ use keep_core::Error;
 /// exported. 'keep import' reads the file back: export, import into an
 /// empty store and export again gives identical output. A FILE is written
 /// whole or not at all.
-#[derive(Debug, clap::Args)]
+#[derive(Debug, clap::Args, serde::Serialize, serde::Deserialize)]
 pub struct Args {
     /// Output file, or '-' for standard output
     #[arg(value_name = "FILE", default_value = "-")]
@@ -36,7 +36,10 @@ pub fn run(ctx: &mut Ctx, args: Args) -> CliResult {
         return Ok(Status::Success);
     }
     let count = export_to_file(ctx, &args.file, !args.no_vectors)?;
-    eprintln!("exported {count} note(s) to {}", args.file.display());
+    ctx.out.note(&format!(
+        "exported {count} note(s) to {}",
+        args.file.display()
+    ));
     Ok(Status::Success)
 }
 

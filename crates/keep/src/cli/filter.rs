@@ -7,7 +7,7 @@ use super::complete;
 use keep_core::keeper::{FilterSpec, Keeper};
 use keep_core::model::{Expired, NoteFilter};
 
-#[derive(Debug, Default, clap::Args)]
+#[derive(Debug, Default, clap::Args, serde::Serialize, serde::Deserialize)]
 pub struct FilterArgs {
     /// Only notes with this tag: KEY or KEY=VALUE (repeatable; all must match)
     #[arg(short = 't', long = "tag", value_name = "KEY[=VALUE]", add = ArgValueCompleter::new(complete::tag))]

@@ -24,7 +24,7 @@ use crate::render::{json, text};
 /// put as a question to the memory ("what do I have about X", "find my
 /// notes on X") searches for X. Without a model, find uses keywords only
 /// and says so on stderr.
-#[derive(Debug, clap::Args)]
+#[derive(Debug, clap::Args, serde::Serialize, serde::Deserialize)]
 pub struct Args {
     /// What to look for
     #[arg(value_name = "QUERY", num_args = 0.., required_unless_present = "like")]
@@ -62,7 +62,9 @@ pub struct Args {
     pub half_life: Option<f64>,
 }
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+#[derive(
+    Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum, serde::Serialize, serde::Deserialize,
+)]
 pub enum Mode {
     Hybrid,
     Keyword,

@@ -23,7 +23,7 @@ use crate::render::text::{change_label, first_line};
 /// inverse name (authored, referenced-by, ...), the notes that link to it.
 /// Reading a note records its access time (not while another writer holds
 /// the store: a read never waits). Exits 1 if any id is unknown.
-#[derive(Debug, clap::Args)]
+#[derive(Debug, clap::Args, serde::Serialize, serde::Deserialize)]
 pub struct Args {
     /// Note ids, optionally with @V{N} or @P{N}
     #[arg(required = true, value_name = "ID", add = ArgValueCompleter::new(complete::note_id))]

@@ -3,7 +3,7 @@
 use std::io::BufReader;
 use std::path::PathBuf;
 
-use super::output::{self, Format};
+use super::output::Format;
 use super::{CliResult, Ctx, Status};
 use keep_core::Error;
 
@@ -18,7 +18,7 @@ use keep_core::Error;
 /// (or the store has none yet), so nothing needs embedding; vectors of
 /// another model, or of the wrong length, are refused with one line each
 /// on stderr and those notes wait for embedding ('keep reindex').
-#[derive(Debug, clap::Args)]
+#[derive(Debug, clap::Args, serde::Serialize, serde::Deserialize)]
 pub struct Args {
     /// Export file, or '-' for standard input
     #[arg(value_name = "FILE")]
@@ -31,18 +31,22 @@ pub struct Args {
 
 pub fn run(ctx: &mut Ctx, args: Args) -> CliResult {
     let name = args.file.display().to_string();
+    let bars = ctx.out.bars();
     let mut bar = indicatif::ProgressBar::hidden();
     let mut progress = |done: usize, total: usize| {
         if done == 0 {
-            bar = output::progress_bar(total);
+            bar = bars.bar(total);
             bar.set_message("importing");
         }
         bar.set_position(done as u64);
     };
     let outcome = if args.file.as_os_str() == "-" {
-        let stdin = std::io::stdin();
-        ctx.keeper()?
-            .import(&mut stdin.lock(), "<stdin>", &mut progress)
+        ctx.keeper()?;
+        let mut input = BufReader::new(ctx.stdin.reader());
+        ctx.keeper
+            .as_mut()
+            .expect("opened above")
+            .import(&mut input, "<stdin>", &mut progress)
     } else {
         let file = std::fs::File::open(&args.file).map_err(|e| Error::io(&args.file, e))?;
         ctx.keeper()?
@@ -51,7 +55,7 @@ pub fn run(ctx: &mut Ctx, args: Args) -> CliResult {
     bar.finish_and_clear();
     let outcome = outcome?;
     for notice in &outcome.notices {
-        eprintln!("keep: {notice}");
+        ctx.out.warn(notice);
     }
     match ctx.format {
         Format::Json => ctx.out.json(&outcome)?,
@@ -66,7 +70,8 @@ pub fn run(ctx: &mut Ctx, args: Args) -> CliResult {
             ))?;
             if args.verbose {
                 for id in &outcome.skipped {
-                    eprintln!("keep: skipped '{id}': a note with this id exists");
+                    ctx.out
+                        .warn(&format!("skipped '{id}': a note with this id exists"));
                 }
             }
         }

@@ -14,7 +14,7 @@ use crate::render::json;
 /// starting with '.') are hidden unless -a is given or PATTERN starts with
 /// '.'. Expired notes are hidden too (-a shows them); --expired lists only
 /// them.
-#[derive(Debug, clap::Args)]
+#[derive(Debug, clap::Args, serde::Serialize, serde::Deserialize)]
 pub struct Args {
     /// Id prefix or glob
     #[arg(value_name = "PREFIX|GLOB")]
@@ -36,7 +36,9 @@ pub struct Args {
     pub expired: bool,
 }
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+#[derive(
+    Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum, serde::Serialize, serde::Deserialize,
+)]
 pub enum Sort {
     /// Most recently updated first
     Updated,

@@ -12,6 +12,7 @@ mod filter;
 pub mod find;
 mod get;
 mod import;
+pub mod input;
 mod list;
 mod mcp;
 mod models;
@@ -24,6 +25,7 @@ mod reindex;
 pub mod remote;
 mod repair;
 mod revert;
+mod secrets;
 mod serve;
 mod supersede;
 mod tag;
@@ -38,6 +40,7 @@ use clap::{CommandFactory, Parser, Subcommand};
 
 use keep_core::{Error, Keeper};
 use output::{Format, Out};
+pub use put::NOT_STORED;
 
 use crate::config::{Config, ConfigError, Environment};
 
@@ -103,10 +106,13 @@ pub enum Command {
 /// Parses the process's arguments. For `put`, a `--` protects only the
 /// argument right after it when options of `put` follow, so text that
 /// starts with '-' keeps its options: `keep put -- "-text" --id X`.
+/// A password in a database URL is then hidden from `ps`.
 pub fn parse() -> Cli {
-    Cli::parse_from(protect_text_after_double_dash(
+    let cli = Cli::parse_from(protect_text_after_double_dash(
         std::env::args_os().collect(),
-    ))
+    ));
+    secrets::hide_passwords();
+    cli
 }
 
 /// Moves the options that follow `put -- TEXT` before the `--`.
@@ -306,9 +312,31 @@ pub struct Ctx {
     keeper: Option<Keeper>,
     pub format: Format,
     pub out: Out,
+    pub stdin: input::Stdin,
 }
 
 impl Ctx {
+    pub fn new(
+        config: Config,
+        keeper: Option<Keeper>,
+        format: Format,
+        out: Out,
+        stdin: input::Stdin,
+    ) -> Self {
+        Ctx {
+            config,
+            keeper,
+            format,
+            out,
+            stdin,
+        }
+    }
+
+    /// The keeper, when one was opened.
+    pub fn into_keeper(self) -> Option<Keeper> {
+        self.keeper
+    }
+
     pub fn keeper(&mut self) -> Result<&mut Keeper, CliError> {
         if self.keeper.is_none() {
             self.keeper = Some(Keeper::open(self.config.settings()?)?);
@@ -343,12 +371,13 @@ fn format_of(cli: &Cli) -> Format {
 pub fn run(cli: Cli) -> CliResult {
     let format = format_of(&cli);
     let config = Config::resolve(cli.store.clone(), &Environment::capture())?;
-    let mut ctx = Ctx {
-        out: Out::stdout(config.no_color),
-        config,
-        keeper: None,
+    let mut ctx = Ctx::new(
+        config.clone(),
+        None,
         format,
-    };
+        Out::stdout(config.no_color),
+        input::Stdin::process(),
+    );
     if format != Format::Text
         && let Some(name) = cli
             .command
@@ -359,18 +388,17 @@ pub fn run(cli: Cli) -> CliResult {
             "'keep {name}' has one output form: --json and --ids do not apply to it"
         )));
     }
-    if remote::delegable(cli.command.as_ref())
-        && let Some(store) = ctx.config.store.clone()
-        && let Some(args) = remote::request_args(&cli, ctx.config.home.as_deref())
-        && let Some(answer) = remote::ask(&store, ctx.out.color(), args)
-    {
-        return answer.replay(&mut ctx.out);
-    }
-    let may_leave_backlog = cli
-        .command
+    let command = match cli.command {
+        Some(command) => match remote::offer(&mut ctx, command) {
+            remote::Offered::Answered(result) => return result,
+            remote::Offered::Alone(command) => Some(command),
+        },
+        None => None,
+    };
+    let may_leave_backlog = command
         .as_ref()
         .is_some_and(Command::may_leave_notes_waiting);
-    let status = dispatch(&mut ctx, cli.command)?;
+    let status = dispatch(&mut ctx, command)?;
     ctx.out.flush()?;
     if may_leave_backlog && let Some(keeper) = &ctx.keeper {
         crate::watch::drain::start_if_waiting(keeper, &ctx.config);
@@ -378,8 +406,80 @@ pub fn run(cli: Cli) -> CliResult {
     Ok(status)
 }
 
+/// The commands a running server answers for a client, as they travel.
+#[derive(Debug, serde::Serialize, serde::Deserialize)]
+pub enum Delegated {
+    Put(put::Args),
+    Get(get::Args),
+    List(list::Args),
+    Find(find::Args),
+    Tag(tag::Args),
+    Del(del::Args),
+    Revert(revert::Args),
+    Rate(rate::Args),
+    Supersede(supersede::Args),
+    Now(now::Args),
+    Move(mv::Args),
+    Export(export::Args),
+    Import(import::Args),
+}
+
+impl Delegated {
+    /// The command as a server would run it, or the command back when no
+    /// server runs it (it needs this process: a terminal, the watcher, a
+    /// server of its own, maintenance of the store's files).
+    pub fn take(command: Command) -> Result<Delegated, Box<Command>> {
+        Ok(match command {
+            Command::Put(a) => Delegated::Put(a),
+            Command::Get(a) => Delegated::Get(a),
+            Command::List(a) => Delegated::List(a),
+            Command::Find(a) => Delegated::Find(a),
+            Command::Tag(a) => Delegated::Tag(a),
+            Command::Del(a) => Delegated::Del(a),
+            Command::Revert(a) => Delegated::Revert(a),
+            Command::Rate(a) => Delegated::Rate(a),
+            Command::Supersede(a) => Delegated::Supersede(a),
+            Command::Now(a) => Delegated::Now(a),
+            Command::Move(a) => Delegated::Move(a),
+            Command::Export(a) => Delegated::Export(a),
+            Command::Import(a) => Delegated::Import(a),
+            other => return Err(Box::new(other)),
+        })
+    }
+
+    /// Whether the command reads standard input.
+    pub fn reads_stdin(&self, stdin_is_terminal: bool) -> bool {
+        match self {
+            Delegated::Put(a) => a.reads_stdin(stdin_is_terminal),
+            Delegated::Now(a) => a.text.as_deref() == Some("-"),
+            Delegated::Import(a) => a.file.as_os_str() == "-",
+            _ => false,
+        }
+    }
+}
+
+impl From<Delegated> for Command {
+    fn from(d: Delegated) -> Command {
+        match d {
+            Delegated::Put(a) => Command::Put(a),
+            Delegated::Get(a) => Command::Get(a),
+            Delegated::List(a) => Command::List(a),
+            Delegated::Find(a) => Command::Find(a),
+            Delegated::Tag(a) => Command::Tag(a),
+            Delegated::Del(a) => Command::Del(a),
+            Delegated::Revert(a) => Command::Revert(a),
+            Delegated::Rate(a) => Command::Rate(a),
+            Delegated::Supersede(a) => Command::Supersede(a),
+            Delegated::Now(a) => Command::Now(a),
+            Delegated::Move(a) => Command::Move(a),
+            Delegated::Export(a) => Command::Export(a),
+            Delegated::Import(a) => Command::Import(a),
+        }
+    }
+}
+
 /// Runs one command in `ctx`.
-fn dispatch(ctx: &mut Ctx, command: Option<Command>) -> CliResult {
+pub(crate) fn dispatch(ctx: &mut Ctx, command: Option<Command>) -> CliResult {
     match command {
         None if ui::on_terminal() => ui::run(ctx, ui::Args::default()),
         None => now::run(ctx, now::Args::default()),

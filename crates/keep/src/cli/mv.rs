@@ -18,7 +18,7 @@ use super::{CliResult, Ctx, Status};
 /// move; with --only only the current state moves. The source keeps what
 /// did not move (its newest remaining version becomes current) and is
 /// deleted when nothing is left.
-#[derive(Debug, clap::Args)]
+#[derive(Debug, clap::Args, serde::Serialize, serde::Deserialize)]
 pub struct Args {
     /// The note to move the history into
     #[arg(value_name = "NAME")]

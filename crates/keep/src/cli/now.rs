@@ -10,7 +10,7 @@ use keep_core::keeper::PutOptions;
 use keep_core::model::NoteRef;
 
 use super::output::Format;
-use super::put::{parse_tags, read_stdin};
+use super::put::parse_tags;
 use super::{CliResult, Ctx, Status};
 use crate::render::json::ViewJson;
 
@@ -20,7 +20,7 @@ use crate::render::json::ViewJson;
 /// text becomes the new 'now' and the previous one is kept in its history
 /// (see 'keep get now --history' and 'keep move'). --scope NAME uses the
 /// note 'now:NAME' instead, for one 'now' per project or agent.
-#[derive(Debug, Default, clap::Args)]
+#[derive(Debug, Default, clap::Args, serde::Serialize, serde::Deserialize)]
 pub struct Args {
     /// New text for 'now', or '-' to read standard input
     #[arg(value_name = "TEXT")]
@@ -39,7 +39,7 @@ pub fn run(ctx: &mut Ctx, args: Args) -> CliResult {
     let id = Keeper::now_id(args.scope.as_deref())?;
     if let Some(text) = &args.text {
         let text = if text == "-" {
-            read_stdin()?
+            ctx.stdin.read_text()?
         } else {
             text.clone()
         };

@@ -10,7 +10,7 @@ use serde::Serialize;
 
 use crate::render::text::{self, Painter};
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub enum Format {
     Text,
     Json,
@@ -22,7 +22,24 @@ pub struct Out {
     /// Where notices and per-argument errors go.
     err: Box<dyn Write + Send>,
     color: bool,
+    bars: Bars,
 }
+
+/// Where progress bars are drawn.
+#[derive(Clone)]
+pub enum Bars {
+    Hidden,
+    /// This process's stderr, a terminal.
+    Stderr,
+    /// The terminal of another process, through `sink`.
+    Sent {
+        sink: SharedSink,
+        width: u16,
+    },
+}
+
+/// A writer several owners share.
+pub type SharedSink = Arc<Mutex<dyn Write + Send>>;
 
 /// Bytes written to a captured `Out`, shared with whoever reads them.
 #[derive(Clone, Default)]
@@ -57,18 +74,44 @@ impl Out {
             w: BufWriter::new(Box::new(stdout)),
             err: Box::new(io::stderr()),
             color,
+            bars: if io::stderr().is_terminal() {
+                Bars::Stderr
+            } else {
+                Bars::Hidden
+            },
         }
     }
 
     /// An `Out` whose output and notices are kept for another process.
     pub fn captured(color: bool) -> (Self, Captured, Captured) {
         let (out, err) = (Captured::default(), Captured::default());
-        let this = Out {
-            w: BufWriter::new(Box::new(out.clone())),
-            err: Box::new(err.clone()),
+        let this = Out::to(
+            Box::new(out.clone()),
+            Box::new(err.clone()),
             color,
-        };
+            Bars::Hidden,
+        );
         (this, out, err)
+    }
+
+    /// An `Out` printing to `out` and `err`, drawing bars on `bars`.
+    pub fn to(
+        out: Box<dyn Write + Send>,
+        err: Box<dyn Write + Send>,
+        color: bool,
+        bars: Bars,
+    ) -> Self {
+        Out {
+            w: BufWriter::new(out),
+            err,
+            color,
+            bars,
+        }
+    }
+
+    /// Where this output draws progress bars.
+    pub fn bars(&self) -> Bars {
+        self.bars.clone()
     }
 
     pub fn color(&self) -> bool {
@@ -78,6 +121,11 @@ impl Out {
     /// `keep: TEXT` on stderr (or where this `Out` keeps its notices).
     pub fn warn(&mut self, text: &str) {
         let _ = writeln!(self.err, "keep: {text}");
+    }
+
+    /// A line on stderr as it is, for reports that are not warnings.
+    pub fn note(&mut self, text: &str) {
+        let _ = writeln!(self.err, "{text}");
     }
 
     pub fn line(&mut self, text: &str) -> io::Result<()> {
@@ -115,17 +163,97 @@ impl Out {
     }
 }
 
-/// A progress bar on stderr when it is a terminal (hidden otherwise, and
-/// for fewer than two steps): done / total, rate, time left, a message.
-pub fn progress_bar(total: usize) -> indicatif::ProgressBar {
-    use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
-    if !io::stderr().is_terminal() || total < 2 {
-        return ProgressBar::hidden();
-    }
-    let bar = ProgressBar::with_draw_target(Some(total as u64), ProgressDrawTarget::stderr());
-    bar.set_style(
-        ProgressStyle::with_template("{bar:30} {pos}/{len}  {per_sec:1}  {eta} left  {wide_msg}")
+impl Bars {
+    /// A bar for `total` steps: done / total, rate, time left, a message.
+    /// Hidden when there is no terminal to draw on, or for fewer than two
+    /// steps.
+    pub fn bar(&self, total: usize) -> indicatif::ProgressBar {
+        use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
+        let target = match self {
+            _ if total < 2 => return ProgressBar::hidden(),
+            Bars::Hidden => return ProgressBar::hidden(),
+            Bars::Stderr => ProgressDrawTarget::stderr(),
+            Bars::Sent { sink, width } => ProgressDrawTarget::term_like(Box::new(SentTerminal {
+                sink: Arc::clone(sink),
+                width: *width,
+            })),
+        };
+        let bar = ProgressBar::with_draw_target(Some(total as u64), target);
+        bar.set_style(
+            ProgressStyle::with_template(
+                "{bar:30} {pos}/{len}  {per_sec:1}  {eta} left  {wide_msg}",
+            )
             .expect("valid template"),
-    );
-    bar
+        );
+        bar
+    }
+}
+
+/// Another process's terminal, written to as escape sequences.
+struct SentTerminal {
+    sink: SharedSink,
+    width: u16,
+}
+
+impl std::fmt::Debug for SentTerminal {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "SentTerminal({} columns)", self.width)
+    }
+}
+
+impl SentTerminal {
+    fn send(&self, text: &str) -> io::Result<()> {
+        self.sink
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .write_all(text.as_bytes())
+    }
+
+    fn moved(&self, n: usize, code: char) -> io::Result<()> {
+        if n == 0 {
+            return Ok(());
+        }
+        self.send(&format!("\x1b[{n}{code}"))
+    }
+}
+
+impl indicatif::TermLike for SentTerminal {
+    fn width(&self) -> u16 {
+        self.width
+    }
+
+    fn move_cursor_up(&self, n: usize) -> io::Result<()> {
+        self.moved(n, 'A')
+    }
+
+    fn move_cursor_down(&self, n: usize) -> io::Result<()> {
+        self.moved(n, 'B')
+    }
+
+    fn move_cursor_right(&self, n: usize) -> io::Result<()> {
+        self.moved(n, 'C')
+    }
+
+    fn move_cursor_left(&self, n: usize) -> io::Result<()> {
+        self.moved(n, 'D')
+    }
+
+    fn write_line(&self, s: &str) -> io::Result<()> {
+        self.send(&format!("{s}\n"))
+    }
+
+    fn write_str(&self, s: &str) -> io::Result<()> {
+        self.send(s)
+    }
+
+    fn clear_line(&self) -> io::Result<()> {
+        self.send("\r\x1b[2K")
+    }
+
+    fn flush(&self) -> io::Result<()> {
+        self.sink
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .flush()
+    }
 }

@@ -4,7 +4,6 @@ use clap_complete::ArgValueCompleter;
 
 use super::complete;
 use std::ffi::OsString;
-use std::io::{IsTerminal, Read};
 use std::path::{Path, PathBuf};
 
 use indicatif::ProgressBar;
@@ -15,7 +14,8 @@ use keep_core::keeper::{
 };
 use keep_core::model::Tags;
 
-use super::output::{self, Format, Out};
+use super::input::Stdin;
+use super::output::{Format, Out};
 use super::{CliError, CliResult, Ctx, Status};
 
 /// Store text, standard input, files, folders or web pages as notes.
@@ -51,7 +51,7 @@ use super::{CliError, CliResult, Ctx, Status};
 /// failures are reported one per line on stderr and the exit code is 1
 /// when any failed. With --json, "status" says what happened: created,
 /// updated, unchanged, duplicate or possible_update.
-#[derive(Debug, Default, clap::Args)]
+#[derive(Debug, Default, clap::Args, serde::Serialize, serde::Deserialize)]
 pub struct Args {
     /// Text to store, '-' for standard input, or files, folders and URLs
     #[arg(value_name = "INPUT", conflicts_with = "text")]
@@ -122,7 +122,7 @@ pub fn run(ctx: &mut Ctx, args: Args) -> CliResult {
     };
     let input = match &args.text {
         Some(text) => Input::Text(text.clone()),
-        None => read_input(&args.inputs, ctx.config.home.as_deref())?,
+        None => read_input(&args.inputs, ctx.config.home.as_deref(), &mut ctx.stdin)?,
     };
     match input {
         Input::Text(_) if args.watch => {
@@ -189,9 +189,10 @@ fn register_watches(ctx: &mut Ctx, targets: &[Target], args: &Args) -> Result<()
 }
 
 fn ingest(ctx: &mut Ctx, targets: &[Target], opts: &IngestOptions) -> CliResult {
+    let bars = ctx.out.bars();
     let mut bar = ProgressBar::hidden();
     let report = ctx.keeper()?.ingest(targets, opts, &mut |p| match p {
-        Progress::Planned { total } => bar = output::progress_bar(total),
+        Progress::Planned { total } => bar = bars.bar(total),
         Progress::Finished { name, .. } => {
             bar.set_message(short_name(name));
             bar.inc(1);
@@ -199,7 +200,7 @@ fn ingest(ctx: &mut Ctx, targets: &[Target], opts: &IngestOptions) -> CliResult 
         Progress::Embedding { done, total } => {
             if done == 0 {
                 bar.finish_and_clear();
-                bar = output::progress_bar(total);
+                bar = bars.bar(total);
                 bar.set_message("embedding");
             }
             bar.set_position(done as u64);
@@ -231,8 +232,8 @@ fn ingest(ctx: &mut Ctx, targets: &[Target], opts: &IngestOptions) -> CliResult 
         report.added.len() + report.updated.len() + report.unchanged.len() + report.failed.len()
             > 1;
     if several {
-        eprintln!(
-            "keep: {} added, {} updated, {} unchanged, {} failed{}",
+        ctx.out.warn(&format!(
+            "{} added, {} updated, {} unchanged, {} failed{}",
             report.added.len(),
             report.updated.len(),
             report.unchanged.len(),
@@ -242,7 +243,7 @@ fn ingest(ctx: &mut Ctx, targets: &[Target], opts: &IngestOptions) -> CliResult 
             } else {
                 format!(", {} waiting for OCR", report.ocr_pending.len())
             }
-        );
+        ));
     }
     Ok(if report.failed.is_empty() {
         Status::Success
@@ -267,62 +268,29 @@ pub fn parse_tags(args: &[String]) -> Result<Tags, CliError> {
 }
 
 impl Args {
-    /// The one text this put stores, when that is known without reading
-    /// standard input or the file system: a put a running server can do.
-    pub fn text_alone(&self, home: Option<&Path>) -> Option<String> {
-        if self.watch {
-            return None;
-        }
-        if let Some(text) = &self.text {
-            return Some(text.clone());
-        }
-        match self.inputs.as_slice() {
-            [one] if one != "-" => match classify(one, home).ok()? {
-                Arg::Text(text) => Some(text),
-                Arg::Source(_) => None,
-            },
-            _ => None,
-        }
-    }
-
-    /// The command line of this put with `text` given as `--text` (the
-    /// options that matter for text only), as a server is asked it.
-    pub fn as_text_command(&self, text: &str) -> Vec<String> {
-        let mut args = vec!["put".to_string(), format!("--text={text}")];
-        let mut option = |name: &str, value: &str| args.push(format!("--{name}={value}"));
-        if let Some(id) = &self.id {
-            option("id", id);
-        }
-        for tag in &self.tags {
-            option("tag", tag);
-        }
-        if let Some(summary) = &self.summary {
-            option("summary", summary);
-        }
-        if let Some(expires) = &self.expires {
-            option("expires", expires);
-        }
-        for old in &self.supersedes {
-            option("supersedes", old);
-        }
-        if self.update {
-            args.push("--update".into());
-        }
-        if self.allow_duplicate {
-            args.push("--allow-duplicate".into());
-        }
-        args
+    /// Whether this put reads standard input.
+    pub fn reads_stdin(&self, stdin_is_terminal: bool) -> bool {
+        self.text.is_none()
+            && match self.inputs.as_slice() {
+                [] => !stdin_is_terminal,
+                [one] => one == "-",
+                _ => false,
+            }
     }
 }
 
 /// What the arguments of `put` are: one text, or files, folders and URLs.
-fn read_input(args: &[OsString], home: Option<&Path>) -> Result<Input, CliError> {
+fn read_input(
+    args: &[OsString],
+    home: Option<&Path>,
+    stdin: &mut Stdin,
+) -> Result<Input, CliError> {
     match args {
-        [] if std::io::stdin().is_terminal() => Err(CliError::Usage(
+        [] if stdin.is_terminal() => Err(CliError::Usage(
             "nothing to put: give TEXT, files, folders, URLs, or '-' to read standard input".into(),
         )),
-        [] => read_stdin().map(Input::Text),
-        [one] if one == "-" => read_stdin().map(Input::Text),
+        [] => stdin.read_text().map(Input::Text),
+        [one] if one == "-" => stdin.read_text().map(Input::Text),
         [one] => match classify(one, home)? {
             Arg::Text(text) => Ok(Input::Text(text)),
             Arg::Source(target) => Ok(Input::Sources(vec![target])),
@@ -443,18 +411,6 @@ fn shell_quote(text: &str) -> String {
     } else {
         format!("'{}'", text.replace('\'', "'\\''"))
     }
-}
-
-/// Reads standard input whole; it must be UTF-8.
-pub fn read_stdin() -> Result<String, CliError> {
-    let mut bytes = Vec::new();
-    std::io::stdin().read_to_end(&mut bytes)?;
-    String::from_utf8(bytes).map_err(|e| {
-        CliError::Usage(format!(
-            "standard input is not valid UTF-8 (byte {})",
-            e.utf8_error().valid_up_to()
-        ))
-    })
 }
 
 fn path_of_file_uri(uri: &str) -> Result<PathBuf, CliError> {

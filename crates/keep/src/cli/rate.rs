@@ -16,7 +16,7 @@ use crate::render::json::RatedJson;
 /// either way, so a rating reorders near ties but never buries a clearly
 /// better match. A note never rated ranks exactly as before. Prints the
 /// note's totals.
-#[derive(Debug, clap::Args)]
+#[derive(Debug, clap::Args, serde::Serialize, serde::Deserialize)]
 pub struct Args {
     /// The note's id
     #[arg(value_name = "ID", add = ArgValueCompleter::new(complete::note_id))]
@@ -27,7 +27,9 @@ pub struct Args {
     pub rating: RatingArg,
 }
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+#[derive(
+    Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum, serde::Serialize, serde::Deserialize,
+)]
 pub enum RatingArg {
     /// It helped
     Useful,

@@ -1,6 +1,6 @@
 //! `keep reindex`: give every note, version and part its vector.
 
-use super::output::{self, Format};
+use super::output::Format;
 use super::{CliResult, Ctx, Status};
 
 /// Embed everything that has no vector yet, with the configured model.
@@ -21,10 +21,11 @@ pub struct Args {
 }
 
 pub fn run(ctx: &mut Ctx, args: Args) -> CliResult {
+    let bars = ctx.out.bars();
     let mut bar = indicatif::ProgressBar::hidden();
     let report = ctx.keeper()?.reindex(args.all, &mut |done, total| {
         if done == 0 {
-            bar = output::progress_bar(total);
+            bar = bars.bar(total);
             bar.set_message("embedding");
         }
         bar.set_position(done as u64);

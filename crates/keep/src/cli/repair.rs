@@ -2,7 +2,7 @@
 
 use keep_core::keeper::{EMBED_LEASE, WATCH_LEASE, wall_ms};
 
-use super::output::{self, Format};
+use super::output::Format;
 use super::{CliError, CliResult, Ctx, Status};
 
 /// Make the indexes, vectors and codes again, without changing a note
@@ -35,10 +35,11 @@ pub fn run(ctx: &mut Ctx, _args: Args) -> CliResult {
             )));
         }
     }
+    let bars = ctx.out.bars();
     let mut bar = indicatif::ProgressBar::hidden();
     let done = ctx.keeper()?.repair(&mut |done, total| {
         if done == 0 {
-            bar = output::progress_bar(total);
+            bar = bars.bar(total);
             bar.set_message("indexing");
         }
         bar.set_position(done as u64);

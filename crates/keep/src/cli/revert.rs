@@ -15,7 +15,7 @@ use super::{CliError, CliResult, Ctx, Failures};
 /// archived versions is left alone and reported, unless --delete is given:
 /// then it is deleted, exactly as 'keep del ID' would. Exits 1 if any id is
 /// unknown, 2 if a note had nothing to revert to.
-#[derive(Debug, clap::Args)]
+#[derive(Debug, clap::Args, serde::Serialize, serde::Deserialize)]
 pub struct Args {
     /// Note ids
     #[arg(required = true, value_name = "ID", add = ArgValueCompleter::new(complete::note_id))]

@@ -15,7 +15,7 @@ use tokio_util::sync::CancellationToken;
 use super::{CliError, CliResult, Ctx, Status};
 use crate::cli::output::Format;
 use crate::mcp::http::{ENDPOINT, HttpOptions, Sessions};
-use keep_core::Keeper;
+use crate::serve::{Health, Warm};
 
 /// Serve the store to many MCP clients at once over HTTP.
 ///
@@ -57,16 +57,6 @@ pub struct Args {
     pub session_timeout: u64,
 }
 
-/// Whether a database URL with a password was given on the command line,
-/// where `ps` shows it.
-fn password_on_command_line() -> bool {
-    std::env::args().any(|a| {
-        a.split_once("://")
-            .and_then(|(_, rest)| rest.split_once('@'))
-            .is_some_and(|(credentials, _)| credentials.contains(':'))
-    })
-}
-
 const LOCK_FILE: &str = "serve.lock";
 const STATUS_FILE: &str = "serve.json";
 const TOKEN_FILE: &str = "serve.token";
@@ -78,10 +68,6 @@ struct Running {
     url: String,
     version: String,
     started: String,
-    sessions: usize,
-    /// `find`, `get` and `list` answered over the store's socket.
-    #[serde(default)]
-    commands: usize,
 }
 
 pub fn run(ctx: &mut Ctx, args: Args) -> CliResult {
@@ -94,9 +80,9 @@ pub fn run(ctx: &mut Ctx, args: Args) -> CliResult {
         return status(ctx, &store);
     }
     let server_ctx = super::mcp::context(&args.allow, &args.scope)?;
-    if password_on_command_line() {
+    if super::secrets::some_were_hidden() {
         ctx.out.warn(
-            "the password in --store can be read by every user of this machine (ps) while the server runs; give the URL in KEEP_STORE or the config file instead",
+            "the password in --store is hidden from ps now, but every user of this machine could read it while keep started, and your shell keeps it; give it in PGPASSWORD, ~/.pgpass or KEEP_PASSWORD_FILE instead",
         );
     }
     crate::mcp::idle::use_few_heaps();
@@ -121,20 +107,18 @@ pub fn run(ctx: &mut Ctx, args: Args) -> CliResult {
         url: url.clone(),
         version: env!("CARGO_PKG_VERSION").into(),
         started: keeper.now().to_string(),
-        sessions: 0,
-        commands: 0,
     };
     let sessions = Arc::new(Sessions::default());
     let mut keeper = keeper;
     let model = keeper.share_model();
-    let for_commands = Keeper::open(keeper.settings().clone())?;
-    let _socket = super::remote::serve(
-        &store,
+    let warm = Arc::new(Warm::new(
         ctx.config.clone(),
-        for_commands,
         model.clone(),
         Arc::clone(&sessions),
-    )?;
+        url.clone(),
+        running.started.clone(),
+    ));
+    let _socket = crate::serve::socket::serve(&store, Arc::clone(&warm))?;
     let keeper = Arc::new(Mutex::new(keeper));
     write_status(&store, &running)?;
     eprintln!(
@@ -154,17 +138,12 @@ pub fn run(ctx: &mut Ctx, args: Args) -> CliResult {
     let result = runtime.block_on(async {
         let listener = tokio::net::TcpListener::from_std(listener)?;
         tokio::spawn(stop_on_signal(stop.clone()));
-        tokio::spawn(keep_status_current(
-            store.clone(),
-            running.clone(),
-            Arc::clone(&sessions),
-            stop.clone(),
-        ));
         let options = HttpOptions {
             listen: bound,
             session_idle: std::time::Duration::from_secs(args.session_timeout.max(1)),
             token,
             ctx: server_ctx,
+            warm,
         };
         crate::mcp::http::serve(keeper, model, listener, options, sessions, stop).await
     });
@@ -192,25 +171,6 @@ async fn stop_on_signal(stop: CancellationToken) {
         _ = hup.recv() => {}
     }
     stop.cancel();
-}
-
-/// Rewrites the status file when the number of sessions changes; waits
-/// on a timer only while sessions are opening, never spins.
-async fn keep_status_current(
-    store: PathBuf,
-    mut running: Running,
-    sessions: Arc<Sessions>,
-    stop: CancellationToken,
-) {
-    loop {
-        tokio::select! {
-            _ = sessions.changed() => {}
-            _ = stop.cancelled() => return,
-        }
-        running.sessions = sessions.opened();
-        running.commands = sessions.commands();
-        let _ = write_status(&store, &running);
-    }
 }
 
 fn write_status(store: &Path, running: &Running) -> std::io::Result<()> {
@@ -255,45 +215,89 @@ pub(crate) fn server_state(store: &Path) -> Result<Option<String>, CliError> {
 }
 
 fn status(ctx: &mut Ctx, store: &Path) -> CliResult {
-    let up = match Lock::take(store)? {
+    let held = match Lock::take(store)? {
         Some(lock) => {
             drop(lock);
-            None
+            false
         }
-        None => Some(read_status(store)),
+        None => true,
     };
-    let backlog = ctx.keeper()?.pending_embeddings()?;
-    match (&up, ctx.format) {
-        (_, Format::Json) => {
-            let running = up.as_ref().and_then(|r| r.as_ref());
-            ctx.out.json(&serde_json::json!({
-                "running": up.is_some(),
-                "pid": running.map(|r| r.pid),
-                "url": running.map(|r| r.url.clone()),
-                "sessions": running.map(|r| r.sessions),
-                "commands": running.map(|r| r.commands),
-                "started": running.map(|r| r.started.clone()),
-                "version": running.map(|r| r.version.clone()),
-                "backlog": backlog,
-            }))?;
-        }
-        (Some(Some(r)), _) => ctx.out.line(&format!(
-            "serving {} · pid {} · since {} · {} session(s) opened · {} command(s) answered · {backlog} waiting for embedding",
-            r.url, r.pid, r.started, r.sessions, r.commands
-        ))?,
-        (Some(None), _) => ctx
-            .out
-            .line("a server holds this store (its status file is missing)")?,
-        (None, _) => ctx.out.line(&format!(
-            "no server for {} · {backlog} waiting for embedding",
-            store.display()
-        ))?,
-    }
-    Ok(if up.is_some() {
-        Status::Success
+    let asked = if held {
+        super::remote::health(store)
     } else {
-        Status::Failed(1)
+        None
+    };
+    let running = read_status(store);
+    match ctx.format {
+        Format::Json => {
+            let value = match &asked {
+                Some(Ok(health)) => serde_json::to_value(health).map_err(std::io::Error::other)?,
+                Some(Err(why)) => serde_json::json!({
+                    "status": "not answering",
+                    "error": why,
+                    "pid": running.as_ref().map(|r| r.pid),
+                    "url": running.as_ref().map(|r| r.url.clone()),
+                }),
+                None if held => serde_json::json!({
+                    "status": "not answering",
+                    "error": "its socket is missing",
+                    "pid": running.as_ref().map(|r| r.pid),
+                }),
+                None => serde_json::json!({
+                    "status": "not running",
+                    "backlog": ctx.keeper()?.pending_embeddings()?,
+                }),
+            };
+            ctx.out.json(&value)?;
+        }
+        Format::Text | Format::Ids => {
+            let line = match &asked {
+                Some(Ok(health)) => health_line(health),
+                Some(Err(why)) => format!(
+                    "a server holds this store{} but does not answer: {why}",
+                    running
+                        .as_ref()
+                        .map_or(String::new(), |r| format!(" (pid {})", r.pid))
+                ),
+                None if held => "a server holds this store but its socket is missing".into(),
+                None => format!(
+                    "no server for {} · {} waiting for embedding",
+                    store.display(),
+                    ctx.keeper()?.pending_embeddings()?
+                ),
+            };
+            ctx.out.line(&line)?;
+        }
+    }
+    Ok(match &asked {
+        Some(Ok(health)) if health.status != "unavailable" => Status::Success,
+        _ => Status::Failed(1),
     })
+}
+
+/// `keep serve --status` in one line.
+fn health_line(h: &Health) -> String {
+    let store = if h.store.reachable {
+        format!("store {} reachable", h.store.location)
+    } else {
+        format!(
+            "store {} UNREACHABLE: {}",
+            h.store.location,
+            h.store.error.as_deref().unwrap_or("")
+        )
+    };
+    let model = match (&h.model.id, &h.model.error) {
+        (_, Some(why)) => format!("model failed: {why}"),
+        (Some(id), None) => format!("model {id} loaded"),
+        (None, None) => "model not loaded yet".into(),
+    };
+    let backlog = h
+        .backlog
+        .map_or(String::new(), |n| format!(" · {n} waiting for embedding"));
+    format!(
+        "{} · serving {} · pid {} · version {} · up {} s · {store} · {model} · {} session(s) opened · {} command(s) answered{backlog}",
+        h.status, h.url, h.pid, h.version, h.uptime_seconds, h.sessions, h.commands
+    )
 }
 
 /// The store's token, made on first use: 32 random bytes as hex, in a

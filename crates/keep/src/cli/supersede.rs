@@ -15,7 +15,7 @@ use super::{CliError, CliResult, Ctx, Status};
 /// from then on ('--all-versions' still shows them). Name OLD to supersede
 /// another note than the one suggested. To dismiss a suggestion instead,
 /// remove the tag: 'keep tag ID --remove may-supersede'. Prints the id.
-#[derive(Debug, clap::Args)]
+#[derive(Debug, clap::Args, serde::Serialize, serde::Deserialize)]
 pub struct Args {
     /// The newer note
     #[arg(value_name = "ID", add = ArgValueCompleter::new(complete::note_id))]

@@ -19,7 +19,7 @@ use crate::render::text::status_word;
 /// previous state is kept in its history. Keys starting with '_' belong to
 /// keep and cannot be changed. Prints each id with 'updated' or
 /// 'unchanged'. Exits 1 if any id is unknown.
-#[derive(Debug, clap::Args)]
+#[derive(Debug, clap::Args, serde::Serialize, serde::Deserialize)]
 pub struct Args {
     /// Note ids
     #[arg(required = true, value_name = "ID", add = ArgValueCompleter::new(complete::note_id))]

@@ -17,6 +17,7 @@ use tokio::net::TcpListener;
 use tokio_util::sync::CancellationToken;
 
 use super::{KeepServer, notify, tools::Context};
+use crate::serve::{Warm, api};
 use keep_core::Keeper;
 use keep_core::SharedModel;
 
@@ -40,6 +41,8 @@ pub struct HttpOptions {
     /// Required of every request when set (`Authorization: Bearer ...`).
     pub token: Option<String>,
     pub ctx: Context,
+    /// Keepers for the JSON API and the health endpoint.
+    pub warm: Arc<Warm>,
 }
 
 type Body = http_body_util::combinators::BoxBody<Bytes, Infallible>;
@@ -74,6 +77,78 @@ fn declared_length(request: &Request<Incoming>) -> Option<u64> {
         .ok()?
         .parse()
         .ok()
+}
+
+/// Whether the request's `Host` and `Origin` (when it has one) are
+/// loopback names, as a server on a loopback address requires (so that a
+/// web page cannot reach it through a name that resolves here).
+fn from_this_machine(request: &Request<Incoming>) -> bool {
+    let header = |name| {
+        request
+            .headers()
+            .get(name)
+            .and_then(|v: &hyper::header::HeaderValue| v.to_str().ok())
+    };
+    let loopback = |authority: &str| {
+        let host = match authority.strip_prefix('[') {
+            Some(rest) => rest.split(']').next().map(|h| format!("[{h}]")),
+            None => authority.split(':').next().map(str::to_string),
+        };
+        matches!(host.as_deref(), Some("localhost" | "127.0.0.1" | "[::1]"))
+    };
+    let host_ok = header(hyper::header::HOST).is_some_and(loopback);
+    let origin_ok = match header(hyper::header::ORIGIN) {
+        None => true,
+        Some(origin) => origin.strip_prefix("http://").is_some_and(loopback),
+    };
+    host_ok && origin_ok
+}
+
+/// Answers a request of the JSON API on a thread that may block.
+async fn answer_api(
+    request: Request<Incoming>,
+    warm: Arc<Warm>,
+    scope: Arc<keep_core::model::Tags>,
+) -> Response<Body> {
+    let method = request.method().as_str().to_string();
+    let path = request.uri().path().to_string();
+    let query = request.uri().query().unwrap_or("").to_string();
+    let limited = http_body_util::Limited::new(request.into_body(), MAX_BODY as usize);
+    let body = match limited.collect().await {
+        Ok(collected) => collected.to_bytes(),
+        Err(_) => {
+            return plain(
+                StatusCode::PAYLOAD_TOO_LARGE,
+                &format!("a request body may hold at most {MAX_BODY} bytes"),
+            );
+        }
+    };
+    let reply = tokio::task::spawn_blocking(move || {
+        api::answer(
+            &warm,
+            &scope,
+            &api::Asked {
+                method: &method,
+                path: &path,
+                query: &query,
+                body: &body,
+            },
+        )
+    })
+    .await;
+    match reply {
+        Ok(reply) => {
+            let mut response = Response::new(Full::new(Bytes::from(reply.body)).boxed());
+            *response.status_mut() =
+                StatusCode::from_u16(reply.status).unwrap_or(StatusCode::INTERNAL_SERVER_ERROR);
+            response.headers_mut().insert(
+                hyper::header::CONTENT_TYPE,
+                hyper::header::HeaderValue::from_static("application/json"),
+            );
+            response
+        }
+        Err(_) => plain(StatusCode::INTERNAL_SERVER_ERROR, "the request failed"),
+    }
 }
 
 /// Hosts and origins a server on `listen` accepts: loopback names on a
@@ -162,6 +237,7 @@ pub async fn serve(
     let _changes = notify::watch_store(&store_dir, database.as_deref(), Arc::clone(&notifiers));
     let order = Arc::new(super::order::Order::default());
     let idle = Arc::new(super::idle::Idle::default());
+    let scope = Arc::new(options.ctx.scope.clone());
     let ctx = Arc::new(options.ctx);
     let factory = {
         let notifiers = Arc::clone(&notifiers);
@@ -188,6 +264,8 @@ pub async fn serve(
         config(options.listen, stop.child_token()),
     );
     let token = options.token.map(Arc::new);
+    let warm = options.warm;
+    let loopback = options.listen.ip().is_loopback();
     let mut connections = tokio::task::JoinSet::new();
     loop {
         let (stream, _) = tokio::select! {
@@ -199,14 +277,26 @@ pub async fn serve(
         };
         let service = service.clone();
         let token = token.clone();
+        let (warm, scope) = (Arc::clone(&warm), Arc::clone(&scope));
         let handler = hyper::service::service_fn(move |request: Request<Incoming>| {
             let service = service.clone();
             let token = token.clone();
+            let (warm, scope) = (Arc::clone(&warm), Arc::clone(&scope));
             async move {
-                if request.uri().path() != ENDPOINT {
+                let path = request.uri().path();
+                let for_api = api::serves(path);
+                if path != ENDPOINT && !for_api {
                     return Ok::<_, Infallible>(plain(
                         StatusCode::NOT_FOUND,
-                        &format!("keep serves MCP at {ENDPOINT}"),
+                        &format!(
+                            "keep serves MCP at {ENDPOINT} and a JSON API described at /openapi.json"
+                        ),
+                    ));
+                }
+                if for_api && loopback && !from_this_machine(&request) {
+                    return Ok(plain(
+                        StatusCode::FORBIDDEN,
+                        "only loopback Host and Origin headers are accepted",
                     ));
                 }
                 if let Some(token) = &token
@@ -225,6 +315,9 @@ pub async fn serve(
                         StatusCode::PAYLOAD_TOO_LARGE,
                         &format!("a request body may hold at most {MAX_BODY} bytes"),
                     ));
+                }
+                if for_api {
+                    return Ok(answer_api(request, warm, scope).await);
                 }
                 let closing = request.method() == hyper::Method::DELETE;
                 let request =

@@ -50,6 +50,10 @@ const CONNECT_TIMEOUT: Duration = Duration::from_secs(10);
 /// A connection unused this long is asked whether it still stands before
 /// it is used again (the server may have restarted meanwhile).
 const PING_AFTER: Duration = Duration::from_secs(2);
+/// After a failed attempt to connect again, statements fail at once for
+/// this long, doubling with each failure up to `MOST_BACKOFF`.
+const FIRST_BACKOFF: Duration = Duration::from_millis(100);
+const MOST_BACKOFF: Duration = Duration::from_secs(2);
 
 /// Statements prepared on this connection, by their text.
 type Prepared = RefCell<HashMap<String, Statement>>;
@@ -69,6 +73,15 @@ pub struct PgStore {
     /// How to connect again when the connection is lost.
     config: postgres::Config,
     last_used: Cell<Instant>,
+    /// While the server cannot be reached: why, and when to try again.
+    down: RefCell<Option<Down>>,
+}
+
+/// A server that could not be reached.
+struct Down {
+    why: String,
+    retry_at: Instant,
+    backoff: Duration,
 }
 
 /// A handle for statements, inside a write's transaction or not.
@@ -76,6 +89,10 @@ pub struct PgDb<'c> {
     client: &'c RefCell<Client>,
     prepared: &'c Prepared,
     words: &'c stats::WordStats,
+    /// The server and database, for messages.
+    shown: &'c str,
+    /// Why the server could not be reached, while it cannot.
+    down: Option<String>,
 }
 
 /// Whether `location` names a PostgreSQL database rather than a folder.
@@ -113,8 +130,9 @@ pub fn shown_url(url: &str) -> String {
 
 impl PgStore {
     /// Connects to the database `url` names and brings its schema up to
-    /// date; `dir` is this store's local folder.
-    pub fn open(url: &str, dir: &Path) -> Result<Self> {
+    /// date; `dir` is this store's local folder; `password` is used when
+    /// the URL has none.
+    pub fn open(url: &str, dir: &Path, password: Option<&str>) -> Result<Self> {
         let shown = shown_url(url);
         std::fs::create_dir_all(dir).map_err(|e| Error::io(dir, e))?;
         let mut config = url.parse::<postgres::Config>().map_err(|e| {
@@ -127,6 +145,11 @@ impl PgStore {
             config.connect_timeout(CONNECT_TIMEOUT);
         }
         config.application_name("keep");
+        if let Some(password) = password
+            && config.get_password().is_none()
+        {
+            config.password(password);
+        }
         let client = off_runtime(|| config.connect(NoTls)).map_err(|e| {
             Error::Server(format!(
                 "cannot connect to the database server {shown}: {}",
@@ -141,6 +164,7 @@ impl PgStore {
             dir: dir.to_path_buf(),
             config,
             last_used: Cell::new(Instant::now()),
+            down: RefCell::new(None),
         };
         store.require_pgvector()?;
         store.migrate()?;
@@ -158,6 +182,8 @@ impl PgStore {
             client: &self.client,
             prepared: &self.prepared,
             words: &self.words,
+            shown: &self.shown,
+            down: self.down.borrow().as_ref().map(|d| d.why.clone()),
         }
     }
 
@@ -174,13 +200,37 @@ impl PgStore {
                 off_runtime(move || client.simple_query("SELECT 1")).is_err()
             });
         if !closed {
+            self.down.replace(None);
+            return;
+        }
+        if self
+            .down
+            .borrow()
+            .as_ref()
+            .is_some_and(|d| Instant::now() < d.retry_at)
+        {
             return;
         }
         let config = self.config.clone();
-        if let Ok(fresh) = off_runtime(move || config.connect(NoTls)) {
-            let old = self.client.replace(fresh);
-            off_runtime(move || drop(old));
-            self.prepared.borrow_mut().clear();
+        match off_runtime(move || config.connect(NoTls)) {
+            Ok(fresh) => {
+                let old = self.client.replace(fresh);
+                off_runtime(move || drop(old));
+                self.prepared.borrow_mut().clear();
+                self.down.replace(None);
+            }
+            Err(e) => {
+                let backoff = self
+                    .down
+                    .borrow()
+                    .as_ref()
+                    .map_or(FIRST_BACKOFF, |d| (d.backoff * 2).min(MOST_BACKOFF));
+                self.down.replace(Some(Down {
+                    why: cause(&e),
+                    retry_at: Instant::now() + backoff,
+                    backoff,
+                }));
+            }
         }
     }
 
@@ -254,7 +304,7 @@ impl PgStore {
                 path: PathBuf::from(format!("{} (this role may not write)", self.shown)),
             },
             Error::Server(message) if message.starts_with(crate::error::LOST_CONNECTION) => {
-                Error::Server(format!("{} ({})", message, self.shown))
+                Error::Server(format!("{message}; the write in progress was rolled back"))
             }
             other => other,
         }
@@ -449,6 +499,53 @@ fn cause(e: &postgres::Error) -> String {
     text
 }
 
+/// The password a `.pgpass` file (`text`) gives for the server, port,
+/// database and user `url` names: the first line whose fields match, `*`
+/// matching anything; `localhost` also matches a Unix socket, as libpq
+/// has it. None when no line matches or `url` is not a PostgreSQL URL.
+pub fn pgpass_password(url: &str, text: &str) -> Option<String> {
+    let config = url.parse::<postgres::Config>().ok()?;
+    let (host, socket) = match config.get_hosts().first() {
+        Some(postgres::config::Host::Tcp(name)) => (name.clone(), false),
+        Some(postgres::config::Host::Unix(path)) => (path.display().to_string(), true),
+        None => ("localhost".to_string(), true),
+    };
+    let port = config
+        .get_ports()
+        .first()
+        .copied()
+        .unwrap_or(5432)
+        .to_string();
+    let user = config.get_user()?.to_string();
+    let database = config.get_dbname().unwrap_or(&user).to_string();
+    text.lines()
+        .filter(|line| !line.trim_start().starts_with('#'))
+        .filter_map(pgpass_fields)
+        .find(|f| {
+            let host_matches = f[0] == "*" || f[0] == host || (socket && f[0] == "localhost");
+            host_matches
+                && [&port, &database, &user]
+                    .iter()
+                    .zip(&f[1..4])
+                    .all(|(want, field)| field == "*" || field == *want)
+        })
+        .map(|f| f[4].clone())
+}
+
+/// The five fields of a `.pgpass` line (`:` separates, `\` escapes).
+fn pgpass_fields(line: &str) -> Option<[String; 5]> {
+    let mut fields = vec![String::new()];
+    let mut chars = line.chars();
+    while let Some(c) = chars.next() {
+        match c {
+            '\\' => fields.last_mut()?.push(chars.next()?),
+            ':' if fields.len() < 5 => fields.push(String::new()),
+            c => fields.last_mut()?.push(c),
+        }
+    }
+    fields.try_into().ok()
+}
+
 /// `text` with the password of `url`, if any, blotted out.
 fn without_secrets(text: &str, url: &str) -> String {
     match url.parse::<postgres::Config>() {
@@ -501,9 +598,33 @@ impl PgDb<'_> {
         &self,
         f: impl FnOnce(&mut Client) -> Result<T, postgres::Error> + Send,
     ) -> Result<T> {
+        if let Some(why) = &self.down
+            && self.client.borrow().is_closed()
+        {
+            return Err(Error::Server(format!(
+                "{} {}: it cannot be reached ({why})",
+                crate::error::LOST_CONNECTION,
+                self.shown
+            )));
+        }
         let mut client = self.client.borrow_mut();
         let client: &mut Client = &mut client;
-        Ok(off_runtime(move || f(client))?)
+        off_runtime(move || f(client)).map_err(|e| self.named(e.into()))
+    }
+
+    /// `e`, naming the server when the connection to it is gone.
+    fn named(&self, e: Error) -> Error {
+        match e {
+            Error::Server(message) => match message.strip_prefix(crate::error::LOST_CONNECTION) {
+                Some(rest) => Error::Server(format!(
+                    "{} {}{rest}",
+                    crate::error::LOST_CONNECTION,
+                    self.shown
+                )),
+                None => Error::Server(message),
+            },
+            other => other,
+        }
     }
 
     pub(super) fn batch(&self, sql: &str) -> Result<()> {
@@ -571,13 +692,48 @@ impl From<postgres::Error> for Error {
             SqlState::CANNOT_CONNECT_NOW,
         ];
         if e.is_closed() || e.code().is_some_and(|c| ended.contains(c)) {
-            Error::Server(format!(
-                "{}: {}; the write in progress was rolled back",
-                crate::error::LOST_CONNECTION,
-                cause(&e)
-            ))
+            Error::Server(format!("{}: {}", crate::error::LOST_CONNECTION, cause(&e)))
         } else {
             Error::Server(format!("database server: {}", cause(&e)))
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::pgpass_password;
+
+    const PASSFILE: &str = "\
+# comment
+db.example.org:5432:keep:alice:first
+*:6543:*:alice:on\\:other\\\\port
+localhost:*:keep:bob:by-socket
+*:*:*:*:fallback
+";
+
+    #[test]
+    fn the_first_matching_line_of_a_pgpass_file_gives_the_password() {
+        let at = |url: &str| pgpass_password(url, PASSFILE);
+        assert_eq!(
+            at("postgres://alice@db.example.org/keep").as_deref(),
+            Some("first")
+        );
+        assert_eq!(
+            at("postgres://alice@[::1]:6543/other").as_deref(),
+            Some("on:other\\port")
+        );
+        assert_eq!(
+            at("postgres://bob@/keep?host=/run/postgresql").as_deref(),
+            Some("by-socket")
+        );
+        assert_eq!(
+            at("postgres://carol@db.example.org/x").as_deref(),
+            Some("fallback")
+        );
+        assert_eq!(
+            pgpass_password("postgres://alice@h/keep", "h:5432:keep:bob:x"),
+            None
+        );
+        assert_eq!(pgpass_password("postgres://alice@h/keep", "a:b:c"), None);
     }
 }

@@ -1,0 +1,443 @@
+//! The JSON API beside MCP, for scripts and programs in any language:
+//! `find`, `get`, `list`, `put` and `tag` as the command line runs them
+//! with `--json` (the same shapes), `/health`, and the OpenAPI document
+//! that describes them (`/openapi.json`).
+
+use std::sync::Arc;
+
+use percent_encoding::percent_decode_str;
+use serde::Deserialize;
+use serde_json::{Value, json};
+
+use super::Warm;
+use crate::cli::input::Stdin;
+use crate::cli::output::{Format, Out};
+use crate::cli::{Cli, CliError, Ctx, NOT_STORED, Status, dispatch};
+use keep_core::model::Tags;
+
+/// The OpenAPI 3.1 document of this API.
+pub const OPENAPI: &str = include_str!("openapi.json");
+
+/// The prefix of the API's paths.
+const PREFIX: &str = "/v1/";
+
+/// Whether `path` is one this module answers.
+pub fn serves(path: &str) -> bool {
+    path == "/health" || path == "/openapi.json" || path.starts_with(PREFIX)
+}
+
+/// An answer: HTTP status and JSON body.
+pub struct Reply {
+    pub status: u16,
+    pub body: Vec<u8>,
+}
+
+impl Reply {
+    fn json(status: u16, value: &Value) -> Reply {
+        let mut body = serde_json::to_vec_pretty(value).unwrap_or_default();
+        body.push(b'\n');
+        Reply { status, body }
+    }
+
+    fn error(status: u16, message: &str) -> Reply {
+        Reply::json(status, &json!({ "error": message }))
+    }
+}
+
+/// What a request asks, read from its method, path, query and body.
+pub struct Asked<'a> {
+    pub method: &'a str,
+    pub path: &'a str,
+    pub query: &'a str,
+    pub body: &'a [u8],
+}
+
+/// Answers one request; runs on a thread that may block.
+pub fn answer(warm: &Arc<Warm>, scope: &Tags, asked: &Asked<'_>) -> Reply {
+    let query = Query::parse(asked.query);
+    let route = asked.path.strip_prefix(PREFIX);
+    match (asked.method, asked.path, route) {
+        ("GET", "/health", _) => {
+            let health = warm.health();
+            let status = if health.status == "unavailable" {
+                503
+            } else {
+                200
+            };
+            Reply::json(status, &serde_json::to_value(health).unwrap_or_default())
+        }
+        ("GET", "/openapi.json", _) => Reply {
+            status: 200,
+            body: OPENAPI.as_bytes().to_vec(),
+        },
+        ("GET", _, Some("find")) => find(warm, scope, &query),
+        ("GET", _, Some("notes")) => list(warm, scope, &query),
+        ("POST", _, Some("notes")) => put(warm, scope, asked.body),
+        (method, _, Some(rest)) if rest.starts_with("notes/") => {
+            let rest = &rest["notes/".len()..];
+            match (method, rest.strip_suffix("/tags")) {
+                ("POST", Some(id)) => tag(warm, scope, &decode(id), asked.body),
+                ("GET", None) => get(warm, scope, &decode(rest)),
+                _ => not_allowed(),
+            }
+        }
+        (_, _, Some("find" | "notes")) | (_, "/health" | "/openapi.json", _) => not_allowed(),
+        _ => Reply::error(404, "no such path: see /openapi.json"),
+    }
+}
+
+fn not_allowed() -> Reply {
+    Reply::error(405, "method not allowed here: see /openapi.json")
+}
+
+fn decode(text: &str) -> String {
+    percent_decode_str(text).decode_utf8_lossy().into_owned()
+}
+
+/// The parameters of a query string, in order.
+struct Query(Vec<(String, String)>);
+
+impl Query {
+    fn parse(text: &str) -> Query {
+        Query(
+            text.split('&')
+                .filter(|p| !p.is_empty())
+                .map(|pair| {
+                    let (k, v) = pair.split_once('=').unwrap_or((pair, ""));
+                    (decode(&k.replace('+', " ")), decode(&v.replace('+', " ")))
+                })
+                .collect(),
+        )
+    }
+
+    fn one(&self, key: &str) -> Option<&str> {
+        self.0
+            .iter()
+            .find(|(k, _)| k == key)
+            .map(|(_, v)| v.as_str())
+    }
+
+    fn all<'a>(&'a self, key: &'a str) -> impl Iterator<Item = &'a str> + 'a {
+        self.0
+            .iter()
+            .filter(move |(k, _)| k == key)
+            .map(|(_, v)| v.as_str())
+    }
+
+    /// `--option VALUE` for each parameter named in `options`.
+    fn options(&self, options: &[(&str, &str)], args: &mut Vec<String>) {
+        for (param, option) in options {
+            for value in self.all(param) {
+                args.push(format!("--{option}={value}"));
+            }
+        }
+    }
+
+    fn flag(&self, param: &str, option: &str, args: &mut Vec<String>) {
+        if self.one(param).is_some_and(|v| v == "true" || v == "1") {
+            args.push(format!("--{option}"));
+        }
+    }
+}
+
+/// `--tag KEY=VALUE` for each tag of the server's scope.
+fn scope_tags(scope: &Tags, args: &mut Vec<String>) {
+    for (k, v) in scope.pairs() {
+        args.push(format!("--tag={k}={v}"));
+    }
+}
+
+const FILTERS: [(&str, &str); 4] = [
+    ("tag", "tag"),
+    ("since", "since"),
+    ("until", "until"),
+    ("limit", "limit"),
+];
+
+fn find(warm: &Arc<Warm>, scope: &Tags, query: &Query) -> Reply {
+    let Some(text) = query.one("q").filter(|q| !q.trim().is_empty()) else {
+        return Reply::error(400, "find needs a query: ?q=TEXT");
+    };
+    let mut args = vec!["find".to_string()];
+    query.options(&FILTERS, &mut args);
+    query.options(&[("mode", "mode")], &mut args);
+    query.flag("deep", "deep", &mut args);
+    scope_tags(scope, &mut args);
+    args.extend(["--".into(), text.into()]);
+    run(warm, args).reply(200)
+}
+
+fn list(warm: &Arc<Warm>, scope: &Tags, query: &Query) -> Reply {
+    let mut args = vec!["list".to_string()];
+    query.options(&FILTERS, &mut args);
+    query.options(&[("sort", "sort")], &mut args);
+    scope_tags(scope, &mut args);
+    if let Some(pattern) = query.one("pattern") {
+        args.extend(["--".into(), pattern.into()]);
+    }
+    run(warm, args).reply(200)
+}
+
+fn get(warm: &Arc<Warm>, scope: &Tags, id: &str) -> Reply {
+    let ran = run(warm, vec!["get".into(), "--".into(), id.into()]);
+    let mut reply = ran.reply(200);
+    if reply.status == 200 {
+        // One id asked, one note given: the note itself.
+        let note = match serde_json::from_slice::<Value>(&reply.body) {
+            Ok(Value::Array(mut notes)) if notes.len() == 1 => notes.remove(0),
+            Ok(other) => other,
+            Err(_) => return reply,
+        };
+        if !in_scope(&note, scope) {
+            return not_found(id);
+        }
+        reply = Reply::json(200, &note);
+    }
+    reply
+}
+
+fn not_found(id: &str) -> Reply {
+    Reply::error(404, &format!("no note '{id}'"))
+}
+
+/// Whether a note (as `--json get` shows it) carries every tag of the
+/// scope.
+fn in_scope(note: &Value, scope: &Tags) -> bool {
+    scope.pairs().all(|(k, v)| match &note["tags"][k] {
+        Value::String(s) => s == v,
+        Value::Array(values) => values.iter().any(|x| x == v),
+        _ => false,
+    })
+}
+
+/// A note to put, as a request body gives it.
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct NewNote {
+    text: String,
+    id: Option<String>,
+    #[serde(default)]
+    tags: TagList,
+    summary: Option<String>,
+    expires: Option<String>,
+    #[serde(default)]
+    supersedes: Vec<String>,
+    #[serde(default)]
+    update: bool,
+    #[serde(default)]
+    allow_duplicate: bool,
+}
+
+/// Tags as `["k=v", ...]` or `{"k": "v" | ["v", ...]}`.
+#[derive(Deserialize, Default)]
+#[serde(untagged)]
+enum TagList {
+    #[default]
+    None,
+    Pairs(Vec<String>),
+    Map(std::collections::BTreeMap<String, OneOrMany>),
+}
+
+#[derive(Deserialize)]
+#[serde(untagged)]
+enum OneOrMany {
+    One(String),
+    Many(Vec<String>),
+}
+
+impl TagList {
+    fn pairs(self) -> Vec<String> {
+        match self {
+            TagList::None => Vec::new(),
+            TagList::Pairs(pairs) => pairs,
+            TagList::Map(map) => map
+                .into_iter()
+                .flat_map(|(k, v)| {
+                    let values = match v {
+                        OneOrMany::One(v) => vec![v],
+                        OneOrMany::Many(vs) => vs,
+                    };
+                    values.into_iter().map(move |v| format!("{k}={v}"))
+                })
+                .collect(),
+        }
+    }
+}
+
+fn body<T: for<'de> Deserialize<'de>>(bytes: &[u8]) -> Result<T, Reply> {
+    serde_json::from_slice(bytes).map_err(|e| {
+        Reply::error(
+            400,
+            &format!("the request body is not what this call takes: {e}"),
+        )
+    })
+}
+
+fn put(warm: &Arc<Warm>, scope: &Tags, bytes: &[u8]) -> Reply {
+    let note: NewNote = match body(bytes) {
+        Ok(note) => note,
+        Err(reply) => return reply,
+    };
+    let mut args = vec!["put".to_string(), format!("--text={}", note.text)];
+    for tag in note.tags.pairs() {
+        args.push(format!("--tag={tag}"));
+    }
+    scope_tags(scope, &mut args);
+    let options = [
+        ("id", note.id),
+        ("summary", note.summary),
+        ("expires", note.expires),
+    ];
+    for (name, value) in options {
+        if let Some(value) = value {
+            args.push(format!("--{name}={value}"));
+        }
+    }
+    for old in note.supersedes {
+        args.push(format!("--supersedes={old}"));
+    }
+    if note.update {
+        args.push("--update".into());
+    }
+    if note.allow_duplicate {
+        args.push("--allow-duplicate".into());
+    }
+    let ran = run(warm, args);
+    let created = serde_json::from_slice::<Value>(&ran.stdout)
+        .is_ok_and(|v| v["status"] == "created" || v["status"] == "possible_update");
+    ran.reply(if created { 201 } else { 200 })
+}
+
+/// A change of a note's tags.
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct TagEdit {
+    #[serde(default)]
+    add: TagList,
+    #[serde(default)]
+    remove: Vec<String>,
+    #[serde(default)]
+    remove_value: Vec<String>,
+}
+
+fn tag(warm: &Arc<Warm>, scope: &Tags, id: &str, bytes: &[u8]) -> Reply {
+    let edit: TagEdit = match body(bytes) {
+        Ok(edit) => edit,
+        Err(reply) => return reply,
+    };
+    if !scope.is_empty() && get(warm, scope, id).status != 200 {
+        return not_found(id);
+    }
+    let mut args = vec!["tag".to_string()];
+    for tag in edit.add.pairs() {
+        args.push(format!("--tag={tag}"));
+    }
+    for key in edit.remove {
+        args.push(format!("--remove={key}"));
+    }
+    for pair in edit.remove_value {
+        args.push(format!("--remove-value={pair}"));
+    }
+    args.extend(["--".into(), id.into()]);
+    let mut reply = run(warm, args).reply(200);
+    if reply.status == 200
+        && let Ok(Value::Array(mut outcomes)) = serde_json::from_slice::<Value>(&reply.body)
+        && outcomes.len() == 1
+    {
+        reply = Reply::json(200, &outcomes.remove(0));
+    }
+    reply
+}
+
+/// What a command printed and how it ended.
+struct Ran {
+    stdout: Vec<u8>,
+    stderr: String,
+    ended: Result<Status, CliError>,
+}
+
+impl Ran {
+    /// The HTTP answer: `ok` with what the command printed when it
+    /// succeeded (or found a duplicate, which its JSON says), else an
+    /// error whose status says whose fault it is.
+    fn reply(self, ok: u16) -> Reply {
+        let said = || {
+            self.stderr
+                .lines()
+                .map(|l| l.strip_prefix("keep: ").unwrap_or(l))
+                .collect::<Vec<_>>()
+                .join("\n")
+        };
+        let status = match &self.ended {
+            Ok(Status::Success) | Ok(Status::Failed(NOT_STORED)) => {
+                return Reply {
+                    status: ok,
+                    body: self.stdout,
+                };
+            }
+            Ok(Status::Failed(1)) => 404,
+            Ok(Status::Failed(_)) => 400,
+            Err(CliError::Core(e)) if e.is_not_found() => 404,
+            Err(CliError::Core(e)) if e.is_store_fault() => 503,
+            Err(CliError::Core(keep_core::Error::Invalid(_))) => 400,
+            Err(CliError::Usage(_) | CliError::Hinted { .. }) => 400,
+            Err(CliError::Busy(_)) => 503,
+            Err(_) => 500,
+        };
+        let message = match &self.ended {
+            Err(e) => e.to_string(),
+            Ok(_) => said(),
+        };
+        Reply::error(status, &message)
+    }
+}
+
+/// Runs `keep --json ARGS` with a warm keeper, keeping what it prints.
+fn run(warm: &Arc<Warm>, args: Vec<String>) -> Ran {
+    use clap::Parser;
+    let line = ["keep", "--json"].into_iter().map(String::from).chain(args);
+    let cli = match Cli::try_parse_from(line) {
+        Ok(cli) => cli,
+        Err(e) => {
+            let message = e.to_string();
+            let first = message
+                .lines()
+                .next()
+                .unwrap_or("")
+                .trim_start_matches("error: ");
+            return Ran {
+                stdout: Vec::new(),
+                stderr: String::new(),
+                ended: Err(CliError::Usage(first.to_string())),
+            };
+        }
+    };
+    let keeper = match warm.take() {
+        Ok(keeper) => keeper,
+        Err(e) => {
+            return Ran {
+                stdout: Vec::new(),
+                stderr: String::new(),
+                ended: Err(e),
+            };
+        }
+    };
+    let (out, stdout, stderr) = Out::captured(false);
+    let mut ctx = Ctx::new(
+        warm.config.clone(),
+        Some(keeper),
+        Format::Json,
+        out,
+        Stdin::sent(Box::new(std::io::empty()), false),
+    );
+    let ended = dispatch(&mut ctx, cli.command);
+    ctx.out.flush().ok();
+    if let Some(keeper) = ctx.into_keeper() {
+        warm.give(keeper);
+    }
+    Ran {
+        stdout: stdout.take(),
+        stderr: String::from_utf8_lossy(&stderr.take()).into_owned(),
+        ended,
+    }
+}

@@ -1,0 +1,103 @@
+"""Checks keep serve's JSON API against the OpenAPI document it serves.
+
+Usage: api_client.py BASE_URL
+
+Fetches BASE_URL/openapi.json, validates it as an OpenAPI 3.1 document,
+then makes the calls below and validates each answer's body against the
+schema the document gives for its status code. Prints one line per call;
+exits 1 at the first answer that breaks the document or the expectation.
+"""
+
+import json
+import sys
+import urllib.error
+import urllib.parse
+import urllib.request
+
+from openapi_schema_validator import OAS31Validator
+from openapi_spec_validator import validate
+
+BASE = sys.argv[1].rstrip("/")
+
+
+def call(method, path, body=None):
+    data = None if body is None else json.dumps(body).encode()
+    request = urllib.request.Request(BASE + path, data=data, method=method)
+    if data is not None:
+        request.add_header("Content-Type", "application/json")
+    try:
+        with urllib.request.urlopen(request, timeout=60) as response:
+            return response.status, response.read()
+    except urllib.error.HTTPError as error:
+        return error.code, error.read()
+
+
+status, raw = call("GET", "/openapi.json")
+assert status == 200, status
+document = json.loads(raw)
+validate(document)
+
+
+def schema_of(path, method, status):
+    operation = document["paths"][path][method.lower()]
+    answer = operation["responses"].get(str(status))
+    assert answer is not None, f"{method} {path}: status {status} is not in the document"
+    return answer["content"]["application/json"]["schema"]
+
+
+def check(method, template, path, expected, body=None):
+    status, raw = call(method, path, body)
+    value = json.loads(raw)
+    if status != expected:
+        print(f"FAIL {method} {path}: {status}, expected {expected}: {value}")
+        sys.exit(1)
+    schema = dict(schema_of(template, method, status))
+    schema["components"] = document["components"]
+    errors = sorted(OAS31Validator(schema).iter_errors(value), key=str)
+    if errors:
+        print(f"FAIL {method} {path}: the answer breaks the document: {errors[0].message}")
+        sys.exit(1)
+    print(f"ok   {method} {path} -> {status}")
+    return value
+
+
+health = check("GET", "/health", "/health", 200)
+assert health["store"]["reachable"] is True, health
+
+put = check("POST", "/v1/notes", "/v1/notes", 201,
+            {"text": "The harbour light is lit at dusk.", "id": "light",
+             "tags": {"place": "harbour"}})
+assert put == {"id": "light", "status": "created"}, put
+again = check("POST", "/v1/notes", "/v1/notes", 201,
+              {"text": "The API gateway timeout is 30 seconds.", "tags": ["topic=infra"]})
+dup = check("POST", "/v1/notes", "/v1/notes", 200,
+            {"text": "The API gateway timeout is 30 seconds!"})
+assert dup["status"] == "duplicate", dup
+update = check("POST", "/v1/notes", "/v1/notes", 201,
+               {"text": "The API gateway timeout is 30 minutes."})
+assert update["status"] == "possible_update", update
+assert update["possible_update_of"] == again["id"], update
+check("POST", "/v1/notes", "/v1/notes", 400, {"txt": "no such field"})
+check("POST", "/v1/notes", "/v1/notes", 400, {"text": "bad tag", "tags": ["no equals sign"]})
+
+found = check("GET", "/v1/find", "/v1/find?q=" + urllib.parse.quote("when is the harbour lit"), 200)
+assert found and found[0]["id"] == "light", found
+check("GET", "/v1/find", "/v1/find?q=timeout&mode=keyword&limit=1&tag=topic%3Dinfra", 200)
+check("GET", "/v1/find", "/v1/find", 400)
+
+listed = check("GET", "/v1/notes", "/v1/notes?limit=2&sort=created", 200)
+assert len(listed) == 2, listed
+tagged = check("GET", "/v1/notes", "/v1/notes?tag=place%3Dharbour", 200)
+assert [n["id"] for n in tagged] == ["light"], tagged
+
+tag = check("POST", "/v1/notes/{id}/tags", "/v1/notes/light/tags", 200,
+            {"add": {"status": "checked"}, "remove": ["place"]})
+assert tag == {"id": "light", "status": "updated"}, tag
+check("POST", "/v1/notes/{id}/tags", "/v1/notes/nowhere/tags", 404, {"add": ["a=b"]})
+
+note = check("GET", "/v1/notes/{id}", "/v1/notes/light", 200)
+assert note["tags"]["status"] == ["checked"] and "place" not in note["tags"], note
+older = check("GET", "/v1/notes/{id}", "/v1/notes/" + urllib.parse.quote("light@V{1}", safe=""), 200)
+assert older["version"] == 1 and older["tags"]["place"] == ["harbour"], older
+check("GET", "/v1/notes/{id}", "/v1/notes/nowhere", 404)
+print("all calls answer as the document says")
