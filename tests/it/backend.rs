@@ -98,3 +98,68 @@ fn admin(server: &Server, sql: &str) {
         .expect("connect to the test server");
     client.batch_execute(sql).expect(sql);
 }
+
+/// A PostgreSQL server of one test's own, in `dir`, which the test may
+/// stop and start again (a restart of the database under keep).
+pub struct PrivateServer {
+    dir: PathBuf,
+    pub url: String,
+}
+
+impl PrivateServer {
+    pub fn start(dir: &Path) -> PrivateServer {
+        let url = pg(&["start"], dir);
+        PrivateServer {
+            dir: dir.to_path_buf(),
+            url,
+        }
+    }
+
+    pub fn stop(&self) {
+        pg(&["stop"], &self.dir);
+    }
+
+    pub fn restart(&self) {
+        pg(&["start"], &self.dir);
+    }
+
+    /// Runs `sql` as the server's superuser.
+    pub fn sql(&self, sql: &str) {
+        let mut client =
+            postgres::Client::connect(&self.url, postgres::NoTls).expect("connect as superuser");
+        client.batch_execute(sql).expect(sql);
+    }
+
+    /// The server's `pg_hba.conf`.
+    pub fn hba(&self) -> PathBuf {
+        self.dir.join("data/pg_hba.conf")
+    }
+
+    /// The folder of its socket, which its URL names.
+    pub fn dir(&self) -> &Path {
+        &self.dir
+    }
+}
+
+impl Drop for PrivateServer {
+    fn drop(&mut self) {
+        let _ = Command::new(repo().join("scripts/pg.sh"))
+            .arg("stop")
+            .arg(&self.dir)
+            .output();
+    }
+}
+
+fn pg(action: &[&str], dir: &Path) -> String {
+    let out = Command::new(repo().join("scripts/pg.sh"))
+        .args(action)
+        .arg(dir)
+        .output()
+        .expect("run scripts/pg.sh");
+    assert!(
+        out.status.success(),
+        "pg.sh {action:?}: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8(out.stdout).unwrap().trim().to_string()
+}

@@ -963,3 +963,228 @@ fn a_password_given_on_the_command_line_is_warned_about_and_never_shown() {
     assert!(second.contains("http://127.0.0.1:"), "{second}");
     assert!(!first.contains("s3cret") && !second.contains("s3cret"));
 }
+
+/// One command run by a client thread, and when it ended.
+struct Ran {
+    at: std::time::Instant,
+    ok: bool,
+    stderr: String,
+    id: Option<String>,
+}
+
+/// Runs `command(i)` for i = 0, 1, ... until `stop`, 50 ms apart.
+fn keep_running(
+    env: &std::sync::Arc<Env>,
+    stop: &std::sync::Arc<std::sync::atomic::AtomicBool>,
+    command: fn(usize) -> (Vec<String>, Option<String>),
+) -> std::thread::JoinHandle<Vec<Ran>> {
+    let (env, stop) = (std::sync::Arc::clone(env), std::sync::Arc::clone(stop));
+    std::thread::spawn(move || {
+        let mut ran = Vec::new();
+        for i in 0.. {
+            if stop.load(std::sync::atomic::Ordering::Relaxed) {
+                break;
+            }
+            let (args, id) = command(i);
+            let args: Vec<&str> = args.iter().map(String::as_str).collect();
+            let out = env.run(&args);
+            ran.push(Ran {
+                at: std::time::Instant::now(),
+                ok: out.status.success(),
+                stderr: String::from_utf8_lossy(&out.stderr).into_owned(),
+                id,
+            });
+            std::thread::sleep(Duration::from_millis(50));
+        }
+        ran
+    })
+}
+
+#[test]
+fn a_server_survives_a_restart_of_its_database_with_a_writer_and_a_reader_going() {
+    if !crate::backend::postgres() {
+        // The fault is the database server's.
+        return;
+    }
+    let mut env = Env::on(false);
+    env.install_model();
+    let database = crate::backend::PrivateServer::start(&env.path("pg"));
+    env.set("KEEP_STORE", &database.url);
+    env.ok(&["put", "The harbour light is lit at dusk.", "--id", "light"]);
+    let server = Server::start(&env, &["--listen", "127.0.0.1:0"]);
+    let session = open_session(&server.addr);
+    let env = std::sync::Arc::new(env);
+    let stop = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
+    let writer = keep_running(&env, &stop, |i| {
+        let id = format!("fact-{i}");
+        (
+            vec![
+                "put".into(),
+                format!("Fact number {i} of the restart."),
+                "--id".into(),
+                id.clone(),
+            ],
+            Some(id),
+        )
+    });
+    let reader = keep_running(&env, &stop, |_| {
+        (
+            ["find", "harbour light", "--ids", "-n", "1"]
+                .map(String::from)
+                .to_vec(),
+            None,
+        )
+    });
+    std::thread::sleep(Duration::from_secs(2));
+    database.stop();
+    std::thread::sleep(Duration::from_secs(1));
+    let during = env.run(&["--json", "serve", "--status"]);
+    database.restart();
+    let back = std::time::Instant::now();
+    std::thread::sleep(Duration::from_secs(6));
+    stop.store(true, std::sync::atomic::Ordering::Relaxed);
+    let (writes, reads) = (writer.join().unwrap(), reader.join().unwrap());
+
+    let health: Value = serde_json::from_slice(&during.stdout).unwrap();
+    assert_eq!(during.status.code(), Some(1), "{health}");
+    assert_eq!(health["status"], "unavailable", "{health}");
+    assert_eq!(health["store"]["reachable"], false, "{health}");
+    let why = health["store"]["error"].as_str().unwrap();
+    assert!(
+        why.contains("database server") && why.contains(&database.dir().display().to_string()),
+        "the error names the server: {why}"
+    );
+    for ran in writes.iter().chain(&reads).filter(|r| !r.ok) {
+        assert!(
+            ran.stderr.contains("database server"),
+            "a failure says the database is the cause: {}",
+            ran.stderr
+        );
+    }
+    for (what, ran) in [("write", &writes), ("read", &reads)] {
+        assert!(ran.iter().any(|r| !r.ok), "some {what} met the outage");
+        let first_after = ran
+            .iter()
+            .find(|r| r.at > back && r.ok)
+            .unwrap_or_else(|| panic!("no {what} succeeded after the restart"));
+        assert!(
+            first_after.at.duration_since(back) < Duration::from_secs(4),
+            "the first {what} after the restart succeeded after {:?}",
+            first_after.at.duration_since(back)
+        );
+        assert!(
+            ran.iter().rev().take(5).all(|r| r.ok),
+            "the last {what}s succeeded"
+        );
+    }
+    let acknowledged: Vec<&str> = writes
+        .iter()
+        .filter(|r| r.ok)
+        .filter_map(|r| r.id.as_deref())
+        .collect();
+    let stored = env.ok(&["list", "--ids", "-n", "100000"]);
+    for id in &acknowledged {
+        assert!(
+            stored.lines().any(|l| l == *id),
+            "{id} was acknowledged and lost"
+        );
+    }
+    let exported = env.ok(&["export", "--no-vectors"]);
+    for line in exported.lines().skip(1) {
+        let note: Value = serde_json::from_str(line).unwrap();
+        assert_eq!(
+            note["versions"].as_array().map(Vec::len),
+            Some(0),
+            "applied once: {note}"
+        );
+    }
+    let recall = r#"{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"recall","arguments":{"query":"when is the harbour light lit"}}}"#;
+    let (status, _, body) = exchange(&server.addr, Some(&session), recall);
+    assert_eq!(status, 200, "{body}");
+    assert!(
+        body.contains("light") && !body.contains("isError\":true"),
+        "MCP after the restart: {body}"
+    );
+    if let Some(failed) = writes.iter().find(|r| !r.ok) {
+        println!("a write during the outage: {}", failed.stderr.trim());
+    }
+    println!(
+        "{} writes ({} acknowledged), {} reads ({} answered) across the restart",
+        writes.len(),
+        acknowledged.len(),
+        reads.len(),
+        reads.iter().filter(|r| r.ok).count()
+    );
+}
+
+#[test]
+fn database_passwords_come_from_the_environment_a_password_file_or_pgpass_and_never_show() {
+    if !crate::backend::postgres() {
+        return;
+    }
+    let mut env = Env::on(false);
+    let database = crate::backend::PrivateServer::start(&env.path("pg"));
+    database.sql("ALTER ROLE keep PASSWORD 'harbour-secret-42'");
+    let hba = std::fs::read_to_string(database.hba()).unwrap();
+    std::fs::write(database.hba(), hba.replace(" trust", " scram-sha-256")).unwrap();
+    database.sql("SELECT pg_reload_conf()");
+    std::thread::sleep(Duration::from_millis(500));
+    let url = database.url.clone();
+    env.set("KEEP_STORE", &url);
+
+    let refused = env.run(&["list"]);
+    assert_eq!(refused.status.code(), Some(2));
+    let said = String::from_utf8_lossy(&refused.stderr);
+    assert!(said.contains("password"), "{said}");
+
+    let mut with_variable = Env::on(false);
+    with_variable.set("KEEP_STORE", &url);
+    with_variable.set("PGPASSWORD", "harbour-secret-42");
+    with_variable.ok(&["put", "Stored with PGPASSWORD.", "--id", "a"]);
+
+    let file = env.path("password");
+    std::fs::write(&file, "harbour-secret-42\n").unwrap();
+    let mut with_file = Env::on(false);
+    with_file.set("KEEP_STORE", &url);
+    with_file.set("KEEP_PASSWORD_FILE", file.to_str().unwrap());
+    assert_eq!(with_file.ok(&["list", "--ids"]).trim(), "a");
+
+    let pgpass = env.path(".pgpass");
+    std::fs::write(&pgpass, "*:*:keep:keep:harbour-secret-42\n").unwrap();
+    let mode =
+        |m| std::fs::set_permissions(&pgpass, std::os::unix::fs::PermissionsExt::from_mode(m));
+    mode(0o600).unwrap();
+    assert_eq!(env.ok(&["list", "--ids"]).trim(), "a", "~/.pgpass");
+    mode(0o644).unwrap();
+    env.fails(&["list"], 2);
+    mode(0o600).unwrap();
+
+    let wrong = url.replacen("keep@", "keep:wrong-pw-7@", 1);
+    let out = env.run(&["--store", &wrong, "list"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(!String::from_utf8_lossy(&out.stderr).contains("wrong-pw-7"));
+
+    let given = url.replacen("keep@", "keep:harbour-secret-42@", 1);
+    let mut child = env
+        .cmd(&["--store", &given, "serve", "--listen", "127.0.0.1:0"])
+        .stderr(Stdio::piped())
+        .stdout(Stdio::null())
+        .spawn()
+        .unwrap();
+    let mut lines = BufReader::new(child.stderr.take().unwrap()).lines();
+    let warning = lines.next().unwrap().unwrap();
+    let serving = lines.next().unwrap().unwrap();
+    let cmdline = std::fs::read(format!("/proc/{}/cmdline", child.id())).unwrap();
+    let health = env.json(&["--store", &given, "serve", "--status"]);
+    child.kill().unwrap();
+    child.wait().unwrap();
+    assert!(warning.contains("hidden from ps now"), "{warning}");
+    assert!(serving.contains("http://127.0.0.1:"), "{serving}");
+    let cmdline = String::from_utf8_lossy(&cmdline);
+    assert!(
+        !cmdline.contains("harbour-secret") && cmdline.contains("keep:*****************@"),
+        "{cmdline}"
+    );
+    assert_eq!(health["status"], "ok", "{health}");
+    assert!(!health.to_string().contains("harbour-secret"), "{health}");
+}

@@ -71,7 +71,10 @@ struct Running {
 }
 
 pub fn run(ctx: &mut Ctx, args: Args) -> CliResult {
-    let store = ctx.keeper()?.store_dir().to_path_buf();
+    // The store's folder, without opening the store: --status must answer
+    // while its database is down.
+    let store = ctx.config.settings()?.store;
+    std::fs::create_dir_all(&store).map_err(|e| keep_core::Error::io(&store, e))?;
     if args.token {
         ctx.out.line(&token(&store)?)?;
         return Ok(Status::Success);
