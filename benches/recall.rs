@@ -154,6 +154,57 @@ fn process_latency(bin: &Path, store: &Path, args: &[&str], runs: usize) -> (Dur
     )
 }
 
+/// `keep put TEXT` processes, each with a new text: p50, p95 and the
+/// largest peak resident memory of one process (its `VmHWM`, read every
+/// millisecond while it runs: the rusage of a child also counts this
+/// process's memory, which its address space started as).
+fn put_latency(bin: &Path, store: &Path, runs: usize) -> (Duration, Duration, f64) {
+    let (mut samples, mut peak_mb) = (Vec::new(), 0f64);
+    for i in 0..runs {
+        let text = format!(
+            "Bench put {i} at {:?}: the {} {} of the {} {}.",
+            Instant::now(),
+            WORDS[i % WORDS.len()],
+            WORDS[(i * 7 + 3) % WORDS.len()],
+            WORDS[(i * 13 + 5) % WORDS.len()],
+            WORDS[(i * 17 + 11) % WORDS.len()]
+        );
+        let start = Instant::now();
+        let mut child = Command::new(bin)
+            .args(["put", &text])
+            .env("KEEP_STORE", store)
+            .stdout(std::process::Stdio::null())
+            .stderr(std::process::Stdio::null())
+            .spawn()
+            .expect("run keep put");
+        let status = loop {
+            peak_mb = peak_mb.max(high_water_mb(child.id()));
+            if let Some(status) = child.try_wait().expect("wait for keep put") {
+                break status;
+            }
+            std::thread::sleep(Duration::from_millis(1));
+        };
+        samples.push(start.elapsed());
+        assert!(status.success(), "keep put failed");
+    }
+    (
+        percentile(&mut samples, 0.5),
+        percentile(&mut samples, 0.95),
+        peak_mb,
+    )
+}
+
+/// The peak resident memory of process `pid` so far (0 once it is gone).
+fn high_water_mb(pid: u32) -> f64 {
+    std::fs::read_to_string(format!("/proc/{pid}/status"))
+        .ok()
+        .and_then(|s| {
+            let line = s.lines().find(|l| l.starts_with("VmHWM:"))?.to_string();
+            line.split_whitespace().nth(1)?.parse::<f64>().ok()
+        })
+        .map_or(0.0, |kb| kb / 1024.0)
+}
+
 fn main() {
     if std::env::args().any(|a| a == "--list") {
         return;
@@ -351,6 +402,12 @@ fn cpu_ticks(pid: u32) -> u64 {
 /// The same commands with `keep serve` up on the store: whole-process
 /// latency, then the server's memory and CPU while idle.
 fn with_server(bin: &Path, store: &Path, id: &str) {
+    let (p50, p95, peak) = put_latency(bin, store, 20);
+    println!(
+        "keep put TEXT process alone: p50 {} p95 {}, peak {peak:.1} MB",
+        ms(p50),
+        ms(p95)
+    );
     let mut server = Command::new(bin)
         .args(["serve", "--listen", "127.0.0.1:0"])
         .env("KEEP_STORE", store)
@@ -374,6 +431,12 @@ fn with_server(bin: &Path, store: &Path, id: &str) {
         "with keep serve up: keep get p50 {}, keep list -n 20 p50 {}",
         ms(g50),
         ms(l50)
+    );
+    let (p50, p95, peak) = put_latency(bin, store, 40);
+    println!(
+        "with keep serve up: keep put TEXT process: p50 {} p95 {}, peak {peak:.1} MB",
+        ms(p50),
+        ms(p95)
     );
     std::thread::sleep(Duration::from_secs(1));
     let before = cpu_ticks(server.id());

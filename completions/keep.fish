@@ -49,7 +49,7 @@ complete -c keep -n "__fish_keep_needs_command" -f -a "backup" -d 'Write a consi
 complete -c keep -n "__fish_keep_needs_command" -f -a "models" -d 'List, install, verify or remove the files keep runs on'
 complete -c keep -n "__fish_keep_needs_command" -f -a "doctor" -d 'Check the runtime, the models, the store, a server, watched folders and the config file'
 complete -c keep -n "__fish_keep_needs_command" -f -a "mcp" -d 'Serve keep\'s memory to agents over the Model Context Protocol'
-complete -c keep -n "__fish_keep_needs_command" -f -a "serve" -d 'Serve the store to many MCP clients at once over HTTP'
+complete -c keep -n "__fish_keep_needs_command" -f -a "serve" -d 'Serve the store to many MCP clients, scripts and commands at once'
 complete -c keep -n "__fish_keep_needs_command" -f -a "watch" -d 'Keep the registered folders indexed until interrupted'
 complete -c keep -n "__fish_keep_needs_command" -f -a "ui" -d 'Browse, search, read and tag notes in a full-screen terminal browser'
 complete -c keep -n "__fish_keep_needs_command" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
@@ -222,7 +222,7 @@ complete -c keep -n "__fish_keep_using_subcommand serve" -l scope -d 'Confine ev
 complete -c keep -n "__fish_keep_using_subcommand serve" -l session-timeout -d 'Close an MCP session after SECONDS without a request' -r
 complete -c keep -n "__fish_keep_using_subcommand serve" -l store -d 'Store directory, holding keep.db, or a PostgreSQL URL (postgres://USER@HOST/DB) (or KEEP_STORE) [default: the platform data directory + /keep]' -r -F
 complete -c keep -n "__fish_keep_using_subcommand serve" -l token -d 'Print the store\'s token (made on first use, kept with mode 0600) and exit'
-complete -c keep -n "__fish_keep_using_subcommand serve" -l status -d 'Say whether a server is up for this store: pid, address, sessions, backlog (exit 1 when none)'
+complete -c keep -n "__fish_keep_using_subcommand serve" -l status -d 'Ask the store\'s server how it is: store reachable, model, backlog, uptime (exit 1 when none answers or the store is unreachable)'
 complete -c keep -n "__fish_keep_using_subcommand serve" -l json -d 'Print one JSON document instead of text'
 complete -c keep -n "__fish_keep_using_subcommand serve" -l ids -d 'Print only ids, one per line (for xargs)'
 complete -c keep -n "__fish_keep_using_subcommand serve" -s h -l help -d 'Print help (see more with \'--help\')'
@@ -257,7 +257,7 @@ complete -c keep -n "__fish_keep_using_subcommand help; and not __fish_seen_subc
 complete -c keep -n "__fish_keep_using_subcommand help; and not __fish_seen_subcommand_from put get list find tag del revert rate supersede now move export import reindex check repair backup models doctor mcp serve watch ui help" -f -a "models" -d 'List, install, verify or remove the files keep runs on'
 complete -c keep -n "__fish_keep_using_subcommand help; and not __fish_seen_subcommand_from put get list find tag del revert rate supersede now move export import reindex check repair backup models doctor mcp serve watch ui help" -f -a "doctor" -d 'Check the runtime, the models, the store, a server, watched folders and the config file'
 complete -c keep -n "__fish_keep_using_subcommand help; and not __fish_seen_subcommand_from put get list find tag del revert rate supersede now move export import reindex check repair backup models doctor mcp serve watch ui help" -f -a "mcp" -d 'Serve keep\'s memory to agents over the Model Context Protocol'
-complete -c keep -n "__fish_keep_using_subcommand help; and not __fish_seen_subcommand_from put get list find tag del revert rate supersede now move export import reindex check repair backup models doctor mcp serve watch ui help" -f -a "serve" -d 'Serve the store to many MCP clients at once over HTTP'
+complete -c keep -n "__fish_keep_using_subcommand help; and not __fish_seen_subcommand_from put get list find tag del revert rate supersede now move export import reindex check repair backup models doctor mcp serve watch ui help" -f -a "serve" -d 'Serve the store to many MCP clients, scripts and commands at once'
 complete -c keep -n "__fish_keep_using_subcommand help; and not __fish_seen_subcommand_from put get list find tag del revert rate supersede now move export import reindex check repair backup models doctor mcp serve watch ui help" -f -a "watch" -d 'Keep the registered folders indexed until interrupted'
 complete -c keep -n "__fish_keep_using_subcommand help; and not __fish_seen_subcommand_from put get list find tag del revert rate supersede now move export import reindex check repair backup models doctor mcp serve watch ui help" -f -a "ui" -d 'Browse, search, read and tag notes in a full-screen terminal browser'
 complete -c keep -n "__fish_keep_using_subcommand help; and not __fish_seen_subcommand_from put get list find tag del revert rate supersede now move export import reindex check repair backup models doctor mcp serve watch ui help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'

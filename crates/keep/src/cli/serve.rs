@@ -7,7 +7,7 @@ use std::net::SocketAddr;
 use std::os::unix::fs::OpenOptionsExt;
 use std::os::unix::io::AsRawFd;
 use std::path::{Path, PathBuf};
-use std::sync::{Arc, Mutex};
+use std::sync::Arc;
 
 use serde::{Deserialize, Serialize};
 use tokio_util::sync::CancellationToken;
@@ -17,19 +17,29 @@ use crate::cli::output::Format;
 use crate::mcp::http::{ENDPOINT, HttpOptions, Sessions};
 use crate::serve::{Health, Warm};
 
-/// Serve the store to many MCP clients at once over HTTP.
+/// Serve the store to many MCP clients, scripts and commands at once.
 ///
 /// One process per store: MCP over Streamable HTTP at http://ADDR/mcp for
 /// any number of sessions (the same tools, resources and prompt as keep
-/// mcp), the folder watcher and the embedding backlog in the background.
-/// It listens on 127.0.0.1:7377 unless --listen says otherwise. On a
-/// loopback address only loopback Host and Origin headers are accepted (a
-/// web page cannot reach it); on any other address every request must
-/// carry the store's token (Authorization: Bearer TOKEN; see --token).
-/// SIGTERM or Ctrl-C stops it after the requests in flight.
+/// mcp), a JSON API beside it (/v1/find, /v1/notes, /v1/notes/ID,
+/// /v1/notes/ID/tags; described at /openapi.json), /health, the folder
+/// watcher and the embedding backlog in the background. It listens on
+/// 127.0.0.1:7377 unless --listen says otherwise. On a loopback address
+/// only loopback Host and Origin headers are accepted (a web page cannot
+/// reach it); on any other address every request must carry the store's
+/// token (Authorization: Bearer TOKEN; see --token). SIGTERM or Ctrl-C
+/// stops it after the requests in flight.
+///
+/// While it runs, find, get, list, put, tag, del, rate, supersede, now,
+/// move, revert, import and export are sent to it over a socket in the
+/// store folder, with their working folder and standard input, and print
+/// what they would print alone; they work alone when no server answers.
+/// On PostgreSQL a lost database is tried again with backoff; give its
+/// password in PGPASSWORD, ~/.pgpass or KEEP_PASSWORD_FILE (one given in
+/// --store is hidden from ps once read).
 ///
 /// A second keep serve on the same store says which process serves it and
-/// exits 1. keep serve --status says whether one is up.
+/// exits 1. keep serve --status asks the running one how it is.
 #[derive(Debug, clap::Args)]
 pub struct Args {
     /// Address to listen on (port 0: any free port)
@@ -48,7 +58,7 @@ pub struct Args {
     #[arg(long, conflicts_with = "status")]
     pub token: bool,
 
-    /// Say whether a server is up for this store: pid, address, sessions, backlog (exit 1 when none)
+    /// Ask the store's server how it is: store reachable, model, backlog, uptime (exit 1 when none answers or the store is unreachable)
     #[arg(long)]
     pub status: bool,
 
@@ -122,7 +132,8 @@ pub fn run(ctx: &mut Ctx, args: Args) -> CliResult {
         running.started.clone(),
     ));
     let _socket = crate::serve::socket::serve(&store, Arc::clone(&warm))?;
-    let keeper = Arc::new(Mutex::new(keeper));
+    let database = keeper.settings().database.clone();
+    drop(keeper);
     write_status(&store, &running)?;
     eprintln!(
         "keep: serving MCP at {url} for {}{}",
@@ -148,7 +159,16 @@ pub fn run(ctx: &mut Ctx, args: Args) -> CliResult {
             ctx: server_ctx,
             warm,
         };
-        crate::mcp::http::serve(keeper, model, listener, options, sessions, stop).await
+        crate::mcp::http::serve(
+            store.clone(),
+            database,
+            model,
+            listener,
+            options,
+            sessions,
+            stop,
+        )
+        .await
     });
     runtime.shutdown_timeout(std::time::Duration::from_millis(200));
     let _ = std::fs::remove_file(store.join(STATUS_FILE));

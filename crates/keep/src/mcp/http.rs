@@ -18,7 +18,6 @@ use tokio_util::sync::CancellationToken;
 
 use super::{KeepServer, notify, tools::Context};
 use crate::serve::{Warm, api};
-use keep_core::Keeper;
 use keep_core::SharedModel;
 
 /// The path of the MCP endpoint.
@@ -217,25 +216,17 @@ impl Sessions {
 /// the address bound (the port, when 0 was asked) before the first
 /// request is taken.
 pub async fn serve(
-    keeper: Arc<Mutex<Keeper>>,
+    store_dir: std::path::PathBuf,
+    database: Option<String>,
     model: SharedModel,
     listener: TcpListener,
     options: HttpOptions,
     sessions: Arc<Sessions>,
     stop: CancellationToken,
 ) -> std::io::Result<()> {
-    let (store_dir, database) = {
-        let keeper = keeper
-            .lock()
-            .unwrap_or_else(std::sync::PoisonError::into_inner);
-        (
-            keeper.store_dir().to_path_buf(),
-            keeper.settings().database.clone(),
-        )
-    };
+    let keepers = super::Keepers::Lent(Arc::clone(&options.warm));
     let notifiers = Arc::new(notify::Notifiers::default());
     let _changes = notify::watch_store(&store_dir, database.as_deref(), Arc::clone(&notifiers));
-    let order = Arc::new(super::order::Order::default());
     let idle = Arc::new(super::idle::Idle::default());
     let scope = Arc::new(options.ctx.scope.clone());
     let ctx = Arc::new(options.ctx);
@@ -243,13 +234,15 @@ pub async fn serve(
         let notifiers = Arc::clone(&notifiers);
         let sessions = Arc::clone(&sessions);
         move || {
-            let notes = Arc::new(notify::Notifier::new(Arc::clone(&keeper)));
+            let notes = Arc::new(notify::Notifier::new(keepers.clone()));
             notifiers.add(&notes);
             sessions.open();
             Ok(KeepServer {
-                keeper: Arc::clone(&keeper),
+                keepers: keepers.clone(),
                 model: model.clone(),
-                order: Arc::clone(&order),
+                // Each session's calls in the order it sent them; sessions
+                // do not wait for each other.
+                order: Arc::default(),
                 idle: Arc::clone(&idle),
                 ctx: Arc::clone(&ctx),
                 notes,

@@ -39,9 +39,33 @@ pub use tools::{Context, MAX_RESULT_BYTES, MAX_TEXT_BYTES};
 
 const INSTRUCTIONS: &str = "keep is a long-term memory. Call `now` at the start of work to read the current intentions and at the end to update them. `remember` facts, decisions and observations worth keeping, with tags (\"key=value\"); `recall` searches by meaning and keywords; `get` fetches a whole note. Results are brief by default: list first, fetch after.";
 
+/// Where calls find a keeper: the one of `keep mcp`, or those `keep
+/// serve` lends, one per call, so sessions do not wait for each other.
+#[derive(Clone)]
+pub enum Keepers {
+    One(Arc<Mutex<Keeper>>),
+    Lent(Arc<crate::serve::Warm>),
+}
+
+impl Keepers {
+    /// Runs `f` with a keeper; why not when none can be had (the store
+    /// cannot be opened).
+    pub fn with<T>(&self, f: impl FnOnce(&mut Keeper) -> T) -> Result<T, String> {
+        match self {
+            Keepers::One(keeper) => Ok(f(&mut keeper
+                .lock()
+                .unwrap_or_else(PoisonError::into_inner))),
+            Keepers::Lent(warm) => {
+                let mut lent = warm.lend().map_err(|e| e.to_string())?;
+                Ok(f(lent.keeper()))
+            }
+        }
+    }
+}
+
 #[derive(Clone)]
 struct KeepServer {
-    keeper: Arc<Mutex<Keeper>>,
+    keepers: Keepers,
     /// The keeper's model, which calls use before their turn.
     model: SharedModel,
     /// Calls reach the keeper in the order they arrived.
@@ -88,15 +112,13 @@ impl KeepServer {
         F: FnOnce(&mut Keeper, &tools::Context) -> T + Send + 'static,
     {
         let _turn = ticket.turn().await;
-        let keeper = Arc::clone(&self.keeper);
+        let keepers = self.keepers.clone();
         let result = tokio::task::spawn_blocking(move || {
-            keep_core::on_blocking_thread(|| {
-                let mut keeper = keeper.lock().unwrap_or_else(PoisonError::into_inner);
-                f(&mut keeper, &ctx)
-            })
+            keep_core::on_blocking_thread(|| keepers.with(|keeper| f(keeper, &ctx)))
         })
         .await
-        .map_err(|e| McpError::internal_error(format!("the call failed: {e}"), None));
+        .map_err(|e| McpError::internal_error(format!("the call failed: {e}"), None))
+        .and_then(|r| r.map_err(|why| McpError::internal_error(why, None)));
         self.idle.call_ended();
         result
     }
@@ -278,10 +300,10 @@ pub fn serve(keeper: Keeper, ctx: Context) -> std::io::Result<()> {
     let database = keeper.settings().database.clone();
     let mut keeper = keeper;
     let model = keeper.share_model();
-    let keeper = Arc::new(Mutex::new(keeper));
+    let keepers = Keepers::One(Arc::new(Mutex::new(keeper)));
     let server = KeepServer {
-        notes: Arc::new(notify::Notifier::new(Arc::clone(&keeper))),
-        keeper,
+        notes: Arc::new(notify::Notifier::new(keepers.clone())),
+        keepers,
         model,
         order: Arc::default(),
         idle: Arc::default(),

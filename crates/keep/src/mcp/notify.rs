@@ -20,8 +20,8 @@ use rmcp::{Peer, RoleServer};
 use serde_json::{Value, json};
 use tokio::task::JoinHandle;
 
+use super::Keepers;
 use super::tools::{CallError, Context};
-use keep_core::Keeper;
 use keep_core::model::NoteFilter;
 
 /// Quiet time after a change to the store before looking at it, so one
@@ -33,7 +33,7 @@ const SETTLE: Duration = Duration::from_millis(100);
 type Seen = Option<u64>;
 
 pub struct Notifier {
-    keeper: Arc<Mutex<Keeper>>,
+    keepers: Keepers,
     /// Lowest severity sent (`severity` order).
     level: Mutex<u8>,
     peer: Mutex<Option<Peer<RoleServer>>>,
@@ -61,9 +61,9 @@ fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
 }
 
 impl Notifier {
-    pub fn new(keeper: Arc<Mutex<Keeper>>) -> Self {
+    pub fn new(keepers: Keepers) -> Self {
         Notifier {
-            keeper,
+            keepers,
             level: Mutex::new(severity(LoggingLevel::Warning)),
             peer: Mutex::new(None),
             subscriptions: Mutex::new(HashMap::new()),
@@ -122,8 +122,12 @@ impl Notifier {
 
     fn state_of(&self, id: &str) -> Seen {
         use std::hash::{Hash, Hasher};
-        let keeper = lock(&self.keeper);
-        keeper.peek(id).ok().flatten().map(|n| {
+        let note = self
+            .keepers
+            .with(|keeper| keeper.peek(id).ok().flatten())
+            .ok()
+            .flatten();
+        note.map(|n| {
             let mut h = std::collections::hash_map::DefaultHasher::new();
             (&n.summary, &n.content_hash, n.updated.millis()).hash(&mut h);
             for (k, v) in n.tags.pairs() {
@@ -150,7 +154,11 @@ impl Notifier {
                 changed.push(uri);
             }
         }
-        let count = lock(&self.keeper).count(&NoteFilter::default()).ok();
+        let count = self
+            .keepers
+            .with(|keeper| keeper.count(&NoteFilter::default()).ok())
+            .ok()
+            .flatten();
         let mut last = lock(&self.notes);
         let list_changed = last.is_some() && *last != count;
         *last = count;

@@ -412,8 +412,8 @@ fn run(warm: &Arc<Warm>, args: Vec<String>) -> Ran {
             };
         }
     };
-    let keeper = match warm.take() {
-        Ok(keeper) => keeper,
+    let mut lent = match warm.lend() {
+        Ok(lent) => lent,
         Err(e) => {
             return Ran {
                 stdout: Vec::new(),
@@ -425,7 +425,7 @@ fn run(warm: &Arc<Warm>, args: Vec<String>) -> Ran {
     let (out, stdout, stderr) = Out::captured(false);
     let mut ctx = Ctx::new(
         warm.config.clone(),
-        Some(keeper),
+        Some(lent.take()),
         Format::Json,
         out,
         Stdin::sent(Box::new(std::io::empty()), false),
@@ -433,7 +433,7 @@ fn run(warm: &Arc<Warm>, args: Vec<String>) -> Ran {
     let ended = dispatch(&mut ctx, cli.command);
     ctx.out.flush().ok();
     if let Some(keeper) = ctx.into_keeper() {
-        warm.give(keeper);
+        lent.put_back(keeper);
     }
     Ran {
         stdout: stdout.take(),

@@ -6,7 +6,7 @@ pub mod api;
 pub mod socket;
 pub mod wire;
 
-use std::sync::{Arc, Mutex, PoisonError};
+use std::sync::{Arc, Condvar, Mutex, PoisonError};
 use std::time::Instant;
 
 use serde::{Deserialize, Serialize};
@@ -18,12 +18,17 @@ use keep_core::{Keeper, SharedModel};
 
 /// Keepers kept open between commands; more are opened while many run.
 const KEPT: usize = 4;
+/// Keepers lent at once (commands, API calls and MCP calls); more wait.
+const AT_MOST: usize = 8;
 
-/// Keepers sharing the server's model, handed to one command at a time.
+/// Keepers sharing the server's model (and, on SQLite, the vector codes),
+/// each lent to one command or call at a time.
 pub struct Warm {
     pub config: Config,
     model: SharedModel,
     idle: Mutex<Vec<Keeper>>,
+    lent: Mutex<usize>,
+    returned: Condvar,
     pub sessions: Arc<Sessions>,
     url: String,
     started: String,
@@ -42,6 +47,8 @@ impl Warm {
             config,
             model,
             idle: Mutex::new(Vec::new()),
+            lent: Mutex::new(0),
+            returned: Condvar::new(),
             sessions,
             url,
             started,
@@ -49,34 +56,40 @@ impl Warm {
         }
     }
 
-    /// A keeper for one command: an idle one, or one opened now.
-    pub fn take(&self) -> Result<Keeper, CliError> {
-        if let Some(keeper) = self
+    /// A keeper for one command or call, an idle one or one opened now,
+    /// once fewer than `AT_MOST` are lent; it comes back when the lease
+    /// is dropped.
+    pub fn lend(&self) -> Result<Lent<'_>, CliError> {
+        let mut lent = self.lent.lock().unwrap_or_else(PoisonError::into_inner);
+        while *lent >= AT_MOST {
+            lent = self
+                .returned
+                .wait(lent)
+                .unwrap_or_else(PoisonError::into_inner);
+        }
+        *lent += 1;
+        drop(lent);
+        let mut lease = Lent {
+            warm: self,
+            keeper: None,
+        };
+        let idle = self
             .idle
             .lock()
             .unwrap_or_else(PoisonError::into_inner)
-            .pop()
-        {
-            return Ok(keeper);
-        }
-        Ok(Keeper::open(self.config.settings()?)?.with_shared_model(self.model.clone()))
-    }
-
-    /// Gives back a keeper a command is done with.
-    pub fn give(&self, keeper: Keeper) {
-        let mut idle = self.idle.lock().unwrap_or_else(PoisonError::into_inner);
-        if idle.len() < KEPT {
-            idle.push(keeper);
-        }
+            .pop();
+        lease.keeper = Some(match idle {
+            Some(keeper) => keeper,
+            None => Keeper::open(self.config.settings()?)?.with_shared_model(self.model.clone()),
+        });
+        Ok(lease)
     }
 
     /// The server's state as it is now: the store is asked, not assumed.
     pub fn health(&self) -> Health {
-        let backlog = self.take().and_then(|keeper| {
-            let backlog = keeper.pending_embeddings()?;
-            self.give(keeper);
-            Ok(backlog)
-        });
+        let backlog = self
+            .lend()
+            .and_then(|mut lent| Ok(lent.keeper().pending_embeddings()?));
         let location = match &self.config.database {
             Some(url) => keep_core::shown_url(url),
             None => self
@@ -124,6 +137,49 @@ impl Warm {
             sessions: self.sessions.opened(),
             commands: self.sessions.commands(),
         }
+    }
+}
+
+/// A keeper lent by `Warm`.
+pub struct Lent<'w> {
+    warm: &'w Warm,
+    keeper: Option<Keeper>,
+}
+
+impl Lent<'_> {
+    pub fn keeper(&mut self) -> &mut Keeper {
+        self.keeper.as_mut().expect("a lent keeper until taken")
+    }
+
+    /// The keeper itself, for a command that owns it while it runs.
+    pub fn take(&mut self) -> Keeper {
+        self.keeper.take().expect("a lent keeper until taken")
+    }
+
+    /// Gives back a keeper taken (a command that gave it up does not).
+    pub fn put_back(&mut self, keeper: Keeper) {
+        self.keeper = Some(keeper);
+    }
+}
+
+impl Drop for Lent<'_> {
+    fn drop(&mut self) {
+        if let Some(keeper) = self.keeper.take() {
+            let mut idle = self
+                .warm
+                .idle
+                .lock()
+                .unwrap_or_else(PoisonError::into_inner);
+            if idle.len() < KEPT {
+                idle.push(keeper);
+            }
+        }
+        *self
+            .warm
+            .lent
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner) -= 1;
+        self.warm.returned.notify_one();
     }
 }
 

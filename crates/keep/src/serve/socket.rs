@@ -136,8 +136,8 @@ fn answer(mut stream: UnixStream, warm: &Warm, clock: Option<&str>) {
 
 /// Runs the client's command in its working folder, with a warm keeper.
 fn run_command(mut stream: UnixStream, warm: &Warm, run: Run) {
-    let keeper = match in_folder(&run.cwd).and_then(|()| warm.take().ok()) {
-        Some(keeper) => keeper,
+    let mut lent = match in_folder(&run.cwd).and_then(|()| warm.lend().ok()) {
+        Some(lent) => lent,
         None => {
             wire::write_frame(&mut stream, Kind::Declined, &[]).ok();
             return;
@@ -145,11 +145,9 @@ fn run_command(mut stream: UnixStream, warm: &Warm, run: Run) {
     };
     stream.set_read_timeout(None).ok();
     if wire::write_frame(&mut stream, Kind::Accepted, &[]).is_err() {
-        warm.give(keeper);
         return;
     }
     let Ok(reader) = stream.try_clone() else {
-        warm.give(keeper);
         return;
     };
     let socket = Arc::new(Mutex::new(stream));
@@ -176,7 +174,7 @@ fn run_command(mut stream: UnixStream, warm: &Warm, run: Run) {
     };
     let mut ctx = Ctx::new(
         warm.config.clone(),
-        Some(keeper),
+        Some(lent.take()),
         run.format,
         Out::to(sink(Kind::Stdout), sink(Kind::Stderr), run.color, bars),
         stdin,
@@ -193,8 +191,9 @@ fn run_command(mut stream: UnixStream, warm: &Warm, run: Run) {
     };
     let flushed = ctx.out.flush();
     if let Some(keeper) = ctx.into_keeper() {
-        warm.give(keeper);
+        lent.put_back(keeper);
     }
+    drop(lent);
     warm.sessions.answered_command();
     if flushed.is_ok() {
         let mut socket = socket.lock().unwrap_or_else(PoisonError::into_inner);

@@ -22,7 +22,6 @@ mod watch;
 
 pub use check::check_file;
 
-use std::cell::RefCell;
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
@@ -48,8 +47,29 @@ const MIGRATIONS: &[(i64, &str)] = &[
     (5, include_str!("migrations/0005_names.sql")),
 ];
 
-/// Int8 codes of each kind of vector, with the epoch they were read at.
-type CodeCache = RefCell<HashMap<VecKind, (String, Arc<quant::Codes>)>>;
+/// Int8 codes of each kind of vector, with the epoch they were read at:
+/// one for every connection of this process to the same database, so a
+/// server with several connections holds them once.
+type CodeCache = Arc<std::sync::Mutex<CodeMap>>;
+pub(super) type CodeMap = HashMap<VecKind, (String, Arc<quant::Codes>)>;
+
+/// The code cache of the database at `path`, shared by its connections.
+fn shared_codes(path: &Path) -> CodeCache {
+    static CACHES: std::sync::OnceLock<
+        std::sync::Mutex<HashMap<PathBuf, std::sync::Weak<std::sync::Mutex<CodeMap>>>>,
+    > = std::sync::OnceLock::new();
+    let mut caches = CACHES
+        .get_or_init(Default::default)
+        .lock()
+        .unwrap_or_else(std::sync::PoisonError::into_inner);
+    caches.retain(|_, cache| cache.strong_count() > 0);
+    if let Some(cache) = caches.get(path).and_then(std::sync::Weak::upgrade) {
+        return cache;
+    }
+    let cache = CodeCache::default();
+    caches.insert(path.to_path_buf(), Arc::downgrade(&cache));
+    cache
+}
 
 pub struct SqliteStore {
     conn: Connection,
@@ -80,8 +100,8 @@ impl SqliteStore {
             Err(Error::DiskFull { .. }) if path.is_file() => {
                 let mut store = SqliteStore {
                     conn: open_read_only(&path)?,
+                    codes: shared_codes(&path),
                     path,
-                    codes: CodeCache::default(),
                     read_only: true,
                     disk_full: true,
                 };
@@ -125,8 +145,8 @@ impl SqliteStore {
         conn.pragma_update(None, "foreign_keys", "ON")?;
         let mut store = SqliteStore {
             conn,
+            codes: shared_codes(&path),
             path,
-            codes: CodeCache::default(),
             read_only,
             disk_full: false,
         };

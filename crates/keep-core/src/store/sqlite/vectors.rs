@@ -415,10 +415,16 @@ impl SqliteDb<'_> {
         Ok(rows)
     }
 
+    fn cached_codes(&self) -> std::sync::MutexGuard<'_, super::CodeMap> {
+        self.codes
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+    }
+
     /// The codes of a kind, from memory while the table is unchanged.
     fn codes(&self, kind: VecKind, dims: usize) -> Result<std::sync::Arc<quant::Codes>> {
         let epoch = self.meta(kind.epoch_key())?.unwrap_or_default();
-        if let Some((seen, codes)) = self.codes.borrow().get(&kind)
+        if let Some((seen, codes)) = self.cached_codes().get(&kind)
             && *seen == epoch
         {
             return Ok(codes.clone());
@@ -436,7 +442,11 @@ impl SqliteDb<'_> {
             codes.push(row.get(0)?, scale as f32, code);
         }
         let codes = std::sync::Arc::new(codes);
-        self.codes.borrow_mut().insert(kind, (epoch, codes.clone()));
+        // Codes read inside a write may never be committed: only what
+        // every connection sees is shared.
+        if self.conn.is_autocommit() {
+            self.cached_codes().insert(kind, (epoch, codes.clone()));
+        }
         Ok(codes)
     }
 
