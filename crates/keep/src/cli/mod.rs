@@ -27,6 +27,7 @@ mod repair;
 mod revert;
 mod secrets;
 mod serve;
+pub mod server;
 mod supersede;
 mod tag;
 mod ui;

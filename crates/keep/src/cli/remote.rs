@@ -12,8 +12,8 @@ use std::path::Path;
 use std::time::Duration;
 
 use super::{CliError, CliResult, Command, Ctx, Delegated, Status};
-use crate::serve::Health;
-use crate::serve::wire::{self, Ask, Done, Kind, OtherVersion, Request, Run};
+use crate::cli::server::Health;
+use crate::cli::server::wire::{self, Ask, Done, Kind, OtherVersion, Request, Run};
 
 /// How long a client waits for a server to take its request.
 const TAKE_TIMEOUT: Duration = Duration::from_secs(10);

@@ -14,8 +14,8 @@ use tokio_util::sync::CancellationToken;
 
 use super::{CliError, CliResult, Ctx, Status};
 use crate::cli::output::Format;
+use crate::cli::server::{Health, Warm};
 use crate::mcp::http::{ENDPOINT, HttpOptions, Sessions};
-use crate::serve::{Health, Warm};
 
 /// Serve the store to many MCP clients, scripts and commands at once.
 ///
@@ -131,7 +131,7 @@ pub fn run(ctx: &mut Ctx, args: Args) -> CliResult {
         url.clone(),
         running.started.clone(),
     ));
-    let _socket = crate::serve::socket::serve(&store, Arc::clone(&warm))?;
+    let _socket = crate::cli::server::socket::serve(&store, Arc::clone(&warm))?;
     let database = keeper.settings().database.clone();
     drop(keeper);
     write_status(&store, &running)?;
@@ -156,8 +156,12 @@ pub fn run(ctx: &mut Ctx, args: Args) -> CliResult {
             listen: bound,
             session_idle: std::time::Duration::from_secs(args.session_timeout.max(1)),
             token,
+            routes: Arc::new(crate::cli::server::api::Api {
+                warm: Arc::clone(&warm),
+                scope: server_ctx.scope.clone(),
+            }),
             ctx: server_ctx,
-            warm,
+            lender: warm,
         };
         crate::mcp::http::serve(
             store.clone(),

@@ -17,7 +17,6 @@ use tokio::net::TcpListener;
 use tokio_util::sync::CancellationToken;
 
 use super::{KeepServer, notify, tools::Context};
-use crate::serve::{Warm, api};
 use keep_core::SharedModel;
 
 /// The path of the MCP endpoint.
@@ -40,8 +39,18 @@ pub struct HttpOptions {
     /// Required of every request when set (`Authorization: Bearer ...`).
     pub token: Option<String>,
     pub ctx: Context,
-    /// Keepers for the JSON API and the health endpoint.
-    pub warm: Arc<Warm>,
+    /// Lends keepers to the sessions' calls.
+    pub lender: Arc<dyn super::Lender>,
+    /// Paths served beside MCP.
+    pub routes: Arc<dyn Routes>,
+}
+
+/// Paths a server answers beside MCP, under the same token and `Host`
+/// and `Origin` rules (the JSON API and health of `keep serve`).
+pub trait Routes: Send + Sync {
+    fn serves(&self, path: &str) -> bool;
+    /// The status and JSON body for a request; may block.
+    fn answer(&self, method: &str, path: &str, query: &str, body: &[u8]) -> (u16, Vec<u8>);
 }
 
 type Body = http_body_util::combinators::BoxBody<Bytes, Infallible>;
@@ -103,12 +112,8 @@ fn from_this_machine(request: &Request<Incoming>) -> bool {
     host_ok && origin_ok
 }
 
-/// Answers a request of the JSON API on a thread that may block.
-async fn answer_api(
-    request: Request<Incoming>,
-    warm: Arc<Warm>,
-    scope: Arc<keep_core::model::Tags>,
-) -> Response<Body> {
+/// Answers a request of the other routes on a thread that may block.
+async fn answer_route(request: Request<Incoming>, routes: Arc<dyn Routes>) -> Response<Body> {
     let method = request.method().as_str().to_string();
     let path = request.uri().path().to_string();
     let query = request.uri().query().unwrap_or("").to_string();
@@ -122,24 +127,13 @@ async fn answer_api(
             );
         }
     };
-    let reply = tokio::task::spawn_blocking(move || {
-        api::answer(
-            &warm,
-            &scope,
-            &api::Asked {
-                method: &method,
-                path: &path,
-                query: &query,
-                body: &body,
-            },
-        )
-    })
-    .await;
+    let reply =
+        tokio::task::spawn_blocking(move || routes.answer(&method, &path, &query, &body)).await;
     match reply {
-        Ok(reply) => {
-            let mut response = Response::new(Full::new(Bytes::from(reply.body)).boxed());
+        Ok((status, body)) => {
+            let mut response = Response::new(Full::new(Bytes::from(body)).boxed());
             *response.status_mut() =
-                StatusCode::from_u16(reply.status).unwrap_or(StatusCode::INTERNAL_SERVER_ERROR);
+                StatusCode::from_u16(status).unwrap_or(StatusCode::INTERNAL_SERVER_ERROR);
             response.headers_mut().insert(
                 hyper::header::CONTENT_TYPE,
                 hyper::header::HeaderValue::from_static("application/json"),
@@ -224,11 +218,10 @@ pub async fn serve(
     sessions: Arc<Sessions>,
     stop: CancellationToken,
 ) -> std::io::Result<()> {
-    let keepers = super::Keepers::Lent(Arc::clone(&options.warm));
+    let keepers = super::Keepers::Lent(Arc::clone(&options.lender));
     let notifiers = Arc::new(notify::Notifiers::default());
     let _changes = notify::watch_store(&store_dir, database.as_deref(), Arc::clone(&notifiers));
     let idle = Arc::new(super::idle::Idle::default());
-    let scope = Arc::new(options.ctx.scope.clone());
     let ctx = Arc::new(options.ctx);
     let factory = {
         let notifiers = Arc::clone(&notifiers);
@@ -257,7 +250,7 @@ pub async fn serve(
         config(options.listen, stop.child_token()),
     );
     let token = options.token.map(Arc::new);
-    let warm = options.warm;
+    let routes = options.routes;
     let loopback = options.listen.ip().is_loopback();
     let mut connections = tokio::task::JoinSet::new();
     loop {
@@ -270,14 +263,14 @@ pub async fn serve(
         };
         let service = service.clone();
         let token = token.clone();
-        let (warm, scope) = (Arc::clone(&warm), Arc::clone(&scope));
+        let routes = Arc::clone(&routes);
         let handler = hyper::service::service_fn(move |request: Request<Incoming>| {
             let service = service.clone();
             let token = token.clone();
-            let (warm, scope) = (Arc::clone(&warm), Arc::clone(&scope));
+            let routes = Arc::clone(&routes);
             async move {
                 let path = request.uri().path();
-                let for_api = api::serves(path);
+                let for_api = routes.serves(path);
                 if path != ENDPOINT && !for_api {
                     return Ok::<_, Infallible>(plain(
                         StatusCode::NOT_FOUND,
@@ -310,7 +303,7 @@ pub async fn serve(
                     ));
                 }
                 if for_api {
-                    return Ok(answer_api(request, warm, scope).await);
+                    return Ok(answer_route(request, routes).await);
                 }
                 let closing = request.method() == hyper::Method::DELETE;
                 let request =

@@ -39,25 +39,36 @@ pub use tools::{Context, MAX_RESULT_BYTES, MAX_TEXT_BYTES};
 
 const INSTRUCTIONS: &str = "keep is a long-term memory. Call `now` at the start of work to read the current intentions and at the end to update them. `remember` facts, decisions and observations worth keeping, with tags (\"key=value\"); `recall` searches by meaning and keywords; `get` fetches a whole note. Results are brief by default: list first, fetch after.";
 
-/// Where calls find a keeper: the one of `keep mcp`, or those `keep
-/// serve` lends, one per call, so sessions do not wait for each other.
+/// Lends a keeper for one call (what `keep serve` has).
+pub trait Lender: Send + Sync {
+    /// Runs `f` with a keeper; why not when none can be had (the store
+    /// cannot be opened).
+    fn with_keeper(&self, f: &mut dyn FnMut(&mut Keeper)) -> Result<(), String>;
+}
+
+/// Where calls find a keeper: the one of `keep mcp`, or those a server
+/// lends, one per call, so sessions do not wait for each other.
 #[derive(Clone)]
 pub enum Keepers {
     One(Arc<Mutex<Keeper>>),
-    Lent(Arc<crate::serve::Warm>),
+    Lent(Arc<dyn Lender>),
 }
 
 impl Keepers {
-    /// Runs `f` with a keeper; why not when none can be had (the store
-    /// cannot be opened).
+    /// Runs `f` with a keeper; why not when none can be had.
     pub fn with<T>(&self, f: impl FnOnce(&mut Keeper) -> T) -> Result<T, String> {
         match self {
             Keepers::One(keeper) => Ok(f(&mut keeper
                 .lock()
                 .unwrap_or_else(PoisonError::into_inner))),
-            Keepers::Lent(warm) => {
-                let mut lent = warm.lend().map_err(|e| e.to_string())?;
-                Ok(f(lent.keeper()))
+            Keepers::Lent(lender) => {
+                let (mut f, mut out) = (Some(f), None);
+                lender.with_keeper(&mut |keeper| {
+                    if let Some(f) = f.take() {
+                        out = Some(f(keeper));
+                    }
+                })?;
+                out.ok_or_else(|| "no keeper was lent".to_string())
             }
         }
     }

@@ -21,6 +21,32 @@ pub const OPENAPI: &str = include_str!("openapi.json");
 /// The prefix of the API's paths.
 const PREFIX: &str = "/v1/";
 
+/// The API of one server: its keepers and its scope.
+pub struct Api {
+    pub warm: Arc<Warm>,
+    pub scope: Tags,
+}
+
+impl crate::mcp::http::Routes for Api {
+    fn serves(&self, path: &str) -> bool {
+        serves(path)
+    }
+
+    fn answer(&self, method: &str, path: &str, query: &str, body: &[u8]) -> (u16, Vec<u8>) {
+        let reply = answer(
+            &self.warm,
+            &self.scope,
+            &Asked {
+                method,
+                path,
+                query,
+                body,
+            },
+        );
+        (reply.status, reply.body)
+    }
+}
+
 /// Whether `path` is one this module answers.
 pub fn serves(path: &str) -> bool {
     path == "/health" || path == "/openapi.json" || path.starts_with(PREFIX)

@@ -140,6 +140,14 @@ impl Warm {
     }
 }
 
+impl crate::mcp::Lender for Warm {
+    fn with_keeper(&self, f: &mut dyn FnMut(&mut Keeper)) -> Result<(), String> {
+        let mut lent = self.lend().map_err(|e| e.to_string())?;
+        f(lent.keeper());
+        Ok(())
+    }
+}
+
 /// A keeper lent by `Warm`.
 pub struct Lent<'w> {
     warm: &'w Warm,
