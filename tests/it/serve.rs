@@ -712,7 +712,9 @@ fn under_attack_a_normal_client_keeps_working_and_the_server_stays_bounded() {
     assert!(opened >= 4900, "{opened} sessions");
     assert!(refused > 0);
     assert!(idle.len() >= 900, "{} idle connections", idle.len());
-    assert!(p(0.99) < 100.0, "p99 {:.1} ms", p(0.99));
+    // Not a speed figure (the benchmarks keep those): a client starved by
+    // the attack would wait for seconds, or time out.
+    assert!(p(0.99) < 500.0, "p99 {:.1} ms", p(0.99));
     assert!(during < 1024.0, "{during:.0} MB");
     drop(idle);
 

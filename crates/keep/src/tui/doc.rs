@@ -6,8 +6,8 @@
 
 use unicode_width::UnicodeWidthStr;
 
-use super::app::Preview;
 use super::diff::{self, Change};
+use super::note::Preview;
 
 /// What a piece of text is, for the theme to colour it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -4,8 +4,8 @@
 
 use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 
-use super::app::{App, Effect, Focus, Mode, Preview, on_note_key, search, step_version};
-use super::doc::{self, DocLine, Item};
+use super::{App, Effect, Focus, Mode, Preview, on_note_key, search, step_version};
+use crate::tui::doc::{self, DocLine, Item};
 
 /// The preview's document and how many of its lines the pane shows.
 fn geometry(app: &App) -> Option<(Vec<DocLine>, usize)> {
