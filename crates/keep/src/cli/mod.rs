@@ -79,19 +79,9 @@ pub struct Cli {
 
 #[derive(Debug, Subcommand)]
 pub enum Command {
-    Put(put::Args),
-    Get(get::Args),
-    List(list::Args),
-    Find(find::Args),
-    Tag(tag::Args),
-    Del(del::Args),
-    Revert(revert::Args),
-    Rate(rate::Args),
-    Supersede(supersede::Args),
-    Now(now::Args),
-    Move(mv::Args),
-    Export(export::Args),
-    Import(import::Args),
+    /// The commands a running server answers for a client.
+    #[command(flatten)]
+    Delegated(Delegated),
     Reindex(reindex::Args),
     Check(check::Args),
     Repair(repair::Args),
@@ -179,12 +169,14 @@ impl Command {
     fn may_leave_notes_waiting(&self) -> bool {
         matches!(
             self,
-            Command::Put(_)
-                | Command::Find(_)
-                | Command::Import(_)
-                | Command::Revert(_)
-                | Command::Move(_)
-                | Command::Now(_)
+            Command::Delegated(
+                Delegated::Put(_)
+                    | Delegated::Find(_)
+                    | Delegated::Import(_)
+                    | Delegated::Revert(_)
+                    | Delegated::Move(_)
+                    | Delegated::Now(_)
+            )
         )
     }
 
@@ -194,7 +186,7 @@ impl Command {
             Command::Ui(_) => Some("ui"),
             Command::Mcp(_) => Some("mcp"),
             Command::Serve(args) if !args.status => Some("serve"),
-            Command::Export(_) => Some("export"),
+            Command::Delegated(Delegated::Export(_)) => Some("export"),
             Command::Watch(args) if args.remove.is_some() => Some("watch --remove"),
             _ => None,
         }
@@ -408,7 +400,7 @@ pub fn run(cli: Cli) -> CliResult {
 }
 
 /// The commands a running server answers for a client, as they travel.
-#[derive(Debug, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Subcommand, serde::Serialize, serde::Deserialize)]
 pub enum Delegated {
     Put(put::Args),
     Get(get::Args),
@@ -430,22 +422,10 @@ impl Delegated {
     /// server runs it (it needs this process: a terminal, the watcher, a
     /// server of its own, maintenance of the store's files).
     pub fn take(command: Command) -> Result<Delegated, Box<Command>> {
-        Ok(match command {
-            Command::Put(a) => Delegated::Put(a),
-            Command::Get(a) => Delegated::Get(a),
-            Command::List(a) => Delegated::List(a),
-            Command::Find(a) => Delegated::Find(a),
-            Command::Tag(a) => Delegated::Tag(a),
-            Command::Del(a) => Delegated::Del(a),
-            Command::Revert(a) => Delegated::Revert(a),
-            Command::Rate(a) => Delegated::Rate(a),
-            Command::Supersede(a) => Delegated::Supersede(a),
-            Command::Now(a) => Delegated::Now(a),
-            Command::Move(a) => Delegated::Move(a),
-            Command::Export(a) => Delegated::Export(a),
-            Command::Import(a) => Delegated::Import(a),
-            other => return Err(Box::new(other)),
-        })
+        match command {
+            Command::Delegated(delegated) => Ok(delegated),
+            other => Err(Box::new(other)),
+        }
     }
 
     /// Whether the command reads standard input.
@@ -461,21 +441,26 @@ impl Delegated {
 
 impl From<Delegated> for Command {
     fn from(d: Delegated) -> Command {
-        match d {
-            Delegated::Put(a) => Command::Put(a),
-            Delegated::Get(a) => Command::Get(a),
-            Delegated::List(a) => Command::List(a),
-            Delegated::Find(a) => Command::Find(a),
-            Delegated::Tag(a) => Command::Tag(a),
-            Delegated::Del(a) => Command::Del(a),
-            Delegated::Revert(a) => Command::Revert(a),
-            Delegated::Rate(a) => Command::Rate(a),
-            Delegated::Supersede(a) => Command::Supersede(a),
-            Delegated::Now(a) => Command::Now(a),
-            Delegated::Move(a) => Command::Move(a),
-            Delegated::Export(a) => Command::Export(a),
-            Delegated::Import(a) => Command::Import(a),
-        }
+        Command::Delegated(d)
+    }
+}
+
+/// Runs one of the commands a server may answer, in `ctx`.
+fn run_delegated(ctx: &mut Ctx, command: Delegated) -> CliResult {
+    match command {
+        Delegated::Put(args) => put::run(ctx, args),
+        Delegated::Get(args) => get::run(ctx, args),
+        Delegated::List(args) => list::run(ctx, args),
+        Delegated::Find(args) => find::run(ctx, args),
+        Delegated::Tag(args) => tag::run(ctx, args),
+        Delegated::Del(args) => del::run(ctx, args),
+        Delegated::Revert(args) => revert::run(ctx, args),
+        Delegated::Rate(args) => rate::run(ctx, args),
+        Delegated::Supersede(args) => supersede::run(ctx, args),
+        Delegated::Now(args) => now::run(ctx, args),
+        Delegated::Move(args) => mv::run(ctx, args),
+        Delegated::Export(args) => export::run(ctx, args),
+        Delegated::Import(args) => import::run(ctx, args),
     }
 }
 
@@ -484,19 +469,7 @@ pub(crate) fn dispatch(ctx: &mut Ctx, command: Option<Command>) -> CliResult {
     match command {
         None if ui::on_terminal() => ui::run(ctx, ui::Args::default()),
         None => now::run(ctx, now::Args::default()),
-        Some(Command::Put(args)) => put::run(ctx, args),
-        Some(Command::Get(args)) => get::run(ctx, args),
-        Some(Command::List(args)) => list::run(ctx, args),
-        Some(Command::Find(args)) => find::run(ctx, args),
-        Some(Command::Tag(args)) => tag::run(ctx, args),
-        Some(Command::Del(args)) => del::run(ctx, args),
-        Some(Command::Revert(args)) => revert::run(ctx, args),
-        Some(Command::Rate(args)) => rate::run(ctx, args),
-        Some(Command::Supersede(args)) => supersede::run(ctx, args),
-        Some(Command::Now(args)) => now::run(ctx, args),
-        Some(Command::Move(args)) => mv::run(ctx, args),
-        Some(Command::Export(args)) => export::run(ctx, args),
-        Some(Command::Import(args)) => import::run(ctx, args),
+        Some(Command::Delegated(command)) => run_delegated(ctx, command),
         Some(Command::Reindex(args)) => reindex::run(ctx, args),
         Some(Command::Check(args)) => check::run(ctx, args),
         Some(Command::Repair(args)) => repair::run(ctx, args),
