@@ -107,6 +107,13 @@ const PAGES: &[Page] = &[
         ],
     },
     Page {
+        file: "sphinx-qemu-nbd.html",
+        title: "QEMU Disk Network Block Device Server",
+        opening: "Export a QEMU disk image using the NBD protocol.",
+        // The permalink glyph of the theme's icon font, after every heading.
+        chrome: &["\u{f0c1}"],
+    },
+    Page {
         file: "sqlite-about.html",
         title: "About SQLite",
         opening: "SQLite is an in-process library that implements a self-contained",
@@ -201,6 +208,12 @@ fn real_pages_are_their_own_title_and_prose_without_chrome() {
         assert!(
             plain(first_part).contains(page.opening),
             "{}: the first part lacks the page's opening prose:\n{first_part}",
+            page.file
+        );
+        let private = |c: char| ('\u{E000}'..='\u{F8FF}').contains(&c);
+        assert!(
+            !note.to_string().contains(private),
+            "{}: a private-use glyph is in the note: {note}",
             page.file
         );
         for chrome in page.chrome {

@@ -123,6 +123,12 @@ pub fn extract(
     })?;
     doc.media_type = format.media_type().to_string();
     doc.text = tidy(&doc.text);
+    doc.tags = doc
+        .tags
+        .pairs()
+        .map(|(k, v)| (k.to_string(), without_private_use(v).trim().to_string()))
+        .filter(|(_, v)| !v.is_empty())
+        .collect();
     Ok(doc)
 }
 
@@ -153,8 +159,21 @@ fn bad(reason: impl Into<String>) -> Error {
     format_error("", reason)
 }
 
-/// Trims lines, drops runs of blank lines and trailing spaces.
+/// `text` without characters of the private-use areas: glyphs of icon
+/// fonts (a Sphinx permalink, U+F0C1) that no reader sees as text.
+pub fn without_private_use(text: &str) -> std::borrow::Cow<'_, str> {
+    let private = |c: char| matches!(c, '\u{E000}'..='\u{F8FF}' | '\u{F0000}'..='\u{FFFFD}' | '\u{100000}'..='\u{10FFFD}');
+    if text.contains(private) {
+        text.replace(private, "").into()
+    } else {
+        text.into()
+    }
+}
+
+/// Trims lines, drops runs of blank lines, trailing spaces and
+/// private-use glyphs.
 pub fn tidy(text: &str) -> String {
+    let text = without_private_use(text);
     let mut out = String::with_capacity(text.len());
     let mut blank = 0;
     for line in text.lines() {
@@ -179,6 +198,10 @@ mod tests {
     #[test]
     fn tidy_keeps_paragraphs_and_drops_noise() {
         assert_eq!(tidy("  \n a  \n\n\n\n b\nc \n\n"), " a\n\n b\nc");
+        assert_eq!(
+            tidy("## Synopsis\u{f0c1}\nqemu-nbd \u{f0000}x"),
+            "## Synopsis\nqemu-nbd x"
+        );
     }
 
     #[test]
