@@ -712,9 +712,7 @@ fn under_attack_a_normal_client_keeps_working_and_the_server_stays_bounded() {
     assert!(opened >= 4900, "{opened} sessions");
     assert!(refused > 0);
     assert!(idle.len() >= 900, "{} idle connections", idle.len());
-    // Not a speed figure (the benchmarks keep those): a client starved by
-    // the attack would wait for seconds, or time out.
-    assert!(p(0.99) < 500.0, "p99 {:.1} ms", p(0.99));
+    assert!(p(0.99) < 100.0, "p99 {:.1} ms", p(0.99));
     assert!(during < 1024.0, "{during:.0} MB");
     drop(idle);
 
@@ -865,9 +863,7 @@ fn every_write_goes_through_a_running_server_with_the_same_output() {
     let plain = |env: &Env, bytes: &[u8]| {
         String::from_utf8_lossy(bytes).replace(&env.path("").display().to_string(), "DIR/")
     };
-    for (command, _) in &commands {
-        let a = alone.run(command);
-        let b = served.run(command);
+    let same = |command: &[&str], a: &std::process::Output, b: &std::process::Output| {
         assert_eq!(
             plain(&served, &b.stdout),
             plain(&alone, &a.stdout),
@@ -879,6 +875,9 @@ fn every_write_goes_through_a_running_server_with_the_same_output() {
             "{command:?}"
         );
         assert_eq!(b.status.code(), a.status.code(), "{command:?}");
+    };
+    for (command, _) in &commands {
+        same(command, &alone.run(command), &served.run(command));
     }
     // Standard input travels to the server with the command.
     let with_input: Vec<(Vec<&str>, &str)> = vec![
@@ -891,26 +890,19 @@ fn every_write_goes_through_a_running_server_with_the_same_output() {
         (vec!["import", "-"], exported.as_str()),
     ];
     for (command, input) in &with_input {
-        let a = alone.run_with_stdin(command, input.as_bytes());
-        let b = served.run_with_stdin(command, input.as_bytes());
-        assert_eq!(
-            plain(&served, &b.stdout),
-            plain(&alone, &a.stdout),
-            "{command:?}"
+        same(
+            command,
+            &alone.run_with_stdin(command, input.as_bytes()),
+            &served.run_with_stdin(command, input.as_bytes()),
         );
-        assert_eq!(
-            plain(&served, &b.stderr),
-            plain(&alone, &a.stderr),
-            "{command:?}"
-        );
-        assert_eq!(b.status.code(), a.status.code(), "{command:?}");
     }
     let mut invalid = b"bytes that are not UTF-8: ".to_vec();
     invalid.extend_from_slice(&[0xff, 0xfe]);
-    let a = alone.run_with_stdin(&["put"], &invalid);
-    let b = served.run_with_stdin(&["put"], &invalid);
-    assert_eq!(b.status.code(), a.status.code());
-    assert_eq!(plain(&served, &b.stderr), plain(&alone, &a.stderr));
+    same(
+        &["put"],
+        &alone.run_with_stdin(&["put"], &invalid),
+        &served.run_with_stdin(&["put"], &invalid),
+    );
     let exported_by = |env: &Env| plain(env, &std::fs::read(env.path("exported.jsonl")).unwrap());
     assert_eq!(
         exported_by(&served),
