@@ -92,9 +92,13 @@ fn every_fixture_is_extracted_with_its_text_and_tags() {
     assert_eq!(tag(&memo, "author"), "Iain MacLeod");
     let text = memo["summary"].as_str().unwrap();
     assert!(
-        text.contains("winter timetable starts") && text.contains("Oban to Craignure | 07:45"),
+        text.contains("winter timetable starts") && text.contains("Bookings open a month ahead"),
         "{text}"
     );
+    // A table row is not prose: it is found, never spliced into the summary.
+    assert!(!text.contains('|'), "{text}");
+    let found = env.ok(&["find", "Craignure", "--ids"]);
+    assert!(found.contains("memo.docx"), "{found}");
 
     let song = get(&env, &id("shanty.mp3"));
     for (key, value) in [

@@ -145,12 +145,10 @@ pub(super) fn write_content(
 ) -> Result<WriteStatus> {
     model::validate_id(&content.id)?;
     check_inverse_tag(&content.id, &opts.tags)?;
-    let own_summary = opts.summary.is_some();
     let summary = summary_for(content, opts)?;
-    let body = if summarize::is_passthrough(&content.text)
-        && !own_summary
-        && content.description.is_none()
-    {
+    // The full text is indexed unless the summary already is that text (a
+    // short document's summary can leave out what is not prose).
+    let body = if summary == content.text {
         String::new()
     } else {
         content.text.clone()
