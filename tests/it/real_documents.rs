@@ -452,3 +452,87 @@ fn gzip_man_pages_and_latin_1_text_are_read_as_text() {
     let parts = env.ok(&["get", &format!("file://{}", file("grep.1.gz")), "--parts"]);
     assert!(parts.contains("--only-matching"), "{parts}");
 }
+
+/// The `parts:` lines of `keep get`'s text output.
+fn part_lines(env: &Env, id: &str) -> Vec<String> {
+    env.ok(&["get", id])
+        .lines()
+        .skip_while(|l| *l != "parts:")
+        .skip(1)
+        .take_while(|l| l.starts_with("  "))
+        .map(|l| l.split_once(": ").map_or("", |(_, t)| t).to_string())
+        .collect()
+}
+
+#[test]
+fn small_print_and_code_are_never_what_a_document_or_its_parts_are_listed_by() {
+    let env = Env::new();
+    let dir = repo_root().join("testdata/real");
+    let file = |name: &str| dir.join(name).display().to_string();
+    let passwd = file("small-print/docbook-base-passwd-users-and-groups.html");
+    let zlib = file("small-print/zlib-how.html");
+    let intro = file("encodings/bash-INTRO.gz");
+    env.ok(&["put", &passwd, &zlib, &intro]);
+    let id = |f: &str| format!("file://{f}");
+
+    let note = env.json(&["get", &id(&passwd)])[0].clone();
+    let summary = note["summary"].as_str().unwrap();
+    assert!(
+        summary.starts_with("The Debian base-passwd package contains the master versions"),
+        "{summary}"
+    );
+    assert!(!summary.contains("Copyright"), "{summary}");
+    let lines = part_lines(&env, &id(&passwd));
+    assert!(
+        lines.iter().all(|l| !l.starts_with('#')),
+        "an author's name is a heading: {lines:?}"
+    );
+    assert!(
+        lines[1].starts_with("Chapter 1. Introduction — The Debian base-passwd package"),
+        "{lines:?}"
+    );
+
+    let lines = part_lines(&env, &id(&zlib));
+    for line in &lines {
+        assert!(
+            !line.trim_matches('"').starts_with("```") && line != "\"---\"",
+            "a part is listed by markup: {lines:?}"
+        );
+    }
+    assert!(
+        lines.iter().filter(|l| l.contains("code: ")).count() >= 3,
+        "code parts are not named as code: {lines:?}"
+    );
+    let note = env.json(&["get", &id(&zlib)])[0].clone();
+    for part in note_parts(&env, &id(&zlib)) {
+        let fences = part.lines().filter(|l| l.starts_with("```")).count();
+        assert!(fences % 2 == 0, "a part cuts a code block:\n{part}");
+    }
+    assert!(!note["summary"].as_str().unwrap().contains("Copyright"));
+
+    let lines = part_lines(&env, &id(&intro));
+    assert!(lines.len() >= 3, "{lines:?}");
+    for line in &lines {
+        let first = line.trim_start_matches('"').chars().next().unwrap();
+        assert!(
+            first.is_uppercase(),
+            "a part of hand-wrapped text is listed from the middle of a sentence: {lines:?}"
+        );
+    }
+}
+
+/// The text of every part of a note.
+fn note_parts(env: &Env, id: &str) -> Vec<String> {
+    let n = env.json(&["get", id])[0]["parts"]
+        .as_array()
+        .map_or(0, Vec::len);
+    let count = env.ok(&["get", id, "--parts", "--ids"]).lines().count();
+    (1..=n.max(count))
+        .map(|p| {
+            env.json(&["get", &format!("{id}@P{{{p}}}")])[0]["part"]["summary"]
+                .as_str()
+                .unwrap()
+                .to_string()
+        })
+        .collect()
+}

@@ -37,8 +37,17 @@ pub fn sectioned(text: &str) -> Vec<Chunk> {
     let mut starts: Vec<usize> = Vec::new();
     let mut offset = 0usize;
     for part in &parts {
+        // A paragraph wrapped by hand was joined: its opening still
+        // stands in the text as it was.
         let first = part.split("\n\n").next().unwrap_or("");
-        let at = text[offset..].find(first).map_or(offset, |i| offset + i);
+        let opening = first
+            .char_indices()
+            .nth(30)
+            .map_or(first, |(i, _)| &first[..i]);
+        let at = text[offset..]
+            .find(first)
+            .or_else(|| text[offset..].find(opening))
+            .map_or(offset, |i| offset + i);
         starts.push(at);
         offset = at;
     }
@@ -139,17 +148,30 @@ fn paragraphs(text: &str) -> Vec<Cow<'_, str>> {
             split_code(para, &mut out);
             continue;
         }
-        let mut rest = para;
-        while longer_than(rest, MAX_CHARS) && out.len() <= MAX_PARTS * 2 {
-            let cut = split_point(rest, TARGET_CHARS);
-            out.push(Cow::Borrowed(rest[..cut].trim()));
-            rest = rest[cut..].trim_start();
-        }
-        if !rest.is_empty() {
-            out.push(Cow::Borrowed(rest));
+        match crate::summarize::unwrapped(para) {
+            Cow::Borrowed(para) => split_prose(para, &mut out, Cow::Borrowed),
+            Cow::Owned(joined) => split_prose(&joined, &mut out, |s| Cow::Owned(s.to_string())),
         }
     }
     out
+}
+
+/// A paragraph of prose, cut at sentence ends into pieces of at most
+/// `MAX_CHARS`.
+fn split_prose<'a, 'p>(
+    para: &'p str,
+    out: &mut Vec<Cow<'a, str>>,
+    keep: impl Fn(&'p str) -> Cow<'a, str>,
+) {
+    let mut rest = para;
+    while longer_than(rest, MAX_CHARS) && out.len() <= MAX_PARTS * 2 {
+        let cut = split_point(rest, TARGET_CHARS);
+        out.push(keep(rest[..cut].trim()));
+        rest = rest[cut..].trim_start();
+    }
+    if !rest.is_empty() {
+        out.push(keep(rest));
+    }
 }
 
 /// The text's blocks: runs of lines between blank lines, a fenced code

@@ -793,6 +793,7 @@ fn visible_text(root: ElementRef<'_>, out: &mut String, walk: Walk) {
                     continue;
                 }
                 let (open, close) = match name {
+                    _ if is_credit(e) => ("\n", "\n"),
                     "h1" => ("\n# ", "\n"),
                     "h2" => ("\n## ", "\n"),
                     "h3" => ("\n### ", "\n"),
@@ -811,6 +812,15 @@ fn visible_text(root: ElementRef<'_>, out: &mut String, walk: Walk) {
             _ => {}
         }
     }
+}
+
+/// A title page's credit set as a heading (DocBook's `<h3 class="author">`):
+/// a name, not a section.
+fn is_credit(e: &scraper::node::Element) -> bool {
+    const CREDITS: [&str; 5] = ["author", "corpauthor", "editor", "othercredit", "copyright"];
+    matches!(e.name(), "h1" | "h2" | "h3" | "h4" | "h5" | "h6")
+        && e.classes()
+            .any(|c| CREDITS.iter().any(|k| c.eq_ignore_ascii_case(k)))
 }
 
 /// A link that only marks its heading: `¶`, `#`, `§`.

@@ -171,22 +171,40 @@ pub fn without_private_use(text: &str) -> std::borrow::Cow<'_, str> {
 }
 
 /// Trims lines, drops runs of blank lines, trailing spaces and
-/// private-use glyphs.
+/// private-use glyphs; a fenced code block stands as a paragraph of its
+/// own (a blank line before and after it, none just inside its fences), so
+/// the prose after a block is never read as part of it.
 pub fn tidy(text: &str) -> String {
     let text = without_private_use(text);
     let mut out = String::with_capacity(text.len());
     let mut blank = 0;
+    let mut in_code = false;
+    let mut just_opened = false;
+    let mut just_closed = false;
     for line in text.lines() {
         let line = line.trim_end();
         if line.trim().is_empty() {
             blank += 1;
             continue;
         }
+        let fence = line.trim_start().starts_with("```");
+        let paragraph_break = if fence && !in_code || just_closed {
+            true
+        } else if just_opened || fence {
+            false
+        } else {
+            blank > 0
+        };
         if !out.is_empty() {
-            out.push_str(if blank > 0 { "\n\n" } else { "\n" });
+            out.push_str(if paragraph_break { "\n\n" } else { "\n" });
         }
         blank = 0;
         out.push_str(line);
+        if fence {
+            in_code = !in_code;
+        }
+        just_opened = fence && in_code;
+        just_closed = fence && !in_code;
     }
     out
 }
@@ -201,6 +219,10 @@ mod tests {
         assert_eq!(
             tidy("## Synopsis\u{f0c1}\nqemu-nbd \u{f0000}x"),
             "## Synopsis\nqemu-nbd x"
+        );
+        assert_eq!(
+            tidy("Here is the program:\n```\n\n  int x;\n\n  x = 1;\n```\nWe now include it.\n"),
+            "Here is the program:\n\n```\n  int x;\n\n  x = 1;\n```\n\nWe now include it."
         );
     }
 

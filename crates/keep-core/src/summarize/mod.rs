@@ -8,8 +8,12 @@
 
 use std::collections::{HashMap, HashSet};
 
+mod part;
 mod prose;
 mod stopwords;
+
+pub use part::part_line;
+pub(crate) use prose::unwrapped;
 
 pub(crate) use stopwords::is_stopword;
 
@@ -26,8 +30,17 @@ pub fn summarize(text: &str) -> String {
     if text.chars().count() <= PASSTHROUGH_CHARS {
         return text.to_string();
     }
-    let text = unwrap_hard_wraps(prefix(text, SUMMARY_INPUT_BYTES));
+    let text = unwrap_paragraphs(prefix(text, SUMMARY_INPUT_BYTES));
+    let text = unwrap_hard_wraps(&text);
     extractive(&text, SUMMARY_CHARS).unwrap_or_else(|| lead(&text, SUMMARY_CHARS))
+}
+
+/// Each paragraph (between blank lines) wrapped by hand as one line.
+fn unwrap_paragraphs(text: &str) -> String {
+    text.split("\n\n")
+        .map(prose::unwrapped)
+        .collect::<Vec<_>>()
+        .join("\n\n")
 }
 
 /// Shortest and longest line of a paragraph wrapped at a fixed width.
@@ -165,7 +178,7 @@ fn prose_lead(text: &str, budget: usize) -> Option<String> {
     let mut out = String::new();
     for line in text_lines(text) {
         let line = line.trim().trim_start_matches(['-', '*', '>', ' ']);
-        if !prose::is_prose(line) || !prose::has_sentence_end(line) {
+        if !prose::is_prose(line) || !prose::has_sentence_end(line) || prose::is_boilerplate(line) {
             continue;
         }
         if out.chars().count() + line.chars().count() + 1 > budget {
@@ -343,7 +356,11 @@ fn sentences(text: &str, text_only: bool) -> Vec<Sentence<'_>> {
                 matches!(c, '.' | '!' | '?') && (at_end || bytes[k + 1].1.is_whitespace());
             if boundary || at_end {
                 let piece = line[start..i + c.len_utf8()].trim();
-                if piece.split_whitespace().count() >= 3 {
+                let words = piece.split_whitespace().count();
+                // A short line without an end is a heading or a label; a
+                // sentence ending in a colon introduces what is not shown.
+                let label = start == 0 && at_end && words <= 6 && !prose::has_sentence_end(piece);
+                if words >= 3 && !label && !piece.ends_with(':') && !prose::is_boilerplate(piece) {
                     out.push(Sentence {
                         text: piece,
                         position: out.len(),
@@ -393,11 +410,6 @@ fn score(s: &Sentence<'_>, freq: &HashMap<String, f64>) -> f64 {
         .sum();
     let lead_bonus = if s.position == 0 { 1.5 } else { 1.0 };
     lead_bonus * total / (words.len() as f64).sqrt()
-}
-
-/// True when `summarize` keeps the text whole.
-pub fn is_passthrough(text: &str) -> bool {
-    text.chars().count() <= PASSTHROUGH_CHARS
 }
 
 /// The opening of `text`, whole paragraphs while they fit in `budget`

@@ -141,6 +141,85 @@ pub fn is_aside_label(line: &str) -> bool {
         && bare.chars().next().is_some_and(char::is_uppercase)
 }
 
+/// Whether `sentence` is a document's small print rather than its
+/// subject: a copyright line, a licence notice, an author or maintainer
+/// line, a "last modified" stamp. Such lines are never a summary.
+pub fn is_boilerplate(sentence: &str) -> bool {
+    const OPENINGS: [&str; 16] = [
+        "copyright ©",
+        "copyright (c)",
+        "©",
+        "(c) ",
+        "all rights reserved",
+        "written by ",
+        "author:",
+        "authors:",
+        "maintainer:",
+        "maintained by ",
+        "licensed under ",
+        "license:",
+        "licence:",
+        "spdx-license-identifier",
+        "last modified",
+        "last updated",
+    ];
+    const NOTICES: [&str; 8] = [
+        "all rights reserved",
+        "without any warranty",
+        "redistribute it and/or modify",
+        "you should have received a copy",
+        "permission is hereby granted",
+        "permission is granted to copy",
+        "merchantability or fitness",
+        "provided \"as is\"",
+    ];
+    let line = sentence
+        .trim()
+        .trim_start_matches(['#', '*', '_', '>', '-', ' '])
+        .to_lowercase();
+    let dated_copyright = line.strip_prefix("copyright ").is_some_and(|rest| {
+        rest.split(|c: char| !c.is_ascii_digit())
+            .next()
+            .is_some_and(|year| year.len() == 4)
+    });
+    let licence_pointer = (line.contains("license") || line.contains("licence"))
+        && [
+            "see the ",
+            "for more details",
+            "any later version",
+            "either version",
+        ]
+        .iter()
+        .any(|p| line.contains(p));
+    dated_copyright
+        || licence_pointer
+        || OPENINGS.iter().any(|o| line.starts_with(o))
+        || NOTICES.iter().any(|n| line.contains(n))
+}
+
+/// A paragraph of prose wrapped by hand at a fixed width, as one line;
+/// anything else (a list, a table, code, verse, a short label and its
+/// text) as it is.
+pub fn unwrapped(paragraph: &str) -> std::borrow::Cow<'_, str> {
+    let lines: Vec<&str> = paragraph.lines().map(str::trim).collect();
+    let Some((_, body)) = lines.split_last() else {
+        return paragraph.into();
+    };
+    let wrapped = !body.is_empty()
+        && body.iter().all(|l| (45..=120).contains(&l.chars().count()))
+        && lines.iter().all(|l| {
+            !l.is_empty()
+                && !l.starts_with(['-', '*', '#', '|', '>', '+', '•'])
+                && !l.starts_with("```")
+                && !l.ends_with([';', '{', '}'])
+        });
+    let joined = lines.join(" ");
+    if !wrapped || !is_prose(&joined) || !has_sentence_end(&joined) {
+        return paragraph.into();
+    }
+    joined.into()
+}
+
 /// Whether `line` ends a sentence somewhere: a full stop, question or
 /// exclamation mark at its end or before a space, or a colon at its end
 /// (a sentence that introduces an example).
@@ -196,6 +275,49 @@ pub fn is_text_line(line: &str) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn paragraphs_wrapped_by_hand_become_one_line_and_lists_do_not() {
+        let intro = "Bash is the shell, or command language interpreter, that will appear\n\
+                     in the GNU operating system.  Bash is an sh-compatible shell that\n\
+                     incorporates useful features.";
+        assert_eq!(
+            unwrapped(intro),
+            "Bash is the shell, or command language interpreter, that will appear \
+             in the GNU operating system.  Bash is an sh-compatible shell that \
+             incorporates useful features."
+        );
+        let list = "- first item of a list of things that is long enough\n- second item";
+        assert_eq!(unwrapped(list), list);
+        let code = "static int deflate_stream(z_stream *strm, int level, int flush);\n\
+                    static int inflate_stream(z_stream *strm, int flush);";
+        assert_eq!(unwrapped(code), code);
+        let verse = "Roses are red\nViolets are blue";
+        assert_eq!(unwrapped(verse), verse);
+    }
+
+    #[test]
+    fn small_print_is_told_from_prose_about_licences() {
+        for line in [
+            "Copyright © 2005 David Mandelberg",
+            "*Copyright (c) 2004, 2005 by Mark Adler",
+            "Copyright 1989, 1991 Free Software Foundation, Inc.",
+            "This document is free; you can redistribute it and/or modify it under the terms of version 2 of the GNU General Public License.",
+            "See the GNU General Public License for more details.",
+            "Written by Brian Fox and Chet Ramey.",
+            "Last modified 11 December 2005",
+            "Permission is hereby granted, free of charge, to any person obtaining a copy",
+        ] {
+            assert!(is_boilerplate(line), "{line}");
+        }
+        for line in [
+            "Copyright information for a package lives in debian/copyright.",
+            "Packages under the GNU General Public License must refer to it in their copyright file.",
+            "The author of a patch should send it upstream first.",
+        ] {
+            assert!(!is_boilerplate(line), "{line}");
+        }
+    }
 
     #[test]
     fn prose_passes_and_code_dumps_and_tables_do_not() {

@@ -215,7 +215,11 @@ pub fn view_text(view: &NoteView, color: bool) -> String {
     if view.part.is_none() && !view.parts.is_empty() {
         lines.push(format!("{}:", key("parts")));
         for p in &view.parts {
-            lines.push(format!("  {}: {}", p.number, yaml(&first_line(&p.summary))));
+            lines.push(format!(
+                "  {}: {}",
+                p.number,
+                yaml(&shorten(&keep_core::summarize::part_line(&p.summary)))
+            ));
         }
     }
     lines.push(format!("{}: {}", key("created"), view.note.created));

@@ -203,14 +203,9 @@ fn parts(p: &Preview, out: &mut Vec<DocLine>, width: usize) {
         p.parts.len()
     )));
     for (i, text) in p.parts.iter().enumerate() {
-        let first = text
-            .lines()
-            .find(|l| l.chars().any(char::is_alphanumeric))
-            .unwrap_or("")
-            .trim();
         let spans = vec![
             (format!("  @P{{{}}} ", i + 1), Role::Muted),
-            (first.to_string(), Role::Text),
+            (keep_core::summarize::part_line(text), Role::Text),
         ];
         out.push(clipped(Item::Part(i), spans, width));
     }
