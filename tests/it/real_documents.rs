@@ -138,6 +138,7 @@ const PAGES: &[Page] = &[
 const PDFS: &[&str] = &[
     "asymptote-reference-card.pdf",
     "sqlite-copyright-release.pdf",
+    "freedesktop-shared-mime-info-spec.pdf",
 ];
 
 /// The real documents put into a fresh store with the real model; their
@@ -275,6 +276,10 @@ fn real_pdf_summaries_have_no_dumps_or_number_tables() {
         "{}",
         summary(release)
     );
+    // An empty title field: the cover's largest type, not its first line
+    // ("X Desktop Group (http://www.freedesktop.org)").
+    let spec = &notes["freedesktop-shared-mime-info-spec.pdf"];
+    assert_eq!(spec["tags"]["title"][0], "Shared MIME-info Database");
     for file in PDFS {
         let note = &notes[*file];
         for line in summary(note).lines() {

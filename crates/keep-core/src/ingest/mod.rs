@@ -16,6 +16,7 @@ mod man;
 pub mod ocr;
 mod pages;
 mod pdf;
+mod pdf_title;
 pub mod pool;
 pub mod read;
 pub mod sniff;

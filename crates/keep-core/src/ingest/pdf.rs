@@ -1,11 +1,13 @@
 //! PDF: text per page (pdf-extract), `title` and `author` from the
-//! document information dictionary (lopdf), and OCR of the largest image
+//! document information dictionary (lopdf) or, when it has none worth
+//! keeping, from the first page's largest type, and OCR of the largest image
 //! of each page that has no extractable text (a scanned page).
 
 use pdf_extract::{Document as PdfDoc, Object, ObjectId};
 
 use super::ocr::Ocr;
 use super::pages::clean_pages;
+use super::pdf_title;
 use super::{Document, Extractor, bad};
 use crate::error::Result;
 
@@ -31,10 +33,14 @@ impl Extractor for Pdf {
             )));
         }
         let mut doc = Document::default();
-        for (key, tag) in [(&b"Title"[..], "title"), (&b"Author"[..], "author")] {
-            if let Some(value) = info_string(&pdf, key) {
-                doc.tags.insert(tag, value);
-            }
+        if let Some(author) = info_string(&pdf, b"Author") {
+            doc.tags.insert("author", author);
+        }
+        let title = info_string(&pdf, b"Title")
+            .filter(|t| !pdf_title::is_meaningless(t))
+            .or_else(|| pdf_title::largest_text(&pdf));
+        if let Some(title) = title {
+            doc.tags.insert("title", title);
         }
         let mut pages = page_texts(bytes, &pdf, page_ids.len())?;
         pages.resize(page_ids.len().max(pages.len()), String::new());
