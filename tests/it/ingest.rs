@@ -147,6 +147,16 @@ fn every_fixture_is_extracted_with_its_text_and_tags() {
         }
         assert!(note["tags"]["_ocr"].is_null());
     }
+    // An image that holds writing is summarised by it; its size is a tag.
+    let scan = get(&env, &id("scan.png"));
+    let summary = scan["summary"].as_str().unwrap();
+    assert!(summary.starts_with("Harbour Notice"), "{summary}");
+    assert_eq!(tag(&scan, "dimensions"), "1100x520");
+    let photo_summary = photo["summary"].as_str().unwrap();
+    assert!(
+        photo_summary.starts_with("Image, 320x240"),
+        "{photo_summary}"
+    );
     let found = env.ok(&["find", "slipway", "--ids"]);
     assert!(
         found.contains("scan.png") && found.contains("scan.pdf"),

@@ -541,3 +541,18 @@ fn note_parts(env: &Env, id: &str) -> Vec<String> {
         })
         .collect()
 }
+
+#[test]
+fn a_real_screenshot_is_summarised_by_the_words_in_it() {
+    let mut env = Env::new();
+    env.install_ocr();
+    let file = repo_root().join("testdata/real/valgrind-kcachegrind-xtree.png");
+    env.ok(&["put", file.to_str().unwrap()]);
+    let note = env.json(&["get", &format!("file://{}", file.display())])[0].clone();
+    let summary = note["summary"].as_str().unwrap();
+    assert!(!summary.starts_with("Image,"), "{summary}");
+    for word in ["Callers", "Source"] {
+        assert!(summary.contains(word), "OCR lacks {word:?}: {summary}");
+    }
+    assert!(note["tags"]["dimensions"][0].as_str().is_some(), "{note}");
+}

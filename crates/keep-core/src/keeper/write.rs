@@ -289,11 +289,22 @@ fn summary_of(content: &Content, opts: &PutOptions) -> String {
             content.provider_tags.contains_key("title") || opts.tags.contains_key("title");
         summarize::summarize_document(&content.text, has_title)
     };
+    // What a file says (an image's words, read by OCR) is its summary; the
+    // format's description (size, camera) only stands in when it says
+    // nothing, and stays in the tags.
     match &content.description {
-        Some(d) if text.is_empty() => d.clone(),
-        Some(d) => format!("{d}\n\n{text}"),
-        None => text,
+        Some(d) if !says_something(&text) => d.clone(),
+        _ => text,
     }
+}
+
+/// Whether text holds words: two or more of three letters or more (not
+/// the specks OCR reads in a photo without writing).
+fn says_something(text: &str) -> bool {
+    text.split(|c: char| !c.is_alphabetic())
+        .filter(|w| w.chars().count() >= 3)
+        .nth(1)
+        .is_some()
 }
 
 /// Text put inline, before its parts are cut.
