@@ -289,6 +289,9 @@ fn broken_files_fail_alone_and_the_rest_lands() {
         ("noise.bin", "is a binary file of a type keep does not read"),
         ("truncated.docx", "is not a readable DOCX"),
         ("truncated.pdf", "is not a readable PDF"),
+        ("truncated.pptx", "is not a readable PPTX"),
+        ("fake.odt", "is named as ODT but its content is not ODT"),
+        ("deep.odp", "nests its XML over 256 elements deep"),
     ];
     let failures: Vec<&str> = stderr
         .lines()

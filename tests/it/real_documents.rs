@@ -556,3 +556,73 @@ fn a_real_screenshot_is_summarised_by_the_words_in_it() {
     }
     assert!(note["tags"]["dimensions"][0].as_str().is_some(), "{note}");
 }
+
+#[test]
+fn presentations_and_opendocument_text_are_read_with_titles_and_parts() {
+    let env = Env::new();
+    let dir = repo_root().join("testdata/real/office");
+    let file = |name: &str| dir.join(name).display().to_string();
+    let (odt, pptx, odp) = (
+        file("base-passwd-users-and-groups.odt"),
+        file("glib-readme.pptx"),
+        file("glib-readme.odp"),
+    );
+    env.ok(&["put", &odt, &pptx, &odp]);
+    let note = |f: &str| env.json(&["get", &format!("file://{f}")])[0].clone();
+
+    let text = note(&odt);
+    assert_eq!(
+        text["tags"]["_content_type"][0],
+        "application/vnd.oasis.opendocument.text"
+    );
+    assert_eq!(
+        text["tags"]["title"][0],
+        "Users and Groups in the Debian System"
+    );
+    let summary = text["summary"].as_str().unwrap();
+    assert!(
+        summary.starts_with("The Debian base-passwd package contains the master versions"),
+        "{summary}"
+    );
+    let lines = part_lines(&env, &format!("file://{odt}"));
+    assert!(
+        lines
+            .iter()
+            .any(|l| l.starts_with("Chapter 1. Introduction — The Debian base-passwd")),
+        "{lines:?}"
+    );
+
+    for (deck, media) in [
+        (
+            &pptx,
+            "application/vnd.openxmlformats-officedocument.presentationml.presentation",
+        ),
+        (&odp, "application/vnd.oasis.opendocument.presentation"),
+    ] {
+        let id = format!("file://{deck}");
+        let n = note(deck);
+        assert_eq!(n["tags"]["_content_type"][0], media);
+        assert_eq!(n["tags"]["title"][0], "GLib", "{deck}");
+        let lines = part_lines(&env, &id);
+        assert_eq!(lines.len(), 9, "one part a slide: {lines:?}");
+        assert_eq!(lines[2], "Installation", "{deck}: {lines:?}");
+        assert!(
+            lines[3].starts_with("Supported versions — Only the most recent unstable"),
+            "{deck}: {lines:?}"
+        );
+        let part = env.json(&["get", &format!("{id}@P{{4}}")])[0].clone();
+        let section = part["part"]["tags"]["_section"][0].as_str().unwrap();
+        assert!(section.ends_with("Supported versions"), "{part}");
+    }
+    let found = env.ok(&[
+        "find",
+        "--mode",
+        "keyword",
+        "exploitable vulnerabilities",
+        "--ids",
+    ]);
+    assert!(
+        found.contains("glib-readme.pptx") && found.contains("glib-readme.odp"),
+        "{found}"
+    );
+}

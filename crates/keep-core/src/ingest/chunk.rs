@@ -81,6 +81,27 @@ pub fn sectioned(text: &str) -> Vec<Chunk> {
         .collect()
 }
 
+/// The parts of a presentation: one a slide, each in the section of its
+/// title; none when the whole deck is short.
+pub fn slides(slides: &[String]) -> Vec<Chunk> {
+    let total: usize = slides.iter().map(|s| s.chars().count()).sum();
+    if total <= MIN_CHARS_FOR_PARTS {
+        return Vec::new();
+    }
+    slides
+        .iter()
+        .take(MAX_PARTS)
+        .map(|slide| Chunk {
+            text: slide.clone(),
+            section: slide
+                .lines()
+                .next()
+                .and_then(|l| l.strip_prefix("## "))
+                .map(str::to_string),
+        })
+        .collect()
+}
+
 /// Updates the path of headings with `line` if it is a Markdown heading.
 fn note_heading(path: &mut Vec<(usize, String)>, line: &str) {
     let trimmed = line.trim_start();

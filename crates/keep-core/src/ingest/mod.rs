@@ -4,6 +4,7 @@
 //! fetching URLs; and running extraction on a pool of worker threads with
 //! panics isolated and time bounded.
 
+mod archive;
 mod audio;
 pub mod chunk;
 mod decode;
@@ -14,11 +15,14 @@ mod image;
 pub mod isolate;
 mod man;
 pub mod ocr;
+mod odf;
 mod pages;
 mod pdf;
 mod pdf_title;
 pub mod pool;
+mod pptx;
 pub mod read;
+mod slides;
 pub mod sniff;
 mod text;
 mod threads;
@@ -46,6 +50,9 @@ pub struct Document {
     pub media_type: String,
     /// Page texts for paged formats, for parts that follow pages.
     pub pages: Vec<String>,
+    /// A presentation's slides as Markdown, each one part.
+    #[serde(default)]
+    pub slides: Vec<String>,
     /// True when the file holds text only OCR can read and the OCR models
     /// are not installed.
     pub ocr_pending: bool,
@@ -65,6 +72,9 @@ fn extractor(format: Format) -> Option<&'static dyn Extractor> {
         Format::Man => &man::Man,
         Format::Pdf => &pdf::Pdf,
         Format::Docx => &docx::Docx,
+        Format::Pptx => &pptx::Pptx,
+        Format::Odt => &odf::Odt,
+        Format::Odp => &odf::Odp,
         Format::Audio(_) => &audio::Audio,
         Format::Image(_) => &image::Image,
         Format::Binary => return None,

@@ -13,6 +13,11 @@ pub enum Format {
     Man,
     Pdf,
     Docx,
+    Pptx,
+    /// OpenDocument text.
+    Odt,
+    /// OpenDocument presentation.
+    Odp,
     Audio(&'static str),
     Image(&'static str),
     /// Bytes that are none of the above and not text.
@@ -30,6 +35,11 @@ impl Format {
             Format::Docx => {
                 "application/vnd.openxmlformats-officedocument.wordprocessingml.document"
             }
+            Format::Pptx => {
+                "application/vnd.openxmlformats-officedocument.presentationml.presentation"
+            }
+            Format::Odt => "application/vnd.oasis.opendocument.text",
+            Format::Odp => "application/vnd.oasis.opendocument.presentation",
             Format::Audio(t) | Format::Image(t) => t,
             Format::Binary => "application/octet-stream",
         }
@@ -39,6 +49,13 @@ impl Format {
 /// The format of `bytes`, named `path` (for the extension).
 pub fn sniff(bytes: &[u8], path: Option<&Path>) -> Format {
     if let Some(format) = by_magic(bytes) {
+        // A ZIP too damaged to show its contents is read as the office
+        // format its name says, so the message names what is wrong.
+        if format == Format::Binary
+            && let Some(office) = office_by_extension(path)
+        {
+            return office;
+        }
         return format;
     }
     if !looks_textual(bytes) {
@@ -57,11 +74,24 @@ pub fn sniff(bytes: &[u8], path: Option<&Path>) -> Format {
     }
 }
 
+fn office_by_extension(path: Option<&Path>) -> Option<Format> {
+    Some(match extension(path)?.as_str() {
+        "docx" => Format::Docx,
+        "pptx" => Format::Pptx,
+        "odt" => Format::Odt,
+        "odp" => Format::Odp,
+        _ => return None,
+    })
+}
+
 /// What the extension claims, for "lies about its type" messages.
 pub fn claimed(path: Option<&Path>) -> Option<&'static str> {
     Some(match extension(path)?.as_str() {
         "pdf" => "PDF",
         "docx" => "DOCX",
+        "pptx" => "PPTX",
+        "odt" => "ODT",
+        "odp" => "ODP",
         "jpg" | "jpeg" => "JPEG",
         "png" => "PNG",
         "mp3" => "MP3",
@@ -86,11 +116,7 @@ pub(super) fn by_magic(b: &[u8]) -> Option<Format> {
     Some(if starts(b"%PDF-") {
         Format::Pdf
     } else if starts(b"PK\x03\x04") {
-        if is_docx(b) {
-            Format::Docx
-        } else {
-            Format::Binary
-        }
+        office_format(b)
     } else if starts(b"\xFF\xD8\xFF") {
         Format::Image("image/jpeg")
     } else if starts(b"\x89PNG\r\n\x1a\n") {
@@ -118,9 +144,27 @@ pub(super) fn by_magic(b: &[u8]) -> Option<Format> {
     })
 }
 
-/// A ZIP whose entries include `word/document.xml`.
-fn is_docx(b: &[u8]) -> bool {
-    b.windows(17).any(|w| w == b"word/document.xml")
+/// Which office format a ZIP archive is: OpenDocument by the `mimetype`
+/// entry it must store first, Office Open XML by its main part's name.
+fn office_format(b: &[u8]) -> Format {
+    const ODF_TEXT: &[u8] = b"mimetypeapplication/vnd.oasis.opendocument.text";
+    const ODF_PRESENTATION: &[u8] = b"mimetypeapplication/vnd.oasis.opendocument.presentation";
+    let head = &b[..b.len().min(200)];
+    let holds = |name: &[u8]| b.windows(name.len()).any(|w| w == name);
+    if head.windows(ODF_TEXT.len()).any(|w| w == ODF_TEXT) {
+        Format::Odt
+    } else if head
+        .windows(ODF_PRESENTATION.len())
+        .any(|w| w == ODF_PRESENTATION)
+    {
+        Format::Odp
+    } else if holds(b"word/document.xml") {
+        Format::Docx
+    } else if holds(b"ppt/presentation.xml") {
+        Format::Pptx
+    } else {
+        Format::Binary
+    }
 }
 
 /// UTF-8 (or nearly: a cut multi-byte character at the end is fine) and no

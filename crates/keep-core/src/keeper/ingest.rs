@@ -559,7 +559,11 @@ fn content_of(
     if doc.ocr_pending {
         system_tags.insert(keys::OCR, "pending");
     }
-    let parts = chunk::sectioned(&doc.text);
+    let parts = if doc.slides.is_empty() {
+        chunk::sectioned(&doc.text)
+    } else {
+        chunk::slides(&doc.slides)
+    };
     let content = Content {
         id: job.id.clone(),
         text: doc.text,
@@ -602,6 +606,9 @@ fn load_ocr_if_needed(
                         | "html"
                         | "htm"
                         | "docx"
+                        | "pptx"
+                        | "odt"
+                        | "odp"
                         | "mp3"
                         | "flac"
                         | "ogg"

@@ -26,7 +26,7 @@ use super::{CliError, CliResult, Ctx, Status};
 /// ends in a file extension, or has a scheme) but names nothing is an
 /// error, not a note; --text stores any text as text. A file (or a
 /// file:// URI) is stored under file:///ABSOLUTE/PATH and a URL under the
-/// normalised URL: text, Markdown, HTML, PDF, DOCX, audio tags and images
+/// normalised URL: text, Markdown, HTML, PDF, DOCX, PPTX, ODT, ODP, audio tags and images
 /// (EXIF tags and the text in them, by OCR). A folder stores its files (-r
 /// for subfolders too), skipping hidden files and what .gitignore or
 /// .ignore files exclude; -x excludes more. Files are read on background
