@@ -626,3 +626,96 @@ fn presentations_and_opendocument_text_are_read_with_titles_and_parts() {
         "{found}"
     );
 }
+
+#[test]
+fn links_between_real_documents_become_edges_both_ways_without_stubs() {
+    let env = Env::new();
+    let dir = env.path("linked");
+    copy_tree(&repo_root().join("testdata/real/linked"), &dir);
+    let id = |rel: &str| format!("file://{}", dir.join(rel).display());
+    let edges = |rel: &str| -> Vec<(String, String)> {
+        let note = &env.json(&["get", &id(rel)])[0];
+        let pairs = |key: &str, field: &str, other: &str| -> Vec<(String, String)> {
+            note[key]
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|e| {
+                    (
+                        e[field].as_str().unwrap().to_string(),
+                        e[other].as_str().unwrap().to_string(),
+                    )
+                })
+                .collect()
+        };
+        let mut all = pairs("edges", "key", "target");
+        all.extend(pairs("inverse_edges", "inverse", "source"));
+        all
+    };
+    // Put one document before the one it links to: the link waits.
+    env.ok(&[
+        "put",
+        dir.join("nodejs/security-release-process.md")
+            .to_str()
+            .unwrap(),
+    ]);
+    env.ok(&["put", dir.to_str().unwrap(), "-r"]);
+    assert_eq!(
+        env.all_ids().len(),
+        7,
+        "a link made a stub note: {:?}",
+        env.all_ids()
+    );
+
+    let steward = "nodejs/security-steward-on-off-boarding.md";
+    assert!(
+        edges("nodejs/security-release-process.md").contains(&("links-to".into(), id(steward))),
+        "{:?}",
+        edges("nodejs/security-release-process.md")
+    );
+    assert_eq!(
+        edges(steward),
+        [(
+            "linked-from".to_string(),
+            id("nodejs/security-release-process.md")
+        )]
+    );
+    // A link to a file that is not there (cpp-style-guide.md) is no edge.
+    let pull = edges("nodejs/pull-requests.md");
+    assert!(
+        pull.contains(&("links-to".into(), id("nodejs/building-node-with-ninja.md"))),
+        "{pull:?}"
+    );
+    assert!(
+        pull.iter().all(|(_, t)| !t.contains("cpp-style-guide")),
+        "{pull:?}"
+    );
+
+    let about = edges("sqlite/about.html");
+    let links: Vec<&str> = about
+        .iter()
+        .filter(|(k, _)| k == "links-to")
+        .map(|(_, t)| t.as_str())
+        .collect();
+    assert_eq!(
+        links,
+        [id("sqlite/appfileformat.html"), id("sqlite/copyright.html")],
+        "{about:?}"
+    );
+    assert!(
+        edges("sqlite/copyright.html").contains(&("linked-from".into(), id("sqlite/about.html")))
+    );
+}
+
+fn copy_tree(from: &Path, to: &Path) {
+    std::fs::create_dir_all(to).unwrap();
+    for entry in std::fs::read_dir(from).unwrap() {
+        let entry = entry.unwrap();
+        let target = to.join(entry.file_name());
+        if entry.file_type().unwrap().is_dir() {
+            copy_tree(&entry.path(), &target);
+        } else {
+            std::fs::copy(entry.path(), target).unwrap();
+        }
+    }
+}

@@ -111,6 +111,7 @@ impl Extractor for Html {
         let meta = page_metadata(&page, marked);
         let marked = marked.map(|m| m.id());
         strip_chrome(&mut page, marked);
+        doc.links = page_links(&page, marked);
         let marked = marked
             .and_then(|id| page.tree.get(id))
             .and_then(ElementRef::wrap);
@@ -159,6 +160,29 @@ impl Extractor for Html {
         };
         Ok(doc)
     }
+}
+
+/// The targets of the links in the page's content (its marked main
+/// content when it has one), outside hidden elements and chrome.
+fn page_links(page: &Page, marked: Option<ego_tree::NodeId>) -> Vec<String> {
+    let root = marked
+        .and_then(|id| page.tree.get(id))
+        .and_then(ElementRef::wrap)
+        .unwrap_or_else(|| page.root_element());
+    let Ok(anchors) = Selector::parse("a[href]") else {
+        return Vec::new();
+    };
+    root.select(&anchors)
+        .filter(|a| {
+            !a.ancestors()
+                .filter_map(|n| n.value().as_element())
+                .any(is_hidden_or_chrome)
+                && !is_permalink(**a)
+        })
+        .filter_map(|a| a.value().attr("href"))
+        .take(super::links::MAX_LINKS * 4)
+        .map(str::to_string)
+        .collect()
 }
 
 /// What Readability found.

@@ -13,6 +13,7 @@ pub mod fetch;
 mod html;
 mod image;
 pub mod isolate;
+pub mod links;
 mod man;
 pub mod ocr;
 mod odf;
@@ -53,6 +54,10 @@ pub struct Document {
     /// A presentation's slides as Markdown, each one part.
     #[serde(default)]
     pub slides: Vec<String>,
+    /// Link targets as the document writes them (Markdown and HTML), to
+    /// be resolved against where it came from (`links::resolve`).
+    #[serde(default)]
+    pub links: Vec<String>,
     /// True when the file holds text only OCR can read and the OCR models
     /// are not installed.
     pub ocr_pending: bool,

@@ -44,6 +44,7 @@ impl Extractor for Markdown {
         {
             doc.tags.insert("title", title);
         }
+        doc.links = super::links::markdown_links(&text);
         doc.text = text;
         Ok(doc)
     }

@@ -17,6 +17,7 @@ pub const BUILTIN_EDGES: &[(&str, &str)] = &[
     ("from", "sent"),
     ("to", "received"),
     ("in-reply-to", "replies"),
+    (keys::LINKS_TO, "linked-from"),
     (keys::SUPERSEDES, "superseded-by"),
     (keys::MAY_SUPERSEDE, "may-be-superseded-by"),
 ];
@@ -166,7 +167,9 @@ fn ensure_target(db: &Db<'_>, edge: &Edge, now: Timestamp) -> Result<()> {
             edge.key, edge.target
         ))
     })?;
-    if db.note_rid(&edge.target)?.is_some() {
+    // A document links to others that may be stored later (or never):
+    // the link waits for its target instead of making a stub.
+    if edge.key == keys::LINKS_TO || db.note_rid(&edge.target)?.is_some() {
         return Ok(());
     }
     let mut tags = Tags::new();

@@ -20,7 +20,7 @@ pub use crate::ingest::fetch::is_url;
 use crate::ingest::pool::{self, Job, Outcome, PoolConfig, Source};
 use crate::ingest::walk;
 pub use crate::ingest::walk::{DEFAULT_MAX_FILES, WalkOptions};
-use crate::ingest::{Document, chunk, fetch, ocr};
+use crate::ingest::{Document, chunk, fetch, links, ocr};
 use crate::model::{ListOrder, NoteFilter, TagFilter, Tags, file_id, keys};
 
 /// Results written per transaction.
@@ -559,6 +559,14 @@ fn content_of(
     if doc.ocr_pending {
         system_tags.insert(keys::OCR, "pending");
     }
+    let base = match &job.source {
+        Source::File(path) => links::Base::File(path),
+        Source::Url(url) => links::Base::Url(url),
+    };
+    let mut provider_tags = doc.tags;
+    for target in links::resolve(&doc.links, base) {
+        provider_tags.insert(keys::LINKS_TO, target);
+    }
     let parts = if doc.slides.is_empty() {
         chunk::sectioned(&doc.text)
     } else {
@@ -569,7 +577,7 @@ fn content_of(
         text: doc.text,
         hash,
         system_tags,
-        provider_tags: doc.tags,
+        provider_tags,
         description: doc.description,
         parts,
     };

@@ -95,7 +95,7 @@ pub fn percent_decode(text: &str) -> Option<String> {
 }
 
 /// Decodes `%XX` escapes into raw bytes; a stray `%` stays itself.
-fn percent_decode_bytes(text: &str) -> Vec<u8> {
+pub fn percent_decode_bytes(text: &str) -> Vec<u8> {
     let bytes = text.as_bytes();
     let mut out = Vec::with_capacity(bytes.len());
     let mut i = 0;

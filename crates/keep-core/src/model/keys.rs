@@ -7,6 +7,9 @@ pub const SOURCE: &str = "_source";
 pub const CONTENT_TYPE: &str = "_content_type";
 /// On a note created only as the target of an edge.
 pub const STUB: &str = "_stub";
+/// A document's link to another document (an edge whose target need not
+/// be stored yet).
+pub const LINKS_TO: &str = "links-to";
 /// On a note whose text waits for OCR (its models were missing).
 pub const OCR: &str = "_ocr";
 /// On a part: the document's title and the headings the part sits under,
