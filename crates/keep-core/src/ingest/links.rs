@@ -5,9 +5,9 @@
 //! for a file, pages of the same site for a web page; anchors, mail
 //! addresses, scripts and style sheets are not documents.
 
-use std::path::{Component, Path, PathBuf};
+use std::path::{Path, PathBuf};
 
-use crate::model::file_id;
+use crate::model::{file_id, lexically_normal};
 
 /// Most links kept from one document.
 pub const MAX_LINKS: usize = 200;
@@ -163,21 +163,6 @@ fn percent_decoded(text: &str) -> String {
     let text = text.split('?').next().unwrap_or("");
     let bytes = crate::model::percent_decode_bytes(text);
     String::from_utf8_lossy(&bytes).into_owned()
-}
-
-/// `.` and `..` taken out without touching the file system.
-fn lexically_normal(path: &Path) -> PathBuf {
-    let mut out = PathBuf::new();
-    for part in path.components() {
-        match part {
-            Component::CurDir => {}
-            Component::ParentDir => {
-                out.pop();
-            }
-            other => out.push(other.as_os_str()),
-        }
-    }
-    out
 }
 
 #[cfg(test)]

@@ -140,6 +140,23 @@ pub fn file_id(path: &Path) -> String {
     out
 }
 
+/// `path` with `.` and `..` components taken out, without touching the
+/// file system.
+pub fn lexically_normal(path: &Path) -> PathBuf {
+    use std::path::Component;
+    let mut out = PathBuf::new();
+    for c in path.components() {
+        match c {
+            Component::CurDir => {}
+            Component::ParentDir => {
+                out.pop();
+            }
+            other => out.push(other),
+        }
+    }
+    out
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

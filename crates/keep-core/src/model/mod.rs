@@ -14,8 +14,8 @@ pub mod time;
 pub use change::{Change, StateRef};
 pub use filter::{Expired, ListOrder, NoteFilter};
 pub use id::{
-    MAX_ID_BYTES, NOW_ID, content_hash, file_id, inline_id, is_system_id, path_of_file_id,
-    percent_decode, percent_decode_bytes, printable, validate_id,
+    MAX_ID_BYTES, NOW_ID, content_hash, file_id, inline_id, is_system_id, lexically_normal,
+    path_of_file_id, percent_decode, percent_decode_bytes, printable, validate_id,
 };
 pub use keys::is_system_key;
 pub use note::{Edge, Note, Part, Rating, Version};
