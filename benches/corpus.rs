@@ -21,6 +21,8 @@ struct Run {
     cpu: f64,
     peak_mb: f64,
     stdout: String,
+    /// The `timings:` line of a `put --timings`, if any.
+    timings: Option<String>,
 }
 
 /// Runs `cmd` to the end and measures that one child (wait4), not every
@@ -30,7 +32,7 @@ fn measured(mut cmd: Command) -> Run {
     let start = Instant::now();
     let child = cmd
         .stdout(Stdio::piped())
-        .stderr(Stdio::inherit())
+        .stderr(Stdio::piped())
         .spawn()
         .unwrap();
     let pid = child.id() as libc::pid_t;
@@ -39,6 +41,17 @@ fn measured(mut cmd: Command) -> Run {
         let mut out = String::new();
         std::io::Read::read_to_string(&mut stdout, &mut out).unwrap();
         out
+    });
+    let stderr = child.stderr.unwrap();
+    let errors = std::thread::spawn(move || {
+        let mut timings = None;
+        for line in std::io::BufRead::lines(std::io::BufReader::new(stderr)).map_while(Result::ok) {
+            match line.strip_prefix("keep: timings: ") {
+                Some(t) => timings = Some(t.to_string()),
+                None => eprintln!("{line}"),
+            }
+        }
+        timings
     });
     let mut status = 0;
     let mut usage = std::mem::MaybeUninit::<libc::rusage>::zeroed();
@@ -60,6 +73,7 @@ fn measured(mut cmd: Command) -> Run {
         cpu: secs(usage.ru_utime) + secs(usage.ru_stime),
         peak_mb: usage.ru_maxrss as f64 / 1024.0,
         stdout: reader.join().unwrap(),
+        timings: errors.join().unwrap(),
     }
 }
 
@@ -145,7 +159,11 @@ fn main() {
     let corpus_arg = corpus.to_str().unwrap();
 
     let bare = work.path().join("bare");
-    let mut cmd = keep(&bin, &bare, &["put", "-r", corpus_arg, "--ids"]);
+    let mut cmd = keep(
+        &bin,
+        &bare,
+        &["put", "-r", corpus_arg, "--ids", "--timings"],
+    );
     cmd.env("KEEP_MODEL_DIR", work.path().join("no-model"));
     let run = measured(cmd);
     println!("corpus: {files} files, {mb:.1} MB");
@@ -157,9 +175,14 @@ fn main() {
         run.cpu / run.wall,
         run.peak_mb
     );
+    println!("    {}", run.timings.as_deref().unwrap_or("no timings"));
 
     let store = work.path().join("store");
-    let run = measured(keep(&bin, &store, &["put", "-r", corpus_arg, "--ids"]));
+    let run = measured(keep(
+        &bin,
+        &store,
+        &["put", "-r", corpus_arg, "--ids", "--timings"],
+    ));
     println!(
         "  whole run (extract, summarise, chunk, store, embed): {:.1} s = {:.1} files/s, {:.2} MB/s, CPU {:.2} cores, peak {:.0} MB",
         run.wall,
@@ -168,6 +191,7 @@ fn main() {
         run.cpu / run.wall,
         run.peak_mb
     );
+    println!("    {}", run.timings.as_deref().unwrap_or("no timings"));
     let export = measured(keep(&bin, &store, &["export"])).stdout;
     let parts: usize = export
         .lines()

@@ -71,6 +71,7 @@ Register-ArgumentCompleter -Native -CommandName 'keep' -ScriptBlock {
             [CompletionResult]::new('-r', '-r', [CompletionResultType]::ParameterName, 'Also take the files in subfolders of a folder')
             [CompletionResult]::new('--recursive', '--recursive', [CompletionResultType]::ParameterName, 'Also take the files in subfolders of a folder')
             [CompletionResult]::new('--watch', '--watch', [CompletionResultType]::ParameterName, 'Also register the folders to be kept indexed by ''keep watch''')
+            [CompletionResult]::new('--timings', '--timings', [CompletionResultType]::ParameterName, 'When files were read, say on stderr where the time went: reading and extracting (OCR included), summarising, storing, embedding')
             [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print one JSON document instead of text')
             [CompletionResult]::new('--ids', '--ids', [CompletionResultType]::ParameterName, 'Print only ids, one per line (for xargs)')
             [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')

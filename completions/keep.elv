@@ -67,6 +67,7 @@ set edit:completion:arg-completer[keep] = {|@words|
             cand -r 'Also take the files in subfolders of a folder'
             cand --recursive 'Also take the files in subfolders of a folder'
             cand --watch 'Also register the folders to be kept indexed by ''keep watch'''
+            cand --timings 'When files were read, say on stderr where the time went: reading and extracting (OCR included), summarising, storing, embedding'
             cand --json 'Print one JSON document instead of text'
             cand --ids 'Print only ids, one per line (for xargs)'
             cand -h 'Print help (see more with ''--help'')'

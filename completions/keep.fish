@@ -66,6 +66,7 @@ complete -c keep -n "__fish_keep_using_subcommand put" -l update -d 'When the te
 complete -c keep -n "__fish_keep_using_subcommand put" -l allow-duplicate -d 'Store the text even when it restates an existing note'
 complete -c keep -n "__fish_keep_using_subcommand put" -s r -l recursive -d 'Also take the files in subfolders of a folder'
 complete -c keep -n "__fish_keep_using_subcommand put" -l watch -d 'Also register the folders to be kept indexed by \'keep watch\''
+complete -c keep -n "__fish_keep_using_subcommand put" -l timings -d 'When files were read, say on stderr where the time went: reading and extracting (OCR included), summarising, storing, embedding'
 complete -c keep -n "__fish_keep_using_subcommand put" -l json -d 'Print one JSON document instead of text'
 complete -c keep -n "__fish_keep_using_subcommand put" -l ids -d 'Print only ids, one per line (for xargs)'
 complete -c keep -n "__fish_keep_using_subcommand put" -s h -l help -d 'Print help (see more with \'--help\')'

@@ -292,6 +292,11 @@ fn broken_files_fail_alone_and_the_rest_lands() {
         ("truncated.pptx", "is not a readable PPTX"),
         ("fake.odt", "is named as ODT but its content is not ODT"),
         ("deep.odp", "nests its XML over 256 elements deep"),
+        (
+            "refcard.dvi.gz",
+            "is a TeX DVI file, which keep does not read",
+        ),
+        ("bundle.tar", "is a tar archive"),
     ];
     let failures: Vec<&str> = stderr
         .lines()
@@ -431,4 +436,40 @@ fn an_unchanged_file_still_takes_new_tags() {
     // Asked again, nothing changes.
     let report = env.json(&["put", path, "-t", "team=infra"]);
     assert_eq!(report["unchanged"], serde_json::json!([id]));
+}
+
+#[test]
+fn a_folder_put_says_where_its_time_went() {
+    let mut env = Env::new();
+    env.install_ocr();
+    let dir = copy_fixtures(&env, "ingest");
+    let out = env.run(&["put", dir.to_str().unwrap(), "--timings"]);
+    assert_eq!(out.status.code(), Some(0));
+    let stderr = String::from_utf8(out.stderr).unwrap();
+    let line = stderr
+        .lines()
+        .find(|l| l.starts_with("keep: timings: wall "))
+        .unwrap_or_else(|| panic!("no timings line:\n{stderr}"));
+    let seconds = |stage: &str| -> f64 {
+        let at = line
+            .find(stage)
+            .unwrap_or_else(|| panic!("{stage} missing: {line}"));
+        line[at + stage.len()..]
+            .split_whitespace()
+            .next()
+            .unwrap()
+            .parse()
+            .unwrap()
+    };
+    // The scans are read by OCR, which is part of extraction.
+    assert!(seconds("OCR ") > 0.0, "{line}");
+    assert!(
+        seconds("extraction (worker threads) ") >= seconds("OCR "),
+        "{line}"
+    );
+    for stage in ["summarising ", "storing ", "embedding "] {
+        seconds(stage);
+    }
+    let quiet = env.run(&["put", dir.to_str().unwrap()]);
+    assert!(!String::from_utf8(quiet.stderr).unwrap().contains("timings"));
 }

@@ -555,6 +555,13 @@ fn a_real_screenshot_is_summarised_by_the_words_in_it() {
         assert!(summary.contains(word), "OCR lacks {word:?}: {summary}");
     }
     assert!(note["tags"]["dimensions"][0].as_str().is_some(), "{note}");
+
+    let gif = repo_root().join("testdata/real/libxslt-processing.gif");
+    env.ok(&["put", gif.to_str().unwrap()]);
+    let note = env.json(&["get", &format!("file://{}", gif.display())])[0].clone();
+    assert_eq!(note["tags"]["_content_type"][0], "image/gif");
+    let summary = note["summary"].as_str().unwrap();
+    assert!(summary.contains("Source Document"), "{summary}");
 }
 
 #[test]
@@ -717,5 +724,50 @@ fn copy_tree(from: &Path, to: &Path) {
         } else {
             std::fs::copy(entry.path(), target).unwrap();
         }
+    }
+}
+
+#[test]
+fn real_postscript_from_groff_and_dvips_reads_as_words() {
+    let env = Env::new();
+    let dir = repo_root().join("testdata/real/postscript");
+    let groff = dir.join("groff-man-db-manual.ps.gz").display().to_string();
+    let dvips = dir.join("dvips-gdb-refcard.ps.gz").display().to_string();
+    env.ok(&["put", &groff, &dvips]);
+    let all_text = |f: &str| {
+        let id = format!("file://{f}");
+        let note = env.json(&["get", &id])[0].clone();
+        let mut text = note["summary"].as_str().unwrap().to_string();
+        for part in note_parts(&env, &id) {
+            text.push('\n');
+            text.push_str(&part);
+        }
+        (note, text)
+    };
+    let (note, text) = all_text(&groff);
+    assert_eq!(note["tags"]["_content_type"][0], "application/postscript");
+    assert_eq!(
+        note["tags"]["title"][0],
+        "man-db - the database cached manual pager suite"
+    );
+    assert!(
+        note["summary"].as_str().unwrap().starts_with(
+            "This document describes the setup, maintenance and use of a generic manual page system"
+        ),
+        "{note}"
+    );
+    for words in [
+        "mandb. In some configurations",
+        "filesystem changes each time it is invoked",
+    ] {
+        assert!(text.contains(words), "{words:?} not in:\n{text}");
+    }
+    let (_, text) = all_text(&dvips);
+    for words in [
+        "GDB QUICK REFERENCE",
+        "Essential Commands",
+        "set breakpoint at function [in file]",
+    ] {
+        assert!(text.contains(words), "{words:?} not in:\n{text}");
     }
 }

@@ -11,6 +11,7 @@ pub mod settings;
 
 pub mod keeper;
 pub mod recall;
+pub mod spent;
 pub mod summarize;
 
 #[cfg(feature = "internals")]

@@ -21,6 +21,7 @@ mod pages;
 mod pdf;
 mod pdf_title;
 pub mod pool;
+mod postscript;
 mod pptx;
 pub mod read;
 mod slides;
@@ -54,6 +55,9 @@ pub struct Document {
     /// A presentation's slides as Markdown, each one part.
     #[serde(default)]
     pub slides: Vec<String>,
+    /// Time spent reading its images by OCR.
+    #[serde(default)]
+    pub ocr_time: std::time::Duration,
     /// Link targets as the document writes them (Markdown and HTML), to
     /// be resolved against where it came from (`links::resolve`).
     #[serde(default)]
@@ -76,6 +80,7 @@ fn extractor(format: Format) -> Option<&'static dyn Extractor> {
         Format::Html => &html::Html,
         Format::Man => &man::Man,
         Format::Pdf => &pdf::Pdf,
+        Format::PostScript => &postscript::PostScript,
         Format::Docx => &docx::Docx,
         Format::Pptx => &pptx::Pptx,
         Format::Odt => &odf::Odt,
@@ -125,11 +130,9 @@ pub fn extract(
         ));
     }
     let Some(extractor) = extractor(format) else {
-        return Err(format_error(
-            name,
-            "is a binary file of a type keep does not read",
-        ));
+        return Err(format_error(name, sniff::unread_kind(bytes)));
     };
+    let ocr_before = crate::spent::spent(crate::spent::Stage::Ocr);
     let mut doc = extractor.extract(bytes, ocr).map_err(|e| match e {
         Error::Unreadable { reason, .. } => format_error(name, reason),
         Error::NoText { .. } => Error::NoText {
@@ -137,6 +140,7 @@ pub fn extract(
         },
         other => other,
     })?;
+    doc.ocr_time = crate::spent::spent(crate::spent::Stage::Ocr).saturating_sub(ocr_before);
     doc.media_type = format.media_type().to_string();
     doc.text = tidy(&doc.text);
     doc.tags = doc

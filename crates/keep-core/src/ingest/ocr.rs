@@ -97,6 +97,10 @@ impl Ocr {
 
     /// The text of an image, one line per text line, in reading order.
     pub fn recognize(&self, image: &DynamicImage) -> Result<String> {
+        crate::spent::timed(crate::spent::Stage::Ocr, || self.read(image))
+    }
+
+    fn read(&self, image: &DynamicImage) -> Result<String> {
         let rgb = image.to_rgb8();
         if rgb.width() < 8 || rgb.height() < 8 {
             return Ok(String::new());

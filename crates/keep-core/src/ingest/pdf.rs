@@ -57,21 +57,27 @@ impl Extractor for Pdf {
                 None => doc.ocr_pending = true,
             }
         }
-        let pages: Vec<String> = clean_pages(&pages).iter().map(|p| super::tidy(p)).collect();
-        if !doc.tags.contains_key("title")
-            && let Some(title) = first_page_title(&pages)
-        {
-            doc.tags.insert("title", title);
-        }
-        doc.text = pages
-            .iter()
-            .filter(|p| !p.is_empty())
-            .cloned()
-            .collect::<Vec<_>>()
-            .join("\n\n");
-        doc.pages = pages;
+        paged(&mut doc, &pages);
         Ok(doc)
     }
+}
+
+/// Fills `doc` from the raw texts of its pages: cleaned (see `pages`), the
+/// text of all of them, and a title from the first page when it has none.
+pub(super) fn paged(doc: &mut Document, raw: &[String]) {
+    let pages: Vec<String> = clean_pages(raw).iter().map(|p| super::tidy(p)).collect();
+    if !doc.tags.contains_key("title")
+        && let Some(title) = first_page_title(&pages)
+    {
+        doc.tags.insert("title", title);
+    }
+    doc.text = pages
+        .iter()
+        .filter(|p| !p.is_empty())
+        .cloned()
+        .collect::<Vec<_>>()
+        .join("\n\n");
+    doc.pages = pages;
 }
 
 /// The text of each page: pdf-extract's layout first; when it gives up on

@@ -55,6 +55,8 @@ pub enum Outcome {
     Extracted {
         doc: Box<Document>,
         hash: String,
+        /// How long reading and extracting took.
+        took: Duration,
     },
     /// The stored note already has this content hash.
     Unchanged,
@@ -119,6 +121,7 @@ fn process(
         Source::File(path) => budget.take(std::fs::metadata(path).map_or(0, |m| m.len())),
         Source::Url(_) => budget.take(0),
     };
+    let start = std::time::Instant::now();
     let bytes = match read(&job.source, config.fetch_timeout) {
         Ok(b) => b,
         Err(reason) => return Outcome::Failed(reason),
@@ -146,6 +149,7 @@ fn process(
         Ok(doc) => Outcome::Extracted {
             doc: Box::new(doc),
             hash,
+            took: start.elapsed(),
         },
         Err(reason) => Outcome::Failed(reason),
     }

@@ -12,6 +12,7 @@ pub enum Format {
     /// A manual page: groff with the man macros.
     Man,
     Pdf,
+    PostScript,
     Docx,
     Pptx,
     /// OpenDocument text.
@@ -32,6 +33,7 @@ impl Format {
             Format::Html => "text/html",
             Format::Man => "text/troff",
             Format::Pdf => "application/pdf",
+            Format::PostScript => "application/postscript",
             Format::Docx => {
                 "application/vnd.openxmlformats-officedocument.wordprocessingml.document"
             }
@@ -84,16 +86,33 @@ fn office_by_extension(path: Option<&Path>) -> Option<Format> {
     })
 }
 
+/// Why a file keep has no reader for is refused, naming what it is when
+/// that is known.
+pub fn unread_kind(b: &[u8]) -> &'static str {
+    let at = |offset: usize, m: &[u8]| b.get(offset..offset + m.len()) == Some(m);
+    if at(257, b"ustar") {
+        "is a tar archive: keep reads the files in it once they are unpacked"
+    } else if at(0, b"\xF7\x02") {
+        "is a TeX DVI file, which keep does not read: its PDF (dvipdf) or PostScript (dvips) can be put"
+    } else if at(0, b"PK\x03\x04") {
+        "is a ZIP archive of a kind keep does not read"
+    } else {
+        "is a binary file of a type keep does not read"
+    }
+}
+
 /// What the extension claims, for "lies about its type" messages.
 pub fn claimed(path: Option<&Path>) -> Option<&'static str> {
     Some(match extension(path)?.as_str() {
         "pdf" => "PDF",
+        "ps" | "eps" => "PostScript",
         "docx" => "DOCX",
         "pptx" => "PPTX",
         "odt" => "ODT",
         "odp" => "ODP",
         "jpg" | "jpeg" => "JPEG",
         "png" => "PNG",
+        "gif" => "GIF",
         "mp3" => "MP3",
         "flac" => "FLAC",
         "wav" => "WAV",
@@ -115,12 +134,16 @@ pub(super) fn by_magic(b: &[u8]) -> Option<Format> {
         |offset: usize, m: &[u8]| b.len() >= offset + m.len() && &b[offset..offset + m.len()] == m;
     Some(if starts(b"%PDF-") {
         Format::Pdf
+    } else if starts(b"%!PS") {
+        Format::PostScript
     } else if starts(b"PK\x03\x04") {
         office_format(b)
     } else if starts(b"\xFF\xD8\xFF") {
         Format::Image("image/jpeg")
     } else if starts(b"\x89PNG\r\n\x1a\n") {
         Format::Image("image/png")
+    } else if starts(b"GIF87a") || starts(b"GIF89a") {
+        Format::Image("image/gif")
     } else if starts(b"II*\0") || starts(b"MM\0*") {
         Format::Image("image/tiff")
     } else if starts(b"RIFF") && at(8, b"WEBP") {

@@ -87,6 +87,26 @@ pub struct IngestReport {
     /// Set when a folder had more files than the cap.
     pub capped: bool,
     pub notices: Vec<String>,
+    /// Where the time went.
+    #[serde(skip)]
+    #[schemars(skip)]
+    pub timings: Timings,
+}
+
+/// Where the time of an ingest went. Extraction and OCR are summed over
+/// the worker threads (so they can exceed the wall time); the rest ran on
+/// the writing thread.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct Timings {
+    pub wall: Duration,
+    /// Reading files and extracting their text, OCR included.
+    pub extraction: Duration,
+    pub ocr: Duration,
+    /// Summaries and parts.
+    pub summarising: Duration,
+    /// Writing notes, parts and indexes, summarising excluded.
+    pub storing: Duration,
+    pub embedding: Duration,
 }
 
 impl IngestReport {
@@ -130,6 +150,7 @@ impl Keeper {
         opts: &IngestOptions,
         progress: &mut dyn FnMut(Progress<'_>),
     ) -> Result<IngestReport> {
+        let started = std::time::Instant::now();
         let mut report = IngestReport::default();
         let jobs = self.plan(targets, opts, &mut report)?;
         progress(Progress::Planned { total: jobs.len() });
@@ -171,7 +192,11 @@ impl Keeper {
                     done += 1;
                     let job = &jobs[index];
                     match outcome {
-                        Outcome::Extracted { doc, hash } => pending.push((index, doc, hash)),
+                        Outcome::Extracted { doc, hash, took } => {
+                            report.timings.extraction += took;
+                            report.timings.ocr += doc.ocr_time;
+                            pending.push((index, doc, hash));
+                        }
                         Outcome::Unchanged => report.unchanged.push(job.id.clone()),
                         Outcome::Failed(reason) => report.failed.push(Failure {
                             path: job.name(),
@@ -199,8 +224,11 @@ impl Keeper {
         drop(results);
         self.settle_unchanged(&jobs, opts, &mut report)?;
         if !opts.defer_embedding {
+            let embedding = std::time::Instant::now();
             self.embed_all(&mut report, cancel, progress)?;
+            report.timings.embedding = embedding.elapsed();
         }
+        report.timings.wall = started.elapsed();
         report.sort();
         if !report.ocr_pending.is_empty() {
             report.notices.push(format!(
@@ -416,6 +444,8 @@ impl Keeper {
         if batch.is_empty() {
             return Ok(());
         }
+        let started = std::time::Instant::now();
+        let summarising = crate::spent::spent(crate::spent::Stage::Summarising);
         let now = self.now();
         let contents: Vec<(usize, Content, PutOptions)> = batch
             .into_iter()
@@ -463,6 +493,10 @@ impl Keeper {
                 report.ocr_pending.push(id);
             }
         }
+        let summarised =
+            crate::spent::spent(crate::spent::Stage::Summarising).saturating_sub(summarising);
+        report.timings.summarising += summarised;
+        report.timings.storing += started.elapsed().saturating_sub(summarised);
         Ok(())
     }
 
@@ -567,11 +601,13 @@ fn content_of(
     for target in links::resolve(&doc.links, base) {
         provider_tags.insert(keys::LINKS_TO, target);
     }
-    let parts = if doc.slides.is_empty() {
-        chunk::sectioned(&doc.text)
-    } else {
-        chunk::slides(&doc.slides)
-    };
+    let parts = crate::spent::timed(crate::spent::Stage::Summarising, || {
+        if doc.slides.is_empty() {
+            chunk::sectioned(&doc.text)
+        } else {
+            chunk::slides(&doc.slides)
+        }
+    });
     let content = Content {
         id: job.id.clone(),
         text: doc.text,

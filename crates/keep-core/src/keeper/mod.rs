@@ -31,7 +31,8 @@ pub use backlog::{EmbedReport, ReindexReport};
 pub use find::CandidateLists;
 pub use history::{MoveOutcome, RevertOutcome};
 pub use ingest::{
-    DEFAULT_MAX_FILES, Failure, IngestOptions, IngestReport, Progress, Target, WalkOptions, is_url,
+    DEFAULT_MAX_FILES, Failure, IngestOptions, IngestReport, Progress, Target, Timings,
+    WalkOptions, is_url,
 };
 pub use lease::{EMBED_LEASE, WATCH_LEASE, lease_holder, wall_ms};
 pub use read::{FilterSpec, NoteView, parse_filters};

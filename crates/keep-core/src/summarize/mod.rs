@@ -27,6 +27,10 @@ const SUMMARY_INPUT_BYTES: usize = 1 << 20;
 
 /// The summary of `text` (already trimmed).
 pub fn summarize(text: &str) -> String {
+    crate::spent::timed(crate::spent::Stage::Summarising, || summarize_text(text))
+}
+
+fn summarize_text(text: &str) -> String {
     if text.chars().count() <= PASSTHROUGH_CHARS {
         return text.to_string();
     }
@@ -114,6 +118,12 @@ fn prefix(text: &str, bytes: usize) -> &str {
 /// prose and short is kept whole. (Text and Markdown people wrote
 /// themselves are summarised by `summarize`.)
 pub fn summarize_document(text: &str, has_title: bool) -> String {
+    crate::spent::timed(crate::spent::Stage::Summarising, || {
+        summarize_published(text, has_title)
+    })
+}
+
+fn summarize_published(text: &str, has_title: bool) -> String {
     let all_prose = text
         .lines()
         .all(|l| l.trim().is_empty() || (prose::is_text_line(l) && prose::is_prose(l)));

@@ -26,7 +26,7 @@ use super::{CliError, CliResult, Ctx, Status};
 /// ends in a file extension, or has a scheme) but names nothing is an
 /// error, not a note; --text stores any text as text. A file (or a
 /// file:// URI) is stored under file:///ABSOLUTE/PATH and a URL under the
-/// normalised URL: text, Markdown, HTML, PDF, DOCX, PPTX, ODT, ODP, audio tags and images
+/// normalised URL: text, Markdown, HTML, PDF, PostScript, DOCX, PPTX, ODT, ODP, audio tags and images
 /// (EXIF tags and the text in them, by OCR). A folder stores its files (-r
 /// for subfolders too), skipping hidden files and what .gitignore or
 /// .ignore files exclude; -x excludes more. Files are read on background
@@ -104,6 +104,11 @@ pub struct Args {
     /// Take at most N files from each folder
     #[arg(long, value_name = "N", default_value_t = DEFAULT_MAX_FILES)]
     pub max_files: usize,
+
+    /// When files were read, say on stderr where the time went: reading and
+    /// extracting (OCR included), summarising, storing, embedding
+    #[arg(long)]
+    pub timings: bool,
 }
 
 enum Input {
@@ -161,7 +166,7 @@ pub fn run(ctx: &mut Ctx, args: Args) -> CliResult {
             if args.watch {
                 register_watches(ctx, &targets, &args)?;
             }
-            ingest(ctx, &targets, &opts)
+            ingest(ctx, &targets, &opts, args.timings)
         }
     }
 }
@@ -188,7 +193,7 @@ fn register_watches(ctx: &mut Ctx, targets: &[Target], args: &Args) -> Result<()
     Ok(())
 }
 
-fn ingest(ctx: &mut Ctx, targets: &[Target], opts: &IngestOptions) -> CliResult {
+fn ingest(ctx: &mut Ctx, targets: &[Target], opts: &IngestOptions, timings: bool) -> CliResult {
     let bars = ctx.out.bars();
     let mut bar = ProgressBar::hidden();
     let report = ctx.keeper()?.ingest(targets, opts, &mut |p| match p {
@@ -245,11 +250,37 @@ fn ingest(ctx: &mut Ctx, targets: &[Target], opts: &IngestOptions) -> CliResult 
             }
         ));
     }
+    if timings {
+        ctx.out.warn(&timings_line(&report.timings));
+    }
     Ok(if report.failed.is_empty() {
         Status::Success
     } else {
         Status::Failed(1)
     })
+}
+
+/// Where an ingest's time went, as one line: each stage's seconds and its
+/// share of the wall time (extraction and OCR are summed over the worker
+/// threads, so they can pass 100%).
+fn timings_line(t: &keep_core::keeper::Timings) -> String {
+    let wall = t.wall.as_secs_f64().max(1e-9);
+    let stage = |name: &str, d: std::time::Duration| {
+        format!(
+            "{name} {:.1} s ({:.0}%)",
+            d.as_secs_f64(),
+            d.as_secs_f64() * 100.0 / wall
+        )
+    };
+    format!(
+        "timings: wall {:.1} s; {}, of which {}; {}; {}; {}",
+        t.wall.as_secs_f64(),
+        stage("extraction (worker threads)", t.extraction),
+        stage("OCR", t.ocr),
+        stage("summarising", t.summarising),
+        stage("storing", t.storing),
+        stage("embedding", t.embedding),
+    )
 }
 
 /// A bar on stderr when it is a terminal: files done / total, rate, the
