@@ -13,7 +13,7 @@ use super::{CliError, CliResult, Ctx, Failures, Status};
 use crate::render::json::{
     self, HistoryJson, PartJson, PartsJson, SimilarJson, VersionJson, ViewJson,
 };
-use crate::render::text::{change_label, first_line};
+use crate::render::text::{change_label, first_line, part_line};
 
 /// Show notes, an archived version (ID@V{N}) or a part (ID@P{N}).
 ///
@@ -168,7 +168,7 @@ fn show_parts(
             Format::Text => ctx.out.line(&format!(
                 "{id}@P{{{}}}  {}",
                 part.number,
-                first_line(&part.summary)
+                part_line(&part.summary)
             ))?,
         }
     }

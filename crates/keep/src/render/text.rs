@@ -215,11 +215,7 @@ pub fn view_text(view: &NoteView, color: bool) -> String {
     if view.part.is_none() && !view.parts.is_empty() {
         lines.push(format!("{}:", key("parts")));
         for p in &view.parts {
-            lines.push(format!(
-                "  {}: {}",
-                p.number,
-                yaml(&shorten(&keep_core::summarize::part_line(&p.summary)))
-            ));
+            lines.push(format!("  {}: {}", p.number, yaml(&part_line(&p.summary))));
         }
     }
     lines.push(format!("{}: {}", key("created"), view.note.created));
@@ -282,6 +278,12 @@ fn shorten(line: &str) -> String {
     } else {
         line.to_string()
     }
+}
+
+/// How a part is listed: its heading and first sentence, or what its code
+/// is (see `keep_core::summarize::part_line`), shortened.
+pub fn part_line(text: &str) -> String {
+    shorten(&keep_core::summarize::part_line(text))
 }
 
 /// The first line of a summary, shortened for listings.
