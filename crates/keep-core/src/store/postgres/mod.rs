@@ -31,6 +31,7 @@ use crate::error::{Error, Result};
 const MIGRATIONS: &[(i64, &str)] = &[
     (1, include_str!("migrations/0001_init.sql")),
     (2, include_str!("migrations/0002_words.sql")),
+    (3, include_str!("migrations/0003_listing_order.sql")),
 ];
 
 /// The advisory lock every writer holds for its transaction ("keep").

@@ -1,0 +1,9 @@
+-- Listings are ordered by a date, newest first, then by id: an index in
+-- exactly that order lets the first page stop early even when many notes
+-- share one date.
+DROP INDEX IF EXISTS notes_updated;
+DROP INDEX IF EXISTS notes_created;
+DROP INDEX IF EXISTS notes_accessed;
+CREATE INDEX IF NOT EXISTS notes_updated_order  ON notes (updated DESC, id);
+CREATE INDEX IF NOT EXISTS notes_created_order  ON notes (created DESC, id);
+CREATE INDEX IF NOT EXISTS notes_accessed_order ON notes (accessed DESC, id);
