@@ -470,7 +470,7 @@ fn check_finds_damage_and_repair_mends_it_without_changing_a_note() {
         let conn = rusqlite::Connection::open(&db).unwrap();
         let root = conn
             .query_row(
-                "SELECT rootpage FROM sqlite_master WHERE name = 'notes_updated'",
+                "SELECT rootpage FROM sqlite_master WHERE name = 'notes_updated_order'",
                 [],
                 |r| r.get(0),
             )
