@@ -59,6 +59,14 @@ async def one_session(n, out):
                 await asyncio.sleep(PAUSE)
 
 
+def describe(error):
+    """An error and, for a task group's, the errors inside it."""
+    inner = getattr(error, "exceptions", None)
+    if inner:
+        return "; ".join(describe(e) for e in inner)
+    return f"{type(error).__name__}: {error!r}"
+
+
 async def main():
     out = {"errors": [], "ids": [], "recall_ms": []}
     results = await asyncio.gather(
@@ -66,7 +74,7 @@ async def main():
     )
     for r in results:
         if isinstance(r, BaseException):
-            out["errors"].append(f"{type(r).__name__}: {r}")
+            out["errors"].append(describe(r))
     ms = sorted(out["recall_ms"])
     pick = lambda q: round(ms[min(len(ms) - 1, int(len(ms) * q))], 1) if ms else None
     print(json.dumps({
