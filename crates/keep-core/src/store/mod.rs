@@ -8,6 +8,7 @@
 //! half-written.
 
 mod backend;
+mod order;
 pub(crate) mod plan;
 mod postgres;
 mod sqlite;

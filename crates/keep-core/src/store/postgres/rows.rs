@@ -507,12 +507,7 @@ impl PgDb<'_> {
         let mut q = Query::new(format!("SELECT {NOTE_COLUMNS} FROM notes n WHERE TRUE"));
         push_filter(filter, &mut q);
         push_listing(filter, &mut q);
-        q.push(match order {
-            ListOrder::Updated => " ORDER BY n.updated DESC, n.id",
-            ListOrder::Accessed => " ORDER BY n.accessed DESC, n.id",
-            ListOrder::Created => " ORDER BY n.created DESC, n.id",
-            ListOrder::Id => " ORDER BY n.id",
-        });
+        q.push(crate::store::order::order_by(order));
         let limit = q.arg(limit.map(|l| l as i64));
         let offset = q.arg(offset as i64);
         q.push(&format!(" LIMIT {limit} OFFSET {offset}"));

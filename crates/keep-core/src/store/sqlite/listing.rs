@@ -31,12 +31,7 @@ fn listing_query(
     let mut args = Vec::new();
     push_filter_sql(filter, &mut sql, &mut args);
     push_listing_sql(filter, &mut sql, &mut args);
-    sql.push_str(match order {
-        ListOrder::Updated => " ORDER BY n.updated DESC, n.id",
-        ListOrder::Accessed => " ORDER BY n.accessed DESC, n.id",
-        ListOrder::Created => " ORDER BY n.created DESC, n.id",
-        ListOrder::Id => " ORDER BY n.id",
-    });
+    sql.push_str(crate::store::order::order_by(order));
     sql.push_str(" LIMIT ? OFFSET ?");
     args.push(Value::Integer(limit.map_or(-1, |l| l as i64)));
     args.push(Value::Integer(offset as i64));
