@@ -639,6 +639,12 @@ fn links_between_real_documents_become_edges_both_ways_without_stubs() {
     let env = Env::new();
     let dir = env.path("linked");
     copy_tree(&repo_root().join("testdata/real/linked"), &dir);
+    // sqlite's about.html is vendored once, as the page test's.
+    std::fs::copy(
+        repo_root().join("testdata/real/sqlite-about.html"),
+        dir.join("sqlite/about.html"),
+    )
+    .unwrap();
     let id = |rel: &str| format!("file://{}", dir.join(rel).display());
     let edges = |rel: &str| -> Vec<(String, String)> {
         let note = &env.json(&["get", &id(rel)])[0];
