@@ -19,6 +19,7 @@ mod models;
 mod no_surprises;
 mod now_move;
 mod pipelines;
+mod providers;
 mod put_get;
 mod real_documents;
 mod recall;

@@ -89,6 +89,16 @@ pub enum Error {
     #[error("{0}")]
     ModelUnavailable(String),
 
+    /// A model server (a provider) could not be reached, failed, or gave
+    /// an answer keep cannot use; `server` names it (never its key).
+    #[error("{server}: {reason}")]
+    Provider { server: String, reason: String },
+
+    /// A model server that cannot be reached now (refused, no such
+    /// host): the work waits for it.
+    #[error("{server}: {reason}")]
+    ProviderUnreachable { server: String, reason: String },
+
     /// The configured model does not match the vectors in the store.
     #[error("{0}")]
     ModelMismatch(String),

@@ -10,6 +10,7 @@ pub mod models;
 pub mod settings;
 
 pub mod keeper;
+pub mod provider;
 pub mod recall;
 pub mod spent;
 pub mod summarize;

@@ -42,7 +42,51 @@ pub struct Settings {
     /// background (by a server, or a process the front end starts), so a
     /// search need not tell the user to run `keep reindex`.
     pub backlog_drains: bool,
+    /// Language, speech and embedding models served over HTTP, each off
+    /// unless configured.
+    pub providers: Providers,
 }
+
+/// The model servers keep may ask for work (OpenAI-compatible APIs).
+#[derive(Debug, Clone, Default)]
+pub struct Providers {
+    /// Writes a note's summary (chat completions), in the background.
+    pub summarize: Option<Provider>,
+    /// Cuts a document into parts with their own summaries and tags.
+    pub analyze: Option<Provider>,
+    /// Turns speech into text (`/audio/transcriptions`).
+    pub transcribe: Option<Provider>,
+    /// Embeds text instead of the built-in model (`/embeddings`).
+    pub embed: Option<Provider>,
+}
+
+/// One model on one server.
+#[derive(Clone, PartialEq, Eq)]
+pub struct Provider {
+    /// The API's base, e.g. `http://127.0.0.1:8080/v1`.
+    pub base_url: String,
+    /// The model the server is asked for.
+    pub model: String,
+    /// The key sent as a bearer token, read from the variable the config
+    /// file names; never shown.
+    pub api_key: Option<String>,
+    /// How long one request may take in all.
+    pub timeout: Duration,
+}
+
+impl std::fmt::Debug for Provider {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Provider")
+            .field("base_url", &self.base_url)
+            .field("model", &self.model)
+            .field("api_key", &self.api_key.as_ref().map(|_| "(set)"))
+            .field("timeout", &self.timeout)
+            .finish()
+    }
+}
+
+/// Default time limit of one request to a provider.
+pub const DEFAULT_PROVIDER_TIMEOUT: Duration = Duration::from_secs(120);
 
 /// The program and arguments that run a child extractor (see
 /// `keep_core::serve_extraction_worker`).
@@ -80,6 +124,7 @@ impl Settings {
             half_life_days: DEFAULT_HALF_LIFE_DAYS,
             extract_worker: None,
             backlog_drains: false,
+            providers: Providers::default(),
         }
     }
 }

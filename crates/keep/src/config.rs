@@ -7,7 +7,10 @@ use std::path::PathBuf;
 use std::time::Duration;
 
 use keep_core::model::{Clock, Timestamp};
-use keep_core::settings::{DEFAULT_FETCH_TIMEOUT, DEFAULT_HALF_LIFE_DAYS, ModelSettings};
+use keep_core::settings::{
+    DEFAULT_FETCH_TIMEOUT, DEFAULT_HALF_LIFE_DAYS, DEFAULT_PROVIDER_TIMEOUT, ModelSettings,
+    Provider, Providers,
+};
 use keep_core::{Settings, WorkerCommand};
 use serde::Deserialize;
 
@@ -110,6 +113,33 @@ struct ConfigFile {
     background_embed: Option<bool>,
     /// A file holding the database password (its first line).
     password_file: Option<PathBuf>,
+    /// Model servers for summaries, parts, transcripts and embeddings.
+    #[serde(default)]
+    providers: ProvidersFile,
+}
+
+/// `[providers.*]`: each table optional.
+#[derive(Debug, Clone, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct ProvidersFile {
+    summarize: Option<ProviderFile>,
+    analyze: Option<ProviderFile>,
+    transcribe: Option<ProviderFile>,
+    embed: Option<ProviderFile>,
+}
+
+/// One `[providers.NAME]` table.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct ProviderFile {
+    /// The API's base URL, e.g. `http://127.0.0.1:8080/v1`.
+    base_url: String,
+    /// The model the server is asked for.
+    model: String,
+    /// The environment variable that holds the API key.
+    api_key_env: Option<String>,
+    /// Seconds one request may take [default: 120].
+    timeout_secs: Option<f64>,
 }
 
 /// Everything configurable, resolved.
@@ -139,6 +169,8 @@ pub struct Config {
     pub background_embed: bool,
     /// The browser's theme from the config file.
     pub theme: Option<String>,
+    /// Model servers keep may ask for work.
+    pub providers: Providers,
     /// `NO_COLOR` is set.
     pub no_color: bool,
     /// Where the browser appends its timings.
@@ -156,35 +188,20 @@ pub struct Config {
     pub home: Option<PathBuf>,
 }
 
-/// A snapshot of the variables keep reads, so resolution is a pure
-/// function of it (and testable).
-#[derive(Debug, Clone, Default)]
+/// A snapshot of the environment, so resolution is a pure function of it
+/// (and testable). Not `Debug`: it may hold keys.
+#[derive(Clone, Default)]
 pub struct Environment {
     vars: Vec<(String, OsString)>,
 }
 
 impl Environment {
-    /// The process environment (only the variables keep reads).
+    /// The process environment: the variables keep reads, and any whose
+    /// name the config file gives (`api_key_env`).
     pub fn capture() -> Self {
-        let wanted = |k: &str| {
-            k.starts_with("KEEP_")
-                || matches!(
-                    k,
-                    "NO_COLOR"
-                        | "ORT_DYLIB_PATH"
-                        | "VISUAL"
-                        | "EDITOR"
-                        | "PAGER"
-                        | "PGPASSWORD"
-                        | "PGPASSFILE"
-                )
-        };
         Environment {
             vars: std::env::vars_os()
-                .filter_map(|(k, v)| {
-                    let k = k.into_string().ok()?;
-                    wanted(&k).then_some((k, v))
-                })
+                .filter_map(|(k, v)| Some((k.into_string().ok()?, v)))
                 .collect(),
         }
     }
@@ -279,8 +296,10 @@ impl Config {
             })?,
             None => file.background_embed.unwrap_or(true),
         };
+        let providers = providers(file.providers, env)?;
         Ok(Config {
             store,
+            providers,
             background_embed,
             database,
             database_password,
@@ -332,8 +351,64 @@ impl Config {
             half_life_days: self.half_life_days,
             extract_worker: extract_worker(),
             backlog_drains: self.background_embed,
+            providers: self.providers.clone(),
         })
     }
+}
+
+/// The providers of the config file, checked: an `analyze` table may be
+/// left out when `summarize` names a model (the same one cuts parts).
+fn providers(file: ProvidersFile, env: &Environment) -> Result<Providers, ConfigError> {
+    let one =
+        |name: &str, table: Option<ProviderFile>| table.map(|t| provider(name, t, env)).transpose();
+    let summarize = one("summarize", file.summarize)?;
+    let analyze = one("analyze", file.analyze)?.or_else(|| summarize.clone());
+    Ok(Providers {
+        summarize,
+        analyze,
+        transcribe: one("transcribe", file.transcribe)?,
+        embed: one("embed", file.embed)?,
+    })
+}
+
+fn provider(name: &str, table: ProviderFile, env: &Environment) -> Result<Provider, ConfigError> {
+    let bad = |what: String| ConfigError(format!("config file: [providers.{name}]: {what}"));
+    let url = table.base_url.trim().to_string();
+    let Some(rest) = url
+        .strip_prefix("http://")
+        .or_else(|| url.strip_prefix("https://"))
+    else {
+        return Err(bad(format!(
+            "base_url '{url}' is not an http:// or https:// URL"
+        )));
+    };
+    if rest.split('/').next().unwrap_or("").contains('@') {
+        return Err(bad(
+            "base_url holds credentials; name the variable that holds the key in api_key_env"
+                .into(),
+        ));
+    }
+    if table.model.trim().is_empty() {
+        return Err(bad("model is empty".into()));
+    }
+    let api_key = match &table.api_key_env {
+        Some(var) => Some(
+            env.text(var)
+                .ok_or_else(|| bad(format!("api_key_env names {var}, which is not set")))?,
+        ),
+        None => None,
+    };
+    let timeout = match table.timeout_secs {
+        Some(s) if s.is_finite() && s > 0.0 => Duration::from_secs_f64(s),
+        Some(s) => return Err(bad(format!("timeout_secs {s} is not a positive number"))),
+        None => DEFAULT_PROVIDER_TIMEOUT,
+    };
+    Ok(Provider {
+        base_url: url,
+        model: table.model.trim().to_string(),
+        api_key,
+        timeout,
+    })
 }
 
 /// The password for database `url`, which has none of its own: the first

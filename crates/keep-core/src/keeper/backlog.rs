@@ -49,7 +49,7 @@ impl Keeper {
     /// The embedder, loading the configured model on first use.
     pub fn embedder(&mut self) -> Result<&mut dyn Embedder> {
         let loaded = match &self.embedder {
-            EmbedderSlot::Unloaded => Some(load_model(&self.settings.model, self.load_for)),
+            EmbedderSlot::Unloaded => Some(load_model(&self.settings, self.load_for)),
             EmbedderSlot::Shared(model) => Some(model.embedder()),
             EmbedderSlot::Ready(_) | EmbedderSlot::Failed(_) => None,
         };
@@ -74,7 +74,7 @@ impl Keeper {
             EmbedderSlot::Shared(model) => model,
             EmbedderSlot::Ready(embedder) => SharedModel::new(move || Ok(embedder)),
             EmbedderSlot::Unloaded | EmbedderSlot::Failed(_) => {
-                let settings = self.settings.model.clone();
+                let settings = self.settings.clone();
                 SharedModel::new(move || load_model(&settings, LoadFor::ManyQueries))
             }
         };
@@ -269,12 +269,18 @@ impl Keeper {
     }
 }
 
-/// Loads the model the settings name.
+/// Loads the model the settings name: a provider's when one is
+/// configured for embeddings, else the built-in one.
 fn load_model(
-    settings: &crate::settings::ModelSettings,
+    settings: &crate::settings::Settings,
     load_for: LoadFor,
 ) -> Result<Box<dyn Embedder>> {
-    let paths = ModelPaths::from_settings(settings)?;
+    if let Some(provider) = &settings.providers.embed {
+        return Ok(Box::new(crate::provider::ProviderEmbedder::connect(
+            provider.clone(),
+        )?));
+    }
+    let paths = ModelPaths::from_settings(&settings.model)?;
     Ok(Box::new(OnnxEmbedder::load(&paths, load_for)?))
 }
 

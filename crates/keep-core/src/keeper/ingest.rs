@@ -450,7 +450,8 @@ impl Keeper {
         let contents: Vec<(usize, Content, PutOptions)> = batch
             .into_iter()
             .map(|(index, doc, hash)| {
-                let (content, put) = content_of(&jobs[index], *doc, hash, opts);
+                let (mut content, put) = content_of(&jobs[index], *doc, hash, opts);
+                self.queue_provider_work(&mut content, put.summary.is_some());
                 (index, content, put)
             })
             .collect();

@@ -11,6 +11,7 @@ mod history;
 mod ingest;
 mod lease;
 mod paths;
+mod providers;
 mod read;
 mod transfer;
 mod truth;
@@ -35,6 +36,7 @@ pub use ingest::{
     WalkOptions, is_url,
 };
 pub use lease::{EMBED_LEASE, WATCH_LEASE, lease_holder, wall_ms};
+pub use providers::{Analysis, AnalysisPart, ProviderWork};
 pub use read::{FilterSpec, NoteView, parse_filters};
 pub use transfer::ImportOutcome;
 pub use truth::{Duplicate, Feedback, OnDuplicate};
@@ -137,6 +139,9 @@ impl Keeper {
     /// The id of the configured embedding model (what its vectors are
     /// recorded as), without loading it.
     pub fn model_id(&self) -> Result<String> {
+        if let Some(provider) = &self.settings.providers.embed {
+            return Ok(crate::provider::embedder::model_id(provider));
+        }
         crate::embed::ModelPaths::from_settings(&self.settings.model)?.model_id()
     }
 

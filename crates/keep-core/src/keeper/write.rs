@@ -164,6 +164,16 @@ pub(super) fn write_content(
     tags.remove_key(keys::STUB);
     tags.remove_key(keys::OCR);
     tags.remove_key(keys::DELETED);
+    // New text: what models made of the old text no longer holds.
+    for key in [
+        keys::SUMMARIZE,
+        keys::SUMMARY_MODEL,
+        keys::TRANSCRIBE,
+        keys::TRANSCRIPT_MODEL,
+        keys::PARTS_MODEL,
+    ] {
+        tags.remove_key(key);
+    }
     for key in content
         .provider_tags
         .keys()
@@ -190,9 +200,11 @@ pub(super) fn write_content(
         accessed: now,
     };
     // The text changed, or it was read again now that OCR is installed.
-    let new_text = existing
-        .as_ref()
-        .is_none_or(|(_, n)| n.content_hash != next.content_hash || n.tags.contains_key(keys::OCR));
+    let new_text = existing.as_ref().is_none_or(|(_, n)| {
+        n.content_hash != next.content_hash
+            || n.tags.contains_key(keys::OCR)
+            || n.tags.contains_key(keys::TRANSCRIBE)
+    });
     let status = write_state(db, existing.as_ref(), &next, now)?;
     if status != WriteStatus::Unchanged && new_text {
         let rid = db.note_rid(&next.id)?.expect("just written");
@@ -258,7 +270,7 @@ fn summary_for(content: &Content, opts: &PutOptions) -> Result<String> {
 
 /// A part's `_section` tag: the document's title, then the headings the
 /// part sits under (`Guide > Install > On Debian`).
-fn section_tags(title: Option<&str>, section: Option<&str>) -> Tags {
+pub(super) fn section_tags(title: Option<&str>, section: Option<&str>) -> Tags {
     let mut path: Vec<&str> = title.into_iter().collect();
     for heading in section.into_iter().flat_map(|s| s.split(" > ")) {
         if path.last() != Some(&heading) && !(path.len() == 1 && title == Some(heading)) {
@@ -399,7 +411,8 @@ impl Keeper {
         Ok(outcome)
     }
 
-    fn put_content(&mut self, content: Content, opts: PutOptions) -> Result<WriteOutcome> {
+    fn put_content(&mut self, mut content: Content, opts: PutOptions) -> Result<WriteOutcome> {
+        self.queue_provider_work(&mut content, opts.summary.is_some());
         let now = self.now();
         let status = self
             .store
@@ -422,6 +435,7 @@ impl Keeper {
             }
         }
         let now = self.now();
+        let summaries_follow_tags = self.settings.providers.summarize.is_some();
         self.store.write(|db| {
             let (rid, current) = db.note(id)?.ok_or_else(|| Error::NotFound(id.into()))?;
             let mut next = current.clone();
@@ -432,6 +446,15 @@ impl Keeper {
                 next.tags.remove_value(k, v);
             }
             next.tags.merge(&edit.add);
+            // A model's summary was written for the reader the tags
+            // describe: new tags ask for a new one.
+            if summaries_follow_tags
+                && next.tags.contains_key(keys::SUMMARY_MODEL)
+                && next.tags.user_tags() != current.tags.user_tags()
+            {
+                next.tags.remove_key(keys::SUMMARIZE);
+                next.tags.insert(keys::SUMMARIZE, "pending");
+            }
             next.updated = now;
             next.accessed = now;
             let status = write_state(db, Some(&(rid, current)), &next, now)?;

@@ -27,6 +27,18 @@ pub const SUPERSEDES: &str = "supersedes";
 /// (`may-supersede=ID`), set by `put`; `supersede` turns it into
 /// `supersedes`. A user key, so removing it dismisses the suggestion.
 pub const MAY_SUPERSEDE: &str = "may-supersede";
+/// Work a provider owes a note: `pending` while queued, `failed: REASON`
+/// when the model's answer could not be used (the note keeps what it
+/// had). `_summarize` asks for a language model's summary, `_transcribe`
+/// for the transcript of an audio file.
+pub const SUMMARIZE: &str = "_summarize";
+pub const TRANSCRIBE: &str = "_transcribe";
+/// The model that wrote a note's summary, its transcript, or its parts.
+pub const SUMMARY_MODEL: &str = "_summary_model";
+pub const TRANSCRIPT_MODEL: &str = "_transcript_model";
+pub const PARTS_MODEL: &str = "_parts_model";
+/// On a part a model chose: what the model says the part is about.
+pub const PART_SUMMARY: &str = "_part_summary";
 /// The one system tag a user may write: `_inverse` on a `.tag/KEY` note,
 /// which declares KEY an edge and names its inverse.
 pub const INVERSE: &str = "_inverse";

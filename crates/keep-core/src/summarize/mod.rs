@@ -383,7 +383,7 @@ fn sentences(text: &str, text_only: bool) -> Vec<Sentence<'_>> {
     out
 }
 
-fn content_words(text: &str) -> impl Iterator<Item = String> + '_ {
+pub(crate) fn content_words(text: &str) -> impl Iterator<Item = String> + '_ {
     text.split(|c: char| !c.is_alphanumeric())
         .filter(|w| w.chars().count() >= 3)
         .map(str::to_lowercase)

@@ -1,6 +1,7 @@
 //! The command line: argument definitions (one file per subcommand), the
 //! shared context, and dispatch. Commands parse, call `Keeper`, render.
 
+mod analyze;
 mod backup;
 mod check;
 mod complete;
@@ -83,6 +84,7 @@ pub enum Command {
     #[command(flatten)]
     Delegated(Delegated),
     Reindex(reindex::Args),
+    Analyze(analyze::Args),
     Check(check::Args),
     Repair(repair::Args),
     Backup(backup::Args),
@@ -171,6 +173,7 @@ impl Command {
             self,
             Command::Delegated(
                 Delegated::Put(_)
+                    | Delegated::Tag(_)
                     | Delegated::Find(_)
                     | Delegated::Import(_)
                     | Delegated::Revert(_)
@@ -471,6 +474,7 @@ pub(crate) fn dispatch(ctx: &mut Ctx, command: Option<Command>) -> CliResult {
         None => now::run(ctx, now::Args::default()),
         Some(Command::Delegated(command)) => run_delegated(ctx, command),
         Some(Command::Reindex(args)) => reindex::run(ctx, args),
+        Some(Command::Analyze(args)) => analyze::run(ctx, args),
         Some(Command::Check(args)) => check::run(ctx, args),
         Some(Command::Repair(args)) => repair::run(ctx, args),
         Some(Command::Backup(args)) => backup::run(ctx, args),

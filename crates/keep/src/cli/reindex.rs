@@ -6,7 +6,9 @@ use super::{CliResult, Ctx, Status};
 /// Embed everything that has no vector yet, with the configured model.
 ///
 /// Images and scanned PDFs stored while the OCR models were missing are
-/// read again from their files first, so their text is found too.
+/// read again from their files first, so their text is found too. When
+/// providers are configured, the transcripts and summaries they owe are
+/// made first, and reindex waits until none is left.
 ///
 /// Notes stored while no model was available, imported notes and versions
 /// get their vectors; a vector is copied from any row with the same text
@@ -22,6 +24,26 @@ pub struct Args {
 
 pub fn run(ctx: &mut Ctx, args: Args) -> CliResult {
     let bars = ctx.out.bars();
+    let waiting = ctx.keeper()?.provider_work_waiting()?;
+    let bar = bars.bar(waiting);
+    let mut done = 0;
+    let providers = ctx.keeper()?.work_providers(None, None, &mut |what, id| {
+        bar.set_position(done);
+        bar.set_message(format!("{what} {id}"));
+        done += 1;
+    });
+    bar.finish_and_clear();
+    let (providers, unreachable) = match providers {
+        Ok(work) => (work, None),
+        Err(e @ keep_core::Error::ProviderUnreachable { .. }) => (Default::default(), Some(e)),
+        Err(e) => return Err(e.into()),
+    };
+    for (id, reason) in &providers.failed {
+        ctx.out.warn(&format!("{id}: kept as it was: {reason}"));
+    }
+    if let Some(e) = &unreachable {
+        ctx.out.warn(&format!("{e}; the work waits for it"));
+    }
     let mut bar = indicatif::ProgressBar::hidden();
     let report = ctx.keeper()?.reindex(args.all, &mut |done, total| {
         if done == 0 {
@@ -32,7 +54,11 @@ pub fn run(ctx: &mut Ctx, args: Args) -> CliResult {
     })?;
     bar.finish_and_clear();
     match ctx.format {
-        Format::Json => ctx.out.json(&report)?,
+        Format::Json => {
+            let mut value = serde_json::to_value(&report).map_err(std::io::Error::other)?;
+            value["providers"] = serde_json::to_value(&providers).map_err(std::io::Error::other)?;
+            ctx.out.json(&value)?
+        }
         Format::Ids => {}
         Format::Text => {
             ctx.out.line(&format!(
@@ -44,6 +70,17 @@ pub fn run(ctx: &mut Ctx, args: Args) -> CliResult {
                 report.dimensions,
                 if report.rebuilt { ", rebuilt" } else { "" }
             ))?;
+            if providers.summarized + providers.transcribed + providers.remaining > 0
+                || !providers.failed.is_empty()
+            {
+                ctx.out.line(&format!(
+                    "{} summarised, {} transcribed by providers, {} failed, {} waiting",
+                    providers.summarized,
+                    providers.transcribed,
+                    providers.failed.len(),
+                    providers.remaining
+                ))?;
+            }
             if report.ocr_read + report.ocr_waiting > 0 {
                 ctx.out.line(&format!(
                     "{} read by OCR, {} still waiting for OCR",
@@ -51,6 +88,9 @@ pub fn run(ctx: &mut Ctx, args: Args) -> CliResult {
                 ))?;
             }
         }
+    }
+    if unreachable.is_some() {
+        return Ok(Status::Failed(1));
     }
     Ok(Status::Success)
 }

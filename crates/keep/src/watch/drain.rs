@@ -1,4 +1,5 @@
-//! The embedding backlog drains by itself. Notes stored without a vector
+//! The backlog drains by itself: work owed by configured providers
+//! (transcripts, summaries), then vectors. Notes stored without a vector
 //! (a folder put that was stopped, text put with `--id`, an import without
 //! vectors) get one from whichever process holds the store's embed lease:
 //! a server's or browser's background thread, a folder watcher when it is
@@ -78,24 +79,43 @@ impl Drainer {
             Err(e) => return self.failed(keeper, e.to_string()),
         }
         let until = Instant::now() + budget;
+        if keeper.provider_work_waiting().unwrap_or(0) > 0 {
+            // One note at a time: a model's answer takes seconds, and the
+            // lease is renewed between them.
+            return match keeper.work_providers(Some(1), None, &mut |_, _| {}) {
+                Ok(work) => {
+                    for (id, reason) in work.failed {
+                        eprintln!("keep: {id}: kept as it was: {reason}");
+                    }
+                    Step::Worked
+                }
+                Err(e) => self.failed(keeper, e.to_string()),
+            };
+        }
         match keeper.embed_pending_with(limit, Some(until), &mut |_| {}) {
             Ok(_) => Step::Worked,
             Err(e) => self.failed(keeper, e.to_string()),
         }
     }
 
+    /// Notes waiting for a vector or for a provider's work.
+    fn waiting(keeper: &Keeper) -> usize {
+        keeper.pending_embeddings().unwrap_or(0).max(0) as usize
+            + keeper.provider_work_waiting().unwrap_or(0)
+    }
+
     /// Whether rows wait for a vector. With none, the lease is given up
     /// and the count taken again: a writer that saw the lease held before
     /// it was given up left its rows to this process.
     fn anything_waits(&mut self, keeper: &mut Keeper) -> bool {
-        if keeper.pending_embeddings().unwrap_or(0) > 0 {
+        if Self::waiting(keeper) > 0 {
             return true;
         }
         if !self.holding {
             return false;
         }
         self.release(keeper);
-        keeper.pending_embeddings().unwrap_or(0) > 0
+        Self::waiting(keeper) > 0
     }
 
     fn failed(&mut self, keeper: &mut Keeper, reason: String) -> Step {
@@ -161,12 +181,13 @@ pub fn run_detached() -> u8 {
 }
 
 /// After a command that may have left notes waiting: starts a detached
-/// drain when something waits, a model is installed, the setting allows it
+/// drain when vectors wait and a model is installed, or a provider's work
+/// waits, the setting allows it
 /// and no live process holds the embed lease. Never fails the command.
 pub fn start_if_waiting(keeper: &Keeper, config: &Config) {
+    let vectors_wait = keeper.pending_embeddings().unwrap_or(0) > 0 && keeper.model_id().is_ok();
     if !config.background_embed
-        || keeper.pending_embeddings().unwrap_or(0) == 0
-        || keeper.model_id().is_err()
+        || !(vectors_wait || keeper.provider_work_waiting().unwrap_or(0) > 0)
         || keeper
             .live_lease(EMBED_LEASE, wall_ms())
             .map_or(true, |l| l.is_some())

@@ -1,0 +1,86 @@
+//! Embeddings from a provider's `/embeddings`, as an `Embedder`: the
+//! store records its vectors as the provider's model (`provider:NAME`)
+//! with the dimensions the first answer had.
+
+use super::client;
+use crate::embed::Embedder;
+use crate::error::{Error, Result};
+use crate::settings::Provider;
+
+/// Texts sent in one request.
+const REQUEST_TEXTS: usize = 32;
+/// Each text is cut to this many characters: servers refuse input longer
+/// than their context, and a note's meaning is in its opening.
+const TEXT_CHARS: usize = 2000;
+
+pub struct ProviderEmbedder {
+    provider: Provider,
+    id: String,
+    dims: usize,
+}
+
+impl ProviderEmbedder {
+    /// Connects: one request learns the dimensions.
+    pub fn connect(provider: Provider) -> Result<Self> {
+        let probe = client::embed(&provider, &["dimensions"]).map_err(unavailable)?;
+        let dims = probe.first().map_or(0, Vec::len);
+        Ok(ProviderEmbedder {
+            id: model_id(&provider),
+            provider,
+            dims,
+        })
+    }
+}
+
+/// A server that fails makes the model unavailable: notes wait for their
+/// vectors and recall uses keywords, as without a model.
+fn unavailable(e: Error) -> Error {
+    Error::ModelUnavailable(e.to_string())
+}
+
+/// What a provider's vectors are recorded as.
+pub fn model_id(provider: &Provider) -> String {
+    format!("provider:{}", provider.model)
+}
+
+impl Embedder for ProviderEmbedder {
+    fn model_id(&self) -> &str {
+        &self.id
+    }
+
+    fn dimensions(&self) -> usize {
+        self.dims
+    }
+
+    fn embed_some(
+        &mut self,
+        texts: &[&str],
+        keep_going: &mut dyn FnMut(usize) -> bool,
+    ) -> Result<Vec<(usize, Vec<f32>)>> {
+        let mut out = Vec::with_capacity(texts.len());
+        for (n, batch) in texts.chunks(REQUEST_TEXTS).enumerate() {
+            let cut: Vec<String> = batch
+                .iter()
+                .map(|t| super::summary::cut(t, TEXT_CHARS))
+                .collect();
+            let refs: Vec<&str> = cut.iter().map(String::as_str).collect();
+            let vectors = client::embed(&self.provider, &refs).map_err(unavailable)?;
+            if let Some(bad) = vectors.iter().find(|v| v.len() != self.dims) {
+                return Err(client::failed(
+                    &self.provider,
+                    format!(
+                        "an embedding has {} dimensions, not {} like the others",
+                        bad.len(),
+                        self.dims
+                    ),
+                ));
+            }
+            let start = n * REQUEST_TEXTS;
+            out.extend(vectors.into_iter().enumerate().map(|(i, v)| (start + i, v)));
+            if !keep_going(batch.len()) {
+                break;
+            }
+        }
+        Ok(out)
+    }
+}
