@@ -16,6 +16,9 @@ _keep() {
             ",$1")
                 cmd="keep"
                 ;;
+            keep,analyze)
+                cmd="keep__subcmd__analyze"
+                ;;
             keep,backup)
                 cmd="keep__subcmd__backup"
                 ;;
@@ -87,6 +90,9 @@ _keep() {
                 ;;
             keep,watch)
                 cmd="keep__subcmd__watch"
+                ;;
+            keep__subcmd__help,analyze)
+                cmd="keep__subcmd__help__subcmd__analyze"
                 ;;
             keep__subcmd__help,backup)
                 cmd="keep__subcmd__help__subcmd__backup"
@@ -209,8 +215,26 @@ _keep() {
 
     case "${cmd}" in
         keep)
-            opts="-h -V --store --json --ids --help --version put get list find tag del revert rate supersede now move export import reindex check repair backup models doctor mcp serve watch ui help"
+            opts="-h -V --store --json --ids --help --version put get list find tag del revert rate supersede now move export import reindex analyze check repair backup models doctor mcp serve watch ui help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 1 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --store)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        keep__subcmd__analyze)
+            opts="-h --heuristic --store --json --ids --help"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
@@ -421,8 +445,22 @@ _keep() {
             return 0
             ;;
         keep__subcmd__help)
-            opts="put get list find tag del revert rate supersede now move export import reindex check repair backup models doctor mcp serve watch ui help"
+            opts="put get list find tag del revert rate supersede now move export import reindex analyze check repair backup models doctor mcp serve watch ui help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        keep__subcmd__help__subcmd__analyze)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi

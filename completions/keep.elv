@@ -39,6 +39,7 @@ set edit:completion:arg-completer[keep] = {|@words|
             cand export 'Export every note, with tags, full history and parts, as JSON Lines'
             cand import 'Import notes from a file written by ''keep export'''
             cand reindex 'Embed everything that has no vector yet, with the configured model'
+            cand analyze 'Cut a note into meaningful parts with a language model'
             cand check 'Verify the store: the database file, indexes, vectors, numbering'
             cand repair 'Make the indexes, vectors and codes again, without changing a note'
             cand backup 'Write a consistent copy of the store to a new file'
@@ -215,6 +216,14 @@ set edit:completion:arg-completer[keep] = {|@words|
             cand -h 'Print help (see more with ''--help'')'
             cand --help 'Print help (see more with ''--help'')'
         }
+        &'keep;analyze'= {
+            cand --store 'Store directory, holding keep.db, or a PostgreSQL URL (postgres://USER@HOST/DB) (or KEEP_STORE) [default: the platform data directory + /keep]'
+            cand --heuristic 'Cut by headings and paragraphs instead of asking a model'
+            cand --json 'Print one JSON document instead of text'
+            cand --ids 'Print only ids, one per line (for xargs)'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+        }
         &'keep;check'= {
             cand --store 'Store directory, holding keep.db, or a PostgreSQL URL (postgres://USER@HOST/DB) (or KEEP_STORE) [default: the platform data directory + /keep]'
             cand --json 'Print one JSON document instead of text'
@@ -355,6 +364,7 @@ set edit:completion:arg-completer[keep] = {|@words|
             cand export 'Export every note, with tags, full history and parts, as JSON Lines'
             cand import 'Import notes from a file written by ''keep export'''
             cand reindex 'Embed everything that has no vector yet, with the configured model'
+            cand analyze 'Cut a note into meaningful parts with a language model'
             cand check 'Verify the store: the database file, indexes, vectors, numbering'
             cand repair 'Make the indexes, vectors and codes again, without changing a note'
             cand backup 'Write a consistent copy of the store to a new file'
@@ -393,6 +403,8 @@ set edit:completion:arg-completer[keep] = {|@words|
         &'keep;help;import'= {
         }
         &'keep;help;reindex'= {
+        }
+        &'keep;help;analyze'= {
         }
         &'keep;help;check'= {
         }

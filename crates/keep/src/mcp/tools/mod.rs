@@ -6,6 +6,7 @@
 //! small: summaries rather than full texts by default, a default and a
 //! hard maximum on the number of notes, and a byte cap.
 
+mod analyze;
 mod feedback;
 mod forget;
 mod get;
@@ -240,6 +241,7 @@ const REGISTRY: &[Entry] = &[
     entry::<related::Related>(),
     entry::<feedback::Feedback>(),
     entry::<supersede::Supersede>(),
+    entry::<analyze::Analyze>(),
 ];
 
 /// The tool definitions, in a stable order.
