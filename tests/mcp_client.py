@@ -33,6 +33,7 @@ TOOLS = {
     "related": (True, False),
     "feedback": (False, False),
     "supersede": (False, False),
+    "analyze": (False, False),
 }
 
 
@@ -225,6 +226,11 @@ async def staying_true(session):
     after = await ok(session, "get", {"id": minutes["id"]})
     check(after["note"]["tags"].get("supersedes") == [gateway["id"]] and "may-supersede" not in after["note"]["tags"], f"accepted: {after}")
     await tool_error(session, "supersede", {"id": minutes["id"]}, "not linked")
+    long_text = "\n\n".join(f"## Step {i}\n\n" + f"Step {i} of the harbour drill checks the lantern and the tide gauge. " * 12 for i in range(1, 6))
+    drill = await ok(session, "remember", {"text": long_text, "id": "harbour-drill"})
+    cut = await ok(session, "analyze", {"id": drill["id"], "heuristic": True})
+    check(cut["model"] is None and len(cut["parts"]) > 1, f"analyze: {cut}")
+    await tool_error(session, "analyze", {"id": drill["id"]}, "no model is configured")
 
     wifi = await ok(session, "remember", {"text": "The guest wifi code is 4471 this week.", "expires": "P7D"})
     check(wifi["status"] == "created", f"expires: {wifi}")
