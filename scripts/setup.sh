@@ -184,27 +184,13 @@ install_debian_package() {
   say "ok    $1"
 }
 
-# tmux runs the browser in a real pseudo-terminal for its end-to-end tests.
-install_tmux() {
-  if command -v tmux >/dev/null 2>&1; then
-    say "ok    $(tmux -V)"
-    return
-  fi
-  say "install tmux (Debian package)"
-  local sudo=""
-  [ "$(id -u)" -eq 0 ] || sudo="sudo"
-  $sudo apt-get update -qq >/dev/null \
-    && $sudo env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq tmux >/dev/null \
-    || die "could not install tmux"
-  say "ok    $(tmux -V)"
-}
-
 install_binary
 install_models
 if [ "$tests" = true ]; then
   install_test_tools
   install_postgres
-  install_tmux
+  # tmux runs the browser in a real pseudo-terminal for its end-to-end tests.
+  install_debian_package tmux tmux
   install_providers
   ./scripts/corpus.sh
 fi
