@@ -241,14 +241,18 @@ fn analyze_gives_parts_made_of_the_documents_own_text() {
         assert_eq!(part["number"], i + 1);
         assert!(!part["title"].as_str().unwrap().is_empty(), "{part}");
         assert!(!part["summary"].as_str().unwrap().is_empty(), "{part}");
-        let text = note(&env, &format!("{id}@P{{{}}}", i + 1));
-        let own = content_words(text["summary"].as_str().unwrap());
-        for tag in part["tags"].as_array().unwrap() {
+        let stored = note(&env, &format!("{id}@P{{{}}}", i + 1))["part"].clone();
+        assert_eq!(stored["part"], i + 1);
+        let own = content_words(stored["summary"].as_str().unwrap());
+        let tags = part["tags"].as_array().unwrap();
+        for tag in tags {
             assert!(
                 content_words(tag.as_str().unwrap()).is_subset(&own),
                 "tag {tag} is in its part"
             );
         }
+        let topics = stored["tags"]["topic"].as_array().cloned().unwrap_or_default();
+        assert_eq!(&topics, tags, "the part carries its tags as topic");
     }
     assert_eq!(
         parts_text(&env, &id),

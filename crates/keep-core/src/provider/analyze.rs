@@ -177,8 +177,8 @@ fn mend(mut proposed: Vec<Proposed>, blocks: &[String]) -> Vec<AnalyzedPart> {
 
 /// A part whose title, summary and tags say only what `text` holds: at
 /// least half of a title's or summary's content words stand in it (else
-/// its opening line and first sentence stand in for them), and a tag of
-/// at most three words is kept only when all its words do.
+/// its opening line and first sentence stand in for them), and a tag is
+/// kept only when it is made of the part's own words.
 fn grounded(p: Proposed, text: &str) -> AnalyzedPart {
     let known: HashSet<String> = content_words(text).collect();
     let held = |s: &str| {
@@ -201,12 +201,7 @@ fn grounded(p: Proposed, text: &str) -> AnalyzedPart {
         .tags
         .iter()
         .map(|t| t.trim().to_lowercase())
-        .filter(|t| {
-            let words: Vec<String> = content_words(t).collect();
-            t.split_whitespace().count() <= 3
-                && !words.is_empty()
-                && words.iter().all(|w| known.contains(w))
-        })
+        .filter(|t| is_grounded_tag(t, &known))
         .collect();
     tags.sort();
     tags.dedup();
@@ -216,6 +211,22 @@ fn grounded(p: Proposed, text: &str) -> AnalyzedPart {
         tags,
         text: text.to_string(),
     }
+}
+
+/// A tag of one to three distinct words, each a content word of the
+/// part's text: "ferry" or "winter timetable", never "the-policy-policy"
+/// or "policy-1.1.1-1.1.1".
+fn is_grounded_tag(tag: &str, known: &HashSet<String>) -> bool {
+    let tokens: Vec<&str> = tag
+        .split(|c: char| !c.is_alphanumeric())
+        .filter(|w| !w.is_empty())
+        .collect();
+    let words: Vec<String> = content_words(tag).collect();
+    let distinct: HashSet<&String> = words.iter().collect();
+    (1..=3).contains(&tokens.len())
+        && words.len() == tokens.len()
+        && distinct.len() == words.len()
+        && words.iter().all(|w| known.contains(w))
 }
 
 fn clean(s: &str) -> String {
@@ -279,6 +290,25 @@ mod tests {
             "an invented title gives way to the text's"
         );
         assert_eq!(parts[0].tags, vec!["ferry".to_string()]);
+    }
+
+    #[test]
+    fn tags_of_repeated_numbered_or_too_many_words_are_dropped() {
+        let known: HashSet<String> = content_words(&doc()).collect();
+        for kept in ["ferry", "winter timetable", "Ferry-Pier"] {
+            assert!(is_grounded_tag(kept, &known), "{kept}");
+        }
+        for dropped in [
+            "ferry-1.1.1-1.1.1",
+            "the-ferry-pier-ferry",
+            "ferry ferry",
+            "ferry timetable winter boats",
+            "the",
+            "",
+            "dragons",
+        ] {
+            assert!(!is_grounded_tag(dropped, &known), "{dropped}");
+        }
     }
 
     #[test]
