@@ -251,7 +251,10 @@ fn analyze_gives_parts_made_of_the_documents_own_text() {
                 "tag {tag} is in its part"
             );
         }
-        let topics = stored["tags"]["topic"].as_array().cloned().unwrap_or_default();
+        let topics = stored["tags"]["topic"]
+            .as_array()
+            .cloned()
+            .unwrap_or_default();
         assert_eq!(&topics, tags, "the part carries its tags as topic");
     }
     assert_eq!(
@@ -346,6 +349,111 @@ fn a_providers_embeddings_replace_the_built_in_model() {
         hits.as_array().unwrap().len(),
         2,
         "both found by their provider vectors"
+    );
+}
+
+#[test]
+fn changing_to_a_providers_embeddings_keeps_meaning_search_on_the_old_vectors_until_the_new_are_made()
+ {
+    let mut env = Env::with_model();
+    env.put(
+        "The ferry to Craignure leaves Oban at a quarter to eight",
+        &[],
+    );
+    env.put("Sourdough needs a starter fed the night before", &[]);
+    let built_in = env.json(&["reindex"])["model"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    let llama = Server::llama(true);
+    configure(&env, &[("embed", &llama.url(), "")]);
+
+    // Nothing re-embedded yet: the built-in model's vectors still answer.
+    let out = env.run(&["find", "boat timetable", "--mode", "semantic", "--json"]);
+    assert!(out.status.success(), "{out:?}");
+    let hits: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert!(
+        hits[0]["summary"].as_str().unwrap().contains("ferry"),
+        "{hits}"
+    );
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains(&format!(
+            "meaning search uses the vectors of {built_in} until provider:smollm2 has made its own"
+        )),
+        "{err}"
+    );
+    let doctor = env.run(&["doctor"]);
+    let said = String::from_utf8_lossy(&doctor.stdout);
+    assert!(said.contains("is making its own"), "{said}");
+
+    // The background drain a command starts makes the new vectors and
+    // puts them in place.
+    env.set("KEEP_BACKGROUND_EMBED", "1");
+    env.put("Buses meet the ferry at Craignure pier", &[]);
+    let started = Instant::now();
+    while started.elapsed() < Duration::from_secs(600) {
+        let out = env.run(&["find", "boat timetable", "--mode", "semantic"]);
+        if out.status.success()
+            && !String::from_utf8_lossy(&out.stderr).contains("uses the vectors of")
+        {
+            break;
+        }
+        std::thread::sleep(Duration::from_millis(500));
+    }
+    eprintln!(
+        "changed model in the background in {:.1} s",
+        started.elapsed().as_secs_f64()
+    );
+    env.set("KEEP_BACKGROUND_EMBED", "0");
+    let report = env.json(&["reindex"]);
+    assert_eq!(report["model"], "provider:smollm2");
+    assert_eq!(report["dimensions"], 576);
+    assert_eq!(report["remaining"], 0);
+    assert!(
+        report.get("switched_from").is_none(),
+        "done before: {report}"
+    );
+    let out = env.run(&["find", "boat timetable", "--mode", "semantic", "--json"]);
+    assert!(
+        out.stderr.is_empty(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let hits: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(
+        hits.as_array().unwrap().len(),
+        3,
+        "all found by the provider's vectors"
+    );
+}
+
+#[test]
+fn reindex_changes_the_model_at_once_and_says_from_what() {
+    let llama = Server::llama(true);
+    let env = Env::with_model();
+    env.put(
+        "The ferry to Craignure leaves Oban at a quarter to eight",
+        &[],
+    );
+    let built_in = env.json(&["reindex"])["model"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    configure(&env, &[("embed", &llama.url(), "")]);
+    let report = env.json(&["reindex"]);
+    assert_eq!(report["switched_from"], built_in.as_str());
+    assert_eq!(report["rebuilt"], true);
+    assert_eq!(report["embedded"], 1);
+    assert_eq!(report["model"], "provider:smollm2");
+    // And back: the built-in model's vectors are made again the same way.
+    std::fs::write(env.path("config.toml"), "").unwrap();
+    let out = env.ok(&["reindex"]);
+    assert!(
+        out.contains(&format!(
+            "every vector made again with {built_in} (was provider:smollm2)"
+        )),
+        "{out}"
     );
 }
 

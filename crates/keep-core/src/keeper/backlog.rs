@@ -37,6 +37,10 @@ pub struct ReindexReport {
     pub dimensions: usize,
     /// True when the old vectors were dropped (another model, or --all).
     pub rebuilt: bool,
+    /// The model the store's vectors came from, when they were made again
+    /// with the configured one.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub switched_from: Option<String>,
     #[serde(flatten)]
     pub work: EmbedReport,
     /// Notes whose images were read by OCR in this run.
@@ -82,6 +86,15 @@ impl Keeper {
         model
     }
 
+    /// The id of the model this keeper embeds with: the one it was given,
+    /// else the configured one (loads nothing).
+    pub(super) fn embedding_model_id(&self) -> Result<String> {
+        match &self.embedder {
+            EmbedderSlot::Ready(e) => Ok(e.model_id().to_string()),
+            _ => self.model_id(),
+        }
+    }
+
     /// The store's vector space when its vectors come from the loaded
     /// model; None when no vectors were ever made. Reads only.
     pub(super) fn searchable_space(&mut self) -> Result<Option<VectorSpace>> {
@@ -93,7 +106,7 @@ impl Keeper {
         }
     }
 
-    fn wanted_space(&mut self) -> Result<VectorSpace> {
+    pub(super) fn wanted_space(&mut self) -> Result<VectorSpace> {
         let embedder = self.embedder()?;
         Ok(VectorSpace {
             model: embedder.model_id().to_string(),
@@ -234,10 +247,13 @@ impl Keeper {
         Ok(vectors)
     }
 
-    /// Re-embeds what is missing; drops every vector first when the store's
-    /// vectors come from another model or `all` is set.
+    /// Re-embeds what is missing. When the store's vectors come from
+    /// another model, the configured one first makes its own beside them
+    /// (a stopped run keeps what it made) and they replace the old ones;
+    /// with `all`, every vector is dropped first.
     /// `progress` hears how many of the waiting rows have vectors so far,
-    /// and how many there were, after each model call.
+    /// and how many there were, after each model call (once for the change
+    /// of model, once for the rows that wait).
     pub fn reindex(
         &mut self,
         all: bool,
@@ -245,23 +261,31 @@ impl Keeper {
     ) -> Result<ReindexReport> {
         let (ocr_read, ocr_waiting) = self.read_pending_ocr()?;
         let wanted = self.wanted_space()?;
-        let current = self.store.db().vector_space()?;
-        let rebuilt = all || current.as_ref().is_some_and(|s| *s != wanted);
-        if rebuilt {
+        if all {
             self.store.write(|db| {
+                db.clear_next_space()?;
                 db.drop_vector_space()?;
                 db.create_vector_space(&wanted)
             })?;
         }
+        let switched = self.switch_model(None, None, progress)?;
+        let rebuilt = all || switched.as_ref().is_some_and(|s| s.completed);
         let total = self.pending_embeddings()?.max(0) as usize;
         progress(0, total);
-        let work = self.embed_pending_with(None, None, &mut |done| {
+        let mut work = self.embed_pending_with(None, None, &mut |done| {
             progress(done.min(total), total);
         })?;
+        if let Some(s) = &switched {
+            work.embedded += s.embedded;
+            if !s.completed {
+                work.remaining += s.remaining;
+            }
+        }
         Ok(ReindexReport {
             model: wanted.model,
             dimensions: wanted.dims,
             rebuilt,
+            switched_from: switched.filter(|s| s.completed).map(|s| s.from),
             work,
             ocr_read,
             ocr_waiting,

@@ -133,6 +133,7 @@ impl Keeper {
             )?);
         }
         if query_vector.is_some() && like_rid.is_none() {
+            notices.extend(self.switch_notice()?);
             let waiting = db.count_pending()?;
             if waiting > 0 {
                 let what_next = if self.settings.backlog_drains {
@@ -155,13 +156,22 @@ impl Keeper {
         text: Option<&str>,
         like: Option<NoteRid>,
     ) -> Result<std::result::Result<Vec<f32>, NoVector>> {
-        match self.searchable_space() {
-            Ok(Some(_)) => {}
-            Ok(None) => return Ok(Err(NoVector::NoneStored)),
-            Err(e @ (Error::ModelUnavailable(_) | Error::ModelMismatch(_))) => {
-                return Ok(Err(NoVector::Off(e.to_string())));
+        // While the store changes model, its old vectors still answer.
+        let changing = match self.store.db().vector_space()? {
+            Some(space) if self.embedding_model_id().is_ok_and(|id| id != space.model) => {
+                Some(space)
             }
-            Err(e) => return Err(e),
+            _ => None,
+        };
+        if changing.is_none() {
+            match self.searchable_space() {
+                Ok(Some(_)) => {}
+                Ok(None) => return Ok(Err(NoVector::NoneStored)),
+                Err(e @ (Error::ModelUnavailable(_) | Error::ModelMismatch(_))) => {
+                    return Ok(Err(NoVector::Off(e.to_string())));
+                }
+                Err(e) => return Err(e),
+            }
         }
         if let Some(rid) = like {
             return Ok(self
@@ -171,7 +181,11 @@ impl Keeper {
                 .ok_or(NoVector::NoneStored));
         }
         let text = text.unwrap_or_default();
-        match self.embedder().and_then(|e| e.embed(&[text])) {
+        let embedder = match &changing {
+            Some(space) => self.old_space_embedder(space),
+            None => self.embedder(),
+        };
+        match embedder.and_then(|e| e.embed(&[text])) {
             Ok(mut v) => Ok(v.pop().ok_or(NoVector::NoneStored)),
             Err(e) => Ok(Err(NoVector::Off(e.to_string()))),
         }

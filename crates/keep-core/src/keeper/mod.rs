@@ -13,6 +13,7 @@ mod lease;
 mod paths;
 mod providers;
 mod read;
+mod switch;
 mod transfer;
 mod truth;
 mod watch;
@@ -38,6 +39,7 @@ pub use ingest::{
 pub use lease::{EMBED_LEASE, WATCH_LEASE, lease_holder, wall_ms};
 pub use providers::{Analysis, AnalysisPart, ProviderWork};
 pub use read::{FilterSpec, NoteView, parse_filters};
+pub use switch::SwitchReport;
 pub use transfer::ImportOutcome;
 pub use truth::{Duplicate, Feedback, OnDuplicate};
 pub use watch::SyncReport;
@@ -47,6 +49,9 @@ pub struct Keeper {
     store: Store,
     settings: Settings,
     embedder: backlog::EmbedderSlot,
+    /// The built-in model while the store changes away from it: it embeds
+    /// queries for the vectors that still answer them.
+    old_embedder: Option<Box<dyn Embedder>>,
     load_for: LoadFor,
 }
 
@@ -64,6 +69,7 @@ impl Keeper {
             },
             settings,
             embedder: backlog::EmbedderSlot::default(),
+            old_embedder: None,
             load_for: LoadFor::default(),
         })
     }

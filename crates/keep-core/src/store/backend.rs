@@ -170,6 +170,23 @@ backend! {
     fn create_codes(&self) -> Result<()>;
     /// Drops every vector; all rows wait for embeddings again.
     fn drop_vector_space(&self) -> Result<()>;
+    /// The space of the vectors kept beside the store's while it changes
+    /// embedding model, if it is changing.
+    fn next_vector_space(&self) -> Result<Option<VectorSpace>>;
+    /// Begins (again, from nothing) the vectors of another space beside
+    /// the store's.
+    fn start_next_space(&self, space: &VectorSpace) -> Result<()>;
+    /// Drops the vectors of the next space and forgets it.
+    fn clear_next_space(&self) -> Result<()>;
+    /// Up to `limit` rows with a vector of the store's space and none of
+    /// the next space made from the same text.
+    fn next_pending_texts(&self, limit: usize) -> Result<Vec<PendingText>>;
+    fn count_next_pending(&self) -> Result<i64>;
+    /// Keeps a row's vector of the next space, made from text of `hash`.
+    fn put_next_vector(&self, row: VecRow, hash: &str, vector: &[u8]) -> Result<()>;
+    /// The next space's vectors replace the store's and its space becomes
+    /// the store's; rows whose text changed since wait for a vector.
+    fn adopt_next_space(&self, space: &VectorSpace) -> Result<()>;
     /// Limits `pending_texts` and `count_pending` with `scoped` to the rows
     /// of these notes (kept in a temporary table of this connection).
     fn set_pending_scope(&self, notes: &[NoteRid]) -> Result<()>;

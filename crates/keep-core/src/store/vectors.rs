@@ -55,6 +55,15 @@ impl VecKind {
         }
     }
 
+    /// The kind's number in `next_vectors`.
+    pub(super) fn number(self) -> i64 {
+        match self {
+            VecKind::Note => 0,
+            VecKind::Version => 1,
+            VecKind::Part => 2,
+        }
+    }
+
     pub(super) fn key(self) -> &'static str {
         match self {
             VecKind::Note => "rid",
@@ -105,6 +114,15 @@ pub struct PendingText {
     pub text: String,
 }
 
+/// The space named by a model and a dimension read from `meta`.
+pub(super) fn space_of(model: Option<String>, dims: Option<String>) -> Option<VectorSpace> {
+    let dims = dims?.parse().ok()?;
+    Some(VectorSpace {
+        model: model?,
+        dims,
+    })
+}
+
 /// The model and dimension that made the stored vectors.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct VectorSpace {
@@ -133,4 +151,84 @@ pub(super) fn pending_condition(kind: VecKind, scope: Option<&str>) -> String {
         ));
     }
     condition
+}
+
+/// The `meta` keys naming the space of `next_vectors` while a store
+/// changes model.
+pub(super) const NEXT_MODEL_KEY: &str = "next_vector_model";
+pub(super) const NEXT_DIMS_KEY: &str = "next_vector_dims";
+
+/// Rows of `kind` with a vector of the store's space and none of the next
+/// space made from the same text. Rows without a vector are not the
+/// switch's work: they are embedded with the new model once it is the
+/// store's.
+fn next_pending_condition(kind: VecKind) -> String {
+    format!(
+        "embedded IS NOT NULL AND NOT EXISTS (SELECT 1 FROM next_vectors n \
+         WHERE n.kind = {n} AND n.key = {r}.{k} AND n.hash = {r}.embedded)",
+        n = kind.number(),
+        r = kind.row_table(),
+        k = kind.key()
+    )
+}
+
+/// The first `limit` rows of `kind` waiting for a vector of the next space.
+pub(super) fn next_pending_sql(kind: VecKind, limit: usize) -> String {
+    format!(
+        "SELECT {k}, summary FROM {r} WHERE {c} ORDER BY {k} LIMIT {limit}",
+        k = kind.key(),
+        r = kind.row_table(),
+        c = next_pending_condition(kind)
+    )
+}
+
+pub(super) fn count_next_pending_sql(kind: VecKind) -> String {
+    format!(
+        "SELECT count(*) FROM {} WHERE {}",
+        kind.row_table(),
+        next_pending_condition(kind)
+    )
+}
+
+/// Drops the next vectors whose row is gone or whose text changed since
+/// (its old vector went with the change): run before the old vectors go.
+pub(super) fn forget_stale_next_sql() -> String {
+    VecKind::ALL
+        .iter()
+        .map(|kind| {
+            format!(
+                "DELETE FROM next_vectors WHERE kind = {n} AND NOT EXISTS \
+                 (SELECT 1 FROM {r} x WHERE x.{k} = next_vectors.key AND x.embedded = next_vectors.hash);\n",
+                n = kind.number(),
+                r = kind.row_table(),
+                k = kind.key()
+            )
+        })
+        .collect()
+}
+
+/// Moves the next vectors into the (new, empty) vector tables, whose key
+/// column is `vec_key`, and marks their rows embedded; then empties the
+/// staging table and forgets its space.
+pub(super) fn adopt_next_sql(vec_key: &str) -> String {
+    let mut sql = String::new();
+    for kind in VecKind::ALL {
+        sql.push_str(&format!(
+            "UPDATE {r} SET embedded = n.hash FROM next_vectors n WHERE n.kind = {n} AND n.key = {r}.{k};
+             INSERT INTO {t} ({vec_key}, embedding) SELECT key, embedding FROM next_vectors WHERE kind = {n};\n",
+            r = kind.row_table(),
+            t = kind.vec_table(),
+            n = kind.number(),
+            k = kind.key()
+        ));
+    }
+    sql.push_str(&clear_next_sql());
+    sql
+}
+
+/// Empties the staging table and forgets its space.
+pub(super) fn clear_next_sql() -> String {
+    format!(
+        "DELETE FROM next_vectors; DELETE FROM meta WHERE key IN ('{NEXT_MODEL_KEY}', '{NEXT_DIMS_KEY}');"
+    )
 }

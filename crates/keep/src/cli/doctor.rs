@@ -225,20 +225,22 @@ fn store(keeper: &mut Keeper) -> Check {
         detail.push_str(&format!(" · {}", health.problems.join("; ")));
         return check("store", Outcome::Fail, detail, None);
     }
+    let drainer = keeper
+        .live_lease(keep_core::keeper::EMBED_LEASE, keep_core::keeper::wall_ms())
+        .ok()
+        .flatten();
     let model = keeper.vector_model().ok().flatten();
     let ours = keeper.model_id().ok();
     if let (Some(theirs), Some(ours)) = (&model, &ours)
         && theirs != ours
     {
+        let to_go = keeper.model_switch_waiting().unwrap_or(0);
         detail.push_str(&format!(
-            " · its vectors were made by {theirs}, the model configured is {ours}"
+            " · its vectors were made by {theirs}; {ours}, the model configured, is making its own ({to_go} row(s) to go) and find uses the old ones until then"
         ));
-        return check("store", Outcome::Fail, detail, Some("keep reindex --all"));
+        let fix = drainer.is_none().then_some("keep reindex");
+        return check("store", Outcome::Warn, detail, fix);
     }
-    let drainer = keeper
-        .live_lease(keep_core::keeper::EMBED_LEASE, keep_core::keeper::wall_ms())
-        .ok()
-        .flatten();
     if let (true, Some(lease)) = (waiting > 0, &drainer) {
         detail.push_str(&format!(" · process {} is embedding them", lease.pid));
     }

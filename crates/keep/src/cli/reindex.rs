@@ -13,8 +13,10 @@ use super::{CliResult, Ctx, Status};
 /// Notes stored while no model was available, imported notes and versions
 /// get their vectors; a vector is copied from any row with the same text
 /// instead of being computed again. If the store's vectors were made by
-/// another model (or --all is given), every vector is dropped and made
-/// again with the configured one.
+/// another model, the configured one makes its own beside them while the
+/// old ones still answer find, and they replace the old ones when all are
+/// made; a stopped reindex keeps what it made. --all drops every vector
+/// and embeds everything again.
 #[derive(Debug, clap::Args)]
 pub struct Args {
     /// Drop every vector and embed everything again
@@ -70,6 +72,12 @@ pub fn run(ctx: &mut Ctx, args: Args) -> CliResult {
                 report.dimensions,
                 if report.rebuilt { ", rebuilt" } else { "" }
             ))?;
+            if let Some(from) = &report.switched_from {
+                ctx.out.line(&format!(
+                    "every vector made again with {} (was {from})",
+                    report.model
+                ))?;
+            }
             if providers.summarized + providers.transcribed + providers.remaining > 0
                 || !providers.failed.is_empty()
             {

@@ -1,5 +1,6 @@
 //! The backlog drains by itself: work owed by configured providers
-//! (transcripts, summaries), then vectors. Notes stored without a vector
+//! (transcripts, summaries), then a change of embedding model, then
+//! vectors. Notes stored without a vector
 //! (a folder put that was stopped, text put with `--id`, an import without
 //! vectors) get one from whichever process holds the store's embed lease:
 //! a server's or browser's background thread, a folder watcher when it is
@@ -92,15 +93,23 @@ impl Drainer {
                 Err(e) => self.failed(keeper, e.to_string()),
             };
         }
+        if keeper.model_switch_waiting().unwrap_or(0) > 0 {
+            return match keeper.switch_model(limit, Some(until), &mut |_, _| {}) {
+                Ok(_) => Step::Worked,
+                Err(e) => self.failed(keeper, e.to_string()),
+            };
+        }
         match keeper.embed_pending_with(limit, Some(until), &mut |_| {}) {
             Ok(_) => Step::Worked,
             Err(e) => self.failed(keeper, e.to_string()),
         }
     }
 
-    /// Notes waiting for a vector or for a provider's work.
+    /// Rows waiting for a vector (of the store's model or of the one it
+    /// changes to) or notes for a provider's work.
     fn waiting(keeper: &Keeper) -> usize {
-        keeper.pending_embeddings().unwrap_or(0).max(0) as usize
+        (keeper.pending_embeddings().unwrap_or(0).max(0)
+            + keeper.model_switch_waiting().unwrap_or(0).max(0)) as usize
             + keeper.provider_work_waiting().unwrap_or(0)
     }
 
@@ -185,7 +194,9 @@ pub fn run_detached() -> u8 {
 /// waits, the setting allows it
 /// and no live process holds the embed lease. Never fails the command.
 pub fn start_if_waiting(keeper: &Keeper, config: &Config) {
-    let vectors_wait = keeper.pending_embeddings().unwrap_or(0) > 0 && keeper.model_id().is_ok();
+    let vectors_wait = (keeper.pending_embeddings().unwrap_or(0) > 0
+        || keeper.model_switch_waiting().unwrap_or(0) > 0)
+        && keeper.model_id().is_ok();
     if !config.background_embed
         || !(vectors_wait || keeper.provider_work_waiting().unwrap_or(0) > 0)
         || keeper

@@ -32,6 +32,7 @@ const MIGRATIONS: &[(i64, &str)] = &[
     (1, include_str!("migrations/0001_init.sql")),
     (2, include_str!("migrations/0002_words.sql")),
     (3, include_str!("migrations/0003_listing_order.sql")),
+    (4, include_str!("migrations/0004_next_vectors.sql")),
 ];
 
 /// The advisory lock every writer holds for its transaction ("keep").

@@ -11,7 +11,9 @@ use super::filter::{Query, push_filter, with_params};
 use crate::error::Result;
 use crate::model::NoteFilter;
 use crate::store::vectors::{
-    PendingText, VecKind, VecRow, VectorSpace, from_bytes, pending_condition, to_bytes,
+    NEXT_DIMS_KEY, NEXT_MODEL_KEY, PendingText, VecKind, VecRow, VectorSpace, adopt_next_sql,
+    clear_next_sql, count_next_pending_sql, forget_stale_next_sql, from_bytes, next_pending_sql,
+    pending_condition, space_of, to_bytes,
 };
 use crate::store::{NoteRid, VersionRid};
 
@@ -33,10 +35,14 @@ fn index_name(kind: VecKind) -> String {
 
 impl PgDb<'_> {
     pub fn vector_space(&self) -> Result<Option<VectorSpace>> {
-        let (Some(model), Some(dims)) = (self.meta(MODEL_KEY)?, self.meta(DIMS_KEY)?) else {
-            return Ok(None);
-        };
-        Ok(dims.parse().ok().map(|dims| VectorSpace { model, dims }))
+        Ok(space_of(self.meta(MODEL_KEY)?, self.meta(DIMS_KEY)?))
+    }
+
+    pub fn next_vector_space(&self) -> Result<Option<VectorSpace>> {
+        Ok(space_of(
+            self.meta(NEXT_MODEL_KEY)?,
+            self.meta(NEXT_DIMS_KEY)?,
+        ))
     }
 
     /// The nearest-neighbour expression of the index for `dims`.
@@ -103,11 +109,14 @@ impl PgDb<'_> {
         Ok(())
     }
 
+    /// Drops every vector. The tables are truncated, not deleted from: an
+    /// index built later in the same write would otherwise still read the
+    /// deleted rows, which may be of another dimension.
     pub fn drop_vector_space(&self) -> Result<()> {
         let mut sql = String::new();
         for kind in VecKind::ALL {
             sql.push_str(&format!(
-                "DROP INDEX IF EXISTS {}; DELETE FROM {}; UPDATE {} SET embedded = NULL;\n",
+                "DROP INDEX IF EXISTS {}; TRUNCATE {}; UPDATE {} SET embedded = NULL;\n",
                 index_name(kind),
                 kind.vec_table(),
                 kind.row_table()
@@ -119,6 +128,68 @@ impl PgDb<'_> {
         self.batch(&sql)?;
         self.prepared.borrow_mut().clear();
         Ok(())
+    }
+
+    /// Begins (or begins again) the vectors of `space` beside the store's.
+    pub fn start_next_space(&self, space: &VectorSpace) -> Result<()> {
+        self.clear_next_space()?;
+        self.set_meta(NEXT_MODEL_KEY, &space.model)?;
+        self.set_meta(NEXT_DIMS_KEY, &space.dims.to_string())
+    }
+
+    pub fn clear_next_space(&self) -> Result<()> {
+        self.batch(&clear_next_sql())
+    }
+
+    /// Rows with a vector of the store's space and none of the next one.
+    pub fn next_pending_texts(&self, limit: usize) -> Result<Vec<PendingText>> {
+        let mut out = Vec::new();
+        for kind in VecKind::ALL {
+            if out.len() >= limit {
+                break;
+            }
+            for row in self.rows(&next_pending_sql(kind, limit - out.len()), &[])? {
+                out.push(PendingText {
+                    row: VecRow::of(kind, row.get(0)),
+                    text: row.get(1),
+                });
+            }
+        }
+        Ok(out)
+    }
+
+    pub fn count_next_pending(&self) -> Result<i64> {
+        let mut total = 0;
+        for kind in VecKind::ALL {
+            total += self
+                .one(&count_next_pending_sql(kind), &[])?
+                .get::<_, i64>(0);
+        }
+        Ok(total)
+    }
+
+    /// Keeps a row's vector of the next space, made from text of `hash`.
+    pub fn put_next_vector(&self, row: VecRow, hash: &str, vector: &[u8]) -> Result<()> {
+        let kind = row.kind().number() as i16;
+        self.exec(
+            "INSERT INTO next_vectors (kind, key, hash, embedding) VALUES ($1, $2, $3, $4)
+             ON CONFLICT (kind, key) DO UPDATE SET hash = excluded.hash, embedding = excluded.embedding",
+            &[&kind, &row.key(), &hash, &Vector::from(from_bytes(vector))],
+        )?;
+        Ok(())
+    }
+
+    /// The next space becomes the store's: its vectors replace the old
+    /// ones (the index is built once over them); rows whose text changed
+    /// since wait for a vector.
+    pub fn adopt_next_space(&self, space: &VectorSpace) -> Result<()> {
+        self.batch(&forget_stale_next_sql())?;
+        self.drop_vector_space()?;
+        self.batch(&adopt_next_sql("key"))?;
+        self.batch(&format!(
+            "SET LOCAL maintenance_work_mem = '{BUILD_MEMORY}'"
+        ))?;
+        self.create_vector_space(space)
     }
 
     pub fn set_pending_scope(&self, notes: &[NoteRid]) -> Result<()> {

@@ -46,6 +46,7 @@ const MIGRATIONS: &[(i64, &str)] = &[
     (4, include_str!("migrations/0004_feedback.sql")),
     (5, include_str!("migrations/0005_names.sql")),
     (6, include_str!("migrations/0006_listing_order.sql")),
+    (7, include_str!("migrations/0007_next_vectors.sql")),
 ];
 
 /// Int8 codes of each kind of vector, with the epoch they were read at:

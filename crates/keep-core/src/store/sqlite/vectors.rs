@@ -14,7 +14,9 @@ use rusqlite::{OptionalExtension, params};
 use super::{SqliteDb, quant};
 use crate::error::Result;
 use crate::store::vectors::{
-    PendingText, VecKind, VecRow, VectorSpace, from_bytes, pending_condition, to_bytes,
+    NEXT_DIMS_KEY, NEXT_MODEL_KEY, PendingText, VecKind, VecRow, VectorSpace, adopt_next_sql,
+    clear_next_sql, count_next_pending_sql, forget_stale_next_sql, from_bytes, next_pending_sql,
+    pending_condition, space_of, to_bytes,
 };
 use crate::store::{NoteRid, VersionRid};
 
@@ -27,10 +29,14 @@ const CODES_KEY: &str = "vector_codes";
 
 impl SqliteDb<'_> {
     pub fn vector_space(&self) -> Result<Option<VectorSpace>> {
-        let (Some(model), Some(dims)) = (self.meta(MODEL_KEY)?, self.meta(DIMS_KEY)?) else {
-            return Ok(None);
-        };
-        Ok(dims.parse().ok().map(|dims| VectorSpace { model, dims }))
+        Ok(space_of(self.meta(MODEL_KEY)?, self.meta(DIMS_KEY)?))
+    }
+
+    pub fn next_vector_space(&self) -> Result<Option<VectorSpace>> {
+        Ok(space_of(
+            self.meta(NEXT_MODEL_KEY)?,
+            self.meta(NEXT_DIMS_KEY)?,
+        ))
     }
 
     /// Creates the vector tables and the triggers that keep them in step.
@@ -154,6 +160,70 @@ impl SqliteDb<'_> {
         ));
         self.conn.execute_batch(&sql)?;
         Ok(())
+    }
+
+    /// Begins (or begins again) the vectors of `space` beside the store's.
+    pub fn start_next_space(&self, space: &VectorSpace) -> Result<()> {
+        self.clear_next_space()?;
+        self.set_meta(NEXT_MODEL_KEY, &space.model)?;
+        self.set_meta(NEXT_DIMS_KEY, &space.dims.to_string())
+    }
+
+    pub fn clear_next_space(&self) -> Result<()> {
+        Ok(self.conn.execute_batch(&clear_next_sql())?)
+    }
+
+    /// Rows with a vector of the store's space and none of the next one.
+    pub fn next_pending_texts(&self, limit: usize) -> Result<Vec<PendingText>> {
+        let mut out = Vec::new();
+        for kind in VecKind::ALL {
+            if out.len() >= limit {
+                break;
+            }
+            let mut stmt = self
+                .conn
+                .prepare(&next_pending_sql(kind, limit - out.len()))?;
+            let rows = stmt.query_map([], |r| {
+                Ok(PendingText {
+                    row: VecRow::of(kind, r.get(0)?),
+                    text: r.get(1)?,
+                })
+            })?;
+            for row in rows {
+                out.push(row?);
+            }
+        }
+        Ok(out)
+    }
+
+    pub fn count_next_pending(&self) -> Result<i64> {
+        let mut total = 0;
+        for kind in VecKind::ALL {
+            total += self
+                .conn
+                .query_row(&count_next_pending_sql(kind), [], |r| r.get::<_, i64>(0))?;
+        }
+        Ok(total)
+    }
+
+    /// Keeps a row's vector of the next space, made from text of `hash`.
+    pub fn put_next_vector(&self, row: VecRow, hash: &str, vector: &[u8]) -> Result<()> {
+        self.conn
+            .prepare_cached(
+                "INSERT OR REPLACE INTO next_vectors (kind, key, hash, embedding) VALUES (?1, ?2, ?3, ?4)",
+            )?
+            .execute(params![row.kind().number(), row.key(), hash, vector])?;
+        Ok(())
+    }
+
+    /// The next space becomes the store's: its vectors replace the old
+    /// ones; rows whose text changed since wait for a vector.
+    pub fn adopt_next_space(&self, space: &VectorSpace) -> Result<()> {
+        self.conn.execute_batch(&forget_stale_next_sql())?;
+        self.drop_vector_space()?;
+        self.create_vector_space(space)?;
+        self.conn.execute_batch(&adopt_next_sql("rowid"))?;
+        self.create_codes()
     }
 
     /// Limits `pending_texts` and `count_pending` with `scoped` to the rows
