@@ -9,14 +9,20 @@ use crate::settings::Provider;
 
 /// Texts sent in one request.
 const REQUEST_TEXTS: usize = 32;
-/// Each text is cut to this many characters: servers refuse input longer
-/// than their context, and a note's meaning is in its opening.
+/// Each text is cut to this many characters at first: servers refuse
+/// input longer than their context, and a note's meaning is in its
+/// opening. A server that refuses a batch gets it again cut to half, down
+/// to `MIN_TEXT_CHARS`, and the shorter cut stays (llama.cpp's server
+/// refuses more than 512 tokens unless told otherwise: 2,000 characters
+/// of Debian's developers-reference were 711 of SmolLM2's tokens).
 const TEXT_CHARS: usize = 2000;
+const MIN_TEXT_CHARS: usize = 250;
 
 pub struct ProviderEmbedder {
     provider: Provider,
     id: String,
     dims: usize,
+    text_chars: usize,
 }
 
 impl ProviderEmbedder {
@@ -28,7 +34,33 @@ impl ProviderEmbedder {
             id: model_id(&provider),
             provider,
             dims,
+            text_chars: TEXT_CHARS,
         })
+    }
+}
+
+impl ProviderEmbedder {
+    /// The vectors of `batch`, each text cut short enough for the server.
+    fn embed_batch(&mut self, batch: &[&str]) -> Result<Vec<Vec<f32>>> {
+        loop {
+            let cut: Vec<String> = batch
+                .iter()
+                .map(|t| super::summary::cut(t, self.text_chars))
+                .collect();
+            let refs: Vec<&str> = cut.iter().map(String::as_str).collect();
+            match client::embed(&self.provider, &refs) {
+                Ok(vectors) => return Ok(vectors),
+                Err(Error::Provider { .. })
+                    if self.text_chars > MIN_TEXT_CHARS
+                        && batch
+                            .iter()
+                            .any(|t| t.chars().count() > self.text_chars / 2) =>
+                {
+                    self.text_chars /= 2;
+                }
+                Err(e) => return Err(unavailable(e)),
+            }
+        }
     }
 }
 
@@ -59,12 +91,7 @@ impl Embedder for ProviderEmbedder {
     ) -> Result<Vec<(usize, Vec<f32>)>> {
         let mut out = Vec::with_capacity(texts.len());
         for (n, batch) in texts.chunks(REQUEST_TEXTS).enumerate() {
-            let cut: Vec<String> = batch
-                .iter()
-                .map(|t| super::summary::cut(t, TEXT_CHARS))
-                .collect();
-            let refs: Vec<&str> = cut.iter().map(String::as_str).collect();
-            let vectors = client::embed(&self.provider, &refs).map_err(unavailable)?;
+            let vectors = self.embed_batch(batch)?;
             if let Some(bad) = vectors.iter().find(|v| v.len() != self.dims) {
                 return Err(client::failed(
                     &self.provider,
