@@ -86,7 +86,12 @@ impl Notifier {
             return;
         }
         let message = LoggingMessageNotificationParam::new(level, data).with_logger("keep");
-        let _ = peer.notify_logging_message(message).await;
+        // Sent on its own: a call's answer never waits for its log line
+        // (a client that closed its input while calls were running got no
+        // answer to the ones that failed). A log line the client can no
+        // longer take is of no use to anyone, so a failed send is dropped.
+        let peer = peer.clone();
+        tokio::spawn(async move { peer.notify_logging_message(message).await.ok() });
     }
 
     /// Logs how a tool call went: a failure as a warning, the rest as
