@@ -341,7 +341,7 @@ _keep() {
             return 0
             ;;
         keep__subcmd__find)
-            opts="-t -a -S -n -h --id --tag --since --until --all --scope --limit --deep --mode --all-versions --half-life --store --json --ids --help"
+            opts="-t -a -S -n -h --id --tag --since --until --all --scope --limit --deep --hops --mode --all-versions --half-life --store --json --ids --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -380,6 +380,10 @@ _keep() {
                     return 0
                     ;;
                 -n)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --hops)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;

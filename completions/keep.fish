@@ -101,13 +101,14 @@ complete -c keep -n "__fish_keep_using_subcommand find" -l since -d 'Only notes 
 complete -c keep -n "__fish_keep_using_subcommand find" -l until -d 'Only notes updated until: an ISO 8601 duration back from now, a date or a timestamp' -r
 complete -c keep -n "__fish_keep_using_subcommand find" -s S -l scope -d 'Only ids matching this prefix or glob' -r
 complete -c keep -n "__fish_keep_using_subcommand find" -s n -l limit -d 'Show at most N notes (deep recall adds up to N more, at least 10)' -r
+complete -c keep -n "__fish_keep_using_subcommand find" -l hops -d 'How many links deep recall follows, 1 to 5 [default: 2]; implies --deep' -r
 complete -c keep -n "__fish_keep_using_subcommand find" -l mode -d 'Which candidates to rank: both fused, keywords only (no model is loaded) or embeddings only' -r -f -a "hybrid\t''
 keyword\t''
 semantic\t''"
 complete -c keep -n "__fish_keep_using_subcommand find" -l half-life -d 'Recency half-life in days; 0 turns decay off [default: 30, or half_life_days in the config file]' -r
 complete -c keep -n "__fish_keep_using_subcommand find" -l store -d 'Store directory, holding keep.db, or a PostgreSQL URL (postgres://USER@HOST/DB) (or KEEP_STORE) [default: the platform data directory + /keep]' -r -F
 complete -c keep -n "__fish_keep_using_subcommand find" -s a -l all -d 'Include system notes (ids starting with \'.\') and expired notes'
-complete -c keep -n "__fish_keep_using_subcommand find" -l deep -d 'Also follow edges and shared tags from the top hits (two hops)'
+complete -c keep -n "__fish_keep_using_subcommand find" -l deep -d 'Also follow edges and shared tags from the top hits (two links deep unless --hops says)'
 complete -c keep -n "__fish_keep_using_subcommand find" -l all-versions -d 'Also find notes superseded by newer ones (ranked below them)'
 complete -c keep -n "__fish_keep_using_subcommand find" -l json -d 'Print one JSON document instead of text'
 complete -c keep -n "__fish_keep_using_subcommand find" -l ids -d 'Print only ids, one per line (for xargs)'

@@ -224,6 +224,46 @@ fn the_handshake_needs_no_model_and_recall_falls_back_to_keywords() {
 }
 
 #[test]
+fn recall_follows_as_many_links_as_hops_asks() {
+    let env = Env::new();
+    env.ok(&[
+        "put",
+        "Design review of the storage engine",
+        "--id",
+        "review",
+        "-t",
+        "author=alice",
+    ]);
+    env.ok(&[
+        "put",
+        "Alice leads the infrastructure team",
+        "--id",
+        "alice",
+        "-t",
+        "author=bob",
+    ]);
+    env.ok(&["put", "Bob maintains the build farm", "--id", "bob"]);
+    let ask = |id: u64, hops: Value| {
+        call(
+            id,
+            "recall",
+            json!({ "query": "storage engine review", "limit": 1, "mode": "keyword", "hops": hops, "format": "ids" }),
+        )
+    };
+    let mut lines = handshake();
+    // The refused call is the last line before the input closes: it is
+    // answered all the same.
+    lines.extend([ask(2, json!(1)), ask(3, json!(2)), ask(4, json!(9))]);
+    let responses = exchange(&env, &lines);
+    let ids = |id: &str| responses[id][0]["result"]["structuredContent"]["ids"].clone();
+    assert_eq!(ids("2"), json!(["review", "alice"]), "{responses:?}");
+    assert_eq!(ids("3"), json!(["review", "alice", "bob"]));
+    let too_deep = &responses["4"][0]["result"];
+    assert_eq!(too_deep["isError"], true, "{too_deep}");
+    assert!(too_deep.to_string().contains("1 to 5 links"), "{too_deep}");
+}
+
+#[test]
 fn allow_must_name_an_existing_folder() {
     let env = Env::new();
     let err = env.fails(&["mcp", "--allow", "/no/such/folder"], 2);

@@ -237,6 +237,82 @@ fn deep_recall_follows_edges_and_shared_tags() {
     assert!(text.contains("[via author of review, hop 1]"), "{text}");
 }
 
+/// review → alice → bob → carol → dave, each naming the next as author.
+fn chain_of_authors(env: &Env) {
+    let chain = [
+        ("review", "Design review of the storage engine write path"),
+        ("alice", "Alice leads the infrastructure team in Berlin"),
+        ("bob", "Bob maintains the build farm"),
+        ("carol", "Carol writes the release notes"),
+        ("dave", "Dave answers the support queue"),
+    ];
+    for (i, (id, text)) in chain.iter().enumerate() {
+        let mut args = vec!["put", text, "--id", id];
+        let author;
+        if let Some((next, _)) = chain.get(i + 1) {
+            author = format!("author={next}");
+            args.extend(["-t", author.as_str()]);
+        }
+        env.ok(&args);
+    }
+}
+
+#[test]
+fn deep_recall_follows_as_many_links_as_asked() {
+    let env = Env::new();
+    chain_of_authors(&env);
+    let reached = |hops: &str| -> Vec<(String, u64)> {
+        let json = env.json(&[
+            "find",
+            "-n",
+            "1",
+            "--mode",
+            "keyword",
+            "--hops",
+            hops,
+            "storage engine write path",
+        ]);
+        let hits = json.as_array().unwrap();
+        assert_eq!(hits[0]["id"], "review");
+        hits[1..]
+            .iter()
+            .map(|h| {
+                (
+                    h["id"].as_str().unwrap().to_string(),
+                    h["via"]["hop"].as_u64().unwrap(),
+                )
+            })
+            .collect()
+    };
+    let names = |r: &[(String, u64)]| r.iter().map(|(id, _)| id.clone()).collect::<Vec<_>>();
+    assert_eq!(names(&reached("1")), ["alice"], "--hops implies --deep");
+    assert_eq!(names(&reached("3")), ["alice", "bob", "carol"]);
+    let five = reached("5");
+    assert_eq!(names(&five), ["alice", "bob", "carol", "dave"]);
+    assert_eq!(five[3].1, 4, "dave is four links away");
+    let default = env.json(&[
+        "find",
+        "-n",
+        "1",
+        "--mode",
+        "keyword",
+        "--deep",
+        "storage engine write path",
+    ]);
+    assert_eq!(
+        default.as_array().unwrap().len(),
+        3,
+        "two links unless asked: {default}"
+    );
+    for bad in ["0", "6", "two"] {
+        let err = env.fails(&["find", "--hops", bad, "storage"], 2);
+        assert!(
+            err.lines().next().unwrap().contains("for '--hops <N>'"),
+            "{err}"
+        );
+    }
+}
+
 #[test]
 fn versions_and_parts_roll_up_to_their_note() {
     let mut env = Env::with_model();

@@ -8,7 +8,7 @@ use super::Keeper;
 use crate::error::{Error, Result};
 use crate::model::keys;
 use crate::recall::fusion::{self, Fused};
-use crate::recall::weights::{DEEP_MIN_RESULTS, SUPERSEDED_FACTOR, WEAK_SIMILARITY};
+use crate::recall::weights::{DEEP_MIN_RESULTS, MAX_DEEP_HOPS, SUPERSEDED_FACTOR, WEAK_SIMILARITY};
 use crate::recall::{
     FindQuery, FindResult, Hit, Matched, Query, RecallMode, candidates, graph, passage, question,
 };
@@ -24,6 +24,12 @@ impl Keeper {
     /// fused by score, recency decay, and (with `deep`) notes reached
     /// through edges and shared tags.
     pub fn find(&mut self, query: &FindQuery) -> Result<FindResult> {
+        if !(1..=MAX_DEEP_HOPS).contains(&query.hops) {
+            return Err(Error::invalid(format!(
+                "deep recall follows 1 to {MAX_DEEP_HOPS} links, not {}",
+                query.hops
+            )));
+        }
         let mut query = query.clone();
         query.filter = self.as_of_now(&query.filter);
         query.filter.hide_superseded = !query.include_superseded;
@@ -129,6 +135,7 @@ impl Keeper {
                 &db,
                 &fused,
                 &query.filter,
+                query.hops,
                 query.limit.max(DEEP_MIN_RESULTS),
             )?);
         }

@@ -79,6 +79,10 @@ pub fn expand(
                 }
             }
         }
+        next.sort_by(|a, b| b.1.total_cmp(&a.1).then(a.0.cmp(&b.0)));
+        let mut seen = HashSet::new();
+        next.retain(|(rid, _)| seen.insert(*rid));
+        next.truncate(super::weights::DEEP_FRONTIER);
         frontier = next;
     }
     let mut hits: Vec<DeepHit> = found.into_values().collect();

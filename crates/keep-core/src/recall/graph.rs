@@ -79,11 +79,13 @@ impl Graph for StoreGraph<'_, '_> {
     }
 }
 
-/// Notes reached from the top direct hits, up to `limit`, that pass `filter`.
+/// Notes reached from the top direct hits within `hops` links, up to
+/// `limit`, that pass `filter`.
 pub(crate) fn deep_hits(
     db: &Db<'_>,
     direct: &[Fused],
     filter: &NoteFilter,
+    hops: u8,
     limit: usize,
 ) -> Result<Vec<Hit>> {
     let graph = StoreGraph::new(db)?;
@@ -93,7 +95,7 @@ pub(crate) fn deep_hits(
         .map(|f| (f.rid, f.score))
         .collect();
     let exclude: HashSet<NoteRid> = direct.iter().map(|f| f.rid).collect();
-    let reached = deep::expand(&seeds, &graph, 2, &exclude)?;
+    let reached = deep::expand(&seeds, &graph, hops, &exclude)?;
     let rids: Vec<NoteRid> = reached.iter().map(|h| h.rid).collect();
     let notes = db.notes_passing(&rids, filter)?;
     Ok(reached

@@ -38,8 +38,10 @@ pub struct FindQuery {
     pub query: Query,
     pub filter: NoteFilter,
     pub limit: usize,
-    /// Also follow edges and shared tags from the top hits.
+    /// Also follow edges and shared tags from the top hits...
     pub deep: bool,
+    /// ...this many links deep (1 to `MAX_DEEP_HOPS`).
+    pub hops: u8,
     /// Recency half-life in days (0 = no decay); None uses the settings.
     pub half_life_days: Option<f64>,
     /// Which candidate lists to use.
@@ -56,6 +58,7 @@ impl FindQuery {
             filter: NoteFilter::default(),
             limit,
             deep: false,
+            hops: weights::DEEP_HOPS,
             half_life_days: None,
             mode: RecallMode::Hybrid,
             include_superseded: false,

@@ -99,6 +99,13 @@ pub const DISTINCTIVE_TAG_MAX: i64 = 20;
 pub const DEEP_SEEDS: usize = 5;
 /// Deep recall adds up to this many notes, or the limit if larger.
 pub const DEEP_MIN_RESULTS: usize = 10;
+/// How many links deep recall follows from its seeds unless asked
+/// otherwise, and at most.
+pub const DEEP_HOPS: u8 = 2;
+pub const MAX_DEEP_HOPS: u8 = 5;
+/// Each hop goes on from at most this many notes (the best reached), so
+/// five hops cost about what two do.
+pub const DEEP_FRONTIER: usize = 50;
 
 /// Factor on a superseded note's score when it is asked for: half, so it
 /// ranks below its successor whenever both match about as well.

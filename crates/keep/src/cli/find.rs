@@ -3,6 +3,7 @@
 use clap_complete::ArgValueCompleter;
 
 use super::complete;
+use keep_core::recall::weights::DEEP_HOPS;
 use keep_core::recall::{FindQuery, FindResult, Query, RecallMode};
 
 use super::filter::FilterArgs;
@@ -45,9 +46,14 @@ pub struct Args {
     #[arg(short = 'n', long, value_name = "N", default_value_t = 10)]
     pub limit: usize,
 
-    /// Also follow edges and shared tags from the top hits (two hops)
+    /// Also follow edges and shared tags from the top hits (two links deep unless --hops says)
     #[arg(long)]
     pub deep: bool,
+
+    /// How many links deep recall follows, 1 to 5 [default: 2]; implies --deep
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u8).range(1..=5))]
+    #[serde(default)]
+    pub hops: Option<u8>,
 
     /// Which candidates to rank: both fused, keywords only (no model is loaded) or embeddings only
     #[arg(long, value_enum, default_value_t = Mode::Hybrid)]
@@ -97,7 +103,8 @@ pub fn run(ctx: &mut Ctx, args: Args) -> CliResult {
         },
         filter: args.filter.to_filter(keeper, args.scope.as_deref())?,
         limit: args.limit,
-        deep: args.deep,
+        deep: args.deep || args.hops.is_some(),
+        hops: args.hops.unwrap_or(DEEP_HOPS),
         half_life_days: args.half_life,
         mode: args.mode.into(),
         include_superseded: args.all_versions,

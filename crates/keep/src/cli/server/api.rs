@@ -186,7 +186,7 @@ fn find(warm: &Arc<Warm>, scope: &Tags, query: &Query) -> Reply {
     };
     let mut args = vec!["find".to_string()];
     query.options(&FILTERS, &mut args);
-    query.options(&[("mode", "mode")], &mut args);
+    query.options(&[("mode", "mode"), ("hops", "hops")], &mut args);
     query.flag("deep", "deep", &mut args);
     scope_tags(scope, &mut args);
     args.extend(["--".into(), text.into()]);

@@ -3,6 +3,7 @@
 use keep_core::Keeper;
 use keep_core::keeper::FilterSpec;
 use keep_core::model::Expired;
+use keep_core::recall::weights::DEEP_HOPS;
 use keep_core::recall::{FindQuery, Query, RecallMode};
 use schemars::JsonSchema;
 use serde::Deserialize;
@@ -55,6 +56,8 @@ pub struct Args {
     /// Also return notes linked to the top hits by edges or shared tags, each marked with how it was reached.
     #[serde(default)]
     pub deep: bool,
+    /// How many links deep recall follows from the top hits, 1 to 5 (default 2); setting it turns deep on.
+    pub hops: Option<u8>,
     /// Also return notes that a newer note supersedes (they rank below it).
     #[serde(default)]
     pub include_superseded: bool,
@@ -71,7 +74,7 @@ pub struct Recall;
 impl ToolDef for Recall {
     const NAME: &'static str = "recall";
     const TITLE: &'static str = "Recall";
-    const DESCRIPTION: &'static str = "Search memory by meaning and keywords together, best first, favouring recent notes. Narrow with tags, since/until and an id scope. Returns brief notes (id, start of summary, tags, score) by default; fetch a whole note with get. Set deep to also follow links and shared tags from the top hits.";
+    const DESCRIPTION: &'static str = "Search memory by meaning and keywords together, best first, favouring recent notes. Narrow with tags, since/until and an id scope. Returns brief notes (id, start of summary, tags, score) by default; fetch a whole note with get. Set deep to also follow links and shared tags from the top hits (hops: how many links, 1 to 5, default 2).";
     const HINTS: Hints = Hints {
         read_only: true,
         destructive: false,
@@ -127,7 +130,8 @@ impl ToolDef for Recall {
             query,
             filter,
             limit: limit(args.limit, DEFAULT, MAX)?,
-            deep: args.deep,
+            deep: args.deep || args.hops.is_some(),
+            hops: args.hops.unwrap_or(DEEP_HOPS),
             half_life_days: None,
             mode,
             include_superseded: args.include_superseded,
