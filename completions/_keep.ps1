@@ -33,7 +33,8 @@ Register-ArgumentCompleter -Native -CommandName 'keep' -ScriptBlock {
             [CompletionResult]::new('list', 'list', [CompletionResultType]::ParameterValue, 'List notes, most recently updated first')
             [CompletionResult]::new('find', 'find', [CompletionResultType]::ParameterValue, 'Find notes by meaning and by keyword, best first')
             [CompletionResult]::new('tag', 'tag', [CompletionResultType]::ParameterValue, 'Add or remove tags on notes')
-            [CompletionResult]::new('del', 'del', [CompletionResultType]::ParameterValue, 'Delete notes for good, or one archived version of a note')
+            [CompletionResult]::new('del', 'del', [CompletionResultType]::ParameterValue, 'Put notes in the trash, delete them for good, or delete one archived version of a note')
+            [CompletionResult]::new('restore', 'restore', [CompletionResultType]::ParameterValue, 'Take notes out of the trash')
             [CompletionResult]::new('revert', 'revert', [CompletionResultType]::ParameterValue, 'Undo the last change of notes: restore the previous version')
             [CompletionResult]::new('rate', 'rate', [CompletionResultType]::ParameterValue, 'Rate a note as useful or wrong')
             [CompletionResult]::new('supersede', 'supersede', [CompletionResultType]::ParameterValue, 'Accept a note as the successor of the notes it replaces')
@@ -105,9 +106,10 @@ Register-ArgumentCompleter -Native -CommandName 'keep' -ScriptBlock {
             [CompletionResult]::new('-n', '-n', [CompletionResultType]::ParameterName, 'Show at most N notes')
             [CompletionResult]::new('--limit', '--limit', [CompletionResultType]::ParameterName, 'Show at most N notes')
             [CompletionResult]::new('--store', '--store', [CompletionResultType]::ParameterName, 'Store directory, holding keep.db, or a PostgreSQL URL (postgres://USER@HOST/DB) (or KEEP_STORE) [default: the platform data directory + /keep]')
-            [CompletionResult]::new('-a', '-a', [CompletionResultType]::ParameterName, 'Include system notes (ids starting with ''.'') and expired notes')
-            [CompletionResult]::new('--all', '--all', [CompletionResultType]::ParameterName, 'Include system notes (ids starting with ''.'') and expired notes')
+            [CompletionResult]::new('-a', '-a', [CompletionResultType]::ParameterName, 'Include system notes (ids starting with ''.''), expired notes and notes in the trash')
+            [CompletionResult]::new('--all', '--all', [CompletionResultType]::ParameterName, 'Include system notes (ids starting with ''.''), expired notes and notes in the trash')
             [CompletionResult]::new('--expired', '--expired', [CompletionResultType]::ParameterName, 'Only notes whose expiry time (put --expires) has passed')
+            [CompletionResult]::new('--deleted', '--deleted', [CompletionResultType]::ParameterName, 'Only notes in the trash (keep del; keep restore brings one back)')
             [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print one JSON document instead of text')
             [CompletionResult]::new('--ids', '--ids', [CompletionResultType]::ParameterName, 'Print only ids, one per line (for xargs)')
             [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
@@ -128,8 +130,8 @@ Register-ArgumentCompleter -Native -CommandName 'keep' -ScriptBlock {
             [CompletionResult]::new('--mode', '--mode', [CompletionResultType]::ParameterName, 'Which candidates to rank: both fused, keywords only (no model is loaded) or embeddings only')
             [CompletionResult]::new('--half-life', '--half-life', [CompletionResultType]::ParameterName, 'Recency half-life in days; 0 turns decay off [default: 30, or half_life_days in the config file]')
             [CompletionResult]::new('--store', '--store', [CompletionResultType]::ParameterName, 'Store directory, holding keep.db, or a PostgreSQL URL (postgres://USER@HOST/DB) (or KEEP_STORE) [default: the platform data directory + /keep]')
-            [CompletionResult]::new('-a', '-a', [CompletionResultType]::ParameterName, 'Include system notes (ids starting with ''.'') and expired notes')
-            [CompletionResult]::new('--all', '--all', [CompletionResultType]::ParameterName, 'Include system notes (ids starting with ''.'') and expired notes')
+            [CompletionResult]::new('-a', '-a', [CompletionResultType]::ParameterName, 'Include system notes (ids starting with ''.''), expired notes and notes in the trash')
+            [CompletionResult]::new('--all', '--all', [CompletionResultType]::ParameterName, 'Include system notes (ids starting with ''.''), expired notes and notes in the trash')
             [CompletionResult]::new('--deep', '--deep', [CompletionResultType]::ParameterName, 'Also follow edges and shared tags from the top hits (two links deep unless --hops says)')
             [CompletionResult]::new('--all-versions', '--all-versions', [CompletionResultType]::ParameterName, 'Also find notes superseded by newer ones (ranked below them)')
             [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print one JSON document instead of text')
@@ -151,6 +153,16 @@ Register-ArgumentCompleter -Native -CommandName 'keep' -ScriptBlock {
             break
         }
         'keep;del' {
+            [CompletionResult]::new('--reason', '--reason', [CompletionResultType]::ParameterName, 'Why, kept with the note in the trash')
+            [CompletionResult]::new('--store', '--store', [CompletionResultType]::ParameterName, 'Store directory, holding keep.db, or a PostgreSQL URL (postgres://USER@HOST/DB) (or KEEP_STORE) [default: the platform data directory + /keep]')
+            [CompletionResult]::new('--purge', '--purge', [CompletionResultType]::ParameterName, 'Delete for good now instead of putting in the trash')
+            [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print one JSON document instead of text')
+            [CompletionResult]::new('--ids', '--ids', [CompletionResultType]::ParameterName, 'Print only ids, one per line (for xargs)')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            break
+        }
+        'keep;restore' {
             [CompletionResult]::new('--store', '--store', [CompletionResultType]::ParameterName, 'Store directory, holding keep.db, or a PostgreSQL URL (postgres://USER@HOST/DB) (or KEEP_STORE) [default: the platform data directory + /keep]')
             [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print one JSON document instead of text')
             [CompletionResult]::new('--ids', '--ids', [CompletionResultType]::ParameterName, 'Print only ids, one per line (for xargs)')
@@ -394,7 +406,8 @@ Register-ArgumentCompleter -Native -CommandName 'keep' -ScriptBlock {
             [CompletionResult]::new('list', 'list', [CompletionResultType]::ParameterValue, 'List notes, most recently updated first')
             [CompletionResult]::new('find', 'find', [CompletionResultType]::ParameterValue, 'Find notes by meaning and by keyword, best first')
             [CompletionResult]::new('tag', 'tag', [CompletionResultType]::ParameterValue, 'Add or remove tags on notes')
-            [CompletionResult]::new('del', 'del', [CompletionResultType]::ParameterValue, 'Delete notes for good, or one archived version of a note')
+            [CompletionResult]::new('del', 'del', [CompletionResultType]::ParameterValue, 'Put notes in the trash, delete them for good, or delete one archived version of a note')
+            [CompletionResult]::new('restore', 'restore', [CompletionResultType]::ParameterValue, 'Take notes out of the trash')
             [CompletionResult]::new('revert', 'revert', [CompletionResultType]::ParameterValue, 'Undo the last change of notes: restore the previous version')
             [CompletionResult]::new('rate', 'rate', [CompletionResultType]::ParameterValue, 'Rate a note as useful or wrong')
             [CompletionResult]::new('supersede', 'supersede', [CompletionResultType]::ParameterValue, 'Accept a note as the successor of the notes it replaces')
@@ -432,6 +445,9 @@ Register-ArgumentCompleter -Native -CommandName 'keep' -ScriptBlock {
             break
         }
         'keep;help;del' {
+            break
+        }
+        'keep;help;restore' {
             break
         }
         'keep;help;revert' {

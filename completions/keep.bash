@@ -73,6 +73,9 @@ _keep() {
             keep,repair)
                 cmd="keep__subcmd__repair"
                 ;;
+            keep,restore)
+                cmd="keep__subcmd__restore"
+                ;;
             keep,revert)
                 cmd="keep__subcmd__revert"
                 ;;
@@ -148,6 +151,9 @@ _keep() {
             keep__subcmd__help,repair)
                 cmd="keep__subcmd__help__subcmd__repair"
                 ;;
+            keep__subcmd__help,restore)
+                cmd="keep__subcmd__help__subcmd__restore"
+                ;;
             keep__subcmd__help,revert)
                 cmd="keep__subcmd__help__subcmd__revert"
                 ;;
@@ -215,7 +221,7 @@ _keep() {
 
     case "${cmd}" in
         keep)
-            opts="-h -V --store --json --ids --help --version put get list find tag del revert rate supersede now move export import reindex analyze check repair backup models doctor mcp serve watch ui help"
+            opts="-h -V --store --json --ids --help --version put get list find tag del restore revert rate supersede now move export import reindex analyze check repair backup models doctor mcp serve watch ui help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 1 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -287,12 +293,16 @@ _keep() {
             return 0
             ;;
         keep__subcmd__del)
-            opts="-h --store --json --ids --help"
+            opts="-h --purge --reason --store --json --ids --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
+                --reason)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 --store)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
@@ -449,7 +459,7 @@ _keep() {
             return 0
             ;;
         keep__subcmd__help)
-            opts="put get list find tag del revert rate supersede now move export import reindex analyze check repair backup models doctor mcp serve watch ui help"
+            opts="put get list find tag del restore revert rate supersede now move export import reindex analyze check repair backup models doctor mcp serve watch ui help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -784,6 +794,20 @@ _keep() {
             COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
             return 0
             ;;
+        keep__subcmd__help__subcmd__restore)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
         keep__subcmd__help__subcmd__revert)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
@@ -887,7 +911,7 @@ _keep() {
             return 0
             ;;
         keep__subcmd__list)
-            opts="-t -a -n -h --tag --since --until --all --sort --limit --expired --store --json --ids --help"
+            opts="-t -a -n -h --tag --since --until --all --sort --limit --expired --deleted --store --json --ids --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1295,6 +1319,24 @@ _keep() {
             return 0
             ;;
         keep__subcmd__repair)
+            opts="-h --store --json --ids --help"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --store)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        keep__subcmd__restore)
             opts="-h --store --json --ids --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )

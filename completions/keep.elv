@@ -30,7 +30,8 @@ set edit:completion:arg-completer[keep] = {|@words|
             cand list 'List notes, most recently updated first'
             cand find 'Find notes by meaning and by keyword, best first'
             cand tag 'Add or remove tags on notes'
-            cand del 'Delete notes for good, or one archived version of a note'
+            cand del 'Put notes in the trash, delete them for good, or delete one archived version of a note'
+            cand restore 'Take notes out of the trash'
             cand revert 'Undo the last change of notes: restore the previous version'
             cand rate 'Rate a note as useful or wrong'
             cand supersede 'Accept a note as the successor of the notes it replaces'
@@ -99,9 +100,10 @@ set edit:completion:arg-completer[keep] = {|@words|
             cand -n 'Show at most N notes'
             cand --limit 'Show at most N notes'
             cand --store 'Store directory, holding keep.db, or a PostgreSQL URL (postgres://USER@HOST/DB) (or KEEP_STORE) [default: the platform data directory + /keep]'
-            cand -a 'Include system notes (ids starting with ''.'') and expired notes'
-            cand --all 'Include system notes (ids starting with ''.'') and expired notes'
+            cand -a 'Include system notes (ids starting with ''.''), expired notes and notes in the trash'
+            cand --all 'Include system notes (ids starting with ''.''), expired notes and notes in the trash'
             cand --expired 'Only notes whose expiry time (put --expires) has passed'
+            cand --deleted 'Only notes in the trash (keep del; keep restore brings one back)'
             cand --json 'Print one JSON document instead of text'
             cand --ids 'Print only ids, one per line (for xargs)'
             cand -h 'Print help (see more with ''--help'')'
@@ -121,8 +123,8 @@ set edit:completion:arg-completer[keep] = {|@words|
             cand --mode 'Which candidates to rank: both fused, keywords only (no model is loaded) or embeddings only'
             cand --half-life 'Recency half-life in days; 0 turns decay off [default: 30, or half_life_days in the config file]'
             cand --store 'Store directory, holding keep.db, or a PostgreSQL URL (postgres://USER@HOST/DB) (or KEEP_STORE) [default: the platform data directory + /keep]'
-            cand -a 'Include system notes (ids starting with ''.'') and expired notes'
-            cand --all 'Include system notes (ids starting with ''.'') and expired notes'
+            cand -a 'Include system notes (ids starting with ''.''), expired notes and notes in the trash'
+            cand --all 'Include system notes (ids starting with ''.''), expired notes and notes in the trash'
             cand --deep 'Also follow edges and shared tags from the top hits (two links deep unless --hops says)'
             cand --all-versions 'Also find notes superseded by newer ones (ranked below them)'
             cand --json 'Print one JSON document instead of text'
@@ -142,6 +144,15 @@ set edit:completion:arg-completer[keep] = {|@words|
             cand --help 'Print help (see more with ''--help'')'
         }
         &'keep;del'= {
+            cand --reason 'Why, kept with the note in the trash'
+            cand --store 'Store directory, holding keep.db, or a PostgreSQL URL (postgres://USER@HOST/DB) (or KEEP_STORE) [default: the platform data directory + /keep]'
+            cand --purge 'Delete for good now instead of putting in the trash'
+            cand --json 'Print one JSON document instead of text'
+            cand --ids 'Print only ids, one per line (for xargs)'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+        }
+        &'keep;restore'= {
             cand --store 'Store directory, holding keep.db, or a PostgreSQL URL (postgres://USER@HOST/DB) (or KEEP_STORE) [default: the platform data directory + /keep]'
             cand --json 'Print one JSON document instead of text'
             cand --ids 'Print only ids, one per line (for xargs)'
@@ -356,7 +367,8 @@ set edit:completion:arg-completer[keep] = {|@words|
             cand list 'List notes, most recently updated first'
             cand find 'Find notes by meaning and by keyword, best first'
             cand tag 'Add or remove tags on notes'
-            cand del 'Delete notes for good, or one archived version of a note'
+            cand del 'Put notes in the trash, delete them for good, or delete one archived version of a note'
+            cand restore 'Take notes out of the trash'
             cand revert 'Undo the last change of notes: restore the previous version'
             cand rate 'Rate a note as useful or wrong'
             cand supersede 'Accept a note as the successor of the notes it replaces'
@@ -388,6 +400,8 @@ set edit:completion:arg-completer[keep] = {|@words|
         &'keep;help;tag'= {
         }
         &'keep;help;del'= {
+        }
+        &'keep;help;restore'= {
         }
         &'keep;help;revert'= {
         }

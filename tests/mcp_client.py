@@ -27,6 +27,7 @@ TOOLS = {
     "list": (True, False),
     "tag": (False, False),
     "forget": (False, True),
+    "restore": (False, False),
     "revert": (False, True),
     "now": (False, False),
     "put_file": (False, False),
@@ -191,8 +192,21 @@ async def notes_tools(session, cat_id):
     check(still["note"]["summary"] == "A first thought, never changed.", f"revert refused: {still}")
     dropped = await ok(session, "revert", {"id": "draft/one", "delete": True})
     check(dropped == {"reverted": "deleted", "id": "draft/one"}, f"revert delete: {dropped}")
-    gone = await ok(session, "forget", {"id": "design/notes"})
-    check(gone["deleted"] == "note", f"forget note: {gone}")
+    gone = await ok(session, "forget", {"id": "design/notes", "reason": "written up in the wiki"})
+    check(gone == {"deleted": "trashed", "id": "design/notes", "reason": "written up in the wiki"}, f"forget note: {gone}")
+    hidden = await ok(session, "list", {"format": "ids", "limit": 200})
+    check("design/notes" not in hidden["ids"], f"a forgotten note leaves listings: {hidden}")
+    kept = await ok(session, "get", {"id": "design/notes"})
+    check(kept["note"]["tags"]["_deleted_reason"] == ["written up in the wiki"], f"in the trash: {kept}")
+    await tool_error(session, "forget", {"id": "design/notes"}, "already in the trash")
+    back = await ok(session, "restore", {"id": "design/notes"})
+    check(back["id"] == "design/notes" and back["status"] == "updated", f"restore: {back}")
+    shown = await ok(session, "list", {"format": "ids", "limit": 200})
+    check("design/notes" in shown["ids"], f"a restored note is listed: {shown}")
+    await tool_error(session, "restore", {"id": "design/notes"}, "not in the trash")
+    purged = await ok(session, "forget", {"id": "design/notes", "purge": True})
+    check(purged["deleted"] == "note", f"forget for good: {purged}")
+    await tool_error(session, "restore", {"id": "design/notes"}, "no note")
 
 
 async def staying_true(session):

@@ -43,7 +43,10 @@ fn bash_completes_ids_selectors_tags_and_themes_from_the_store() {
     assert_eq!(complete(&env, "keep tag doc -t st"), ["stage="]);
     assert_eq!(complete(&env, "keep find -t topic="), ["topic=sea"]);
     assert_eq!(complete(&env, "keep ui --theme l"), ["light"]);
-    assert_eq!(complete(&env, "keep re"), ["revert", "reindex", "repair"]);
+    assert_eq!(
+        complete(&env, "keep re"),
+        ["restore", "revert", "reindex", "repair"]
+    );
 }
 
 #[test]

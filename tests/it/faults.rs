@@ -337,7 +337,11 @@ fn a_full_disk_refuses_every_write_in_one_line_reads_go_on_and_a_rerun_completes
     }
     drop(watcher);
     let ids = disk.ok(&env, &["list", "--ids", "-a", "-n", "2000"]);
-    assert!(!ids.lines().any(|l| l == "light"), "deleted");
+    assert_eq!(
+        disk.ok(&env, &["list", "--deleted", "--ids"]),
+        "light\n",
+        "deleted, to the trash"
+    );
     assert!(ids.lines().any(|l| l == "pier"));
     let stored = ids.lines().count();
     assert!(

@@ -77,7 +77,9 @@ fn now_move_del_revert_import() {
     snapshot!("move", env.json(&["move", "survey"]));
     snapshot!("revert", env.json(&["revert", "cranes"]));
     snapshot!("del_version", env.json(&["del", "survey@V{1}"]));
-    snapshot!("del", env.json(&["del", "survey"]));
+    snapshot!("del", env.json(&["del", "survey", "--reason", "done"]));
+    snapshot!("restore", env.json(&["restore", "survey"]));
+    snapshot!("del_purge", env.json(&["del", "--purge", "survey"]));
     let export = env.export();
     let other = Env::new();
     snapshot!("import", other.json_stdin(&["import", "-"], &export));

@@ -108,7 +108,9 @@ fn stubs_stay_out_of_list_unless_asked_and_deleted_files_are_marked() {
     let deadline = std::time::Instant::now() + std::time::Duration::from_secs(20);
     let listing = loop {
         let listing = env.ok(&["list", "-a"]);
-        if listing.contains("(file deleted)") || std::time::Instant::now() > deadline {
+        if listing.contains("(in the trash: its file was deleted)")
+            || std::time::Instant::now() > deadline
+        {
             break listing;
         }
         std::thread::sleep(std::time::Duration::from_millis(100));
@@ -116,7 +118,10 @@ fn stubs_stay_out_of_list_unless_asked_and_deleted_files_are_marked() {
     watcher.kill().unwrap();
     let _ = watcher.wait();
     assert!(listing.contains("gone.txt"), "{listing}");
-    assert!(listing.contains("(file deleted)"), "{listing}");
+    assert!(
+        listing.contains("(in the trash: its file was deleted)"),
+        "{listing}"
+    );
     assert!(!env.ok(&["list"]).contains("gone.txt"));
 }
 

@@ -63,13 +63,96 @@ fn tag_refuses_system_keys_and_reports_unknown_ids() {
 }
 
 #[test]
-fn del_removes_the_note_with_history_and_edges() {
+fn del_puts_a_note_in_the_trash_and_restore_brings_it_back_as_it_was() {
+    let mut env = Env::new();
+    let id = env.put("hello world", &["author=alice"]);
+    env.put("hello world", &["topic=x"]);
+    let other = env.put("another note", &[]);
+    let before = env.json(&["get", &id])[0].clone();
+    env.at("2026-11-22T11:00:00Z");
+    assert_eq!(
+        env.ok(&["del", &id, "--reason", "said twice"]),
+        format!("moved {id} to the trash ('keep restore {id}' brings it back)\n")
+    );
+    // Out of listings, recall and the author's edges...
+    assert_eq!(env.ok(&["list", "--ids"]), format!("{other}\n"));
+    assert!(env.ok(&["find", "hello"]).is_empty());
+    env.fails(&["get", "alice"], 1);
+    // ...but kept, with when and why, and said to be in the trash.
+    assert_eq!(env.ok(&["list", "--deleted", "--ids"]), format!("{id}\n"));
+    let out = env.run(&["get", &id]);
+    assert!(out.status.success());
+    assert_eq!(
+        String::from_utf8_lossy(&out.stderr),
+        format!(
+            "keep: '{id}' is in the trash since 2026-11-22T11:00:00.000Z (said twice); 'keep restore {id}' brings it back\n"
+        )
+    );
+    let trashed = env.json(&["get", &id])[0].clone();
+    assert_eq!(trashed["tags"]["_deleted_reason"][0], "said twice");
+    let err = env.fails(&["del", &id], 2);
+    assert!(err.contains("already in the trash"), "{err}");
+
+    env.at("2026-11-22T12:00:00Z");
+    assert_eq!(env.ok(&["restore", &id]), format!("restored {id}\n"));
+    let back = env.json(&["get", &id])[0].clone();
+    assert_eq!(back["summary"], before["summary"]);
+    assert_eq!(back["tags"], before["tags"], "as it was");
+    assert_eq!(
+        env.json(&["get", "alice"])[0]["inverse_edges"][0]["source"],
+        id.as_str(),
+        "its edges are back"
+    );
+    assert_eq!(env.json(&["find", "hello"])[0]["id"], id.as_str());
+    let history = env.ok(&["get", &id, "--history"]);
+    assert_eq!(
+        history.lines().count(),
+        4,
+        "deleted and restored, in its history: {history}"
+    );
+    let err = env.fails(&["restore", &id], 2);
+    assert!(err.contains("is not in the trash"), "{err}");
+    env.fails(&["restore", "nope"], 1);
+}
+
+#[test]
+fn the_trash_empties_itself_after_trash_days() {
+    let mut env = Env::new();
+    let old = env.put("an old draft", &[]);
+    let recent = env.put("a recent draft", &[]);
+    env.at("2026-11-01T10:00:00Z");
+    env.ok(&["del", &old]);
+    env.at("2026-11-25T10:00:00Z");
+    env.ok(&["del", &recent]);
+    std::fs::write(env.path("config.toml"), "trash_days = 7\n").unwrap();
+    let third = env.put("a third draft", &[]);
+    env.ok(&["del", &third]);
+    assert_eq!(
+        env.ok(&["list", "--deleted", "--ids", "--sort", "id"])
+            .lines()
+            .count(),
+        2,
+        "the one deleted 24 days before went for good"
+    );
+    env.fails(&["get", &old], 1);
+    std::fs::write(env.path("config.toml"), "trash_days = 0\n").unwrap();
+    let fourth = env.put("a fourth draft", &[]);
+    let out = env.ok(&["del", &fourth]);
+    assert!(out.starts_with(&format!("deleted {fourth}")), "{out}");
+    env.fails(&["get", &fourth], 1);
+    std::fs::write(env.path("config.toml"), "trash_days = -1\n").unwrap();
+    let err = env.fails(&["list"], 2);
+    assert!(err.contains("trash_days = -1"), "{err}");
+}
+
+#[test]
+fn del_purge_removes_the_note_with_history_and_edges() {
     let env = Env::new();
     let id = env.put("hello world", &["author=alice"]);
     env.put("hello world", &["topic=x"]);
     let keep = env.put("another note", &[]);
     assert_eq!(
-        env.ok(&["del", &id]),
+        env.ok(&["del", "--purge", &id]),
         format!("deleted {id} (with 1 archived version(s))\n")
     );
     env.fails(&["get", &id], 1);
@@ -109,7 +192,8 @@ fn del_reports_unknown_ids_and_deletes_the_rest() {
         String::from_utf8_lossy(&out.stderr),
         "keep: no note 'nope'\n"
     );
-    assert!(env.all_ids().is_empty());
+    assert!(env.ok(&["list", "--ids"]).is_empty());
+    assert_eq!(env.ok(&["list", "--deleted", "--ids"]), format!("{a}\n"));
 }
 
 #[test]
@@ -132,7 +216,7 @@ fn revert_restores_the_previous_version_then_refuses_unless_asked_to_delete() {
     assert_eq!(
         err,
         "keep: 'doc' has no earlier version to revert to\n\
-         hint: 'keep revert --delete doc' deletes it; 'keep del' does the same\n"
+         hint: 'keep revert --delete doc' deletes it for good; 'keep del' puts it in the trash\n"
     );
     assert_eq!(
         env.json(&["get", "doc"])[0]["summary"],
@@ -152,7 +236,7 @@ fn a_stub_goes_when_the_last_edge_to_it_goes() {
     let env = Env::new();
     let a = env.put("first note by carol", &["author=carol"]);
     let b = env.put("second note by carol", &["author=carol"]);
-    env.ok(&["del", &a]);
+    env.ok(&["del", "--purge", &a]);
     assert!(
         env.all_ids().contains(&"carol".to_string()),
         "b still points to it"

@@ -13,6 +13,8 @@ use crate::model::Clock;
 pub const DEFAULT_FETCH_TIMEOUT: Duration = Duration::from_secs(30);
 /// Default recency half-life of recall, in days.
 pub const DEFAULT_HALF_LIFE_DAYS: f64 = crate::recall::weights::DEFAULT_HALF_LIFE_DAYS;
+/// How long a deleted note stays in the trash unless configured.
+pub const DEFAULT_TRASH_DAYS: f64 = 30.0;
 
 #[derive(Debug, Clone)]
 pub struct Settings {
@@ -35,6 +37,9 @@ pub struct Settings {
     pub fetch_timeout: Duration,
     /// Recency half-life of recall, in days; 0 turns decay off.
     pub half_life_days: f64,
+    /// How long a deleted note stays in the trash before a later delete
+    /// removes it for good, in days; 0 deletes for good at once.
+    pub trash_days: f64,
     /// The program that extracts files in a child process; None extracts
     /// on threads of this process (tests of the core).
     pub extract_worker: Option<WorkerCommand>,
@@ -122,6 +127,7 @@ impl Settings {
             ocr_dir: None,
             fetch_timeout: DEFAULT_FETCH_TIMEOUT,
             half_life_days: DEFAULT_HALF_LIFE_DAYS,
+            trash_days: DEFAULT_TRASH_DAYS,
             extract_worker: None,
             backlog_drains: false,
             providers: Providers::default(),

@@ -8,8 +8,8 @@ use std::time::Duration;
 
 use keep_core::model::{Clock, Timestamp};
 use keep_core::settings::{
-    DEFAULT_FETCH_TIMEOUT, DEFAULT_HALF_LIFE_DAYS, DEFAULT_PROVIDER_TIMEOUT, ModelSettings,
-    Provider, Providers,
+    DEFAULT_FETCH_TIMEOUT, DEFAULT_HALF_LIFE_DAYS, DEFAULT_PROVIDER_TIMEOUT, DEFAULT_TRASH_DAYS,
+    ModelSettings, Provider, Providers,
 };
 use keep_core::{Settings, WorkerCommand};
 use serde::Deserialize;
@@ -106,6 +106,8 @@ struct ConfigFile {
     ort_lib: Option<PathBuf>,
     /// Recency half-life for `find`, in days; 0 turns decay off.
     half_life_days: Option<f64>,
+    /// Days a deleted note stays in the trash; 0 deletes for good at once.
+    trash_days: Option<f64>,
     /// Theme of the full-screen browser.
     theme: Option<String>,
     /// Whether notes left waiting for a vector are embedded by a
@@ -164,6 +166,7 @@ pub struct Config {
     pub python: PathBuf,
     pub fetch_timeout: Duration,
     pub half_life_days: f64,
+    pub trash_days: f64,
     /// Whether a command that leaves notes waiting for a vector starts a
     /// background process to embed them.
     pub background_embed: bool,
@@ -297,6 +300,15 @@ impl Config {
             None => file.background_embed.unwrap_or(true),
         };
         let providers = providers(file.providers, env)?;
+        let trash_days = match file.trash_days {
+            Some(days) if !days.is_finite() || days < 0.0 => {
+                return Err(ConfigError(format!(
+                    "trash_days = {days}: give 0 (delete for good at once) or more days"
+                )));
+            }
+            Some(days) => days,
+            None => DEFAULT_TRASH_DAYS,
+        };
         Ok(Config {
             store,
             providers,
@@ -314,6 +326,7 @@ impl Config {
                 .unwrap_or_else(|| PathBuf::from("python3")),
             fetch_timeout,
             half_life_days: file.half_life_days.unwrap_or(DEFAULT_HALF_LIFE_DAYS),
+            trash_days,
             theme: file.theme,
             no_color: env.get("NO_COLOR").is_some(),
             ui_trace: env.path("KEEP_UI_TRACE"),
@@ -349,6 +362,7 @@ impl Config {
             ocr_dir: self.ocr_dir.clone(),
             fetch_timeout: self.fetch_timeout,
             half_life_days: self.half_life_days,
+            trash_days: self.trash_days,
             extract_worker: extract_worker(),
             backlog_drains: self.background_embed,
             providers: self.providers.clone(),

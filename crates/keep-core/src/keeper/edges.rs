@@ -32,7 +32,11 @@ impl EdgeKeys {
             .iter()
             .map(|(k, v)| (k.to_string(), v.to_string()))
             .collect();
-        map.extend(db.declared_edge_keys()?);
+        for (key, inverse) in db.declared_edge_keys()? {
+            if !in_trash(db, &format!("{TAG_NOTE_PREFIX}{key}"))? {
+                map.insert(key, inverse);
+            }
+        }
         Ok(EdgeKeys(map))
     }
 
@@ -44,8 +48,12 @@ impl EdgeKeys {
         self.0.get(key).map(String::as_str)
     }
 
-    /// Links made by the edge tags of `note`.
+    /// Links made by the edge tags of `note`: none while it is in the
+    /// trash.
     pub(crate) fn edges_of(&self, note: &Note) -> Vec<Edge> {
+        if note.tags.contains_key(keys::DELETED) {
+            return Vec::new();
+        }
         note.tags
             .pairs()
             .filter_map(|(k, v)| {
@@ -147,6 +155,9 @@ fn rebuild_key(db: &Db<'_>, key: &str, now: Timestamp) -> Result<()> {
         let Some(source) = db.note_by_rid(rid)? else {
             continue;
         };
+        if source.tags.contains_key(keys::DELETED) {
+            continue;
+        }
         let edge = Edge {
             key: key.to_string(),
             inverse: inverse.to_string(),
@@ -157,6 +168,13 @@ fn rebuild_key(db: &Db<'_>, key: &str, now: Timestamp) -> Result<()> {
         db.add_edge(rid, key, &edge.target)?;
     }
     Ok(())
+}
+
+/// Whether note `id` is in the trash.
+fn in_trash(db: &Db<'_>, id: &str) -> Result<bool> {
+    Ok(db
+        .note(id)?
+        .is_some_and(|(_, n)| n.tags.contains_key(keys::DELETED)))
 }
 
 /// Creates a stub note for an edge's target if it does not exist.

@@ -15,6 +15,7 @@ mod providers;
 mod read;
 mod switch;
 mod transfer;
+mod trash;
 mod truth;
 mod watch;
 mod write;
@@ -43,7 +44,9 @@ pub use switch::SwitchReport;
 pub use transfer::ImportOutcome;
 pub use truth::{Duplicate, Feedback, OnDuplicate};
 pub use watch::SyncReport;
-pub use write::{Deleted, PutOptions, TagEdit, WriteOutcome, WriteStatus, text_to_probe};
+pub use write::{
+    DeleteHow, Deleted, PutOptions, TagEdit, WriteOutcome, WriteStatus, text_to_probe,
+};
 
 pub struct Keeper {
     store: Store,

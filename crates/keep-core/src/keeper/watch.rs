@@ -271,6 +271,8 @@ impl Keeper {
                 };
                 let mut next = current.clone();
                 next.tags.insert(keys::DELETED, now.to_string());
+                next.tags
+                    .insert(keys::DELETED_REASON, "its file was deleted");
                 next.updated = now;
                 write_state(db, Some(&(rid, current)), &next, now)?;
                 db.forget_file_state(&old.id)

@@ -104,6 +104,15 @@ impl WriteOutcome {
     }
 }
 
+/// How `delete` removes a whole note.
+#[derive(Debug, Clone, Default)]
+pub struct DeleteHow {
+    /// For good, not to the trash.
+    pub purge: bool,
+    /// Why, kept with the note in the trash.
+    pub reason: Option<String>,
+}
+
 /// Tag changes for `tag`.
 #[derive(Debug, Clone, Default)]
 pub struct TagEdit {
@@ -116,7 +125,14 @@ pub struct TagEdit {
 #[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, schemars::JsonSchema)]
 #[serde(rename_all = "lowercase", tag = "deleted")]
 pub enum Deleted {
-    /// The whole note with its history.
+    /// The note went to the trash, with its history; `restore` brings it
+    /// back.
+    Trashed {
+        id: String,
+        #[serde(skip_serializing_if = "Option::is_none")]
+        reason: Option<String>,
+    },
+    /// The whole note with its history, for good.
     Note { id: String, versions: i64 },
     /// One archived version.
     Version { id: String, version: i64 },
@@ -481,9 +497,16 @@ impl Keeper {
         })
     }
 
-    /// Deletes a whole note (with versions, parts, edges and index entries)
-    /// or, for `ID@V{N}` with N != 0, one archived version.
-    pub fn delete(&mut self, target: &NoteRef) -> Result<Deleted> {
+    /// Puts a whole note in the trash (or, with `how.purge` or no time
+    /// in the trash configured, removes it for good with its versions,
+    /// parts, edges and index entries); for `ID@V{N}` with N != 0, removes
+    /// that archived version. Notes in the trash longer than the
+    /// configured time go for good first.
+    pub fn delete(&mut self, target: &NoteRef, how: &DeleteHow) -> Result<Deleted> {
+        self.purge_old_trash()?;
+        if target.selector.is_none() && !how.purge && self.settings.trash_days > 0.0 {
+            return self.trash(&target.id, how.reason.as_deref());
+        }
         match target.selector {
             Some(Selector::Part(_)) => Err(Error::invalid(format!(
                 "'{target}': parts cannot be deleted one by one; delete the note"

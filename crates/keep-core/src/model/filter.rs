@@ -9,8 +9,7 @@ use super::time::Timestamp;
 pub struct NoteFilter {
     /// Id prefix, or a glob (`*`, `?`, `[...]`) when it contains one.
     pub pattern: Option<String>,
-    /// Include dot-prefixed system notes, and notes whose watched file
-    /// was deleted.
+    /// Include dot-prefixed system notes, and notes in the trash.
     pub include_system: bool,
     /// Every filter must match.
     pub tags: Vec<TagFilter>,

@@ -15,8 +15,11 @@ pub const OCR: &str = "_ocr";
 /// On a part: the document's title and the headings the part sits under,
 /// `Title > Section > Subsection`.
 pub const SECTION: &str = "_section";
-/// On a note whose watched file was deleted; the value is when.
+/// On a note in the trash (deleted with `del`, or its watched file was
+/// deleted); the value is when.
 pub const DELETED: &str = "_deleted";
+/// Why a note was put in the trash, when the deleter said.
+pub const DELETED_REASON: &str = "_deleted_reason";
 /// When a note stops being true (RFC 3339, UTC); from then on it leaves
 /// `find`, `list` and recall, but stays in `get`, `list -a` and exports.
 pub const EXPIRES: &str = "_expires";

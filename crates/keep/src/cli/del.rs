@@ -1,33 +1,55 @@
-//! `keep del`: delete notes or archived versions.
+//! `keep del`: put notes in the trash, delete them for good, or delete
+//! archived versions.
 
 use clap_complete::ArgValueCompleter;
 
 use super::complete;
-use keep_core::keeper::Deleted;
+use keep_core::keeper::{DeleteHow, Deleted};
 
 use super::output::Format;
 use super::{CliError, CliResult, Ctx, Failures};
 
-/// Delete notes for good, or one archived version of a note.
+/// Put notes in the trash, delete them for good, or delete one archived
+/// version of a note.
 ///
-/// 'keep del ID' removes the note with its whole version history, its parts,
-/// its tags, its outgoing edges and its index entries. Notes that link to it
-/// keep their tags. 'keep del ID@V{N}' (N = 1 previous, -1 oldest, ...)
-/// removes only that archived version and leaves the note and its other
-/// versions as they are. To undo the last change instead, use 'keep revert'.
-/// Exits 1 if any id is unknown.
+/// 'keep del ID' puts the note in the trash: it keeps its text, tags and
+/// history (the deletion is a new version, with --reason kept as
+/// _deleted_reason), leaves listings and recall, is listed by 'keep list
+/// --deleted', and 'keep restore ID' brings it back. Notes in the trash
+/// longer than trash_days (30 unless the config file says; 0 deletes for
+/// good at once) are removed for good by the next del. 'keep del --purge
+/// ID' removes the note for good now, with its whole version history, its
+/// parts, its tags, its outgoing edges and its index entries; notes that
+/// link to it keep their tags. 'keep del ID@V{N}' (N = 1 previous, -1
+/// oldest, ...) removes only that archived version, for good, and leaves
+/// the note and its other versions as they are. To undo the last change
+/// instead, use 'keep revert'. Exits 1 if any id is unknown.
 #[derive(Debug, clap::Args, serde::Serialize, serde::Deserialize)]
 pub struct Args {
     /// Note ids, or ID@V{N} for one archived version
     #[arg(required = true, value_name = "ID", add = ArgValueCompleter::new(complete::note_id))]
     pub ids: Vec<String>,
+
+    /// Delete for good now instead of putting in the trash
+    #[arg(long)]
+    #[serde(default)]
+    pub purge: bool,
+
+    /// Why, kept with the note in the trash
+    #[arg(long, value_name = "TEXT", conflicts_with = "purge")]
+    #[serde(default)]
+    pub reason: Option<String>,
 }
 
 pub fn run(ctx: &mut Ctx, args: Args) -> CliResult {
     let mut failures = Failures::default();
     let mut deleted = Vec::new();
+    let how = DeleteHow {
+        purge: args.purge,
+        reason: args.reason.clone(),
+    };
     for arg in &args.ids {
-        match delete_one(ctx, arg) {
+        match delete_one(ctx, arg, &how) {
             Ok(d) => {
                 print_line(ctx, &d)?;
                 deleted.push(d);
@@ -41,14 +63,18 @@ pub fn run(ctx: &mut Ctx, args: Args) -> CliResult {
     Ok(failures.status())
 }
 
-fn delete_one(ctx: &mut Ctx, arg: &str) -> Result<Deleted, CliError> {
+fn delete_one(ctx: &mut Ctx, arg: &str, how: &DeleteHow) -> Result<Deleted, CliError> {
     let keeper = ctx.keeper()?;
     let target = keeper.resolve(arg)?;
-    Ok(keeper.delete(&target)?)
+    Ok(keeper.delete(&target, how)?)
 }
 
 fn print_line(ctx: &mut Ctx, d: &Deleted) -> Result<(), CliError> {
     let (id, text) = match d {
+        Deleted::Trashed { id, .. } => (
+            id.clone(),
+            format!("moved {id} to the trash ('keep restore {id}' brings it back)"),
+        ),
         Deleted::Note { id, versions } => (
             id.clone(),
             format!("deleted {id} (with {versions} archived version(s))"),

@@ -21,7 +21,7 @@ pub struct FilterArgs {
     #[arg(long, value_name = "WHEN")]
     pub until: Option<String>,
 
-    /// Include system notes (ids starting with '.') and expired notes
+    /// Include system notes (ids starting with '.'), expired notes and notes in the trash
     #[arg(short = 'a', long = "all")]
     pub all: bool,
 }

@@ -133,8 +133,24 @@ fn show_one(
         }
         keeper.get(&target)?
     };
+    warn_if_in_trash(ctx, &target.id, &view.note.tags);
     render(ctx, &target, &view)?;
     Ok(Some(to_value(&ViewJson::full(&view))))
+}
+
+/// Says on stderr that a note shown is in the trash, since when and why.
+fn warn_if_in_trash(ctx: &mut Ctx, id: &str, tags: &keep_core::model::Tags) {
+    use keep_core::model::keys;
+    let Some(when) = tags.first(keys::DELETED) else {
+        return;
+    };
+    let why = tags
+        .first(keys::DELETED_REASON)
+        .map(|r| format!(" ({r})"))
+        .unwrap_or_default();
+    ctx.out.warn(&format!(
+        "'{id}' is in the trash since {when}{why}; 'keep restore {id}' brings it back"
+    ));
 }
 
 fn render(ctx: &mut Ctx, target: &NoteRef, view: &NoteView) -> Result<(), CliError> {

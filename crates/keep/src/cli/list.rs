@@ -13,7 +13,8 @@ use crate::render::json;
 /// contains '*', '?' or '[', a glob over whole ids. System notes (ids
 /// starting with '.') are hidden unless -a is given or PATTERN starts with
 /// '.'. Expired notes are hidden too (-a shows them); --expired lists only
-/// them.
+/// them. Notes in the trash are left out; --deleted lists only them, with
+/// when and why they were deleted in their tags.
 #[derive(Debug, clap::Args, serde::Serialize, serde::Deserialize)]
 pub struct Args {
     /// Id prefix or glob
@@ -34,6 +35,11 @@ pub struct Args {
     /// Only notes whose expiry time (put --expires) has passed
     #[arg(long)]
     pub expired: bool,
+
+    /// Only notes in the trash (keep del; keep restore brings one back)
+    #[arg(long)]
+    #[serde(default)]
+    pub deleted: bool,
 }
 
 #[derive(
@@ -66,6 +72,9 @@ pub fn run(ctx: &mut Ctx, args: Args) -> CliResult {
     let mut filter = args.filter.to_filter(keeper, args.pattern.as_deref())?;
     if args.expired {
         filter.expired = Expired::Only;
+    }
+    if args.deleted {
+        filter.tags.push(keep_core::Keeper::trash_filter());
     }
     let notes = keeper.list(&filter, args.sort.into(), args.limit)?;
     match ctx.format {

@@ -25,6 +25,7 @@ mod rate;
 mod reindex;
 pub mod remote;
 mod repair;
+mod restore;
 mod revert;
 mod secrets;
 mod serve;
@@ -177,6 +178,7 @@ impl Command {
                     | Delegated::Find(_)
                     | Delegated::Import(_)
                     | Delegated::Revert(_)
+                    | Delegated::Restore(_)
                     | Delegated::Move(_)
                     | Delegated::Now(_)
             )
@@ -411,6 +413,7 @@ pub enum Delegated {
     Find(find::Args),
     Tag(tag::Args),
     Del(del::Args),
+    Restore(restore::Args),
     Revert(revert::Args),
     Rate(rate::Args),
     Supersede(supersede::Args),
@@ -457,6 +460,7 @@ fn run_delegated(ctx: &mut Ctx, command: Delegated) -> CliResult {
         Delegated::Find(args) => find::run(ctx, args),
         Delegated::Tag(args) => tag::run(ctx, args),
         Delegated::Del(args) => del::run(ctx, args),
+        Delegated::Restore(args) => restore::run(ctx, args),
         Delegated::Revert(args) => revert::run(ctx, args),
         Delegated::Rate(args) => rate::run(ctx, args),
         Delegated::Supersede(args) => supersede::run(ctx, args),

@@ -13,7 +13,7 @@ use super::{CliError, CliResult, Ctx, Failures};
 /// The previous version (ID@V{1}) becomes the current one and leaves the
 /// archive; the current state is discarded, with its parts. A note with no
 /// archived versions is left alone and reported, unless --delete is given:
-/// then it is deleted, exactly as 'keep del ID' would. Exits 1 if any id is
+/// then it is deleted for good, as 'keep del --purge ID' would. Exits 1 if any id is
 /// unknown, 2 if a note had nothing to revert to.
 #[derive(Debug, clap::Args, serde::Serialize, serde::Deserialize)]
 pub struct Args {
@@ -56,7 +56,7 @@ fn revert_one(ctx: &mut Ctx, arg: &str, delete: bool) -> Result<RevertOutcome, C
         Err(e @ keep_core::Error::NoEarlierVersion { .. }) => Err(CliError::Hinted {
             message: e.to_string(),
             hint: format!(
-                "'keep revert --delete {}' deletes it; 'keep del' does the same",
+                "'keep revert --delete {}' deletes it for good; 'keep del' puts it in the trash",
                 target.id
             ),
         }),

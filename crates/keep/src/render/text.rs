@@ -47,12 +47,15 @@ pub fn note_line(note: &Note, score: Option<f64>, remark: &str, painter: Painter
     };
     let id = painter.paint(Style::Id, &note.id);
     let date = painter.paint(Style::Dim, &note.updated.short());
-    let deleted = if note.tags.contains_key(keys::DELETED) {
-        "(file deleted)"
-    } else {
-        ""
+    let deleted = match (
+        note.tags.contains_key(keys::DELETED),
+        note.tags.first(keys::DELETED_REASON),
+    ) {
+        (false, _) => String::new(),
+        (true, None) => "(in the trash)".to_string(),
+        (true, Some(why)) => format!("(in the trash: {why})"),
     };
-    let remark = [deleted, remark]
+    let remark = [deleted.as_str(), remark]
         .iter()
         .filter(|r| !r.is_empty())
         .map(|r| format!("  {}", painter.paint(Style::Dim, r)))

@@ -479,12 +479,14 @@ fn remove_tags(keeper: &mut Keeper, ids: &[String], tags: &[String]) -> Result<S
 
 fn delete(keeper: &mut Keeper, ids: &[String]) -> Result<String> {
     for (done, id) in ids.iter().enumerate() {
-        keeper.delete(&NoteRef::plain(id)).map_err(|e| match done {
-            0 => e,
-            n => Error::Invalid(format!("{e} (after {n} of {} were deleted)", ids.len())),
-        })?;
+        keeper
+            .delete(&NoteRef::plain(id), &Default::default())
+            .map_err(|e| match done {
+                0 => e,
+                n => Error::Invalid(format!("{e} (after {n} of {} were deleted)", ids.len())),
+            })?;
     }
-    Ok(format!("deleted {}", naming(ids)))
+    Ok(format!("moved {} to the trash", naming(ids)))
 }
 
 /// Writes the notes to a new file; an existing file is never replaced.

@@ -1,7 +1,8 @@
-//! `forget`: delete a note, or one archived version of it.
+//! `forget`: put a note in the trash (or delete it for good), or delete
+//! one archived version of it.
 
 use keep_core::Keeper;
-use keep_core::keeper::Deleted;
+use keep_core::keeper::{DeleteHow, Deleted};
 use schemars::JsonSchema;
 use serde::Deserialize;
 
@@ -12,6 +13,11 @@ use super::{CallError, Context, Hints, ToolDef};
 pub struct Args {
     /// The note's id, or "ID@V{N}" to delete only that older version.
     pub id: String,
+    /// Why it is forgotten, kept with the note in the trash.
+    pub reason: Option<String>,
+    /// Delete for good at once instead of putting in the trash.
+    #[serde(default)]
+    pub purge: bool,
 }
 
 pub struct Forget;
@@ -19,7 +25,7 @@ pub struct Forget;
 impl ToolDef for Forget {
     const NAME: &'static str = "forget";
     const TITLE: &'static str = "Forget a note";
-    const DESCRIPTION: &'static str = "Delete a note with its whole history, or only one older version with \"ID@V{N}\". This cannot be undone.";
+    const DESCRIPTION: &'static str = "Put a note in the trash with its whole history (give a reason; restore brings it back), or delete it for good with purge, or only one older version with \"ID@V{N}\" (for good).";
     const HINTS: Hints = Hints {
         read_only: false,
         destructive: true,
@@ -31,6 +37,10 @@ impl ToolDef for Forget {
     fn call(keeper: &mut Keeper, ctx: &Context, args: Args) -> Result<Deleted, CallError> {
         let target = keeper.resolve(&args.id)?;
         ctx.check(keeper, &target.id)?;
-        Ok(keeper.delete(&target)?)
+        let how = DeleteHow {
+            purge: args.purge,
+            reason: args.reason,
+        };
+        Ok(keeper.delete(&target, &how)?)
     }
 }

@@ -16,6 +16,7 @@ mod put_file;
 mod recall;
 mod related;
 mod remember;
+mod restore;
 mod revert;
 mod schema;
 mod supersede;
@@ -235,6 +236,7 @@ const REGISTRY: &[Entry] = &[
     entry::<list::List>(),
     entry::<tag::Tag>(),
     entry::<forget::Forget>(),
+    entry::<restore::Restore>(),
     entry::<revert::Revert>(),
     entry::<now::Now>(),
     entry::<put_file::PutFile>(),

@@ -1,0 +1,37 @@
+//! `restore`: take a note out of the trash.
+
+use keep_core::Keeper;
+use keep_core::keeper::WriteOutcome;
+use schemars::JsonSchema;
+use serde::Deserialize;
+
+use super::{CallError, Context, Hints, ToolDef, plain_id};
+
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct Args {
+    /// The id of a note in the trash (put there by forget).
+    pub id: String,
+}
+
+pub struct Restore;
+
+impl ToolDef for Restore {
+    const NAME: &'static str = "restore";
+    const TITLE: &'static str = "Restore a forgotten note";
+    const DESCRIPTION: &'static str =
+        "Bring a note that forget put in the trash back, as it was, into recall and listings.";
+    const HINTS: Hints = Hints {
+        read_only: false,
+        destructive: false,
+        idempotent: false,
+    };
+    type Args = Args;
+    type Output = WriteOutcome;
+
+    fn call(keeper: &mut Keeper, ctx: &Context, args: Args) -> Result<WriteOutcome, CallError> {
+        let id = plain_id(keeper, &args.id, "restored")?;
+        ctx.check(keeper, &id)?;
+        Ok(keeper.restore(&id)?)
+    }
+}
