@@ -49,6 +49,9 @@ _keep() {
             keep,list)
                 cmd="keep__subcmd__list"
                 ;;
+            keep,log)
+                cmd="keep__subcmd__log"
+                ;;
             keep,mcp)
                 cmd="keep__subcmd__mcp"
                 ;;
@@ -126,6 +129,9 @@ _keep() {
                 ;;
             keep__subcmd__help,list)
                 cmd="keep__subcmd__help__subcmd__list"
+                ;;
+            keep__subcmd__help,log)
+                cmd="keep__subcmd__help__subcmd__log"
                 ;;
             keep__subcmd__help,mcp)
                 cmd="keep__subcmd__help__subcmd__mcp"
@@ -221,7 +227,7 @@ _keep() {
 
     case "${cmd}" in
         keep)
-            opts="-h -V --store --json --ids --help --version put get list find tag del restore revert rate supersede now move export import reindex analyze check repair backup models doctor mcp serve watch ui help"
+            opts="-h -V --store --json --ids --help --version put get list find tag del restore log revert rate supersede now move export import reindex analyze check repair backup models doctor mcp serve watch ui help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 1 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -459,7 +465,7 @@ _keep() {
             return 0
             ;;
         keep__subcmd__help)
-            opts="put get list find tag del restore revert rate supersede now move export import reindex analyze check repair backup models doctor mcp serve watch ui help"
+            opts="put get list find tag del restore log revert rate supersede now move export import reindex analyze check repair backup models doctor mcp serve watch ui help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -613,6 +619,20 @@ _keep() {
             return 0
             ;;
         keep__subcmd__help__subcmd__list)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        keep__subcmd__help__subcmd__log)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
@@ -935,6 +955,40 @@ _keep() {
                     ;;
                 --sort)
                     COMPREPLY=($(compgen -W "updated accessed created id" -- "${cur}"))
+                    return 0
+                    ;;
+                --limit)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                -n)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --store)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        keep__subcmd__log)
+            opts="-n -h --agent --since --limit --store --json --ids --help"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --agent)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --since)
+                    COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
                 --limit)

@@ -32,6 +32,7 @@ set edit:completion:arg-completer[keep] = {|@words|
             cand tag 'Add or remove tags on notes'
             cand del 'Put notes in the trash, delete them for good, or delete one archived version of a note'
             cand restore 'Take notes out of the trash'
+            cand log 'Show who changed what: every write, newest first'
             cand revert 'Undo the last change of notes: restore the previous version'
             cand rate 'Rate a note as useful or wrong'
             cand supersede 'Accept a note as the successor of the notes it replaces'
@@ -153,6 +154,17 @@ set edit:completion:arg-completer[keep] = {|@words|
             cand --help 'Print help (see more with ''--help'')'
         }
         &'keep;restore'= {
+            cand --store 'Store directory, holding keep.db, or a PostgreSQL URL (postgres://USER@HOST/DB) (or KEEP_STORE) [default: the platform data directory + /keep]'
+            cand --json 'Print one JSON document instead of text'
+            cand --ids 'Print only ids, one per line (for xargs)'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+        }
+        &'keep;log'= {
+            cand --agent 'Only writes by this agent (cli, browser, watch, api, keep, or an MCP client''s name/version)'
+            cand --since 'Only writes since: an ISO 8601 duration back from now (P7D), a date or a timestamp'
+            cand -n 'Show at most N entries'
+            cand --limit 'Show at most N entries'
             cand --store 'Store directory, holding keep.db, or a PostgreSQL URL (postgres://USER@HOST/DB) (or KEEP_STORE) [default: the platform data directory + /keep]'
             cand --json 'Print one JSON document instead of text'
             cand --ids 'Print only ids, one per line (for xargs)'
@@ -369,6 +381,7 @@ set edit:completion:arg-completer[keep] = {|@words|
             cand tag 'Add or remove tags on notes'
             cand del 'Put notes in the trash, delete them for good, or delete one archived version of a note'
             cand restore 'Take notes out of the trash'
+            cand log 'Show who changed what: every write, newest first'
             cand revert 'Undo the last change of notes: restore the previous version'
             cand rate 'Rate a note as useful or wrong'
             cand supersede 'Accept a note as the successor of the notes it replaces'
@@ -402,6 +415,8 @@ set edit:completion:arg-completer[keep] = {|@words|
         &'keep;help;del'= {
         }
         &'keep;help;restore'= {
+        }
+        &'keep;help;log'= {
         }
         &'keep;help;revert'= {
         }

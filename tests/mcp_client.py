@@ -28,6 +28,7 @@ TOOLS = {
     "tag": (False, False),
     "forget": (False, True),
     "restore": (False, False),
+    "log": (True, False),
     "revert": (False, True),
     "now": (False, False),
     "put_file": (False, False),
@@ -461,6 +462,31 @@ async def discover_flow():
         check(len(tools) == len(TOOLS), "tools after discover")
 
 
+async def audit_log():
+    """Two agents write; the log names each, and filters by agent and note."""
+    agents = {}
+    for name, version, fact in [
+        ("planner", "1.0", "The launch moves to March 3."),
+        ("reviewer", "2.1", "The launch review is on March 1."),
+    ]:
+        me = types.Implementation(name=name, version=version)
+        async with stdio_client(params()) as (r, w), ClientSession(r, w, client_info=me) as s:
+            await s.initialize()
+            agents[name] = await ok(s, "remember", {"text": fact, "tags": ["topic=launch"]})
+    async with stdio_client(params()) as (r, w), ClientSession(r, w) as s:
+        await s.initialize()
+        mine = await ok(s, "log", {"agent": "planner/1.0"})
+        check([e["note"] for e in mine["entries"]] == [agents["planner"]["id"]], f"log by agent: {mine}")
+        check(mine["entries"][0]["op"] == "create" and mine["entries"][0]["version"] == 1, f"log entry: {mine}")
+        theirs = await ok(s, "log", {"id": agents["reviewer"]["id"]})
+        check([e["agent"] for e in theirs["entries"]] == ["reviewer/2.1"], f"log of a note: {theirs}")
+        await ok(s, "forget", {"id": agents["reviewer"]["id"], "reason": "superseded by the planner"})
+        after = await ok(s, "log", {"id": agents["reviewer"]["id"]})
+        check([e["op"] for e in after["entries"]] == ["trash", "create"], f"trash logged: {after}")
+        check(after["entries"][0]["detail"] == "superseded by the planner", f"reason logged: {after}")
+        await tool_error(s, "log", {"since": "not a time"}, "not a time")
+
+
 async def main():
     started = time.perf_counter()
     async with stdio_client(params("--allow", ALLOWED)) as (r, w), ClientSession(r, w) as session:
@@ -488,6 +514,7 @@ async def main():
     await after_expiry()
     await scoped_server()
     await discover_flow()
+    await audit_log()
     samples.sort()
     print(json.dumps({
         "handshake_ms": round(handshake_ms, 1),

@@ -14,6 +14,7 @@ mod find;
 mod ingest;
 mod json_shapes;
 mod list;
+mod log;
 mod mcp;
 mod models;
 mod no_surprises;

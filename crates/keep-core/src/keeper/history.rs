@@ -39,13 +39,16 @@ impl Keeper {
                 None if !delete_if_first => Err(Error::NoEarlierVersion { id: id.into() }),
                 None => {
                     edges::remove_note(db, rid, &current, now)?;
+                    db.log_operation(now, "purge", id, 1, "reverted with nothing before")?;
                     Ok(RevertOutcome::Deleted { id: id.into() })
                 }
                 Some(previous) => {
                     promote(db, rid, &current, &previous, now)?;
+                    let versions = db.version_count(rid)?;
+                    db.log_operation(now, "revert", id, versions + 1, "")?;
                     Ok(RevertOutcome::Restored {
                         id: id.into(),
-                        versions: db.version_count(rid)?,
+                        versions,
                     })
                 }
             }
@@ -112,6 +115,26 @@ impl Keeper {
                     }
                 }
             }
+            let left = if source_deleted {
+                0
+            } else {
+                db.version_count(srid)? + 1
+            };
+            let into = db.version_count(trid)? + 1;
+            db.log_operation(
+                now,
+                "move",
+                source,
+                left,
+                &format!("{moved} version(s) to {target}"),
+            )?;
+            db.log_operation(
+                now,
+                "move",
+                target,
+                into,
+                &format!("{moved} version(s) from {source}"),
+            )?;
             Ok(MoveOutcome {
                 source: source.into(),
                 target: target.into(),

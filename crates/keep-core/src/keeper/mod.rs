@@ -28,6 +28,7 @@ use crate::model::{Clock, Timestamp};
 use crate::settings::Settings;
 use crate::store::Store;
 
+pub use crate::store::operations::{Operation, OperationFilter};
 pub use crate::store::{Health, Lease, WatchedDir};
 pub use backlog::{EmbedReport, ReindexReport};
 #[cfg(feature = "internals")]
@@ -100,6 +101,18 @@ impl Keeper {
     pub fn with_clock(mut self, clock: Clock) -> Self {
         self.settings.clock = clock;
         self
+    }
+
+    /// Names who writes through this keeper from now on, in the
+    /// operations log: `cli`, `browser`, `watch`, an MCP client's
+    /// `name/version`; `keep` until told.
+    pub fn set_agent(&mut self, agent: &str) {
+        self.store.set_agent(agent);
+    }
+
+    /// Entries of the operations log, newest first.
+    pub fn operations(&self, filter: &OperationFilter) -> Result<Vec<Operation>> {
+        self.store.db().operations(filter)
     }
 
     /// The settings this keeper was opened with.

@@ -239,6 +239,13 @@ impl Keeper {
                     accessed: record.accessed,
                 };
                 let rid = db.insert_note(&note)?;
+                db.log_operation(
+                    now,
+                    "import",
+                    &record.id,
+                    record.versions.len() as i64 + 1,
+                    "",
+                )?;
                 for (i, v) in record.versions.iter().enumerate() {
                     let version = Version {
                         seq: i as i64 + 1,

@@ -88,7 +88,11 @@ impl Keeper {
         for id in &old {
             self.store.write(|db| {
                 if let Some((rid, note)) = db.note(id)? {
+                    let versions = db.version_count(rid)? + 1;
                     edges::remove_note(db, rid, &note, now)?;
+                    let since = note.tags.first(keys::DELETED).unwrap_or_default();
+                    let detail = format!("in the trash since {since}");
+                    db.log_operation(now, "purge", id, versions, &detail)?;
                 }
                 Ok(())
             })?;

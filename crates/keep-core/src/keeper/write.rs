@@ -515,18 +515,29 @@ impl Keeper {
                 "'{target}' is the current version: use 'keep revert {}' to drop it or 'keep del {}' to delete the note",
                 target.id, target.id
             ))),
-            Some(Selector::Version(n)) => self.store.write(|db| {
-                let rid = db
-                    .note_rid(&target.id)?
-                    .ok_or_else(|| Error::NotFound(target.id.clone()))?;
-                let versions = db.versions(rid)?;
-                let index = version_index(target, versions.len(), n)?.expect("n != 0");
-                db.delete_version(rid, versions[index].seq)?;
-                Ok(Deleted::Version {
-                    id: target.id.clone(),
-                    version: versions.len() as i64 - index as i64,
+            Some(Selector::Version(n)) => {
+                let now = self.now();
+                self.store.write(|db| {
+                    let rid = db
+                        .note_rid(&target.id)?
+                        .ok_or_else(|| Error::NotFound(target.id.clone()))?;
+                    let versions = db.versions(rid)?;
+                    let index = version_index(target, versions.len(), n)?.expect("n != 0");
+                    db.delete_version(rid, versions[index].seq)?;
+                    let version = versions.len() as i64 - index as i64;
+                    db.log_operation(
+                        now,
+                        "delete-version",
+                        &target.id,
+                        versions.len() as i64,
+                        &format!("@V{{{version}}}"),
+                    )?;
+                    Ok(Deleted::Version {
+                        id: target.id.clone(),
+                        version,
+                    })
                 })
-            }),
+            }
             None => {
                 let now = self.now();
                 self.store.write(|db| {
@@ -535,6 +546,7 @@ impl Keeper {
                         .ok_or_else(|| Error::NotFound(target.id.clone()))?;
                     let versions = db.version_count(rid)?;
                     edges::remove_note(db, rid, &note, now)?;
+                    db.log_operation(now, "purge", &target.id, versions + 1, "")?;
                     Ok(Deleted::Note {
                         id: target.id.clone(),
                         versions,
@@ -584,7 +596,24 @@ pub(super) fn write_state(
     };
     db.index_note_text(rid, &next.summary, &next.tags)?;
     edges::sync(db, rid, next, existing.map(|(_, n)| n), now)?;
+    let (op, detail) = operation_of(existing.map(|(_, n)| n), next);
+    db.log_operation(now, op, &next.id, db.version_count(rid)? + 1, detail)?;
     Ok(status)
+}
+
+/// What a write did, for the operations log, and what more there is to
+/// say about it.
+fn operation_of<'a>(old: Option<&Note>, next: &'a Note) -> (&'static str, &'a str) {
+    let Some(old) = old else {
+        return ("create", "");
+    };
+    let trashed = |n: &Note| n.tags.contains_key(keys::DELETED);
+    match (trashed(old), trashed(next)) {
+        (false, true) => ("trash", next.tags.first(keys::DELETED_REASON).unwrap_or("")),
+        (true, false) => ("restore", ""),
+        _ if old.summary != next.summary || old.content_hash != next.content_hash => ("update", ""),
+        _ => ("tag", ""),
+    }
 }
 
 fn same_state(a: &Note, b: &Note) -> bool {

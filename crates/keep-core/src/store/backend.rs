@@ -170,6 +170,11 @@ backend! {
     fn create_codes(&self) -> Result<()>;
     /// Drops every vector; all rows wait for embeddings again.
     fn drop_vector_space(&self) -> Result<()>;
+    /// Appends a write to the operations log, as done by the agent the
+    /// store was opened for.
+    fn log_operation(&self, at: Timestamp, op: &str, note: &str, version: i64, detail: &str) -> Result<()>;
+    /// Entries of the operations log, newest first.
+    fn operations(&self, filter: &super::operations::OperationFilter) -> Result<Vec<super::operations::Operation>>;
     /// The space of the vectors kept beside the store's while it changes
     /// embedding model, if it is changing.
     fn next_vector_space(&self) -> Result<Option<VectorSpace>>;

@@ -8,6 +8,7 @@
 //! half-written.
 
 mod backend;
+pub mod operations;
 mod order;
 pub(crate) mod plan;
 mod postgres;
@@ -107,6 +108,15 @@ impl Store {
         Ok(Store::Postgres(Box::new(PgStore::open(
             url, dir, password,
         )?)))
+    }
+
+    /// Names who writes from now on (`cli`, an MCP client's name and
+    /// version, ...), in the operations log.
+    pub fn set_agent(&mut self, agent: &str) {
+        match self {
+            Store::Sqlite(s) => s.set_agent(agent),
+            Store::Postgres(s) => s.set_agent(agent),
+        }
     }
 
     /// Whether the store was opened for reading only.

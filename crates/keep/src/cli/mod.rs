@@ -15,6 +15,7 @@ mod get;
 mod import;
 pub mod input;
 mod list;
+mod log;
 mod mcp;
 mod models;
 mod mv;
@@ -314,13 +315,18 @@ pub struct Ctx {
 }
 
 impl Ctx {
+    /// A context for a command of the command line (writes are logged as
+    /// `cli`'s).
     pub fn new(
         config: Config,
-        keeper: Option<Keeper>,
+        mut keeper: Option<Keeper>,
         format: Format,
         out: Out,
         stdin: input::Stdin,
     ) -> Self {
+        if let Some(keeper) = &mut keeper {
+            keeper.set_agent(CLI_AGENT);
+        }
         Ctx {
             config,
             keeper,
@@ -337,7 +343,9 @@ impl Ctx {
 
     pub fn keeper(&mut self) -> Result<&mut Keeper, CliError> {
         if self.keeper.is_none() {
-            self.keeper = Some(Keeper::open(self.config.settings()?)?);
+            let mut keeper = Keeper::open(self.config.settings()?)?;
+            keeper.set_agent(CLI_AGENT);
+            self.keeper = Some(keeper);
         }
         Ok(self.keeper.as_mut().expect("opened above"))
     }
@@ -354,6 +362,9 @@ impl Ctx {
         Ok((self.keeper.as_mut().expect("opened above"), &mut self.out))
     }
 }
+
+/// Who the operations log names for a command of the command line.
+pub const CLI_AGENT: &str = "cli";
 
 /// The output form the global options ask for.
 fn format_of(cli: &Cli) -> Format {
@@ -414,6 +425,7 @@ pub enum Delegated {
     Tag(tag::Args),
     Del(del::Args),
     Restore(restore::Args),
+    Log(log::Args),
     Revert(revert::Args),
     Rate(rate::Args),
     Supersede(supersede::Args),
@@ -461,6 +473,7 @@ fn run_delegated(ctx: &mut Ctx, command: Delegated) -> CliResult {
         Delegated::Tag(args) => tag::run(ctx, args),
         Delegated::Del(args) => del::run(ctx, args),
         Delegated::Restore(args) => restore::run(ctx, args),
+        Delegated::Log(args) => log::run(ctx, args),
         Delegated::Revert(args) => revert::run(ctx, args),
         Delegated::Rate(args) => rate::run(ctx, args),
         Delegated::Supersede(args) => supersede::run(ctx, args),

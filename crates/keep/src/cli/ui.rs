@@ -76,7 +76,12 @@ pub fn run(ctx: &mut Ctx, args: Args) -> CliResult {
     // Open once here so a bad store fails before the screen changes.
     let settings = ctx.keeper()?.settings().clone();
     let _background = crate::watch::spawn_background(settings.clone());
-    let open = Arc::new(move || Keeper::open(settings.clone()));
+    let open = Arc::new(move || {
+        Keeper::open(settings.clone()).map(|mut keeper| {
+            keeper.set_agent("browser");
+            keeper
+        })
+    });
     tui::run(open, theme, options)?;
     Ok(Status::Success)
 }

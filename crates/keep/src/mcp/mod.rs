@@ -179,8 +179,10 @@ impl ServerHandler for KeepServer {
         let (ctx, forwarding) = notify::call_context(&self.ctx, &context);
         let started = std::time::Instant::now();
         self.prepare(&name, &args).await;
+        let agent = agent_of(&context.peer);
         let outcome = self
             .with_keeper_in(ctx, ticket, move |keeper, ctx| {
+                keeper.set_agent(&agent);
                 tools::call(keeper, ctx, &name, args)
             })
             .await;
@@ -302,6 +304,15 @@ impl ServerHandler for KeepServer {
 
 /// Serves `keeper` over stdin and stdout until the client closes stdin,
 /// with the folders `put_file` may read and the scope in `ctx`.
+/// Who the operations log names for a client's writes: the name and
+/// version it gave when it connected (`mcp` if it gave none).
+fn agent_of(peer: &rmcp::Peer<RoleServer>) -> String {
+    peer.peer_info().map_or_else(
+        || "mcp".to_string(),
+        |info| format!("{}/{}", info.client_info.name, info.client_info.version),
+    )
+}
+
 pub fn serve(keeper: Keeper, ctx: Context) -> std::io::Result<()> {
     let runtime = tokio::runtime::Builder::new_current_thread()
         .enable_all()

@@ -52,6 +52,7 @@ pub fn run(
     on_event: &mut dyn FnMut(WatchEvent),
 ) -> Result<()> {
     let mut keeper = Keeper::open(settings.clone())?;
+    keeper.set_agent("watch");
     let holder = lease_holder();
     let mut state = State::default();
     let mut drainer = Drainer::default();

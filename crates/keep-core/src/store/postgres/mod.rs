@@ -11,6 +11,7 @@
 
 mod check;
 mod filter;
+mod operations;
 mod rows;
 mod search;
 mod stats;
@@ -33,6 +34,7 @@ const MIGRATIONS: &[(i64, &str)] = &[
     (2, include_str!("migrations/0002_words.sql")),
     (3, include_str!("migrations/0003_listing_order.sql")),
     (4, include_str!("migrations/0004_next_vectors.sql")),
+    (5, include_str!("migrations/0005_operations.sql")),
 ];
 
 /// The advisory lock every writer holds for its transaction ("keep").
@@ -77,6 +79,8 @@ pub struct PgStore {
     last_used: Cell<Instant>,
     /// While the server cannot be reached: why, and when to try again.
     down: RefCell<Option<Down>>,
+    /// Who writes through this store, for the operations log.
+    agent: String,
 }
 
 /// A server that could not be reached.
@@ -95,6 +99,8 @@ pub struct PgDb<'c> {
     shown: &'c str,
     /// Why the server could not be reached, while it cannot.
     down: Option<String>,
+    /// Who writes, for the operations log.
+    agent: &'c str,
 }
 
 /// Whether `location` names a PostgreSQL database rather than a folder.
@@ -159,6 +165,7 @@ impl PgStore {
             ))
         })?;
         let store = PgStore {
+            agent: super::operations::DEFAULT_AGENT.into(),
             client: ManuallyDrop::new(RefCell::new(client)),
             prepared: Prepared::default(),
             words: stats::WordStats::default(),
@@ -178,6 +185,11 @@ impl PgStore {
         &self.dir
     }
 
+    /// Names who writes from now on, in the operations log.
+    pub fn set_agent(&mut self, agent: &str) {
+        self.agent = agent.to_string();
+    }
+
     pub fn db(&self) -> PgDb<'_> {
         self.ensure_connected();
         PgDb {
@@ -186,6 +198,7 @@ impl PgStore {
             words: &self.words,
             shown: &self.shown,
             down: self.down.borrow().as_ref().map(|d| d.why.clone()),
+            agent: &self.agent,
         }
     }
 

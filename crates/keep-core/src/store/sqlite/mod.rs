@@ -14,6 +14,7 @@ mod keyword;
 mod listing;
 mod lookups;
 mod notes;
+mod operations;
 mod parts;
 mod quant;
 mod vectors;
@@ -47,6 +48,7 @@ const MIGRATIONS: &[(i64, &str)] = &[
     (5, include_str!("migrations/0005_names.sql")),
     (6, include_str!("migrations/0006_listing_order.sql")),
     (7, include_str!("migrations/0007_next_vectors.sql")),
+    (8, include_str!("migrations/0008_operations.sql")),
 ];
 
 /// Int8 codes of each kind of vector, with the epoch they were read at:
@@ -81,12 +83,15 @@ pub struct SqliteStore {
     /// Opened for reading because the disk was too full to open it for
     /// writing.
     disk_full: bool,
+    /// Who writes through this store, for the operations log.
+    agent: String,
 }
 
 /// A handle for statements: either the plain connection or a transaction.
 pub struct SqliteDb<'c> {
     conn: &'c Connection,
     codes: &'c CodeCache,
+    agent: &'c str,
 }
 
 impl SqliteStore {
@@ -101,6 +106,7 @@ impl SqliteStore {
             // opened for reading, and writes say why they cannot be done.
             Err(Error::DiskFull { .. }) if path.is_file() => {
                 let mut store = SqliteStore {
+                    agent: super::operations::DEFAULT_AGENT.into(),
                     conn: open_read_only(&path)?,
                     codes: shared_codes(&path),
                     path,
@@ -146,6 +152,7 @@ impl SqliteStore {
         }
         conn.pragma_update(None, "foreign_keys", "ON")?;
         let mut store = SqliteStore {
+            agent: super::operations::DEFAULT_AGENT.into(),
             conn,
             codes: shared_codes(&path),
             path,
@@ -174,6 +181,11 @@ impl SqliteStore {
         self.read_only
     }
 
+    /// Names who writes from now on, in the operations log.
+    pub fn set_agent(&mut self, agent: &str) {
+        self.agent = agent.to_string();
+    }
+
     pub fn path(&self) -> &Path {
         &self.path
     }
@@ -183,6 +195,7 @@ impl SqliteStore {
         SqliteDb {
             conn: &self.conn,
             codes: &self.codes,
+            agent: &self.agent,
         }
     }
 
@@ -195,7 +208,7 @@ impl SqliteStore {
             .conn
             .transaction_with_behavior(TransactionBehavior::Immediate)
             .map_err(|e| located(&self.path, e.into()))?;
-        commit_with(tx, &self.codes, &self.path, f)
+        commit_with(tx, &self.codes, &self.path, &self.agent, f)
     }
 
     /// Like `write`, when no other connection is writing at this moment;
@@ -214,7 +227,7 @@ impl SqliteStore {
         {
             Ok(tx) => {
                 tx.busy_timeout(BUSY_TIMEOUT)?;
-                return commit_with(tx, &self.codes, &self.path, f).map(Some);
+                return commit_with(tx, &self.codes, &self.path, &self.agent, f).map(Some);
             }
             Err(e) => e,
         };
@@ -264,9 +277,15 @@ fn commit_with<T>(
     tx: rusqlite::Transaction<'_>,
     codes: &CodeCache,
     path: &Path,
+    agent: &str,
     f: impl FnOnce(&SqliteDb<'_>) -> Result<T>,
 ) -> Result<T> {
-    let value = f(&SqliteDb { conn: &tx, codes }).map_err(|e| located(path, e))?;
+    let value = f(&SqliteDb {
+        conn: &tx,
+        codes,
+        agent,
+    })
+    .map_err(|e| located(path, e))?;
     tx.commit().map_err(|e| located(path, e.into()))?;
     Ok(value)
 }

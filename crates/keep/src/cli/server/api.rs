@@ -79,6 +79,9 @@ pub struct Asked<'a> {
 }
 
 /// Answers one request; runs on a thread that may block.
+/// Who the operations log names for a write through the JSON API.
+const API_AGENT: &str = "api";
+
 pub fn answer(warm: &Arc<Warm>, scope: &Tags, asked: &Asked<'_>) -> Reply {
     let query = Query::parse(asked.query);
     let route = asked.path.strip_prefix(PREFIX);
@@ -456,6 +459,9 @@ fn run(warm: &Arc<Warm>, args: Vec<String>) -> Ran {
         out,
         Stdin::sent(Box::new(std::io::empty()), false),
     );
+    if let Ok(keeper) = ctx.keeper() {
+        keeper.set_agent(API_AGENT);
+    }
     let ended = dispatch(&mut ctx, cli.command);
     ctx.out.flush().ok();
     if let Some(keeper) = ctx.into_keeper() {

@@ -11,6 +11,7 @@ mod feedback;
 mod forget;
 mod get;
 mod list;
+mod log;
 mod now;
 mod put_file;
 mod recall;
@@ -244,6 +245,7 @@ const REGISTRY: &[Entry] = &[
     entry::<feedback::Feedback>(),
     entry::<supersede::Supersede>(),
     entry::<analyze::Analyze>(),
+    entry::<log::Log>(),
 ];
 
 /// The tool definitions, in a stable order.

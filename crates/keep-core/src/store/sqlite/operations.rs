@@ -1,0 +1,53 @@
+//! The operations log in SQLite.
+
+use rusqlite::params_from_iter;
+use rusqlite::types::Value;
+
+use super::SqliteDb;
+use crate::error::Result;
+use crate::model::time::Timestamp;
+use crate::store::operations::{FilterValue, INSERT, Operation, OperationFilter, filter_sql};
+
+impl SqliteDb<'_> {
+    pub fn log_operation(
+        &self,
+        at: Timestamp,
+        op: &str,
+        note: &str,
+        version: i64,
+        detail: &str,
+    ) -> Result<()> {
+        self.conn
+            .prepare_cached(&format!("{INSERT} (?1, ?2, ?3, ?4, ?5, ?6)"))?
+            .execute(rusqlite::params![
+                at.millis(),
+                self.agent,
+                op,
+                note,
+                version,
+                detail
+            ])?;
+        Ok(())
+    }
+
+    pub fn operations(&self, filter: &OperationFilter) -> Result<Vec<Operation>> {
+        let (sql, values) = filter_sql(filter, |n| format!("?{n}"));
+        let values = values.into_iter().map(|v| match v {
+            FilterValue::Text(t) => Value::Text(t),
+            FilterValue::Int(i) => Value::Integer(i),
+        });
+        let mut stmt = self.conn.prepare(&sql)?;
+        let rows = stmt.query_map(params_from_iter(values), |r| {
+            Ok(Operation {
+                seq: r.get(0)?,
+                at: Timestamp::from_millis(r.get(1)?),
+                agent: r.get(2)?,
+                op: r.get(3)?,
+                note: r.get(4)?,
+                version: r.get(5)?,
+                detail: r.get(6)?,
+            })
+        })?;
+        Ok(rows.collect::<rusqlite::Result<_>>()?)
+    }
+}

@@ -1,0 +1,69 @@
+//! `log`: who changed what, newest first.
+
+use keep_core::Keeper;
+use keep_core::keeper::{Operation, OperationFilter};
+use keep_core::model::time::parse_bound;
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
+
+use super::{CallError, Context, Hints, ToolDef, limit};
+
+const DEFAULT: usize = 20;
+const MAX: usize = 200;
+
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct Args {
+    /// Only the log of this note.
+    pub id: Option<String>,
+    /// Only writes by this agent: "cli", "browser", "watch", "api", "keep", or an MCP client's "name/version".
+    pub agent: Option<String>,
+    /// Only writes since: an ISO 8601 duration back from now ("P7D"), a date or a timestamp.
+    pub since: Option<String>,
+    /// How many entries (default 20, at most 200).
+    pub limit: Option<usize>,
+}
+
+#[derive(Debug, Serialize, JsonSchema)]
+pub struct Output {
+    /// Newest first.
+    pub entries: Vec<Operation>,
+}
+
+pub struct Log;
+
+impl ToolDef for Log {
+    const NAME: &'static str = "log";
+    const TITLE: &'static str = "Who changed what";
+    const DESCRIPTION: &'static str = "The operations log, newest first: when, which agent (an MCP client's name/version, cli, ...), what (create, update, tag, trash, restore, revert, purge, move, import), which note and its version count after. Filter by note, agent and time.";
+    const HINTS: Hints = Hints {
+        read_only: true,
+        destructive: false,
+        idempotent: true,
+    };
+    type Args = Args;
+    type Output = Output;
+
+    fn call(keeper: &mut Keeper, ctx: &Context, args: Args) -> Result<Output, CallError> {
+        let note = match &args.id {
+            Some(id) => {
+                let id = keeper.resolve(id)?.id;
+                ctx.check(keeper, &id)?;
+                Some(id)
+            }
+            None => None,
+        };
+        let since = match &args.since {
+            Some(text) => Some(parse_bound(text, keeper.now())?),
+            None => None,
+        };
+        let mut entries = keeper.operations(&OperationFilter {
+            note,
+            agent: args.agent,
+            since,
+            limit: Some(limit(args.limit, DEFAULT, MAX)?),
+        })?;
+        entries.retain(|e| ctx.check(keeper, &e.note).is_ok());
+        Ok(Output { entries })
+    }
+}

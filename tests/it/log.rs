@@ -1,0 +1,90 @@
+//! The operations log: every write, by whom, newest first.
+
+use crate::common::Env;
+
+fn ops(env: &Env, args: &[&str]) -> Vec<(String, String, String, i64)> {
+    let mut all = vec!["log"];
+    all.extend(args);
+    env.json(&all)
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|e| {
+            (
+                e["agent"].as_str().unwrap().to_string(),
+                e["op"].as_str().unwrap().to_string(),
+                e["note"].as_str().unwrap().to_string(),
+                e["version"].as_i64().unwrap(),
+            )
+        })
+        .collect()
+}
+
+fn entry(agent: &str, op: &str, note: &str, version: i64) -> (String, String, String, i64) {
+    (agent.into(), op.into(), note.into(), version)
+}
+
+#[test]
+fn every_write_is_logged_with_its_agent_and_outlives_the_note() {
+    let mut env = Env::new();
+    env.ok(&["put", "The wifi password is hunter2", "--id", "wifi"]);
+    env.at("2026-11-22T11:00:00Z");
+    env.ok(&["tag", "wifi", "-t", "place=office"]);
+    env.ok(&["put", "The wifi password is hunter3", "--id", "wifi"]);
+    env.ok(&["del", "wifi", "--reason", "rotated again"]);
+    env.ok(&["restore", "wifi"]);
+    env.ok(&["del", "wifi@V{1}"]);
+    env.ok(&["put", "Guest wifi is open", "--id", "guest"]);
+    env.ok(&["del", "--purge", "guest"]);
+    let mcp = "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"initialize\",\"params\":{\"protocolVersion\":\"2025-06-18\",\"capabilities\":{},\"clientInfo\":{\"name\":\"planner\",\"version\":\"1.2\"}}}\n\
+        {\"jsonrpc\":\"2.0\",\"method\":\"notifications/initialized\"}\n\
+        {\"jsonrpc\":\"2.0\",\"id\":2,\"method\":\"tools/call\",\"params\":{\"name\":\"tag\",\"arguments\":{\"id\":\"wifi\",\"add\":[\"checked=yes\"]}}}\n";
+    assert!(
+        env.run_with_stdin(&["mcp"], mcp.as_bytes())
+            .status
+            .success()
+    );
+
+    assert_eq!(
+        ops(&env, &[]),
+        [
+            entry("planner/1.2", "tag", "wifi", 5),
+            entry("cli", "purge", "guest", 1),
+            entry("cli", "create", "guest", 1),
+            entry("cli", "delete-version", "wifi", 4),
+            entry("cli", "restore", "wifi", 5),
+            entry("cli", "trash", "wifi", 4),
+            entry("cli", "update", "wifi", 3),
+            entry("cli", "tag", "wifi", 2),
+            entry("cli", "create", "wifi", 1),
+        ]
+    );
+    let trash = &env.json(&["log", "wifi", "--agent", "cli", "-n", "5"])[2];
+    assert_eq!(trash["detail"], "rotated again");
+    assert_eq!(ops(&env, &["guest"]).len(), 2, "a purged note's log stays");
+    assert_eq!(ops(&env, &["--agent", "planner/1.2"]).len(), 1);
+    assert_eq!(
+        ops(&env, &["--since", "2026-11-22T10:30:00Z"]).len(),
+        8,
+        "all but the first put"
+    );
+    assert_eq!(ops(&env, &["-n", "2"]).len(), 2);
+    let text = env.ok(&["log", "-n", "1"]);
+    assert!(
+        text.starts_with("2026-11-22 11:00  planner/1.2  tag  wifi  v5"),
+        "{text}"
+    );
+    let err = env.fails(&["log", "--since", "someday"], 2);
+    assert_eq!(err.lines().count(), 1, "{err}");
+    env.fails(&["log", "nope@V{x}"], 2);
+}
+
+#[test]
+fn a_failed_write_logs_nothing() {
+    let env = Env::new();
+    env.ok(&["put", "one", "--id", "a"]);
+    env.fails(&["tag", "a", "-t", "_system=x"], 2);
+    env.fails(&["restore", "a"], 2);
+    env.fails(&["del", "missing"], 1);
+    assert_eq!(ops(&env, &[]), [entry("cli", "create", "a", 1)]);
+}
