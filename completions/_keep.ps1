@@ -36,6 +36,7 @@ Register-ArgumentCompleter -Native -CommandName 'keep' -ScriptBlock {
             [CompletionResult]::new('del', 'del', [CompletionResultType]::ParameterValue, 'Put notes in the trash, delete them for good, or delete one archived version of a note')
             [CompletionResult]::new('restore', 'restore', [CompletionResultType]::ParameterValue, 'Take notes out of the trash')
             [CompletionResult]::new('log', 'log', [CompletionResultType]::ParameterValue, 'Show who changed what: every write, newest first')
+            [CompletionResult]::new('stats', 'stats', [CompletionResultType]::ParameterValue, 'Show what the store holds: notes, versions, parts, vectors, the commonest tag keys, each agent''s writes, and its size')
             [CompletionResult]::new('revert', 'revert', [CompletionResultType]::ParameterValue, 'Undo the last change of notes: restore the previous version')
             [CompletionResult]::new('rate', 'rate', [CompletionResultType]::ParameterValue, 'Rate a note as useful or wrong')
             [CompletionResult]::new('supersede', 'supersede', [CompletionResultType]::ParameterValue, 'Accept a note as the successor of the notes it replaces')
@@ -176,6 +177,14 @@ Register-ArgumentCompleter -Native -CommandName 'keep' -ScriptBlock {
             [CompletionResult]::new('--since', '--since', [CompletionResultType]::ParameterName, 'Only writes since: an ISO 8601 duration back from now (P7D), a date or a timestamp')
             [CompletionResult]::new('-n', '-n', [CompletionResultType]::ParameterName, 'Show at most N entries')
             [CompletionResult]::new('--limit', '--limit', [CompletionResultType]::ParameterName, 'Show at most N entries')
+            [CompletionResult]::new('--store', '--store', [CompletionResultType]::ParameterName, 'Store directory, holding keep.db, or a PostgreSQL URL (postgres://USER@HOST/DB) (or KEEP_STORE) [default: the platform data directory + /keep]')
+            [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print one JSON document instead of text')
+            [CompletionResult]::new('--ids', '--ids', [CompletionResultType]::ParameterName, 'Print only ids, one per line (for xargs)')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            break
+        }
+        'keep;stats' {
             [CompletionResult]::new('--store', '--store', [CompletionResultType]::ParameterName, 'Store directory, holding keep.db, or a PostgreSQL URL (postgres://USER@HOST/DB) (or KEEP_STORE) [default: the platform data directory + /keep]')
             [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print one JSON document instead of text')
             [CompletionResult]::new('--ids', '--ids', [CompletionResultType]::ParameterName, 'Print only ids, one per line (for xargs)')
@@ -422,6 +431,7 @@ Register-ArgumentCompleter -Native -CommandName 'keep' -ScriptBlock {
             [CompletionResult]::new('del', 'del', [CompletionResultType]::ParameterValue, 'Put notes in the trash, delete them for good, or delete one archived version of a note')
             [CompletionResult]::new('restore', 'restore', [CompletionResultType]::ParameterValue, 'Take notes out of the trash')
             [CompletionResult]::new('log', 'log', [CompletionResultType]::ParameterValue, 'Show who changed what: every write, newest first')
+            [CompletionResult]::new('stats', 'stats', [CompletionResultType]::ParameterValue, 'Show what the store holds: notes, versions, parts, vectors, the commonest tag keys, each agent''s writes, and its size')
             [CompletionResult]::new('revert', 'revert', [CompletionResultType]::ParameterValue, 'Undo the last change of notes: restore the previous version')
             [CompletionResult]::new('rate', 'rate', [CompletionResultType]::ParameterValue, 'Rate a note as useful or wrong')
             [CompletionResult]::new('supersede', 'supersede', [CompletionResultType]::ParameterValue, 'Accept a note as the successor of the notes it replaces')
@@ -465,6 +475,9 @@ Register-ArgumentCompleter -Native -CommandName 'keep' -ScriptBlock {
             break
         }
         'keep;help;log' {
+            break
+        }
+        'keep;help;stats' {
             break
         }
         'keep;help;revert' {

@@ -85,6 +85,9 @@ _keep() {
             keep,serve)
                 cmd="keep__subcmd__serve"
                 ;;
+            keep,stats)
+                cmd="keep__subcmd__stats"
+                ;;
             keep,supersede)
                 cmd="keep__subcmd__supersede"
                 ;;
@@ -166,6 +169,9 @@ _keep() {
             keep__subcmd__help,serve)
                 cmd="keep__subcmd__help__subcmd__serve"
                 ;;
+            keep__subcmd__help,stats)
+                cmd="keep__subcmd__help__subcmd__stats"
+                ;;
             keep__subcmd__help,supersede)
                 cmd="keep__subcmd__help__subcmd__supersede"
                 ;;
@@ -227,7 +233,7 @@ _keep() {
 
     case "${cmd}" in
         keep)
-            opts="-h -V --store --json --ids --help --version put get list find tag del restore log revert rate supersede now move export import reindex analyze check repair backup models doctor mcp serve watch ui help"
+            opts="-h -V --store --json --ids --help --version put get list find tag del restore log stats revert rate supersede now move export import reindex analyze check repair backup models doctor mcp serve watch ui help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 1 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -465,7 +471,7 @@ _keep() {
             return 0
             ;;
         keep__subcmd__help)
-            opts="put get list find tag del restore log revert rate supersede now move export import reindex analyze check repair backup models doctor mcp serve watch ui help"
+            opts="put get list find tag del restore log stats revert rate supersede now move export import reindex analyze check repair backup models doctor mcp serve watch ui help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -843,6 +849,20 @@ _keep() {
             return 0
             ;;
         keep__subcmd__help__subcmd__serve)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        keep__subcmd__help__subcmd__stats)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
@@ -1449,6 +1469,24 @@ _keep() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --store)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        keep__subcmd__stats)
+            opts="-h --store --json --ids --help"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
                 --store)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0

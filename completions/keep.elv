@@ -33,6 +33,7 @@ set edit:completion:arg-completer[keep] = {|@words|
             cand del 'Put notes in the trash, delete them for good, or delete one archived version of a note'
             cand restore 'Take notes out of the trash'
             cand log 'Show who changed what: every write, newest first'
+            cand stats 'Show what the store holds: notes, versions, parts, vectors, the commonest tag keys, each agent''s writes, and its size'
             cand revert 'Undo the last change of notes: restore the previous version'
             cand rate 'Rate a note as useful or wrong'
             cand supersede 'Accept a note as the successor of the notes it replaces'
@@ -165,6 +166,13 @@ set edit:completion:arg-completer[keep] = {|@words|
             cand --since 'Only writes since: an ISO 8601 duration back from now (P7D), a date or a timestamp'
             cand -n 'Show at most N entries'
             cand --limit 'Show at most N entries'
+            cand --store 'Store directory, holding keep.db, or a PostgreSQL URL (postgres://USER@HOST/DB) (or KEEP_STORE) [default: the platform data directory + /keep]'
+            cand --json 'Print one JSON document instead of text'
+            cand --ids 'Print only ids, one per line (for xargs)'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+        }
+        &'keep;stats'= {
             cand --store 'Store directory, holding keep.db, or a PostgreSQL URL (postgres://USER@HOST/DB) (or KEEP_STORE) [default: the platform data directory + /keep]'
             cand --json 'Print one JSON document instead of text'
             cand --ids 'Print only ids, one per line (for xargs)'
@@ -382,6 +390,7 @@ set edit:completion:arg-completer[keep] = {|@words|
             cand del 'Put notes in the trash, delete them for good, or delete one archived version of a note'
             cand restore 'Take notes out of the trash'
             cand log 'Show who changed what: every write, newest first'
+            cand stats 'Show what the store holds: notes, versions, parts, vectors, the commonest tag keys, each agent''s writes, and its size'
             cand revert 'Undo the last change of notes: restore the previous version'
             cand rate 'Rate a note as useful or wrong'
             cand supersede 'Accept a note as the successor of the notes it replaces'
@@ -417,6 +426,8 @@ set edit:completion:arg-completer[keep] = {|@words|
         &'keep;help;restore'= {
         }
         &'keep;help;log'= {
+        }
+        &'keep;help;stats'= {
         }
         &'keep;help;revert'= {
         }

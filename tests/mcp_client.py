@@ -29,6 +29,7 @@ TOOLS = {
     "forget": (False, True),
     "restore": (False, False),
     "log": (True, False),
+    "stats": (True, False),
     "revert": (False, True),
     "now": (False, False),
     "put_file": (False, False),
@@ -376,6 +377,7 @@ async def scoped_server():
         await tool_error(s, "tag", {"id": "decision/db", "add": ["x=y"]}, "no note")
         await tool_error(s, "forget", {"id": "decision/db"}, "no note")
         await tool_error(s, "related", {"id": "decision/db"}, "no note")
+        await tool_error(s, "stats", {}, "confined to a scope")
         await tool_error(s, "recall", {"like": "decision/db"}, "no note")
         await tool_error(s, "feedback", {"id": "decision/db", "rating": "wrong"}, "no note")
         await tool_error(s, "remember", {"id": "decision/db", "text": "overwrite"}, "outside this scope")
@@ -485,6 +487,11 @@ async def audit_log():
         check([e["op"] for e in after["entries"]] == ["trash", "create"], f"trash logged: {after}")
         check(after["entries"][0]["detail"] == "superseded by the planner", f"reason logged: {after}")
         await tool_error(s, "log", {"since": "not a time"}, "not a time")
+        counts = await ok(s, "stats", {})
+        writers = {a["agent"]: a["writes"] for a in counts["agents"]}
+        check(writers.get("planner/1.0") == 1 and writers.get("reviewer/2.1") == 1, f"stats agents: {counts}")
+        check(counts["in_trash"] >= 1 and counts["notes"] >= 2 and counts["bytes"] > 0, f"stats: {counts}")
+        check(any(k["key"] == "topic" for k in counts["tag_keys"]), f"stats keys: {counts}")
 
 
 async def main():

@@ -88,3 +88,57 @@ fn a_failed_write_logs_nothing() {
     env.fails(&["del", "missing"], 1);
     assert_eq!(ops(&env, &[]), [entry("cli", "create", "a", 1)]);
 }
+
+#[test]
+fn stats_counts_what_the_store_holds_and_who_wrote_it() {
+    let env = Env::new();
+    let empty = env.json(&["stats"]);
+    assert_eq!(empty["notes"], 0);
+    assert_eq!(empty["agents"], serde_json::json!([]));
+    env.ok(&[
+        "put",
+        "Ferry to Mull at 07:45",
+        "--id",
+        "ferry",
+        "-t",
+        "topic=travel",
+        "-t",
+        "author=ann",
+    ]);
+    env.ok(&["put", "Ferry to Mull at 08:15", "--id", "ferry"]);
+    env.ok(&[
+        "put",
+        "Buses meet the ferry",
+        "--id",
+        "bus",
+        "-t",
+        "topic=travel",
+    ]);
+    env.ok(&["put", "Old timetable", "--id", "old"]);
+    env.ok(&["del", "old"]);
+    let stats = env.json(&["stats"]);
+    assert_eq!(stats["notes"], 2, "{stats}");
+    assert_eq!(stats["in_trash"], 1);
+    assert_eq!(stats["stubs"], 1, "ann exists only as a link's target");
+    assert_eq!(
+        stats["versions"], 2,
+        "ferry's first text and old's before the trash"
+    );
+    assert_eq!(
+        stats["waiting_for_vectors"], 5,
+        "no model here: three notes and two versions wait"
+    );
+    assert_eq!(
+        stats["tag_keys"][0],
+        serde_json::json!({"key": "topic", "notes": 2})
+    );
+    assert_eq!(stats["agents"][0]["agent"], "cli");
+    assert_eq!(stats["agents"][0]["writes"], 5);
+    assert!(stats["bytes"].as_i64().unwrap() > 0);
+    let text = env.ok(&["stats"]);
+    assert!(
+        text.starts_with("notes     2 (1 in the trash, 0 system, 1 stubs)\n"),
+        "{text}"
+    );
+    assert!(text.contains("agent     cli: 5 write(s)"), "{text}");
+}

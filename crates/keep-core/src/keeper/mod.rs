@@ -28,6 +28,7 @@ use crate::model::{Clock, Timestamp};
 use crate::settings::Settings;
 use crate::store::Store;
 
+pub use crate::store::census::{AgentActivity, Census, KeyCount};
 pub use crate::store::operations::{Operation, OperationFilter};
 pub use crate::store::{Health, Lease, WatchedDir};
 pub use backlog::{EmbedReport, ReindexReport};
@@ -108,6 +109,11 @@ impl Keeper {
     /// `name/version`; `keep` until told.
     pub fn set_agent(&mut self, agent: &str) {
         self.store.set_agent(agent);
+    }
+
+    /// What the store holds, and who wrote it.
+    pub fn census(&self) -> Result<crate::store::census::Census> {
+        self.store.db().census()
     }
 
     /// Entries of the operations log, newest first.

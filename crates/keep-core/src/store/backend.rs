@@ -170,6 +170,9 @@ backend! {
     fn create_codes(&self) -> Result<()>;
     /// Drops every vector; all rows wait for embeddings again.
     fn drop_vector_space(&self) -> Result<()>;
+    /// What the store holds: notes by kind, versions, parts, vectors, tag
+    /// keys, each agent's writes, bytes on disk.
+    fn census(&self) -> Result<super::census::Census>;
     /// Appends a write to the operations log, as done by the agent the
     /// store was opened for.
     fn log_operation(&self, at: Timestamp, op: &str, note: &str, version: i64, detail: &str) -> Result<()>;

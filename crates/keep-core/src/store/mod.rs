@@ -8,6 +8,7 @@
 //! half-written.
 
 mod backend;
+pub mod census;
 pub mod operations;
 mod order;
 pub(crate) mod plan;

@@ -31,6 +31,7 @@ mod revert;
 mod secrets;
 mod serve;
 pub mod server;
+mod stats;
 mod supersede;
 mod tag;
 mod ui;
@@ -426,6 +427,7 @@ pub enum Delegated {
     Del(del::Args),
     Restore(restore::Args),
     Log(log::Args),
+    Stats(stats::Args),
     Revert(revert::Args),
     Rate(rate::Args),
     Supersede(supersede::Args),
@@ -474,6 +476,7 @@ fn run_delegated(ctx: &mut Ctx, command: Delegated) -> CliResult {
         Delegated::Del(args) => del::run(ctx, args),
         Delegated::Restore(args) => restore::run(ctx, args),
         Delegated::Log(args) => log::run(ctx, args),
+        Delegated::Stats(args) => stats::run(ctx, args),
         Delegated::Revert(args) => revert::run(ctx, args),
         Delegated::Rate(args) => rate::run(ctx, args),
         Delegated::Supersede(args) => supersede::run(ctx, args),

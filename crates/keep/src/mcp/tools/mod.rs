@@ -20,6 +20,7 @@ mod remember;
 mod restore;
 mod revert;
 mod schema;
+mod stats;
 mod supersede;
 mod tag;
 
@@ -246,6 +247,7 @@ const REGISTRY: &[Entry] = &[
     entry::<supersede::Supersede>(),
     entry::<analyze::Analyze>(),
     entry::<log::Log>(),
+    entry::<stats::Stats>(),
 ];
 
 /// The tool definitions, in a stable order.

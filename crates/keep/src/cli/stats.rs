@@ -1,0 +1,82 @@
+//! `keep stats`: what the store holds, and who wrote it.
+
+use keep_core::keeper::Census;
+
+use super::output::Format;
+use super::{CliResult, Ctx, Status};
+
+/// Show what the store holds: notes, versions, parts, vectors, the
+/// commonest tag keys, each agent's writes, and its size.
+///
+/// Notes are counted apart from the trash, system notes (ids starting
+/// with '.') and stubs (notes that exist only as a link's target).
+/// Vectors count notes, versions and parts with one; waiting, those with
+/// text and none yet. Agents come from the operations log ('keep log').
+#[derive(Debug, clap::Args, serde::Serialize, serde::Deserialize)]
+pub struct Args {}
+
+pub fn run(ctx: &mut Ctx, _args: Args) -> CliResult {
+    let keeper = ctx.keeper()?;
+    let census = keeper.census()?;
+    let model = keeper.vector_model()?;
+    match ctx.format {
+        Format::Json => {
+            let mut value = serde_json::to_value(&census).map_err(std::io::Error::other)?;
+            value["model"] = serde_json::json!(model);
+            ctx.out.json(&value)?;
+        }
+        Format::Ids => {}
+        Format::Text => {
+            for line in lines(&census, model.as_deref()) {
+                ctx.out.line(&line)?;
+            }
+        }
+    }
+    Ok(Status::Success)
+}
+
+fn lines(c: &Census, model: Option<&str>) -> Vec<String> {
+    let mut out = vec![
+        format!(
+            "notes     {} ({} in the trash, {} system, {} stubs)",
+            c.notes, c.in_trash, c.system, c.stubs
+        ),
+        format!("versions  {}", c.versions),
+        format!("parts     {}", c.parts),
+        format!(
+            "vectors   {} ({} waiting){}",
+            c.vectors,
+            c.waiting_for_vectors,
+            model.map(|m| format!(", by {m}")).unwrap_or_default()
+        ),
+        format!("size      {}", human_bytes(c.bytes)),
+    ];
+    if !c.tag_keys.is_empty() {
+        let keys: Vec<String> = c
+            .tag_keys
+            .iter()
+            .map(|k| format!("{} {}", k.key, k.notes))
+            .collect();
+        out.push(format!("tag keys  {}", keys.join(" · ")));
+    }
+    for a in &c.agents {
+        out.push(format!(
+            "agent     {}: {} write(s), last {}",
+            a.agent,
+            a.writes,
+            a.last.short()
+        ));
+    }
+    out
+}
+
+fn human_bytes(bytes: i64) -> String {
+    let b = bytes as f64;
+    if b >= 1e9 {
+        format!("{:.2} GB", b / 1e9)
+    } else if b >= 1e6 {
+        format!("{:.1} MB", b / 1e6)
+    } else {
+        format!("{:.0} KB", b / 1e3)
+    }
+}

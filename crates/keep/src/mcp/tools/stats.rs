@@ -1,0 +1,47 @@
+//! `stats`: what the store holds, and who wrote it.
+
+use keep_core::Keeper;
+use keep_core::keeper::Census;
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
+
+use super::{CallError, Context, Hints, ToolDef};
+
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct Args {}
+
+#[derive(Debug, Serialize, JsonSchema)]
+pub struct Output {
+    #[serde(flatten)]
+    pub census: Census,
+    /// The model that made the vectors, if any were made.
+    pub model: Option<String>,
+}
+
+pub struct Stats;
+
+impl ToolDef for Stats {
+    const NAME: &'static str = "stats";
+    const TITLE: &'static str = "What memory holds";
+    const DESCRIPTION: &'static str = "Counts of notes (and in the trash, system notes, stubs), versions, parts, vectors and those waiting, the commonest tag keys, each agent's writes and the store's size.";
+    const HINTS: Hints = Hints {
+        read_only: true,
+        destructive: false,
+        idempotent: true,
+    };
+    type Args = Args;
+    type Output = Output;
+
+    fn call(keeper: &mut Keeper, ctx: &Context, _args: Args) -> Result<Output, CallError> {
+        if !ctx.scope.is_empty() {
+            return Err(CallError::Failed(
+                "stats counts the whole store, and this server is confined to a scope".into(),
+            ));
+        }
+        Ok(Output {
+            census: keeper.census()?,
+            model: keeper.vector_model()?,
+        })
+    }
+}
