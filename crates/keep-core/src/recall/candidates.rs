@@ -147,7 +147,7 @@ pub(crate) fn set_coverage(db: &Db<'_>, text: &str, keyword: &mut [Ranked]) -> R
     let (total, counts) = db.word_frequencies(&words, COVERAGE_COUNT_CAP)?;
     let weights: Vec<f64> = counts.iter().map(|&df| idf(total, df)).collect();
     let whole: f64 = weights.iter().sum();
-    if whole <= 0.0 {
+    if whole.is_nan() || whole <= 0.0 {
         return Ok(());
     }
     let rids: Vec<_> = roll_up(keyword).into_iter().map(|r| r.rid).collect();
@@ -174,8 +174,23 @@ pub(crate) fn set_coverage(db: &Db<'_>, text: &str, keyword: &mut [Ranked]) -> R
 const COVERAGE_COUNT_CAP: usize = 10_000;
 
 /// A word's weight by how few of `total` notes hold it (`df`), as BM25
-/// weighs it, never quite zero: one that no note holds weighs most.
+/// weighs it, never quite zero: one that no note holds weighs most. The
+/// two counts are taken one after the other, so while others write `df`
+/// may exceed `total`: it counts as every note then (never a NaN score).
 fn idf(total: usize, df: usize) -> f64 {
-    let (n, df) = (total as f64, df as f64);
+    let (n, df) = (total as f64, df.min(total) as f64);
     ((n - df + 0.5) / (df + 0.5) + 1.0).ln()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::idf;
+
+    #[test]
+    fn a_word_counted_in_more_notes_than_were_counted_weighs_like_one_in_all() {
+        let racing = idf(5, 8);
+        assert!(racing.is_finite() && racing > 0.0, "{racing}");
+        assert_eq!(racing, idf(5, 5));
+        assert!(idf(5, 0) > idf(5, 1));
+    }
 }
