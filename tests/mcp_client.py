@@ -32,6 +32,7 @@ TOOLS = {
     "stats": (True, False),
     "revert": (False, True),
     "now": (False, False),
+    "move": (False, False),
     "put_file": (False, False),
     "related": (True, False),
     "feedback": (False, False),
@@ -487,6 +488,14 @@ async def audit_log():
         check([e["op"] for e in after["entries"]] == ["trash", "create"], f"trash logged: {after}")
         check(after["entries"][0]["detail"] == "superseded by the planner", f"reason logged: {after}")
         await tool_error(s, "log", {"since": "not a time"}, "not a time")
+        await ok(s, "now", {"text": "Drafting the launch checklist", "scope": "launch"})
+        await ok(s, "now", {"text": "Launch checklist sent for review", "scope": "launch"})
+        moved = await ok(s, "move", {"target": "journal/launch", "now_name": "launch"})
+        check(moved == {"source": "now:launch", "target": "journal/launch", "moved": 2, "source_deleted": True}, f"move: {moved}")
+        filed = await ok(s, "get", {"id": "journal/launch", "history": True})
+        check(filed["note"]["summary"] == "Launch checklist sent for review", f"moved note: {filed}")
+        await tool_error(s, "move", {"target": "journal/launch", "source": "no/such/note"}, "no/such/note")
+        await tool_error(s, "move", {"target": "x", "source": "a", "now_name": "b"}, "not both")
         counts = await ok(s, "stats", {})
         writers = {a["agent"]: a["writes"] for a in counts["agents"]}
         check(writers.get("planner/1.0") == 1 and writers.get("reviewer/2.1") == 1, f"stats agents: {counts}")

@@ -22,7 +22,7 @@ URL, TOKEN, SESSIONS, SECONDS = sys.argv[1], sys.argv[2], int(sys.argv[3]), floa
 PAUSE = float(sys.argv[5]) if len(sys.argv) > 5 else 0.0
 
 TOOLS = {
-    "remember", "recall", "get", "list", "tag", "forget", "restore", "log", "stats", "revert", "now",
+    "remember", "recall", "get", "list", "tag", "forget", "restore", "log", "stats", "revert", "now", "move",
     "put_file", "related", "feedback", "supersede", "analyze",
 }
 

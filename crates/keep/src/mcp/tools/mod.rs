@@ -12,6 +12,7 @@ mod forget;
 mod get;
 mod list;
 mod log;
+mod move_history;
 mod now;
 mod put_file;
 mod recall;
@@ -241,6 +242,7 @@ const REGISTRY: &[Entry] = &[
     entry::<restore::Restore>(),
     entry::<revert::Revert>(),
     entry::<now::Now>(),
+    entry::<move_history::Move>(),
     entry::<put_file::PutFile>(),
     entry::<related::Related>(),
     entry::<feedback::Feedback>(),
