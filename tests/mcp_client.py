@@ -488,8 +488,8 @@ async def audit_log():
         check([e["op"] for e in after["entries"]] == ["trash", "create"], f"trash logged: {after}")
         check(after["entries"][0]["detail"] == "superseded by the planner", f"reason logged: {after}")
         await tool_error(s, "log", {"since": "not a time"}, "not a time")
-        await ok(s, "now", {"text": "Drafting the launch checklist", "scope": "launch"})
-        await ok(s, "now", {"text": "Launch checklist sent for review", "scope": "launch"})
+        await ok(s, "now", {"text": "Drafting the launch checklist", "scope": "launch"})  # the old name still works
+        await ok(s, "now", {"text": "Launch checklist sent for review", "now_name": "launch"})
         moved = await ok(s, "move", {"target": "journal/launch", "now_name": "launch"})
         check(moved == {"source": "now:launch", "target": "journal/launch", "moved": 2, "source_deleted": True}, f"move: {moved}")
         filed = await ok(s, "get", {"id": "journal/launch", "history": True})

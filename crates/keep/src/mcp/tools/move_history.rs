@@ -46,7 +46,7 @@ impl ToolDef for Move {
         }
         let source = match &args.source {
             Some(s) => plain_id(keeper, s, "moved")?,
-            None => Keeper::now_id(args.now_name.as_deref())?,
+            None => Keeper::now_id(ctx.now_scope(args.now_name.as_deref()).as_deref())?,
         };
         let target = plain_id(keeper, &args.target, "moved into")?;
         ctx.check(keeper, &source)?;

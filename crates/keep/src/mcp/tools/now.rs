@@ -14,8 +14,10 @@ use crate::render::json::ViewJson;
 pub struct Args {
     /// New text for the 'now' note. Leave out to read it.
     pub text: Option<String>,
-    /// Use a separate 'now' note for this scope (a project or agent name).
-    pub scope: Option<String>,
+    /// Use a separate 'now' note of this name (a project or agent name).
+    /// "scope" is accepted for it too, as before.
+    #[serde(alias = "scope")]
+    pub now_name: Option<String>,
     /// Tags to set with the new text, as "key=value".
     #[serde(default)]
     pub tags: Vec<String>,
@@ -42,7 +44,7 @@ impl ToolDef for Now {
     type Output = Output;
 
     fn call(keeper: &mut Keeper, ctx: &Context, args: Args) -> Result<Output, CallError> {
-        let id = Keeper::now_id(ctx.now_scope(args.scope.as_deref()).as_deref())?;
+        let id = Keeper::now_id(ctx.now_scope(args.now_name.as_deref()).as_deref())?;
         if let Some(text) = &args.text {
             if text.len() > MAX_TEXT_BYTES {
                 return Err(CallError::Failed(format!(
