@@ -496,6 +496,17 @@ async def audit_log():
         check(filed["note"]["summary"] == "Launch checklist sent for review", f"moved note: {filed}")
         await tool_error(s, "move", {"target": "journal/launch", "source": "no/such/note"}, "no/such/note")
         await tool_error(s, "move", {"target": "x", "source": "a", "now_name": "b"}, "not both")
+        many = await ok(s, "remember", {"facts": [
+            "The office wifi password is tern-42.",
+            "Standup moved to 9:30 on Tuesdays.",
+            "",
+            "The office wifi password is tern-42.",
+        ], "tags": ["topic=office"]})
+        results = many["results"]
+        check([r.get("status") for r in results] == ["created", "created", None, "unchanged"], f"facts: {many}")
+        check("empty" in results[2]["error"] and results[3]["id"] == results[0]["id"], f"the same text is one note: {many}")
+        await tool_error(s, "remember", {"text": "x", "facts": ["y"]}, "not both")
+        await tool_error(s, "remember", {"facts": ["y"], "id": "one"}, "not facts")
         counts = await ok(s, "stats", {})
         writers = {a["agent"]: a["writes"] for a in counts["agents"]}
         check(writers.get("planner/1.0") == 1 and writers.get("reviewer/2.1") == 1, f"stats agents: {counts}")

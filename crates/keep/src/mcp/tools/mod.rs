@@ -140,6 +140,14 @@ pub enum CallError {
     Failed(String),
 }
 
+impl std::fmt::Display for CallError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            CallError::BadArguments(why) | CallError::Failed(why) => f.write_str(why),
+        }
+    }
+}
+
 impl From<Error> for CallError {
     fn from(e: Error) -> Self {
         CallError::Failed(e.to_string())

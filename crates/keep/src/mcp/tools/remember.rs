@@ -4,7 +4,7 @@ use keep_core::Keeper;
 use keep_core::keeper::{OnDuplicate, PutOptions, WriteOutcome};
 use keep_core::model;
 use schemars::JsonSchema;
-use serde::Deserialize;
+use serde::{Deserialize, Serialize};
 
 use super::{CallError, Context, Hints, MAX_TEXT_BYTES, ToolDef};
 
@@ -12,7 +12,10 @@ use super::{CallError, Context, Hints, MAX_TEXT_BYTES, ToolDef};
 #[serde(deny_unknown_fields)]
 pub struct Args {
     /// The text to remember. Short text is kept whole; long text is summarised and its full text indexed for search.
-    pub text: String,
+    pub text: Option<String>,
+    /// Several facts to remember at once instead of text: each is stored as its own note, with the same tags and options, in order, and has its own outcome in "results" (a fact that fails does not stop the others).
+    #[serde(default)]
+    pub facts: Vec<String>,
     /// A name for the note, such as "decision/storage-engine". Without one, the id is '%' plus a hash of the text, so the same text is stored once.
     pub id: Option<String>,
     /// Tags as "key=value" strings, e.g. ["project=keep", "type=decision"]. Keys starting with '_' are reserved.
@@ -33,69 +36,135 @@ pub struct Args {
     pub allow_duplicate: bool,
 }
 
+/// What `remember` did: one outcome for text, or one per fact.
+#[derive(Debug, Serialize, JsonSchema)]
+pub struct Output {
+    #[serde(flatten)]
+    pub outcome: Option<WriteOutcome>,
+    /// For facts: each one's outcome, in the order given.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub results: Vec<FactResult>,
+}
+
+/// One fact's outcome, or why it was not stored.
+#[derive(Debug, Serialize, JsonSchema)]
+pub struct FactResult {
+    #[serde(flatten)]
+    pub outcome: Option<WriteOutcome>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub error: Option<String>,
+}
+
 pub struct Remember;
 
 impl ToolDef for Remember {
     const NAME: &'static str = "remember";
     const TITLE: &'static str = "Remember";
-    const DESCRIPTION: &'static str = "Store a note in long-term memory: a fact, decision, observation or anything worth recalling later. Returns the note's id and a status: created, updated (an earlier state is kept as a version), unchanged, duplicate (the text restates a note already stored, with the same numbers, dates, names and identifiers: nothing is stored and that note's id comes back with \"duplicate_of\"; set update to make the text its next version), or possible_update (the text says the same of the same subject with another detail: it is stored, and \"possible_update_of\" names the older note and \"differences\" what changed; call supersede with the new id to hide the older note from recall). Give an id to update a named note; give tags (\"key=value\") to make it easy to filter later.";
+    const DESCRIPTION: &'static str = "Store a note in long-term memory: a fact, decision, observation or anything worth recalling later. Returns the note's id and a status: created, updated (an earlier state is kept as a version), unchanged, duplicate (the text restates a note already stored, with the same numbers, dates, names and identifiers: nothing is stored and that note's id comes back with \"duplicate_of\"; set update to make the text its next version), or possible_update (the text says the same of the same subject with another detail: it is stored, and \"possible_update_of\" names the older note and \"differences\" what changed; call supersede with the new id to hide the older note from recall). Give an id to update a named note; give tags (\"key=value\") to make it easy to filter later. Give facts instead of text to store several at once, each with its own outcome in results.";
     const HINTS: Hints = Hints {
         read_only: false,
         destructive: false,
         idempotent: true,
     };
     type Args = Args;
-    type Output = WriteOutcome;
+    type Output = Output;
 
     fn texts_to_embed(args: &Args) -> Vec<String> {
-        if args.text.len() > MAX_TEXT_BYTES {
-            return Vec::new();
-        }
         let opts = PutOptions {
             id: args.id.clone(),
             summary: args.summary.clone(),
             on_duplicate: OnDuplicate::asked(args.update, args.allow_duplicate),
             ..PutOptions::default()
         };
-        keep_core::keeper::text_to_probe(&args.text, &opts)
-            .into_iter()
+        args.text
+            .iter()
+            .chain(&args.facts)
+            .filter(|t| t.len() <= MAX_TEXT_BYTES)
+            .filter_map(|t| keep_core::keeper::text_to_probe(t, &opts))
             .collect()
     }
 
-    fn call(keeper: &mut Keeper, ctx: &Context, args: Args) -> Result<WriteOutcome, CallError> {
-        if args.text.trim().is_empty() {
-            return Err(CallError::Failed("the text is empty".into()));
+    fn call(keeper: &mut Keeper, ctx: &Context, args: Args) -> Result<Output, CallError> {
+        match (&args.text, args.facts.is_empty()) {
+            (Some(_), false) => Err(CallError::Failed("give text or facts, not both".into())),
+            (None, true) => Err(CallError::Failed(
+                "give the text (or facts) to remember".into(),
+            )),
+            (Some(text), true) => {
+                let text = text.clone();
+                Ok(Output {
+                    outcome: Some(remember_one(keeper, ctx, &text, &args)?),
+                    results: Vec::new(),
+                })
+            }
+            (None, false) => {
+                if args.id.is_some() || args.summary.is_some() {
+                    return Err(CallError::Failed(
+                        "an id or a summary names one note; give them with text, not facts".into(),
+                    ));
+                }
+                let results = args
+                    .facts
+                    .iter()
+                    .map(|fact| match remember_one(keeper, ctx, fact, &args) {
+                        Ok(outcome) => FactResult {
+                            outcome: Some(outcome),
+                            error: None,
+                        },
+                        Err(e) => FactResult {
+                            outcome: None,
+                            error: Some(e.to_string()),
+                        },
+                    })
+                    .collect();
+                Ok(Output {
+                    outcome: None,
+                    results,
+                })
+            }
         }
-        if args.text.len() > MAX_TEXT_BYTES {
-            return Err(CallError::Failed(format!(
-                "the text is {} bytes; the limit is {MAX_TEXT_BYTES} (store big documents with put_file)",
-                args.text.len()
-            )));
-        }
-        if let Some(id) = &args.id {
-            model::validate_id(id)?;
-        }
-        if args.update && args.allow_duplicate {
-            return Err(CallError::Failed(
-                "give either update or allow_duplicate, not both".into(),
-            ));
-        }
-        let expires = match &args.expires {
-            Some(when) => Some(model::time::parse_expiry(when, keeper.now())?),
-            None => None,
-        };
-        let opts = PutOptions {
-            id: args.id,
-            tags: ctx.scoped(model::parse_user_tags(&args.tags)?)?,
-            summary: args.summary,
-            expires,
-            supersedes: args.supersedes,
-            on_duplicate: OnDuplicate::asked(args.update, args.allow_duplicate),
-            within: ctx.scope_filters(),
-        };
-        for id in &opts.supersedes {
-            ctx.check(keeper, id)?;
-        }
-        Ok(keeper.put_text(&args.text, "inline", opts)?)
     }
+}
+
+/// Stores one text with the options of `args`.
+fn remember_one(
+    keeper: &mut Keeper,
+    ctx: &Context,
+    text: &str,
+    args: &Args,
+) -> Result<WriteOutcome, CallError> {
+    if text.trim().is_empty() {
+        return Err(CallError::Failed("the text is empty".into()));
+    }
+    if text.len() > MAX_TEXT_BYTES {
+        return Err(CallError::Failed(format!(
+            "the text is {} bytes; the limit is {MAX_TEXT_BYTES} (store big documents with put_file)",
+            text.len()
+        )));
+    }
+    if let Some(id) = &args.id {
+        model::validate_id(id)?;
+    }
+    if args.update && args.allow_duplicate {
+        return Err(CallError::Failed(
+            "give either update or allow_duplicate, not both".into(),
+        ));
+    }
+    let expires = match &args.expires {
+        Some(when) => Some(model::time::parse_expiry(when, keeper.now())?),
+        None => None,
+    };
+    let opts = PutOptions {
+        id: args.id.clone(),
+        tags: ctx.scoped(model::parse_user_tags(&args.tags)?)?,
+        summary: args.summary.clone(),
+        expires,
+        supersedes: args.supersedes.clone(),
+        on_duplicate: OnDuplicate::asked(args.update, args.allow_duplicate),
+        within: ctx.scope_filters(),
+    };
+    for id in &opts.supersedes {
+        ctx.check(keeper, id)?;
+    }
+    Ok(keeper.put_text(text, "inline", opts)?)
 }
