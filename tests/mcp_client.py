@@ -91,9 +91,10 @@ async def handshake_and_tools(session):
         check(a.read_only_hint is read_only, f"{t.name}: readOnlyHint")
         check(a.destructive_hint is destructive, f"{t.name}: destructiveHint")
         check(a.idempotent_hint is not None, f"{t.name}: idempotentHint")
+        check(t.icons and t.icons[0].mime_type == "image/svg+xml", f"{t.name}: icon")
     recall = next(t for t in tools if t.name == "recall")
     props = recall.input_schema["properties"]
-    check({"query", "tags", "since", "limit", "deep", "format"} <= set(props), "recall schema")
+    check({"query", "tags", "since", "limit", "deep", "hops", "format"} <= set(props), "recall schema")
 
 
 async def remember_and_recall(session):
@@ -520,6 +521,8 @@ async def main():
         init = await session.initialize()
         handshake_ms = (time.perf_counter() - started) * 1000
         check(init.server_info.name == "keep", f"server info: {init.server_info}")
+        icons = init.server_info.icons or []
+        check(len(icons) == 1 and icons[0].src.startswith("data:image/svg+xml;base64,"), f"server icon: {icons}")
         check(init.protocol_version in ("2025-06-18", "2025-11-25"), init.protocol_version)
         await handshake_and_tools(session)
         cat_id = await remember_and_recall(session)

@@ -148,7 +148,9 @@ impl ServerHandler for KeepServer {
             .build();
         ServerConfig::new(capabilities)
             .with_server_info(
-                Implementation::new("keep", env!("CARGO_PKG_VERSION")).with_title("keep memory"),
+                Implementation::new("keep", env!("CARGO_PKG_VERSION"))
+                    .with_title("keep memory")
+                    .with_icons(vec![icon()]),
             )
             .with_instructions(INSTRUCTIONS)
     }
@@ -304,6 +306,17 @@ impl ServerHandler for KeepServer {
 
 /// Serves `keeper` over stdin and stdout until the client closes stdin,
 /// with the folders `put_file` may read and the scope in `ctx`.
+/// keep's icon, carried in the answer itself (a data URI): a client
+/// never fetches anything to show it.
+pub(crate) fn icon() -> rmcp::model::Icon {
+    use base64::Engine;
+    const SVG: &str = include_str!("../../assets/keep.svg");
+    let data = base64::engine::general_purpose::STANDARD.encode(SVG.trim());
+    rmcp::model::Icon::new(format!("data:image/svg+xml;base64,{data}"))
+        .with_mime_type("image/svg+xml")
+        .with_sizes(vec!["any".into()])
+}
+
 /// Who the operations log names for a client's writes: the name and
 /// version it gave when it connected (`mcp` if it gave none).
 fn agent_of(peer: &rmcp::Peer<RoleServer>) -> String {

@@ -194,6 +194,7 @@ fn definition<T: ToolDef>() -> Tool {
     let output = schema::portable(schema_for_output::<T::Output>(), schema::Side::Output);
     Tool::new(T::NAME, T::DESCRIPTION, input)
         .with_title(T::TITLE)
+        .with_icons(vec![super::icon()])
         .with_annotations(annotations)
         .with_raw_output_schema(object_schema(output))
 }
