@@ -417,6 +417,10 @@ async def files(session):
     await tool_error(session, "put_file", {"path": os.path.join(ALLOWED, "escape-link")}, "outside")
     await tool_error(session, "put_file", {"path": os.path.join(ALLOWED, "..", os.path.basename(OUTSIDE))}, "outside")
     await tool_error(session, "put_file", {"path": "plan.md"}, "absolute")
+    listed = await session.call_tool("list", {"tags": ["kind=plan"]})
+    links = [c for c in listed.content if c.type == "resource_link"]
+    check([str(l.uri) for l in links] == put["added"], f"a file note is linked: {listed.content}")
+    check(links[0].name == "plan.md" and links[0].mime_type == "text/markdown", f"link: {links[0]}")
     await tool_error(session, "put_file", {"path": os.path.join(ALLOWED, "missing.md")}, "missing.md")
 
 

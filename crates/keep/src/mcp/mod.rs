@@ -11,6 +11,7 @@
 mod framing;
 pub mod http;
 pub mod idle;
+mod links;
 mod notify;
 mod order;
 mod prompt;
@@ -196,7 +197,12 @@ impl ServerHandler for KeepServer {
             .log_call(&context.peer, &request.name, started.elapsed(), &outcome)
             .await;
         match outcome {
-            Ok(value) => Ok(CallToolResult::structured(value).into()),
+            Ok(value) => {
+                let links = links::resource_links(&value);
+                let mut result = CallToolResult::structured(value);
+                result.content.extend(links);
+                Ok(result.into())
+            }
             Err(tools::CallError::Failed(reason)) => {
                 Ok(CallToolResult::error(vec![ContentBlock::text(reason)]).into())
             }
