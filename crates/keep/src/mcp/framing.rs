@@ -228,10 +228,11 @@ where
     R: AsyncBufRead + Unpin,
     W: AsyncWrite + Unpin,
 {
+    // A read cut short by an error reply keeps what it read in `line`
+    // and goes on from there: it is cleared only once written whole.
     let mut line = Vec::new();
     let mut errors_open = true;
     loop {
-        line.clear();
         tokio::select! {
             read = from_sdk.read_until(b'\n', &mut line) => {
                 match read {
@@ -243,6 +244,7 @@ where
                         if write_line(&mut output, &line).await.is_err() {
                             return;
                         }
+                        line.clear();
                     }
                 }
             }
@@ -337,6 +339,36 @@ mod tests {
             panic!("oversized accepted");
         };
         assert!(reply.contains("-32600"));
+    }
+
+    #[tokio::test]
+    async fn an_error_reply_sent_while_a_long_line_is_read_never_cuts_it() {
+        let (mut sdk, from_sdk) = tokio::io::duplex(64);
+        let (output, mut shown) = tokio::io::duplex(1 << 20);
+        let (errors, errors_rx) = mpsc::unbounded_channel();
+        let pump = tokio::spawn(pump_out(BufReader::new(from_sdk), output, errors_rx));
+        let long = format!("{{\"result\":\"{}\"}}\n", "x".repeat(10_000));
+        let (first, rest) = long.split_at(5_000);
+        sdk.write_all(first.as_bytes()).await.unwrap();
+        tokio::time::sleep(std::time::Duration::from_millis(50)).await;
+        errors.send("{\"error\":1}".to_string()).unwrap();
+        tokio::time::sleep(std::time::Duration::from_millis(50)).await;
+        sdk.write_all(rest.as_bytes()).await.unwrap();
+        drop(sdk);
+        drop(errors);
+        pump.await.unwrap();
+        let mut text = String::new();
+        tokio::io::AsyncReadExt::read_to_string(&mut shown, &mut text)
+            .await
+            .unwrap();
+        let lines: Vec<&str> = text.lines().collect();
+        assert_eq!(lines.len(), 2, "{}", &text[..200.min(text.len())]);
+        assert_eq!(lines[0], "{\"error\":1}");
+        assert_eq!(
+            format!("{}\n", lines[1]),
+            long,
+            "the long line arrives whole"
+        );
     }
 
     #[tokio::test]
