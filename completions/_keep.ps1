@@ -40,6 +40,7 @@ Register-ArgumentCompleter -Native -CommandName 'keep' -ScriptBlock {
             [CompletionResult]::new('revert', 'revert', [CompletionResultType]::ParameterValue, 'Undo the last change of notes: restore the previous version')
             [CompletionResult]::new('rate', 'rate', [CompletionResultType]::ParameterValue, 'Rate a note as useful or wrong')
             [CompletionResult]::new('supersede', 'supersede', [CompletionResultType]::ParameterValue, 'Accept a note as the successor of the notes it replaces')
+            [CompletionResult]::new('conflicts', 'conflicts', [CompletionResultType]::ParameterValue, 'List pairs of live notes that look like two values for one subject')
             [CompletionResult]::new('now', 'now', [CompletionResultType]::ParameterValue, 'Show or replace the working-intentions note, ''now''')
             [CompletionResult]::new('move', 'move', [CompletionResultType]::ParameterValue, 'Move the version history of ''now'' (or of another note) into a named note')
             [CompletionResult]::new('export', 'export', [CompletionResultType]::ParameterValue, 'Export every note, with tags, full history and parts, as JSON Lines')
@@ -211,6 +212,22 @@ Register-ArgumentCompleter -Native -CommandName 'keep' -ScriptBlock {
         }
         'keep;supersede' {
             [CompletionResult]::new('--store', '--store', [CompletionResultType]::ParameterName, 'Store directory, holding keep.db, or a PostgreSQL URL (postgres://USER@HOST/DB) (or KEEP_STORE) [default: the platform data directory + /keep]')
+            [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print one JSON document instead of text')
+            [CompletionResult]::new('--ids', '--ids', [CompletionResultType]::ParameterName, 'Print only ids, one per line (for xargs)')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            break
+        }
+        'keep;conflicts' {
+            [CompletionResult]::new('-t', '-t', [CompletionResultType]::ParameterName, 'Only notes with this tag: KEY or KEY=VALUE (repeatable; all must match)')
+            [CompletionResult]::new('--tag', '--tag', [CompletionResultType]::ParameterName, 'Only notes with this tag: KEY or KEY=VALUE (repeatable; all must match)')
+            [CompletionResult]::new('--since', '--since', [CompletionResultType]::ParameterName, 'Only notes updated since: an ISO 8601 duration back from now (P7D, PT1H), a date or a timestamp')
+            [CompletionResult]::new('--until', '--until', [CompletionResultType]::ParameterName, 'Only notes updated until: an ISO 8601 duration back from now, a date or a timestamp')
+            [CompletionResult]::new('-n', '-n', [CompletionResultType]::ParameterName, 'Show at most N pairs')
+            [CompletionResult]::new('--limit', '--limit', [CompletionResultType]::ParameterName, 'Show at most N pairs')
+            [CompletionResult]::new('--store', '--store', [CompletionResultType]::ParameterName, 'Store directory, holding keep.db, or a PostgreSQL URL (postgres://USER@HOST/DB) (or KEEP_STORE) [default: the platform data directory + /keep]')
+            [CompletionResult]::new('-a', '-a', [CompletionResultType]::ParameterName, 'Include system notes (ids starting with ''.''), expired notes and notes in the trash')
+            [CompletionResult]::new('--all', '--all', [CompletionResultType]::ParameterName, 'Include system notes (ids starting with ''.''), expired notes and notes in the trash')
             [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print one JSON document instead of text')
             [CompletionResult]::new('--ids', '--ids', [CompletionResultType]::ParameterName, 'Print only ids, one per line (for xargs)')
             [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
@@ -435,6 +452,7 @@ Register-ArgumentCompleter -Native -CommandName 'keep' -ScriptBlock {
             [CompletionResult]::new('revert', 'revert', [CompletionResultType]::ParameterValue, 'Undo the last change of notes: restore the previous version')
             [CompletionResult]::new('rate', 'rate', [CompletionResultType]::ParameterValue, 'Rate a note as useful or wrong')
             [CompletionResult]::new('supersede', 'supersede', [CompletionResultType]::ParameterValue, 'Accept a note as the successor of the notes it replaces')
+            [CompletionResult]::new('conflicts', 'conflicts', [CompletionResultType]::ParameterValue, 'List pairs of live notes that look like two values for one subject')
             [CompletionResult]::new('now', 'now', [CompletionResultType]::ParameterValue, 'Show or replace the working-intentions note, ''now''')
             [CompletionResult]::new('move', 'move', [CompletionResultType]::ParameterValue, 'Move the version history of ''now'' (or of another note) into a named note')
             [CompletionResult]::new('export', 'export', [CompletionResultType]::ParameterValue, 'Export every note, with tags, full history and parts, as JSON Lines')
@@ -487,6 +505,9 @@ Register-ArgumentCompleter -Native -CommandName 'keep' -ScriptBlock {
             break
         }
         'keep;help;supersede' {
+            break
+        }
+        'keep;help;conflicts' {
             break
         }
         'keep;help;now' {

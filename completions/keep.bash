@@ -25,6 +25,9 @@ _keep() {
             keep,check)
                 cmd="keep__subcmd__check"
                 ;;
+            keep,conflicts)
+                cmd="keep__subcmd__conflicts"
+                ;;
             keep,del)
                 cmd="keep__subcmd__del"
                 ;;
@@ -108,6 +111,9 @@ _keep() {
                 ;;
             keep__subcmd__help,check)
                 cmd="keep__subcmd__help__subcmd__check"
+                ;;
+            keep__subcmd__help,conflicts)
+                cmd="keep__subcmd__help__subcmd__conflicts"
                 ;;
             keep__subcmd__help,del)
                 cmd="keep__subcmd__help__subcmd__del"
@@ -233,7 +239,7 @@ _keep() {
 
     case "${cmd}" in
         keep)
-            opts="-h -V --store --json --ids --help --version put get list find tag del restore log stats revert rate supersede now move export import reindex analyze check repair backup models doctor mcp serve watch ui help"
+            opts="-h -V --store --json --ids --help --version put get list find tag del restore log stats revert rate supersede conflicts now move export import reindex analyze check repair backup models doctor mcp serve watch ui help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 1 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -293,6 +299,48 @@ _keep() {
                 return 0
             fi
             case "${prev}" in
+                --store)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        keep__subcmd__conflicts)
+            opts="-t -a -n -h --tag --since --until --all --limit --store --json --ids --help"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --tag)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                -t)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --since)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --until)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --limit)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                -n)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 --store)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
@@ -471,7 +519,7 @@ _keep() {
             return 0
             ;;
         keep__subcmd__help)
-            opts="put get list find tag del restore log stats revert rate supersede now move export import reindex analyze check repair backup models doctor mcp serve watch ui help"
+            opts="put get list find tag del restore log stats revert rate supersede conflicts now move export import reindex analyze check repair backup models doctor mcp serve watch ui help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -513,6 +561,20 @@ _keep() {
             return 0
             ;;
         keep__subcmd__help__subcmd__check)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        keep__subcmd__help__subcmd__conflicts)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )

@@ -37,6 +37,7 @@ set edit:completion:arg-completer[keep] = {|@words|
             cand revert 'Undo the last change of notes: restore the previous version'
             cand rate 'Rate a note as useful or wrong'
             cand supersede 'Accept a note as the successor of the notes it replaces'
+            cand conflicts 'List pairs of live notes that look like two values for one subject'
             cand now 'Show or replace the working-intentions note, ''now'''
             cand move 'Move the version history of ''now'' (or of another note) into a named note'
             cand export 'Export every note, with tags, full history and parts, as JSON Lines'
@@ -196,6 +197,21 @@ set edit:completion:arg-completer[keep] = {|@words|
         }
         &'keep;supersede'= {
             cand --store 'Store directory, holding keep.db, or a PostgreSQL URL (postgres://USER@HOST/DB) (or KEEP_STORE) [default: the platform data directory + /keep]'
+            cand --json 'Print one JSON document instead of text'
+            cand --ids 'Print only ids, one per line (for xargs)'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+        }
+        &'keep;conflicts'= {
+            cand -t 'Only notes with this tag: KEY or KEY=VALUE (repeatable; all must match)'
+            cand --tag 'Only notes with this tag: KEY or KEY=VALUE (repeatable; all must match)'
+            cand --since 'Only notes updated since: an ISO 8601 duration back from now (P7D, PT1H), a date or a timestamp'
+            cand --until 'Only notes updated until: an ISO 8601 duration back from now, a date or a timestamp'
+            cand -n 'Show at most N pairs'
+            cand --limit 'Show at most N pairs'
+            cand --store 'Store directory, holding keep.db, or a PostgreSQL URL (postgres://USER@HOST/DB) (or KEEP_STORE) [default: the platform data directory + /keep]'
+            cand -a 'Include system notes (ids starting with ''.''), expired notes and notes in the trash'
+            cand --all 'Include system notes (ids starting with ''.''), expired notes and notes in the trash'
             cand --json 'Print one JSON document instead of text'
             cand --ids 'Print only ids, one per line (for xargs)'
             cand -h 'Print help (see more with ''--help'')'
@@ -394,6 +410,7 @@ set edit:completion:arg-completer[keep] = {|@words|
             cand revert 'Undo the last change of notes: restore the previous version'
             cand rate 'Rate a note as useful or wrong'
             cand supersede 'Accept a note as the successor of the notes it replaces'
+            cand conflicts 'List pairs of live notes that look like two values for one subject'
             cand now 'Show or replace the working-intentions note, ''now'''
             cand move 'Move the version history of ''now'' (or of another note) into a named note'
             cand export 'Export every note, with tags, full history and parts, as JSON Lines'
@@ -434,6 +451,8 @@ set edit:completion:arg-completer[keep] = {|@words|
         &'keep;help;rate'= {
         }
         &'keep;help;supersede'= {
+        }
+        &'keep;help;conflicts'= {
         }
         &'keep;help;now'= {
         }

@@ -30,6 +30,7 @@ TOOLS = {
     "restore": (False, False),
     "log": (True, False),
     "stats": (True, False),
+    "conflicts": (True, False),
     "revert": (False, True),
     "now": (False, False),
     "move": (False, False),
@@ -512,6 +513,14 @@ async def audit_log():
         check("empty" in results[2]["error"] and results[3]["id"] == results[0]["id"], f"the same text is one note: {many}")
         await tool_error(s, "remember", {"text": "x", "facts": ["y"]}, "not both")
         await tool_error(s, "remember", {"facts": ["y"], "id": "one"}, "not facts")
+        changed = await ok(s, "remember", {"text": "The office wifi password is puffin-7.", "tags": ["topic=office"]})
+        check(changed["status"] == "possible_update", f"a new password: {changed}")
+        clash = await ok(s, "conflicts", {"tags": ["topic=office"]})
+        check([(c["newer"], c["older"]) for c in clash["conflicts"]] == [(changed["id"], results[0]["id"])], f"conflicts: {clash}")
+        check(clash["conflicts"][0]["differences"] == ["tern-42 -> puffin-7"], f"conflict differences: {clash}")
+        await ok(s, "supersede", {"id": changed["id"]})
+        settled = await ok(s, "conflicts", {"tags": ["topic=office"]})
+        check(settled["conflicts"] == [], f"resolved: {settled}")
         counts = await ok(s, "stats", {})
         writers = {a["agent"]: a["writes"] for a in counts["agents"]}
         check(writers.get("planner/1.0") == 1 and writers.get("reviewer/2.1") == 1, f"stats agents: {counts}")

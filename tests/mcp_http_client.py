@@ -23,7 +23,7 @@ PAUSE = float(sys.argv[5]) if len(sys.argv) > 5 else 0.0
 
 TOOLS = {
     "remember", "recall", "get", "list", "tag", "forget", "restore", "log", "stats", "revert", "now", "move",
-    "put_file", "related", "feedback", "supersede", "analyze",
+    "put_file", "related", "feedback", "supersede", "conflicts", "analyze",
 }
 
 WORDS = ["harbour", "lantern", "tide", "anchor", "gull", "reef", "beacon", "sail"]

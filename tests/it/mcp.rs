@@ -185,7 +185,7 @@ fn malformed_lines_get_json_rpc_errors_and_the_server_keeps_serving() {
             .as_array()
             .unwrap()
             .len(),
-        17
+        18
     );
     assert_eq!(env.all_ids().len(), 1, "only the good note was stored");
 }

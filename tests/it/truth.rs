@@ -375,3 +375,74 @@ fn ratings_are_counted_and_lift_a_note_within_bounds() {
     assert_eq!(err.trim(), "keep: no note 'nosuch'");
     env.fails(&["rate", "a", "meh"], 2);
 }
+
+#[test]
+fn conflicts_lists_two_values_for_one_subject_and_supersede_resolves_one() {
+    let env = Env::with_model();
+    env.ok(&[
+        "put",
+        "The office wifi password is tern-42",
+        "-t",
+        "place=office",
+    ]);
+    let newer = env.put("The office wifi password is puffin-7", &["place=office"]);
+    let newer = newer.as_str();
+    // Stored with ids (no verdict at put), then embedded: found by the scan.
+    env.ok(&[
+        "put",
+        "The product launch is on March 3",
+        "--id",
+        "launch-a",
+    ]);
+    env.ok(&[
+        "put",
+        "The product launch is on March 10",
+        "--id",
+        "launch-b",
+    ]);
+    env.ok(&[
+        "put",
+        "Lunch is served at noon in the canteen",
+        "--id",
+        "lunch",
+    ]);
+    env.ok(&["reindex"]);
+
+    let found = env.json(&["conflicts"]);
+    let pairs: Vec<(String, String, bool)> = found
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|c| {
+            (
+                c["newer"].as_str().unwrap().to_string(),
+                c["older"].as_str().unwrap().to_string(),
+                c["linked"].as_bool().unwrap(),
+            )
+        })
+        .collect();
+    assert_eq!(pairs.len(), 2, "{found}");
+    assert!(
+        pairs
+            .iter()
+            .any(|(n, o, linked)| n == "launch-b" && o == "launch-a" && !linked),
+        "{found}"
+    );
+    let wifi = found
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|c| c["newer"] == newer)
+        .unwrap_or_else(|| panic!("the two passwords: {found}"));
+    assert_eq!(wifi["linked"], true);
+    assert_eq!(wifi["differences"][0], "tern-42 -> puffin-7");
+    assert!(!found.to_string().contains("lunch"));
+    let text = env.ok(&["conflicts", "-t", "place=office"]);
+    assert!(
+        text.contains(&format!("\n  keep supersede {newer} ")),
+        "one command resolves it: {text}"
+    );
+    env.ok(&["supersede", newer]);
+    env.ok(&["supersede", "launch-b", "launch-a"]);
+    assert_eq!(env.json(&["conflicts"]), serde_json::json!([]), "resolved");
+}

@@ -5,6 +5,7 @@
 //! `transfer` (export and import) and `watch`.
 
 mod backlog;
+mod conflicts;
 pub(crate) mod edges;
 mod find;
 mod history;
@@ -32,6 +33,7 @@ pub use crate::store::census::{AgentActivity, Census, KeyCount};
 pub use crate::store::operations::{Operation, OperationFilter};
 pub use crate::store::{Health, Lease, WatchedDir};
 pub use backlog::{EmbedReport, ReindexReport};
+pub use conflicts::Conflict;
 #[cfg(feature = "internals")]
 pub use find::CandidateLists;
 pub use history::{MoveOutcome, RevertOutcome};

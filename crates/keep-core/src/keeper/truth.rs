@@ -304,7 +304,7 @@ fn best_verdict(
     judged.into_iter().next()
 }
 
-fn cosine(a: &[f32], b: &[f32]) -> f64 {
+pub(super) fn cosine(a: &[f32], b: &[f32]) -> f64 {
     let dot: f64 = a
         .iter()
         .zip(b)
@@ -315,13 +315,13 @@ fn cosine(a: &[f32], b: &[f32]) -> f64 {
     if n > 0.0 { dot / n } else { 0.0 }
 }
 
-fn written_as_text(tags: &Tags) -> bool {
+pub(super) fn written_as_text(tags: &Tags) -> bool {
     !tags.contains(keys::SOURCE, "file") && !tags.contains(keys::SOURCE, "url")
 }
 
 /// True when a user key of `new` is on `old` with none of the same values:
 /// `project=a` and `project=b` are different memories however alike.
-fn tags_contradict(new: &Tags, old: &Tags) -> bool {
+pub(super) fn tags_contradict(new: &Tags, old: &Tags) -> bool {
     new.user_tags()
         .keys()
         .any(|key| old.contains_key(key) && !new.values(key).any(|value| old.contains(key, value)))

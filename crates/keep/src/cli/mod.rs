@@ -5,6 +5,7 @@ mod analyze;
 mod backup;
 mod check;
 mod complete;
+mod conflicts;
 mod del;
 pub mod docs;
 mod doctor;
@@ -431,6 +432,7 @@ pub enum Delegated {
     Revert(revert::Args),
     Rate(rate::Args),
     Supersede(supersede::Args),
+    Conflicts(conflicts::Args),
     Now(now::Args),
     Move(mv::Args),
     Export(export::Args),
@@ -480,6 +482,7 @@ fn run_delegated(ctx: &mut Ctx, command: Delegated) -> CliResult {
         Delegated::Revert(args) => revert::run(ctx, args),
         Delegated::Rate(args) => rate::run(ctx, args),
         Delegated::Supersede(args) => supersede::run(ctx, args),
+        Delegated::Conflicts(args) => conflicts::run(ctx, args),
         Delegated::Now(args) => now::run(ctx, args),
         Delegated::Move(args) => mv::run(ctx, args),
         Delegated::Export(args) => export::run(ctx, args),

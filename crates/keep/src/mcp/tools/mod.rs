@@ -7,6 +7,7 @@
 //! hard maximum on the number of notes, and a byte cap.
 
 mod analyze;
+mod conflicts;
 mod feedback;
 mod forget;
 mod get;
@@ -256,6 +257,7 @@ const REGISTRY: &[Entry] = &[
     entry::<related::Related>(),
     entry::<feedback::Feedback>(),
     entry::<supersede::Supersede>(),
+    entry::<conflicts::Conflicts>(),
     entry::<analyze::Analyze>(),
     entry::<log::Log>(),
     entry::<stats::Stats>(),

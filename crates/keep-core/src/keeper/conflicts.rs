@@ -1,0 +1,138 @@
+//! Conflicts: two live notes that look like two values for one subject
+//! (two Wi-Fi passwords, two launch dates). Pairs `put` linked with
+//! `may-supersede`, then pairs found among the newest notes by their
+//! stored vectors and the same verdict `put` gives; no model is loaded.
+//! Resolving one is a `supersede` of the older by the newer.
+
+use std::collections::HashSet;
+
+use super::Keeper;
+use super::truth::{cosine, tags_contradict, written_as_text};
+use crate::error::Result;
+use crate::facts::{self, Verdict};
+use crate::model::{ListOrder, Note, NoteFilter, keys};
+use crate::store::{Db, NoteRid, VecRow};
+
+/// Newest notes whose neighbours are compared.
+const SCANNED: usize = 2_000;
+/// Neighbours by meaning compared with each.
+const NEIGHBOURS: usize = 5;
+
+/// Two live notes that say different things of one subject.
+#[derive(Debug, Clone, PartialEq, serde::Serialize, schemars::JsonSchema)]
+pub struct Conflict {
+    /// The note written last.
+    pub newer: String,
+    pub older: String,
+    /// What tells them apart ("30 seconds -> 30 minutes").
+    pub differences: Vec<String>,
+    /// Cosine similarity of their vectors, when both have one.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub similarity: Option<f64>,
+    /// True when `put` linked them (`may-supersede`) as it stored the newer.
+    pub linked: bool,
+}
+
+impl Keeper {
+    /// The conflicts among live notes passing `filter`, newest first.
+    pub fn conflicts(&self, filter: &NoteFilter, limit: usize) -> Result<Vec<Conflict>> {
+        let filter = NoteFilter {
+            hide_superseded: true,
+            ..self.as_of_now(filter)
+        };
+        let db = self.store.db();
+        let newest = db.list_notes(&filter, ListOrder::Updated, Some(SCANNED))?;
+        let mut seen: HashSet<(String, String)> = HashSet::new();
+        let mut out = Vec::new();
+        for note in newest.iter().filter(|n| written_as_text(&n.tags)) {
+            for (older, linked) in candidates(&db, note, &filter)? {
+                if out.len() >= limit {
+                    return Ok(out);
+                }
+                let (newer, older) = ordered(&db, note, &older)?;
+                if !seen.insert((newer.id.clone(), older.id.clone())) {
+                    continue;
+                }
+                if let Some(conflict) = judged(&db, newer, older, linked)? {
+                    out.push(conflict);
+                }
+            }
+        }
+        Ok(out)
+    }
+}
+
+/// Notes that may conflict with `note`: those it is linked to by
+/// `may-supersede`, then its nearest by meaning, all passing `filter`.
+fn candidates(db: &Db<'_>, note: &Note, filter: &NoteFilter) -> Result<Vec<(Note, bool)>> {
+    let mut rids: Vec<(NoteRid, bool)> = Vec::new();
+    for id in note.tags.values(keys::MAY_SUPERSEDE) {
+        if let Some(rid) = db.note_rid(id)? {
+            rids.push((rid, true));
+        }
+    }
+    let Some(own) = db.note_rid(&note.id)? else {
+        return Ok(Vec::new());
+    };
+    if let Some(vector) = db.vector(VecRow::Note(own))? {
+        for (rid, _) in db.nearest_notes(&vector, NEIGHBOURS + 1)? {
+            if rid != own && !rids.iter().any(|(r, _)| *r == rid) {
+                rids.push((rid, false));
+            }
+        }
+    }
+    let ids: Vec<NoteRid> = rids.iter().map(|(r, _)| *r).collect();
+    let mut passing = db.notes_passing(&ids, filter)?;
+    Ok(rids
+        .into_iter()
+        .filter_map(|(rid, linked)| passing.remove(&rid).map(|n| (n, linked)))
+        .filter(|(n, _)| written_as_text(&n.tags) && !tags_contradict(&note.tags, &n.tags))
+        .collect())
+}
+
+/// The pair newer first: the one `put` linked to the other, else the one
+/// updated last (stored last, at the same time).
+fn ordered<'a>(db: &Db<'_>, a: &'a Note, b: &'a Note) -> Result<(&'a Note, &'a Note)> {
+    if a.tags.contains(keys::MAY_SUPERSEDE, &b.id) {
+        return Ok((a, b));
+    }
+    if b.tags.contains(keys::MAY_SUPERSEDE, &a.id) {
+        return Ok((b, a));
+    }
+    let stored = |n: &Note| -> Result<(crate::model::time::Timestamp, Option<NoteRid>)> {
+        Ok((n.updated, db.note_rid(&n.id)?))
+    };
+    Ok(if stored(a)? >= stored(b)? {
+        (a, b)
+    } else {
+        (b, a)
+    })
+}
+
+/// The conflict of `newer` with `older`, when `put`'s verdict on them is
+/// a probable update (always, for a pair `put` linked, unless the texts
+/// no longer differ).
+fn judged(db: &Db<'_>, newer: &Note, older: &Note, linked: bool) -> Result<Option<Conflict>> {
+    let vector = |id: &str| -> Result<Option<Vec<f32>>> {
+        match db.note_rid(id)? {
+            Some(rid) => db.vector(VecRow::Note(rid)),
+            None => Ok(None),
+        }
+    };
+    let similarity = match (vector(&newer.id)?, vector(&older.id)?) {
+        (Some(a), Some(b)) => Some(cosine(&a, &b)),
+        _ => None,
+    };
+    let judgement = facts::judge(&older.summary, &newer.summary, similarity.unwrap_or(1.0));
+    let conflicts = match judgement.verdict {
+        Verdict::Update => true,
+        Verdict::Different | Verdict::Same => linked && !judgement.differences.is_empty(),
+    };
+    Ok(conflicts.then(|| Conflict {
+        newer: newer.id.clone(),
+        older: older.id.clone(),
+        differences: judgement.differences,
+        similarity: similarity.map(|s| (s * 1000.0).round() / 1000.0),
+        linked,
+    }))
+}

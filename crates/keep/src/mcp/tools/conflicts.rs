@@ -1,0 +1,57 @@
+//! `conflicts`: live notes that give two values for one subject.
+
+use keep_core::Keeper;
+use keep_core::keeper::{Conflict, FilterSpec};
+use keep_core::model::Expired;
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
+
+use super::{CallError, Context, Hints, ToolDef, limit};
+
+const DEFAULT: usize = 20;
+const MAX: usize = 100;
+
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct Args {
+    /// Only notes with these tags ("key" or "key=value"; all must match).
+    #[serde(default)]
+    pub tags: Vec<String>,
+    /// How many pairs (default 20, at most 100).
+    pub limit: Option<usize>,
+}
+
+#[derive(Debug, Serialize, JsonSchema)]
+pub struct Output {
+    /// Newest first; call supersede with the newer id and the older in "olds" to resolve one.
+    pub conflicts: Vec<Conflict>,
+}
+
+pub struct Conflicts;
+
+impl ToolDef for Conflicts {
+    const NAME: &'static str = "conflicts";
+    const TITLE: &'static str = "Conflicting notes";
+    const DESCRIPTION: &'static str = "Pairs of live notes that look like two values for one subject (two passwords, two dates), with what tells them apart: pairs remember linked as a possible update, then close pairs among the newest notes. Resolve one with supersede (the newer replaces the older).";
+    const HINTS: Hints = Hints {
+        read_only: true,
+        destructive: false,
+        idempotent: true,
+    };
+    type Args = Args;
+    type Output = Output;
+
+    fn call(keeper: &mut Keeper, ctx: &Context, args: Args) -> Result<Output, CallError> {
+        let mut filter = keeper.filter(&FilterSpec {
+            tags: &args.tags,
+            since: None,
+            until: None,
+            scope: None,
+            include_system: false,
+            expired: Expired::Hidden,
+        })?;
+        filter.tags.extend(ctx.scope_filters());
+        let conflicts = keeper.conflicts(&filter, limit(args.limit, DEFAULT, MAX)?)?;
+        Ok(Output { conflicts })
+    }
+}
