@@ -308,3 +308,21 @@ fn calls_sent_without_waiting_act_in_the_order_sent() {
     assert_eq!(result("5")["ids"], json!([id]));
     assert_eq!(result("6")["ids"], json!([id]));
 }
+
+#[test]
+fn the_agents_guide_has_a_row_for_every_tool() {
+    let env = Env::new();
+    let mut lines = handshake();
+    lines.push(request(2, "tools/list", json!({})));
+    let responses = exchange(&env, &lines);
+    let guide = std::fs::read_to_string(crate::common::repo_root().join("docs/agents.md")).unwrap();
+    let tools = responses["2"][0]["result"]["tools"].as_array().unwrap();
+    assert!(tools.len() >= 18);
+    for tool in tools {
+        let name = tool["name"].as_str().unwrap();
+        assert!(
+            guide.contains(&format!("| `{name}` |")),
+            "docs/agents.md has no row for the {name} tool"
+        );
+    }
+}
