@@ -66,6 +66,7 @@ Register-ArgumentCompleter -Native -CommandName 'keep' -ScriptBlock {
             [CompletionResult]::new('--tag', '--tag', [CompletionResultType]::ParameterName, 'Add a tag (repeatable)')
             [CompletionResult]::new('--summary', '--summary', [CompletionResultType]::ParameterName, 'Use this summary instead of one made from the content')
             [CompletionResult]::new('--expires', '--expires', [CompletionResultType]::ParameterName, 'The note stops being true after this: an ISO 8601 duration from now (P30D), a date or a timestamp')
+            [CompletionResult]::new('--importance', '--importance', [CompletionResultType]::ParameterName, 'How much the note matters, 1 to 5 (3 is usual): recall ranks it up to a fifth higher or lower')
             [CompletionResult]::new('--supersedes', '--supersedes', [CompletionResultType]::ParameterName, 'This note replaces note ID, which recall then hides (repeatable)')
             [CompletionResult]::new('-x', '-x', [CompletionResultType]::ParameterName, 'Leave out files and folders matching GLOB (gitignore syntax; repeatable)')
             [CompletionResult]::new('--exclude', '--exclude', [CompletionResultType]::ParameterName, 'Leave out files and folders matching GLOB (gitignore syntax; repeatable)')

@@ -1361,7 +1361,7 @@ _keep() {
             return 0
             ;;
         keep__subcmd__put)
-            opts="-t -r -x -h --text --id --tag --summary --expires --supersedes --update --allow-duplicate --recursive --exclude --watch --max-files --timings --store --json --ids --help"
+            opts="-t -r -x -h --text --id --tag --summary --expires --importance --supersedes --update --allow-duplicate --recursive --exclude --watch --max-files --timings --store --json --ids --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1388,6 +1388,10 @@ _keep() {
                     return 0
                     ;;
                 --expires)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --importance)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;

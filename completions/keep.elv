@@ -62,6 +62,7 @@ set edit:completion:arg-completer[keep] = {|@words|
             cand --tag 'Add a tag (repeatable)'
             cand --summary 'Use this summary instead of one made from the content'
             cand --expires 'The note stops being true after this: an ISO 8601 duration from now (P30D), a date or a timestamp'
+            cand --importance 'How much the note matters, 1 to 5 (3 is usual): recall ranks it up to a fifth higher or lower'
             cand --supersedes 'This note replaces note ID, which recall then hides (repeatable)'
             cand -x 'Leave out files and folders matching GLOB (gitignore syntax; repeatable)'
             cand --exclude 'Leave out files and folders matching GLOB (gitignore syntax; repeatable)'

@@ -63,6 +63,7 @@ complete -c keep -n "__fish_keep_using_subcommand put" -l id -d 'Store under thi
 complete -c keep -n "__fish_keep_using_subcommand put" -s t -l tag -d 'Add a tag (repeatable)' -r
 complete -c keep -n "__fish_keep_using_subcommand put" -l summary -d 'Use this summary instead of one made from the content' -r
 complete -c keep -n "__fish_keep_using_subcommand put" -l expires -d 'The note stops being true after this: an ISO 8601 duration from now (P30D), a date or a timestamp' -r
+complete -c keep -n "__fish_keep_using_subcommand put" -l importance -d 'How much the note matters, 1 to 5 (3 is usual): recall ranks it up to a fifth higher or lower' -r
 complete -c keep -n "__fish_keep_using_subcommand put" -l supersedes -d 'This note replaces note ID, which recall then hides (repeatable)' -r
 complete -c keep -n "__fish_keep_using_subcommand put" -s x -l exclude -d 'Leave out files and folders matching GLOB (gitignore syntax; repeatable)' -r
 complete -c keep -n "__fish_keep_using_subcommand put" -l max-files -d 'Take at most N files from each folder' -r

@@ -446,3 +446,65 @@ fn conflicts_lists_two_values_for_one_subject_and_supersede_resolves_one() {
     env.ok(&["supersede", "launch-b", "launch-a"]);
     assert_eq!(env.json(&["conflicts"]), serde_json::json!([]), "resolved");
 }
+
+#[test]
+fn importance_lifts_a_note_within_bounds_and_notes_rated_wrong_leave_recall() {
+    let env = Env::with_model();
+    env.ok(&[
+        "put",
+        "The nightly backup of the mail server runs at two",
+        "--id",
+        "mail",
+    ]);
+    env.ok(&[
+        "put",
+        "The nightly backup of the file server runs at two",
+        "--id",
+        "files",
+    ]);
+    let order = |env: &Env| -> Vec<String> {
+        env.json(&["find", "nightly backup runs at two", "--half-life", "0"])
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|h| h["id"].as_str().unwrap().to_string())
+            .collect()
+    };
+    let plain = order(&env);
+    let (first, second) = (plain[0].clone(), plain[1].clone());
+    let text = |id: &str| {
+        format!(
+            "The nightly backup of the {} server runs at two",
+            if id == "mail" { "mail" } else { "file" }
+        )
+    };
+    env.ok(&["put", "--importance", "5", "--id", &second, &text(&second)]);
+    assert_eq!(order(&env)[0], second, "importance 5 lifts a near tie");
+    env.ok(&["put", "--importance", "1", "--id", &second, &text(&second)]);
+    assert_eq!(order(&env), [first.clone(), second.clone()]);
+    assert_eq!(
+        env.json(&["get", &second])[0]["tags"]["_importance"][0],
+        "1"
+    );
+    env.fails(&["put", "x", "--importance", "6"], 2);
+
+    for _ in 0..3 {
+        env.ok(&["rate", &first, "wrong"]);
+    }
+    assert_eq!(
+        order(&env),
+        [second.clone()],
+        "rated wrong three times: out of recall"
+    );
+    let all = env.json(&["find", "nightly backup runs at two", "--all-versions"]);
+    assert!(
+        all.to_string().contains(&format!("\"{first}\"")),
+        "asked for, it is back: {all}"
+    );
+    env.ok(&["rate", &first, "useful"]);
+    assert_eq!(
+        order(&env).len(),
+        2,
+        "net wrong below three: back in recall"
+    );
+}

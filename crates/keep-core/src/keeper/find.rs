@@ -8,7 +8,9 @@ use super::Keeper;
 use crate::error::{Error, Result};
 use crate::model::keys;
 use crate::recall::fusion::{self, Fused};
-use crate::recall::weights::{DEEP_MIN_RESULTS, MAX_DEEP_HOPS, SUPERSEDED_FACTOR, WEAK_SIMILARITY};
+use crate::recall::weights::{
+    DEEP_MIN_RESULTS, MAX_DEEP_HOPS, SUPERSEDED_FACTOR, WEAK_SIMILARITY, WRONG_HIDES_AT,
+};
 use crate::recall::{
     FindQuery, FindResult, Hit, Matched, Query, RecallMode, candidates, graph, passage, question,
 };
@@ -91,6 +93,20 @@ impl Keeper {
         let now = self.now();
         let fused_rids: Vec<NoteRid> = fused.iter().map(|f| f.rid).collect();
         let feedback = db.feedback_among(&fused_rids)?;
+        if !query.include_superseded {
+            fused.retain(|f| {
+                feedback
+                    .get(&f.rid)
+                    .is_none_or(|r| r.wrong - r.useful < WRONG_HIDES_AT)
+            });
+        }
+        if !query.include_superseded {
+            fused.retain(|f| {
+                feedback
+                    .get(&f.rid)
+                    .is_none_or(|r| r.wrong - r.useful < WRONG_HIDES_AT)
+            });
+        }
         let superseded = if query.include_superseded {
             db.superseded_among(&fused_rids)?
         } else {
@@ -102,6 +118,13 @@ impl Keeper {
             f.score *= fusion::decay_factor(last.days_until(now), half_life);
             if let Some(rating) = feedback.get(&f.rid) {
                 f.score *= fusion::feedback_factor(rating.useful, rating.wrong);
+            }
+            if let Some(importance) = note
+                .tags
+                .first(keys::IMPORTANCE)
+                .and_then(|i| i.parse().ok())
+            {
+                f.score *= fusion::importance_factor(importance);
             }
             if superseded.contains(&f.rid) {
                 f.score *= SUPERSEDED_FACTOR;

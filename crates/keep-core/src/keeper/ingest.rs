@@ -56,6 +56,8 @@ pub struct IngestOptions {
     pub expires: Option<crate::model::Timestamp>,
     /// Notes the (single) file or URL replaces.
     pub supersedes: Vec<String>,
+    /// How much the notes matter, 1 to 5 (`_importance`).
+    pub importance: Option<u8>,
     /// A scope: existing notes without these tags are not changed.
     pub within: Vec<crate::model::TagFilter>,
     /// Set by another thread to stop: files read so far are stored, the
@@ -378,7 +380,10 @@ impl Keeper {
         opts: &IngestOptions,
         report: &mut IngestReport,
     ) -> Result<()> {
-        let asks = !opts.tags.is_empty() || opts.expires.is_some() || !opts.supersedes.is_empty();
+        let asks = !opts.tags.is_empty()
+            || opts.expires.is_some()
+            || !opts.supersedes.is_empty()
+            || opts.importance.is_some();
         if !asks && opts.within.is_empty() {
             return Ok(());
         }
@@ -386,6 +391,7 @@ impl Keeper {
             tags: opts.tags.clone(),
             expires: opts.expires,
             supersedes: opts.supersedes.clone(),
+            importance: opts.importance,
             within: opts.within.clone(),
             ..PutOptions::default()
         };
@@ -624,6 +630,7 @@ fn content_of(
         summary: opts.summary.clone(),
         expires: opts.expires,
         supersedes: opts.supersedes.clone(),
+        importance: opts.importance,
         within: opts.within.clone(),
         ..PutOptions::default()
     };

@@ -26,6 +26,9 @@ pub struct PutOptions {
     pub expires: Option<Timestamp>,
     /// Notes this one replaces; each must exist.
     pub supersedes: Vec<String>,
+    /// How much the note matters, 1 to 5 (`_importance`); None keeps what
+    /// the note had.
+    pub importance: Option<u8>,
     /// What to do when text put without an id means nearly what a note
     /// already says.
     pub on_duplicate: OnDuplicate,
@@ -254,6 +257,15 @@ pub(super) fn add_truth_tags(
         tags.remove_key(keys::EXPIRES);
     }
     tags.merge(&truth);
+    if let Some(importance) = opts.importance {
+        if !(1..=5).contains(&importance) {
+            return Err(Error::invalid(format!(
+                "importance is 1 to 5 (3 is usual), not {importance}"
+            )));
+        }
+        tags.remove_key(keys::IMPORTANCE);
+        tags.insert(keys::IMPORTANCE, importance.to_string());
+    }
     Ok(())
 }
 

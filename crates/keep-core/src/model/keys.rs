@@ -18,6 +18,9 @@ pub const SECTION: &str = "_section";
 /// On a note in the trash (deleted with `del`, or its watched file was
 /// deleted); the value is when.
 pub const DELETED: &str = "_deleted";
+/// How much a note matters, 1 to 5 (3 when unset): recall gives a
+/// bounded boost or penalty (`weights::IMPORTANCE_MAX_BOOST`).
+pub const IMPORTANCE: &str = "_importance";
 /// Why a note was put in the trash, when the deleter said.
 pub const DELETED_REASON: &str = "_deleted_reason";
 /// When a note stops being true (RFC 3339, UTC); from then on it leaves

@@ -180,6 +180,13 @@ pub fn decay_factor(age_days: f64, half_life_days: f64) -> f64 {
     0.5f64.powf(age_days.max(0.0) / half_life_days)
 }
 
+/// Score factor from importance (1 to 5): 1 at the default 3, bounded by
+/// `IMPORTANCE_MAX_BOOST` either way.
+pub fn importance_factor(importance: u8) -> f64 {
+    let centred = f64::from(importance.clamp(1, 5)) - f64::from(weights::IMPORTANCE_DEFAULT);
+    1.0 + weights::IMPORTANCE_MAX_BOOST * centred / 2.0
+}
+
 /// Score factor from feedback: 1 with no net rating, bounded by
 /// `FEEDBACK_MAX_BOOST` either way.
 pub fn feedback_factor(useful: i64, wrong: i64) -> f64 {

@@ -117,6 +117,16 @@ pub const FEEDBACK_MAX_BOOST: f64 = 0.25;
 /// quarters of its largest effect (tanh(1) = 0.76).
 pub const FEEDBACK_SCALE: f64 = 3.0;
 
+/// Largest change a note's importance (1 to 5, 3 by default) makes to
+/// its score, either way: importance 5 scores 1.2 times, 1 scores 0.8
+/// times what it would at 3. Notes without one are untouched.
+pub const IMPORTANCE_MAX_BOOST: f64 = 0.2;
+pub const IMPORTANCE_DEFAULT: u8 = 3;
+/// A note rated wrong this many times more than useful leaves recall
+/// (asked for with `--all-versions` / `include_superseded`, it ranks as
+/// feedback puts it).
+pub const WRONG_HIDES_AT: i64 = 3;
+
 /// The verdict on text put without an id against the notes nearest in
 /// meaning (`facts::judge`). A restatement states the same details (numbers
 /// with units, dates, times, versions, identifiers, names) with the same

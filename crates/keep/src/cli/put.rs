@@ -77,6 +77,11 @@ pub struct Args {
     #[arg(long, value_name = "WHEN")]
     pub expires: Option<String>,
 
+    /// How much the note matters, 1 to 5 (3 is usual): recall ranks it up to a fifth higher or lower
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u8).range(1..=5))]
+    #[serde(default)]
+    pub importance: Option<u8>,
+
     /// This note replaces note ID, which recall then hides (repeatable)
     #[arg(long, value_name = "ID", add = ArgValueCompleter::new(complete::note_id))]
     pub supersedes: Vec<String>,
@@ -140,6 +145,7 @@ pub fn run(ctx: &mut Ctx, args: Args) -> CliResult {
                 summary: args.summary.clone(),
                 expires,
                 supersedes: args.supersedes.clone(),
+                importance: args.importance,
                 on_duplicate: OnDuplicate::asked(args.update, args.allow_duplicate),
                 within: Vec::new(),
             };
@@ -161,6 +167,7 @@ pub fn run(ctx: &mut Ctx, args: Args) -> CliResult {
                 summary: args.summary.clone(),
                 expires,
                 supersedes: args.supersedes.clone(),
+                importance: args.importance,
                 ..IngestOptions::default()
             };
             if args.watch {

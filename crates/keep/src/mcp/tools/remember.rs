@@ -25,6 +25,8 @@ pub struct Args {
     pub summary: Option<String>,
     /// When the note stops being true: an ISO 8601 duration from now ("P30D"), a date or a timestamp. Expired notes leave recall and list.
     pub expires: Option<String>,
+    /// How much the note matters, 1 to 5 (3 is usual): recall ranks it up to a fifth higher or lower.
+    pub importance: Option<u8>,
     /// Ids of notes this one replaces (they must exist); recall then hides them.
     #[serde(default)]
     pub supersedes: Vec<String>,
@@ -160,6 +162,7 @@ fn remember_one(
         summary: args.summary.clone(),
         expires,
         supersedes: args.supersedes.clone(),
+        importance: args.importance,
         on_duplicate: OnDuplicate::asked(args.update, args.allow_duplicate),
         within: ctx.scope_filters(),
     };
