@@ -493,7 +493,7 @@ fn importance_lifts_a_note_within_bounds_and_notes_rated_wrong_leave_recall() {
     }
     assert_eq!(
         order(&env),
-        [second.clone()],
+        std::slice::from_ref(&second),
         "rated wrong three times: out of recall"
     );
     let all = env.json(&["find", "nightly backup runs at two", "--all-versions"]);
