@@ -162,7 +162,7 @@ pub(super) const NEXT_DIMS_KEY: &str = "next_vector_dims";
 /// space made from the same text. Rows without a vector are not the
 /// switch's work: they are embedded with the new model once it is the
 /// store's.
-fn next_pending_condition(kind: VecKind) -> String {
+pub(super) fn next_pending_condition(kind: VecKind) -> String {
     format!(
         "embedded IS NOT NULL AND NOT EXISTS (SELECT 1 FROM next_vectors n \
          WHERE n.kind = {n} AND n.key = {r}.{k} AND n.hash = {r}.embedded)",
@@ -172,21 +172,20 @@ fn next_pending_condition(kind: VecKind) -> String {
     )
 }
 
-/// The first `limit` rows of `kind` waiting for a vector of the next space.
-pub(super) fn next_pending_sql(kind: VecKind, limit: usize) -> String {
+/// The first `limit` rows of `kind` meeting `condition`: key, text.
+pub(super) fn texts_sql(kind: VecKind, condition: &str, limit: usize) -> String {
     format!(
-        "SELECT {k}, summary FROM {r} WHERE {c} ORDER BY {k} LIMIT {limit}",
+        "SELECT {k}, summary FROM {r} WHERE {condition} ORDER BY {k} LIMIT {limit}",
         k = kind.key(),
         r = kind.row_table(),
-        c = next_pending_condition(kind)
     )
 }
 
-pub(super) fn count_next_pending_sql(kind: VecKind) -> String {
+/// How many rows of `kind` meet `condition`.
+pub(super) fn count_sql(kind: VecKind, condition: &str) -> String {
     format!(
-        "SELECT count(*) FROM {} WHERE {}",
-        kind.row_table(),
-        next_pending_condition(kind)
+        "SELECT count(*) FROM {} WHERE {condition}",
+        kind.row_table()
     )
 }
 

@@ -12,8 +12,8 @@ use crate::error::Result;
 use crate::model::NoteFilter;
 use crate::store::vectors::{
     NEXT_DIMS_KEY, NEXT_MODEL_KEY, PendingText, VecKind, VecRow, VectorSpace, adopt_next_sql,
-    clear_next_sql, count_next_pending_sql, forget_stale_next_sql, from_bytes, next_pending_sql,
-    pending_condition, space_of, to_bytes,
+    clear_next_sql, count_sql, forget_stale_next_sql, from_bytes, next_pending_condition,
+    pending_condition, space_of, texts_sql, to_bytes,
 };
 use crate::store::{NoteRid, VersionRid};
 
@@ -143,29 +143,11 @@ impl PgDb<'_> {
 
     /// Rows with a vector of the store's space and none of the next one.
     pub fn next_pending_texts(&self, limit: usize) -> Result<Vec<PendingText>> {
-        let mut out = Vec::new();
-        for kind in VecKind::ALL {
-            if out.len() >= limit {
-                break;
-            }
-            for row in self.rows(&next_pending_sql(kind, limit - out.len()), &[])? {
-                out.push(PendingText {
-                    row: VecRow::of(kind, row.get(0)),
-                    text: row.get(1),
-                });
-            }
-        }
-        Ok(out)
+        self.texts_where(limit, next_pending_condition)
     }
 
     pub fn count_next_pending(&self) -> Result<i64> {
-        let mut total = 0;
-        for kind in VecKind::ALL {
-            total += self
-                .one(&count_next_pending_sql(kind), &[])?
-                .get::<_, i64>(0);
-        }
-        Ok(total)
+        self.count_where(next_pending_condition)
     }
 
     /// Keeps a row's vector of the next space, made from text of `hash`.
@@ -206,18 +188,32 @@ impl PgDb<'_> {
     }
 
     pub fn pending_texts_in(&self, limit: usize, scoped: bool) -> Result<Vec<PendingText>> {
+        self.texts_where(limit, |kind| {
+            pending_condition(kind, scoped.then_some(PENDING_SCOPE))
+        })
+    }
+
+    pub fn count_pending(&self) -> Result<i64> {
+        self.count_pending_in(false)
+    }
+
+    pub fn count_pending_in(&self, scoped: bool) -> Result<i64> {
+        self.count_where(|kind| pending_condition(kind, scoped.then_some(PENDING_SCOPE)))
+    }
+
+    /// Up to `limit` rows meeting `condition` (of their kind), notes first.
+    fn texts_where(
+        &self,
+        limit: usize,
+        condition: impl Fn(VecKind) -> String,
+    ) -> Result<Vec<PendingText>> {
         let mut out = Vec::new();
         for kind in VecKind::ALL {
             if out.len() >= limit {
                 break;
             }
-            let sql = format!(
-                "SELECT {k}, summary FROM {r} WHERE {c} ORDER BY {k} LIMIT $1",
-                k = kind.key(),
-                r = kind.row_table(),
-                c = pending_condition(kind, scoped.then_some(PENDING_SCOPE))
-            );
-            for row in self.rows(&sql, &[&((limit - out.len()) as i64)])? {
+            let sql = texts_sql(kind, &condition(kind), limit - out.len());
+            for row in self.rows(&sql, &[])? {
                 out.push(PendingText {
                     row: VecRow::of(kind, row.get(0)),
                     text: row.get(1),
@@ -227,19 +223,13 @@ impl PgDb<'_> {
         Ok(out)
     }
 
-    pub fn count_pending(&self) -> Result<i64> {
-        self.count_pending_in(false)
-    }
-
-    pub fn count_pending_in(&self, scoped: bool) -> Result<i64> {
+    /// How many rows, of every kind, meet `condition`.
+    fn count_where(&self, condition: impl Fn(VecKind) -> String) -> Result<i64> {
         let mut total = 0;
         for kind in VecKind::ALL {
-            let sql = format!(
-                "SELECT count(*) FROM {} WHERE {}",
-                kind.row_table(),
-                pending_condition(kind, scoped.then_some(PENDING_SCOPE))
-            );
-            total += self.one(&sql, &[])?.get::<_, i64>(0);
+            total += self
+                .one(&count_sql(kind, &condition(kind)), &[])?
+                .get::<_, i64>(0);
         }
         Ok(total)
     }

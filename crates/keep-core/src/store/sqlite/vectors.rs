@@ -15,8 +15,8 @@ use super::{SqliteDb, quant};
 use crate::error::Result;
 use crate::store::vectors::{
     NEXT_DIMS_KEY, NEXT_MODEL_KEY, PendingText, VecKind, VecRow, VectorSpace, adopt_next_sql,
-    clear_next_sql, count_next_pending_sql, forget_stale_next_sql, from_bytes, next_pending_sql,
-    pending_condition, space_of, to_bytes,
+    clear_next_sql, count_sql, forget_stale_next_sql, from_bytes, next_pending_condition,
+    pending_condition, space_of, texts_sql, to_bytes,
 };
 use crate::store::{NoteRid, VersionRid};
 
@@ -175,35 +175,11 @@ impl SqliteDb<'_> {
 
     /// Rows with a vector of the store's space and none of the next one.
     pub fn next_pending_texts(&self, limit: usize) -> Result<Vec<PendingText>> {
-        let mut out = Vec::new();
-        for kind in VecKind::ALL {
-            if out.len() >= limit {
-                break;
-            }
-            let mut stmt = self
-                .conn
-                .prepare(&next_pending_sql(kind, limit - out.len()))?;
-            let rows = stmt.query_map([], |r| {
-                Ok(PendingText {
-                    row: VecRow::of(kind, r.get(0)?),
-                    text: r.get(1)?,
-                })
-            })?;
-            for row in rows {
-                out.push(row?);
-            }
-        }
-        Ok(out)
+        self.texts_where(limit, next_pending_condition)
     }
 
     pub fn count_next_pending(&self) -> Result<i64> {
-        let mut total = 0;
-        for kind in VecKind::ALL {
-            total += self
-                .conn
-                .query_row(&count_next_pending_sql(kind), [], |r| r.get::<_, i64>(0))?;
-        }
-        Ok(total)
+        self.count_where(next_pending_condition)
     }
 
     /// Keeps a row's vector of the next space, made from text of `hash`.
@@ -245,19 +221,33 @@ impl SqliteDb<'_> {
     /// Rows with text and no vector, notes first; only of the notes of
     /// `set_pending_scope` when `scoped`.
     pub fn pending_texts_in(&self, limit: usize, scoped: bool) -> Result<Vec<PendingText>> {
+        self.texts_where(limit, |kind| {
+            pending_condition(kind, scoped.then_some(PENDING_SCOPE))
+        })
+    }
+
+    pub fn count_pending(&self) -> Result<i64> {
+        self.count_pending_in(false)
+    }
+
+    pub fn count_pending_in(&self, scoped: bool) -> Result<i64> {
+        self.count_where(|kind| pending_condition(kind, scoped.then_some(PENDING_SCOPE)))
+    }
+
+    /// Up to `limit` rows meeting `condition` (of their kind), notes first.
+    fn texts_where(
+        &self,
+        limit: usize,
+        condition: impl Fn(VecKind) -> String,
+    ) -> Result<Vec<PendingText>> {
         let mut out = Vec::new();
         for kind in VecKind::ALL {
             if out.len() >= limit {
                 break;
             }
-            let sql = format!(
-                "SELECT {k}, summary FROM {r} WHERE {c} ORDER BY {k} LIMIT ?1",
-                k = kind.key(),
-                r = kind.row_table(),
-                c = pending_condition(kind, scoped.then_some(PENDING_SCOPE))
-            );
-            let mut stmt = self.conn.prepare_cached(&sql)?;
-            let rows = stmt.query_map([(limit - out.len()) as i64], |r| {
+            let sql = texts_sql(kind, &condition(kind), limit - out.len());
+            let mut stmt = self.conn.prepare(&sql)?;
+            let rows = stmt.query_map([], |r| {
                 Ok(PendingText {
                     row: VecRow::of(kind, r.get(0)?),
                     text: r.get(1)?,
@@ -270,18 +260,11 @@ impl SqliteDb<'_> {
         Ok(out)
     }
 
-    pub fn count_pending(&self) -> Result<i64> {
-        self.count_pending_in(false)
-    }
-
-    pub fn count_pending_in(&self, scoped: bool) -> Result<i64> {
+    /// How many rows, of every kind, meet `condition`.
+    fn count_where(&self, condition: impl Fn(VecKind) -> String) -> Result<i64> {
         let mut total = 0;
         for kind in VecKind::ALL {
-            let sql = format!(
-                "SELECT count(*) FROM {} WHERE {}",
-                kind.row_table(),
-                pending_condition(kind, scoped.then_some(PENDING_SCOPE))
-            );
+            let sql = count_sql(kind, &condition(kind));
             total += self.conn.query_row(&sql, [], |r| r.get::<_, i64>(0))?;
         }
         Ok(total)
