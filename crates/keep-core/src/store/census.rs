@@ -1,8 +1,9 @@
 //! What a store holds, counted the same way in every backend: notes by
 //! kind, versions, parts, vectors, the commonest tag keys, each agent's
 //! writes and the bytes on disk. The queries are plain SQL both databases
-//! read alike; a backend only runs them (`Counter`).
+//! read alike; a backend only runs them (`PlainQueries`).
 
+use super::plain::PlainQueries;
 use crate::error::Result;
 use crate::model::time::Timestamp;
 
@@ -47,21 +48,12 @@ pub struct AgentActivity {
 /// How many tag keys a census names.
 const TOP_KEYS: usize = 20;
 
-/// What a backend runs for a census.
-pub(super) trait Counter {
-    /// The one integer `sql` selects.
-    fn count(&self, sql: &str) -> Result<i64>;
-    /// (text, integer, integer) rows of `sql`.
-    fn rows3(&self, sql: &str) -> Result<Vec<(String, i64, i64)>>;
-    fn bytes(&self) -> Result<i64>;
-}
-
 fn trash_or_stub(key: &str) -> String {
     format!("rid IN (SELECT note FROM tags WHERE key = '{key}')")
 }
 
 /// Counts everything `db` holds.
-pub(super) fn take(db: &dyn Counter) -> Result<Census> {
+pub(super) fn take(db: &dyn PlainQueries) -> Result<Census> {
     let deleted = trash_or_stub(crate::model::keys::DELETED);
     let stub = trash_or_stub(crate::model::keys::STUB);
     let user = "substr(id, 1, 1) <> '.'";

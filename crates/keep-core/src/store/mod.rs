@@ -11,6 +11,7 @@ mod backend;
 pub mod census;
 pub mod operations;
 mod order;
+mod plain;
 pub(crate) mod plan;
 mod postgres;
 mod sqlite;

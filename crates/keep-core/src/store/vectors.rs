@@ -2,6 +2,7 @@
 //! a row's key, the rows waiting for one, and the model that made them.
 
 use super::{NoteRid, PartRid, VersionRid};
+use crate::error::Result;
 
 /// The kinds of rows that carry vectors.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -173,7 +174,7 @@ pub(super) fn next_pending_condition(kind: VecKind) -> String {
 }
 
 /// The first `limit` rows of `kind` meeting `condition`: key, text.
-pub(super) fn texts_sql(kind: VecKind, condition: &str, limit: usize) -> String {
+fn texts_sql(kind: VecKind, condition: &str, limit: usize) -> String {
     format!(
         "SELECT {k}, summary FROM {r} WHERE {condition} ORDER BY {k} LIMIT {limit}",
         k = kind.key(),
@@ -182,11 +183,44 @@ pub(super) fn texts_sql(kind: VecKind, condition: &str, limit: usize) -> String 
 }
 
 /// How many rows of `kind` meet `condition`.
-pub(super) fn count_sql(kind: VecKind, condition: &str) -> String {
+fn count_sql(kind: VecKind, condition: &str) -> String {
     format!(
         "SELECT count(*) FROM {} WHERE {condition}",
         kind.row_table()
     )
+}
+
+/// Up to `limit` rows meeting `condition` (of their kind), notes first.
+pub(super) fn texts_where(
+    db: &dyn super::plain::PlainQueries,
+    limit: usize,
+    condition: impl Fn(VecKind) -> String,
+) -> Result<Vec<PendingText>> {
+    let mut out = Vec::new();
+    for kind in VecKind::ALL {
+        if out.len() >= limit {
+            break;
+        }
+        let sql = texts_sql(kind, &condition(kind), limit - out.len());
+        for (key, text) in db.key_texts(&sql)? {
+            out.push(PendingText {
+                row: VecRow::of(kind, key),
+                text,
+            });
+        }
+    }
+    Ok(out)
+}
+
+/// How many rows, of every kind, meet `condition`.
+pub(super) fn count_where(
+    db: &dyn super::plain::PlainQueries,
+    condition: impl Fn(VecKind) -> String,
+) -> Result<i64> {
+    VecKind::ALL
+        .iter()
+        .map(|kind| db.count(&count_sql(*kind, &condition(*kind))))
+        .sum()
 }
 
 /// Drops the next vectors whose row is gone or whose text changed since

@@ -12,6 +12,7 @@
 mod check;
 mod filter;
 mod operations;
+mod plain;
 mod rows;
 mod search;
 mod stats;

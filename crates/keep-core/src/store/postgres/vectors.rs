@@ -12,8 +12,8 @@ use crate::error::Result;
 use crate::model::NoteFilter;
 use crate::store::vectors::{
     NEXT_DIMS_KEY, NEXT_MODEL_KEY, PendingText, VecKind, VecRow, VectorSpace, adopt_next_sql,
-    clear_next_sql, count_sql, forget_stale_next_sql, from_bytes, next_pending_condition,
-    pending_condition, space_of, texts_sql, to_bytes,
+    clear_next_sql, count_where, forget_stale_next_sql, from_bytes, next_pending_condition,
+    pending_condition, space_of, texts_where, to_bytes,
 };
 use crate::store::{NoteRid, VersionRid};
 
@@ -143,11 +143,11 @@ impl PgDb<'_> {
 
     /// Rows with a vector of the store's space and none of the next one.
     pub fn next_pending_texts(&self, limit: usize) -> Result<Vec<PendingText>> {
-        self.texts_where(limit, next_pending_condition)
+        texts_where(self, limit, next_pending_condition)
     }
 
     pub fn count_next_pending(&self) -> Result<i64> {
-        self.count_where(next_pending_condition)
+        count_where(self, next_pending_condition)
     }
 
     /// Keeps a row's vector of the next space, made from text of `hash`.
@@ -188,7 +188,7 @@ impl PgDb<'_> {
     }
 
     pub fn pending_texts_in(&self, limit: usize, scoped: bool) -> Result<Vec<PendingText>> {
-        self.texts_where(limit, |kind| {
+        texts_where(self, limit, |kind| {
             pending_condition(kind, scoped.then_some(PENDING_SCOPE))
         })
     }
@@ -198,40 +198,9 @@ impl PgDb<'_> {
     }
 
     pub fn count_pending_in(&self, scoped: bool) -> Result<i64> {
-        self.count_where(|kind| pending_condition(kind, scoped.then_some(PENDING_SCOPE)))
-    }
-
-    /// Up to `limit` rows meeting `condition` (of their kind), notes first.
-    fn texts_where(
-        &self,
-        limit: usize,
-        condition: impl Fn(VecKind) -> String,
-    ) -> Result<Vec<PendingText>> {
-        let mut out = Vec::new();
-        for kind in VecKind::ALL {
-            if out.len() >= limit {
-                break;
-            }
-            let sql = texts_sql(kind, &condition(kind), limit - out.len());
-            for row in self.rows(&sql, &[])? {
-                out.push(PendingText {
-                    row: VecRow::of(kind, row.get(0)),
-                    text: row.get(1),
-                });
-            }
-        }
-        Ok(out)
-    }
-
-    /// How many rows, of every kind, meet `condition`.
-    fn count_where(&self, condition: impl Fn(VecKind) -> String) -> Result<i64> {
-        let mut total = 0;
-        for kind in VecKind::ALL {
-            total += self
-                .one(&count_sql(kind, &condition(kind)), &[])?
-                .get::<_, i64>(0);
-        }
-        Ok(total)
+        count_where(self, |kind| {
+            pending_condition(kind, scoped.then_some(PENDING_SCOPE))
+        })
     }
 
     pub fn donor_vector(&self, hash: &str) -> Result<Option<Vec<u8>>> {

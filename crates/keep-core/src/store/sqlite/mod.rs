@@ -16,6 +16,7 @@ mod lookups;
 mod notes;
 mod operations;
 mod parts;
+mod plain;
 mod quant;
 mod vectors;
 mod versions;

@@ -15,8 +15,8 @@ use super::{SqliteDb, quant};
 use crate::error::Result;
 use crate::store::vectors::{
     NEXT_DIMS_KEY, NEXT_MODEL_KEY, PendingText, VecKind, VecRow, VectorSpace, adopt_next_sql,
-    clear_next_sql, count_sql, forget_stale_next_sql, from_bytes, next_pending_condition,
-    pending_condition, space_of, texts_sql, to_bytes,
+    clear_next_sql, count_where, forget_stale_next_sql, from_bytes, next_pending_condition,
+    pending_condition, space_of, texts_where, to_bytes,
 };
 use crate::store::{NoteRid, VersionRid};
 
@@ -175,11 +175,11 @@ impl SqliteDb<'_> {
 
     /// Rows with a vector of the store's space and none of the next one.
     pub fn next_pending_texts(&self, limit: usize) -> Result<Vec<PendingText>> {
-        self.texts_where(limit, next_pending_condition)
+        texts_where(self, limit, next_pending_condition)
     }
 
     pub fn count_next_pending(&self) -> Result<i64> {
-        self.count_where(next_pending_condition)
+        count_where(self, next_pending_condition)
     }
 
     /// Keeps a row's vector of the next space, made from text of `hash`.
@@ -221,7 +221,7 @@ impl SqliteDb<'_> {
     /// Rows with text and no vector, notes first; only of the notes of
     /// `set_pending_scope` when `scoped`.
     pub fn pending_texts_in(&self, limit: usize, scoped: bool) -> Result<Vec<PendingText>> {
-        self.texts_where(limit, |kind| {
+        texts_where(self, limit, |kind| {
             pending_condition(kind, scoped.then_some(PENDING_SCOPE))
         })
     }
@@ -231,43 +231,9 @@ impl SqliteDb<'_> {
     }
 
     pub fn count_pending_in(&self, scoped: bool) -> Result<i64> {
-        self.count_where(|kind| pending_condition(kind, scoped.then_some(PENDING_SCOPE)))
-    }
-
-    /// Up to `limit` rows meeting `condition` (of their kind), notes first.
-    fn texts_where(
-        &self,
-        limit: usize,
-        condition: impl Fn(VecKind) -> String,
-    ) -> Result<Vec<PendingText>> {
-        let mut out = Vec::new();
-        for kind in VecKind::ALL {
-            if out.len() >= limit {
-                break;
-            }
-            let sql = texts_sql(kind, &condition(kind), limit - out.len());
-            let mut stmt = self.conn.prepare(&sql)?;
-            let rows = stmt.query_map([], |r| {
-                Ok(PendingText {
-                    row: VecRow::of(kind, r.get(0)?),
-                    text: r.get(1)?,
-                })
-            })?;
-            for row in rows {
-                out.push(row?);
-            }
-        }
-        Ok(out)
-    }
-
-    /// How many rows, of every kind, meet `condition`.
-    fn count_where(&self, condition: impl Fn(VecKind) -> String) -> Result<i64> {
-        let mut total = 0;
-        for kind in VecKind::ALL {
-            let sql = count_sql(kind, &condition(kind));
-            total += self.conn.query_row(&sql, [], |r| r.get::<_, i64>(0))?;
-        }
-        Ok(total)
+        count_where(self, |kind| {
+            pending_condition(kind, scoped.then_some(PENDING_SCOPE))
+        })
     }
 
     /// A stored vector made from the text with this hash, if any row has one.
