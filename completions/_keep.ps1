@@ -127,7 +127,8 @@ Register-ArgumentCompleter -Native -CommandName 'keep' -ScriptBlock {
             [CompletionResult]::new('--since', '--since', [CompletionResultType]::ParameterName, 'Only notes updated since: an ISO 8601 duration back from now (P7D, PT1H), a date or a timestamp')
             [CompletionResult]::new('--until', '--until', [CompletionResultType]::ParameterName, 'Only notes updated until: an ISO 8601 duration back from now, a date or a timestamp')
             [CompletionResult]::new('-S', '-S ', [CompletionResultType]::ParameterName, 'Only ids matching this prefix or glob')
-            [CompletionResult]::new('--scope', '--scope', [CompletionResultType]::ParameterName, 'Only ids matching this prefix or glob')
+            [CompletionResult]::new('--id-pattern', '--id-pattern', [CompletionResultType]::ParameterName, 'Only ids matching this prefix or glob')
+            [CompletionResult]::new('--scope', '--scope', [CompletionResultType]::ParameterName, 'Old name of --id-pattern, kept for one release')
             [CompletionResult]::new('-n', '-n', [CompletionResultType]::ParameterName, 'Show at most N notes (deep recall adds up to N more, at least 10)')
             [CompletionResult]::new('--limit', '--limit', [CompletionResultType]::ParameterName, 'Show at most N notes (deep recall adds up to N more, at least 10)')
             [CompletionResult]::new('--hops', '--hops', [CompletionResultType]::ParameterName, 'How many links deep recall follows, 1 to 5 [default: 2]; implies --deep')
@@ -236,7 +237,8 @@ Register-ArgumentCompleter -Native -CommandName 'keep' -ScriptBlock {
             break
         }
         'keep;now' {
-            [CompletionResult]::new('--scope', '--scope', [CompletionResultType]::ParameterName, 'Use the note ''now:NAME''')
+            [CompletionResult]::new('--name', '--name', [CompletionResultType]::ParameterName, 'Use the note ''now:NAME''')
+            [CompletionResult]::new('--scope', '--scope', [CompletionResultType]::ParameterName, 'Old name of --name, kept for one release')
             [CompletionResult]::new('-t', '-t', [CompletionResultType]::ParameterName, 'Add a tag when setting (repeatable)')
             [CompletionResult]::new('--tag', '--tag', [CompletionResultType]::ParameterName, 'Add a tag when setting (repeatable)')
             [CompletionResult]::new('--store', '--store', [CompletionResultType]::ParameterName, 'Store directory, holding keep.db, or a PostgreSQL URL (postgres://USER@HOST/DB) (or KEEP_STORE) [default: the platform data directory + /keep]')
@@ -248,7 +250,8 @@ Register-ArgumentCompleter -Native -CommandName 'keep' -ScriptBlock {
         }
         'keep;move' {
             [CompletionResult]::new('--source', '--source', [CompletionResultType]::ParameterName, 'Move from this note instead of ''now''')
-            [CompletionResult]::new('--scope', '--scope', [CompletionResultType]::ParameterName, 'Move from ''now:SCOPE'' instead of ''now''')
+            [CompletionResult]::new('--now-name', '--now-name', [CompletionResultType]::ParameterName, 'Move from ''now:NAME'' instead of ''now''')
+            [CompletionResult]::new('--scope', '--scope', [CompletionResultType]::ParameterName, 'Old name of --now-name, kept for one release')
             [CompletionResult]::new('-t', '-t', [CompletionResultType]::ParameterName, 'Only move states with this tag: KEY or KEY=VALUE (repeatable)')
             [CompletionResult]::new('--tag', '--tag', [CompletionResultType]::ParameterName, 'Only move states with this tag: KEY or KEY=VALUE (repeatable)')
             [CompletionResult]::new('--store', '--store', [CompletionResultType]::ParameterName, 'Store directory, holding keep.db, or a PostgreSQL URL (postgres://USER@HOST/DB) (or KEEP_STORE) [default: the platform data directory + /keep]')

@@ -411,7 +411,7 @@ _keep() {
             return 0
             ;;
         keep__subcmd__find)
-            opts="-t -a -S -n -h --id --tag --since --until --all --scope --limit --deep --hops --mode --all-versions --half-life --store --json --ids --help"
+            opts="-t -a -S -n -h --id --tag --since --until --all --id-pattern --scope --limit --deep --hops --mode --all-versions --half-life --store --json --ids --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -437,11 +437,15 @@ _keep() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
-                --scope)
+                --id-pattern)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
                 -S)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --scope)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -1297,13 +1301,17 @@ _keep() {
             return 0
             ;;
         keep__subcmd__move)
-            opts="-t -h --source --scope --tag --only --store --json --ids --help"
+            opts="-t -h --source --now-name --scope --tag --only --store --json --ids --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
                 --source)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --now-name)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -1331,12 +1339,16 @@ _keep() {
             return 0
             ;;
         keep__subcmd__now)
-            opts="-t -h --scope --tag --store --json --ids --help"
+            opts="-t -h --name --scope --tag --store --json --ids --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
+                --name)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 --scope)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0

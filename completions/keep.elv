@@ -120,7 +120,8 @@ set edit:completion:arg-completer[keep] = {|@words|
             cand --since 'Only notes updated since: an ISO 8601 duration back from now (P7D, PT1H), a date or a timestamp'
             cand --until 'Only notes updated until: an ISO 8601 duration back from now, a date or a timestamp'
             cand -S 'Only ids matching this prefix or glob'
-            cand --scope 'Only ids matching this prefix or glob'
+            cand --id-pattern 'Only ids matching this prefix or glob'
+            cand --scope 'Old name of --id-pattern, kept for one release'
             cand -n 'Show at most N notes (deep recall adds up to N more, at least 10)'
             cand --limit 'Show at most N notes (deep recall adds up to N more, at least 10)'
             cand --hops 'How many links deep recall follows, 1 to 5 [default: 2]; implies --deep'
@@ -219,7 +220,8 @@ set edit:completion:arg-completer[keep] = {|@words|
             cand --help 'Print help (see more with ''--help'')'
         }
         &'keep;now'= {
-            cand --scope 'Use the note ''now:NAME'''
+            cand --name 'Use the note ''now:NAME'''
+            cand --scope 'Old name of --name, kept for one release'
             cand -t 'Add a tag when setting (repeatable)'
             cand --tag 'Add a tag when setting (repeatable)'
             cand --store 'Store directory, holding keep.db, or a PostgreSQL URL (postgres://USER@HOST/DB) (or KEEP_STORE) [default: the platform data directory + /keep]'
@@ -230,7 +232,8 @@ set edit:completion:arg-completer[keep] = {|@words|
         }
         &'keep;move'= {
             cand --source 'Move from this note instead of ''now'''
-            cand --scope 'Move from ''now:SCOPE'' instead of ''now'''
+            cand --now-name 'Move from ''now:NAME'' instead of ''now'''
+            cand --scope 'Old name of --now-name, kept for one release'
             cand -t 'Only move states with this tag: KEY or KEY=VALUE (repeatable)'
             cand --tag 'Only move states with this tag: KEY or KEY=VALUE (repeatable)'
             cand --store 'Store directory, holding keep.db, or a PostgreSQL URL (postgres://USER@HOST/DB) (or KEEP_STORE) [default: the platform data directory + /keep]'

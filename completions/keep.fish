@@ -105,7 +105,8 @@ complete -c keep -n "__fish_keep_using_subcommand find" -l id -d 'Find notes sim
 complete -c keep -n "__fish_keep_using_subcommand find" -s t -l tag -d 'Only notes with this tag: KEY or KEY=VALUE (repeatable; all must match)' -r
 complete -c keep -n "__fish_keep_using_subcommand find" -l since -d 'Only notes updated since: an ISO 8601 duration back from now (P7D, PT1H), a date or a timestamp' -r
 complete -c keep -n "__fish_keep_using_subcommand find" -l until -d 'Only notes updated until: an ISO 8601 duration back from now, a date or a timestamp' -r
-complete -c keep -n "__fish_keep_using_subcommand find" -s S -l scope -d 'Only ids matching this prefix or glob' -r
+complete -c keep -n "__fish_keep_using_subcommand find" -s S -l id-pattern -d 'Only ids matching this prefix or glob' -r
+complete -c keep -n "__fish_keep_using_subcommand find" -l scope -d 'Old name of --id-pattern, kept for one release' -r
 complete -c keep -n "__fish_keep_using_subcommand find" -s n -l limit -d 'Show at most N notes (deep recall adds up to N more, at least 10)' -r
 complete -c keep -n "__fish_keep_using_subcommand find" -l hops -d 'How many links deep recall follows, 1 to 5 [default: 2]; implies --deep' -r
 complete -c keep -n "__fish_keep_using_subcommand find" -l mode -d 'Which candidates to rank: both fused, keywords only (no model is loaded) or embeddings only' -r -f -a "hybrid\t''
@@ -169,14 +170,16 @@ complete -c keep -n "__fish_keep_using_subcommand conflicts" -s a -l all -d 'Inc
 complete -c keep -n "__fish_keep_using_subcommand conflicts" -l json -d 'Print one JSON document instead of text'
 complete -c keep -n "__fish_keep_using_subcommand conflicts" -l ids -d 'Print only ids, one per line (for xargs)'
 complete -c keep -n "__fish_keep_using_subcommand conflicts" -s h -l help -d 'Print help (see more with \'--help\')'
-complete -c keep -n "__fish_keep_using_subcommand now" -l scope -d 'Use the note \'now:NAME\'' -r
+complete -c keep -n "__fish_keep_using_subcommand now" -l name -d 'Use the note \'now:NAME\'' -r
+complete -c keep -n "__fish_keep_using_subcommand now" -l scope -d 'Old name of --name, kept for one release' -r
 complete -c keep -n "__fish_keep_using_subcommand now" -s t -l tag -d 'Add a tag when setting (repeatable)' -r
 complete -c keep -n "__fish_keep_using_subcommand now" -l store -d 'Store directory, holding keep.db, or a PostgreSQL URL (postgres://USER@HOST/DB) (or KEEP_STORE) [default: the platform data directory + /keep]' -r -F
 complete -c keep -n "__fish_keep_using_subcommand now" -l json -d 'Print one JSON document instead of text'
 complete -c keep -n "__fish_keep_using_subcommand now" -l ids -d 'Print only ids, one per line (for xargs)'
 complete -c keep -n "__fish_keep_using_subcommand now" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c keep -n "__fish_keep_using_subcommand move" -l source -d 'Move from this note instead of \'now\'' -r
-complete -c keep -n "__fish_keep_using_subcommand move" -l scope -d 'Move from \'now:SCOPE\' instead of \'now\'' -r
+complete -c keep -n "__fish_keep_using_subcommand move" -l now-name -d 'Move from \'now:NAME\' instead of \'now\'' -r
+complete -c keep -n "__fish_keep_using_subcommand move" -l scope -d 'Old name of --now-name, kept for one release' -r
 complete -c keep -n "__fish_keep_using_subcommand move" -s t -l tag -d 'Only move states with this tag: KEY or KEY=VALUE (repeatable)' -r
 complete -c keep -n "__fish_keep_using_subcommand move" -l store -d 'Store directory, holding keep.db, or a PostgreSQL URL (postgres://USER@HOST/DB) (or KEEP_STORE) [default: the platform data directory + /keep]' -r -F
 complete -c keep -n "__fish_keep_using_subcommand move" -l only -d 'Only move the current state'

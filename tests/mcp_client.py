@@ -300,7 +300,7 @@ async def notifications():
 
         done = await s.complete(types.ResourceTemplateReference(type="ref/resource", uri="keep://note/{id}"), {"name": "id", "value": "decision%2F"})
         check(done.completion.values == ["decision%2Fdb"], f"id completion: {done.completion}")
-        scopes = await s.complete(types.PromptReference(type="ref/prompt", name="keep-reflect"), {"name": "scope", "value": "pr"})
+        scopes = await s.complete(types.PromptReference(type="ref/prompt", name="keep-reflect"), {"name": "now_name", "value": "pr"})
         check(scopes.completion.values == ["proj"], f"scope completion: {scopes.completion}")
 
         uri = "keep://note/" + urllib.parse.quote("decision/db", safe="")

@@ -24,12 +24,36 @@ fn now_shows_and_replaces_the_working_note() {
 }
 
 #[test]
-fn scoped_now_is_its_own_note() {
+fn a_named_now_is_its_own_note() {
     let env = Env::new();
-    env.ok(&["now", "agent work", "--scope", "agent1"]);
+    env.ok(&["now", "agent work", "--name", "agent1"]);
     assert_eq!(env.json(&["get", "now:agent1"])[0]["summary"], "agent work");
     assert_eq!(env.ok(&["now"]), "");
-    assert_eq!(env.json(&["now", "--scope", "agent1"])["id"], "now:agent1");
+    assert_eq!(env.json(&["now", "--name", "agent1"])["id"], "now:agent1");
+    env.ok(&["now", "agent2 work", "--name", "agent2"]);
+    let moved = env.json(&["move", "done/agent2", "--now-name", "agent2"]);
+    assert_eq!(moved["source"], "now:agent2");
+}
+
+#[test]
+fn the_old_scope_spellings_still_work_and_say_their_new_names() {
+    let env = Env::new();
+    let out = env.run(&["now", "agent work", "--scope", "agent1"]);
+    assert!(out.status.success());
+    assert_eq!(
+        String::from_utf8_lossy(&out.stderr),
+        "keep: now --scope is now --name; the old name goes in the next release\n"
+    );
+    assert_eq!(env.json(&["get", "now:agent1"])[0]["summary"], "agent work");
+    let out = env.run(&[
+        "find", "agent", "--scope", "now:*", "--mode", "keyword", "--ids",
+    ]);
+    assert_eq!(String::from_utf8_lossy(&out.stdout), "now:agent1\n");
+    assert!(String::from_utf8_lossy(&out.stderr).contains("find --scope is now --id-pattern"));
+    let out = env.run(&["move", "done/agent1", "--scope", "agent1"]);
+    assert!(out.status.success(), "{out:?}");
+    assert!(String::from_utf8_lossy(&out.stderr).contains("move --scope is now --now-name"));
+    env.fails(&["now", "x", "--scope", "a", "--name", "b"], 2);
 }
 
 #[test]

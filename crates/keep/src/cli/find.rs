@@ -39,7 +39,17 @@ pub struct Args {
     pub filter: FilterArgs,
 
     /// Only ids matching this prefix or glob
-    #[arg(short = 'S', long = "scope", value_name = "PREFIX|GLOB")]
+    #[arg(short = 'S', long = "id-pattern", value_name = "PREFIX|GLOB")]
+    pub id_pattern: Option<String>,
+
+    /// Old name of --id-pattern, kept for one release
+    #[arg(
+        long = "scope",
+        value_name = "PREFIX|GLOB",
+        hide = true,
+        conflicts_with = "id_pattern"
+    )]
+    #[serde(default)]
     pub scope: Option<String>,
 
     /// Show at most N notes (deep recall adds up to N more, at least 10)
@@ -95,13 +105,15 @@ pub fn run(ctx: &mut Ctx, args: Args) -> CliResult {
     if args.half_life.is_some_and(|h| h < 0.0 || !h.is_finite()) {
         return Err(CliError::Usage("--half-life must be 0 or more days".into()));
     }
+    let id_pattern = super::renamed(ctx, "find --scope", "--id-pattern", &args.scope)
+        .or_else(|| args.id_pattern.clone());
     let keeper = ctx.keeper()?;
     let query = FindQuery {
         query: match &args.like {
             Some(id) => Query::Like(id.clone()),
             None => Query::Text(text),
         },
-        filter: args.filter.to_filter(keeper, args.scope.as_deref())?,
+        filter: args.filter.to_filter(keeper, id_pattern.as_deref())?,
         limit: args.limit,
         deep: args.deep || args.hops.is_some(),
         hops: args.hops.unwrap_or(DEEP_HOPS),

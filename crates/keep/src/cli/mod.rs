@@ -365,6 +365,17 @@ impl Ctx {
     }
 }
 
+/// The value given under an option's old name, after telling the user its
+/// new name: `--scope` meant three things, and now names only the tag
+/// confinement of `keep mcp` and `keep serve`.
+fn renamed(ctx: &mut Ctx, old: &str, new: &str, value: &Option<String>) -> Option<String> {
+    let value = value.clone()?;
+    ctx.out.warn(&format!(
+        "{old} is now {new}; the old name goes in the next release"
+    ));
+    Some(value)
+}
+
 /// Who the operations log names for a command of the command line.
 pub const CLI_AGENT: &str = "cli";
 

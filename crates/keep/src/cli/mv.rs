@@ -25,11 +25,22 @@ pub struct Args {
     pub name: String,
 
     /// Move from this note instead of 'now'
-    #[arg(long, value_name = "ID", conflicts_with = "scope", add = ArgValueCompleter::new(complete::note_id))]
+    #[arg(long, value_name = "ID", conflicts_with_all = ["now_name", "scope"], add = ArgValueCompleter::new(complete::note_id))]
     pub source: Option<String>,
 
-    /// Move from 'now:SCOPE' instead of 'now'
-    #[arg(long, value_name = "SCOPE")]
+    /// Move from 'now:NAME' instead of 'now'
+    #[arg(long, value_name = "NAME")]
+    #[serde(default)]
+    pub now_name: Option<String>,
+
+    /// Old name of --now-name, kept for one release
+    #[arg(
+        long = "scope",
+        value_name = "NAME",
+        hide = true,
+        conflicts_with = "now_name"
+    )]
+    #[serde(default)]
     pub scope: Option<String>,
 
     /// Only move states with this tag: KEY or KEY=VALUE (repeatable)
@@ -44,7 +55,11 @@ pub struct Args {
 pub fn run(ctx: &mut Ctx, args: Args) -> CliResult {
     let source = match &args.source {
         Some(s) => s.clone(),
-        None => Keeper::now_id(args.scope.as_deref())?,
+        None => {
+            let name = super::renamed(ctx, "move --scope", "--now-name", &args.scope)
+                .or_else(|| args.now_name.clone());
+            Keeper::now_id(name.as_deref())?
+        }
     };
     let filters = parse_filters(&args.tags)?;
     let outcome = ctx

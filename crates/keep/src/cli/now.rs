@@ -18,7 +18,7 @@ use crate::render::json::ViewJson;
 ///
 /// With no TEXT, prints the note. With TEXT ('-' reads standard input), the
 /// text becomes the new 'now' and the previous one is kept in its history
-/// (see 'keep get now --history' and 'keep move'). --scope NAME uses the
+/// (see 'keep get now --history' and 'keep move'). --name NAME uses the
 /// note 'now:NAME' instead, for one 'now' per project or agent.
 #[derive(Debug, Default, clap::Args, serde::Serialize, serde::Deserialize)]
 pub struct Args {
@@ -28,6 +28,17 @@ pub struct Args {
 
     /// Use the note 'now:NAME'
     #[arg(long, value_name = "NAME")]
+    #[serde(default)]
+    pub name: Option<String>,
+
+    /// Old name of --name, kept for one release
+    #[arg(
+        long = "scope",
+        value_name = "NAME",
+        hide = true,
+        conflicts_with = "name"
+    )]
+    #[serde(default)]
     pub scope: Option<String>,
 
     /// Add a tag when setting (repeatable)
@@ -36,7 +47,9 @@ pub struct Args {
 }
 
 pub fn run(ctx: &mut Ctx, args: Args) -> CliResult {
-    let id = Keeper::now_id(args.scope.as_deref())?;
+    let name =
+        super::renamed(ctx, "now --scope", "--name", &args.scope).or_else(|| args.name.clone());
+    let id = Keeper::now_id(name.as_deref())?;
     if let Some(text) = &args.text {
         let text = if text == "-" {
             ctx.stdin.read_text()?
@@ -57,10 +70,9 @@ pub fn run(ctx: &mut Ctx, args: Args) -> CliResult {
             Format::Json => ctx.out.json(&Value::Null)?,
             Format::Ids => {}
             Format::Text => {
-                let scope = args
-                    .scope
+                let scope = name
                     .as_deref()
-                    .map_or(String::new(), |s| format!(" --scope {s}"));
+                    .map_or(String::new(), |s| format!(" --name {s}"));
                 ctx.out.warn(&format!(
                     "'{id}' is not set yet; set it with: keep now{scope} TEXT"
                 ));

@@ -22,8 +22,8 @@ pub fn list() -> Vec<Prompt> {
         NAME,
         Some("Reflect on the work so far: shows 'now' and the latest notes and asks what to keep"),
         Some(vec![
-            PromptArgument::new("scope")
-                .with_description("Use the 'now' note of this scope (a project or agent name)")
+            PromptArgument::new("now_name")
+                .with_description("Use the 'now' note of this name (a project or agent name; \"scope\" is accepted too)")
                 .with_required(false),
         ]),
     )
@@ -41,11 +41,12 @@ pub fn get(
             None,
         ));
     }
-    let scope = match request.arguments.as_ref().and_then(|a| a.get("scope")) {
+    let named = |key: &str| request.arguments.as_ref().and_then(|a| a.get(key));
+    let scope = match named("now_name").or_else(|| named("scope")) {
         None | Some(serde_json::Value::Null) => None,
         Some(serde_json::Value::String(s)) if s.is_empty() => None,
         Some(serde_json::Value::String(s)) => Some(s.clone()),
-        Some(_) => return Err(McpError::invalid_params("scope must be a string", None)),
+        Some(_) => return Err(McpError::invalid_params("now_name must be a string", None)),
     };
     let invalid = |e: keep_core::Error| McpError::invalid_params(e.to_string(), None);
     let internal = |e: keep_core::Error| McpError::internal_error(e.to_string(), None);

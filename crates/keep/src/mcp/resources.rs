@@ -132,7 +132,7 @@ pub fn complete(
                 .map(|id| percent_encode(&id))
                 .collect()
         }
-        (Reference::Prompt(p), "scope") if p.name == super::prompt::NAME => {
+        (Reference::Prompt(p), "now_name" | "scope") if p.name == super::prompt::NAME => {
             let now_prefix = format!("{}:", model::NOW_ID);
             let own = ctx.now_scope(None).map(|s| format!("{s}/"));
             keeper

@@ -1,4 +1,4 @@
-//! `list`: notes without a query, by tags, time window and id scope.
+//! `list`: notes without a query, by tags, time window and id pattern.
 
 use keep_core::Keeper;
 use keep_core::keeper::FilterSpec;
@@ -49,7 +49,9 @@ pub struct Args {
     /// Only notes updated until: a duration back from now, a date or a timestamp.
     pub until: Option<String>,
     /// Only ids matching this prefix or glob.
-    pub scope: Option<String>,
+    /// ("scope" is accepted for it too, as before.)
+    #[serde(alias = "scope")]
+    pub id_pattern: Option<String>,
     /// How many notes (default 20, at most 200).
     pub limit: Option<usize>,
     /// Sort order (default updated).
@@ -71,7 +73,7 @@ pub struct List;
 impl ToolDef for List {
     const NAME: &'static str = "list";
     const TITLE: &'static str = "List notes";
-    const DESCRIPTION: &'static str = "List notes without a query, most recently updated first by default, filtered by tags, time window and id scope. Use it to browse what is in memory; use recall to search.";
+    const DESCRIPTION: &'static str = "List notes without a query, most recently updated first by default, filtered by tags, time window and id pattern. Use it to browse what is in memory; use recall to search.";
     const HINTS: Hints = Hints {
         read_only: true,
         destructive: false,
@@ -85,7 +87,7 @@ impl ToolDef for List {
             tags: &args.tags,
             since: args.since.as_deref(),
             until: args.until.as_deref(),
-            scope: args.scope.as_deref(),
+            scope: args.id_pattern.as_deref(),
             include_system: args.include_system,
             expired: if args.expired {
                 Expired::Only

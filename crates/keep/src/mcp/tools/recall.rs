@@ -50,7 +50,9 @@ pub struct Args {
     /// Only notes updated until: a duration back from now, a date or a timestamp.
     pub until: Option<String>,
     /// Only ids matching this prefix or glob, e.g. "file:///home/me/notes/*".
-    pub scope: Option<String>,
+    /// ("scope" is accepted for it too, as before.)
+    #[serde(alias = "scope")]
+    pub id_pattern: Option<String>,
     /// How many notes (default 10, at most 50).
     pub limit: Option<usize>,
     /// Also return notes linked to the top hits by edges or shared tags, each marked with how it was reached.
@@ -74,7 +76,7 @@ pub struct Recall;
 impl ToolDef for Recall {
     const NAME: &'static str = "recall";
     const TITLE: &'static str = "Recall";
-    const DESCRIPTION: &'static str = "Search memory by meaning and keywords together, best first, favouring recent notes. Narrow with tags, since/until and an id scope. Returns brief notes (id, start of summary, tags, score) by default; fetch a whole note with get. Set deep to also follow links and shared tags from the top hits (hops: how many links, 1 to 5, default 2).";
+    const DESCRIPTION: &'static str = "Search memory by meaning and keywords together, best first, favouring recent notes. Narrow with tags, since/until and an id pattern. Returns brief notes (id, start of summary, tags, score) by default; fetch a whole note with get. Set deep to also follow links and shared tags from the top hits (hops: how many links, 1 to 5, default 2).";
     const HINTS: Hints = Hints {
         read_only: true,
         destructive: false,
@@ -116,7 +118,7 @@ impl ToolDef for Recall {
             tags: &args.tags,
             since: args.since.as_deref(),
             until: args.until.as_deref(),
-            scope: args.scope.as_deref(),
+            scope: args.id_pattern.as_deref(),
             include_system: false,
             expired: Expired::Hidden,
         })?;
