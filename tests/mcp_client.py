@@ -528,6 +528,39 @@ async def audit_log():
         check(any(k["key"] == "topic" for k in counts["tag_keys"]), f"stats keys: {counts}")
 
 
+async def asked_to_confirm():
+    """A probable update is confirmed through elicitation when the client can be asked."""
+    asked = []
+
+    def answering(replaces):
+        async def answer(context, params):
+            asked.append(params.message)
+            check("Does it replace" in params.message, f"question: {params.message}")
+            check(set(params.requested_schema["properties"]) == {"replaces"}, f"schema: {params.requested_schema}")
+            return types.ElicitResult(action="accept", content={"replaces": replaces})
+        return answer
+
+    async with stdio_client(params()) as (r, w), ClientSession(r, w) as s:
+        await s.initialize()
+        old = await ok(s, "remember", {"text": "The server room door code is 4417.", "tags": ["topic=doors"]})
+    async with stdio_client(params()) as (r, w), ClientSession(r, w, elicitation_callback=answering(False)) as s:
+        await s.initialize()
+        kept = await ok(s, "remember", {"text": "The server room door code is 5521.", "tags": ["topic=doors"]})
+        check(kept["status"] == "possible_update" and "replaced" not in kept, f"said no: {kept}")
+    async with stdio_client(params()) as (r, w), ClientSession(r, w, elicitation_callback=answering(True)) as s:
+        await s.initialize()
+        new = await ok(s, "remember", {"text": "The server room door code is 9034.", "tags": ["topic=doors"]})
+        check(new["status"] == "possible_update" and new["replaced"] == new["possible_update_of"], f"said yes: {new}")
+        found = await ok(s, "recall", {"query": "server room door code", "format": "ids", "tags": ["topic=doors"]})
+        check(new["possible_update_of"] not in found["ids"] and new["id"] in found["ids"], f"the replaced note left recall: {found}")
+    check(len(asked) == 2, f"asked once per probable update: {asked}")
+    async with stdio_client(params()) as (r, w), ClientSession(r, w) as s:
+        await s.initialize()
+        plain = await ok(s, "remember", {"text": "The server room door code is 1203.", "tags": ["topic=doors"]})
+        check(plain["status"] == "possible_update" and "replaced" not in plain, f"not asked: {plain}")
+    check(len(asked) == 2, "a client without elicitation is not asked")
+
+
 async def main():
     started = time.perf_counter()
     async with stdio_client(params("--allow", ALLOWED)) as (r, w), ClientSession(r, w) as session:
@@ -558,6 +591,7 @@ async def main():
     await scoped_server()
     await discover_flow()
     await audit_log()
+    await asked_to_confirm()
     samples.sort()
     print(json.dumps({
         "handshake_ms": round(handshake_ms, 1),

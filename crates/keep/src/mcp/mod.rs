@@ -8,6 +8,7 @@
 // clients negotiate today; the SDK marks them deprecated for a later one.
 #![allow(deprecated)]
 
+mod confirm;
 mod framing;
 pub mod http;
 pub mod idle;
@@ -111,6 +112,35 @@ impl KeepServer {
         .await;
     }
 
+    /// When `answer` (of `remember`) is a probable update and the client
+    /// can be asked, asks whether the new note replaces the older one; on
+    /// yes, supersedes it and says so in `replaced`.
+    async fn confirm_update(&self, context: &RequestContext<RoleServer>, answer: &mut Value) {
+        if !confirm::can_ask(&context.peer) {
+            return;
+        }
+        let Some((new, old, differences)) = confirm::probable_update(answer) else {
+            return;
+        };
+        if confirm::ask_replaces(&context.peer, &new, &old, &differences).await != Some(true) {
+            return;
+        }
+        let ticket = self.order.ticket();
+        let (ctx, forwarding) = notify::call_context(&self.ctx, context);
+        let agent = agent_of(&context.peer);
+        let replaced = old.clone();
+        let accepted = self
+            .with_keeper_in(ctx, ticket, move |keeper, _| {
+                keeper.set_agent(&agent);
+                keeper.supersede(&new, &[old])
+            })
+            .await;
+        forwarding.finish().await;
+        if let Ok(Ok(_)) = accepted {
+            answer["replaced"] = Value::String(replaced);
+        }
+    }
+
     /// `with_keeper` with a context made for one call, whose place in
     /// line was taken with `ticket`.
     async fn with_keeper_in<T, F>(
@@ -197,7 +227,10 @@ impl ServerHandler for KeepServer {
             .log_call(&context.peer, &request.name, started.elapsed(), &outcome)
             .await;
         match outcome {
-            Ok(value) => {
+            Ok(mut value) => {
+                if request.name == "remember" {
+                    self.confirm_update(&context, &mut value).await;
+                }
                 let links = links::resource_links(&value);
                 let mut result = CallToolResult::structured(value);
                 result.content.extend(links);

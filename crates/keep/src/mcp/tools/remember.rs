@@ -46,6 +46,11 @@ pub struct Output {
     /// For facts: each one's outcome, in the order given.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub results: Vec<FactResult>,
+    /// Set when the client was asked (elicitation) whether a probable
+    /// update replaces the older note and the answer was yes: that note,
+    /// now superseded.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub replaced: Option<String>,
 }
 
 /// One fact's outcome, or why it was not stored.
@@ -97,6 +102,7 @@ impl ToolDef for Remember {
                 Ok(Output {
                     outcome: Some(remember_one(keeper, ctx, &text, &args)?),
                     results: Vec::new(),
+                    replaced: None,
                 })
             }
             (None, false) => {
@@ -122,6 +128,7 @@ impl ToolDef for Remember {
                 Ok(Output {
                     outcome: None,
                     results,
+                    replaced: None,
                 })
             }
         }
