@@ -72,7 +72,7 @@ fn del_puts_a_note_in_the_trash_and_restore_brings_it_back_as_it_was() {
     env.at("2026-11-22T11:00:00Z");
     assert_eq!(
         env.ok(&["del", &id, "--reason", "said twice"]),
-        format!("moved {id} to the trash ('keep restore {id}' brings it back)\n")
+        format!("moved {id} to the trash (keep restore {id} brings it back)\n")
     );
     // Out of listings, recall and the author's edges...
     assert_eq!(env.ok(&["list", "--ids"]), format!("{other}\n"));
@@ -85,7 +85,7 @@ fn del_puts_a_note_in_the_trash_and_restore_brings_it_back_as_it_was() {
     assert_eq!(
         String::from_utf8_lossy(&out.stderr),
         format!(
-            "keep: '{id}' is in the trash since 2026-11-22T11:00:00.000Z (said twice); 'keep restore {id}' brings it back\n"
+            "keep: '{id}' is in the trash since 2026-11-22T11:00:00.000Z (said twice); keep restore {id} brings it back\n"
         )
     );
     let trashed = env.json(&["get", &id])[0].clone();
@@ -113,6 +113,18 @@ fn del_puts_a_note_in_the_trash_and_restore_brings_it_back_as_it_was() {
     let err = env.fails(&["restore", &id], 2);
     assert!(err.contains("is not in the trash"), "{err}");
     env.fails(&["restore", "nope"], 1);
+
+    // An odd id is quoted for the shell; a reason of several lines is kept
+    // as one, as listings and the log show it.
+    env.ok(&["put", "spare key", "--id", "it's odd"]);
+    assert_eq!(
+        env.ok(&["del", "it's odd", "--reason", "found\n  the   other"]),
+        "moved it's odd to the trash (keep restore 'it'\\''s odd' brings it back)\n"
+    );
+    assert_eq!(
+        env.json(&["get", "it's odd"])[0]["tags"]["_deleted_reason"][0],
+        "found the other"
+    );
 }
 
 #[test]

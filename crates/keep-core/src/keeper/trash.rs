@@ -16,6 +16,10 @@ impl Keeper {
     /// Puts note `id` in the trash, as a new version.
     pub(super) fn trash(&mut self, id: &str, reason: Option<&str>) -> Result<Deleted> {
         let now = self.now();
+        // One line, as listings and the log show it.
+        let reason = reason
+            .map(|r| r.split_whitespace().collect::<Vec<_>>().join(" "))
+            .filter(|r| !r.is_empty());
         self.store.write(|db| {
             let (rid, current) = db.note(id)?.ok_or_else(|| Error::NotFound(id.into()))?;
             if current.tags.contains_key(keys::DELETED) {
@@ -25,14 +29,14 @@ impl Keeper {
             }
             let mut next = current.clone();
             next.tags.insert(keys::DELETED, now.to_string());
-            if let Some(reason) = reason.map(str::trim).filter(|r| !r.is_empty()) {
-                next.tags.insert(keys::DELETED_REASON, reason);
+            if let Some(reason) = &reason {
+                next.tags.insert(keys::DELETED_REASON, reason.as_str());
             }
             next.updated = now;
             write_state(db, Some(&(rid, current)), &next, now)?;
             Ok(Deleted::Trashed {
                 id: id.to_string(),
-                reason: reason.map(str::to_string),
+                reason: reason.clone(),
             })
         })
     }

@@ -52,18 +52,7 @@ fn line(c: &Conflict) -> String {
         c.newer,
         c.older,
         c.differences.join("; "),
-        shell_word(&c.newer),
-        shell_word(&c.older)
+        super::shell_quote(&c.newer),
+        super::shell_quote(&c.older)
     )
-}
-
-/// `s` quoted for a shell when it needs it.
-fn shell_word(s: &str) -> String {
-    if s.chars()
-        .all(|c| c.is_ascii_alphanumeric() || "%/:._-@".contains(c))
-    {
-        s.to_string()
-    } else {
-        format!("'{}'", s.replace('\'', r"'\''"))
-    }
 }

@@ -73,7 +73,10 @@ fn print_line(ctx: &mut Ctx, d: &Deleted) -> Result<(), CliError> {
     let (id, text) = match d {
         Deleted::Trashed { id, .. } => (
             id.clone(),
-            format!("moved {id} to the trash ('keep restore {id}' brings it back)"),
+            format!(
+                "moved {id} to the trash (keep restore {} brings it back)",
+                super::shell_quote(id)
+            ),
         ),
         Deleted::Note { id, versions } => (
             id.clone(),

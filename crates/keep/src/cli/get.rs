@@ -149,7 +149,8 @@ fn warn_if_in_trash(ctx: &mut Ctx, id: &str, tags: &keep_core::model::Tags) {
         .map(|r| format!(" ({r})"))
         .unwrap_or_default();
     ctx.out.warn(&format!(
-        "'{id}' is in the trash since {when}{why}; 'keep restore {id}' brings it back"
+        "'{id}' is in the trash since {when}{why}; keep restore {} brings it back",
+        super::shell_quote(id)
     ));
 }
 

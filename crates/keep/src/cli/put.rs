@@ -16,7 +16,7 @@ use keep_core::model::Tags;
 
 use super::input::Stdin;
 use super::output::{Format, Out};
-use super::{CliError, CliResult, Ctx, Status};
+use super::{CliError, CliResult, Ctx, Status, shell_quote};
 
 /// Store text, standard input, files, folders or web pages as notes.
 ///
@@ -435,19 +435,6 @@ fn no_such_path(text: &str) -> CliError {
             "to store this text as a note, use: keep put --text {}",
             shell_quote(text)
         ),
-    }
-}
-
-/// Quotes text for a shell command line when it needs it.
-fn shell_quote(text: &str) -> String {
-    if !text.is_empty()
-        && text
-            .chars()
-            .all(|c| c.is_ascii_alphanumeric() || "/._-%+=:,@".contains(c))
-    {
-        text.to_string()
-    } else {
-        format!("'{}'", text.replace('\'', "'\\''"))
     }
 }
 

@@ -357,12 +357,19 @@ pub(crate) fn icon() -> rmcp::model::Icon {
 }
 
 /// Who the operations log names for a client's writes: the name and
-/// version it gave when it connected (`mcp` if it gave none).
+/// version it gave when it connected (`mcp` if it gave none), without
+/// control characters and at most `MAX_AGENT` characters.
 fn agent_of(peer: &rmcp::Peer<RoleServer>) -> String {
-    peer.peer_info().map_or_else(
+    const MAX_AGENT: usize = 100;
+    let given = peer.peer_info().map_or_else(
         || "mcp".to_string(),
         |info| format!("{}/{}", info.client_info.name, info.client_info.version),
-    )
+    );
+    given
+        .chars()
+        .filter(|c| !c.is_control())
+        .take(MAX_AGENT)
+        .collect()
 }
 
 pub fn serve(keeper: Keeper, ctx: Context) -> std::io::Result<()> {
