@@ -2,6 +2,36 @@
 
 use crate::common::Env;
 
+/// An export's header and note lines, without its log.
+fn notes_of(export: &str) -> String {
+    export
+        .lines()
+        .filter(|l| !l.starts_with(r#"{"operation""#))
+        .map(|l| format!("{l}\n"))
+        .collect()
+}
+
+/// An export's log entries, oldest first.
+fn log_of(export: &str) -> Vec<serde_json::Value> {
+    export
+        .lines()
+        .filter(|l| l.starts_with(r#"{"operation""#))
+        .map(|l| serde_json::from_str::<serde_json::Value>(l).unwrap()["operation"].clone())
+        .collect()
+}
+
+/// `after` has `before`'s notes, and its log is `before`'s followed by one
+/// `import` entry for each of them.
+fn same_notes_and_log_plus_import(before: &str, after: &str) {
+    assert_eq!(notes_of(after), notes_of(before));
+    let (old, new) = (log_of(before), log_of(after));
+    assert!(!old.is_empty(), "the export carries the log");
+    assert_eq!(new[..old.len()], old[..], "the log travels unchanged");
+    let added = &new[old.len()..];
+    assert_eq!(added.len(), notes_of(before).lines().count() - 1);
+    assert!(added.iter().all(|e| e["op"] == "import"), "{added:?}");
+}
+
 fn populated() -> Env {
     let mut env = Env::new();
     env.ok(&["put", "one", "--id", "doc", "-t", "stage=1"]);
@@ -29,15 +59,15 @@ fn populated() -> Env {
 fn export_import_export_is_identical() {
     let env = populated();
     let first = env.export();
-    assert!(first.starts_with("{\"format\":\"keep-export\",\"version\":2}\n"));
-    assert_eq!(first.lines().count(), 1 + 7);
+    assert!(first.starts_with("{\"format\":\"keep-export\",\"version\":3}\n"));
+    assert_eq!(notes_of(&first).lines().count(), 1 + 7);
     let target = Env::new();
     std::fs::write(target.path("dump.jsonl"), &first).unwrap();
     assert_eq!(
         target.ok(&["import", "dump.jsonl"]),
-        "imported 7 note(s); 0 already present and skipped; 0 vector(s) loaded, 6 waiting for embedding\n"
+        "imported 7 note(s) with 6 log entries; 0 already present and skipped; 0 vector(s) loaded, 6 waiting for embedding\n"
     );
-    assert_eq!(target.export(), first);
+    same_notes_and_log_plus_import(&first, &target.export());
     // The imported notes are searchable and keep their edges and history.
     // The note by alice, and alice's own (the stub her edge made), found
     // by its name.
@@ -81,8 +111,9 @@ fn every_field_of_every_note_survives_a_round_trip() {
     assert_eq!(after[0]["rating"]["useful"], 2);
     // A file of the first export format still imports.
     let old = dump
-        .replacen(r#""version":2"#, r#""version":1"#, 1)
+        .replacen(r#""version":3"#, r#""version":1"#, 1)
         .lines()
+        .filter(|l| !l.starts_with(r#"{"operation""#))
         .map(|l| match l.find(r#","rating":"#) {
             Some(i) => format!("{}}}", &l[..i]),
             None => l.to_string(),
@@ -108,7 +139,7 @@ fn export_to_a_file_and_import_from_stdin() {
     let target = Env::new();
     let report = target.json_stdin(&["import", "-"], &text);
     assert_eq!(report["imported"], 7);
-    assert_eq!(target.export(), text);
+    same_notes_and_log_plus_import(&text, &target.export());
 }
 
 #[test]
@@ -123,6 +154,60 @@ fn importing_again_skips_existing_notes() {
         "imported 0 note(s); 7 already present and skipped; 0 vector(s) loaded, 0 waiting for embedding\n"
     );
     assert_eq!(env.export(), dump);
+}
+
+#[test]
+fn the_log_travels_with_its_agents_and_a_purged_notes_entries() {
+    let env = populated();
+    env.ok(&["put", "short-lived", "--id", "gone"]);
+    env.ok(&["del", "gone", "--purge"]);
+    let dump = env.export();
+    let log = log_of(&dump);
+    assert!(
+        log.iter()
+            .any(|e| e["note"] == "gone" && e["op"] == "purge"),
+        "{log:?}"
+    );
+    assert!(log.iter().all(|e| e["agent"] == "cli"), "{log:?}");
+    let target = Env::new();
+    target.ok(&["put", "already here", "--id", "doc"]);
+    let out = target.ok_stdin(&["import", "-"], &dump);
+    assert!(out.contains("; 1 already present"), "{out}");
+    let entries = target.json(&["log", "-n", "100"]);
+    let of = |note: &str| {
+        entries
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter(|e| e["note"] == note)
+            .map(|e| e["op"].as_str().unwrap().to_string())
+            .collect::<Vec<_>>()
+    };
+    assert_eq!(
+        of("gone"),
+        ["purge", "create"],
+        "a purged note's history comes along"
+    );
+    assert_eq!(
+        of("doc"),
+        ["create"],
+        "a note the store has keeps its own history"
+    );
+    assert_eq!(
+        log_of(&target.export()).len(),
+        log.iter().filter(|e| e["note"] != "doc").count() + 1 + 6,
+        "the file's entries (not doc's), doc's own, one import per note imported"
+    );
+
+    let bad = dump.replacen(r#""op":"create""#, r#""op":"explode""#, 1);
+    let line = bad.lines().position(|l| l.contains("explode")).unwrap() + 1;
+    let fresh = Env::new();
+    std::fs::write(fresh.path("bad.jsonl"), &bad).unwrap();
+    assert_eq!(
+        fresh.fails(&["import", "bad.jsonl"], 2),
+        format!("keep: bad.jsonl:{line}: 'explode' is not an operation keep logs\n")
+    );
+    assert!(fresh.all_ids().is_empty());
 }
 
 #[test]
@@ -184,10 +269,10 @@ fn a_store_moves_between_sqlite_and_postgres_and_back_byte_identically() {
     let out = other.ok_stdin(&["import", "-"], &first);
     assert_eq!(waiting_after_import(&out), 0, "{out}");
     let moved = other.export();
-    assert_eq!(moved, first, "the other backend exports the same bytes");
+    same_notes_and_log_plus_import(&first, &moved);
     let back = Env::on(source.on_postgres());
     back.ok_stdin(&["import", "-"], &moved);
-    assert_eq!(back.export(), first, "and back again");
+    same_notes_and_log_plus_import(&moved, &back.export());
     other.install_model();
     let hits = other.json(&["find", "when does the keeper record the tide"]);
     assert_eq!(hits[0]["vector_rank"], 1, "{hits}");
@@ -200,11 +285,16 @@ fn vectors_travel_with_an_export_and_need_no_embedding_after_import() {
     let header = first.lines().next().unwrap();
     assert!(
         header.starts_with(
-            r#"{"format":"keep-export","version":2,"vectors":{"model":"all-MiniLM-L6-v2"#
+            r#"{"format":"keep-export","version":3,"vectors":{"model":"all-MiniLM-L6-v2"#
         ),
         "{header}"
     );
-    assert!(first.lines().skip(1).all(|l| l.contains(r#""vector":""#)));
+    assert!(
+        notes_of(&first)
+            .lines()
+            .skip(1)
+            .all(|l| l.contains(r#""vector":""#))
+    );
     assert!(
         first.contains(r#""parts":[{"number":1"#),
         "a long note with parts"
@@ -221,11 +311,7 @@ fn vectors_travel_with_an_export_and_need_no_embedding_after_import() {
             "the nearest-neighbour indexes are built once the vectors are in"
         );
     }
-    assert_eq!(
-        copy.export(),
-        first,
-        "export, import, export is byte-identical"
-    );
+    same_notes_and_log_plus_import(&first, &copy.export());
     copy.install_model();
     let found = copy.run(&["find", "when does the keeper record the tide", "--json"]);
     let stderr = String::from_utf8_lossy(&found.stderr);
@@ -236,7 +322,7 @@ fn vectors_travel_with_an_export_and_need_no_embedding_after_import() {
     let bare = source.ok(&["export", "--no-vectors"]);
     assert_eq!(
         bare.lines().next().unwrap(),
-        r#"{"format":"keep-export","version":2}"#
+        r#"{"format":"keep-export","version":3}"#
     );
     assert!(!bare.contains(r#""vector":"#));
 }

@@ -156,6 +156,7 @@ fn put_real_documents(env: &Env) -> HashMap<String, Value> {
     env.export()
         .lines()
         .skip(1)
+        .filter(|line| !line.starts_with(r#"{"operation""#))
         .map(|line| serde_json::from_str::<Value>(line).unwrap())
         .map(|note| (file_name(&note), note))
         .collect()
@@ -389,6 +390,7 @@ fn labelled_corpus_pages_open_with_their_own_words() {
         .export()
         .lines()
         .skip(1)
+        .filter(|line| !line.starts_with(r#"{"operation""#))
         .map(|line| serde_json::from_str::<Value>(line).unwrap())
         .map(|note| (note["id"].as_str().unwrap().to_string(), note))
         .collect();

@@ -343,7 +343,20 @@ fn marked_notes_are_tagged_together_and_exported() {
         .lines()
         .map(|l| serde_json::from_str(l).unwrap())
         .collect();
+    let (log, lines): (Vec<_>, Vec<_>) = lines
+        .into_iter()
+        .partition(|l: &serde_json::Value| l.get("operation").is_some());
     assert_eq!(lines.len(), 3, "a header and two notes");
+    let ids: Vec<&serde_json::Value> = lines[1..].iter().map(|l| &l["id"]).collect();
+    assert!(
+        log.iter().all(|l| ids.contains(&&l["operation"]["note"])),
+        "only the marked notes' log: {log:?}"
+    );
+    let tagged_here = log
+        .iter()
+        .filter(|l| l["operation"]["op"] == "tag" && l["operation"]["agent"] == "browser")
+        .count();
+    assert_eq!(tagged_here, 2, "{log:?}");
     let mut exported: Vec<&str> = lines[1..]
         .iter()
         .map(|l| l["id"].as_str().unwrap())

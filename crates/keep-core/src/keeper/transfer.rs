@@ -1,7 +1,9 @@
 //! Export and import as JSON Lines: a header line, then one note per line
 //! with its tags, full history and parts, and the vector of each (base64
-//! of little-endian f32, the model named in the header). Export → import
-//! into an empty store → export gives identical output.
+//! of little-endian f32, the model named in the header), then the
+//! operations log, oldest first, one entry per line. Export → import into
+//! an empty store → export gives the same notes and the same log, which
+//! has gained the import's own entries.
 
 use std::collections::HashSet;
 use std::io::{BufRead, Write};
@@ -14,11 +16,26 @@ use super::{Keeper, edges};
 use crate::error::{Error, Result};
 use crate::model::time::Timestamp;
 use crate::model::{self, Note, Part, Tags, Version};
+use crate::store::operations::{Operation, OperationFilter};
 use crate::store::{Db, NoteRid, VecRow, VectorSpace};
 
 const FORMAT: &str = "keep-export";
-/// 2 added ratings; files of version 1 still import.
-const FORMAT_VERSION: u32 = 2;
+/// 2 added ratings, 3 the operations log; older files still import.
+const FORMAT_VERSION: u32 = 3;
+
+/// Operations an export may name.
+const LOGGED_OPS: &[&str] = &[
+    "create",
+    "update",
+    "tag",
+    "trash",
+    "restore",
+    "revert",
+    "purge",
+    "delete-version",
+    "move",
+    "import",
+];
 
 #[derive(Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -93,6 +110,59 @@ struct PartRecord {
     vector: Option<String>,
 }
 
+/// A line of the operations log.
+#[derive(Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct OperationLine {
+    operation: OperationRecord,
+}
+
+#[derive(Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct OperationRecord {
+    at: Timestamp,
+    agent: String,
+    op: String,
+    note: String,
+    version: i64,
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    detail: String,
+}
+
+impl From<Operation> for OperationRecord {
+    fn from(o: Operation) -> Self {
+        OperationRecord {
+            at: o.at,
+            agent: o.agent,
+            op: o.op,
+            note: o.note,
+            version: o.version,
+            detail: o.detail,
+        }
+    }
+}
+
+impl OperationRecord {
+    fn to_operation(&self) -> Operation {
+        Operation {
+            seq: 0,
+            at: self.at,
+            agent: self.agent.clone(),
+            op: self.op.clone(),
+            note: self.note.clone(),
+            version: self.version,
+            detail: self.detail.clone(),
+        }
+    }
+}
+
+/// What an export file holds, checked.
+struct ExportFile {
+    header: Header,
+    records: Vec<(usize, Record)>,
+    log: Vec<OperationRecord>,
+}
+
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, schemars::JsonSchema)]
 pub struct ImportOutcome {
     pub imported: usize,
@@ -104,14 +174,19 @@ pub struct ImportOutcome {
     pub waiting: usize,
     /// One line per vector (or model) refused.
     pub notices: Vec<String>,
+    /// Entries of the file's operations log added to this store's.
+    pub log_entries: usize,
 }
 
 impl Keeper {
     /// Writes every note, system notes included, with their vectors
     /// unless `vectors` is false; returns how many notes.
     pub fn export(&self, out: &mut dyn Write, vectors: bool) -> Result<usize> {
-        let notes = self.store.db().all_notes()?;
-        self.export_notes(out, vectors, &notes)
+        let db = self.store.db();
+        let notes = db.all_notes()?;
+        let count = self.export_notes(out, vectors, &notes)?;
+        export_log(out, db.operations(&OperationFilter::default())?)?;
+        Ok(count)
     }
 
     /// Writes the notes `ids` in the same format as `export`, in the order
@@ -124,7 +199,12 @@ impl Keeper {
             let found = db.note(id)?.ok_or_else(|| Error::NotFound(id.clone()))?;
             notes.push(found);
         }
-        self.export_notes(out, vectors, &notes)
+        let count = self.export_notes(out, vectors, &notes)?;
+        let wanted: HashSet<&str> = ids.iter().map(String::as_str).collect();
+        let mut log = db.operations(&OperationFilter::default())?;
+        log.retain(|o| wanted.contains(o.note.as_str()));
+        export_log(out, log)?;
+        Ok(count)
     }
 
     fn export_notes(
@@ -205,7 +285,11 @@ impl Keeper {
         name: &str,
         progress: &mut dyn FnMut(usize, usize),
     ) -> Result<ImportOutcome> {
-        let (header, records) = read_records(input, name)?;
+        let ExportFile {
+            header,
+            records,
+            log,
+        } = read_records(input, name)?;
         let total = records.len();
         let now = self.now();
         let outcome = self.store.write(|db| {
@@ -216,6 +300,7 @@ impl Keeper {
             let new_space = db.vector_space()?.is_none();
             let space = vector_space_for(db, header.vectors.as_ref(), &mut notices)?;
             let indexes_deferred = new_space && space.is_some() && db.defer_vector_indexes()?;
+            let log_entries = restore_log(db, &records, &log)?;
             let mut loaded = VectorLoad {
                 space,
                 name,
@@ -291,6 +376,7 @@ impl Keeper {
                 vectors: loaded.vectors,
                 waiting: loaded.waiting,
                 notices: loaded.notices,
+                log_entries,
             })
         })?;
         let mut outcome = outcome;
@@ -303,6 +389,36 @@ impl Keeper {
         }
         Ok(outcome)
     }
+}
+
+/// Writes `log` (newest first, as the store reads it) oldest first.
+fn export_log(out: &mut dyn Write, log: Vec<Operation>) -> Result<()> {
+    for entry in log.into_iter().rev() {
+        write_line(
+            out,
+            &OperationLine {
+                operation: entry.into(),
+            },
+        )?;
+    }
+    Ok(())
+}
+
+/// Adds the file's log entries to the store's, except those of notes the
+/// store already has (their history here is its own); returns how many.
+fn restore_log(db: &Db<'_>, records: &[(usize, Record)], log: &[OperationRecord]) -> Result<usize> {
+    let mut present = HashSet::new();
+    for (_, record) in records {
+        if db.note_rid(&record.id)?.is_some() {
+            present.insert(record.id.as_str());
+        }
+    }
+    let mut added = 0;
+    for entry in log.iter().filter(|e| !present.contains(e.note.as_str())) {
+        db.append_operation(&entry.to_operation())?;
+        added += 1;
+    }
+    Ok(added)
 }
 
 /// The vector space an import's vectors go into: the store's when it is
@@ -426,9 +542,9 @@ fn write_line<T: Serialize>(out: &mut dyn Write, value: &T) -> Result<()> {
     writeln!(out, "{line}").map_err(|e| Error::io("<export>", e))
 }
 
-/// Parses and validates every line of an export: its header, and each
-/// note with its line number.
-fn read_records(input: &mut dyn BufRead, name: &str) -> Result<(Header, Vec<(usize, Record)>)> {
+/// Parses and validates every line of an export: its header, each note
+/// with its line number, and the log.
+fn read_records(input: &mut dyn BufRead, name: &str) -> Result<ExportFile> {
     let bad = |line: usize, reason: String| Error::Import {
         source_name: name.to_string(),
         line,
@@ -458,10 +574,18 @@ fn read_records(input: &mut dyn BufRead, name: &str) -> Result<(Header, Vec<(usi
         ));
     }
     let mut records = Vec::new();
+    let mut log = Vec::new();
     let mut seen = HashSet::new();
     for (i, line) in lines {
         let line = line.map_err(|e| bad(i + 1, e.to_string()))?;
         if line.trim().is_empty() {
+            continue;
+        }
+        if line.trim_start().starts_with(r#"{"operation""#) {
+            let entry: OperationLine =
+                serde_json::from_str(&line).map_err(|e| bad(i + 1, e.to_string()))?;
+            validate_operation(&entry.operation).map_err(|e| bad(i + 1, e.to_string()))?;
+            log.push(entry.operation);
             continue;
         }
         let record: Record = serde_json::from_str(&line).map_err(|e| bad(i + 1, e.to_string()))?;
@@ -471,7 +595,35 @@ fn read_records(input: &mut dyn BufRead, name: &str) -> Result<(Header, Vec<(usi
         }
         records.push((i + 1, record));
     }
-    Ok((header, records))
+    Ok(ExportFile {
+        header,
+        records,
+        log,
+    })
+}
+
+fn validate_operation(entry: &OperationRecord) -> Result<()> {
+    if !LOGGED_OPS.contains(&entry.op.as_str()) {
+        return Err(Error::invalid(format!(
+            "'{}' is not an operation keep logs",
+            entry.op
+        )));
+    }
+    if entry.agent.is_empty() || entry.agent.chars().count() > 100 {
+        return Err(Error::invalid("an agent name has 1 to 100 characters"));
+    }
+    if entry
+        .agent
+        .chars()
+        .chain(entry.detail.chars())
+        .any(char::is_control)
+    {
+        return Err(Error::invalid("a log entry holds a control character"));
+    }
+    if entry.version < 0 {
+        return Err(Error::invalid("a log entry's version count is negative"));
+    }
+    model::validate_id(&entry.note)
 }
 
 fn validate_record(record: &Record) -> Result<()> {

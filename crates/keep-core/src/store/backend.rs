@@ -176,6 +176,9 @@ backend! {
     /// Appends a write to the operations log, as done by the agent the
     /// store was opened for.
     fn log_operation(&self, at: Timestamp, op: &str, note: &str, version: i64, detail: &str) -> Result<()>;
+    /// Appends an entry as it was logged elsewhere (by its agent, at its
+    /// time), for an import.
+    fn append_operation(&self, entry: &super::operations::Operation) -> Result<()>;
     /// Entries of the operations log, newest first.
     fn operations(&self, filter: &super::operations::OperationFilter) -> Result<Vec<super::operations::Operation>>;
     /// The space of the vectors kept beside the store's while it changes

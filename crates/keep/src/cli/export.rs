@@ -8,15 +8,17 @@ use keep_core::Error;
 
 /// Export every note, with tags, full history and parts, as JSON Lines.
 ///
-/// The first line is a header ({"format":"keep-export","version":1}, with
+/// The first line is a header ({"format":"keep-export","version":3}, with
 /// "vectors": {"model", "dimensions"} when the store has vectors); each
 /// following line is one note, ordered by id, system notes included, with
 /// the vector of the note, each version and each part ("vector": base64 of
-/// little-endian f32), so an import needs no embedding. Summaries are
-/// exported; original documents are not stored by keep and so are not
-/// exported. 'keep import' reads the file back: export, import into an
-/// empty store and export again gives identical output. A FILE is written
-/// whole or not at all.
+/// little-endian f32), so an import needs no embedding. Then the
+/// operations log (see 'keep log'), oldest first, one {"operation": ...}
+/// per line. Summaries are exported; original documents are not stored by
+/// keep and so are not exported. 'keep import' reads the file back:
+/// export, import into an empty store and export again gives the same
+/// notes, and the same log followed by the import's own entries. A FILE
+/// is written whole or not at all.
 #[derive(Debug, clap::Args, serde::Serialize, serde::Deserialize)]
 pub struct Args {
     /// Output file, or '-' for standard output

@@ -61,8 +61,12 @@ pub fn run(ctx: &mut Ctx, args: Args) -> CliResult {
         Format::Json => ctx.out.json(&outcome)?,
         Format::Ids => {}
         Format::Text => {
+            let log = match outcome.log_entries {
+                0 => String::new(),
+                n => format!(" with {n} log entr{}", if n == 1 { "y" } else { "ies" }),
+            };
             ctx.out.line(&format!(
-                "imported {} note(s); {} already present and skipped; {} vector(s) loaded, {} waiting for embedding",
+                "imported {} note(s){log}; {} already present and skipped; {} vector(s) loaded, {} waiting for embedding",
                 outcome.imported,
                 outcome.skipped.len(),
                 outcome.vectors,

@@ -17,15 +17,27 @@ impl SqliteDb<'_> {
         version: i64,
         detail: &str,
     ) -> Result<()> {
+        self.append_operation(&Operation {
+            seq: 0,
+            at,
+            agent: self.agent.to_string(),
+            op: op.into(),
+            note: note.into(),
+            version,
+            detail: detail.into(),
+        })
+    }
+
+    pub fn append_operation(&self, entry: &Operation) -> Result<()> {
         self.conn
             .prepare_cached(&format!("{INSERT} (?1, ?2, ?3, ?4, ?5, ?6)"))?
             .execute(rusqlite::params![
-                at.millis(),
-                self.agent,
-                op,
-                note,
-                version,
-                detail
+                entry.at.millis(),
+                entry.agent,
+                entry.op,
+                entry.note,
+                entry.version,
+                entry.detail
             ])?;
         Ok(())
     }
