@@ -489,6 +489,8 @@ async def audit_log():
         check(mine["entries"][0]["op"] == "create" and mine["entries"][0]["version"] == 1, f"log entry: {mine}")
         theirs = await ok(s, "log", {"id": agents["reviewer"]["id"]})
         check([e["agent"] for e in theirs["entries"]] == ["reviewer/2.1"], f"log of a note: {theirs}")
+        written = await ok(s, "get", {"id": agents["planner"]["id"]})
+        check(written["note"]["tags"].get("_agent") == ["planner/1.0"], f"the author on the note: {written}")
         await ok(s, "forget", {"id": agents["reviewer"]["id"], "reason": "superseded by the planner"})
         after = await ok(s, "log", {"id": agents["reviewer"]["id"]})
         check([e["op"] for e in after["entries"]] == ["trash", "create"], f"trash logged: {after}")

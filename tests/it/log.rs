@@ -77,6 +77,33 @@ fn every_write_is_logged_with_its_agent_and_outlives_the_note() {
     let err = env.fails(&["log", "--since", "someday"], 2);
     assert_eq!(err.lines().count(), 1, "{err}");
     env.fails(&["log", "nope@V{x}"], 2);
+
+    // The note names who wrote each version; the same text put again by
+    // someone else is no new version.
+    let agent = |selector: &str| env.json(&["get", selector])[0]["tags"]["_agent"].clone();
+    assert_eq!(agent("wifi"), serde_json::json!(["planner/1.2"]));
+    assert_eq!(agent("wifi@V{1}"), serde_json::json!(["cli"]));
+    let by_planner = env.ok(&["list", "--ids", "-t", "_agent=planner/1.2"]);
+    assert_eq!(by_planner, "wifi\n");
+    let again = "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"initialize\",\"params\":{\"protocolVersion\":\"2025-06-18\",\"capabilities\":{},\"clientInfo\":{\"name\":\"copier\",\"version\":\"1\"}}}\n\
+        {\"jsonrpc\":\"2.0\",\"method\":\"notifications/initialized\"}\n\
+        {\"jsonrpc\":\"2.0\",\"id\":2,\"method\":\"tools/call\",\"params\":{\"name\":\"remember\",\"arguments\":{\"text\":\"Guest wifi is closed\",\"id\":\"guest2\"}}}\n";
+    assert!(
+        env.run_with_stdin(&["mcp"], again.as_bytes())
+            .status
+            .success()
+    );
+    env.ok(&["put", "Guest wifi is closed", "--id", "guest2"]);
+    assert_eq!(agent("guest2"), serde_json::json!(["copier/1"]));
+    assert_eq!(
+        env.json(&["get", "guest2", "--history"])[0]["versions"]
+            .as_array()
+            .unwrap()
+            .len(),
+        1
+    );
+    let err = env.fails(&["tag", "guest2", "-t", "_agent=me"], 2);
+    assert!(err.contains("_agent"), "{err}");
 }
 
 #[test]

@@ -585,19 +585,26 @@ impl Keeper {
 }
 
 /// Writes `next` over `existing` (or as a new note), archiving the existing
-/// state when it changes. Keeps edges and the keyword index in step.
+/// state when it changes, and names its author in `_agent`. Keeps edges
+/// and the keyword index in step.
 pub(super) fn write_state(
     db: &Db<'_>,
     existing: Option<&(NoteRid, Note)>,
     next: &Note,
     now: Timestamp,
 ) -> Result<WriteStatus> {
+    let mut next = next.clone();
+    next.tags.remove_key(keys::AGENT);
+    if let Some((_, old)) = existing
+        && same_state(old, &next)
+    {
+        return Ok(WriteStatus::Unchanged);
+    }
+    next.tags.insert(keys::AGENT, db.agent());
+    let next = &next;
     let (rid, status) = match existing {
         None => (db.insert_note(next)?, WriteStatus::Created),
         Some((rid, old)) => {
-            if same_state(old, next) {
-                return Ok(WriteStatus::Unchanged);
-            }
             if !old.tags.contains_key(keys::STUB) {
                 let vid = db.append_version(*rid, &archived_version(old))?;
                 db.copy_vector(VecRow::Note(*rid), VecRow::Version(vid))?;
@@ -628,8 +635,12 @@ fn operation_of<'a>(old: Option<&Note>, next: &'a Note) -> (&'static str, &'a st
     }
 }
 
-fn same_state(a: &Note, b: &Note) -> bool {
-    a.summary == b.summary && a.tags == b.tags && a.content_hash == b.content_hash
+/// Whether `next` (without an author) says what `old` says, whoever
+/// wrote `old`.
+fn same_state(old: &Note, next: &Note) -> bool {
+    let mut old_tags = old.tags.clone();
+    old_tags.remove_key(keys::AGENT);
+    old.summary == next.summary && old_tags == next.tags && old.content_hash == next.content_hash
 }
 
 pub(super) fn archived_version(note: &Note) -> Version {

@@ -21,6 +21,10 @@ pub const DELETED: &str = "_deleted";
 /// How much a note matters, 1 to 5 (3 when unset): recall gives a
 /// bounded boost or penalty (`weights::IMPORTANCE_MAX_BOOST`).
 pub const IMPORTANCE: &str = "_importance";
+/// Who wrote the note's current version: `cli`, `browser`, `watch`,
+/// `api`, an MCP client's `name/version`, or `keep` for its own work.
+/// Each archived version keeps its own; `keep log` has every write.
+pub const AGENT: &str = "_agent";
 /// Why a note was put in the trash, when the deleter said.
 pub const DELETED_REASON: &str = "_deleted_reason";
 /// When a note stops being true (RFC 3339, UTC); from then on it leaves

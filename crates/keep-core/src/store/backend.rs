@@ -176,6 +176,8 @@ backend! {
     /// Appends a write to the operations log, as done by the agent the
     /// store was opened for.
     fn log_operation(&self, at: Timestamp, op: &str, note: &str, version: i64, detail: &str) -> Result<()>;
+    /// Who this handle's writes are by.
+    fn agent(&self) -> String;
     /// Appends an entry as it was logged elsewhere (by its agent, at its
     /// time), for an import.
     fn append_operation(&self, entry: &super::operations::Operation) -> Result<()>;

@@ -27,6 +27,11 @@ impl PgDb<'_> {
         })
     }
 
+    /// Who the writes of this handle are logged as.
+    pub fn agent(&self) -> String {
+        self.agent.to_string()
+    }
+
     pub fn append_operation(&self, entry: &Operation) -> Result<()> {
         self.exec(
             &format!("{INSERT} ($1, $2, $3, $4, $5, $6)"),

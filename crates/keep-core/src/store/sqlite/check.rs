@@ -33,6 +33,7 @@ const OWN_TABLES: &[&str] = &[
     "watches",
     "leases",
     "file_state",
+    "operations",
 ];
 
 fn count(conn: &Connection, sql: &str) -> Result<i64> {

@@ -28,6 +28,11 @@ impl SqliteDb<'_> {
         })
     }
 
+    /// Who the writes of this handle are logged as.
+    pub fn agent(&self) -> String {
+        self.agent.to_string()
+    }
+
     pub fn append_operation(&self, entry: &Operation) -> Result<()> {
         self.conn
             .prepare_cached(&format!("{INSERT} (?1, ?2, ?3, ?4, ?5, ?6)"))?
