@@ -563,6 +563,85 @@ async def asked_to_confirm():
     check(len(asked) == 2, "a client without elicitation is not asked")
 
 
+TASKS = "io.modelcontextprotocol/tasks"
+
+
+async def raw(session, method, args):
+    """A request sent as is, answered as the server sent it: at 2025-11-25
+    the SDK resolves no task results of its own."""
+    return await session._dispatcher.send_raw_request(method, args, {})
+
+
+async def until_ended(session, task_id, statuses):
+    """Polls a task until it ends, gathering its status messages."""
+    for _ in range(1200):
+        task = await raw(session, "tasks/get", {"taskId": task_id})
+        if task.get("statusMessage"):
+            statuses.append(task["statusMessage"])
+        if task["status"] in ("completed", "failed", "cancelled"):
+            return task
+        await asyncio.sleep(task.get("pollIntervalMs", 500) / 1000)
+    raise AssertionError(f"task {task_id} never ended: {statuses[-3:]}")
+
+
+async def put_file_as_task():
+    """A client that declares tasks gets put_file as a task it polls and can cancel."""
+    folder = os.path.join(ALLOWED, "tasked")
+    os.makedirs(folder, exist_ok=True)
+    for i in range(8):
+        with open(os.path.join(folder, f"log{i}.md"), "w") as f:
+            f.write(f"# Tide log {i}\n\nThe tide at the north pier rose {i} feet before noon.\n")
+    async with stdio_client(params("--allow", ALLOWED)) as (r, w), ClientSession(r, w, extensions={TASKS: {}}) as s:
+        init = await s.initialize()
+        check(TASKS in (init.capabilities.model_dump().get("extensions") or {}), f"tasks not offered: {init.capabilities}")
+        started = await raw(s, "tools/call", {"name": "put_file", "arguments": {"path": folder}})
+        check(started.get("resultType") == "task" and started["status"] == "working", f"not a task: {started}")
+        check(started.get("pollIntervalMs") and started.get("ttlMs"), f"task timing: {started}")
+        statuses = []
+        ended = await until_ended(s, started["taskId"], statuses)
+        check(ended["status"] == "completed", f"task: {ended}")
+        report = ended["result"]["structuredContent"]
+        check(len(report["added"]) == 8 and not ended["result"].get("isError"), f"task result: {ended}")
+        check(any(" of " in m for m in statuses), f"progress in the status: {statuses}")
+        found = await ok(s, "recall", {"query": "how high did the tide rise at the north pier", "format": "ids"})
+        check(any("tasked/log" in i for i in found["ids"]), f"stored by the task: {found}")
+        # A plain call of the same client still answers directly.
+        plain = await ok(s, "list", {"limit": 1})
+        check(plain["notes"], "a plain call")
+        failed = await raw(s, "tools/call", {"name": "put_file", "arguments": {"path": "/etc/passwd"}})
+        failed = await until_ended(s, failed["taskId"], [])
+        check(failed["status"] == "completed" and failed["result"]["isError"], f"a refused path: {failed}")
+        check("outside the allowed folders" in failed["result"]["content"][0]["text"], f"why: {failed}")
+        try:
+            await raw(s, "tasks/get", {"taskId": "no-such-task"})
+            raise AssertionError("an unknown task should be an error")
+        except MCPError:
+            pass
+
+        big = os.path.join(ALLOWED, "big")  # 150 long documents, made by notifications()
+        started = await raw(s, "tools/call", {"name": "put_file", "arguments": {"path": big, "tags": ["batch=tasked"]}})
+        statuses = []
+        for _ in range(600):
+            task = await raw(s, "tasks/get", {"taskId": started["taskId"]})
+            if " of " in (task.get("statusMessage") or ""):
+                break
+            await asyncio.sleep(0.05)
+        await raw(s, "tasks/cancel", {"taskId": started["taskId"]})
+        ended = await until_ended(s, started["taskId"], statuses)
+        check(ended["status"] == "cancelled", f"cancelled task: {ended}")
+        tagged = await ok(s, "list", {"tags": ["batch=tasked"], "format": "ids", "limit": 200})
+        check(len(tagged["ids"]) < 150, f"the cancelled task stored all {len(tagged['ids'])}")
+    async with stdio_client(params("--allow", ALLOWED)) as (r, w), ClientSession(r, w) as s:
+        await s.initialize()
+        direct = await s.call_tool("put_file", {"path": folder})
+        check(not direct.is_error and len(direct.structured_content["unchanged"]) == 8, f"without tasks: {direct}")
+        try:
+            await raw(s, "tasks/get", {"taskId": "x"})
+            raise AssertionError("tasks/get of a client that did not declare tasks")
+        except MCPError as e:
+            check(e.error.code == -32021, f"missing capability: {e.error}")
+
+
 async def main():
     started = time.perf_counter()
     async with stdio_client(params("--allow", ALLOWED)) as (r, w), ClientSession(r, w) as session:
@@ -594,6 +673,7 @@ async def main():
     await discover_flow()
     await audit_log()
     await asked_to_confirm()
+    await put_file_as_task()
     samples.sort()
     print(json.dumps({
         "handshake_ms": round(handshake_ms, 1),

@@ -239,6 +239,7 @@ pub async fn serve(
                 idle: Arc::clone(&idle),
                 ctx: Arc::clone(&ctx),
                 notes,
+                tasks: super::TaskManager::new(),
             })
         }
     };

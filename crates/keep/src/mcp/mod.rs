@@ -17,6 +17,7 @@ mod notify;
 mod order;
 mod prompt;
 mod resources;
+mod tasks;
 mod tools;
 
 use std::sync::{Arc, Mutex, PoisonError};
@@ -29,7 +30,11 @@ use rmcp::model::{
     ReadResourceRequestParams, ReadResourceResponse, ServerCapabilities, ServerConfig,
     SetLevelRequestParams, SubscribeRequestParams, UnsubscribeRequestParams,
 };
+use rmcp::model::{
+    CancelTaskParams, CreateTaskResult, GetTaskParams, GetTaskResult, UpdateTaskParams,
+};
 use rmcp::service::RequestContext;
+use rmcp::task_manager::{TaskExit, TaskManager};
 use rmcp::{ErrorData as McpError, RoleServer, ServerHandler, ServiceExt};
 use serde_json::Value;
 
@@ -87,6 +92,8 @@ struct KeepServer {
     ctx: Arc<tools::Context>,
     /// Log levels asked for, and resources subscribed to.
     notes: Arc<notify::Notifier>,
+    /// Calls running as tasks, and the results of those that ended.
+    tasks: TaskManager,
 }
 
 impl KeepServer {
@@ -141,6 +148,66 @@ impl KeepServer {
         }
     }
 
+    /// Runs tool `name` with `args` in its turn (`ticket`) and logs the
+    /// call; the tool's own failure is the inner error.
+    async fn run_tool(
+        &self,
+        name: &str,
+        args: Value,
+        ticket: order::Ticket,
+        ctx: Arc<tools::Context>,
+        forwarding: notify::Forwarding,
+        peer: &rmcp::Peer<RoleServer>,
+    ) -> Result<Result<Value, tools::CallError>, McpError> {
+        let started = std::time::Instant::now();
+        self.prepare(name, &args).await;
+        let agent = agent_of(peer);
+        let tool = name.to_string();
+        let outcome = self
+            .with_keeper_in(ctx, ticket, move |keeper, ctx| {
+                keeper.set_agent(&agent);
+                tools::call(keeper, ctx, &tool, args)
+            })
+            .await;
+        forwarding.finish().await;
+        let outcome = outcome?
+            .ok_or_else(|| McpError::invalid_params(format!("unknown tool '{name}'"), None))?;
+        self.notes
+            .log_call(peer, name, started.elapsed(), &outcome)
+            .await;
+        Ok(outcome)
+    }
+
+    /// Starts tool `name` as a task and answers with it at once: the
+    /// client polls `tasks/get` for its status and result, and may cancel
+    /// it with `tasks/cancel`.
+    fn start_task(
+        &self,
+        name: String,
+        args: Value,
+        ticket: order::Ticket,
+        context: &RequestContext<RoleServer>,
+    ) -> CreateTaskResult {
+        let server = self.clone();
+        let peer = context.peer.clone();
+        let token = context.meta.get_progress_token();
+        let task = self.tasks.spawn(tasks::options(), move |task| {
+            Box::pin(async move {
+                let (ctx, forwarding) =
+                    notify::task_context(&server.ctx, &peer, token, task.clone());
+                let outcome = server
+                    .run_tool(&name, args, ticket, ctx, forwarding, &peer)
+                    .await
+                    .map_err(TaskExit::Error)?;
+                if task.is_cancel_requested() {
+                    return Err(TaskExit::Cancelled);
+                }
+                Ok(tools_result(&name, outcome))
+            })
+        });
+        CreateTaskResult::new(task)
+    }
+
     /// `with_keeper` with a context made for one call, whose place in
     /// line was taken with `ticket`.
     async fn with_keeper_in<T, F>(
@@ -176,6 +243,7 @@ impl ServerHandler for KeepServer {
             .enable_prompts()
             .enable_logging()
             .enable_completions()
+            .enable_tasks()
             .build();
         ServerConfig::new(capabilities)
             .with_server_info(
@@ -209,46 +277,46 @@ impl ServerHandler for KeepServer {
         self.notes.remember_peer(&context.peer);
         let args = Value::Object(request.arguments.unwrap_or_default());
         let ticket = self.order.ticket();
-        let (ctx, forwarding) = notify::call_context(&self.ctx, &context);
-        let started = std::time::Instant::now();
-        self.prepare(&name, &args).await;
-        let agent = agent_of(&context.peer);
-        let outcome = self
-            .with_keeper_in(ctx, ticket, move |keeper, ctx| {
-                keeper.set_agent(&agent);
-                tools::call(keeper, ctx, &name, args)
-            })
-            .await;
-        forwarding.finish().await;
-        let outcome = outcome?.ok_or_else(|| {
-            McpError::invalid_params(format!("unknown tool '{}'", request.name), None)
-        })?;
-        self.notes
-            .log_call(&context.peer, &request.name, started.elapsed(), &outcome)
-            .await;
-        match outcome {
-            Ok(mut value) => {
-                if request.name == "remember" {
-                    self.confirm_update(&context, &mut value).await;
-                }
-                let links = links::resource_links(&value);
-                let mut result = CallToolResult::structured(value);
-                result.content.extend(links);
-                Ok(result.into())
-            }
-            Err(tools::CallError::Failed(reason)) => {
-                Ok(CallToolResult::error(vec![ContentBlock::text(reason)]).into())
-            }
-            // Argument errors are tool results a model can read and correct
-            // (SEP-1303); only an unknown tool is a protocol error.
-            Err(tools::CallError::BadArguments(reason)) => {
-                Ok(CallToolResult::error(vec![ContentBlock::text(format!(
-                    "invalid arguments for {}: {reason}; see its inputSchema",
-                    request.name
-                ))])
-                .into())
-            }
+        if tasks::runs_as_task(&name, &context) {
+            return Ok(CallToolResponse::Task(
+                self.start_task(name, args, ticket, &context),
+            ));
         }
+        let (ctx, forwarding) = notify::call_context(&self.ctx, &context);
+        let mut outcome = self
+            .run_tool(&name, args, ticket, ctx, forwarding, &context.peer)
+            .await?;
+        if name == "remember"
+            && let Ok(value) = &mut outcome
+        {
+            self.confirm_update(&context, value).await;
+        }
+        Ok(tools_result(&name, outcome).into())
+    }
+
+    async fn get_task(
+        &self,
+        request: GetTaskParams,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<GetTaskResult, McpError> {
+        Ok(GetTaskResult::new(self.tasks.get_task(&request.task_id)?))
+    }
+
+    async fn update_task(
+        &self,
+        request: UpdateTaskParams,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<(), McpError> {
+        self.tasks
+            .update_task(&request.task_id, request.input_responses)
+    }
+
+    async fn cancel_task(
+        &self,
+        request: CancelTaskParams,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<(), McpError> {
+        self.tasks.cancel_task(&request.task_id)
     }
 
     async fn list_resources(
@@ -343,8 +411,30 @@ impl ServerHandler for KeepServer {
     }
 }
 
-/// Serves `keeper` over stdin and stdout until the client closes stdin,
-/// with the folders `put_file` may read and the scope in `ctx`.
+/// The answer to a call of tool `name`: its structured value with links
+/// to the files and pages it names, or its failure as a tool error a
+/// model can read and correct.
+fn tools_result(name: &str, outcome: Result<Value, tools::CallError>) -> CallToolResult {
+    match outcome {
+        Ok(value) => {
+            let links = links::resource_links(&value);
+            let mut result = CallToolResult::structured(value);
+            result.content.extend(links);
+            result
+        }
+        Err(tools::CallError::Failed(reason)) => {
+            CallToolResult::error(vec![ContentBlock::text(reason)])
+        }
+        // Argument errors are tool results a model can read and correct
+        // (SEP-1303); only an unknown tool is a protocol error.
+        Err(tools::CallError::BadArguments(reason)) => {
+            CallToolResult::error(vec![ContentBlock::text(format!(
+                "invalid arguments for {name}: {reason}; see its inputSchema"
+            ))])
+        }
+    }
+}
+
 /// keep's icon, carried in the answer itself (a data URI): a client
 /// never fetches anything to show it.
 pub(crate) fn icon() -> rmcp::model::Icon {
@@ -372,6 +462,8 @@ fn agent_of(peer: &rmcp::Peer<RoleServer>) -> String {
         .collect()
 }
 
+/// Serves `keeper` over stdin and stdout until the client closes stdin,
+/// with the folders `put_file` may read and the scope in `ctx`.
 pub fn serve(keeper: Keeper, ctx: Context) -> std::io::Result<()> {
     let runtime = tokio::runtime::Builder::new_current_thread()
         .enable_all()
@@ -389,6 +481,7 @@ pub fn serve(keeper: Keeper, ctx: Context) -> std::io::Result<()> {
         order: Arc::default(),
         idle: Arc::default(),
         ctx: Arc::new(ctx),
+        tasks: TaskManager::new(),
     };
     let notifiers = Arc::new(notify::Notifiers::default());
     notifiers.add(&server.notes);

@@ -11,11 +11,13 @@ use std::sync::atomic::Ordering;
 use std::sync::{Arc, Mutex, PoisonError};
 use std::time::Duration;
 
+use rmcp::model::ProgressToken;
 use rmcp::model::{
     LoggingLevel, LoggingMessageNotificationParam, ProgressNotificationParam,
     ResourceUpdatedNotificationParam,
 };
 use rmcp::service::RequestContext;
+use rmcp::task_manager::TaskContext;
 use rmcp::{Peer, RoleServer};
 use serde_json::{Value, json};
 use tokio::task::JoinHandle;
@@ -290,28 +292,77 @@ pub fn call_context(
     base: &Context,
     request: &RequestContext<RoleServer>,
 ) -> (Arc<Context>, Forwarding) {
+    let cancelled = request.ct.clone();
+    forwarded_context(
+        base,
+        &request.peer,
+        request.meta.get_progress_token(),
+        None,
+        async move { cancelled.cancelled().await },
+    )
+}
+
+/// A context for a call run as a task: its progress becomes the task's
+/// status message (and progress notifications when the request asked for
+/// them), and `tasks/cancel` sets its cancellation flag.
+pub fn task_context(
+    base: &Context,
+    peer: &Peer<RoleServer>,
+    token: Option<ProgressToken>,
+    task: TaskContext,
+) -> (Arc<Context>, Forwarding) {
+    let cancelled = task.clone();
+    forwarded_context(base, peer, token, Some(task), async move {
+        cancelled.cancelled().await
+    })
+}
+
+/// `base` with a cancellation flag set once `cancelled` resolves, and a
+/// progress sink forwarded to the client's progress `token` and to the
+/// status of `task`, when there are any.
+fn forwarded_context(
+    base: &Context,
+    peer: &Peer<RoleServer>,
+    token: Option<ProgressToken>,
+    task: Option<TaskContext>,
+    cancelled: impl std::future::Future<Output = ()> + Send + 'static,
+) -> (Arc<Context>, Forwarding) {
     let mut ctx = base.clone();
     ctx.cancel = Arc::default();
     let flag = Arc::clone(&ctx.cancel);
-    let cancelled = request.ct.clone();
     let cancel = tokio::spawn(async move {
-        cancelled.cancelled().await;
+        cancelled.await;
         flag.store(true, Ordering::Relaxed);
     });
-    let progress = request.meta.get_progress_token().map(|token| {
+    let progress = (token.is_some() || task.is_some()).then(|| {
         let (tx, mut rx) = tokio::sync::mpsc::unbounded_channel::<(f64, Option<f64>, String)>();
         ctx.progress = Some(tx);
-        let peer = request.peer.clone();
+        let peer = peer.clone();
         tokio::spawn(async move {
             while let Some((done, total, what)) = rx.recv().await {
-                let mut note =
-                    ProgressNotificationParam::new(token.clone(), done).with_message(what);
-                if let Some(total) = total {
-                    note = note.with_total(total);
+                if let Some(task) = &task {
+                    task.set_status_message(status_message(done, total, &what));
                 }
-                let _ = peer.notify_progress(note).await;
+                if let Some(token) = &token {
+                    let mut note =
+                        ProgressNotificationParam::new(token.clone(), done).with_message(what);
+                    if let Some(total) = total {
+                        note = note.with_total(total);
+                    }
+                    // A client gone away stops hearing progress; the call
+                    // still finishes.
+                    let _ = peer.notify_progress(note).await;
+                }
             }
         })
     });
     (Arc::new(ctx), Forwarding { progress, cancel })
+}
+
+/// A task's status as its progress says: "read a.md (3 of 12)".
+fn status_message(done: f64, total: Option<f64>, what: &str) -> String {
+    match total {
+        Some(total) => format!("{what} ({done} of {total})"),
+        None => what.to_string(),
+    }
 }
