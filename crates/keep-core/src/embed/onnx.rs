@@ -331,6 +331,7 @@ fn open_session(
         if let Ok(session) = open_optimized(environment, cached, load_for) {
             return Ok(session);
         }
+        // A cache that cannot be read or removed is made again below.
         let _ = std::fs::remove_file(cached);
     }
     optimize(environment, &model, cached.as_deref()).map_err(fail)
@@ -406,6 +407,7 @@ fn optimize(
     if let Some((cache, partial)) = partial
         && std::fs::rename(&partial, cache).is_err()
     {
+        // The model is loaded either way; a stray partial cache is overwritten next time.
         let _ = std::fs::remove_file(&partial);
     }
     Ok(session)

@@ -137,10 +137,12 @@ fn start_worker(loader: Loader) -> Loaded {
             .spawn(move || match loader() {
                 Ok(model) => {
                     let info = (model.model_id().to_string(), model.dimensions());
+                    // Nobody waits for the model any more: it still serves later jobs.
                     let _ = ready_tx.send(Ok(info));
                     serve_jobs(model, &jobs_rx);
                 }
                 Err(e) => {
+                    // Nobody waits for the model any more.
                     let _ = ready_tx.send(Err(e.to_string()));
                 }
             });
@@ -186,6 +188,7 @@ fn answer(model: &mut dyn Embedder, run: Vec<Job>) {
         {
             for job in run.into_iter().rev() {
                 let mine = vectors.split_off(vectors.len() - job.texts.len());
+                // A caller that stopped waiting no longer wants its vectors.
                 let _ = job.reply.send(Ok(mine));
             }
             return;
@@ -193,6 +196,7 @@ fn answer(model: &mut dyn Embedder, run: Vec<Job>) {
     }
     for job in run {
         let texts: Vec<&str> = job.texts.iter().map(String::as_str).collect();
+        // A caller that stopped waiting no longer wants its vectors.
         let _ = job.reply.send(model.embed(&texts));
     }
 }

@@ -120,6 +120,7 @@ impl Isolated {
         let (Some(stdin), Some(stdout), Some(stderr)) =
             (child.stdin.take(), child.stdout.take(), child.stderr.take())
         else {
+            // A child without its pipes is of no use; it may already have exited.
             let _ = child.kill();
             let _ = child.wait();
             return Err("could not talk to the extractor".into());
@@ -157,6 +158,7 @@ impl Isolated {
     fn stop(&mut self) {
         if let Some(mut running) = self.running.take() {
             let _ = running.child.kill();
+            // The child may have exited on its own: then there is nothing to kill.
             let _ = running.child.wait();
         }
     }
@@ -166,6 +168,7 @@ impl Isolated {
         let Some(mut running) = self.running.take() else {
             return "the extractor is gone".into();
         };
+        // Already dead is what is wanted; its status is read just below.
         let _ = running.child.kill();
         let status = running.child.wait().ok();
         // The stderr reader may still be draining the last lines.

@@ -170,6 +170,7 @@ fn extract_on_thread(
             let result = catch_unwind(AssertUnwindSafe(|| {
                 extract(&bytes, &name, path.as_deref(), ocr.as_deref())
             }));
+            // The caller stopped waiting (cancelled or timed out): nobody wants the result.
             let _ = tx.send(result);
         });
     if let Err(e) = spawned {

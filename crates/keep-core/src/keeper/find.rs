@@ -100,13 +100,6 @@ impl Keeper {
                     .is_none_or(|r| r.wrong - r.useful < WRONG_HIDES_AT)
             });
         }
-        if !query.include_superseded {
-            fused.retain(|f| {
-                feedback
-                    .get(&f.rid)
-                    .is_none_or(|r| r.wrong - r.useful < WRONG_HIDES_AT)
-            });
-        }
         let superseded = if query.include_superseded {
             db.superseded_among(&fused_rids)?
         } else {

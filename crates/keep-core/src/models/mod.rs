@@ -173,6 +173,7 @@ pub fn install(
     let work = dir.join(format!(".partial-{}", std::process::id()));
     std::fs::create_dir_all(&work).map_err(|e| Error::io(&work, e))?;
     let result = install_files(&dir, &work, component, source, progress);
+    // A scratch folder left behind is removed by the next install.
     let _ = std::fs::remove_dir_all(&work);
     result?;
     progress(Progress::Installed {

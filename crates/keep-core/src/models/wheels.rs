@@ -104,6 +104,7 @@ impl WheelSource {
             std::fs::rename(&wheel, &target).map_err(|e| Error::io(&target, e))?;
             Ok(target)
         });
+        // A scratch folder left behind is removed by the next install.
         let _ = std::fs::remove_dir_all(&into);
         kept
     }

@@ -29,6 +29,28 @@ pub struct Operation {
     pub detail: String,
 }
 
+impl Operation {
+    /// A write by `agent`, to be appended (its place is given then).
+    pub(super) fn by(
+        agent: &str,
+        at: Timestamp,
+        op: &str,
+        note: &str,
+        version: i64,
+        detail: &str,
+    ) -> Operation {
+        Operation {
+            seq: 0,
+            at,
+            agent: agent.into(),
+            op: op.into(),
+            note: note.into(),
+            version,
+            detail: detail.into(),
+        }
+    }
+}
+
 /// Which entries to read, newest first.
 #[derive(Debug, Clone, Default)]
 pub struct OperationFilter {

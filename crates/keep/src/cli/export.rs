@@ -63,6 +63,7 @@ fn export_to_file(ctx: &mut Ctx, path: &Path, vectors: bool) -> Result<usize, Cl
         Ok::<_, CliError>(count)
     })();
     if result.is_err() {
+        // The export's own error is reported; a temporary file that cannot be removed is hidden and harmless.
         let _ = std::fs::remove_file(&tmp);
     }
     result

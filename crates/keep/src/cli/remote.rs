@@ -86,6 +86,7 @@ pub fn offer(ctx: &mut Ctx, command: Command) -> Offered {
         }
         _ => return Offered::Alone(run.command.into()),
     }
+    // Blocking reads are the default: a failure leaves the short timeout, and a slow answer then runs the command here.
     stream.set_read_timeout(None).ok();
     if stdin_sent && let Ok(sink) = stream.try_clone() {
         std::thread::spawn(move || send_stdin(sink));
@@ -117,6 +118,7 @@ fn send_stdin(mut sink: UnixStream) {
             Err(_) => break,
         }
     }
+    // The server went away: the command's own answer says what happened.
     wire::write_frame(&mut sink, Kind::StdinEnd, &[]).ok();
 }
 

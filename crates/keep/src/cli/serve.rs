@@ -175,6 +175,7 @@ pub fn run(ctx: &mut Ctx, args: Args) -> CliResult {
         .await
     });
     runtime.shutdown_timeout(std::time::Duration::from_millis(200));
+    // A stale status file is taken for a stopped server: its pid is not alive.
     let _ = std::fs::remove_file(store.join(STATUS_FILE));
     drop(lock);
     result?;

@@ -77,6 +77,7 @@ fn print_event(format: Format, event: &WatchEvent) {
             for f in &report.failed {
                 eprintln!("keep: {}: {}", f.path, f.reason);
             }
+            // The output was closed (a pipe to head): watching goes on, reporting to nobody.
             let _ = match format {
                 Format::Json => writeln!(out, "{}", json!({ "dir": dir, "report": report })),
                 Format::Ids => report
@@ -102,6 +103,7 @@ fn print_event(format: Format, event: &WatchEvent) {
                     lines.into_iter().try_for_each(|l| writeln!(out, "{l}"))
                 }
             };
+            // The output was closed (a pipe to head): watching goes on, reporting to nobody.
             let _ = out.flush();
         }
     }

@@ -192,6 +192,7 @@ where
             }
         }
     }
+    // The SDK's side is gone already when this fails.
     let _ = to_sdk.shutdown().await;
 }
 
@@ -262,6 +263,7 @@ where
         }
     }
     while let Ok(reply) = errors.try_recv() {
+        // The client closed its output: these errors have nobody to go to.
         let _ = write_line(&mut output, format!("{reply}\n").as_bytes()).await;
     }
 }

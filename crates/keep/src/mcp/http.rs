@@ -330,6 +330,7 @@ pub async fn serve(
         });
         while connections.try_join_next().is_some() {}
     }
+    // Connections still open after the drain are closed with the server.
     let _ = tokio::time::timeout(DRAIN, async {
         while connections.join_next().await.is_some() {}
     })

@@ -25,6 +25,7 @@ impl Idle {
         tokio::spawn(async move {
             tokio::time::sleep(QUIET).await;
             if idle.calls.load(Ordering::Relaxed) == this_call {
+                // Giving memory back is a courtesy: a failure keeps it until the next quiet moment.
                 let _ = tokio::task::spawn_blocking(release_free_memory).await;
             }
         });

@@ -501,8 +501,10 @@ async fn run(server: KeepServer) -> std::io::Result<()> {
         .serve(theirs)
         .await
         .map_err(|e| std::io::Error::other(format!("the MCP session did not start: {e}")))?;
+    // The session ends the same way whatever ended it: the client closed or failed.
     let _ = service.waiting().await;
     framing.inbound.abort();
+    // Replies still queued after five seconds are for a client that stopped reading.
     let _ = tokio::time::timeout(Duration::from_secs(5), framing.outbound).await;
     Ok(())
 }

@@ -184,11 +184,13 @@ impl Notifier {
             return;
         };
         for uri in changed {
+            // A client gone hears no more changes; the server goes on.
             let _ = peer
                 .notify_resource_updated(ResourceUpdatedNotificationParam::new(uri))
                 .await;
         }
         if list_changed {
+            // A client gone hears no more changes; the server goes on.
             let _ = peer.notify_resource_list_changed().await;
         }
     }
@@ -248,6 +250,7 @@ pub fn watch_store(
                 .is_some_and(|n| n.ends_with(".db") || n.ends_with(".db-wal"))
         });
         if data && !event.kind.is_access() {
+            // The listener ended with its server: nobody to tell.
             let _ = tx.send(());
         }
     })
@@ -281,6 +284,7 @@ impl Forwarding {
     pub async fn finish(self) {
         self.cancel.abort();
         if let Some(task) = self.progress {
+            // The call is answered whether or not its last progress went out.
             let _ = tokio::time::timeout(Duration::from_secs(1), task).await;
         }
     }

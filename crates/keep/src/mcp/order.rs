@@ -63,6 +63,7 @@ impl Drop for Ticket {
         };
         if let Ok(runtime) = tokio::runtime::Handle::try_current() {
             runtime.spawn(async move {
+                // The call before ended either way: its turn is over.
                 let _ = before.await;
                 drop(done);
             });

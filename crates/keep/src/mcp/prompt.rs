@@ -66,6 +66,7 @@ pub fn get(
         .list(&filter, ListOrder::Updated, Some(RECENT))
         .map_err(internal)?;
     let mut text = String::new();
+    // Writing to a String cannot fail.
     let _ = writeln!(text, "Take a moment to reflect before moving on.\n");
     let _ = writeln!(text, "## Current intentions ('{now_id}')\n\n{now}");
     let _ = writeln!(text, "## Most recent notes\n");

@@ -43,6 +43,7 @@ impl Runner {
         match &effect {
             Effect::Search { query, mode, .. } if query.has_text() && query.id.is_none() => {
                 if *mode != SearchMode::Keyword {
+                    // A worker gone means the browser is closing: there is no one to search for.
                     let _ = self.semantic.send(effect.clone());
                 }
                 if *mode != SearchMode::Meaning {
@@ -64,6 +65,7 @@ fn work(open: &Opener, rx: Receiver<Effect>, msgs: &Sender<Msg>, semantic: bool)
         Ok(k) if semantic => k.for_many_queries(),
         Ok(k) => k,
         Err(e) => {
+            // The browser closed before the store could be opened.
             let _ = msgs.send(Msg::Failed(format!("cannot open the store: {e}")));
             return;
         }
@@ -71,6 +73,7 @@ fn work(open: &Opener, rx: Receiver<Effect>, msgs: &Sender<Msg>, semantic: bool)
     let mut last_version = keeper.data_version().unwrap_or(0);
     let worker = usize::from(semantic);
     while let Ok(first) = rx.recv() {
+        // The browser closed: the loop ends at the next receive.
         let _ = msgs.send(Msg::Busy { worker, busy: true });
         for effect in coalesce(first, &rx) {
             let msg = if semantic {
@@ -84,6 +87,7 @@ fn work(open: &Opener, rx: Receiver<Effect>, msgs: &Sender<Msg>, semantic: bool)
                 return;
             }
         }
+        // The browser closed: the loop ends at the next receive.
         let _ = msgs.send(Msg::Busy {
             worker,
             busy: false,
@@ -505,6 +509,7 @@ fn export(keeper: &Keeper, ids: &[String], path: &str) -> Result<String> {
         Ok(n) => Ok(format!("exported {n} note(s) to {path}")),
         Err(e) => {
             drop(out);
+            // The export failed: its error is shown; a partial file that cannot be removed stays visible.
             let _ = std::fs::remove_file(path);
             Err(e)
         }

@@ -306,7 +306,13 @@ impl State {
             && let Some(tx) = self.tx.clone()
         {
             let config = notify::Config::default().with_poll_interval(POLL_INTERVAL);
-            self.poll = PollWatcher::new(tx, config).ok();
+            match PollWatcher::new(tx, config) {
+                Ok(poll) => self.poll = Some(poll),
+                Err(e) => on_event(WatchEvent::Message(format!(
+                    "{}: cannot poll either ({e}); changes there are not seen",
+                    w.dir
+                ))),
+            }
         }
         if let Some(poll) = self.poll.as_mut()
             && let Err(e) = poll.watch(path, mode)

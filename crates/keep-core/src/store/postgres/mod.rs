@@ -261,6 +261,7 @@ impl PgStore {
             announce_sql()
         );
         if let Err(e) = db.with_client(|c| c.batch_execute(&begin)) {
+            // The connection is lost or the transaction never began: the error that matters is returned.
             let _ = db.batch("ROLLBACK");
             return Err(self.lost(e));
         }
@@ -286,11 +287,13 @@ impl PgStore {
                 return Ok(None);
             }
             Err(e) => {
+                // The connection is lost or the transaction never began: the error that matters is returned.
                 let _ = db.batch("ROLLBACK");
                 return Err(self.lost(e));
             }
         }
         if let Err(e) = db.batch(&announce_sql()) {
+            // The connection is lost or the transaction never began: the error that matters is returned.
             let _ = db.batch("ROLLBACK");
             return Err(self.lost(e));
         }
@@ -445,10 +448,12 @@ pub fn listen_for_changes(
         });
         let mut client = match connected {
             Ok(client) => {
+                // The opener gave up waiting; the connection still serves whoever asks next.
                 let _ = ready.send(Ok(()));
                 client
             }
             Err(e) => {
+                // The opener gave up waiting; nobody is left to tell.
                 let _ = ready.send(Err(Error::from(e)));
                 return;
             }

@@ -16,15 +16,7 @@ impl PgDb<'_> {
         version: i64,
         detail: &str,
     ) -> Result<()> {
-        self.append_operation(&Operation {
-            seq: 0,
-            at,
-            agent: self.agent.to_string(),
-            op: op.into(),
-            note: note.into(),
-            version,
-            detail: detail.into(),
-        })
+        self.append_operation(&Operation::by(&self.agent, at, op, note, version, detail))
     }
 
     /// Who the writes of this handle are logged as.

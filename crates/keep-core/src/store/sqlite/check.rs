@@ -233,6 +233,7 @@ impl SqliteStore {
         let mut report = match result {
             Ok(report) => report,
             Err(e) => {
+                // A half-made copy left behind is only disk space; the store is untouched.
                 std::fs::remove_dir_all(&fresh_dir).ok();
                 return Err(e);
             }
@@ -287,6 +288,7 @@ impl SqliteStore {
         match copied {
             Ok(()) => conn.execute_batch("COMMIT")?,
             Err(e) => {
+                // The copy failed: its error is returned, and the fresh file is thrown away.
                 conn.execute_batch("ROLLBACK").ok();
                 return Err(e);
             }
@@ -329,6 +331,7 @@ impl SqliteStore {
             }
         }
         rename(&fresh_dir.join(DB_FILE), &self.path)?;
+        // The old file is kept beside the store; an empty scratch folder left behind harms nothing.
         std::fs::remove_dir_all(fresh_dir).ok();
         *self = SqliteStore::open(self.path.parent().unwrap_or(Path::new(".")))?;
         Ok(aside)

@@ -25,6 +25,7 @@ impl crate::store::plain::PlainQueries for SqliteDb<'_> {
     fn bytes(&self) -> Result<i64> {
         let pages: i64 = self.conn.query_row("PRAGMA page_count", [], |r| r.get(0))?;
         let size: i64 = self.conn.query_row("PRAGMA page_size", [], |r| r.get(0))?;
+        // A store in memory has no file: its size is its pages alone.
         let file: Option<String> = self
             .conn
             .query_row("PRAGMA database_list", [], |r| r.get(2))

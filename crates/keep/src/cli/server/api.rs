@@ -463,6 +463,7 @@ fn run(warm: &Arc<Warm>, args: Vec<String>) -> Ran {
         keeper.set_agent(API_AGENT);
     }
     let ended = dispatch(&mut ctx, cli.command);
+    // The answer's own status is returned below; a client gone cannot read it anyway.
     ctx.out.flush().ok();
     if let Some(keeper) = ctx.into_keeper() {
         lent.put_back(keeper);

@@ -57,6 +57,7 @@ pub struct SocketGuard(PathBuf);
 
 impl Drop for SocketGuard {
     fn drop(&mut self) {
+        // The socket file may already be gone: either way it is.
         std::fs::remove_file(&self.0).ok();
     }
 }
@@ -131,6 +132,7 @@ fn answer(mut stream: UnixStream, warm: &Warm, clock: Option<&str>) {
             return;
         }
     };
+    // The client hung up; the server serves the next one.
     reply.ok();
 }
 
@@ -139,10 +141,12 @@ fn run_command(mut stream: UnixStream, warm: &Warm, run: Run) {
     let mut lent = match in_folder(&run.cwd).and_then(|()| warm.lend().ok()) {
         Some(lent) => lent,
         None => {
+            // The client hung up; it runs the command itself either way.
             wire::write_frame(&mut stream, Kind::Declined, &[]).ok();
             return;
         }
     };
+    // A socket that keeps a timeout still answers; the client waits.
     stream.set_read_timeout(None).ok();
     if wire::write_frame(&mut stream, Kind::Accepted, &[]).is_err() {
         return;
@@ -197,6 +201,7 @@ fn run_command(mut stream: UnixStream, warm: &Warm, run: Run) {
     warm.sessions.answered_command();
     if flushed.is_ok() {
         let mut socket = socket.lock().unwrap_or_else(PoisonError::into_inner);
+        // The client hung up after its output: nothing is lost.
         wire::write_json(&mut *socket, Kind::Done, &Done { code }).ok();
     }
 }

@@ -55,6 +55,7 @@ impl ToolDef for Get {
         let similar = match args.similar {
             Some(n) => {
                 let n = limit(Some(n), n, SIMILAR_MAX)?;
+                // Notes still waiting for vectors are only missed, not wrong; the search goes on.
                 let _ = keeper.embed_before_search();
                 let mut result = keeper.similar(&target.id, n)?;
                 ctx.retain_hits(&mut result);
