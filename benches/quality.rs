@@ -17,6 +17,11 @@
 //! With `KEEP_QUALITY_POSTGRES=URL` (a PostgreSQL server, as
 //! `./scripts/pg.sh start DIR` prints) each store is copied, vectors
 //! included, into a database of that server and asked there.
+//! With `KEEP_QUALITY_IMPORTANCE=1` every fifth document of each store is
+//! put with importance 5 and the one after it with importance 1, whatever
+//! the queries (stores named `quality-*-importance`); every run prints
+//! keep's R@5 for the queries of those two groups and of the rest, so two
+//! runs, with and without, show what importance moves.
 //! Needs the model from ./scripts/setup.sh --models-only.
 
 use std::collections::HashMap;
@@ -38,6 +43,44 @@ const SMALL_SIZE: usize = 30;
 const LARGE_QUERIES: usize = 500;
 /// Ranks beyond this count as not found.
 const DEPTH: usize = 50;
+/// With `KEEP_QUALITY_IMPORTANCE`, one document in this many is raised
+/// (importance 5) and the next lowered (importance 1).
+const IMPORTANCE_EVERY: usize = 5;
+
+/// Whether the stores are put with importance.
+fn with_importance() -> bool {
+    std::env::var_os("KEEP_QUALITY_IMPORTANCE").is_some_and(|v| v == "1")
+}
+
+/// The importance group of the `i`-th document of a store: 0 raised, 1
+/// lowered, 2 neither.
+fn importance_group(i: usize) -> usize {
+    (i % IMPORTANCE_EVERY).min(2)
+}
+
+/// The importance the `i`-th document of a store is put with.
+fn importance_of(i: usize) -> Option<u8> {
+    if !with_importance() {
+        return None;
+    }
+    match importance_group(i) {
+        0 => Some(5),
+        1 => Some(1),
+        _ => None,
+    }
+}
+
+const GROUPS: [&str; 3] = ["raised (5)", "lowered (1)", "neither"];
+
+/// keep's score for the queries of each importance group, per query form.
+static BY_GROUP: std::sync::Mutex<[[Score; 3]; 2]> = std::sync::Mutex::new(
+    [[Score {
+        queries: 0,
+        at1: 0,
+        at5: 0,
+        rr: 0.0,
+    }; 3]; 2],
+);
 
 /// One labelled pair: a query and the document it should find.
 struct Row {
@@ -218,6 +261,7 @@ fn ask(
                 rank_of(plain_fusion(&lists.keyword, &lists.vector), &row.id),
                 rank_of(keep.hits.iter().map(|h| &h.note.id), &row.id),
             ];
+            BY_GROUP.lock().unwrap()[form][importance_group(i)].add(ranks[3]);
             for (score, rank) in table.iter_mut().zip(ranks) {
                 score.add(rank);
             }
@@ -238,9 +282,10 @@ fn open_store(config: &Config, paths: &ModelPaths, dir: &Path, rows: &[&Row]) ->
             OnnxEmbedder::load(paths, LoadFor::ManyQueries).expect("load model"),
         ));
     if !reused {
-        for row in rows {
+        for (i, row) in rows.iter().enumerate() {
             let opts = PutOptions {
                 id: Some(row.id.clone()),
+                importance: importance_of(i),
                 ..PutOptions::default()
             };
             keeper.put_text(&row.document, "inline", opts).expect("put");
@@ -295,7 +340,10 @@ fn on_postgres(
 
 /// A store's folder: kept under `KEEP_BENCH_STORES`, else temporary.
 fn store_dir(kept: Option<&Path>, name: &str, temp: &tempfile::TempDir) -> PathBuf {
-    let dir = kept.unwrap_or(temp.path()).join(format!("quality-{name}"));
+    let suffix = if with_importance() { "-importance" } else { "" };
+    let dir = kept
+        .unwrap_or(temp.path())
+        .join(format!("quality-{name}{suffix}"));
     std::fs::create_dir_all(&dir).expect("store dir");
     dir
 }
@@ -306,8 +354,8 @@ static RIGHT_IN_FIVE: AtomicUsize = AtomicUsize::new(0);
 static RIGHT_BUT_WEAK: AtomicUsize = AtomicUsize::new(0);
 
 fn print_table(regime: &str, forms: &[Table; 2]) {
-    for (form, table) in forms.iter().enumerate() {
-        let form = if form == 0 { "as written" } else { "as asked" };
+    for (index, table) in forms.iter().enumerate() {
+        let form = if index == 0 { "as written" } else { "as asked" };
         println!(
             "\n{regime}, queries {form} ({} queries)\n  method              R@1    R@5    MRR",
             table[0].queries
@@ -319,6 +367,17 @@ fn print_table(regime: &str, forms: &[Table; 2]) {
         println!(
             "  keep R@5 - best other: {:+.3}",
             table[3].r5() - best_single
+        );
+        let groups = std::mem::take(&mut BY_GROUP.lock().unwrap()[index]);
+        let cells: Vec<String> = GROUPS
+            .iter()
+            .zip(&groups)
+            .map(|(name, s)| format!("{name} {:.3} ({})", s.r5(), s.queries))
+            .collect();
+        println!(
+            "  keep R@5 by importance group{}: {}",
+            if with_importance() { "" } else { " (none set)" },
+            cells.join(", ")
         );
     }
     println!(

@@ -8,7 +8,7 @@ use std::time::{Duration, UNIX_EPOCH};
 
 use super::Keeper;
 use crate::error::Result;
-use crate::store::Lease;
+use crate::store::{Lease, Shared};
 
 /// The lease a folder watcher holds.
 pub const WATCH_LEASE: &str = "watch";

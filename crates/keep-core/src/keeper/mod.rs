@@ -27,7 +27,7 @@ use crate::embed::{Embedder, LoadFor};
 use crate::error::Result;
 use crate::model::{Clock, Timestamp};
 use crate::settings::Settings;
-use crate::store::Store;
+use crate::store::{Shared, Store};
 
 pub use crate::store::census::{AgentActivity, Census, KeyCount};
 pub use crate::store::operations::{Operation, OperationFilter};

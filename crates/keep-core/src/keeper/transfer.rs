@@ -17,7 +17,7 @@ use crate::error::{Error, Result};
 use crate::model::time::Timestamp;
 use crate::model::{self, Note, Part, Tags, Version};
 use crate::store::operations::{Operation, OperationFilter};
-use crate::store::{Db, NoteRid, VecRow, VectorSpace};
+use crate::store::{Db, NoteRid, Shared, VecRow, VectorSpace};
 
 const FORMAT: &str = "keep-export";
 /// 2 added ratings, 3 the operations log; older files still import.

@@ -17,7 +17,7 @@ use super::{Failure, IngestOptions, Keeper, Target};
 use crate::error::{Error, Result};
 use crate::ingest::walk::{self, WalkOptions};
 use crate::model::{self, Note, file_id, keys};
-use crate::store::WatchedDir;
+use crate::store::{Shared, WatchedDir};
 
 /// What one pass over a folder changed.
 #[derive(Debug, Clone, Default, Serialize, schemars::JsonSchema)]

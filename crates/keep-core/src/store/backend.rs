@@ -7,7 +7,7 @@ use std::collections::{HashMap, HashSet};
 use super::plan::KeywordPlan;
 use super::postgres::PgDb;
 use super::sqlite::SqliteDb;
-use super::types::{FtsHit, Lease, SubHit, WatchedDir};
+use super::types::{FtsHit, SubHit};
 use super::vectors::{PendingText, VecRow, VectorSpace};
 use super::{Handle, NoteRid, PartRid, VersionRid};
 use crate::error::Result;
@@ -19,8 +19,9 @@ use crate::model::{ListOrder, Note, NoteFilter, Part, Rating, Tags, Version};
 /// for a `Handle` by calling the database it holds.
 macro_rules! backend {
     ($($(#[$doc:meta])* fn $name:ident(&self $(, $arg:ident: $ty:ty)*) -> $ret:ty;)*) => {
-        /// One transaction's (or one read's) view of a store.
-        pub trait Backend {
+        /// One transaction's (or one read's) view of a store; what every
+        /// database answers alike comes with it (`Shared`, over `Sql`).
+        pub trait Backend: super::plain::Sql {
             $($(#[$doc])* fn $name(&self $(, $arg: $ty)*) -> $ret;)*
         }
 
@@ -178,11 +179,6 @@ backend! {
     fn log_operation(&self, at: Timestamp, op: &str, note: &str, version: i64, detail: &str) -> Result<()>;
     /// Who this handle's writes are by.
     fn agent(&self) -> String;
-    /// Appends an entry as it was logged elsewhere (by its agent, at its
-    /// time), for an import.
-    fn append_operation(&self, entry: &super::operations::Operation) -> Result<()>;
-    /// Entries of the operations log, newest first.
-    fn operations(&self, filter: &super::operations::OperationFilter) -> Result<Vec<super::operations::Operation>>;
     /// The space of the vectors kept beside the store's while it changes
     /// embedding model, if it is changing.
     fn next_vector_space(&self) -> Result<Option<VectorSpace>>;
@@ -245,19 +241,6 @@ backend! {
     fn insert_version(&self, rid: NoteRid, seq: i64, version: &Version) -> Result<()>;
     fn delete_version(&self, rid: NoteRid, seq: i64) -> Result<()>;
     // watch
-    fn add_watch(&self, w: &WatchedDir, now: i64) -> Result<()>;
-    /// Removes a registration; true when there was one.
-    fn remove_watch(&self, dir: &str) -> Result<bool>;
-    fn watches(&self) -> Result<Vec<WatchedDir>>;
-    fn lease(&self, name: &str) -> Result<Option<Lease>>;
-    /// Takes or renews lease `name` for `holder` unless someone else holds
-    /// it unexpired. True when `holder` holds it now.
-    fn take_lease(&self, name: &str, holder: &str, pid: i64, now: i64, expires: i64) -> Result<bool>;
-    fn release_lease(&self, name: &str, holder: &str) -> Result<()>;
-    /// The size and modification time last seen for a file id.
-    fn file_state(&self, id: &str) -> Result<Option<(i64, i64)>>;
-    fn set_file_state(&self, id: &str, size: i64, mtime: i64) -> Result<()>;
-    fn forget_file_state(&self, id: &str) -> Result<()>;
     /// Ids of notes whose id starts with `prefix` (a folder's file:// URI
     /// plus '/').
     fn ids_with_prefix(&self, prefix: &str) -> Result<Vec<String>>;

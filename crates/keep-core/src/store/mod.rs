@@ -14,6 +14,7 @@ mod order;
 mod plain;
 pub(crate) mod plan;
 mod postgres;
+mod shared;
 mod sqlite;
 mod types;
 mod vectors;
@@ -24,10 +25,12 @@ use std::path::Path;
 use crate::error::Result;
 
 pub use backend::Backend;
+pub use plain::{Cell, Sql};
 pub use postgres::{
     PgDb, PgStore, is_database_url, listen_for_changes, on_blocking_thread, pgpass_password,
     shown_url,
 };
+pub use shared::Shared;
 pub use sqlite::{SqliteDb, SqliteStore, check_file};
 pub use types::{Health, Lease, WatchedDir};
 pub use vectors::{PendingText, VecKind, VecRow, VectorSpace, to_bytes as vector_bytes};
@@ -94,6 +97,20 @@ impl<'c> Deref for Handle<'c> {
             Handle::Sqlite(db) => db,
             Handle::Postgres(db) => db,
         }
+    }
+}
+
+impl Sql for Handle<'_> {
+    fn execute(&self, sql: &str, params: &[Cell]) -> Result<u64> {
+        (**self).execute(sql, params)
+    }
+
+    fn query(&self, sql: &str, params: &[Cell]) -> Result<Vec<Vec<Cell>>> {
+        (**self).query(sql, params)
+    }
+
+    fn bytes(&self) -> Result<i64> {
+        (**self).bytes()
     }
 }
 

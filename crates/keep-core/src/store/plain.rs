@@ -1,16 +1,147 @@
-//! The few plain statements each backend runs for queries written once
-//! for every database: no parameters, rows of simple values.
+//! Plain SQL, the same text for every database: a statement with
+//! placeholders `?1`, `?2`, ... and values of a few simple kinds, rows
+//! read back as the same kinds. Each backend runs it (`Sql`); the
+//! queries written once for every database (`shared`, `census`, the rows
+//! waiting for a vector) are built on it.
 
-use crate::error::Result;
+use crate::error::{Error, Result};
 
-/// Plain statements a backend runs for the queries written once for
-/// every database (a census, the rows waiting for a vector).
-pub(crate) trait PlainQueries {
-    /// The one integer `sql` selects.
-    fn count(&self, sql: &str) -> Result<i64>;
-    /// (text, integer, integer) rows of `sql`.
-    fn rows3(&self, sql: &str) -> Result<Vec<(String, i64, i64)>>;
-    /// (integer, text) rows of `sql`.
-    fn key_texts(&self, sql: &str) -> Result<Vec<(i64, String)>>;
+/// A value bound to a statement or read from a row.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Cell {
+    Null,
+    Int(i64),
+    Real(f64),
+    Text(String),
+    Bool(bool),
+}
+
+impl Cell {
+    pub fn int(&self) -> Result<i64> {
+        match self {
+            Cell::Int(i) => Ok(*i),
+            Cell::Bool(b) => Ok(i64::from(*b)),
+            other => Err(unexpected("an integer", other)),
+        }
+    }
+
+    pub fn text(&self) -> Result<String> {
+        match self {
+            Cell::Text(t) => Ok(t.clone()),
+            other => Err(unexpected("text", other)),
+        }
+    }
+
+    /// A truth value: a boolean, or an integer as SQLite keeps one.
+    pub fn bool(&self) -> Result<bool> {
+        match self {
+            Cell::Bool(b) => Ok(*b),
+            Cell::Int(i) => Ok(*i != 0),
+            other => Err(unexpected("a truth value", other)),
+        }
+    }
+}
+
+impl From<i64> for Cell {
+    fn from(i: i64) -> Self {
+        Cell::Int(i)
+    }
+}
+
+impl From<bool> for Cell {
+    fn from(b: bool) -> Self {
+        Cell::Bool(b)
+    }
+}
+
+impl From<&str> for Cell {
+    fn from(t: &str) -> Self {
+        Cell::Text(t.to_string())
+    }
+}
+
+impl From<String> for Cell {
+    fn from(t: String) -> Self {
+        Cell::Text(t)
+    }
+}
+
+fn unexpected(wanted: &str, found: &Cell) -> Error {
+    Error::invalid(format!(
+        "the store answered {found:?} where {wanted} was expected"
+    ))
+}
+
+/// What a backend runs for the queries written once for every database.
+pub trait Sql {
+    /// Runs `sql` with `params`; how many rows it changed.
+    fn execute(&self, sql: &str, params: &[Cell]) -> Result<u64>;
+    /// The rows of `sql` with `params`, each as its cells.
+    fn query(&self, sql: &str, params: &[Cell]) -> Result<Vec<Vec<Cell>>>;
+    /// The store's size on disk.
     fn bytes(&self) -> Result<i64>;
+}
+
+/// Plain reads made of `Sql`: no parameters, rows of simple values.
+pub(crate) trait PlainQueries: Sql {
+    /// The one integer `sql` selects.
+    fn count(&self, sql: &str) -> Result<i64> {
+        match self.query(sql, &[])?.first().and_then(|r| r.first()) {
+            Some(cell) => cell.int(),
+            None => Ok(0),
+        }
+    }
+
+    /// (text, integer, integer) rows of `sql`.
+    fn rows3(&self, sql: &str) -> Result<Vec<(String, i64, i64)>> {
+        self.query(sql, &[])?
+            .iter()
+            .map(|r| Ok((r[0].text()?, r[1].int()?, r[2].int()?)))
+            .collect()
+    }
+
+    /// (integer, text) rows of `sql`.
+    fn key_texts(&self, sql: &str) -> Result<Vec<(i64, String)>> {
+        self.query(sql, &[])?
+            .iter()
+            .map(|r| Ok((r[0].int()?, r[1].text()?)))
+            .collect()
+    }
+}
+
+impl<T: Sql + ?Sized> PlainQueries for T {}
+
+/// `sql` with PostgreSQL's placeholders: `?N` becomes `$N`.
+pub(super) fn numbered_dollars(sql: &str) -> String {
+    let mut out = String::with_capacity(sql.len());
+    let mut chars = sql.chars().peekable();
+    while let Some(c) = chars.next() {
+        if c == '?' && chars.peek().is_some_and(char::is_ascii_digit) {
+            out.push('$');
+        } else {
+            out.push(c);
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn placeholders_are_renumbered_for_postgres() {
+        assert_eq!(
+            numbered_dollars("SELECT a FROM t WHERE b = ?1 AND c = ?12 AND d = '?'"),
+            "SELECT a FROM t WHERE b = $1 AND c = $12 AND d = '?'"
+        );
+    }
+
+    #[test]
+    fn cells_read_as_what_they_hold() {
+        assert!(Cell::Int(1).bool().unwrap());
+        assert_eq!(Cell::Bool(false).int().unwrap(), 0);
+        assert!(Cell::Null.text().is_err());
+        assert!(Cell::Text("x".into()).int().is_err());
+    }
 }

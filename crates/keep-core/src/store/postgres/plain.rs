@@ -1,28 +1,58 @@
-//! The plain statements of the queries written once for every database,
-//! run on PostgreSQL.
+//! Plain SQL (`store::plain`) run on PostgreSQL.
+
+use postgres::Row;
+use postgres::types::{ToSql, Type};
 
 use super::PgDb;
-use crate::error::Result;
+use crate::error::{Error, Result};
+use crate::store::plain::{Cell, Sql, numbered_dollars};
 
-impl crate::store::plain::PlainQueries for PgDb<'_> {
-    fn count(&self, sql: &str) -> Result<i64> {
-        Ok(self.one(sql, &[])?.get(0))
+fn param(cell: &Cell) -> Box<dyn ToSql + Sync> {
+    match cell {
+        Cell::Null => Box::new(Option::<String>::None),
+        Cell::Int(i) => Box::new(*i),
+        Cell::Real(r) => Box::new(*r),
+        Cell::Text(t) => Box::new(t.clone()),
+        Cell::Bool(b) => Box::new(*b),
+    }
+}
+
+/// Column `i` of `row` as a cell, by the column's type.
+fn cell(row: &Row, i: usize) -> Result<Cell> {
+    let ty = row.columns()[i].type_();
+    let cell = match *ty {
+        Type::INT8 => row.get::<_, Option<i64>>(i).map(Cell::Int),
+        Type::INT4 => row.get::<_, Option<i32>>(i).map(|v| Cell::Int(v.into())),
+        Type::INT2 => row.get::<_, Option<i16>>(i).map(|v| Cell::Int(v.into())),
+        Type::FLOAT8 => row.get::<_, Option<f64>>(i).map(Cell::Real),
+        Type::FLOAT4 => row.get::<_, Option<f32>>(i).map(|v| Cell::Real(v.into())),
+        Type::BOOL => row.get::<_, Option<bool>>(i).map(Cell::Bool),
+        Type::TEXT | Type::VARCHAR | Type::NAME | Type::BPCHAR => {
+            row.get::<_, Option<String>>(i).map(Cell::Text)
+        }
+        _ => {
+            return Err(Error::invalid(format!(
+                "a column of type {ty} cannot be read as plain SQL"
+            )));
+        }
+    };
+    Ok(cell.unwrap_or(Cell::Null))
+}
+
+impl Sql for PgDb<'_> {
+    fn execute(&self, sql: &str, params: &[Cell]) -> Result<u64> {
+        let values: Vec<Box<dyn ToSql + Sync>> = params.iter().map(param).collect();
+        let refs: Vec<&(dyn ToSql + Sync)> = values.iter().map(|v| v.as_ref()).collect();
+        self.exec(&numbered_dollars(sql), &refs)
     }
 
-    fn rows3(&self, sql: &str) -> Result<Vec<(String, i64, i64)>> {
-        Ok(self
-            .rows(sql, &[])?
-            .into_iter()
-            .map(|r| (r.get(0), r.get(1), r.get(2)))
-            .collect())
-    }
-
-    fn key_texts(&self, sql: &str) -> Result<Vec<(i64, String)>> {
-        Ok(self
-            .rows(sql, &[])?
-            .into_iter()
-            .map(|r| (r.get(0), r.get(1)))
-            .collect())
+    fn query(&self, sql: &str, params: &[Cell]) -> Result<Vec<Vec<Cell>>> {
+        let values: Vec<Box<dyn ToSql + Sync>> = params.iter().map(param).collect();
+        let refs: Vec<&(dyn ToSql + Sync)> = values.iter().map(|v| v.as_ref()).collect();
+        self.rows(&numbered_dollars(sql), &refs)?
+            .iter()
+            .map(|row| (0..row.len()).map(|i| cell(row, i)).collect())
+            .collect()
     }
 
     fn bytes(&self) -> Result<i64> {

@@ -11,7 +11,6 @@ use crate::error::Result;
 use crate::model::time::Timestamp;
 use crate::model::{ListOrder, Note, NoteFilter, Part, Rating, Tags, Version, keys};
 use crate::store::plan::tags_index_text;
-use crate::store::types::{Lease, WatchedDir};
 use crate::store::{NoteRid, PartRid, VersionRid};
 
 /// Columns of a note row plus its tags as parallel arrays of keys and
@@ -594,105 +593,7 @@ impl PgDb<'_> {
         Ok(rows.iter().map(note_from_row).collect())
     }
 
-    // Watching.
-
-    pub fn add_watch(&self, w: &WatchedDir, now: i64) -> Result<()> {
-        let excludes = serde_json::to_string(&w.excludes).expect("strings serialise");
-        self.exec(
-            "INSERT INTO watches (dir, recursive, excludes, added) VALUES ($1, $2, $3, $4)
-             ON CONFLICT (dir) DO UPDATE SET recursive = $2, excludes = $3",
-            &[&w.dir, &w.recursive, &excludes, &now],
-        )?;
-        Ok(())
-    }
-
-    pub fn remove_watch(&self, dir: &str) -> Result<bool> {
-        Ok(self.exec("DELETE FROM watches WHERE dir = $1", &[&dir])? > 0)
-    }
-
-    pub fn watches(&self) -> Result<Vec<WatchedDir>> {
-        Ok(self
-            .rows(
-                "SELECT dir, recursive, excludes FROM watches ORDER BY dir",
-                &[],
-            )?
-            .iter()
-            .map(|r| {
-                let excludes: String = r.get(2);
-                WatchedDir {
-                    dir: r.get(0),
-                    recursive: r.get(1),
-                    excludes: serde_json::from_str(&excludes).unwrap_or_default(),
-                }
-            })
-            .collect())
-    }
-
-    pub fn lease(&self, name: &str) -> Result<Option<Lease>> {
-        Ok(self
-            .row(
-                "SELECT holder, pid, since, expires FROM leases WHERE name = $1",
-                &[&name],
-            )?
-            .map(|r| Lease {
-                holder: r.get(0),
-                pid: r.get(1),
-                since: r.get(2),
-                expires: r.get(3),
-            }))
-    }
-
-    pub fn take_lease(
-        &self,
-        name: &str,
-        holder: &str,
-        pid: i64,
-        now: i64,
-        expires: i64,
-    ) -> Result<bool> {
-        if let Some(current) = self.lease(name)?
-            && current.holder != holder
-            && current.expires > now
-        {
-            return Ok(false);
-        }
-        self.exec(
-            "INSERT INTO leases (name, holder, pid, since, expires) VALUES ($1, $2, $3, $4, $5)
-             ON CONFLICT (name) DO UPDATE SET
-               since = CASE WHEN leases.holder = $2 THEN leases.since ELSE $4 END,
-               holder = $2, pid = $3, expires = $5",
-            &[&name, &holder, &pid, &now, &expires],
-        )?;
-        Ok(true)
-    }
-
-    pub fn release_lease(&self, name: &str, holder: &str) -> Result<()> {
-        self.exec(
-            "DELETE FROM leases WHERE name = $1 AND holder = $2",
-            &[&name, &holder],
-        )?;
-        Ok(())
-    }
-
-    pub fn file_state(&self, id: &str) -> Result<Option<(i64, i64)>> {
-        Ok(self
-            .row("SELECT size, mtime FROM file_state WHERE id = $1", &[&id])?
-            .map(|r| (r.get(0), r.get(1))))
-    }
-
-    pub fn set_file_state(&self, id: &str, size: i64, mtime: i64) -> Result<()> {
-        self.exec(
-            "INSERT INTO file_state (id, size, mtime) VALUES ($1, $2, $3)
-             ON CONFLICT (id) DO UPDATE SET size = $2, mtime = $3",
-            &[&id, &size, &mtime],
-        )?;
-        Ok(())
-    }
-
-    pub fn forget_file_state(&self, id: &str) -> Result<()> {
-        self.exec("DELETE FROM file_state WHERE id = $1", &[&id])?;
-        Ok(())
-    }
+    // Watching (the rest is in `store::shared`).
 
     pub fn ids_with_prefix(&self, prefix: &str) -> Result<Vec<String>> {
         Ok(self

@@ -1,23 +1,46 @@
-//! The plain statements of the queries written once for every database,
-//! run on SQLite.
+//! Plain SQL (`store::plain`) run on SQLite.
+
+use rusqlite::params_from_iter;
+use rusqlite::types::{Value, ValueRef};
 
 use super::SqliteDb;
 use crate::error::Result;
+use crate::store::plain::{Cell, Sql};
 
-impl crate::store::plain::PlainQueries for SqliteDb<'_> {
-    fn count(&self, sql: &str) -> Result<i64> {
-        Ok(self.conn.query_row(sql, [], |r| r.get(0))?)
+fn value(cell: &Cell) -> Value {
+    match cell {
+        Cell::Null => Value::Null,
+        Cell::Int(i) => Value::Integer(*i),
+        Cell::Real(r) => Value::Real(*r),
+        Cell::Text(t) => Value::Text(t.clone()),
+        Cell::Bool(b) => Value::Integer(i64::from(*b)),
+    }
+}
+
+fn cell(value: ValueRef<'_>) -> Cell {
+    match value {
+        ValueRef::Null => Cell::Null,
+        ValueRef::Integer(i) => Cell::Int(i),
+        ValueRef::Real(r) => Cell::Real(r),
+        ValueRef::Text(t) | ValueRef::Blob(t) => Cell::Text(String::from_utf8_lossy(t).into()),
+    }
+}
+
+impl Sql for SqliteDb<'_> {
+    fn execute(&self, sql: &str, params: &[Cell]) -> Result<u64> {
+        let changed = self
+            .conn
+            .prepare_cached(sql)?
+            .execute(params_from_iter(params.iter().map(value)))?;
+        Ok(changed as u64)
     }
 
-    fn rows3(&self, sql: &str) -> Result<Vec<(String, i64, i64)>> {
-        let mut stmt = self.conn.prepare(sql)?;
-        let rows = stmt.query_map([], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)))?;
-        Ok(rows.collect::<rusqlite::Result<_>>()?)
-    }
-
-    fn key_texts(&self, sql: &str) -> Result<Vec<(i64, String)>> {
-        let mut stmt = self.conn.prepare(sql)?;
-        let rows = stmt.query_map([], |r| Ok((r.get(0)?, r.get(1)?)))?;
+    fn query(&self, sql: &str, params: &[Cell]) -> Result<Vec<Vec<Cell>>> {
+        let mut stmt = self.conn.prepare_cached(sql)?;
+        let columns = stmt.column_count();
+        let rows = stmt.query_map(params_from_iter(params.iter().map(value)), |r| {
+            (0..columns).map(|i| Ok(cell(r.get_ref(i)?))).collect()
+        })?;
         Ok(rows.collect::<rusqlite::Result<_>>()?)
     }
 

@@ -1,0 +1,177 @@
+//! Reads and writes written once for every database, in plain SQL
+//! (`plain::Sql`): the watched folders, the single-holder leases, the last
+//! seen state of watched files, and the operations log. A backend holds
+//! only what differs; these come with any store.
+
+use super::operations::{COLUMNS, FilterValue, INSERT, Operation, OperationFilter, filter_sql};
+use super::plain::{Cell, Sql};
+use super::types::{Lease, WatchedDir};
+use crate::error::Result;
+use crate::model::time::Timestamp;
+
+/// The queries every database answers alike.
+pub trait Shared: Sql {
+    fn add_watch(&self, w: &WatchedDir, now: i64) -> Result<()> {
+        let excludes = serde_json::to_string(&w.excludes).expect("strings serialise");
+        self.execute(
+            "INSERT INTO watches (dir, recursive, excludes, added) VALUES (?1, ?2, ?3, ?4)
+             ON CONFLICT (dir) DO UPDATE SET recursive = ?2, excludes = ?3",
+            &[
+                w.dir.as_str().into(),
+                w.recursive.into(),
+                excludes.into(),
+                now.into(),
+            ],
+        )?;
+        Ok(())
+    }
+
+    /// Removes a registration; true when there was one.
+    fn remove_watch(&self, dir: &str) -> Result<bool> {
+        Ok(self.execute("DELETE FROM watches WHERE dir = ?1", &[dir.into()])? > 0)
+    }
+
+    fn watches(&self) -> Result<Vec<WatchedDir>> {
+        self.query(
+            "SELECT dir, recursive, excludes FROM watches ORDER BY dir",
+            &[],
+        )?
+        .iter()
+        .map(|r| {
+            Ok(WatchedDir {
+                dir: r[0].text()?,
+                recursive: r[1].bool()?,
+                excludes: serde_json::from_str(&r[2].text()?).unwrap_or_default(),
+            })
+        })
+        .collect()
+    }
+
+    fn lease(&self, name: &str) -> Result<Option<Lease>> {
+        let rows = self.query(
+            "SELECT holder, pid, since, expires FROM leases WHERE name = ?1",
+            &[name.into()],
+        )?;
+        rows.first()
+            .map(|r| {
+                Ok(Lease {
+                    holder: r[0].text()?,
+                    pid: r[1].int()?,
+                    since: r[2].int()?,
+                    expires: r[3].int()?,
+                })
+            })
+            .transpose()
+    }
+
+    /// Takes or renews lease `name` for `holder` unless someone else holds
+    /// it unexpired. True when `holder` holds it now.
+    fn take_lease(
+        &self,
+        name: &str,
+        holder: &str,
+        pid: i64,
+        now: i64,
+        expires: i64,
+    ) -> Result<bool> {
+        if let Some(current) = self.lease(name)?
+            && current.holder != holder
+            && current.expires > now
+        {
+            return Ok(false);
+        }
+        self.execute(
+            "INSERT INTO leases (name, holder, pid, since, expires) VALUES (?1, ?2, ?3, ?4, ?5)
+             ON CONFLICT (name) DO UPDATE SET
+               since = CASE WHEN leases.holder = ?2 THEN leases.since ELSE ?4 END,
+               holder = ?2, pid = ?3, expires = ?5",
+            &[
+                name.into(),
+                holder.into(),
+                pid.into(),
+                now.into(),
+                expires.into(),
+            ],
+        )?;
+        Ok(true)
+    }
+
+    fn release_lease(&self, name: &str, holder: &str) -> Result<()> {
+        self.execute(
+            "DELETE FROM leases WHERE name = ?1 AND holder = ?2",
+            &[name.into(), holder.into()],
+        )?;
+        Ok(())
+    }
+
+    /// The size and modification time last seen for a file id.
+    fn file_state(&self, id: &str) -> Result<Option<(i64, i64)>> {
+        let rows = self.query(
+            "SELECT size, mtime FROM file_state WHERE id = ?1",
+            &[id.into()],
+        )?;
+        rows.first()
+            .map(|r| Ok((r[0].int()?, r[1].int()?)))
+            .transpose()
+    }
+
+    fn set_file_state(&self, id: &str, size: i64, mtime: i64) -> Result<()> {
+        self.execute(
+            "INSERT INTO file_state (id, size, mtime) VALUES (?1, ?2, ?3)
+             ON CONFLICT (id) DO UPDATE SET size = ?2, mtime = ?3",
+            &[id.into(), size.into(), mtime.into()],
+        )?;
+        Ok(())
+    }
+
+    fn forget_file_state(&self, id: &str) -> Result<()> {
+        self.execute("DELETE FROM file_state WHERE id = ?1", &[id.into()])?;
+        Ok(())
+    }
+
+    /// Appends an entry to the operations log as it is given (its agent,
+    /// its time): a write being logged, or one from an import.
+    fn append_operation(&self, entry: &Operation) -> Result<()> {
+        self.execute(
+            &format!("{INSERT} (?1, ?2, ?3, ?4, ?5, ?6)"),
+            &[
+                entry.at.millis().into(),
+                entry.agent.as_str().into(),
+                entry.op.as_str().into(),
+                entry.note.as_str().into(),
+                entry.version.into(),
+                entry.detail.as_str().into(),
+            ],
+        )?;
+        Ok(())
+    }
+
+    /// Entries of the operations log, newest first.
+    fn operations(&self, filter: &OperationFilter) -> Result<Vec<Operation>> {
+        let (sql, values) = filter_sql(filter, |n| format!("?{n}"));
+        debug_assert!(sql.contains(COLUMNS));
+        let params: Vec<Cell> = values
+            .into_iter()
+            .map(|v| match v {
+                FilterValue::Text(t) => Cell::Text(t),
+                FilterValue::Int(i) => Cell::Int(i),
+            })
+            .collect();
+        self.query(&sql, &params)?
+            .iter()
+            .map(|r| {
+                Ok(Operation {
+                    seq: r[0].int()?,
+                    at: Timestamp::from_millis(r[1].int()?),
+                    agent: r[2].text()?,
+                    op: r[3].text()?,
+                    note: r[4].text()?,
+                    version: r[5].int()?,
+                    detail: r[6].text()?,
+                })
+            })
+            .collect()
+    }
+}
+
+impl<T: Sql + ?Sized> Shared for T {}
