@@ -324,5 +324,68 @@ fn the_agents_guide_has_a_row_for_every_tool() {
             guide.contains(&format!("| `{name}` |")),
             "docs/agents.md has no row for the {name} tool"
         );
+        assert!(
+            examples(&guide).iter().any(|(tool, _)| tool == name),
+            "docs/agents.md has no example call of the {name} tool"
+        );
+    }
+}
+
+/// The example calls of the agents' guide: (tool, arguments).
+fn examples(guide: &str) -> Vec<(String, serde_json::Value)> {
+    let block = guide
+        .split("One call of each")
+        .nth(1)
+        .and_then(|rest| rest.split("```").nth(1))
+        .expect("the guide's block of example calls");
+    block
+        .lines()
+        .filter(|l| !l.trim().is_empty())
+        .map(|l| {
+            let (tool, args) = l.split_once(' ').expect("a tool and its arguments");
+            let args = serde_json::from_str(args.trim())
+                .unwrap_or_else(|e| panic!("example of {tool} is not JSON: {e}"));
+            (tool.to_string(), args)
+        })
+        .collect()
+}
+
+#[test]
+fn every_example_call_of_the_agents_guide_is_accepted() {
+    let env = Env::with_model();
+    env.ok(&[
+        "put",
+        "Notes could go in SQLite.",
+        "--id",
+        "decision/db-draft",
+    ]);
+    env.ok(&[
+        "put",
+        "We store notes in SQLite.",
+        "--id",
+        "decision/db",
+        "-t",
+        "draft=yes",
+    ]);
+    let guide = std::fs::read_to_string(crate::common::repo_root().join("docs/agents.md")).unwrap();
+    let calls = examples(&guide);
+    let mut lines = handshake();
+    for (i, (tool, args)) in calls.iter().enumerate() {
+        lines.push(request(
+            10 + i as u64,
+            "tools/call",
+            json!({"name": tool, "arguments": args}),
+        ));
+    }
+    let responses = exchange(&env, &lines);
+    for (i, (tool, args)) in calls.iter().enumerate() {
+        let answer = &responses[&(10 + i).to_string()][0];
+        assert!(answer.get("error").is_none(), "{tool} {args}: {answer}");
+        let result = &answer["result"];
+        let text = result["content"][0]["text"].as_str().unwrap_or("");
+        assert!(!text.contains("invalid arguments"), "{tool} {args}: {text}");
+        if tool != "put_file" {
+            assert_ne!(result["isError"], true, "{tool} {args}: {text}");
+        }
     }
 }
