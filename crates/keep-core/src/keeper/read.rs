@@ -10,6 +10,7 @@ use crate::model::{
     Version, keys, time,
 };
 use crate::store::Db;
+use crate::store::Shared;
 
 /// What `get` shows: one state of a note and its surroundings.
 #[derive(Debug, Clone)]

@@ -10,6 +10,7 @@ use crate::model::{NoteFilter, Rating, TagFilter, Tags, keys, time::Timestamp};
 use crate::recall::candidates;
 use crate::recall::fusion::roll_up;
 use crate::recall::weights::DUPLICATE_CANDIDATES;
+use crate::store::Shared;
 use crate::store::{NoteRid, VecRow};
 
 /// What `put` does with text that restates a note, or probably updates

@@ -75,13 +75,6 @@ backend! {
     /// Edge keys declared by `.tag/KEY` notes, with their inverse names.
     fn declared_edge_keys(&self) -> Result<Vec<(String, String)>>;
     // feedback
-    /// Adds one rating to note `rid` and returns its totals.
-    fn rate(&self, rid: NoteRid, useful: bool, at: Timestamp) -> Result<Rating>;
-    fn rating(&self, rid: NoteRid) -> Result<Option<Rating>>;
-    /// A note's ratings and when it was last rated.
-    fn rating_with_time(&self, rid: NoteRid) -> Result<Option<(Rating, Timestamp)>>;
-    /// Sets a note's ratings and when it was last rated (an import).
-    fn set_rating(&self, rid: NoteRid, rating: &Rating, at: Timestamp) -> Result<()>;
     /// Ratings of the rated notes among `rids`.
     fn feedback_among(&self, rids: &[NoteRid]) -> Result<HashMap<NoteRid, Rating>>;
     /// The notes among `rids` that another note supersedes.

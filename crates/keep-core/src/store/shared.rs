@@ -1,16 +1,82 @@
 //! Reads and writes written once for every database, in plain SQL
-//! (`plain::Sql`): the watched folders, the single-holder leases, the last
-//! seen state of watched files, and the operations log. A backend holds
-//! only what differs; these come with any store.
+//! (`plain::Sql`): the store's settings (`meta`), ratings, the watched
+//! folders, the single-holder leases, the last seen state of watched
+//! files, and the operations log. A backend holds only what differs;
+//! these come with any store.
 
+use super::NoteRid;
 use super::operations::{COLUMNS, FilterValue, INSERT, Operation, OperationFilter, filter_sql};
 use super::plain::{Cell, Sql};
 use super::types::{Lease, WatchedDir};
 use crate::error::Result;
+use crate::model::Rating;
 use crate::model::time::Timestamp;
 
 /// The queries every database answers alike.
 pub trait Shared: Sql {
+    /// One of the store's settings (its schema version, vector space...).
+    fn meta(&self, key: &str) -> Result<Option<String>> {
+        let rows = self.query("SELECT value FROM meta WHERE key = ?1", &[key.into()])?;
+        rows.first().map(|r| r[0].text()).transpose()
+    }
+
+    fn set_meta(&self, key: &str, value: &str) -> Result<()> {
+        self.execute(
+            "INSERT INTO meta (key, value) VALUES (?1, ?2)
+             ON CONFLICT (key) DO UPDATE SET value = excluded.value",
+            &[key.into(), value.into()],
+        )?;
+        Ok(())
+    }
+
+    /// Adds one rating to note `rid` and returns its totals.
+    fn rate(&self, rid: NoteRid, useful: bool, at: Timestamp) -> Result<Rating> {
+        let (u, w) = if useful { (1, 0) } else { (0, 1) };
+        self.execute(
+            "INSERT INTO feedback (note, useful, wrong, updated) VALUES (?1, ?2, ?3, ?4)
+             ON CONFLICT (note) DO UPDATE SET useful = feedback.useful + ?2,
+                 wrong = feedback.wrong + ?3, updated = ?4",
+            &[rid.0.into(), u.into(), w.into(), at.millis().into()],
+        )?;
+        Ok(self.rating(rid)?.unwrap_or_default())
+    }
+
+    fn rating(&self, rid: NoteRid) -> Result<Option<Rating>> {
+        Ok(self.rating_with_time(rid)?.map(|(rating, _)| rating))
+    }
+
+    /// A note's ratings and when it was last rated.
+    fn rating_with_time(&self, rid: NoteRid) -> Result<Option<(Rating, Timestamp)>> {
+        let rows = self.query(
+            "SELECT useful, wrong, updated FROM feedback WHERE note = ?1",
+            &[rid.0.into()],
+        )?;
+        rows.first()
+            .map(|r| {
+                let rating = Rating {
+                    useful: r[0].int()?,
+                    wrong: r[1].int()?,
+                };
+                Ok((rating, Timestamp::from_millis(r[2].int()?)))
+            })
+            .transpose()
+    }
+
+    /// Sets a note's ratings and when it was last rated (an import).
+    fn set_rating(&self, rid: NoteRid, rating: &Rating, at: Timestamp) -> Result<()> {
+        self.execute(
+            "INSERT INTO feedback (note, useful, wrong, updated) VALUES (?1, ?2, ?3, ?4)
+             ON CONFLICT (note) DO UPDATE SET useful = ?2, wrong = ?3, updated = ?4",
+            &[
+                rid.0.into(),
+                rating.useful.into(),
+                rating.wrong.into(),
+                at.millis().into(),
+            ],
+        )?;
+        Ok(())
+    }
+
     fn add_watch(&self, w: &WatchedDir, now: i64) -> Result<()> {
         let excludes = serde_json::to_string(&w.excludes).expect("strings serialise");
         self.execute(

@@ -672,21 +672,6 @@ impl PgDb<'_> {
         self.with_client(|c| c.execute(&statement, params))
     }
 
-    pub fn meta(&self, key: &str) -> Result<Option<String>> {
-        Ok(self
-            .row("SELECT value FROM meta WHERE key = $1", &[&key])?
-            .map(|r| r.get(0)))
-    }
-
-    pub fn set_meta(&self, key: &str, value: &str) -> Result<()> {
-        self.exec(
-            "INSERT INTO meta (key, value) VALUES ($1, $2)
-             ON CONFLICT (key) DO UPDATE SET value = excluded.value",
-            &[&key, &value],
-        )?;
-        Ok(())
-    }
-
     /// Changes whenever a write commits (this connection's included).
     pub fn data_version(&self) -> Result<i64> {
         Ok(self.one("SELECT last_value FROM keep_changes", &[])?.get(0))

@@ -394,60 +394,6 @@ impl PgDb<'_> {
 
     // Feedback.
 
-    pub fn rate(&self, rid: NoteRid, useful: bool, at: Timestamp) -> Result<Rating> {
-        let (u, w): (i64, i64) = if useful { (1, 0) } else { (0, 1) };
-        let row = self.one(
-            "INSERT INTO feedback (note, useful, wrong, updated) VALUES ($1, $2, $3, $4)
-             ON CONFLICT (note) DO UPDATE SET useful = feedback.useful + $2,
-                 wrong = feedback.wrong + $3, updated = $4
-             RETURNING useful, wrong",
-            &[&rid.0, &u, &w, &at.millis()],
-        )?;
-        Ok(Rating {
-            useful: row.get(0),
-            wrong: row.get(1),
-        })
-    }
-
-    pub fn rating_with_time(&self, rid: NoteRid) -> Result<Option<(Rating, Timestamp)>> {
-        Ok(self
-            .row(
-                "SELECT useful, wrong, updated FROM feedback WHERE note = $1",
-                &[&rid.0],
-            )?
-            .map(|r| {
-                (
-                    Rating {
-                        useful: r.get(0),
-                        wrong: r.get(1),
-                    },
-                    Timestamp::from_millis(r.get(2)),
-                )
-            }))
-    }
-
-    pub fn set_rating(&self, rid: NoteRid, rating: &Rating, at: Timestamp) -> Result<()> {
-        self.one(
-            "INSERT INTO feedback (note, useful, wrong, updated) VALUES ($1, $2, $3, $4)
-             ON CONFLICT (note) DO UPDATE SET useful = $2, wrong = $3, updated = $4
-             RETURNING note",
-            &[&rid.0, &rating.useful, &rating.wrong, &at.millis()],
-        )?;
-        Ok(())
-    }
-
-    pub fn rating(&self, rid: NoteRid) -> Result<Option<Rating>> {
-        Ok(self
-            .row(
-                "SELECT useful, wrong FROM feedback WHERE note = $1",
-                &[&rid.0],
-            )?
-            .map(|r| Rating {
-                useful: r.get(0),
-                wrong: r.get(1),
-            }))
-    }
-
     pub fn feedback_among(&self, rids: &[NoteRid]) -> Result<HashMap<NoteRid, Rating>> {
         if rids.is_empty() {
             return Ok(HashMap::new());

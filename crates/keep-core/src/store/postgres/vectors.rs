@@ -10,6 +10,7 @@ use super::PgDb;
 use super::filter::{Query, push_filter, with_params};
 use crate::error::Result;
 use crate::model::NoteFilter;
+use crate::store::Shared;
 use crate::store::vectors::{
     NEXT_DIMS_KEY, NEXT_MODEL_KEY, PendingText, VecKind, VecRow, VectorSpace, adopt_next_sql,
     clear_next_sql, count_where, forget_stale_next_sql, from_bytes, next_pending_condition,

@@ -1,13 +1,13 @@
-//! Feedback on notes (rated useful or wrong) and which notes another note
-//! supersedes: the facts recall weighs beyond text and time.
+//! Feedback among a set of notes (rated useful or wrong) and which of them
+//! another note supersedes, as SQLite binds a list; one note's ratings are
+//! in `store::shared`.
 
 use std::collections::{HashMap, HashSet};
 
-use rusqlite::{OptionalExtension, params};
+use rusqlite::params;
 
 use super::SqliteDb;
 use crate::error::Result;
-use crate::model::time::Timestamp;
 use crate::model::{Rating, keys};
 use crate::store::NoteRid;
 
@@ -16,59 +16,6 @@ fn json_rids(rids: &[NoteRid]) -> String {
 }
 
 impl SqliteDb<'_> {
-    /// Adds one rating to note `rid` and returns its totals.
-    pub fn rate(&self, rid: NoteRid, useful: bool, at: Timestamp) -> Result<Rating> {
-        let (u, w) = if useful { (1, 0) } else { (0, 1) };
-        self.conn
-            .prepare_cached(
-                "INSERT INTO feedback (note, useful, wrong, updated) VALUES (?1, ?2, ?3, ?4)
-                 ON CONFLICT(note) DO UPDATE SET useful = useful + ?2, wrong = wrong + ?3, updated = ?4",
-            )?
-            .execute(params![rid, u, w, at.millis()])?;
-        Ok(self.rating(rid)?.unwrap_or_default())
-    }
-
-    /// A note's ratings and when it was last rated.
-    pub fn rating_with_time(&self, rid: NoteRid) -> Result<Option<(Rating, Timestamp)>> {
-        Ok(self
-            .conn
-            .prepare_cached("SELECT useful, wrong, updated FROM feedback WHERE note = ?1")?
-            .query_row([rid], |r| {
-                Ok((
-                    Rating {
-                        useful: r.get(0)?,
-                        wrong: r.get(1)?,
-                    },
-                    Timestamp::from_millis(r.get(2)?),
-                ))
-            })
-            .optional()?)
-    }
-
-    /// Sets a note's ratings and when it was last rated (an import).
-    pub fn set_rating(&self, rid: NoteRid, rating: &Rating, at: Timestamp) -> Result<()> {
-        self.conn
-            .prepare_cached(
-                "INSERT INTO feedback (note, useful, wrong, updated) VALUES (?1, ?2, ?3, ?4)
-                 ON CONFLICT(note) DO UPDATE SET useful = ?2, wrong = ?3, updated = ?4",
-            )?
-            .execute(params![rid, rating.useful, rating.wrong, at.millis()])?;
-        Ok(())
-    }
-
-    pub fn rating(&self, rid: NoteRid) -> Result<Option<Rating>> {
-        Ok(self
-            .conn
-            .prepare_cached("SELECT useful, wrong FROM feedback WHERE note = ?1")?
-            .query_row([rid], |r| {
-                Ok(Rating {
-                    useful: r.get(0)?,
-                    wrong: r.get(1)?,
-                })
-            })
-            .optional()?)
-    }
-
     /// Ratings of the rated notes among `rids`.
     pub fn feedback_among(&self, rids: &[NoteRid]) -> Result<HashMap<NoteRid, Rating>> {
         if rids.is_empty() {

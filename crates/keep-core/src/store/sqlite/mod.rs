@@ -479,31 +479,13 @@ impl SqliteDb<'_> {
     pub fn build_vector_indexes(&self) -> Result<()> {
         Ok(())
     }
-
-    pub fn meta(&self, key: &str) -> Result<Option<String>> {
-        use rusqlite::OptionalExtension;
-        Ok(self
-            .conn
-            .prepare_cached("SELECT value FROM meta WHERE key = ?1")?
-            .query_row([key], |r| r.get(0))
-            .optional()?)
-    }
-
-    pub fn set_meta(&self, key: &str, value: &str) -> Result<()> {
-        self.conn.execute(
-            "INSERT INTO meta (key, value) VALUES (?1, ?2)
-             ON CONFLICT (key) DO UPDATE SET value = excluded.value",
-            [key, value],
-        )?;
-        Ok(())
-    }
 }
 
 #[cfg(test)]
 mod tests {
     use super::SqliteStore as Store;
     use super::*;
-    use crate::store::test_note;
+    use crate::store::{Shared, test_note};
 
     #[test]
     fn open_applies_migrations_and_loads_sqlite_vec() {

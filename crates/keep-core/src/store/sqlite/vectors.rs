@@ -13,6 +13,7 @@ use rusqlite::{OptionalExtension, params};
 
 use super::{SqliteDb, quant};
 use crate::error::Result;
+use crate::store::Shared;
 use crate::store::vectors::{
     NEXT_DIMS_KEY, NEXT_MODEL_KEY, PendingText, VecKind, VecRow, VectorSpace, adopt_next_sql,
     clear_next_sql, count_where, forget_stale_next_sql, from_bytes, next_pending_condition,
