@@ -41,7 +41,7 @@ impl Keeper {
             ..self.as_of_now(filter)
         };
         let db = self.store.db();
-        let newest = db.list_notes(&filter, ListOrder::Updated, Some(SCANNED))?;
+        let newest = db.list_notes_from(&filter, ListOrder::Updated, 0, Some(SCANNED))?;
         let mut seen: HashSet<(String, String)> = HashSet::new();
         let mut out = Vec::new();
         for note in newest.iter().filter(|n| written_as_text(&n.tags)) {

@@ -6,6 +6,7 @@ use super::{Keeper, edges};
 use crate::error::{Error, Result};
 use crate::model::time::Timestamp;
 use crate::model::{self, Note, TagFilter, Version, keys};
+use crate::store::Shared;
 use crate::store::{Db, NoteRid, VecRow};
 
 #[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, schemars::JsonSchema)]

@@ -273,9 +273,10 @@ impl Keeper {
                 }],
                 ..NoteFilter::default()
             };
-            for other in self.store.db().list_notes(
+            for other in self.store.db().list_notes_from(
                 &filter,
                 model::ListOrder::Updated,
+                0,
                 Some(RELATED_NOTES + 1),
             )? {
                 if other.id != id && !related.contains(&other.summary) {

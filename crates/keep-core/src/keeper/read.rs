@@ -148,7 +148,7 @@ impl Keeper {
     ) -> Result<Vec<Note>> {
         self.store
             .db()
-            .list_notes(&self.as_of_now(filter), order, limit)
+            .list_notes_from(&self.as_of_now(filter), order, 0, limit)
     }
 
     /// One page of `list`: `limit` notes after the first `offset`.

@@ -8,6 +8,7 @@ use super::edges;
 use super::write::{Deleted, WriteOutcome, write_state};
 use crate::error::{Error, Result};
 use crate::model::{ListOrder, NoteFilter, TagFilter, keys};
+use crate::store::Shared;
 
 /// A day in milliseconds.
 const DAY_MS: f64 = 86_400_000.0;
@@ -79,7 +80,7 @@ impl Keeper {
         let old: Vec<String> = self
             .store
             .db()
-            .list_notes(&filter, ListOrder::default(), None)?
+            .list_notes_from(&filter, ListOrder::default(), 0, None)?
             .into_iter()
             .filter(|n| {
                 n.tags

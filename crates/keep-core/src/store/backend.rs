@@ -97,7 +97,6 @@ backend! {
     /// to `cap`).
     fn word_frequencies(&self, words: &[String], cap: usize) -> Result<(usize, Vec<usize>)>;
     // listing
-    fn list_notes(&self, filter: &NoteFilter, order: ListOrder, limit: Option<usize>) -> Result<Vec<Note>>;
     /// `list_notes` skipping the first `offset` notes of the order.
     fn list_notes_from(&self, filter: &NoteFilter, order: ListOrder, offset: usize, limit: Option<usize>) -> Result<Vec<Note>>;
     /// How many notes pass `filter`.
@@ -167,11 +166,6 @@ backend! {
     /// What the store holds: notes by kind, versions, parts, vectors, tag
     /// keys, each agent's writes, bytes on disk.
     fn census(&self) -> Result<super::census::Census>;
-    /// Appends a write to the operations log, as done by the agent the
-    /// store was opened for.
-    fn log_operation(&self, at: Timestamp, op: &str, note: &str, version: i64, detail: &str) -> Result<()>;
-    /// Who this handle's writes are by.
-    fn agent(&self) -> String;
     /// The space of the vectors kept beside the store's while it changes
     /// embedding model, if it is changing.
     fn next_vector_space(&self) -> Result<Option<VectorSpace>>;

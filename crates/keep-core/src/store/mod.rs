@@ -112,6 +112,10 @@ impl Sql for Handle<'_> {
     fn bytes(&self) -> Result<i64> {
         (**self).bytes()
     }
+
+    fn agent(&self) -> String {
+        (**self).agent()
+    }
 }
 
 impl Store {

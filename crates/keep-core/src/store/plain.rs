@@ -80,6 +80,8 @@ pub trait Sql {
     fn query(&self, sql: &str, params: &[Cell]) -> Result<Vec<Vec<Cell>>>;
     /// The store's size on disk.
     fn bytes(&self) -> Result<i64>;
+    /// Who this handle's writes are by, for the operations log.
+    fn agent(&self) -> String;
 }
 
 /// Plain reads made of `Sql`: no parameters, rows of simple values.

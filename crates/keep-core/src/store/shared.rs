@@ -195,6 +195,20 @@ pub trait Shared: Sql {
         Ok(())
     }
 
+    /// Appends a write to the operations log, as done by this handle's
+    /// agent.
+    fn log_operation(
+        &self,
+        at: Timestamp,
+        op: &str,
+        note: &str,
+        version: i64,
+        detail: &str,
+    ) -> Result<()> {
+        let agent = self.agent();
+        self.append_operation(&Operation::by(&agent, at, op, note, version, detail))
+    }
+
     /// Appends an entry to the operations log as it is given (its agent,
     /// its time): a write being logged, or one from an import.
     fn append_operation(&self, entry: &Operation) -> Result<()> {

@@ -11,7 +11,6 @@
 
 mod check;
 mod filter;
-mod operations;
 mod plain;
 mod rows;
 mod search;

@@ -55,6 +55,10 @@ impl Sql for PgDb<'_> {
             .collect()
     }
 
+    fn agent(&self) -> String {
+        self.agent.to_string()
+    }
+
     fn bytes(&self) -> Result<i64> {
         Ok(self
             .one("SELECT pg_database_size(current_database())", &[])?

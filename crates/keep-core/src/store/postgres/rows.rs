@@ -433,15 +433,6 @@ impl PgDb<'_> {
 
     // Listings.
 
-    pub fn list_notes(
-        &self,
-        filter: &NoteFilter,
-        order: ListOrder,
-        limit: Option<usize>,
-    ) -> Result<Vec<Note>> {
-        self.list_notes_from(filter, order, 0, limit)
-    }
-
     pub fn list_notes_from(
         &self,
         filter: &NoteFilter,

@@ -39,16 +39,8 @@ fn listing_query(
 }
 
 impl SqliteDb<'_> {
-    pub fn list_notes(
-        &self,
-        filter: &NoteFilter,
-        order: ListOrder,
-        limit: Option<usize>,
-    ) -> Result<Vec<Note>> {
-        self.list_notes_from(filter, order, 0, limit)
-    }
-
-    /// `list_notes` skipping the first `offset` notes of the order.
+    /// The notes passing `filter` in `order`, skipping the first `offset`,
+    /// at most `limit`.
     pub fn list_notes_from(
         &self,
         filter: &NoteFilter,

@@ -14,7 +14,6 @@ mod keyword;
 mod listing;
 mod lookups;
 mod notes;
-mod operations;
 mod parts;
 mod plain;
 mod quant;

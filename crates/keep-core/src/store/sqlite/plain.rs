@@ -45,6 +45,10 @@ impl Sql for SqliteDb<'_> {
     }
 
     /// The database file with its write-ahead log.
+    fn agent(&self) -> String {
+        self.agent.to_string()
+    }
+
     fn bytes(&self) -> Result<i64> {
         let pages: i64 = self.conn.query_row("PRAGMA page_count", [], |r| r.get(0))?;
         let size: i64 = self.conn.query_row("PRAGMA page_size", [], |r| r.get(0))?;
