@@ -228,7 +228,7 @@ fn a_backlog_left_by_a_killed_put_drains_by_itself_after_one_find() {
     let started = std::time::Instant::now();
     let mut seen_draining = false;
     let mut now = doctor_waiting(&env);
-    while now.0 > 0 && started.elapsed().as_secs() < 60 {
+    while now.0 > 0 && started.elapsed().as_secs() < 180 {
         seen_draining |= now.1;
         std::thread::sleep(std::time::Duration::from_millis(500));
         now = doctor_waiting(&env);

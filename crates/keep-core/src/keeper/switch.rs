@@ -10,6 +10,7 @@ use super::Keeper;
 use crate::embed::{BATCH_SIZE, Embedder, ModelPaths, OnnxEmbedder};
 use crate::error::{Error, Result};
 use crate::model;
+use crate::store::Shared;
 use crate::store::{VectorSpace, vector_bytes};
 
 /// How far a change of model has come.

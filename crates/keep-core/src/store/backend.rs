@@ -8,7 +8,7 @@ use super::plan::KeywordPlan;
 use super::postgres::PgDb;
 use super::sqlite::SqliteDb;
 use super::types::{FtsHit, SubHit};
-use super::vectors::{PendingText, VecRow, VectorSpace};
+use super::vectors::{VecRow, VectorSpace};
 use super::{Handle, NoteRid, PartRid, VersionRid};
 use crate::error::Result;
 use crate::model::time::Timestamp;
@@ -174,10 +174,6 @@ backend! {
     fn start_next_space(&self, space: &VectorSpace) -> Result<()>;
     /// Drops the vectors of the next space and forgets it.
     fn clear_next_space(&self) -> Result<()>;
-    /// Up to `limit` rows with a vector of the store's space and none of
-    /// the next space made from the same text.
-    fn next_pending_texts(&self, limit: usize) -> Result<Vec<PendingText>>;
-    fn count_next_pending(&self) -> Result<i64>;
     /// Keeps a row's vector of the next space, made from text of `hash`.
     fn put_next_vector(&self, row: VecRow, hash: &str, vector: &[u8]) -> Result<()>;
     /// The next space's vectors replace the store's and its space becomes
@@ -186,11 +182,6 @@ backend! {
     /// Limits `pending_texts` and `count_pending` with `scoped` to the rows
     /// of these notes (kept in a temporary table of this connection).
     fn set_pending_scope(&self, notes: &[NoteRid]) -> Result<()>;
-    /// Rows with text and no vector, notes first; only of the notes of
-    /// `set_pending_scope` when `scoped`.
-    fn pending_texts_in(&self, limit: usize, scoped: bool) -> Result<Vec<PendingText>>;
-    fn count_pending(&self) -> Result<i64>;
-    fn count_pending_in(&self, scoped: bool) -> Result<i64>;
     /// A stored vector made from the text with this hash, if any row has one.
     fn donor_vector(&self, hash: &str) -> Result<Option<Vec<u8>>>;
     /// Stores the vector of a row if its text is still `text`; returns

@@ -8,12 +8,46 @@ use super::NoteRid;
 use super::operations::{COLUMNS, FilterValue, INSERT, Operation, OperationFilter, filter_sql};
 use super::plain::{Cell, Sql};
 use super::types::{Lease, WatchedDir};
+use super::vectors::{
+    PendingText, count_where, next_pending_condition, pending_condition, texts_where,
+};
 use crate::error::Result;
 use crate::model::Rating;
 use crate::model::time::Timestamp;
 
+/// The temporary table of the notes a scoped embedding works on; both
+/// databases find a temporary table by its bare name.
+pub(super) const PENDING_SCOPE: &str = "pending_scope";
+
 /// The queries every database answers alike.
 pub trait Shared: Sql {
+    /// Rows with text and no vector, notes first; only of the notes of
+    /// `set_pending_scope` when `scoped`.
+    fn pending_texts_in(&self, limit: usize, scoped: bool) -> Result<Vec<PendingText>> {
+        texts_where(self, limit, |kind| {
+            pending_condition(kind, scoped.then_some(PENDING_SCOPE))
+        })
+    }
+
+    fn count_pending(&self) -> Result<i64> {
+        self.count_pending_in(false)
+    }
+
+    fn count_pending_in(&self, scoped: bool) -> Result<i64> {
+        count_where(self, |kind| {
+            pending_condition(kind, scoped.then_some(PENDING_SCOPE))
+        })
+    }
+
+    /// Rows with a vector of the store's space and none of the next one.
+    fn next_pending_texts(&self, limit: usize) -> Result<Vec<PendingText>> {
+        texts_where(self, limit, next_pending_condition)
+    }
+
+    fn count_next_pending(&self) -> Result<i64> {
+        count_where(self, next_pending_condition)
+    }
+
     /// One of the store's settings (its schema version, vector space...).
     fn meta(&self, key: &str) -> Result<Option<String>> {
         let rows = self.query("SELECT value FROM meta WHERE key = ?1", &[key.into()])?;

@@ -191,8 +191,8 @@ fn count_sql(kind: VecKind, condition: &str) -> String {
 }
 
 /// Up to `limit` rows meeting `condition` (of their kind), notes first.
-pub(super) fn texts_where(
-    db: &dyn super::plain::PlainQueries,
+pub(super) fn texts_where<Q: super::plain::PlainQueries + ?Sized>(
+    db: &Q,
     limit: usize,
     condition: impl Fn(VecKind) -> String,
 ) -> Result<Vec<PendingText>> {
@@ -213,8 +213,8 @@ pub(super) fn texts_where(
 }
 
 /// How many rows, of every kind, meet `condition`.
-pub(super) fn count_where(
-    db: &dyn super::plain::PlainQueries,
+pub(super) fn count_where<Q: super::plain::PlainQueries + ?Sized>(
+    db: &Q,
     condition: impl Fn(VecKind) -> String,
 ) -> Result<i64> {
     VecKind::ALL

@@ -12,14 +12,11 @@ use crate::error::Result;
 use crate::model::NoteFilter;
 use crate::store::Shared;
 use crate::store::vectors::{
-    NEXT_DIMS_KEY, NEXT_MODEL_KEY, PendingText, VecKind, VecRow, VectorSpace, adopt_next_sql,
-    clear_next_sql, count_where, forget_stale_next_sql, from_bytes, next_pending_condition,
-    pending_condition, space_of, texts_where, to_bytes,
+    NEXT_DIMS_KEY, NEXT_MODEL_KEY, VecKind, VecRow, VectorSpace, adopt_next_sql, clear_next_sql,
+    forget_stale_next_sql, from_bytes, space_of, to_bytes,
 };
 use crate::store::{NoteRid, VersionRid};
 
-/// The table `set_pending_scope` fills.
-const PENDING_SCOPE: &str = "pending_scope";
 const MODEL_KEY: &str = "vector_model";
 const DIMS_KEY: &str = "vector_dims";
 /// The largest candidate list HNSW may keep while searching (pgvector's
@@ -142,15 +139,6 @@ impl PgDb<'_> {
         self.batch(&clear_next_sql())
     }
 
-    /// Rows with a vector of the store's space and none of the next one.
-    pub fn next_pending_texts(&self, limit: usize) -> Result<Vec<PendingText>> {
-        texts_where(self, limit, next_pending_condition)
-    }
-
-    pub fn count_next_pending(&self) -> Result<i64> {
-        count_where(self, next_pending_condition)
-    }
-
     /// Keeps a row's vector of the next space, made from text of `hash`.
     pub fn put_next_vector(&self, row: VecRow, hash: &str, vector: &[u8]) -> Result<()> {
         let kind = row.kind().number() as i16;
@@ -186,22 +174,6 @@ impl PgDb<'_> {
             &[&rids],
         )?;
         Ok(())
-    }
-
-    pub fn pending_texts_in(&self, limit: usize, scoped: bool) -> Result<Vec<PendingText>> {
-        texts_where(self, limit, |kind| {
-            pending_condition(kind, scoped.then_some(PENDING_SCOPE))
-        })
-    }
-
-    pub fn count_pending(&self) -> Result<i64> {
-        self.count_pending_in(false)
-    }
-
-    pub fn count_pending_in(&self, scoped: bool) -> Result<i64> {
-        count_where(self, |kind| {
-            pending_condition(kind, scoped.then_some(PENDING_SCOPE))
-        })
     }
 
     pub fn donor_vector(&self, hash: &str) -> Result<Option<Vec<u8>>> {

@@ -15,14 +15,11 @@ use super::{SqliteDb, quant};
 use crate::error::Result;
 use crate::store::Shared;
 use crate::store::vectors::{
-    NEXT_DIMS_KEY, NEXT_MODEL_KEY, PendingText, VecKind, VecRow, VectorSpace, adopt_next_sql,
-    clear_next_sql, count_where, forget_stale_next_sql, from_bytes, next_pending_condition,
-    pending_condition, space_of, texts_where, to_bytes,
+    NEXT_DIMS_KEY, NEXT_MODEL_KEY, VecKind, VecRow, VectorSpace, adopt_next_sql, clear_next_sql,
+    forget_stale_next_sql, from_bytes, space_of, to_bytes,
 };
 use crate::store::{NoteRid, VersionRid};
 
-/// The table `set_pending_scope` fills.
-const PENDING_SCOPE: &str = "temp.pending_scope";
 const MODEL_KEY: &str = "vector_model";
 const DIMS_KEY: &str = "vector_dims";
 /// Set once the code tables exist and are filled.
@@ -174,15 +171,6 @@ impl SqliteDb<'_> {
         Ok(self.conn.execute_batch(&clear_next_sql())?)
     }
 
-    /// Rows with a vector of the store's space and none of the next one.
-    pub fn next_pending_texts(&self, limit: usize) -> Result<Vec<PendingText>> {
-        texts_where(self, limit, next_pending_condition)
-    }
-
-    pub fn count_next_pending(&self) -> Result<i64> {
-        count_where(self, next_pending_condition)
-    }
-
     /// Keeps a row's vector of the next space, made from text of `hash`.
     pub fn put_next_vector(&self, row: VecRow, hash: &str, vector: &[u8]) -> Result<()> {
         self.conn
@@ -217,24 +205,6 @@ impl SqliteDb<'_> {
             insert.execute([rid.0])?;
         }
         Ok(())
-    }
-
-    /// Rows with text and no vector, notes first; only of the notes of
-    /// `set_pending_scope` when `scoped`.
-    pub fn pending_texts_in(&self, limit: usize, scoped: bool) -> Result<Vec<PendingText>> {
-        texts_where(self, limit, |kind| {
-            pending_condition(kind, scoped.then_some(PENDING_SCOPE))
-        })
-    }
-
-    pub fn count_pending(&self) -> Result<i64> {
-        self.count_pending_in(false)
-    }
-
-    pub fn count_pending_in(&self, scoped: bool) -> Result<i64> {
-        count_where(self, |kind| {
-            pending_condition(kind, scoped.then_some(PENDING_SCOPE))
-        })
     }
 
     /// A stored vector made from the text with this hash, if any row has one.
