@@ -11,6 +11,7 @@ use super::truth::{cosine, tags_contradict, written_as_text};
 use crate::error::Result;
 use crate::facts::{self, Verdict};
 use crate::model::{ListOrder, Note, NoteFilter, keys};
+use crate::store::Shared;
 use crate::store::{Db, NoteRid, VecRow};
 
 /// Newest notes whose neighbours are compared.

@@ -10,6 +10,7 @@ use super::{Hit, Via};
 use crate::error::Result;
 use crate::keeper::edges::EdgeKeys;
 use crate::model::{Note, NoteFilter};
+use crate::store::Shared;
 use crate::store::{Db, NoteRid};
 
 /// The edges and distinctive shared tags of the store.

@@ -9,9 +9,8 @@ use super::postgres::PgDb;
 use super::sqlite::SqliteDb;
 use super::types::{FtsHit, SubHit};
 use super::vectors::{VecRow, VectorSpace};
-use super::{Handle, NoteRid, PartRid, VersionRid};
+use super::{Handle, NoteRid, VersionRid};
 use crate::error::Result;
-use crate::model::time::Timestamp;
 use crate::model::{ListOrder, Note, NoteFilter, Part, Rating, Tags, Version};
 
 /// Declares `Backend` from one list of methods, implements it for SQLite
@@ -70,8 +69,6 @@ backend! {
     fn add_edge(&self, rid: NoteRid, key: &str, target: &str) -> Result<()>;
     /// Incoming edges of a note as (key, source id).
     fn edges_to(&self, id: &str) -> Result<Vec<(String, String)>>;
-    /// Removes every edge made by tag key `key`.
-    fn delete_edges_with_key(&self, key: &str) -> Result<()>;
     /// Edge keys declared by `.tag/KEY` notes, with their inverse names.
     fn declared_edge_keys(&self) -> Result<Vec<(String, String)>>;
     // feedback
@@ -113,28 +110,16 @@ backend! {
     fn notes_passing(&self, rids: &[NoteRid], filter: &NoteFilter) -> Result<std::collections::HashMap<NoteRid, Note>>;
     /// Cosine distances to the notes passing `filter`, nearest first.
     fn nearest_filtered(&self, query: &[f32], filter: &NoteFilter, k: usize) -> Result<Vec<(NoteRid, f64)>>;
-    /// How many notes carry tag `key=value`.
-    fn tag_count(&self, key: &str, value: &str) -> Result<i64>;
     /// Rids of notes carrying tag `key=value`.
     fn rids_with_tag(&self, key: &str, value: &str, limit: usize) -> Result<Vec<NoteRid>>;
     // mod
     // notes
-    /// The row key of a note, if it exists.
-    fn note_rid(&self, id: &str) -> Result<Option<NoteRid>>;
     fn note(&self, id: &str) -> Result<Option<(NoteRid, Note)>>;
     fn note_by_rid(&self, rid: NoteRid) -> Result<Option<Note>>;
     /// Inserts a new note with its tags; returns its row key.
     fn insert_note(&self, note: &Note) -> Result<NoteRid>;
     /// Replaces the stored state of note `rid` (id and created stay).
     fn update_note(&self, rid: NoteRid, note: &Note) -> Result<()>;
-    /// Changes a note's id in place; history, parts and tags follow the row.
-    fn rename_note(&self, rid: NoteRid, new_id: &str) -> Result<()>;
-    /// Sets the creation time (used when history moves into a note).
-    fn set_created(&self, rid: NoteRid, created: Timestamp) -> Result<()>;
-    fn touch_accessed(&self, rid: NoteRid, at: Timestamp) -> Result<()>;
-    /// Deletes a note; versions, parts, tags, edges and index entries go
-    /// with it (cascades and triggers).
-    fn delete_note(&self, rid: NoteRid) -> Result<()>;
     /// (Re)indexes a note's summary and tags for keyword search.
     fn index_note_text(&self, rid: NoteRid, summary: &str, tags: &Tags) -> Result<()>;
     /// Replaces the indexed full text of a note; empty text clears it.
@@ -146,13 +131,9 @@ backend! {
     // parts
     fn parts(&self, rid: NoteRid) -> Result<Vec<Part>>;
     fn part(&self, rid: NoteRid, number: u32) -> Result<Option<Part>>;
-    /// The row key of part `number` of a note.
-    fn part_key(&self, rid: NoteRid, number: u32) -> Result<Option<PartRid>>;
-    fn part_count(&self, rid: NoteRid) -> Result<i64>;
     /// Replaces every part of a note.
     fn replace_parts(&self, rid: NoteRid, parts: &[Part]) -> Result<()>;
     // vectors
-    fn vector_space(&self) -> Result<Option<VectorSpace>>;
     /// Creates the vector tables and the triggers that keep them in step.
     fn create_vector_space(&self, space: &VectorSpace) -> Result<()>;
     /// Whether the store has vectors but no code tables yet (made by an
@@ -166,14 +147,6 @@ backend! {
     /// What the store holds: notes by kind, versions, parts, vectors, tag
     /// keys, each agent's writes, bytes on disk.
     fn census(&self) -> Result<super::census::Census>;
-    /// The space of the vectors kept beside the store's while it changes
-    /// embedding model, if it is changing.
-    fn next_vector_space(&self) -> Result<Option<VectorSpace>>;
-    /// Begins (again, from nothing) the vectors of another space beside
-    /// the store's.
-    fn start_next_space(&self, space: &VectorSpace) -> Result<()>;
-    /// Drops the vectors of the next space and forgets it.
-    fn clear_next_space(&self) -> Result<()>;
     /// Keeps a row's vector of the next space, made from text of `hash`.
     fn put_next_vector(&self, row: VecRow, hash: &str, vector: &[u8]) -> Result<()>;
     /// The next space's vectors replace the store's and its space becomes
@@ -208,13 +181,10 @@ backend! {
     // versions
     /// Archived versions of a note, oldest first.
     fn versions(&self, rid: NoteRid) -> Result<Vec<Version>>;
-    fn version_count(&self, rid: NoteRid) -> Result<i64>;
     /// The newest archived version, if any.
     fn latest_version(&self, rid: NoteRid) -> Result<Option<Version>>;
     /// Appends a version after the newest one; returns its row key.
     fn append_version(&self, rid: NoteRid, version: &Version) -> Result<VersionRid>;
-    /// The row key of version `seq` of note `rid`.
-    fn version_key(&self, rid: NoteRid, seq: i64) -> Result<Option<VersionRid>>;
     /// Inserts a version with an explicit seq (import).
     fn insert_version(&self, rid: NoteRid, seq: i64, version: &Version) -> Result<()>;
     fn delete_version(&self, rid: NoteRid, seq: i64) -> Result<()>;

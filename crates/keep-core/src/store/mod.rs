@@ -116,6 +116,10 @@ impl Sql for Handle<'_> {
     fn agent(&self) -> String {
         (**self).agent()
     }
+
+    fn batch(&self, sql: &str) -> Result<()> {
+        (**self).batch(sql)
+    }
 }
 
 impl Store {

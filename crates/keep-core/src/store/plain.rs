@@ -76,6 +76,8 @@ fn unexpected(wanted: &str, found: &Cell) -> Error {
 pub trait Sql {
     /// Runs `sql` with `params`; how many rows it changed.
     fn execute(&self, sql: &str, params: &[Cell]) -> Result<u64>;
+    /// Runs statements without parameters, one after another.
+    fn batch(&self, sql: &str) -> Result<()>;
     /// The rows of `sql` with `params`, each as its cells.
     fn query(&self, sql: &str, params: &[Cell]) -> Result<Vec<Vec<Cell>>>;
     /// The store's size on disk.

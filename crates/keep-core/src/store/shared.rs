@@ -4,13 +4,16 @@
 //! files, and the operations log. A backend holds only what differs;
 //! these come with any store.
 
-use super::NoteRid;
 use super::operations::{COLUMNS, FilterValue, INSERT, Operation, OperationFilter, filter_sql};
 use super::plain::{Cell, Sql};
 use super::types::{Lease, WatchedDir};
 use super::vectors::{
+    DIMS_KEY, MODEL_KEY, NEXT_DIMS_KEY, NEXT_MODEL_KEY, VectorSpace, clear_next_sql, space_of,
+};
+use super::vectors::{
     PendingText, count_where, next_pending_condition, pending_condition, texts_where,
 };
+use super::{NoteRid, PartRid, VersionRid};
 use crate::error::Result;
 use crate::model::Rating;
 use crate::model::time::Timestamp;
@@ -21,6 +24,128 @@ pub(super) const PENDING_SCOPE: &str = "pending_scope";
 
 /// The queries every database answers alike.
 pub trait Shared: Sql {
+    /// The one integer of the first row `sql` selects, if it selects a row.
+    fn first_int(&self, sql: &str, params: &[Cell]) -> Result<Option<i64>> {
+        self.query(sql, params)?
+            .first()
+            .map(|r| r[0].int())
+            .transpose()
+    }
+
+    fn note_rid(&self, id: &str) -> Result<Option<NoteRid>> {
+        Ok(self
+            .first_int("SELECT rid FROM notes WHERE id = ?1", &[id.into()])?
+            .map(NoteRid))
+    }
+
+    fn version_count(&self, rid: NoteRid) -> Result<i64> {
+        Ok(self
+            .first_int(
+                "SELECT count(*) FROM versions WHERE note = ?1",
+                &[rid.0.into()],
+            )?
+            .unwrap_or(0))
+    }
+
+    fn part_count(&self, rid: NoteRid) -> Result<i64> {
+        Ok(self
+            .first_int(
+                "SELECT count(*) FROM parts WHERE note = ?1",
+                &[rid.0.into()],
+            )?
+            .unwrap_or(0))
+    }
+
+    /// The row of archived version `seq` (1 = oldest) of a note.
+    fn version_key(&self, rid: NoteRid, seq: i64) -> Result<Option<VersionRid>> {
+        Ok(self
+            .first_int(
+                "SELECT vid FROM versions WHERE note = ?1 AND seq = ?2",
+                &[rid.0.into(), seq.into()],
+            )?
+            .map(VersionRid))
+    }
+
+    fn part_key(&self, rid: NoteRid, number: u32) -> Result<Option<PartRid>> {
+        Ok(self
+            .first_int(
+                "SELECT pid FROM parts WHERE note = ?1 AND number = ?2",
+                &[rid.0.into(), i64::from(number).into()],
+            )?
+            .map(PartRid))
+    }
+
+    /// How many notes carry the tag `key=value`.
+    fn tag_count(&self, key: &str, value: &str) -> Result<i64> {
+        Ok(self
+            .first_int(
+                "SELECT count(*) FROM tags WHERE key = ?1 AND value = ?2",
+                &[key.into(), value.into()],
+            )?
+            .unwrap_or(0))
+    }
+
+    /// Removes a note; its tags, versions, parts and edges go with it.
+    fn delete_note(&self, rid: NoteRid) -> Result<()> {
+        self.execute("DELETE FROM notes WHERE rid = ?1", &[rid.0.into()])?;
+        Ok(())
+    }
+
+    fn touch_accessed(&self, rid: NoteRid, at: Timestamp) -> Result<()> {
+        self.execute(
+            "UPDATE notes SET accessed = ?2 WHERE rid = ?1",
+            &[rid.0.into(), at.millis().into()],
+        )?;
+        Ok(())
+    }
+
+    fn rename_note(&self, rid: NoteRid, new_id: &str) -> Result<()> {
+        self.execute(
+            "UPDATE notes SET id = ?2 WHERE rid = ?1",
+            &[rid.0.into(), new_id.into()],
+        )?;
+        Ok(())
+    }
+
+    fn set_created(&self, rid: NoteRid, created: Timestamp) -> Result<()> {
+        self.execute(
+            "UPDATE notes SET created = ?2 WHERE rid = ?1",
+            &[rid.0.into(), created.millis().into()],
+        )?;
+        Ok(())
+    }
+
+    fn delete_edges_with_key(&self, key: &str) -> Result<()> {
+        self.execute("DELETE FROM edges WHERE key = ?1", &[key.into()])?;
+        Ok(())
+    }
+
+    /// The model and width of the store's vectors, once it has any.
+    fn vector_space(&self) -> Result<Option<VectorSpace>> {
+        Ok(space_of(self.meta(MODEL_KEY)?, self.meta(DIMS_KEY)?))
+    }
+
+    /// The space of the vectors kept beside the store's while it changes
+    /// embedding model, if it is changing.
+    fn next_vector_space(&self) -> Result<Option<VectorSpace>> {
+        Ok(space_of(
+            self.meta(NEXT_MODEL_KEY)?,
+            self.meta(NEXT_DIMS_KEY)?,
+        ))
+    }
+
+    /// Begins (or begins again) the vectors of `space` beside the store's.
+    fn start_next_space(&self, space: &VectorSpace) -> Result<()> {
+        self.clear_next_space()?;
+        self.set_meta(NEXT_MODEL_KEY, &space.model)?;
+        self.set_meta(NEXT_DIMS_KEY, &space.dims.to_string())
+    }
+
+    /// Drops the vectors of the next space and forgets it.
+    fn clear_next_space(&self) -> Result<()> {
+        self.batch(&clear_next_sql())
+    }
+
     /// Rows with text and no vector, notes first; only of the notes of
     /// `set_pending_scope` when `scoped`.
     fn pending_texts_in(&self, limit: usize, scoped: bool) -> Result<Vec<PendingText>> {

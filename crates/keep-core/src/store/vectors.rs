@@ -156,6 +156,9 @@ pub(super) fn pending_condition(kind: VecKind, scope: Option<&str>) -> String {
 
 /// The `meta` keys naming the space of `next_vectors` while a store
 /// changes model.
+/// Where the store's settings name the model and width of its vectors.
+pub(super) const MODEL_KEY: &str = "vector_model";
+pub(super) const DIMS_KEY: &str = "vector_dims";
 pub(super) const NEXT_MODEL_KEY: &str = "next_vector_model";
 pub(super) const NEXT_DIMS_KEY: &str = "next_vector_dims";
 

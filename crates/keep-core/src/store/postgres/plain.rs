@@ -55,6 +55,10 @@ impl Sql for PgDb<'_> {
             .collect()
     }
 
+    fn batch(&self, sql: &str) -> Result<()> {
+        PgDb::batch(self, sql)
+    }
+
     fn agent(&self) -> String {
         self.agent.to_string()
     }

@@ -11,7 +11,7 @@ use crate::error::Result;
 use crate::model::time::Timestamp;
 use crate::model::{ListOrder, Note, NoteFilter, Part, Rating, Tags, Version, keys};
 use crate::store::plan::tags_index_text;
-use crate::store::{NoteRid, PartRid, VersionRid};
+use crate::store::{NoteRid, VersionRid};
 
 /// Columns of a note row plus its tags as parallel arrays of keys and
 /// values.
@@ -71,12 +71,6 @@ fn rid_list(rids: &[NoteRid]) -> Vec<i64> {
 }
 
 impl PgDb<'_> {
-    pub fn note_rid(&self, id: &str) -> Result<Option<NoteRid>> {
-        Ok(self
-            .row("SELECT rid FROM notes WHERE id = $1", &[&id])?
-            .map(|r| NoteRid(r.get(0))))
-    }
-
     pub fn note(&self, id: &str) -> Result<Option<(NoteRid, Note)>> {
         let sql = format!("SELECT {NOTE_COLUMNS} FROM notes n WHERE n.id = $1");
         Ok(self.row(&sql, &[&id])?.map(|r| note_from_row(&r)))
@@ -121,35 +115,6 @@ impl PgDb<'_> {
         )?;
         self.exec("DELETE FROM tags WHERE note = $1", &[&rid.0])?;
         self.write_tags(rid, &note.tags)
-    }
-
-    pub fn rename_note(&self, rid: NoteRid, new_id: &str) -> Result<()> {
-        self.exec(
-            "UPDATE notes SET id = $2 WHERE rid = $1",
-            &[&rid.0, &new_id],
-        )?;
-        Ok(())
-    }
-
-    pub fn set_created(&self, rid: NoteRid, created: Timestamp) -> Result<()> {
-        self.exec(
-            "UPDATE notes SET created = $2 WHERE rid = $1",
-            &[&rid.0, &created.millis()],
-        )?;
-        Ok(())
-    }
-
-    pub fn touch_accessed(&self, rid: NoteRid, at: Timestamp) -> Result<()> {
-        self.exec(
-            "UPDATE notes SET accessed = $2 WHERE rid = $1",
-            &[&rid.0, &at.millis()],
-        )?;
-        Ok(())
-    }
-
-    pub fn delete_note(&self, rid: NoteRid) -> Result<()> {
-        self.exec("DELETE FROM notes WHERE rid = $1", &[&rid.0])?;
-        Ok(())
     }
 
     fn write_tags(&self, rid: NoteRid, tags: &Tags) -> Result<()> {
@@ -215,12 +180,6 @@ impl PgDb<'_> {
             .collect())
     }
 
-    pub fn version_count(&self, rid: NoteRid) -> Result<i64> {
-        Ok(self
-            .one("SELECT count(*) FROM versions WHERE note = $1", &[&rid.0])?
-            .get(0))
-    }
-
     pub fn latest_version(&self, rid: NoteRid) -> Result<Option<Version>> {
         let sql = format!(
             "SELECT {VERSION_COLUMNS} FROM versions WHERE note = $1 ORDER BY seq DESC LIMIT 1"
@@ -245,15 +204,6 @@ impl PgDb<'_> {
             )?
             .get(0);
         Ok(VersionRid(vid))
-    }
-
-    pub fn version_key(&self, rid: NoteRid, seq: i64) -> Result<Option<VersionRid>> {
-        Ok(self
-            .row(
-                "SELECT vid FROM versions WHERE note = $1 AND seq = $2",
-                &[&rid.0, &seq],
-            )?
-            .map(|r| VersionRid(r.get(0))))
     }
 
     pub fn insert_version(&self, rid: NoteRid, seq: i64, version: &Version) -> Result<()> {
@@ -314,21 +264,6 @@ impl PgDb<'_> {
             .map(|r| part_from_row(&r)))
     }
 
-    pub fn part_key(&self, rid: NoteRid, number: u32) -> Result<Option<PartRid>> {
-        Ok(self
-            .row(
-                "SELECT pid FROM parts WHERE note = $1 AND number = $2",
-                &[&rid.0, &i64::from(number)],
-            )?
-            .map(|r| PartRid(r.get(0))))
-    }
-
-    pub fn part_count(&self, rid: NoteRid) -> Result<i64> {
-        Ok(self
-            .one("SELECT count(*) FROM parts WHERE note = $1", &[&rid.0])?
-            .get(0))
-    }
-
     pub fn replace_parts(&self, rid: NoteRid, parts: &[Part]) -> Result<()> {
         self.exec("DELETE FROM parts WHERE note = $1", &[&rid.0])?;
         if parts.is_empty() {
@@ -373,11 +308,6 @@ impl PgDb<'_> {
             .iter()
             .map(|r| (r.get(0), r.get(1)))
             .collect())
-    }
-
-    pub fn delete_edges_with_key(&self, key: &str) -> Result<()> {
-        self.exec("DELETE FROM edges WHERE key = $1", &[&key])?;
-        Ok(())
     }
 
     pub fn declared_edge_keys(&self) -> Result<Vec<(String, String)>> {
@@ -490,15 +420,6 @@ impl PgDb<'_> {
             .iter()
             .map(|r| r.get(0))
             .collect())
-    }
-
-    pub fn tag_count(&self, key: &str, value: &str) -> Result<i64> {
-        Ok(self
-            .one(
-                "SELECT count(*) FROM tags WHERE key = $1 AND value = $2",
-                &[&key, &value],
-            )?
-            .get(0))
     }
 
     pub fn rids_with_tag(&self, key: &str, value: &str, limit: usize) -> Result<Vec<NoteRid>> {

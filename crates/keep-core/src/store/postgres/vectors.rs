@@ -12,13 +12,11 @@ use crate::error::Result;
 use crate::model::NoteFilter;
 use crate::store::Shared;
 use crate::store::vectors::{
-    NEXT_DIMS_KEY, NEXT_MODEL_KEY, VecKind, VecRow, VectorSpace, adopt_next_sql, clear_next_sql,
-    forget_stale_next_sql, from_bytes, space_of, to_bytes,
+    DIMS_KEY, MODEL_KEY, VecKind, VecRow, VectorSpace, adopt_next_sql, forget_stale_next_sql,
+    from_bytes, to_bytes,
 };
 use crate::store::{NoteRid, VersionRid};
 
-const MODEL_KEY: &str = "vector_model";
-const DIMS_KEY: &str = "vector_dims";
 /// The largest candidate list HNSW may keep while searching (pgvector's
 /// limit).
 const MAX_EF_SEARCH: usize = 1_000;
@@ -32,17 +30,6 @@ fn index_name(kind: VecKind) -> String {
 }
 
 impl PgDb<'_> {
-    pub fn vector_space(&self) -> Result<Option<VectorSpace>> {
-        Ok(space_of(self.meta(MODEL_KEY)?, self.meta(DIMS_KEY)?))
-    }
-
-    pub fn next_vector_space(&self) -> Result<Option<VectorSpace>> {
-        Ok(space_of(
-            self.meta(NEXT_MODEL_KEY)?,
-            self.meta(NEXT_DIMS_KEY)?,
-        ))
-    }
-
     /// The nearest-neighbour expression of the index for `dims`.
     fn distance(dims: usize, param: &str) -> String {
         format!("embedding::vector({dims}) <=> {param}")
@@ -126,17 +113,6 @@ impl PgDb<'_> {
         self.batch(&sql)?;
         self.prepared.borrow_mut().clear();
         Ok(())
-    }
-
-    /// Begins (or begins again) the vectors of `space` beside the store's.
-    pub fn start_next_space(&self, space: &VectorSpace) -> Result<()> {
-        self.clear_next_space()?;
-        self.set_meta(NEXT_MODEL_KEY, &space.model)?;
-        self.set_meta(NEXT_DIMS_KEY, &space.dims.to_string())
-    }
-
-    pub fn clear_next_space(&self) -> Result<()> {
-        self.batch(&clear_next_sql())
     }
 
     /// Keeps a row's vector of the next space, made from text of `hash`.

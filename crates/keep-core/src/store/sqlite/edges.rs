@@ -43,14 +43,6 @@ impl SqliteDb<'_> {
         Ok(rows)
     }
 
-    /// Removes every edge made by tag key `key`.
-    pub fn delete_edges_with_key(&self, key: &str) -> Result<()> {
-        self.conn
-            .prepare_cached("DELETE FROM edges WHERE key = ?1")?
-            .execute([key])?;
-        Ok(())
-    }
-
     /// Edge keys declared by `.tag/KEY` notes, with their inverse names.
     pub fn declared_edge_keys(&self) -> Result<Vec<(String, String)>> {
         let mut stmt = self.conn.prepare_cached(

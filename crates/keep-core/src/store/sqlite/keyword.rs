@@ -384,7 +384,7 @@ mod name_tests {
     use crate::model::NoteFilter;
     use crate::model::time::Timestamp;
     use crate::store::sqlite::SqliteStore as Store;
-    use crate::store::test_note;
+    use crate::store::{Shared, test_note};
 
     fn found(store: &Store, query: &str) -> Vec<String> {
         let db = store.db();

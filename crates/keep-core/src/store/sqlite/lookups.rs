@@ -10,6 +10,7 @@ use super::notes::{NOTE_COLUMNS, note_from_row};
 
 use crate::error::Result;
 use crate::model::{Note, NoteFilter};
+use crate::store::Shared;
 use crate::store::{NoteRid, VecKind, VersionRid};
 
 impl SqliteDb<'_> {
@@ -63,14 +64,6 @@ impl SqliteDb<'_> {
             .into_iter()
             .map(|(key, d)| (NoteRid(key), d))
             .collect())
-    }
-
-    /// How many notes carry tag `key=value`.
-    pub fn tag_count(&self, key: &str, value: &str) -> Result<i64> {
-        Ok(self
-            .conn
-            .prepare_cached("SELECT count(*) FROM tags WHERE key = ?1 AND value = ?2")?
-            .query_row([key, value], |r| r.get(0))?)
     }
 
     /// Rids of notes carrying tag `key=value`.

@@ -39,15 +39,6 @@ fn tags_from_pairs_json(json: Option<&str>) -> Tags {
 }
 
 impl SqliteDb<'_> {
-    /// The row key of a note, if it exists.
-    pub fn note_rid(&self, id: &str) -> Result<Option<NoteRid>> {
-        Ok(self
-            .conn
-            .prepare_cached("SELECT rid FROM notes WHERE id = ?1")?
-            .query_row([id], |r| r.get(0))
-            .optional()?)
-    }
-
     pub fn note(&self, id: &str) -> Result<Option<(NoteRid, Note)>> {
         let sql = format!("SELECT {NOTE_COLUMNS} FROM notes n WHERE n.id = ?1");
         Ok(self
@@ -105,38 +96,6 @@ impl SqliteDb<'_> {
             .prepare_cached("DELETE FROM tags WHERE note = ?1")?
             .execute([rid])?;
         self.write_tags(rid, &note.tags)
-    }
-
-    /// Changes a note's id in place; history, parts and tags follow the row.
-    pub fn rename_note(&self, rid: NoteRid, new_id: &str) -> Result<()> {
-        self.conn
-            .prepare_cached("UPDATE notes SET id = ?2 WHERE rid = ?1")?
-            .execute(params![rid, new_id])?;
-        Ok(())
-    }
-
-    /// Sets the creation time (used when history moves into a note).
-    pub fn set_created(&self, rid: NoteRid, created: Timestamp) -> Result<()> {
-        self.conn
-            .prepare_cached("UPDATE notes SET created = ?2 WHERE rid = ?1")?
-            .execute(params![rid, created.millis()])?;
-        Ok(())
-    }
-
-    pub fn touch_accessed(&self, rid: NoteRid, at: Timestamp) -> Result<()> {
-        self.conn
-            .prepare_cached("UPDATE notes SET accessed = ?2 WHERE rid = ?1")?
-            .execute(params![rid, at.millis()])?;
-        Ok(())
-    }
-
-    /// Deletes a note; versions, parts, tags, edges and index entries go
-    /// with it (cascades and triggers).
-    pub fn delete_note(&self, rid: NoteRid) -> Result<()> {
-        self.conn
-            .prepare_cached("DELETE FROM notes WHERE rid = ?1")?
-            .execute([rid])?;
-        Ok(())
     }
 
     fn write_tags(&self, rid: NoteRid, tags: &Tags) -> Result<()> {

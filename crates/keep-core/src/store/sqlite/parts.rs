@@ -5,7 +5,7 @@ use rusqlite::{OptionalExtension, Row, params};
 use super::SqliteDb;
 use crate::error::Result;
 use crate::model::{Part, Tags};
-use crate::store::{NoteRid, PartRid};
+use crate::store::NoteRid;
 
 fn part_from_row(row: &Row<'_>) -> rusqlite::Result<Part> {
     let tags: String = row.get(2)?;
@@ -35,22 +35,6 @@ impl SqliteDb<'_> {
             )?
             .query_row(params![rid, number], part_from_row)
             .optional()?)
-    }
-
-    /// The row key of part `number` of a note.
-    pub fn part_key(&self, rid: NoteRid, number: u32) -> Result<Option<PartRid>> {
-        Ok(self
-            .conn
-            .prepare_cached("SELECT pid FROM parts WHERE note = ?1 AND number = ?2")?
-            .query_row(params![rid, number], |r| r.get(0).map(PartRid))
-            .optional()?)
-    }
-
-    pub fn part_count(&self, rid: NoteRid) -> Result<i64> {
-        Ok(self
-            .conn
-            .prepare_cached("SELECT count(*) FROM parts WHERE note = ?1")?
-            .query_row([rid], |r| r.get(0))?)
     }
 
     /// Replaces every part of a note.

@@ -45,6 +45,10 @@ impl Sql for SqliteDb<'_> {
     }
 
     /// The database file with its write-ahead log.
+    fn batch(&self, sql: &str) -> Result<()> {
+        Ok(self.conn.execute_batch(sql)?)
+    }
+
     fn agent(&self) -> String {
         self.agent.to_string()
     }

@@ -15,28 +15,15 @@ use super::{SqliteDb, quant};
 use crate::error::Result;
 use crate::store::Shared;
 use crate::store::vectors::{
-    NEXT_DIMS_KEY, NEXT_MODEL_KEY, VecKind, VecRow, VectorSpace, adopt_next_sql, clear_next_sql,
-    forget_stale_next_sql, from_bytes, space_of, to_bytes,
+    DIMS_KEY, MODEL_KEY, VecKind, VecRow, VectorSpace, adopt_next_sql, forget_stale_next_sql,
+    from_bytes, to_bytes,
 };
 use crate::store::{NoteRid, VersionRid};
 
-const MODEL_KEY: &str = "vector_model";
-const DIMS_KEY: &str = "vector_dims";
 /// Set once the code tables exist and are filled.
 const CODES_KEY: &str = "vector_codes";
 
 impl SqliteDb<'_> {
-    pub fn vector_space(&self) -> Result<Option<VectorSpace>> {
-        Ok(space_of(self.meta(MODEL_KEY)?, self.meta(DIMS_KEY)?))
-    }
-
-    pub fn next_vector_space(&self) -> Result<Option<VectorSpace>> {
-        Ok(space_of(
-            self.meta(NEXT_MODEL_KEY)?,
-            self.meta(NEXT_DIMS_KEY)?,
-        ))
-    }
-
     /// Creates the vector tables and the triggers that keep them in step.
     pub fn create_vector_space(&self, space: &VectorSpace) -> Result<()> {
         let mut sql = String::new();
@@ -158,17 +145,6 @@ impl SqliteDb<'_> {
         ));
         self.conn.execute_batch(&sql)?;
         Ok(())
-    }
-
-    /// Begins (or begins again) the vectors of `space` beside the store's.
-    pub fn start_next_space(&self, space: &VectorSpace) -> Result<()> {
-        self.clear_next_space()?;
-        self.set_meta(NEXT_MODEL_KEY, &space.model)?;
-        self.set_meta(NEXT_DIMS_KEY, &space.dims.to_string())
-    }
-
-    pub fn clear_next_space(&self) -> Result<()> {
-        Ok(self.conn.execute_batch(&clear_next_sql())?)
     }
 
     /// Keeps a row's vector of the next space, made from text of `hash`.

@@ -33,13 +33,6 @@ impl SqliteDb<'_> {
         Ok(versions)
     }
 
-    pub fn version_count(&self, rid: NoteRid) -> Result<i64> {
-        Ok(self
-            .conn
-            .prepare_cached("SELECT count(*) FROM versions WHERE note = ?1")?
-            .query_row([rid], |r| r.get(0))?)
-    }
-
     /// The newest archived version, if any.
     pub fn latest_version(&self, rid: NoteRid) -> Result<Option<Version>> {
         let sql = format!(
@@ -60,15 +53,6 @@ impl SqliteDb<'_> {
             .query_row([rid], |r| r.get(0))?;
         self.insert_version(rid, seq, version)?;
         Ok(VersionRid(self.conn.last_insert_rowid()))
-    }
-
-    /// The row key of version `seq` of note `rid`.
-    pub fn version_key(&self, rid: NoteRid, seq: i64) -> Result<Option<VersionRid>> {
-        Ok(self
-            .conn
-            .prepare_cached("SELECT vid FROM versions WHERE note = ?1 AND seq = ?2")?
-            .query_row(params![rid, seq], |r| r.get(0))
-            .optional()?)
     }
 
     /// Inserts a version with an explicit seq (import).
