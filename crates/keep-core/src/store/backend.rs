@@ -66,11 +66,6 @@ backend! {
     // edges
     /// Replaces the outgoing edges of note `rid`.
     fn replace_edges(&self, rid: NoteRid, edges: &[(String, String)]) -> Result<()>;
-    fn add_edge(&self, rid: NoteRid, key: &str, target: &str) -> Result<()>;
-    /// Incoming edges of a note as (key, source id).
-    fn edges_to(&self, id: &str) -> Result<Vec<(String, String)>>;
-    /// Edge keys declared by `.tag/KEY` notes, with their inverse names.
-    fn declared_edge_keys(&self) -> Result<Vec<(String, String)>>;
     // feedback
     /// Ratings of the rated notes among `rids`.
     fn feedback_among(&self, rids: &[NoteRid]) -> Result<HashMap<NoteRid, Rating>>;
@@ -110,8 +105,6 @@ backend! {
     fn notes_passing(&self, rids: &[NoteRid], filter: &NoteFilter) -> Result<std::collections::HashMap<NoteRid, Note>>;
     /// Cosine distances to the notes passing `filter`, nearest first.
     fn nearest_filtered(&self, query: &[f32], filter: &NoteFilter, k: usize) -> Result<Vec<(NoteRid, f64)>>;
-    /// Rids of notes carrying tag `key=value`.
-    fn rids_with_tag(&self, key: &str, value: &str, limit: usize) -> Result<Vec<NoteRid>>;
     // mod
     // notes
     fn note(&self, id: &str) -> Result<Option<(NoteRid, Note)>>;
@@ -126,8 +119,6 @@ backend! {
     fn index_note_body(&self, rid: NoteRid, body: &str) -> Result<()>;
     /// Every note, ordered by id, for export.
     fn all_notes(&self) -> Result<Vec<(NoteRid, Note)>>;
-    /// Ids of notes holding tag `key` (any value), with those values.
-    fn notes_tagged_key(&self, key: &str) -> Result<Vec<(NoteRid, String)>>;
     // parts
     fn parts(&self, rid: NoteRid) -> Result<Vec<Part>>;
     fn part(&self, rid: NoteRid, number: u32) -> Result<Option<Part>>;
@@ -187,7 +178,6 @@ backend! {
     fn append_version(&self, rid: NoteRid, version: &Version) -> Result<VersionRid>;
     /// Inserts a version with an explicit seq (import).
     fn insert_version(&self, rid: NoteRid, seq: i64, version: &Version) -> Result<()>;
-    fn delete_version(&self, rid: NoteRid, seq: i64) -> Result<()>;
     // watch
     /// Ids of notes whose id starts with `prefix` (a folder's file:// URI
     /// plus '/').

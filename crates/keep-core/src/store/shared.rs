@@ -15,8 +15,8 @@ use super::vectors::{
 };
 use super::{NoteRid, PartRid, VersionRid};
 use crate::error::Result;
-use crate::model::Rating;
 use crate::model::time::Timestamp;
+use crate::model::{Rating, keys};
 
 /// The temporary table of the notes a scoped embedding works on; both
 /// databases find a temporary table by its bare name.
@@ -118,6 +118,70 @@ pub trait Shared: Sql {
     fn delete_edges_with_key(&self, key: &str) -> Result<()> {
         self.execute("DELETE FROM edges WHERE key = ?1", &[key.into()])?;
         Ok(())
+    }
+
+    /// Removes archived version `seq` of a note.
+    fn delete_version(&self, rid: NoteRid, seq: i64) -> Result<()> {
+        self.execute(
+            "DELETE FROM versions WHERE note = ?1 AND seq = ?2",
+            &[rid.0.into(), seq.into()],
+        )?;
+        Ok(())
+    }
+
+    /// Links note `rid` to `target` by edge `key`, once.
+    fn add_edge(&self, rid: NoteRid, key: &str, target: &str) -> Result<()> {
+        self.execute(
+            "INSERT INTO edges (source, key, target) VALUES (?1, ?2, ?3) ON CONFLICT DO NOTHING",
+            &[rid.0.into(), key.into(), target.into()],
+        )?;
+        Ok(())
+    }
+
+    /// The edges that point at `id`: (key, source id), by key then source.
+    fn edges_to(&self, id: &str) -> Result<Vec<(String, String)>> {
+        self.query(
+            "SELECT e.key, n.id FROM edges e JOIN notes n ON n.rid = e.source
+             WHERE e.target = ?1 ORDER BY e.key, n.id",
+            &[id.into()],
+        )?
+        .iter()
+        .map(|r| Ok((r[0].text()?, r[1].text()?)))
+        .collect()
+    }
+
+    /// The edge keys declared by `.tag/KEY` notes, with their inverses.
+    fn declared_edge_keys(&self) -> Result<Vec<(String, String)>> {
+        self.query(
+            "SELECT substr(n.id, 6), t.value FROM notes n JOIN tags t ON t.note = n.rid
+             WHERE substr(n.id, 1, 5) = '.tag/' AND t.key = ?1 ORDER BY n.id",
+            &[keys::INVERSE.into()],
+        )?
+        .iter()
+        .map(|r| Ok((r[0].text()?, r[1].text()?)))
+        .collect()
+    }
+
+    /// The notes carrying tag `key`, with each value.
+    fn notes_tagged_key(&self, key: &str) -> Result<Vec<(NoteRid, String)>> {
+        self.query(
+            "SELECT note, value FROM tags WHERE key = ?1 ORDER BY note, value",
+            &[key.into()],
+        )?
+        .iter()
+        .map(|r| Ok((NoteRid(r[0].int()?), r[1].text()?)))
+        .collect()
+    }
+
+    /// Up to `limit` notes tagged `key=value`.
+    fn rids_with_tag(&self, key: &str, value: &str, limit: usize) -> Result<Vec<NoteRid>> {
+        self.query(
+            "SELECT note FROM tags WHERE key = ?1 AND value = ?2 LIMIT ?3",
+            &[key.into(), value.into(), (limit as i64).into()],
+        )?
+        .iter()
+        .map(|r| Ok(NoteRid(r[0].int()?)))
+        .collect()
     }
 
     /// The model and width of the store's vectors, once it has any.

@@ -10,6 +10,7 @@ use super::filter::{Query, push_filter, push_listing, with_params};
 use crate::error::Result;
 use crate::model::time::Timestamp;
 use crate::model::{ListOrder, Note, NoteFilter, Part, Rating, Tags, Version, keys};
+use crate::store::Shared;
 use crate::store::plan::tags_index_text;
 use crate::store::{NoteRid, VersionRid};
 
@@ -158,17 +159,6 @@ impl PgDb<'_> {
         Ok(self.rows(&sql, &[])?.iter().map(note_from_row).collect())
     }
 
-    pub fn notes_tagged_key(&self, key: &str) -> Result<Vec<(NoteRid, String)>> {
-        Ok(self
-            .rows(
-                "SELECT note, value FROM tags WHERE key = $1 ORDER BY note, value",
-                &[&key],
-            )?
-            .iter()
-            .map(|r| (NoteRid(r.get(0)), r.get(1)))
-            .collect())
-    }
-
     // Versions.
 
     pub fn versions(&self, rid: NoteRid) -> Result<Vec<Version>> {
@@ -219,14 +209,6 @@ impl PgDb<'_> {
                 &version.created.millis(),
                 &version.updated.millis(),
             ],
-        )?;
-        Ok(())
-    }
-
-    pub fn delete_version(&self, rid: NoteRid, seq: i64) -> Result<()> {
-        self.exec(
-            "DELETE FROM versions WHERE note = $1 AND seq = $2",
-            &[&rid.0, &seq],
         )?;
         Ok(())
     }
@@ -288,38 +270,6 @@ impl PgDb<'_> {
             self.add_edge(rid, key, target)?;
         }
         Ok(())
-    }
-
-    pub fn add_edge(&self, rid: NoteRid, key: &str, target: &str) -> Result<()> {
-        self.exec(
-            "INSERT INTO edges (source, key, target) VALUES ($1, $2, $3) ON CONFLICT DO NOTHING",
-            &[&rid.0, &key, &target],
-        )?;
-        Ok(())
-    }
-
-    pub fn edges_to(&self, id: &str) -> Result<Vec<(String, String)>> {
-        Ok(self
-            .rows(
-                "SELECT e.key, n.id FROM edges e JOIN notes n ON n.rid = e.source
-                 WHERE e.target = $1 ORDER BY e.key, n.id",
-                &[&id],
-            )?
-            .iter()
-            .map(|r| (r.get(0), r.get(1)))
-            .collect())
-    }
-
-    pub fn declared_edge_keys(&self) -> Result<Vec<(String, String)>> {
-        Ok(self
-            .rows(
-                "SELECT substr(n.id, 6), t.value FROM notes n JOIN tags t ON t.note = n.rid
-                 WHERE starts_with(n.id, '.tag/') AND t.key = $1 ORDER BY n.id",
-                &[&keys::INVERSE],
-            )?
-            .iter()
-            .map(|r| (r.get(0), r.get(1)))
-            .collect())
     }
 
     // Feedback.
@@ -419,17 +369,6 @@ impl PgDb<'_> {
             )?
             .iter()
             .map(|r| r.get(0))
-            .collect())
-    }
-
-    pub fn rids_with_tag(&self, key: &str, value: &str, limit: usize) -> Result<Vec<NoteRid>> {
-        Ok(self
-            .rows(
-                "SELECT note FROM tags WHERE key = $1 AND value = $2 LIMIT $3",
-                &[&key, &value, &(limit as i64)],
-            )?
-            .iter()
-            .map(|r| NoteRid(r.get(0)))
             .collect())
     }
 

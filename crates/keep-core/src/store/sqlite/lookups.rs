@@ -66,17 +66,6 @@ impl SqliteDb<'_> {
             .collect())
     }
 
-    /// Rids of notes carrying tag `key=value`.
-    pub fn rids_with_tag(&self, key: &str, value: &str, limit: usize) -> Result<Vec<NoteRid>> {
-        let mut stmt = self
-            .conn
-            .prepare_cached("SELECT note FROM tags WHERE key = ?1 AND value = ?2 LIMIT ?3")?;
-        let rows = stmt
-            .query_map(rusqlite::params![key, value, limit as i64], |r| r.get(0))?
-            .collect::<rusqlite::Result<Vec<NoteRid>>>()?;
-        Ok(rows)
-    }
-
     /// The offset (1 = previous) of the archived version with key `vid`.
     pub fn version_offset(&self, vid: VersionRid) -> Result<Option<(NoteRid, i64)>> {
         use rusqlite::OptionalExtension;

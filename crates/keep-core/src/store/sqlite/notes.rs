@@ -141,15 +141,4 @@ impl SqliteDb<'_> {
             .collect::<rusqlite::Result<Vec<_>>>()?;
         Ok(notes)
     }
-
-    /// Ids of notes holding tag `key` (any value), with those values.
-    pub fn notes_tagged_key(&self, key: &str) -> Result<Vec<(NoteRid, String)>> {
-        let mut stmt = self
-            .conn
-            .prepare_cached("SELECT note, value FROM tags WHERE key = ?1 ORDER BY note, value")?;
-        let rows = stmt
-            .query_map([key], |r| Ok((r.get(0)?, r.get(1)?)))?
-            .collect::<rusqlite::Result<Vec<_>>>()?;
-        Ok(rows)
-    }
 }

@@ -74,11 +74,4 @@ impl SqliteDb<'_> {
             ])?;
         Ok(())
     }
-
-    pub fn delete_version(&self, rid: NoteRid, seq: i64) -> Result<()> {
-        self.conn
-            .prepare_cached("DELETE FROM versions WHERE note = ?1 AND seq = ?2")?
-            .execute(params![rid, seq])?;
-        Ok(())
-    }
 }
