@@ -120,8 +120,6 @@ backend! {
     /// Every note, ordered by id, for export.
     fn all_notes(&self) -> Result<Vec<(NoteRid, Note)>>;
     // parts
-    fn parts(&self, rid: NoteRid) -> Result<Vec<Part>>;
-    fn part(&self, rid: NoteRid, number: u32) -> Result<Option<Part>>;
     /// Replaces every part of a note.
     fn replace_parts(&self, rid: NoteRid, parts: &[Part]) -> Result<()>;
     // vectors
@@ -170,10 +168,6 @@ backend! {
     /// the previous version, cosine distance).
     fn nearest_versions(&self, query: &[f32], k: usize) -> Result<Vec<(NoteRid, i64, f64)>>;
     // versions
-    /// Archived versions of a note, oldest first.
-    fn versions(&self, rid: NoteRid) -> Result<Vec<Version>>;
-    /// The newest archived version, if any.
-    fn latest_version(&self, rid: NoteRid) -> Result<Option<Version>>;
     /// Appends a version after the newest one; returns its row key.
     fn append_version(&self, rid: NoteRid, version: &Version) -> Result<VersionRid>;
     /// Inserts a version with an explicit seq (import).

@@ -32,6 +32,14 @@ impl Cell {
         }
     }
 
+    /// Text, or None for a null.
+    pub fn opt_text(&self) -> Result<Option<String>> {
+        match self {
+            Cell::Null => Ok(None),
+            other => other.text().map(Some),
+        }
+    }
+
     /// A truth value: a boolean, or an integer as SQLite keeps one.
     pub fn bool(&self) -> Result<bool> {
         match self {

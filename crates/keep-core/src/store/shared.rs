@@ -16,11 +16,36 @@ use super::vectors::{
 use super::{NoteRid, PartRid, VersionRid};
 use crate::error::Result;
 use crate::model::time::Timestamp;
-use crate::model::{Rating, keys};
+use crate::model::{Part, Rating, Tags, Version, keys};
 
 /// The temporary table of the notes a scoped embedding works on; both
 /// databases find a temporary table by its bare name.
 pub(super) const PENDING_SCOPE: &str = "pending_scope";
+
+/// The columns of an archived version, as `version_of` reads them.
+const VERSION_COLUMNS: &str = "seq, summary, tags, content_hash, created, updated";
+
+/// An archived version from its row (`VERSION_COLUMNS`); tags are kept as
+/// JSON text in both databases.
+fn version_of(r: &[Cell]) -> Result<Version> {
+    Ok(Version {
+        seq: r[0].int()?,
+        summary: r[1].text()?,
+        tags: serde_json::from_str::<Tags>(&r[2].text()?).unwrap_or_default(),
+        content_hash: r[3].opt_text()?,
+        created: Timestamp::from_millis(r[4].int()?),
+        updated: Timestamp::from_millis(r[5].int()?),
+    })
+}
+
+/// A part from its row (number, summary, tags as JSON text).
+fn part_of(r: &[Cell]) -> Result<Part> {
+    Ok(Part {
+        number: u32::try_from(r[0].int()?).unwrap_or(u32::MAX),
+        summary: r[1].text()?,
+        tags: serde_json::from_str::<Tags>(&r[2].text()?).unwrap_or_default(),
+    })
+}
 
 /// The queries every database answers alike.
 pub trait Shared: Sql {
@@ -118,6 +143,47 @@ pub trait Shared: Sql {
     fn delete_edges_with_key(&self, key: &str) -> Result<()> {
         self.execute("DELETE FROM edges WHERE key = ?1", &[key.into()])?;
         Ok(())
+    }
+
+    /// Archived versions of a note, oldest first.
+    fn versions(&self, rid: NoteRid) -> Result<Vec<Version>> {
+        let sql = format!("SELECT {VERSION_COLUMNS} FROM versions WHERE note = ?1 ORDER BY seq");
+        self.query(&sql, &[rid.0.into()])?
+            .iter()
+            .map(|r| version_of(r))
+            .collect()
+    }
+
+    /// The newest archived version of a note.
+    fn latest_version(&self, rid: NoteRid) -> Result<Option<Version>> {
+        let sql = format!(
+            "SELECT {VERSION_COLUMNS} FROM versions WHERE note = ?1 ORDER BY seq DESC LIMIT 1"
+        );
+        self.query(&sql, &[rid.0.into()])?
+            .first()
+            .map(|r| version_of(r))
+            .transpose()
+    }
+
+    /// A note's parts, in order.
+    fn parts(&self, rid: NoteRid) -> Result<Vec<Part>> {
+        self.query(
+            "SELECT number, summary, tags FROM parts WHERE note = ?1 ORDER BY number",
+            &[rid.0.into()],
+        )?
+        .iter()
+        .map(|r| part_of(r))
+        .collect()
+    }
+
+    fn part(&self, rid: NoteRid, number: u32) -> Result<Option<Part>> {
+        self.query(
+            "SELECT number, summary, tags FROM parts WHERE note = ?1 AND number = ?2",
+            &[rid.0.into(), i64::from(number).into()],
+        )?
+        .first()
+        .map(|r| part_of(r))
+        .transpose()
     }
 
     /// Removes archived version `seq` of a note.

@@ -43,30 +43,6 @@ fn json_tags(tags: &Tags) -> String {
     serde_json::to_string(tags).expect("tags serialise")
 }
 
-fn version_from_row(row: &Row) -> Version {
-    let tags: String = row.get(2);
-    Version {
-        seq: row.get(0),
-        summary: row.get(1),
-        tags: serde_json::from_str::<Tags>(&tags).unwrap_or_default(),
-        content_hash: row.get(3),
-        created: Timestamp::from_millis(row.get(4)),
-        updated: Timestamp::from_millis(row.get(5)),
-    }
-}
-
-const VERSION_COLUMNS: &str = "seq, summary, tags, content_hash, created, updated";
-
-fn part_from_row(row: &Row) -> Part {
-    let tags: String = row.get(2);
-    let number: i64 = row.get(0);
-    Part {
-        number: u32::try_from(number).unwrap_or(u32::MAX),
-        summary: row.get(1),
-        tags: serde_json::from_str::<Tags>(&tags).unwrap_or_default(),
-    }
-}
-
 fn rid_list(rids: &[NoteRid]) -> Vec<i64> {
     rids.iter().map(|r| r.0).collect()
 }
@@ -161,22 +137,6 @@ impl PgDb<'_> {
 
     // Versions.
 
-    pub fn versions(&self, rid: NoteRid) -> Result<Vec<Version>> {
-        let sql = format!("SELECT {VERSION_COLUMNS} FROM versions WHERE note = $1 ORDER BY seq");
-        Ok(self
-            .rows(&sql, &[&rid.0])?
-            .iter()
-            .map(version_from_row)
-            .collect())
-    }
-
-    pub fn latest_version(&self, rid: NoteRid) -> Result<Option<Version>> {
-        let sql = format!(
-            "SELECT {VERSION_COLUMNS} FROM versions WHERE note = $1 ORDER BY seq DESC LIMIT 1"
-        );
-        Ok(self.row(&sql, &[&rid.0])?.map(|r| version_from_row(&r)))
-    }
-
     pub fn append_version(&self, rid: NoteRid, version: &Version) -> Result<VersionRid> {
         let vid: i64 = self
             .one(
@@ -225,26 +185,6 @@ impl PgDb<'_> {
     }
 
     // Parts.
-
-    pub fn parts(&self, rid: NoteRid) -> Result<Vec<Part>> {
-        Ok(self
-            .rows(
-                "SELECT number, summary, tags FROM parts WHERE note = $1 ORDER BY number",
-                &[&rid.0],
-            )?
-            .iter()
-            .map(part_from_row)
-            .collect())
-    }
-
-    pub fn part(&self, rid: NoteRid, number: u32) -> Result<Option<Part>> {
-        Ok(self
-            .row(
-                "SELECT number, summary, tags FROM parts WHERE note = $1 AND number = $2",
-                &[&rid.0, &i64::from(number)],
-            )?
-            .map(|r| part_from_row(&r)))
-    }
 
     pub fn replace_parts(&self, rid: NoteRid, parts: &[Part]) -> Result<()> {
         self.exec("DELETE FROM parts WHERE note = $1", &[&rid.0])?;

@@ -1,50 +1,13 @@
 //! Archived versions of notes, numbered by `seq` from 1 (the oldest).
 
-use rusqlite::{OptionalExtension, Row, params};
+use rusqlite::params;
 
 use super::SqliteDb;
 use crate::error::Result;
-use crate::model::time::Timestamp;
-use crate::model::{Tags, Version};
+use crate::model::Version;
 use crate::store::{NoteRid, VersionRid};
 
-fn version_from_row(row: &Row<'_>) -> rusqlite::Result<Version> {
-    let tags: String = row.get(2)?;
-    Ok(Version {
-        seq: row.get(0)?,
-        summary: row.get(1)?,
-        tags: serde_json::from_str::<Tags>(&tags).unwrap_or_default(),
-        content_hash: row.get(3)?,
-        created: Timestamp::from_millis(row.get(4)?),
-        updated: Timestamp::from_millis(row.get(5)?),
-    })
-}
-
-const VERSION_COLUMNS: &str = "seq, summary, tags, content_hash, created, updated";
-
 impl SqliteDb<'_> {
-    /// Archived versions of a note, oldest first.
-    pub fn versions(&self, rid: NoteRid) -> Result<Vec<Version>> {
-        let sql = format!("SELECT {VERSION_COLUMNS} FROM versions WHERE note = ?1 ORDER BY seq");
-        let mut stmt = self.conn.prepare_cached(&sql)?;
-        let versions = stmt
-            .query_map([rid], version_from_row)?
-            .collect::<rusqlite::Result<Vec<_>>>()?;
-        Ok(versions)
-    }
-
-    /// The newest archived version, if any.
-    pub fn latest_version(&self, rid: NoteRid) -> Result<Option<Version>> {
-        let sql = format!(
-            "SELECT {VERSION_COLUMNS} FROM versions WHERE note = ?1 ORDER BY seq DESC LIMIT 1"
-        );
-        Ok(self
-            .conn
-            .prepare_cached(&sql)?
-            .query_row([rid], version_from_row)
-            .optional()?)
-    }
-
     /// Appends a version after the newest one; returns its row key.
     pub fn append_version(&self, rid: NoteRid, version: &Version) -> Result<VersionRid> {
         let seq: i64 = self
