@@ -93,8 +93,6 @@ backend! {
     fn list_notes_from(&self, filter: &NoteFilter, order: ListOrder, offset: usize, limit: Option<usize>) -> Result<Vec<Note>>;
     /// How many notes pass `filter`.
     fn count_notes(&self, filter: &NoteFilter) -> Result<usize>;
-    /// User tag keys with their values, most used first, for completion.
-    fn tag_catalog(&self, values_per_key: usize) -> Result<Vec<(String, Vec<String>)>>;
     /// Ids starting with `prefix`, in order, at most `limit`: a range scan
     /// of the id index.
     fn ids_starting_with(&self, prefix: &str, limit: usize) -> Result<Vec<String>>;

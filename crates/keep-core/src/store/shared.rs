@@ -250,6 +250,30 @@ pub trait Shared: Sql {
         .collect()
     }
 
+    /// User tag keys with their values, most used first, at most
+    /// `values_per_key` each (for completion).
+    fn tag_catalog(&self, values_per_key: usize) -> Result<Vec<(String, Vec<String>)>> {
+        let rows = self.query(
+            "SELECT key, value, count(*) AS uses FROM tags
+             WHERE substr(key, 1, 1) <> '_'
+             GROUP BY key, value ORDER BY key, uses DESC, value",
+            &[],
+        )?;
+        let mut catalog: Vec<(String, Vec<String>)> = Vec::new();
+        for row in rows {
+            let (key, value) = (row[0].text()?, row[1].text()?);
+            match catalog.last_mut() {
+                Some((k, values)) if *k == key => {
+                    if values.len() < values_per_key {
+                        values.push(value);
+                    }
+                }
+                _ => catalog.push((key, vec![value])),
+            }
+        }
+        Ok(catalog)
+    }
+
     /// The model and width of the store's vectors, once it has any.
     fn vector_space(&self) -> Result<Option<VectorSpace>> {
         Ok(space_of(self.meta(MODEL_KEY)?, self.meta(DIMS_KEY)?))

@@ -279,28 +279,6 @@ impl PgDb<'_> {
         Ok(usize::try_from(count).unwrap_or(0))
     }
 
-    pub fn tag_catalog(&self, values_per_key: usize) -> Result<Vec<(String, Vec<String>)>> {
-        let rows = self.rows(
-            "SELECT key, value, count(*) AS uses FROM tags
-             WHERE left(key, 1) <> '_'
-             GROUP BY key, value ORDER BY key, uses DESC, value",
-            &[],
-        )?;
-        let mut catalog: Vec<(String, Vec<String>)> = Vec::new();
-        for row in rows {
-            let (key, value): (String, String) = (row.get(0), row.get(1));
-            match catalog.last_mut() {
-                Some((k, values)) if *k == key => {
-                    if values.len() < values_per_key {
-                        values.push(value);
-                    }
-                }
-                _ => catalog.push((key, vec![value])),
-            }
-        }
-        Ok(catalog)
-    }
-
     pub fn ids_starting_with(&self, prefix: &str, limit: usize) -> Result<Vec<String>> {
         Ok(self
             .rows(

@@ -69,29 +69,6 @@ impl SqliteDb<'_> {
         Ok(usize::try_from(count).unwrap_or(0))
     }
 
-    /// User tag keys with their values, most used first, for completion.
-    pub fn tag_catalog(&self, values_per_key: usize) -> Result<Vec<(String, Vec<String>)>> {
-        let mut stmt = self.conn.prepare(
-            "SELECT key, value, count(*) AS uses FROM tags
-             WHERE substr(key, 1, 1) <> '_'
-             GROUP BY key, value ORDER BY key, uses DESC, value",
-        )?;
-        let mut catalog: Vec<(String, Vec<String>)> = Vec::new();
-        let rows = stmt.query_map([], |row| Ok((row.get::<_, String>(0)?, row.get(1)?)))?;
-        for row in rows {
-            let (key, value) = row?;
-            match catalog.last_mut() {
-                Some((k, values)) if *k == key => {
-                    if values.len() < values_per_key {
-                        values.push(value);
-                    }
-                }
-                _ => catalog.push((key, vec![value])),
-            }
-        }
-        Ok(catalog)
-    }
-
     /// Ids starting with `prefix`, in order, at most `limit`: a range scan
     /// of the id index.
     pub fn ids_starting_with(&self, prefix: &str, limit: usize) -> Result<Vec<String>> {
