@@ -147,7 +147,7 @@ impl SqliteStore {
         // A newer keep's store is refused before anything is set on it.
         refuse_newer(&conn, &path)?;
         if !read_only {
-            conn.pragma_update(None, "journal_mode", "WAL")?;
+            set_wal(&conn)?;
             conn.pragma_update(None, "synchronous", "NORMAL")?;
         }
         conn.pragma_update(None, "foreign_keys", "ON")?;
@@ -268,6 +268,25 @@ impl SqliteStore {
             tx.commit()?;
         }
         Ok(())
+    }
+}
+
+/// Puts the database in WAL mode. While a new store is being made, two
+/// processes opening it at once can each hold the lock the other needs to
+/// leave the rollback journal; SQLite then answers busy at once instead of
+/// waiting, so a busy answer is tried again, for up to `BUSY_TIMEOUT`.
+fn set_wal(conn: &Connection) -> Result<()> {
+    let started = std::time::Instant::now();
+    loop {
+        match conn.pragma_update(None, "journal_mode", "WAL") {
+            Err(e)
+                if e.sqlite_error_code() == Some(rusqlite::ErrorCode::DatabaseBusy)
+                    && started.elapsed() < BUSY_TIMEOUT =>
+            {
+                std::thread::sleep(Duration::from_millis(20));
+            }
+            other => return Ok(other?),
+        }
     }
 }
 
