@@ -24,6 +24,30 @@ fn entry(agent: &str, op: &str, note: &str, version: i64) -> (String, String, St
     (agent.into(), op.into(), note.into(), version)
 }
 
+/// Calls `tool` with `args` through `keep mcp` as the client `(name, version)`.
+fn call_as(env: &Env, (name, version): (&str, &str), tool: &str, args: serde_json::Value) {
+    let lines = [
+        serde_json::json!({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
+            "protocolVersion": "2025-06-18", "capabilities": {},
+            "clientInfo": {"name": name, "version": version}}}),
+        serde_json::json!({"jsonrpc": "2.0", "method": "notifications/initialized"}),
+        serde_json::json!({"jsonrpc": "2.0", "id": 2, "method": "tools/call",
+            "params": {"name": tool, "arguments": args}}),
+    ];
+    let input: String = lines.iter().map(|l| format!("{l}\n")).collect();
+    let out = env.run_with_stdin(&["mcp"], input.as_bytes());
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let answer = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        !answer.contains("\"isError\":true"),
+        "{tool} as {name}: {answer}"
+    );
+}
+
 #[test]
 fn every_write_is_logged_with_its_agent_and_outlives_the_note() {
     let mut env = Env::new();
@@ -36,13 +60,11 @@ fn every_write_is_logged_with_its_agent_and_outlives_the_note() {
     env.ok(&["del", "wifi@V{1}"]);
     env.ok(&["put", "Guest wifi is open", "--id", "guest"]);
     env.ok(&["del", "--purge", "guest"]);
-    let mcp = "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"initialize\",\"params\":{\"protocolVersion\":\"2025-06-18\",\"capabilities\":{},\"clientInfo\":{\"name\":\"planner\",\"version\":\"1.2\"}}}\n\
-        {\"jsonrpc\":\"2.0\",\"method\":\"notifications/initialized\"}\n\
-        {\"jsonrpc\":\"2.0\",\"id\":2,\"method\":\"tools/call\",\"params\":{\"name\":\"tag\",\"arguments\":{\"id\":\"wifi\",\"add\":[\"checked=yes\"]}}}\n";
-    assert!(
-        env.run_with_stdin(&["mcp"], mcp.as_bytes())
-            .status
-            .success()
+    call_as(
+        &env,
+        ("planner", "1.2"),
+        "tag",
+        serde_json::json!({"id": "wifi", "add": ["checked=yes"]}),
     );
 
     assert_eq!(
@@ -85,13 +107,11 @@ fn every_write_is_logged_with_its_agent_and_outlives_the_note() {
     assert_eq!(agent("wifi@V{1}"), serde_json::json!(["cli"]));
     let by_planner = env.ok(&["list", "--ids", "-t", "_agent=planner/1.2"]);
     assert_eq!(by_planner, "wifi\n");
-    let again = "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"initialize\",\"params\":{\"protocolVersion\":\"2025-06-18\",\"capabilities\":{},\"clientInfo\":{\"name\":\"copier\",\"version\":\"1\"}}}\n\
-        {\"jsonrpc\":\"2.0\",\"method\":\"notifications/initialized\"}\n\
-        {\"jsonrpc\":\"2.0\",\"id\":2,\"method\":\"tools/call\",\"params\":{\"name\":\"remember\",\"arguments\":{\"text\":\"Guest wifi is closed\",\"id\":\"guest2\"}}}\n";
-    assert!(
-        env.run_with_stdin(&["mcp"], again.as_bytes())
-            .status
-            .success()
+    call_as(
+        &env,
+        ("copier", "1"),
+        "remember",
+        serde_json::json!({"text": "Guest wifi is closed", "id": "guest2"}),
     );
     env.ok(&["put", "Guest wifi is closed", "--id", "guest2"]);
     assert_eq!(agent("guest2"), serde_json::json!(["copier/1"]));
