@@ -1,17 +1,17 @@
 //! Reads and writes written once for every database, in plain SQL
-//! (`plain::Sql`): the store's settings (`meta`), ratings, the watched
-//! folders, the single-holder leases, the last seen state of watched
-//! files, and the operations log. A backend holds only what differs;
+//! (`plain::Sql`): the store's settings (`meta`) and vector spaces, a
+//! note's row, versions and parts, counts, renames and times, edges and
+//! tag lookups, ratings, the rows waiting for a vector, watched folders,
+//! leases, the last seen state of watched files, and the operations log.
+//! A backend holds only what its database does its own way (`Backend`);
 //! these come with any store.
 
-use super::operations::{COLUMNS, FilterValue, INSERT, Operation, OperationFilter, filter_sql};
+use super::operations::{FilterValue, INSERT, Operation, OperationFilter, filter_sql};
 use super::plain::{Cell, Sql};
 use super::types::{Lease, WatchedDir};
 use super::vectors::{
-    DIMS_KEY, MODEL_KEY, NEXT_DIMS_KEY, NEXT_MODEL_KEY, VectorSpace, clear_next_sql, space_of,
-};
-use super::vectors::{
-    PendingText, count_where, next_pending_condition, pending_condition, texts_where,
+    DIMS_KEY, MODEL_KEY, NEXT_DIMS_KEY, NEXT_MODEL_KEY, PendingText, VectorSpace, clear_next_sql,
+    count_where, next_pending_condition, pending_condition, space_of, texts_where,
 };
 use super::{NoteRid, PartRid, VersionRid};
 use crate::error::Result;
@@ -20,7 +20,7 @@ use crate::model::{Part, Rating, Tags, Version, keys};
 
 /// The temporary table of the notes a scoped embedding works on; both
 /// databases find a temporary table by its bare name.
-pub(super) const PENDING_SCOPE: &str = "pending_scope";
+const PENDING_SCOPE: &str = "pending_scope";
 
 /// The columns of an archived version, as `version_of` reads them.
 const VERSION_COLUMNS: &str = "seq, summary, tags, content_hash, created, updated";
@@ -542,7 +542,6 @@ pub trait Shared: Sql {
     /// Entries of the operations log, newest first.
     fn operations(&self, filter: &OperationFilter) -> Result<Vec<Operation>> {
         let (sql, values) = filter_sql(filter, |n| format!("?{n}"));
-        debug_assert!(sql.contains(COLUMNS));
         let params: Vec<Cell> = values
             .into_iter()
             .map(|v| match v {
