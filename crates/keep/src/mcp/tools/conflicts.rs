@@ -33,11 +33,7 @@ impl ToolDef for Conflicts {
     const NAME: &'static str = "conflicts";
     const TITLE: &'static str = "Conflicting notes";
     const DESCRIPTION: &'static str = "Pairs of live notes that look like two values for one subject (two passwords, two dates), with what tells them apart: pairs remember linked as a possible update, then close pairs among the newest notes. Resolve one with supersede (the newer replaces the older).";
-    const HINTS: Hints = Hints {
-        read_only: true,
-        destructive: false,
-        idempotent: true,
-    };
+    const HINTS: Hints = Hints::READ_ONLY;
     type Args = Args;
     type Output = Output;
 

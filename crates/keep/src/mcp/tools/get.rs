@@ -35,11 +35,7 @@ impl ToolDef for Get {
     const NAME: &'static str = "get";
     const TITLE: &'static str = "Get a note";
     const DESCRIPTION: &'static str = "Fetch one note in full: summary, tags, dates, parts, and its links to and from other notes. \"ID@V{1}\" reads the previous version, \"ID@P{2}\" the second part. Optionally include its version history and its most similar notes.";
-    const HINTS: Hints = Hints {
-        read_only: true,
-        destructive: false,
-        idempotent: true,
-    };
+    const HINTS: Hints = Hints::READ_ONLY;
     type Args = Args;
     type Output = Output;
 

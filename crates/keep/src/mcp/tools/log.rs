@@ -36,11 +36,7 @@ impl ToolDef for Log {
     const NAME: &'static str = "log";
     const TITLE: &'static str = "Who changed what";
     const DESCRIPTION: &'static str = "The operations log, newest first: when, which agent (an MCP client's name/version, cli, ...), what (create, update, tag, trash, restore, revert, purge, move, import), which note and its version count after. Filter by note, agent and time.";
-    const HINTS: Hints = Hints {
-        read_only: true,
-        destructive: false,
-        idempotent: true,
-    };
+    const HINTS: Hints = Hints::READ_ONLY;
     type Args = Args;
     type Output = Output;
 

@@ -162,6 +162,15 @@ pub struct Hints {
     pub idempotent: bool,
 }
 
+impl Hints {
+    /// A tool that only reads: asking twice gives the same answer.
+    pub const READ_ONLY: Hints = Hints {
+        read_only: true,
+        destructive: false,
+        idempotent: true,
+    };
+}
+
 /// One tool: its definition and its call.
 pub trait ToolDef {
     const NAME: &'static str;

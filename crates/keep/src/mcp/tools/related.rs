@@ -27,11 +27,7 @@ impl ToolDef for Related {
     const NAME: &'static str = "related";
     const TITLE: &'static str = "Related notes";
     const DESCRIPTION: &'static str = "Notes connected to a note: its links in both directions and notes sharing a distinctive tag, then its nearest neighbours by meaning. Each is marked with how it is related.";
-    const HINTS: Hints = Hints {
-        read_only: true,
-        destructive: false,
-        idempotent: true,
-    };
+    const HINTS: Hints = Hints::READ_ONLY;
     type Args = Args;
     type Output = HitListing;
 
