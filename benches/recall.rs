@@ -19,7 +19,7 @@ use keep::config::{Config, Environment};
 use keep_core::embed::{Embedder, LoadFor, ModelPaths, OnnxEmbedder};
 use keep_core::keeper::PutOptions;
 use keep_core::recall::{FindQuery, RecallMode};
-use keep_core::store::{SqliteStore as Store, VecKind};
+use keep_core::store::{Embedded, SqliteStore as Store, VecKind};
 use keep_core::{Keeper, Settings};
 
 const WORDS: &[&str] = &[
@@ -464,7 +464,7 @@ fn vector_recall(store: &Path, embedder: &mut OnnxEmbedder, queries: &[&str]) {
             let truth = db.nearest_exact(VecKind::Note, &v, 100).expect("exact");
             exact.push(t.elapsed());
             let t = Instant::now();
-            let found = db.nearest(VecKind::Note, &v, 100).expect("codes");
+            let found = db.nearest_rows(VecKind::Note, &v, 100).expect("codes");
             fast.push(t.elapsed());
             let shared = |n: usize| {
                 let truth: Vec<i64> = truth.iter().take(n).map(|t| t.0).collect();

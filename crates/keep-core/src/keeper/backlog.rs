@@ -9,6 +9,7 @@ use super::Keeper;
 use crate::embed::{BATCH_SIZE, Embedder, LoadFor, ModelPaths, OnnxEmbedder, SharedModel};
 use crate::error::{Error, Result};
 use crate::model;
+use crate::store::Embedded;
 use crate::store::Shared;
 use crate::store::{PendingText, VectorSpace};
 

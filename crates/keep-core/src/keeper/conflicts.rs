@@ -11,6 +11,8 @@ use super::truth::{cosine, tags_contradict, written_as_text};
 use crate::error::Result;
 use crate::facts::{self, Verdict};
 use crate::model::{ListOrder, Note, NoteFilter, keys};
+use crate::store::Embedded;
+use crate::store::NoteReads;
 use crate::store::Shared;
 use crate::store::{Db, NoteRid, VecRow};
 

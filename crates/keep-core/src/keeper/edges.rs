@@ -7,6 +7,7 @@ use std::collections::HashMap;
 use crate::error::{Error, Result};
 use crate::model::time::Timestamp;
 use crate::model::{self, Edge, Note, Tags, keys};
+use crate::store::NoteReads;
 use crate::store::Shared;
 use crate::store::{Db, NoteRid};
 

@@ -14,6 +14,7 @@ use crate::recall::weights::{
 use crate::recall::{
     FindQuery, FindResult, Hit, Matched, Query, RecallMode, candidates, graph, passage, question,
 };
+use crate::store::NoteReads;
 use crate::store::Shared;
 use crate::store::{NoteRid, VecRow};
 

@@ -6,6 +6,8 @@ use super::{Keeper, edges};
 use crate::error::{Error, Result};
 use crate::model::time::Timestamp;
 use crate::model::{self, Note, TagFilter, Version, keys};
+use crate::store::Embedded;
+use crate::store::NoteReads;
 use crate::store::Shared;
 use crate::store::{Db, NoteRid, VecRow};
 

@@ -22,6 +22,7 @@ use crate::ingest::walk;
 pub use crate::ingest::walk::{DEFAULT_MAX_FILES, WalkOptions};
 use crate::ingest::{Document, chunk, fetch, links, ocr};
 use crate::model::{ListOrder, NoteFilter, TagFilter, Tags, file_id, keys};
+use crate::store::NoteReads;
 use crate::store::Shared;
 
 /// Results written per transaction.

@@ -15,6 +15,7 @@ use crate::ingest::chunk;
 use crate::model::{self, Note, NoteFilter, Part, TagFilter, Tags, keys};
 use crate::provider::{self, summary::Context};
 use crate::settings::Provider;
+use crate::store::NoteReads;
 use crate::store::Shared;
 use crate::store::{Db, NoteRid};
 

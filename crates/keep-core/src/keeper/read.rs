@@ -10,6 +10,7 @@ use crate::model::{
     Version, keys, time,
 };
 use crate::store::Db;
+use crate::store::NoteReads;
 use crate::store::Shared;
 
 /// What `get` shows: one state of a note and its surroundings.
@@ -177,7 +178,7 @@ impl Keeper {
 
     /// Ids starting with `prefix`, in order, at most `limit` (for completion).
     pub fn ids_starting_with(&self, prefix: &str, limit: usize) -> Result<Vec<String>> {
-        self.store.db().ids_starting_with(prefix, limit)
+        self.store.db().ids_starting_with(prefix, Some(limit))
     }
 
     /// User tag keys and their most used values (up to `values_per_key`).

@@ -16,6 +16,8 @@ use super::{Keeper, edges};
 use crate::error::{Error, Result};
 use crate::model::time::Timestamp;
 use crate::model::{self, Note, Part, Tags, Version};
+use crate::store::Embedded;
+use crate::store::NoteReads;
 use crate::store::operations::{Operation, OperationFilter};
 use crate::store::{Db, NoteRid, Shared, VecRow, VectorSpace};
 

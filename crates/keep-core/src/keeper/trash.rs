@@ -8,6 +8,7 @@ use super::edges;
 use super::write::{Deleted, WriteOutcome, write_state};
 use crate::error::{Error, Result};
 use crate::model::{ListOrder, NoteFilter, TagFilter, keys};
+use crate::store::NoteReads;
 use crate::store::Shared;
 
 /// A day in milliseconds.

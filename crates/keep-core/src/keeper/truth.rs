@@ -10,6 +10,8 @@ use crate::model::{NoteFilter, Rating, TagFilter, Tags, keys, time::Timestamp};
 use crate::recall::candidates;
 use crate::recall::fusion::roll_up;
 use crate::recall::weights::DUPLICATE_CANDIDATES;
+use crate::store::Embedded;
+use crate::store::NoteReads;
 use crate::store::Shared;
 use crate::store::{NoteRid, VecRow};
 

@@ -17,6 +17,7 @@ use super::{Failure, IngestOptions, Keeper, Target};
 use crate::error::{Error, Result};
 use crate::ingest::walk::{self, WalkOptions};
 use crate::model::{self, Note, file_id, keys};
+use crate::store::NoteReads;
 use crate::store::{Shared, WatchedDir};
 
 /// What one pass over a folder changed.
@@ -164,7 +165,7 @@ impl Keeper {
         let mut ids = BTreeSet::new();
         let files: Vec<PathBuf> = match touched {
             None => {
-                ids.extend(db.ids_with_prefix(&format!("{}/", file_id(dir)))?);
+                ids.extend(db.ids_starting_with(&format!("{}/", file_id(dir)), None)?);
                 present.iter().cloned().collect()
             }
             Some(paths) => {
@@ -172,7 +173,7 @@ impl Keeper {
                 for p in paths {
                     files.extend(present.iter().filter(|f| f.starts_with(p)).cloned());
                     ids.insert(file_id(p));
-                    ids.extend(db.ids_with_prefix(&format!("{}/", file_id(p)))?);
+                    ids.extend(db.ids_starting_with(&format!("{}/", file_id(p)), None)?);
                 }
                 files.into_iter().collect()
             }

@@ -10,6 +10,8 @@ use crate::error::{Error, Result};
 use crate::facts::Verdict;
 use crate::model::time::Timestamp;
 use crate::model::{self, Note, NoteRef, Part, Selector, TagFilter, Tags, Version, keys};
+use crate::store::Embedded;
+use crate::store::NoteReads;
 use crate::store::Shared;
 use crate::store::{Db, NoteRid, VecRow};
 use crate::summarize;

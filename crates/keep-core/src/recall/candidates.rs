@@ -12,7 +12,7 @@ use super::weights::{
 };
 use crate::error::Result;
 use crate::model::NoteFilter;
-use crate::store::Db;
+use crate::store::{Db, Embedded, Keyword, NoteReads, TextIndex};
 
 /// BM25 candidates from current text, parts and archived versions, best first.
 pub(crate) fn keyword(db: &Db<'_>, text: &str, filter: &NoteFilter) -> Result<Vec<Ranked>> {
@@ -24,7 +24,7 @@ pub(crate) fn keyword(db: &Db<'_>, text: &str, filter: &NoteFilter) -> Result<Ve
         .into_iter()
         .map(|h| (h.score, Ranked::note(h.rid)))
         .collect();
-    for h in db.keyword_search_parts(&plan, filter, CANDIDATES)? {
+    for h in db.keyword_search_within(TextIndex::Parts, &plan, filter, CANDIDATES)? {
         scored.push((
             h.score,
             Ranked::within(
@@ -37,7 +37,7 @@ pub(crate) fn keyword(db: &Db<'_>, text: &str, filter: &NoteFilter) -> Result<Ve
             ),
         ));
     }
-    for h in db.keyword_search_versions(&plan, filter, CANDIDATES)? {
+    for h in db.keyword_search_within(TextIndex::Versions, &plan, filter, CANDIDATES)? {
         scored.push((
             h.score * OLD_WORDING_KEYWORD_FACTOR,
             Ranked::within(h.rid, Matched::Version { version: h.number }, None),

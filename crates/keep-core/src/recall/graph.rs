@@ -10,6 +10,7 @@ use super::{Hit, Via};
 use crate::error::Result;
 use crate::keeper::edges::EdgeKeys;
 use crate::model::{Note, NoteFilter};
+use crate::store::NoteReads;
 use crate::store::Shared;
 use crate::store::{Db, NoteRid};
 

@@ -53,7 +53,7 @@ fn trash_or_stub(key: &str) -> String {
 }
 
 /// Counts everything `db` holds.
-pub(super) fn take(db: &dyn PlainQueries) -> Result<Census> {
+pub(super) fn take<D: PlainQueries + ?Sized>(db: &D) -> Result<Census> {
     let deleted = trash_or_stub(crate::model::keys::DELETED);
     let stub = trash_or_stub(crate::model::keys::STUB);
     let user = "substr(id, 1, 1) <> '.'";

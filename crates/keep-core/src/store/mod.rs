@@ -9,11 +9,16 @@
 
 mod backend;
 pub mod census;
+mod dialect;
+mod embedded;
+mod filter;
+mod keyword;
 pub mod operations;
 mod order;
 mod plain;
 pub(crate) mod plan;
 mod postgres;
+mod reads;
 mod shared;
 mod sqlite;
 mod types;
@@ -25,11 +30,15 @@ use std::path::Path;
 use crate::error::Result;
 
 pub use backend::Backend;
-pub use plain::{Cell, Sql};
+pub use dialect::Dialect;
+pub use embedded::Embedded;
+pub use keyword::{Keyword, TextIndex, TextSearch};
+pub use plain::{Cell, Query, Sql};
 pub use postgres::{
     PgDb, PgStore, is_database_url, listen_for_changes, on_blocking_thread, pgpass_password,
     shown_url,
 };
+pub use reads::NoteReads;
 pub use shared::Shared;
 pub use sqlite::{SqliteDb, SqliteStore, check_file};
 pub use types::{Health, Lease, WatchedDir};
@@ -101,6 +110,10 @@ impl<'c> Deref for Handle<'c> {
 }
 
 impl Sql for Handle<'_> {
+    fn dialect(&self) -> Dialect {
+        (**self).dialect()
+    }
+
     fn execute(&self, sql: &str, params: &[Cell]) -> Result<u64> {
         (**self).execute(sql, params)
     }
@@ -119,6 +132,28 @@ impl Sql for Handle<'_> {
 
     fn batch(&self, sql: &str) -> Result<()> {
         (**self).batch(sql)
+    }
+}
+
+impl TextSearch for Handle<'_> {
+    fn note_total(&self) -> Result<f64> {
+        (**self).note_total()
+    }
+
+    fn rows_holding_word(&self, index: TextIndex, word: &str, cap: i64) -> Result<f64> {
+        (**self).rows_holding_word(index, word, cap)
+    }
+
+    fn hits_clause(&self, q: &mut Query, search: &keyword::IndexSearch<'_>) -> Result<String> {
+        (**self).hits_clause(q, search)
+    }
+
+    fn words_held(
+        &self,
+        rids: &[NoteRid],
+        words: &[String],
+    ) -> Result<std::collections::HashMap<NoteRid, u64>> {
+        (**self).words_held(rids, words)
     }
 }
 

@@ -14,6 +14,9 @@ pub enum Cell {
     Real(f64),
     Text(String),
     Bool(bool),
+    /// A list of integers (row keys), bound as the database takes a list:
+    /// JSON text on SQLite, an array on PostgreSQL (`Dialect::among`).
+    Ints(Vec<i64>),
 }
 
 impl Cell {
@@ -40,6 +43,15 @@ impl Cell {
         }
     }
 
+    /// A number, whichever kind the database answered with.
+    pub fn real(&self) -> Result<f64> {
+        match self {
+            Cell::Real(r) => Ok(*r),
+            Cell::Int(i) => Ok(*i as f64),
+            other => Err(unexpected("a number", other)),
+        }
+    }
+
     /// A truth value: a boolean, or an integer as SQLite keeps one.
     pub fn bool(&self) -> Result<bool> {
         match self {
@@ -56,6 +68,12 @@ impl From<i64> for Cell {
     }
 }
 
+impl From<f64> for Cell {
+    fn from(r: f64) -> Self {
+        Cell::Real(r)
+    }
+}
+
 impl From<bool> for Cell {
     fn from(b: bool) -> Self {
         Cell::Bool(b)
@@ -65,6 +83,12 @@ impl From<bool> for Cell {
 impl From<&str> for Cell {
     fn from(t: &str) -> Self {
         Cell::Text(t.to_string())
+    }
+}
+
+impl From<Vec<i64>> for Cell {
+    fn from(list: Vec<i64>) -> Self {
+        Cell::Ints(list)
     }
 }
 
@@ -80,8 +104,37 @@ fn unexpected(wanted: &str, found: &Cell) -> Error {
     ))
 }
 
+/// A statement built at run time: its text and the values of its
+/// placeholders, numbered as they are added.
+#[derive(Debug, Default)]
+pub struct Query {
+    pub sql: String,
+    pub args: Vec<Cell>,
+}
+
+impl Query {
+    pub fn new(sql: impl Into<String>) -> Self {
+        Query {
+            sql: sql.into(),
+            args: Vec::new(),
+        }
+    }
+
+    /// Adds a value; returns its placeholder (`?N`).
+    pub fn arg(&mut self, value: impl Into<Cell>) -> String {
+        self.args.push(value.into());
+        format!("?{}", self.args.len())
+    }
+
+    pub fn push(&mut self, text: &str) {
+        self.sql.push_str(text);
+    }
+}
+
 /// What a backend runs for the queries written once for every database.
 pub trait Sql {
+    /// How this database spells what the two spell differently.
+    fn dialect(&self) -> super::dialect::Dialect;
     /// Runs `sql` with `params`; how many rows it changed.
     fn execute(&self, sql: &str, params: &[Cell]) -> Result<u64>;
     /// Runs statements without parameters, one after another.
@@ -92,6 +145,11 @@ pub trait Sql {
     fn bytes(&self) -> Result<i64>;
     /// Who this handle's writes are by, for the operations log.
     fn agent(&self) -> String;
+
+    /// The rows of a built statement.
+    fn rows_of(&self, q: &Query) -> Result<Vec<Vec<Cell>>> {
+        self.query(&q.sql, &q.args)
+    }
 }
 
 /// Plain reads made of `Sql`: no parameters, rows of simple values.

@@ -57,7 +57,7 @@ pub enum KeywordPlan {
 
 /// Whether a search wants notes with every word or with any.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(super) enum Join {
+pub enum Join {
     All,
     Any,
 }

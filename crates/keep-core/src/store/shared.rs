@@ -195,6 +195,36 @@ pub trait Shared: Sql {
         Ok(())
     }
 
+    /// The note of archived version `vid` and its offset (1 = previous).
+    fn version_offset(&self, vid: VersionRid) -> Result<Option<(NoteRid, i64)>> {
+        match self
+            .query(
+                "SELECT v.note, (SELECT count(*) FROM versions w WHERE w.note = v.note AND w.seq >= v.seq)
+                 FROM versions v WHERE v.vid = ?1",
+                &[vid.0.into()],
+            )?
+            .first()
+        {
+            Some(r) => Ok(Some((NoteRid(r[0].int()?), r[1].int()?))),
+            None => Ok(None),
+        }
+    }
+
+    /// Replaces the outgoing edges of note `rid`.
+    fn replace_edges(&self, rid: NoteRid, edges: &[(String, String)]) -> Result<()> {
+        self.execute("DELETE FROM edges WHERE source = ?1", &[rid.0.into()])?;
+        for (key, target) in edges {
+            self.add_edge(rid, key, target)?;
+        }
+        Ok(())
+    }
+
+    /// What the store holds: notes by kind, versions, parts, vectors, tag
+    /// keys, each agent's writes, bytes on disk.
+    fn census(&self) -> Result<super::census::Census> {
+        super::census::take(self)
+    }
+
     /// Links note `rid` to `target` by edge `key`, once.
     fn add_edge(&self, rid: NoteRid, key: &str, target: &str) -> Result<()> {
         self.execute(

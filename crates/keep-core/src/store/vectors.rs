@@ -4,6 +4,9 @@
 use super::{NoteRid, PartRid, VersionRid};
 use crate::error::Result;
 
+/// Rows nearest a query: (row key, cosine distance), nearest first.
+pub type Nearest = Vec<(i64, f64)>;
+
 /// The kinds of rows that carry vectors.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum VecKind {

@@ -10,7 +10,6 @@
 //! number, a duplicate check, a lease) is never raced. Reads never wait.
 
 mod check;
-mod filter;
 mod plain;
 mod rows;
 mod search;

@@ -5,6 +5,7 @@ use postgres::types::{ToSql, Type};
 
 use super::PgDb;
 use crate::error::{Error, Result};
+use crate::store::dialect::Dialect;
 use crate::store::plain::{Cell, Sql, numbered_dollars};
 
 fn param(cell: &Cell) -> Box<dyn ToSql + Sync> {
@@ -14,6 +15,7 @@ fn param(cell: &Cell) -> Box<dyn ToSql + Sync> {
         Cell::Real(r) => Box::new(*r),
         Cell::Text(t) => Box::new(t.clone()),
         Cell::Bool(b) => Box::new(*b),
+        Cell::Ints(list) => Box::new(list.clone()),
     }
 }
 
@@ -40,6 +42,10 @@ fn cell(row: &Row, i: usize) -> Result<Cell> {
 }
 
 impl Sql for PgDb<'_> {
+    fn dialect(&self) -> Dialect {
+        Dialect::Postgres
+    }
+
     fn execute(&self, sql: &str, params: &[Cell]) -> Result<u64> {
         let values: Vec<Box<dyn ToSql + Sync>> = params.iter().map(param).collect();
         let refs: Vec<&(dyn ToSql + Sync)> = values.iter().map(|v| v.as_ref()).collect();
@@ -67,11 +73,5 @@ impl Sql for PgDb<'_> {
         Ok(self
             .one("SELECT pg_database_size(current_database())", &[])?
             .get(0))
-    }
-}
-
-impl PgDb<'_> {
-    pub fn census(&self) -> Result<crate::store::census::Census> {
-        crate::store::census::take(self)
     }
 }

@@ -7,15 +7,17 @@
 use pgvector::Vector;
 
 use super::PgDb;
-use super::filter::{Query, push_filter, with_params};
 use crate::error::Result;
 use crate::model::NoteFilter;
+use crate::store::NoteRid;
 use crate::store::Shared;
+use crate::store::dialect::Dialect;
+use crate::store::filter::push_filter;
+use crate::store::plain::{Query, Sql};
 use crate::store::vectors::{
-    DIMS_KEY, MODEL_KEY, VecKind, VecRow, VectorSpace, adopt_next_sql, forget_stale_next_sql,
-    from_bytes, to_bytes,
+    DIMS_KEY, MODEL_KEY, Nearest, VecKind, VecRow, VectorSpace, adopt_next_sql,
+    forget_stale_next_sql, from_bytes, to_bytes,
 };
-use crate::store::{NoteRid, VersionRid};
 
 /// The largest candidate list HNSW may keep while searching (pgvector's
 /// limit).
@@ -24,6 +26,13 @@ const MAX_EF_SEARCH: usize = 1_000;
 /// Memory an index build may use: 100,000 vectors of 384 dimensions and
 /// their graph need about 200 MB; with less the build spills and slows.
 const BUILD_MEMORY: &str = "256MB";
+
+/// A vector as pgvector reads it from text: `[x,y,...]`, each number
+/// written so it reads back the same.
+fn vector_literal(v: &[f32]) -> String {
+    let numbers: Vec<String> = v.iter().map(f32::to_string).collect();
+    format!("[{}]", numbers.join(","))
+}
 
 fn index_name(kind: VecKind) -> String {
     format!("{}_hnsw", kind.vec_table())
@@ -152,37 +161,9 @@ impl PgDb<'_> {
         Ok(())
     }
 
-    pub fn donor_vector(&self, hash: &str) -> Result<Option<Vec<u8>>> {
-        for kind in VecKind::ALL {
-            let sql = format!(
-                "SELECT v.embedding FROM {r} x JOIN {t} v ON v.key = x.{k}
-                 WHERE x.embedded = $1 LIMIT 1",
-                r = kind.row_table(),
-                t = kind.vec_table(),
-                k = kind.key()
-            );
-            if let Some(row) = self.row(&sql, &[&hash])? {
-                return Ok(Some(to_bytes(row.get::<_, Vector>(0).as_slice())));
-            }
-        }
-        Ok(None)
-    }
-
-    pub fn set_vector(&self, row: VecRow, text: &str, hash: &str, vector: &[u8]) -> Result<bool> {
+    pub fn put_vector(&self, row: VecRow, vector: &[u8]) -> Result<()> {
         let (kind, key) = (row.kind(), row.key());
-        let sql = format!(
-            "UPDATE {r} SET embedded = $2 WHERE {k} = $1 AND summary = $3",
-            r = kind.row_table(),
-            k = kind.key()
-        );
-        if self.exec(&sql, &[&key, &hash, &text])? == 0 {
-            return Ok(false);
-        }
-        self.put_vector(kind, key, Vector::from(from_bytes(vector)))?;
-        Ok(true)
-    }
-
-    fn put_vector(&self, kind: VecKind, key: i64, vector: Vector) -> Result<()> {
+        let vector = Vector::from(from_bytes(vector));
         let sql = format!(
             "INSERT INTO {} (key, embedding) VALUES ($1, $2)
              ON CONFLICT (key) DO UPDATE SET embedding = excluded.embedding",
@@ -214,38 +195,9 @@ impl PgDb<'_> {
             .map(|r| r.get::<_, Vector>(0).to_vec()))
     }
 
-    pub fn copy_vector(&self, from: VecRow, to: VecRow) -> Result<()> {
-        let hash_sql = format!(
-            "SELECT x.embedded, v.embedding FROM {r} x JOIN {t} v ON v.key = x.{k} WHERE x.{k} = $1",
-            r = from.kind().row_table(),
-            t = from.kind().vec_table(),
-            k = from.kind().key()
-        );
-        let Some(found) = self.row(&hash_sql, &[&from.key()])? else {
-            return Ok(());
-        };
-        let (hash, vector): (Option<String>, Vector) = (found.get(0), found.get(1));
-        if let Some(hash) = hash {
-            let sql = format!(
-                "UPDATE {} SET embedded = $2 WHERE {} = $1",
-                to.kind().row_table(),
-                to.kind().key()
-            );
-            self.exec(&sql, &[&to.key(), &hash])?;
-            self.put_vector(to.kind(), to.key(), vector)?;
-        }
-        Ok(())
-    }
-
     /// The `k` nearest rows of a kind by cosine distance, from the HNSW
     /// index.
-    fn nearest(&self, kind: VecKind, query: &[f32], k: usize) -> Result<Vec<(i64, f64)>> {
-        if k == 0 {
-            return Ok(Vec::new());
-        }
-        let Some(space) = self.vector_space()? else {
-            return Ok(Vec::new());
-        };
+    pub fn nearest(&self, kind: VecKind, dims: usize, query: &[f32], k: usize) -> Result<Nearest> {
         let ef_search = k.clamp(40, MAX_EF_SEARCH);
         if self.words.ef_search.get() != ef_search {
             self.batch(&format!("SET hnsw.ef_search = {ef_search}"))?;
@@ -253,7 +205,7 @@ impl PgDb<'_> {
         }
         let sql = format!(
             "SELECT key, ({d})::float8 FROM {t} ORDER BY {d} LIMIT $2",
-            d = Self::distance(space.dims, "$1"),
+            d = Self::distance(dims, "$1"),
             t = kind.vec_table()
         );
         Ok(self
@@ -263,26 +215,20 @@ impl PgDb<'_> {
             .collect())
     }
 
-    pub fn nearest_filtered(
-        &self,
-        query: &[f32],
-        filter: &NoteFilter,
-        k: usize,
-    ) -> Result<Vec<(NoteRid, f64)>> {
-        if self.vector_space()?.is_none() {
-            return Ok(Vec::new());
-        }
+    pub fn nearest_passing(&self, query: &[f32], filter: &NoteFilter, k: usize) -> Result<Nearest> {
         let mut q = Query::default();
-        let v = q.arg(Vector::from(query.to_vec()));
+        let v = q.arg(vector_literal(query));
         q.push(&format!(
-            "SELECT n.rid, (v.embedding <=> {v})::float8 AS d
+            "SELECT n.rid, (v.embedding <=> {v}::text::vector)::float8 AS d
              FROM notes n JOIN vec_notes v ON v.key = n.rid WHERE TRUE"
         ));
-        push_filter(filter, &mut q);
+        push_filter(Dialect::Postgres, filter, &mut q);
         let k = q.arg(k as i64);
         q.push(&format!(" ORDER BY d, n.rid LIMIT {k}"));
-        let rows = with_params(&q, |sql, params| self.rows(sql, params))?;
-        Ok(rows.iter().map(|r| (NoteRid(r.get(0)), r.get(1))).collect())
+        self.rows_of(&q)?
+            .iter()
+            .map(|r| Ok((r[0].int()?, r[1].real()?)))
+            .collect()
     }
 
     pub fn note_distances(&self, query: &[f32], rids: &[NoteRid]) -> Result<Vec<(NoteRid, f64)>> {
@@ -295,40 +241,5 @@ impl PgDb<'_> {
             &[&Vector::from(query.to_vec()), &keys],
         )?;
         Ok(rows.iter().map(|r| (NoteRid(r.get(0)), r.get(1))).collect())
-    }
-
-    pub fn nearest_notes(&self, query: &[f32], k: usize) -> Result<Vec<(NoteRid, f64)>> {
-        Ok(self
-            .nearest(VecKind::Note, query, k)?
-            .into_iter()
-            .map(|(key, d)| (NoteRid(key), d))
-            .collect())
-    }
-
-    pub fn nearest_parts(&self, query: &[f32], k: usize) -> Result<Vec<(NoteRid, i64, f64)>> {
-        let nearest = self.nearest(VecKind::Part, query, k)?;
-        let pids: Vec<i64> = nearest.iter().map(|(pid, _)| *pid).collect();
-        let rows = self.rows(
-            "SELECT pid, note, number FROM parts WHERE pid = ANY($1)",
-            &[&pids],
-        )?;
-        let owner: std::collections::HashMap<i64, (i64, i64)> = rows
-            .iter()
-            .map(|r| (r.get(0), (r.get(1), r.get(2))))
-            .collect();
-        Ok(nearest
-            .into_iter()
-            .filter_map(|(pid, d)| owner.get(&pid).map(|&(rid, n)| (NoteRid(rid), n, d)))
-            .collect())
-    }
-
-    pub fn nearest_versions(&self, query: &[f32], k: usize) -> Result<Vec<(NoteRid, i64, f64)>> {
-        let mut out = Vec::new();
-        for (vid, distance) in self.nearest(VecKind::Version, query, k)? {
-            if let Some((rid, offset)) = self.version_offset(VersionRid(vid))? {
-                out.push((rid, offset, distance));
-            }
-        }
-        Ok(out)
     }
 }

@@ -11,6 +11,7 @@ use rusqlite::Connection;
 
 use super::{DB_FILE, SqliteStore, file_uri};
 use crate::error::{Error, Result};
+use crate::store::NoteReads;
 use crate::store::Shared;
 use crate::store::vectors::VecKind;
 

@@ -7,9 +7,6 @@
 //! immediate transaction so a failure leaves nothing half-written.
 
 mod check;
-mod edges;
-mod feedback;
-mod filter;
 mod keyword;
 mod listing;
 mod lookups;
@@ -19,7 +16,6 @@ mod plain;
 mod quant;
 mod vectors;
 mod versions;
-mod watch;
 
 pub use check::check_file;
 

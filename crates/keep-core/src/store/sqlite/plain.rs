@@ -5,6 +5,7 @@ use rusqlite::types::{Value, ValueRef};
 
 use super::SqliteDb;
 use crate::error::Result;
+use crate::store::dialect::Dialect;
 use crate::store::plain::{Cell, Sql};
 
 fn value(cell: &Cell) -> Value {
@@ -14,6 +15,7 @@ fn value(cell: &Cell) -> Value {
         Cell::Real(r) => Value::Real(*r),
         Cell::Text(t) => Value::Text(t.clone()),
         Cell::Bool(b) => Value::Integer(i64::from(*b)),
+        Cell::Ints(list) => Value::Text(serde_json::to_string(list).expect("integers serialise")),
     }
 }
 
@@ -27,6 +29,10 @@ fn cell(value: ValueRef<'_>) -> Cell {
 }
 
 impl Sql for SqliteDb<'_> {
+    fn dialect(&self) -> Dialect {
+        Dialect::Sqlite
+    }
+
     fn execute(&self, sql: &str, params: &[Cell]) -> Result<u64> {
         let changed = self
             .conn
@@ -65,11 +71,5 @@ impl Sql for SqliteDb<'_> {
             .and_then(|f| std::fs::metadata(format!("{f}-wal")).ok())
             .map_or(0, |m| m.len() as i64);
         Ok(pages * size + wal)
-    }
-}
-
-impl SqliteDb<'_> {
-    pub fn census(&self) -> Result<crate::store::census::Census> {
-        crate::store::census::take(self)
     }
 }

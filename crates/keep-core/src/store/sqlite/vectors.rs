@@ -13,12 +13,12 @@ use rusqlite::{OptionalExtension, params};
 
 use super::{SqliteDb, quant};
 use crate::error::Result;
+use crate::store::NoteRid;
 use crate::store::Shared;
 use crate::store::vectors::{
-    DIMS_KEY, MODEL_KEY, VecKind, VecRow, VectorSpace, adopt_next_sql, forget_stale_next_sql,
-    from_bytes, to_bytes,
+    DIMS_KEY, MODEL_KEY, Nearest, VecKind, VecRow, VectorSpace, adopt_next_sql,
+    forget_stale_next_sql, from_bytes, to_bytes,
 };
-use crate::store::{NoteRid, VersionRid};
 
 /// Set once the code tables exist and are filled.
 const CODES_KEY: &str = "vector_codes";
@@ -183,49 +183,9 @@ impl SqliteDb<'_> {
         Ok(())
     }
 
-    /// A stored vector made from the text with this hash, if any row has one.
-    pub fn donor_vector(&self, hash: &str) -> Result<Option<Vec<u8>>> {
-        for kind in VecKind::ALL {
-            let sql = format!(
-                "SELECT v.embedding FROM {r} x JOIN {t} v ON v.rowid = x.{k}
-                 WHERE x.embedded = ?1 LIMIT 1",
-                r = kind.row_table(),
-                t = kind.vec_table(),
-                k = kind.key()
-            );
-            let found = self
-                .conn
-                .prepare_cached(&sql)?
-                .query_row([hash], |r| r.get::<_, Vec<u8>>(0))
-                .optional()?;
-            if found.is_some() {
-                return Ok(found);
-            }
-        }
-        Ok(None)
-    }
-
-    /// Stores the vector of a row if its text is still `text`; returns
-    /// whether it was stored.
-    pub fn set_vector(&self, row: VecRow, text: &str, hash: &str, vector: &[u8]) -> Result<bool> {
+    /// Stores a row's vector, replacing any it had.
+    pub fn put_vector(&self, row: VecRow, vector: &[u8]) -> Result<()> {
         let (kind, key) = (row.kind(), row.key());
-        let sql = format!(
-            "UPDATE {r} SET embedded = ?2 WHERE {k} = ?1 AND summary = ?3",
-            r = kind.row_table(),
-            k = kind.key()
-        );
-        let changed = self
-            .conn
-            .prepare_cached(&sql)?
-            .execute(params![key, hash, text])?;
-        if changed == 0 {
-            return Ok(false);
-        }
-        self.put_vector(kind, key, vector)?;
-        Ok(true)
-    }
-
-    fn put_vector(&self, kind: VecKind, key: i64, vector: &[u8]) -> Result<()> {
         let t = kind.vec_table();
         self.conn
             .prepare_cached(&format!("DELETE FROM {t} WHERE rowid = ?1"))?
@@ -295,61 +255,13 @@ impl SqliteDb<'_> {
             .map(|b| from_bytes(&b)))
     }
 
-    /// Copies a row's vector to another row (archiving or restoring a
-    /// version); the target then counts as embedded from the same text.
-    pub fn copy_vector(&self, from: VecRow, to: VecRow) -> Result<()> {
-        if self.vector_space()?.is_none() {
-            return Ok(());
-        }
-        let from = (from.kind(), from.key());
-        let to = (to.kind(), to.key());
-        let hash_sql = format!(
-            "SELECT embedded FROM {} WHERE {} = ?1",
-            from.0.row_table(),
-            from.0.key()
-        );
-        let hash: Option<String> = self
-            .conn
-            .prepare_cached(&hash_sql)?
-            .query_row([from.1], |r| r.get(0))
-            .optional()?
-            .flatten();
-        let vector_sql = format!(
-            "SELECT embedding FROM {} WHERE rowid = ?1",
-            from.0.vec_table()
-        );
-        let vector: Option<Vec<u8>> = self
-            .conn
-            .prepare_cached(&vector_sql)?
-            .query_row([from.1], |r| r.get(0))
-            .optional()?;
-        if let (Some(hash), Some(vector)) = (hash, vector) {
-            let sql = format!(
-                "UPDATE {} SET embedded = ?2 WHERE {} = ?1",
-                to.0.row_table(),
-                to.0.key()
-            );
-            self.conn
-                .prepare_cached(&sql)?
-                .execute(params![to.1, hash])?;
-            self.put_vector(to.0, to.1, &vector)?;
-        }
-        Ok(())
-    }
-
     /// The `k` nearest rows of a kind by cosine distance, from the int8
     /// codes (similarities exact to about three decimals).
-    pub fn nearest(&self, kind: VecKind, query: &[f32], k: usize) -> Result<Vec<(i64, f64)>> {
-        if k == 0 {
-            return Ok(Vec::new());
-        }
-        let Some(space) = self.vector_space()? else {
-            return Ok(Vec::new());
-        };
+    pub fn nearest(&self, kind: VecKind, dims: usize, query: &[f32], k: usize) -> Result<Nearest> {
         if !self.has_codes()? {
             return self.nearest_exact(kind, query, k);
         }
-        Ok(self.codes(kind, space.dims)?.nearest(query, k))
+        Ok(self.codes(kind, dims)?.nearest(query, k))
     }
 
     /// The `k` rows among `keys` nearest to `query` by cosine distance.
@@ -443,44 +355,6 @@ impl SqliteDb<'_> {
             .map(|(key, d)| (NoteRid(key), d))
             .collect())
     }
-
-    /// The nearest notes: (note, cosine distance).
-    pub fn nearest_notes(&self, query: &[f32], k: usize) -> Result<Vec<(NoteRid, f64)>> {
-        Ok(self
-            .nearest(VecKind::Note, query, k)?
-            .into_iter()
-            .map(|(key, d)| (NoteRid(key), d))
-            .collect())
-    }
-
-    /// The nearest parts: (owning note, part number, cosine distance).
-    pub fn nearest_parts(&self, query: &[f32], k: usize) -> Result<Vec<(NoteRid, i64, f64)>> {
-        let mut out = Vec::new();
-        let mut stmt = self
-            .conn
-            .prepare_cached("SELECT note, number FROM parts WHERE pid = ?1")?;
-        for (pid, distance) in self.nearest(VecKind::Part, query, k)? {
-            if let Some((rid, number)) = stmt
-                .query_row([pid], |r| Ok((r.get(0)?, r.get(1)?)))
-                .optional()?
-            {
-                out.push((rid, number, distance));
-            }
-        }
-        Ok(out)
-    }
-
-    /// The nearest archived versions: (owning note, version offset with 1
-    /// the previous version, cosine distance).
-    pub fn nearest_versions(&self, query: &[f32], k: usize) -> Result<Vec<(NoteRid, i64, f64)>> {
-        let mut out = Vec::new();
-        for (vid, distance) in self.nearest(VecKind::Version, query, k)? {
-            if let Some((rid, offset)) = self.version_offset(VersionRid(vid))? {
-                out.push((rid, offset, distance));
-            }
-        }
-        Ok(out)
-    }
 }
 
 #[cfg(test)]
@@ -488,7 +362,7 @@ mod tests {
     use super::*;
     use crate::model::time::Timestamp;
     use crate::store::sqlite::SqliteStore as Store;
-    use crate::store::test_note;
+    use crate::store::{Embedded, test_note};
 
     const DIMS: usize = 16;
 
@@ -550,7 +424,7 @@ mod tests {
         let db = store.db();
         assert!(db.has_codes().unwrap());
         for q in [vector(3, 9, 0.5), vector(0, 1, 0.0), vector(15, 2, 1.0)] {
-            let found = db.nearest(VecKind::Note, &q, 5).unwrap();
+            let found = db.nearest_rows(VecKind::Note, &q, 5).unwrap();
             assert_near_exact(&db, &q, &found, 5);
         }
     }
@@ -560,7 +434,7 @@ mod tests {
         let vectors = sample();
         let (_dir, mut store) = store_with(&vectors);
         let q = vectors[10].clone();
-        let best = store.db().nearest(VecKind::Note, &q, 1).unwrap()[0].0;
+        let best = store.db().nearest_rows(VecKind::Note, &q, 1).unwrap()[0].0;
         store
             .write(|db| {
                 db.conn.execute(
@@ -578,7 +452,10 @@ mod tests {
                 .unwrap()
         };
         assert_eq!(count(&store, "codes_notes"), 59);
-        assert_ne!(store.db().nearest(VecKind::Note, &q, 1).unwrap()[0].0, best);
+        assert_ne!(
+            store.db().nearest_rows(VecKind::Note, &q, 1).unwrap()[0].0,
+            best
+        );
         store
             .write(|db| {
                 db.conn.execute("DELETE FROM notes WHERE rid <= 5", [])?;
@@ -604,10 +481,13 @@ mod tests {
         let q = vector(4, 5, 0.3);
         let exact = store.db().nearest_exact(VecKind::Note, &q, 3).unwrap();
         assert!(store.db().codes_missing().unwrap());
-        assert_eq!(store.db().nearest(VecKind::Note, &q, 3).unwrap(), exact);
+        assert_eq!(
+            store.db().nearest_rows(VecKind::Note, &q, 3).unwrap(),
+            exact
+        );
         store.write(|db| db.create_codes()).unwrap();
         assert!(!store.db().codes_missing().unwrap());
-        let found = store.db().nearest(VecKind::Note, &q, 3).unwrap();
+        let found = store.db().nearest_rows(VecKind::Note, &q, 3).unwrap();
         assert_near_exact(&store.db(), &q, &found, 3);
         let gone = found[0].0;
         store
@@ -617,7 +497,7 @@ mod tests {
                 Ok(())
             })
             .unwrap();
-        let found = store.db().nearest(VecKind::Note, &q, 3).unwrap();
+        let found = store.db().nearest_rows(VecKind::Note, &q, 3).unwrap();
         assert!(found.iter().all(|(key, _)| *key != gone));
         assert_near_exact(&store.db(), &q, &found, 3);
     }
