@@ -170,11 +170,125 @@ fn main() {
     let config = Config::resolve(None, &Environment::capture()).expect("settings");
     let paths = ModelPaths::from_settings(&config.model).expect("model paths");
     let mut embedder = OnnxEmbedder::load(&paths, LoadFor::ManyQueries).expect("load model");
+    let mut rankings = Vec::new();
     for target in &targets {
         println!("\n== {}", target.name);
         import(&bin, target, &export, notes);
         find_in_process(target, &config, &paths, &mut embedder);
+        rankings.push(top_tens(target, &config, &paths));
         concurrent_writers(&bin, target, writers, seconds);
+    }
+    println!();
+    compare_rankings(&rankings[0], &rankings[1]);
+}
+
+/// Queries of the parity check: the topics of Debian's documentation and
+/// package descriptions the bench stores hold, and words nobody wrote.
+const PARITY_QUERIES: [&str; 30] = [
+    "how do I report a bug in a package",
+    "upload a new version to the archive",
+    "maintainer scripts run on installation",
+    "network interface configuration",
+    "mount a file system at boot",
+    "compress files into an archive",
+    "edit text in the terminal",
+    "send mail from the command line",
+    "schedule a job to run every night",
+    "change a user's password",
+    "firewall rules for incoming connections",
+    "encrypt a disk partition",
+    "print a document",
+    "play audio files",
+    "resize images from the shell",
+    "library for parsing XML",
+    "python bindings for a C library",
+    "compile a kernel module",
+    "debugging a crashing program",
+    "font for programming",
+    "backup to a remote server",
+    "time zone and clock synchronisation",
+    "translate the interface into another language",
+    "web server configuration",
+    "database server for many clients",
+    "copyright and license of the package",
+    "security updates for stable",
+    "build dependencies of a source package",
+    "quantum flux capacitor",
+    "zebra",
+];
+
+/// The top ten of each parity query, in each recall mode: ids and scores.
+type Rankings = Vec<(String, RecallMode, Vec<(String, f64)>)>;
+
+fn top_tens(target: &Target, config: &Config, paths: &ModelPaths) -> Rankings {
+    let mut keeper = Keeper::open(target.settings(config))
+        .expect("open")
+        .with_embedder(Box::new(
+            OnnxEmbedder::load(paths, LoadFor::ManyQueries).expect("load model"),
+        ));
+    let mut out = Vec::new();
+    for q in PARITY_QUERIES {
+        for mode in [
+            RecallMode::Hybrid,
+            RecallMode::Keyword,
+            RecallMode::Semantic,
+        ] {
+            let query = FindQuery {
+                mode,
+                ..FindQuery::text(q, 10)
+            };
+            let hits = keeper.find(&query).expect("find").hits;
+            let top = hits.iter().map(|h| (h.note.id.clone(), h.score)).collect();
+            out.push((q.to_string(), mode, top));
+        }
+    }
+    out
+}
+
+/// Whether two top tens differ only where scores tie: position by
+/// position the same id, or ids whose scores are within `TIE` of each
+/// other on both stores.
+fn same_but_ties(a: &[(String, f64)], b: &[(String, f64)]) -> bool {
+    const TIE: f64 = 1e-6;
+    a.len() == b.len()
+        && a.iter().zip(b).all(|((ia, sa), (ib, sb))| {
+            ia == ib
+                || ((sa - sb).abs() < TIE
+                    && a.iter().any(|(i, s)| i == ib && (s - sa).abs() < TIE)
+                    && b.iter().any(|(i, s)| i == ia && (s - sb).abs() < TIE))
+        })
+}
+
+/// The parity check: how many top tens are the same on both stores, by
+/// mode, and each that is not.
+fn compare_rankings(sqlite: &Rankings, postgres: &Rankings) {
+    for mode in [
+        RecallMode::Hybrid,
+        RecallMode::Keyword,
+        RecallMode::Semantic,
+    ] {
+        let (mut same, mut total, mut top1) = (0, 0, 0);
+        for ((q, m, a), (_, _, b)) in sqlite.iter().zip(postgres) {
+            if *m != mode {
+                continue;
+            }
+            total += 1;
+            top1 += usize::from(a.first().map(|h| &h.0) == b.first().map(|h| &h.0));
+            if same_but_ties(a, b) {
+                same += 1;
+            } else {
+                let shared = a.iter().filter(|h| b.iter().any(|o| o.0 == h.0)).count();
+                let first = a.iter().zip(b).position(|(x, y)| x.0 != y.0);
+                println!(
+                    "parity {mode:?} '{q}': {shared} of {} ids on both, first difference at {}",
+                    a.len().max(b.len()),
+                    first.map_or("the end".to_string(), |p| format!("rank {}", p + 1))
+                );
+            }
+        }
+        println!(
+            "parity {mode:?}: same top ten (but ties) for {same} of {total} queries, same first hit for {top1}"
+        );
     }
 }
 

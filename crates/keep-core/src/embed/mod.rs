@@ -17,19 +17,31 @@ pub use shared::SharedModel;
 pub const BATCH_SIZE: usize = 64;
 
 /// Turns text into unit-length vectors.
+/// Told after each model call how many texts it embedded; says whether
+/// to go on.
+pub type KeepGoing<'a> = &'a mut dyn FnMut(usize) -> bool;
+
+/// Vectors by the index of their text, in the order they were made.
+pub type Made = Vec<(usize, Vec<f32>)>;
+
 pub trait Embedder: Send {
-    /// Identifies the model; vectors of different models never mix.
-    fn model_id(&self) -> &str;
-    fn dimensions(&self) -> usize;
+    /// The model's id (vectors of different models never mix) and the
+    /// dimensions of its vectors.
+    fn model(&self) -> (&str, usize);
 
     /// Vectors for some of `texts`, by index, in the order they were made:
     /// after each model call `keep_going` is told how many texts it
     /// embedded, and the work stops when it says no.
-    fn embed_some(
-        &mut self,
-        texts: &[&str],
-        keep_going: &mut dyn FnMut(usize) -> bool,
-    ) -> Result<Vec<(usize, Vec<f32>)>>;
+    fn embed_some(&mut self, texts: &[&str], keep_going: KeepGoing<'_>) -> Result<Made>;
+
+    /// Identifies the model; vectors of different models never mix.
+    fn model_id(&self) -> &str {
+        self.model().0
+    }
+
+    fn dimensions(&self) -> usize {
+        self.model().1
+    }
 
     /// A vector for each of `texts`, in order.
     fn embed(&mut self, texts: &[&str]) -> Result<Vec<Vec<f32>>> {
@@ -46,19 +58,11 @@ pub struct TestEmbedder;
 
 #[cfg(test)]
 impl Embedder for TestEmbedder {
-    fn model_id(&self) -> &str {
-        "test-embedder"
+    fn model(&self) -> (&str, usize) {
+        ("test-embedder", 16)
     }
 
-    fn dimensions(&self) -> usize {
-        16
-    }
-
-    fn embed_some(
-        &mut self,
-        texts: &[&str],
-        keep_going: &mut dyn FnMut(usize) -> bool,
-    ) -> Result<Vec<(usize, Vec<f32>)>> {
+    fn embed_some(&mut self, texts: &[&str], keep_going: KeepGoing<'_>) -> Result<Made> {
         let vectors = texts
             .iter()
             .map(|t| {

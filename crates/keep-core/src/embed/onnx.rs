@@ -10,7 +10,7 @@ use ort::session::builder::GraphOptimizationLevel;
 use ort::value::Tensor;
 use tokenizers::{AddedToken, Tokenizer, TruncationParams};
 
-use super::{Embedder, ModelPaths};
+use super::{Embedder, KeepGoing, Made, ModelPaths};
 use crate::error::{Error, Result};
 
 /// Tokens per text; longer texts are truncated.
@@ -179,19 +179,11 @@ impl OnnxEmbedder {
 }
 
 impl Embedder for OnnxEmbedder {
-    fn model_id(&self) -> &str {
-        &self.id
+    fn model(&self) -> (&str, usize) {
+        (&self.id, self.dims)
     }
 
-    fn dimensions(&self) -> usize {
-        self.dims
-    }
-
-    fn embed_some(
-        &mut self,
-        texts: &[&str],
-        keep_going: &mut dyn FnMut(usize) -> bool,
-    ) -> Result<Vec<(usize, Vec<f32>)>> {
+    fn embed_some(&mut self, texts: &[&str], keep_going: KeepGoing<'_>) -> Result<Made> {
         let encodings = self.tokenize(texts)?;
         let mut vectors = Vec::with_capacity(texts.len());
         for batch in batches_by_tokens(&encodings, self.max_rows) {

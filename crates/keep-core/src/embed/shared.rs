@@ -10,7 +10,7 @@ use std::collections::{HashMap, VecDeque};
 use std::sync::mpsc::{Receiver, Sender, SyncSender};
 use std::sync::{Arc, Mutex, OnceLock, PoisonError};
 
-use super::Embedder;
+use super::{Embedder, KeepGoing, Made};
 use crate::error::{Error, Result};
 
 /// Most texts the worker embeds in one run; more wait for the next.
@@ -239,19 +239,11 @@ struct SharedEmbedder {
 }
 
 impl Embedder for SharedEmbedder {
-    fn model_id(&self) -> &str {
-        &self.id
+    fn model(&self) -> (&str, usize) {
+        (&self.id, self.dims)
     }
 
-    fn dimensions(&self) -> usize {
-        self.dims
-    }
-
-    fn embed_some(
-        &mut self,
-        texts: &[&str],
-        keep_going: &mut dyn FnMut(usize) -> bool,
-    ) -> Result<Vec<(usize, Vec<f32>)>> {
+    fn embed_some(&mut self, texts: &[&str], keep_going: KeepGoing<'_>) -> Result<Made> {
         let mut found = Vec::with_capacity(texts.len());
         let mut missing = Vec::new();
         for (i, text) in texts.iter().enumerate() {
@@ -289,17 +281,10 @@ mod tests {
     }
 
     impl Embedder for Counting {
-        fn model_id(&self) -> &str {
-            "counting"
+        fn model(&self) -> (&str, usize) {
+            ("counting", 16)
         }
-        fn dimensions(&self) -> usize {
-            16
-        }
-        fn embed_some(
-            &mut self,
-            texts: &[&str],
-            keep_going: &mut dyn FnMut(usize) -> bool,
-        ) -> Result<Vec<(usize, Vec<f32>)>> {
+        fn embed_some(&mut self, texts: &[&str], keep_going: KeepGoing<'_>) -> Result<Made> {
             lock(&self.calls).push(texts.len());
             if let Some(bad) = self.fail_on
                 && texts.contains(&bad)

@@ -52,6 +52,24 @@ pub struct ReindexReport {
 }
 
 impl Keeper {
+    /// Vectors for `texts` (by index) until the time is `until`; after
+    /// each model call `progress` hears how many are done counting
+    /// `done_before`.
+    pub(super) fn embed_until(
+        &mut self,
+        texts: &[&str],
+        until: Option<Instant>,
+        done_before: usize,
+        progress: &mut dyn FnMut(usize),
+    ) -> Result<crate::embed::Made> {
+        let mut done = 0;
+        self.embedder()?.embed_some(texts, &mut |n| {
+            done += n;
+            progress(done_before + done);
+            until.is_none_or(|t| Instant::now() < t)
+        })
+    }
+
     /// The embedder, loading the configured model on first use.
     pub fn embedder(&mut self) -> Result<&mut dyn Embedder> {
         let loaded = match &self.embedder {
@@ -236,12 +254,7 @@ impl Keeper {
         }
         let texts: Vec<&str> = to_embed.iter().map(|(_, t)| *t).collect();
         let done_before = report.embedded + report.copied;
-        let mut done = 0;
-        let embedded = self.embedder()?.embed_some(&texts, &mut |n| {
-            done += n;
-            progress(done_before + done);
-            until.is_none_or(|t| Instant::now() < t)
-        })?;
+        let embedded = self.embed_until(&texts, until, done_before, progress)?;
         report.embedded += embedded.len();
         for (i, v) in embedded {
             vectors.insert(to_embed[i].0.clone(), crate::store::vector_bytes(&v));

@@ -129,12 +129,7 @@ impl Keeper {
             return Ok(0);
         }
         let texts: Vec<&str> = items.iter().map(|i| i.text.as_str()).collect();
-        let mut done = 0;
-        let embedded = self.embedder()?.embed_some(&texts, &mut |n| {
-            done += n;
-            progress(done_before + done);
-            until.is_none_or(|t| Instant::now() < t)
-        })?;
+        let embedded = self.embed_until(&texts, until, done_before, progress)?;
         self.store.write(|db| {
             for (i, vector) in &embedded {
                 let item = &items[*i];
@@ -167,7 +162,7 @@ impl Keeper {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::embed::TestEmbedder;
+    use crate::embed::{KeepGoing, Made, TestEmbedder};
     use crate::keeper::PutOptions;
     use crate::store::VecRow;
     use crate::{Keeper, Settings};
@@ -176,19 +171,11 @@ mod tests {
     struct Wider;
 
     impl Embedder for Wider {
-        fn model_id(&self) -> &str {
-            "wider"
+        fn model(&self) -> (&str, usize) {
+            ("wider", 32)
         }
 
-        fn dimensions(&self) -> usize {
-            32
-        }
-
-        fn embed_some(
-            &mut self,
-            texts: &[&str],
-            keep_going: &mut dyn FnMut(usize) -> bool,
-        ) -> Result<Vec<(usize, Vec<f32>)>> {
+        fn embed_some(&mut self, texts: &[&str], keep_going: KeepGoing<'_>) -> Result<Made> {
             let narrow = TestEmbedder.embed_some(texts, keep_going)?;
             Ok(narrow
                 .into_iter()

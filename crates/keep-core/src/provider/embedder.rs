@@ -3,7 +3,7 @@
 //! with the dimensions the first answer had.
 
 use super::client;
-use crate::embed::Embedder;
+use crate::embed::{Embedder, KeepGoing, Made};
 use crate::error::{Error, Result};
 use crate::settings::Provider;
 
@@ -76,19 +76,11 @@ pub fn model_id(provider: &Provider) -> String {
 }
 
 impl Embedder for ProviderEmbedder {
-    fn model_id(&self) -> &str {
-        &self.id
+    fn model(&self) -> (&str, usize) {
+        (&self.id, self.dims)
     }
 
-    fn dimensions(&self) -> usize {
-        self.dims
-    }
-
-    fn embed_some(
-        &mut self,
-        texts: &[&str],
-        keep_going: &mut dyn FnMut(usize) -> bool,
-    ) -> Result<Vec<(usize, Vec<f32>)>> {
+    fn embed_some(&mut self, texts: &[&str], keep_going: KeepGoing<'_>) -> Result<Made> {
         let mut out = Vec::with_capacity(texts.len());
         for (n, batch) in texts.chunks(REQUEST_TEXTS).enumerate() {
             let vectors = self.embed_batch(batch)?;

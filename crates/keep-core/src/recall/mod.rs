@@ -76,14 +76,15 @@ impl FindQuery {
 }
 
 /// Which candidates `find` ranks.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, serde::Deserialize, schemars::JsonSchema)]
+#[serde(rename_all = "lowercase")]
 pub enum RecallMode {
-    /// Keyword and vector candidates fused by score.
+    /// Keyword and semantic matches fused by score.
     #[default]
     Hybrid,
-    /// BM25 only; no model is loaded.
+    /// Keyword (BM25) matches only; no model is loaded.
     Keyword,
-    /// Nearest embeddings only.
+    /// Semantic (embedding) matches only.
     Semantic,
 }
 

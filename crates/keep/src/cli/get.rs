@@ -163,16 +163,23 @@ fn render(ctx: &mut Ctx, target: &NoteRef, view: &NoteView) -> Result<(), CliErr
     Ok(())
 }
 
+/// Refuses an id with a version or part selector for a view of the whole
+/// note (`why` names the view).
+fn needs_plain_id(target: &NoteRef, why: &str) -> Result<(), CliError> {
+    match target.selector {
+        Some(_) => Err(CliError::Usage(format!(
+            "'{target}': {why}; give the plain id"
+        ))),
+        None => Ok(()),
+    }
+}
+
 fn show_parts(
     ctx: &mut Ctx,
     target: &NoteRef,
     filters: &[TagFilter],
 ) -> Result<Option<Value>, CliError> {
-    if target.selector.is_some() {
-        return Err(CliError::Usage(format!(
-            "'{target}': --parts lists every part; give the plain id"
-        )));
-    }
+    needs_plain_id(target, "--parts lists every part")?;
     let view = ctx.keeper()?.view(target)?;
     if !filters.iter().all(|f| f.matches(&view.note.tags)) {
         return Ok(None);
@@ -200,11 +207,7 @@ fn show_history(
     target: &NoteRef,
     filters: &[TagFilter],
 ) -> Result<Option<Value>, CliError> {
-    if target.selector.is_some() {
-        return Err(CliError::Usage(format!(
-            "'{target}': --history shows every version; give the plain id"
-        )));
-    }
+    needs_plain_id(target, "--history shows every version")?;
     let keeper: &Keeper = ctx.keeper()?;
     let current = keeper
         .peek(&target.id)?

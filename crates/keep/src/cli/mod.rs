@@ -240,6 +240,32 @@ impl Failures {
     }
 }
 
+/// Runs `one` on each of `ids`: each outcome is printed as it comes
+/// (`print`), each failure as a line of its own; with `--json` the
+/// outcomes follow as one array. The status is the worst failure's.
+pub fn for_each_id<T: serde::Serialize>(
+    ctx: &mut Ctx,
+    ids: &[String],
+    mut one: impl FnMut(&mut Ctx, &str) -> Result<T, CliError>,
+    print: impl Fn(&mut Ctx, &T) -> Result<(), CliError>,
+) -> CliResult {
+    let mut failures = Failures::default();
+    let mut outcomes = Vec::new();
+    for id in ids {
+        match one(ctx, id) {
+            Ok(outcome) => {
+                print(ctx, &outcome)?;
+                outcomes.push(outcome);
+            }
+            Err(e) => failures.record(&mut ctx.out, e)?,
+        }
+    }
+    if ctx.format == Format::Json {
+        ctx.out.json(&outcomes)?;
+    }
+    Ok(failures.status())
+}
+
 /// An error that ends the command.
 #[derive(Debug)]
 pub enum CliError {

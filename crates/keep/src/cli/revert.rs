@@ -6,7 +6,7 @@ use super::complete;
 use keep_core::keeper::RevertOutcome;
 
 use super::output::Format;
-use super::{CliError, CliResult, Ctx, Failures};
+use super::{CliError, CliResult, Ctx};
 
 /// Undo the last change of notes: restore the previous version.
 ///
@@ -27,21 +27,12 @@ pub struct Args {
 }
 
 pub fn run(ctx: &mut Ctx, args: Args) -> CliResult {
-    let mut failures = Failures::default();
-    let mut outcomes = Vec::new();
-    for arg in &args.ids {
-        match revert_one(ctx, arg, args.delete) {
-            Ok(outcome) => {
-                print_line(ctx, &outcome)?;
-                outcomes.push(outcome);
-            }
-            Err(e) => failures.record(&mut ctx.out, e)?,
-        }
-    }
-    if ctx.format == Format::Json {
-        ctx.out.json(&outcomes)?;
-    }
-    Ok(failures.status())
+    super::for_each_id(
+        ctx,
+        &args.ids,
+        |ctx, arg| revert_one(ctx, arg, args.delete),
+        print_line,
+    )
 }
 
 fn revert_one(ctx: &mut Ctx, arg: &str, delete: bool) -> Result<RevertOutcome, CliError> {

@@ -8,7 +8,7 @@ use keep_core::model::{parse_user_tag, validate_tag_key};
 
 use super::output::Format;
 use super::put::parse_tags;
-use super::{CliError, CliResult, Ctx, Failures};
+use super::{CliError, CliResult, Ctx};
 use crate::render::text::status_word;
 
 /// Add or remove tags on notes.
@@ -40,21 +40,12 @@ pub struct Args {
 
 pub fn run(ctx: &mut Ctx, args: Args) -> CliResult {
     let edit = parse_edit(&args)?;
-    let mut failures = Failures::default();
-    let mut outcomes = Vec::new();
-    for id in &args.ids {
-        match tag_one(ctx, id, &edit) {
-            Ok(outcome) => {
-                print_line(ctx, &outcome)?;
-                outcomes.push(outcome);
-            }
-            Err(e) => failures.record(&mut ctx.out, e)?,
-        }
-    }
-    if ctx.format == Format::Json {
-        ctx.out.json(&outcomes)?;
-    }
-    Ok(failures.status())
+    super::for_each_id(
+        ctx,
+        &args.ids,
+        |ctx, id| tag_one(ctx, id, &edit),
+        print_line,
+    )
 }
 
 fn parse_edit(args: &Args) -> Result<TagEdit, CliError> {

@@ -123,6 +123,24 @@ fn searches(effects: &[Effect]) -> Vec<(u64, Query)> {
         .collect()
 }
 
+/// Search results of `generation`.
+fn results(generation: u64, rows: Vec<Row>, semantic: bool, notices: Vec<String>) -> Msg {
+    Msg::Results {
+        generation,
+        rows,
+        semantic,
+        notices,
+    }
+}
+
+/// The effect of previewing version `version` (0 = current) of `id`.
+fn preview(id: &str, version: i64) -> Vec<Effect> {
+    vec![Effect::LoadPreview {
+        id: id.into(),
+        version,
+    }]
+}
+
 #[test]
 fn start_loads_the_first_page_status_and_catalog() {
     let mut app = App::new(80, 24);
@@ -140,13 +158,7 @@ fn start_loads_the_first_page_status_and_catalog() {
     );
     let effects = update(&mut app, page(0, 1000));
     assert_eq!(app.total, 1000);
-    assert_eq!(
-        effects,
-        vec![Effect::LoadPreview {
-            id: "note-0".into(),
-            version: 0
-        }]
-    );
+    assert_eq!(effects, preview("note-0", 0));
 }
 
 #[test]
@@ -198,22 +210,12 @@ fn typing_searches_at_each_key_and_drops_stale_results() {
     // Results of the first key arrive late: dropped.
     update(
         &mut app,
-        Msg::Results {
-            generation: generation - 1,
-            rows: vec![row(5)],
-            semantic: false,
-            notices: vec![],
-        },
+        results(generation - 1, vec![row(5)], false, vec![]),
     );
     assert!(app.results.is_none());
     update(
         &mut app,
-        Msg::Results {
-            generation,
-            rows: vec![row(7), row(8)],
-            semantic: false,
-            notices: vec![],
-        },
+        results(generation, vec![row(7), row(8)], false, vec![]),
     );
     assert_eq!(app.len(), 2);
     assert_eq!(app.selected_id(), Some("note-7"));
@@ -223,25 +225,12 @@ fn typing_searches_at_each_key_and_drops_stale_results() {
     update(&mut app, ch('j'));
     update(
         &mut app,
-        Msg::Results {
-            generation,
-            rows: vec![row(9), row(8), row(7)],
-            semantic: true,
-            notices: vec![],
-        },
+        results(generation, vec![row(9), row(8), row(7)], true, vec![]),
     );
     assert_eq!(app.selected_id(), Some("note-8"));
     assert!(app.results.as_ref().unwrap().semantic);
     // A keyword answer after the semantic one does not replace it.
-    update(
-        &mut app,
-        Msg::Results {
-            generation,
-            rows: vec![row(1)],
-            semantic: false,
-            notices: vec![],
-        },
-    );
+    update(&mut app, results(generation, vec![row(1)], false, vec![]));
     assert_eq!(app.len(), 3);
 }
 
@@ -267,12 +256,12 @@ fn escape_goes_back_one_level_then_clears_the_search() {
     let generation = app.generation;
     update(
         &mut app,
-        Msg::Results {
+        results(
             generation,
-            rows: vec![row(3)],
-            semantic: false,
-            notices: vec!["keyword recall only".into()],
-        },
+            vec![row(3)],
+            false,
+            vec!["keyword recall only".into()],
+        ),
     );
     assert_eq!(app.message.as_ref().unwrap().0, "keyword recall only");
     let effects = update(&mut app, key(KeyCode::Esc));
@@ -490,13 +479,7 @@ fn finished_actions_report_and_reload_failures_only_report() {
     // The page comes back with the same note selected: its preview is
     // loaded again, since the action changed it.
     let effects = update(&mut app, page(0, 1000));
-    assert_eq!(
-        effects,
-        vec![Effect::LoadPreview {
-            id: "note-0".into(),
-            version: 0
-        }]
-    );
+    assert_eq!(effects, preview("note-0", 0));
     assert!(update(&mut app, page(0, 1000)).is_empty(), "only once");
     let effects = update(&mut app, Msg::Failed("database is locked".into()));
     assert!(effects.is_empty());
@@ -548,13 +531,7 @@ fn similar_notes_are_asked_for_and_shown_in_the_preview() {
 #[test]
 fn brackets_step_through_versions_within_bounds() {
     let mut app = browsing();
-    assert_eq!(
-        update(&mut app, ch('[')),
-        vec![Effect::LoadPreview {
-            id: "note-0".into(),
-            version: 1
-        }]
-    );
+    assert_eq!(update(&mut app, ch('[')), preview("note-0", 1));
     assert!(update(&mut app, ch(']')).is_empty());
     assert_eq!(
         app.message.as_ref().unwrap().0,
@@ -695,13 +672,7 @@ fn enter_on_a_version_line_shows_that_version() {
     for _ in 0..oldest {
         update(&mut app, key(KeyCode::Down));
     }
-    assert_eq!(
-        update(&mut app, key(KeyCode::Enter)),
-        vec![Effect::LoadPreview {
-            id: "note-0".into(),
-            version: 2
-        }]
-    );
+    assert_eq!(update(&mut app, key(KeyCode::Enter)), preview("note-0", 2));
 }
 
 #[test]
@@ -760,12 +731,7 @@ fn escape_goes_back_one_level_from_the_preview_marks_and_search() {
     let generation = app.generation;
     update(
         &mut app,
-        Msg::Results {
-            generation,
-            rows: vec![row(3), row(4)],
-            semantic: true,
-            notices: vec![],
-        },
+        results(generation, vec![row(3), row(4)], true, vec![]),
     );
     update(&mut app, key(KeyCode::Esc));
     update(&mut app, ch('*'));

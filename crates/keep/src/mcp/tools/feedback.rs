@@ -32,11 +32,7 @@ impl ToolDef for Feedback {
     const NAME: &'static str = "feedback";
     const TITLE: &'static str = "Rate a note";
     const DESCRIPTION: &'static str = "Say whether a note was useful or wrong. Ratings are counted and give the note a small, bounded lift or drop in recall; to correct a wrong note, remember the right fact with supersedes set to its id.";
-    const HINTS: Hints = Hints {
-        read_only: false,
-        destructive: false,
-        idempotent: false,
-    };
+    const HINTS: Hints = Hints::WRITE;
     type Args = Args;
     type Output = RatedJson;
 

@@ -26,21 +26,16 @@ impl ToolDef for Forget {
     const NAME: &'static str = "forget";
     const TITLE: &'static str = "Forget a note";
     const DESCRIPTION: &'static str = "Put a note in the trash with its whole history (give a reason; restore brings it back), or delete it for good with purge, or only one older version with \"ID@V{N}\" (for good).";
-    const HINTS: Hints = Hints {
-        read_only: false,
-        destructive: true,
-        idempotent: false,
-    };
+    const HINTS: Hints = Hints::DESTRUCTIVE;
     type Args = Args;
     type Output = Deleted;
 
     fn call(keeper: &mut Keeper, ctx: &Context, args: Args) -> Result<Deleted, CallError> {
-        let target = keeper.resolve(&args.id)?;
-        ctx.check(keeper, &target.id)?;
         let how = DeleteHow {
             purge: args.purge,
             reason: args.reason,
         };
+        let target = ctx.target(keeper, &args.id)?;
         Ok(keeper.delete(&target, &how)?)
     }
 }

@@ -40,8 +40,7 @@ impl ToolDef for Get {
     type Output = Output;
 
     fn call(keeper: &mut Keeper, ctx: &Context, args: Args) -> Result<Output, CallError> {
-        let target = keeper.resolve(&args.id)?;
-        ctx.check(keeper, &target.id)?;
+        let target = ctx.target(keeper, &args.id)?;
         let view = keeper.get(&target)?;
         let note = if args.history {
             ViewJson::full(&view)

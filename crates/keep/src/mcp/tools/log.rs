@@ -43,8 +43,7 @@ impl ToolDef for Log {
     fn call(keeper: &mut Keeper, ctx: &Context, args: Args) -> Result<Output, CallError> {
         let note = match &args.id {
             Some(id) => {
-                let id = keeper.resolve(id)?.id;
-                ctx.check(keeper, &id)?;
+                let id = ctx.target(keeper, id)?.id;
                 Some(id)
             }
             None => None,

@@ -30,7 +30,7 @@ use std::path::PathBuf;
 use std::sync::Arc;
 use std::sync::atomic::AtomicBool;
 
-use keep_core::model::{TagFilter, Tags};
+use keep_core::model::{NoteRef, TagFilter, Tags};
 use keep_core::{Error, Keeper};
 use rmcp::handler::server::common::{schema_for_output, schema_for_type};
 use rmcp::model::{JsonObject, Tool, ToolAnnotations};
@@ -94,6 +94,13 @@ impl Context {
             _ if self.scope.is_empty() => Ok(()),
             _ => Err(Error::NotFound(id.to_string()).into()),
         }
+    }
+
+    /// The note (and version or part) `arg` names, if the scope covers it.
+    pub fn target(&self, keeper: &Keeper, arg: &str) -> Result<NoteRef, CallError> {
+        let target = keeper.resolve(arg)?;
+        self.check(keeper, &target.id)?;
+        Ok(target)
     }
 
     /// User tags for a write, with the scope's tags added. Another value
@@ -168,6 +175,24 @@ impl Hints {
         read_only: true,
         destructive: false,
         idempotent: true,
+    };
+    /// Adds or changes; the same call again changes nothing more.
+    pub const IDEMPOTENT_WRITE: Hints = Hints {
+        read_only: false,
+        destructive: false,
+        idempotent: true,
+    };
+    /// Adds or changes; each call counts.
+    pub const WRITE: Hints = Hints {
+        read_only: false,
+        destructive: false,
+        idempotent: false,
+    };
+    /// Removes or replaces what was there.
+    pub const DESTRUCTIVE: Hints = Hints {
+        read_only: false,
+        destructive: true,
+        idempotent: false,
     };
 }
 

@@ -35,11 +35,7 @@ impl ToolDef for Now {
     const NAME: &'static str = "now";
     const TITLE: &'static str = "Now";
     const DESCRIPTION: &'static str = "Read or replace the 'now' note: the current intentions and state of work, to pick up where you left off. Setting it keeps the previous text as a version. Use a scope for a separate 'now' per project or agent. Returns the note, or null when it was never set.";
-    const HINTS: Hints = Hints {
-        read_only: false,
-        destructive: false,
-        idempotent: false,
-    };
+    const HINTS: Hints = Hints::WRITE;
     type Args = Args;
     type Output = Output;
 

@@ -31,11 +31,7 @@ impl ToolDef for PutFile {
     const NAME: &'static str = "put_file";
     const TITLE: &'static str = "Remember a file";
     const DESCRIPTION: &'static str = "Store a file, or the files of a folder, as notes whose ids are their file:// URIs: text, Markdown, HTML, PDF, PostScript, DOCX, PPTX, ODT, ODP, audio tags and images (with OCR). A changed file becomes a new version; an unchanged one is skipped. Returns the ids added, updated and unchanged, and each failure with its reason. Only paths under the folders the user allowed when starting the server can be read.";
-    const HINTS: Hints = Hints {
-        read_only: false,
-        destructive: false,
-        idempotent: true,
-    };
+    const HINTS: Hints = Hints::IDEMPOTENT_WRITE;
     type Args = Args;
     type Output = IngestReport;
 

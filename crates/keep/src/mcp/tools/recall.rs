@@ -13,28 +13,6 @@ use super::{CallError, Context, Format, Hints, HitListing, ToolDef, hit_listing,
 const DEFAULT: usize = 10;
 const MAX: usize = 50;
 
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Deserialize, JsonSchema)]
-#[serde(rename_all = "lowercase")]
-pub enum Mode {
-    /// Keyword and semantic matches fused by score.
-    #[default]
-    Hybrid,
-    /// Keyword (BM25) matches only.
-    Keyword,
-    /// Semantic (embedding) matches only.
-    Semantic,
-}
-
-impl From<Mode> for RecallMode {
-    fn from(m: Mode) -> Self {
-        match m {
-            Mode::Hybrid => RecallMode::Hybrid,
-            Mode::Keyword => RecallMode::Keyword,
-            Mode::Semantic => RecallMode::Semantic,
-        }
-    }
-}
-
 #[derive(Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct Args {
@@ -65,7 +43,7 @@ pub struct Args {
     pub include_superseded: bool,
     /// Which matching to use (default hybrid).
     #[serde(default)]
-    pub mode: Mode,
+    pub mode: RecallMode,
     /// How much of each note to return (default brief).
     #[serde(default)]
     pub format: Format,
@@ -83,7 +61,7 @@ impl ToolDef for Recall {
 
     fn texts_to_embed(args: &Args) -> Vec<String> {
         match &args.query {
-            Some(text) if RecallMode::from(args.mode) != RecallMode::Keyword => {
+            Some(text) if args.mode != RecallMode::Keyword => {
                 vec![text.trim().to_string()]
             }
             _ => Vec::new(),
@@ -119,7 +97,7 @@ impl ToolDef for Recall {
             expired: Expired::Hidden,
         })?;
         filter.tags.extend(ctx.scope_filters());
-        let mode = RecallMode::from(args.mode);
+        let mode = args.mode;
         let mut notices = Vec::new();
         if mode != RecallMode::Keyword {
             notices.extend(keeper.embed_before_search());

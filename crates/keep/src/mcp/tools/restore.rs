@@ -21,11 +21,7 @@ impl ToolDef for Restore {
     const TITLE: &'static str = "Restore a forgotten note";
     const DESCRIPTION: &'static str =
         "Bring a note that forget put in the trash back, as it was, into recall and listings.";
-    const HINTS: Hints = Hints {
-        read_only: false,
-        destructive: false,
-        idempotent: false,
-    };
+    const HINTS: Hints = Hints::WRITE;
     type Args = Args;
     type Output = WriteOutcome;
 

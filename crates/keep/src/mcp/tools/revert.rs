@@ -23,11 +23,7 @@ impl ToolDef for Revert {
     const NAME: &'static str = "revert";
     const TITLE: &'static str = "Revert a note";
     const DESCRIPTION: &'static str = "Undo the last change to a note: its previous version becomes current. A note without history is refused unless delete is true, which deletes it.";
-    const HINTS: Hints = Hints {
-        read_only: false,
-        destructive: true,
-        idempotent: false,
-    };
+    const HINTS: Hints = Hints::DESTRUCTIVE;
     type Args = Args;
     type Output = RevertOutcome;
 

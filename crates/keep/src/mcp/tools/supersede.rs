@@ -23,11 +23,7 @@ impl ToolDef for Supersede {
     const NAME: &'static str = "supersede";
     const TITLE: &'static str = "Accept an update";
     const DESCRIPTION: &'static str = "Accept a note as the successor of older notes: recall hides the older ones from then on. When remember answers \"possible_update\" (the new fact is about what an older note says, with another detail), call this with the new id to accept it; name olds to supersede other notes.";
-    const HINTS: Hints = Hints {
-        read_only: false,
-        destructive: false,
-        idempotent: true,
-    };
+    const HINTS: Hints = Hints::IDEMPOTENT_WRITE;
     type Args = Args;
     type Output = WriteOutcome;
 

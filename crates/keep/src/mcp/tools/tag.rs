@@ -35,11 +35,7 @@ impl ToolDef for Tag {
     const NAME: &'static str = "tag";
     const TITLE: &'static str = "Tag a note";
     const DESCRIPTION: &'static str = "Add or remove tags on a note. Tags are \"key=value\"; a key may hold several values. Tags whose key is a link (such as references, author, from, to) connect notes. The previous state is kept as a version.";
-    const HINTS: Hints = Hints {
-        read_only: false,
-        destructive: false,
-        idempotent: true,
-    };
+    const HINTS: Hints = Hints::IDEMPOTENT_WRITE;
     type Args = Args;
     type Output = Output;
 
