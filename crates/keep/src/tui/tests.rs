@@ -123,6 +123,13 @@ fn searches(effects: &[Effect]) -> Vec<(u64, Query)> {
         .collect()
 }
 
+/// Types `text` one key at a time.
+fn typed(app: &mut App, text: &str) {
+    for c in text.chars() {
+        update(app, ch(c));
+    }
+}
+
 /// Search results of `generation`.
 fn results(generation: u64, rows: Vec<Row>, semantic: bool, notices: Vec<String>) -> Msg {
     Msg::Results {
@@ -251,8 +258,7 @@ fn filters_in_the_search_bar_become_query_fields() {
 #[test]
 fn escape_goes_back_one_level_then_clears_the_search() {
     let mut app = browsing();
-    update(&mut app, ch('/'));
-    update(&mut app, ch('x'));
+    typed(&mut app, "/x");
     let generation = app.generation;
     update(
         &mut app,
@@ -298,17 +304,14 @@ fn s_cycles_sort_orders_and_reloads_from_the_top() {
         start: 0,
         order: ListOrder::Created
     }));
-    update(&mut app, ch('s'));
-    update(&mut app, ch('s'));
-    update(&mut app, ch('s'));
+    typed(&mut app, "sss");
     assert_eq!(app.order, ListOrder::Updated);
 }
 
 #[test]
 fn adding_tags_completes_keys_and_values_then_sends_them() {
     let mut app = browsing();
-    update(&mut app, ch('t'));
-    update(&mut app, ch('a'));
+    typed(&mut app, "ta");
     update(&mut app, key(KeyCode::Tab));
     assert_eq!(
         app.mode,
@@ -317,14 +320,12 @@ fn adding_tags_completes_keys_and_values_then_sends_them() {
             text: "author=".into()
         }
     );
-    update(&mut app, ch('a'));
-    update(&mut app, ch('l'));
+    typed(&mut app, "al");
     update(&mut app, key(KeyCode::Tab));
     // alice and albert share "al": nothing longer to add.
     update(&mut app, ch('i'));
     update(&mut app, key(KeyCode::Tab));
-    update(&mut app, ch(' '));
-    update(&mut app, ch('t'));
+    typed(&mut app, " t");
     update(&mut app, key(KeyCode::Tab));
     update(&mut app, ch('s'));
     update(&mut app, key(KeyCode::Tab));
@@ -345,8 +346,7 @@ fn adding_tags_completes_keys_and_values_then_sends_them() {
 #[test]
 fn removing_tags_completes_from_the_note_and_sends_them() {
     let mut app = browsing();
-    update(&mut app, ch('x'));
-    update(&mut app, ch('t'));
+    typed(&mut app, "xt");
     update(&mut app, key(KeyCode::Tab));
     let effects = update(&mut app, key(KeyCode::Enter));
     assert_eq!(
@@ -361,8 +361,7 @@ fn removing_tags_completes_from_the_note_and_sends_them() {
 #[test]
 fn escape_abandons_a_prompt_and_empty_input_sends_nothing() {
     let mut app = browsing();
-    update(&mut app, ch('t'));
-    update(&mut app, ch('a'));
+    typed(&mut app, "ta");
     assert!(update(&mut app, key(KeyCode::Esc)).is_empty());
     assert_eq!(app.mode, Mode::Browse);
     update(&mut app, ch('n'));
@@ -678,8 +677,7 @@ fn enter_on_a_version_line_shows_that_version() {
 #[test]
 fn marked_notes_are_tagged_deleted_and_exported_together() {
     let mut app = browsing();
-    update(&mut app, ch(' '));
-    update(&mut app, ch('v'));
+    typed(&mut app, " v");
     assert_eq!(app.selected, 2, "marking moves down");
     assert_eq!(app.targets(), vec!["note-0", "note-1"]);
     update(&mut app, ch('t'));
@@ -726,8 +724,7 @@ fn marked_notes_are_tagged_deleted_and_exported_together() {
 #[test]
 fn escape_goes_back_one_level_from_the_preview_marks_and_search() {
     let mut app = browsing();
-    update(&mut app, ch('/'));
-    update(&mut app, ch('x'));
+    typed(&mut app, "/x");
     let generation = app.generation;
     update(
         &mut app,
