@@ -7,6 +7,7 @@
 //! immediate transaction so a failure leaves nothing half-written.
 
 mod check;
+mod code_cache;
 mod keyword;
 mod listing;
 mod lookups;
@@ -27,7 +28,6 @@ use std::time::Duration;
 
 use rusqlite::{Connection, OpenFlags, TransactionBehavior};
 
-use super::vectors::VecKind;
 use crate::error::{Error, Result};
 
 /// The database file inside a store directory.
@@ -51,7 +51,7 @@ const MIGRATIONS: &[(i64, &str)] = &[
 /// one for every connection of this process to the same database, so a
 /// server with several connections holds them once.
 type CodeCache = Arc<std::sync::Mutex<CodeMap>>;
-pub(super) type CodeMap = HashMap<VecKind, (String, Arc<quant::Codes>)>;
+use code_cache::CodeMap;
 
 /// The code cache of the database at `path`, shared by its connections.
 fn shared_codes(path: &Path) -> CodeCache {

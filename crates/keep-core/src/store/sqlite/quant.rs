@@ -84,13 +84,16 @@ fn dot_f32_i8(a: &[f32], b: &[i8]) -> f32 {
     a.iter().zip(b).map(|(&x, &y)| x * f32::from(y)).sum()
 }
 
-/// The codes of every vector of one kind, in memory.
+/// The codes of every vector of one kind, in memory, by ascending key.
+/// A removed code stays in place, marked, until the codes are read again.
 #[derive(Debug, Default, Clone)]
 pub struct Codes {
     dims: usize,
     keys: Vec<i64>,
     scales: Vec<f32>,
     values: Vec<i8>,
+    removed: Vec<bool>,
+    removed_count: usize,
 }
 
 impl Codes {
@@ -109,6 +112,11 @@ impl Codes {
         self.keys.is_empty()
     }
 
+    /// Codes marked removed, waiting for the next full read.
+    pub fn removed(&self) -> usize {
+        self.removed_count
+    }
+
     /// Adds a stored code, in ascending key order; codes of another length
     /// are skipped.
     pub fn push(&mut self, key: i64, scale: f32, code: &[u8]) {
@@ -118,6 +126,43 @@ impl Codes {
         self.keys.push(key);
         self.scales.push(scale);
         self.values.extend(code.iter().map(|&b| b as i8));
+        self.removed.push(false);
+    }
+
+    /// Sets the code of `key`: replaced in place, or added after the
+    /// largest key. False when it would go between keys (the codes must
+    /// then be read again) or has another length.
+    pub fn set(&mut self, key: i64, scale: f32, code: &[u8]) -> bool {
+        if code.len() != self.dims {
+            return false;
+        }
+        match self.keys.binary_search(&key) {
+            Ok(i) => {
+                self.scales[i] = scale;
+                let start = i * self.dims;
+                for (to, &b) in self.values[start..start + self.dims].iter_mut().zip(code) {
+                    *to = b as i8;
+                }
+                if std::mem::replace(&mut self.removed[i], false) {
+                    self.removed_count -= 1;
+                }
+                true
+            }
+            Err(i) if i == self.keys.len() => {
+                self.push(key, scale, code);
+                true
+            }
+            Err(_) => false,
+        }
+    }
+
+    /// Marks the code of `key` removed.
+    pub fn remove(&mut self, key: i64) {
+        if let Ok(i) = self.keys.binary_search(&key)
+            && !std::mem::replace(&mut self.removed[i], true)
+        {
+            self.removed_count += 1;
+        }
     }
 
     fn code(&self, i: usize) -> &[i8] {
@@ -139,13 +184,17 @@ impl Codes {
                 .max(f32::MIN_POSITIVE);
             query.iter().map(|x| x / norm).collect()
         };
-        let keep = (k * RESCORE_FACTOR).max(RESCORE_MIN).min(self.len());
         let mut rough: Vec<(f32, usize)> = all_dots(&q_code, &self.values, self.len())
             .into_iter()
             .zip(&self.scales)
             .enumerate()
+            .filter(|&(i, _)| !self.removed[i])
             .map(|(i, (dot, scale))| (dot as f32 * scale, i))
             .collect();
+        if rough.is_empty() {
+            return Vec::new();
+        }
+        let keep = (k * RESCORE_FACTOR).max(RESCORE_MIN).min(rough.len());
         rough.select_nth_unstable_by(keep - 1, |a, b| b.0.total_cmp(&a.0));
         rough.truncate(keep);
         let mut fine: Vec<(f64, i64)> = rough
@@ -167,6 +216,7 @@ impl Codes {
         let mut scored: Vec<(f64, i64)> = keys
             .iter()
             .filter_map(|key| self.keys.binary_search(key).ok())
+            .filter(|&i| !self.removed[i])
             .map(|i| (1.0 - f64::from(self.similarity(&unit, i)), self.keys[i]))
             .collect();
         best_first(&mut scored, k)
@@ -223,6 +273,38 @@ mod tests {
 
     fn cosine(a: &[f32], b: &[f32]) -> f64 {
         a.iter().zip(b).map(|(x, y)| f64::from(x * y)).sum()
+    }
+
+    #[test]
+    fn codes_are_replaced_added_and_removed_in_place() {
+        let all = vectors(4, 32);
+        let code = |v: &[f32]| {
+            let (scale, code) = quantize(v);
+            (scale, code.iter().map(|&c| c as u8).collect::<Vec<u8>>())
+        };
+        let mut codes = Codes::new(32);
+        for (key, v) in [(2, &all[0]), (5, &all[1])] {
+            let (scale, bytes) = code(v);
+            codes.push(key, scale, &bytes);
+        }
+        assert_eq!(codes.nearest(&all[1], 1)[0].0, 5);
+        let (scale, bytes) = code(&all[2]);
+        assert!(codes.set(5, scale, &bytes), "replaced");
+        assert_eq!(codes.nearest(&all[2], 1)[0].0, 5);
+        let (scale, bytes) = code(&all[3]);
+        assert!(!codes.set(3, scale, &bytes), "between two keys: read again");
+        assert!(codes.set(9, scale, &bytes), "after the largest key");
+        assert_eq!(codes.nearest(&all[3], 1)[0].0, 9);
+        codes.remove(9);
+        assert_eq!(codes.removed(), 1);
+        assert!(codes.nearest(&all[3], 3).iter().all(|(key, _)| *key != 9));
+        assert!(codes.nearest_among(&all[3], &[9], 1).is_empty());
+        assert!(codes.set(9, scale, &bytes), "back again");
+        assert_eq!(codes.removed(), 0);
+        codes.remove(2);
+        codes.remove(5);
+        codes.remove(9);
+        assert!(codes.nearest(&all[0], 2).is_empty());
     }
 
     #[test]

@@ -5,13 +5,12 @@
 //!
 //! Beside each float table sits a plain table of int8 codes of the same
 //! vectors (see `quant`). Nearest-neighbour search runs over those codes,
-//! held in memory while they are unchanged (an epoch counter in `meta`,
-//! bumped by triggers, tells); the float tables serve exact searches over
-//! filtered notes.
+//! held in memory and kept up to date from a change log (`code_cache`);
+//! the float tables serve exact searches over filtered notes.
 
 use rusqlite::{OptionalExtension, params};
 
-use super::{SqliteDb, quant};
+use super::{SqliteDb, code_cache, quant};
 use crate::error::Result;
 use crate::store::NoteRid;
 use crate::store::Shared;
@@ -20,8 +19,10 @@ use crate::store::vectors::{
     forget_stale_next_sql, from_bytes, to_bytes,
 };
 
-/// Set once the code tables exist and are filled.
+/// Set once the code tables exist and are filled...
 const CODES_KEY: &str = "vector_codes";
+/// ...to this, with a change log beside each.
+const LOGGED_CODES: &str = "int8 logged";
 
 impl SqliteDb<'_> {
     /// Creates the vector tables and the triggers that keep them in step.
@@ -94,26 +95,17 @@ impl SqliteDb<'_> {
     /// Whether the store has vectors but no code tables yet (made by an
     /// older keep).
     pub fn codes_missing(&self) -> Result<bool> {
-        Ok(self.vector_space()?.is_some() && self.meta(CODES_KEY)?.is_none())
+        Ok(self.vector_space()?.is_some() && !self.has_codes()?)
     }
 
-    /// Creates the code tables, fills them from the float tables and
-    /// brings the triggers up to date.
+    /// Creates the code tables, fills them from the float tables, then
+    /// starts their change logs and brings the triggers up to date.
     pub fn create_codes(&self) -> Result<()> {
         for kind in VecKind::ALL {
             self.conn.execute_batch(&format!(
                 "DROP TABLE IF EXISTS {c};
-                 CREATE TABLE {c} (key INTEGER PRIMARY KEY, scale REAL NOT NULL, code BLOB NOT NULL);
-                 INSERT INTO meta (key, value) VALUES ('{e}', 0)
-                     ON CONFLICT (key) DO UPDATE SET value = value + 1;
-                 CREATE TRIGGER {c}_insert AFTER INSERT ON {c} BEGIN
-                     UPDATE meta SET value = value + 1 WHERE key = '{e}';
-                 END;
-                 CREATE TRIGGER {c}_delete AFTER DELETE ON {c} BEGIN
-                     UPDATE meta SET value = value + 1 WHERE key = '{e}';
-                 END;",
+                 CREATE TABLE {c} (key INTEGER PRIMARY KEY, scale REAL NOT NULL, code BLOB NOT NULL);",
                 c = kind.code_table(),
-                e = kind.epoch_key(),
             ))?;
             let sql = format!("SELECT rowid, embedding FROM {}", kind.vec_table());
             let mut stmt = self.conn.prepare(&sql)?;
@@ -123,9 +115,10 @@ impl SqliteDb<'_> {
                 let vector: Vec<u8> = row.get(1)?;
                 self.put_code(kind, key, &vector)?;
             }
+            self.conn.execute_batch(&code_cache::log_sql(kind))?;
         }
         self.create_vector_triggers()?;
-        self.set_meta(CODES_KEY, "int8")
+        self.set_meta(CODES_KEY, LOGGED_CODES)
     }
 
     /// Drops every vector; all rows wait for embeddings again.
@@ -134,9 +127,10 @@ impl SqliteDb<'_> {
         for kind in VecKind::ALL {
             sql.push_str(&format!(
                 "DROP TRIGGER IF EXISTS {t}_delete; DROP TABLE IF EXISTS {t}; DROP TABLE IF EXISTS {c};
-                 UPDATE {r} SET embedded = NULL;\n",
+                 DROP TABLE IF EXISTS {l}; UPDATE {r} SET embedded = NULL;\n",
                 t = kind.vec_table(),
                 c = kind.code_table(),
+                l = code_cache::log_table(kind),
                 r = kind.row_table()
             ));
         }
@@ -213,8 +207,11 @@ impl SqliteDb<'_> {
         Ok(())
     }
 
+    /// Whether the code tables exist with their change logs (a store made
+    /// by an older keep has codes without logs, made again on first use;
+    /// until then searches are exact).
     fn has_codes(&self) -> Result<bool> {
-        Ok(self.meta(CODES_KEY)?.is_some())
+        Ok(self.meta(CODES_KEY)?.as_deref() == Some(LOGGED_CODES))
     }
 
     /// The stored vector of a row as it is stored (little-endian f32), if
@@ -291,41 +288,6 @@ impl SqliteDb<'_> {
             })?
             .collect::<rusqlite::Result<Vec<_>>>()?;
         Ok(rows)
-    }
-
-    fn cached_codes(&self) -> std::sync::MutexGuard<'_, super::CodeMap> {
-        self.codes
-            .lock()
-            .unwrap_or_else(std::sync::PoisonError::into_inner)
-    }
-
-    /// The codes of a kind, from memory while the table is unchanged.
-    fn codes(&self, kind: VecKind, dims: usize) -> Result<std::sync::Arc<quant::Codes>> {
-        let epoch = self.meta(kind.epoch_key())?.unwrap_or_default();
-        if let Some((seen, codes)) = self.cached_codes().get(&kind)
-            && *seen == epoch
-        {
-            return Ok(codes.clone());
-        }
-        let mut codes = quant::Codes::new(dims);
-        let sql = format!(
-            "SELECT key, scale, code FROM {} ORDER BY key",
-            kind.code_table()
-        );
-        let mut stmt = self.conn.prepare_cached(&sql)?;
-        let mut rows = stmt.query([])?;
-        while let Some(row) = rows.next()? {
-            let scale: f64 = row.get(1)?;
-            let code = row.get_ref(2)?.as_blob().map_err(rusqlite::Error::from)?;
-            codes.push(row.get(0)?, scale as f32, code);
-        }
-        let codes = std::sync::Arc::new(codes);
-        // Codes read inside a write may never be committed: only what
-        // every connection sees is shared.
-        if self.conn.is_autocommit() {
-            self.cached_codes().insert(kind, (epoch, codes.clone()));
-        }
-        Ok(codes)
     }
 
     /// The `k` nearest rows of a kind by exact cosine distance over every
@@ -500,5 +462,50 @@ mod tests {
         let found = store.db().nearest_rows(VecKind::Note, &q, 3).unwrap();
         assert!(found.iter().all(|(key, _)| *key != gone));
         assert_near_exact(&store.db(), &q, &found, 3);
+    }
+
+    #[test]
+    fn after_a_write_only_the_changed_codes_are_read_again() {
+        let vectors = sample();
+        let (_dir, mut store) = store_with(&vectors);
+        let q = vectors[20].clone();
+        let best = store.db().nearest_rows(VecKind::Note, &q, 1).unwrap()[0].0;
+        assert_eq!(store.db().full_code_reads(VecKind::Note), 1);
+        let new = store
+            .write(|db| {
+                db.conn.execute(
+                    "UPDATE notes SET summary = 'changed' WHERE rid = ?1",
+                    [best],
+                )?;
+                db.conn.execute("DELETE FROM notes WHERE rid = 3", [])?;
+                let note = test_note("new", "new", Timestamp::from_millis(0));
+                let rid = db.insert_note(&note)?;
+                assert!(db.set_vector(VecRow::Note(rid), "new", "h", &to_bytes(&q))?);
+                Ok(rid)
+            })
+            .unwrap();
+        let found = store.db().nearest_rows(VecKind::Note, &q, 5).unwrap();
+        assert_eq!(
+            store.db().full_code_reads(VecKind::Note),
+            1,
+            "read from the log"
+        );
+        assert_eq!(found[0].0, new.0);
+        assert!(found.iter().all(|(key, _)| *key != best && *key != 3));
+        assert_near_exact(&store.db(), &q, &found, 5);
+        // A log pruned past the codes in memory (one change logged, then
+        // dropped, then another): all of them are read again.
+        store
+            .write(|db| {
+                db.conn.execute("DELETE FROM notes WHERE rid = 7", [])?;
+                db.conn.execute("DELETE FROM codes_notes_changes", [])?;
+                db.conn.execute("DELETE FROM notes WHERE rid = 8", [])?;
+                Ok(())
+            })
+            .unwrap();
+        let found = store.db().nearest_rows(VecKind::Note, &q, 5).unwrap();
+        assert_eq!(store.db().full_code_reads(VecKind::Note), 2);
+        assert!(found.iter().all(|(key, _)| *key != 7 && *key != 8));
+        assert_near_exact(&store.db(), &q, &found, 5);
     }
 }
