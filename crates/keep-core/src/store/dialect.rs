@@ -5,6 +5,29 @@
 use super::filter::glob_regex;
 use super::plain::Query;
 
+/// A shell glob as SQLite's GLOB reads it: a `[` that opens no class
+/// matches itself, as it does in the regular expression PostgreSQL gets
+/// (`glob_regex`), instead of making the pattern match nothing.
+fn sqlite_glob(glob: &str) -> String {
+    let chars: Vec<char> = glob.chars().collect();
+    let mut out = String::with_capacity(glob.len());
+    for (i, &c) in chars.iter().enumerate() {
+        if c == '[' && !opens_class(&chars[i + 1..]) {
+            out.push_str("[[]");
+        } else {
+            out.push(c);
+        }
+    }
+    out
+}
+
+/// Whether the text after a `[` closes a class: a `]` after at least one
+/// character (a `!` first does not count).
+fn opens_class(rest: &[char]) -> bool {
+    let skip = usize::from(rest.first() == Some(&'!'));
+    rest.iter().skip(skip + 1).any(|&c| c == ']')
+}
+
 /// The database a statement is written for.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Dialect {
@@ -84,7 +107,7 @@ impl Dialect {
     /// SQLite, as an anchored regular expression on PostgreSQL).
     pub fn matches_glob(self, q: &mut Query, column: &str, glob: &str) -> String {
         match self {
-            Dialect::Sqlite => format!("{column} GLOB {}", q.arg(glob)),
+            Dialect::Sqlite => format!("{column} GLOB {}", q.arg(sqlite_glob(glob))),
             Dialect::Postgres => format!("{column} ~ {}", q.arg(glob_regex(glob))),
         }
     }
@@ -99,5 +122,19 @@ impl Dialect {
             }
             Dialect::Postgres => format!("starts_with({column}, {start})"),
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_bracket_that_opens_no_class_matches_itself_on_sqlite() {
+        assert_eq!(sqlite_glob("notes/a["), "notes/a[[]");
+        assert_eq!(sqlite_glob("notes/[ab]*"), "notes/[ab]*");
+        assert_eq!(sqlite_glob("x[!]"), "x[[]!]");
+        assert_eq!(sqlite_glob("x[]]"), "x[]]");
+        assert_eq!(glob_regex("notes/a["), "^notes/a\\[$");
     }
 }

@@ -97,10 +97,12 @@ pub(super) fn glob_regex(glob: &str) -> String {
             '?' => out.push('.'),
             '[' => {
                 let mut class = String::new();
+                let mut raw = String::new();
                 let mut closed = false;
                 if chars.peek() == Some(&'!') {
                     chars.next();
                     class.push('^');
+                    raw.push('!');
                 }
                 for d in chars.by_ref() {
                     if d == ']' && !(class.is_empty() || class == "^") {
@@ -111,6 +113,7 @@ pub(super) fn glob_regex(glob: &str) -> String {
                         class.push('\\');
                     }
                     class.push(d);
+                    raw.push(d);
                 }
                 if closed {
                     out.push('[');
@@ -118,7 +121,7 @@ pub(super) fn glob_regex(glob: &str) -> String {
                     out.push(']');
                 } else {
                     out.push_str("\\[");
-                    out.push_str(&regex_literal(&class));
+                    out.push_str(&regex_literal(&raw));
                 }
             }
             other => out.push_str(&regex_literal(&other.to_string())),
@@ -149,6 +152,7 @@ mod tests {
         assert_eq!(glob_regex("a?c"), "^a.c$");
         assert_eq!(glob_regex("[!a]b"), "^[^a]b$");
         assert_eq!(glob_regex("x[y"), "^x\\[y$");
+        assert_eq!(glob_regex("x[!]"), "^x\\[!\\]$");
         assert_eq!(glob_regex("(a)+"), "^\\(a\\)\\+$");
     }
 
