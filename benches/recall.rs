@@ -154,6 +154,37 @@ fn process_latency(bin: &Path, store: &Path, args: &[&str], runs: usize) -> (Dur
     )
 }
 
+/// `keep find` processes, each right after a `keep put` of a new text:
+/// the cost of a search after a write (the new note's vector, the codes
+/// that changed).
+fn find_after_put(bin: &Path, store: &Path, runs: usize) -> (Duration, Duration) {
+    let mut samples = Vec::new();
+    for i in 0..runs {
+        let text = format!(
+            "Bench write {i} at {:?}: the {} {}.",
+            Instant::now(),
+            WORDS[(i * 5 + 1) % WORDS.len()],
+            WORDS[(i * 11 + 2) % WORDS.len()]
+        );
+        let put = Command::new(bin)
+            .args(["put", &text])
+            .env("KEEP_STORE", store)
+            .output()
+            .expect("run keep put");
+        assert!(
+            put.status.success(),
+            "{}",
+            String::from_utf8_lossy(&put.stderr)
+        );
+        let (took, _) = process_latency(bin, store, &["find", "storage engine writes"], 1);
+        samples.push(took);
+    }
+    (
+        percentile(&mut samples, 0.5),
+        percentile(&mut samples, 0.95),
+    )
+}
+
 /// `keep put TEXT` processes, each with a new text: p50, p95 and the
 /// largest peak resident memory of one process (its `VmHWM`, read every
 /// millisecond while it runs: the rusage of a child also counts this
@@ -437,6 +468,12 @@ fn with_server(bin: &Path, store: &Path, id: &str) {
         "with keep serve up: keep put TEXT process: p50 {} p95 {}, peak {peak:.1} MB",
         ms(p50),
         ms(p95)
+    );
+    let (a50, a95) = find_after_put(bin, store, 20);
+    println!(
+        "with keep serve up: keep find process right after a keep put (it embeds the new note, then searches): p50 {} p95 {}",
+        ms(a50),
+        ms(a95)
     );
     std::thread::sleep(Duration::from_secs(1));
     let before = cpu_ticks(server.id());
