@@ -32,11 +32,13 @@ pub(super) fn log_table(kind: VecKind) -> String {
     format!("{}_changes", kind.code_table())
 }
 
-/// The log table and the triggers that fill it and bump the epoch, for a
-/// code table `c` just made.
+/// The log table of a code table and the triggers that fill it and bump
+/// the epoch (replacing any triggers it had).
 pub(super) fn log_sql(kind: VecKind) -> String {
     format!(
-        "DROP TABLE IF EXISTS {l};
+        "DROP TRIGGER IF EXISTS {c}_insert;
+         DROP TRIGGER IF EXISTS {c}_delete;
+         DROP TABLE IF EXISTS {l};
          CREATE TABLE {l} (seq INTEGER PRIMARY KEY AUTOINCREMENT, key INTEGER NOT NULL);
          INSERT INTO meta (key, value) VALUES ('{e}', 0)
              ON CONFLICT (key) DO UPDATE SET value = value + 1;

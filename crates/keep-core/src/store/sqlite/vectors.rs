@@ -21,8 +21,10 @@ use crate::store::vectors::{
 
 /// Set once the code tables exist and are filled...
 const CODES_KEY: &str = "vector_codes";
-/// ...to this, with a change log beside each.
+/// ...to this, with a change log beside each (an older keep made them
+/// without).
 const LOGGED_CODES: &str = "int8 logged";
+const UNLOGGED_CODES: &str = "int8";
 
 impl SqliteDb<'_> {
     /// Creates the vector tables and the triggers that keep them in step.
@@ -99,8 +101,16 @@ impl SqliteDb<'_> {
     }
 
     /// Creates the code tables, fills them from the float tables, then
-    /// starts their change logs and brings the triggers up to date.
+    /// starts their change logs and brings the triggers up to date. Codes
+    /// made by an older keep, the same but without logs, are kept: only
+    /// their logs are started.
     pub fn create_codes(&self) -> Result<()> {
+        if self.meta(CODES_KEY)?.as_deref() == Some(UNLOGGED_CODES) {
+            for kind in VecKind::ALL {
+                self.conn.execute_batch(&code_cache::log_sql(kind))?;
+            }
+            return self.set_meta(CODES_KEY, LOGGED_CODES);
+        }
         for kind in VecKind::ALL {
             self.conn.execute_batch(&format!(
                 "DROP TABLE IF EXISTS {c};
@@ -208,8 +218,8 @@ impl SqliteDb<'_> {
     }
 
     /// Whether the code tables exist with their change logs (a store made
-    /// by an older keep has codes without logs, made again on first use;
-    /// until then searches are exact).
+    /// by an older keep has codes without logs, which get them on first
+    /// use; until then searches are exact).
     fn has_codes(&self) -> Result<bool> {
         Ok(self.meta(CODES_KEY)?.as_deref() == Some(LOGGED_CODES))
     }
@@ -507,5 +517,49 @@ mod tests {
         assert_eq!(store.db().full_code_reads(VecKind::Note), 2);
         assert!(found.iter().all(|(key, _)| *key != 7 && *key != 8));
         assert_near_exact(&store.db(), &q, &found, 5);
+    }
+
+    #[test]
+    fn codes_of_an_older_keep_are_kept_and_get_their_logs() {
+        let vectors = sample();
+        let (_dir, mut store) = store_with(&vectors);
+        store
+            .write(|db| {
+                db.conn.execute_batch(
+                    "DROP TABLE codes_notes_changes; DROP TABLE codes_versions_changes;
+                     DROP TABLE codes_parts_changes; DROP TRIGGER codes_notes_insert;
+                     UPDATE meta SET value = 'int8' WHERE key = 'vector_codes';
+                     UPDATE codes_notes SET scale = 42.0 WHERE key = 1;",
+                )?;
+                Ok(())
+            })
+            .unwrap();
+        assert!(store.db().codes_missing().unwrap());
+        store.write(|db| db.create_codes()).unwrap();
+        assert!(!store.db().codes_missing().unwrap());
+        let scale: f64 = store
+            .db()
+            .conn
+            .query_row("SELECT scale FROM codes_notes WHERE key = 1", [], |r| {
+                r.get(0)
+            })
+            .unwrap();
+        assert_eq!(scale, 42.0, "the codes were kept, not made again");
+        store
+            .write(|db| {
+                db.conn.execute("DELETE FROM notes WHERE rid = 2", [])?;
+                Ok(())
+            })
+            .unwrap();
+        let logged: i64 = store
+            .db()
+            .conn
+            .query_row(
+                "SELECT count(*) FROM codes_notes_changes WHERE key = 2",
+                [],
+                |r| r.get(0),
+            )
+            .unwrap();
+        assert_eq!(logged, 1);
     }
 }
