@@ -7,7 +7,7 @@ use super::complete;
 use keep_core::keeper::{DeleteHow, Deleted};
 
 use super::output::Format;
-use super::{CliError, CliResult, Ctx, Failures};
+use super::{CliError, CliResult, Ctx};
 
 /// Put notes in the trash, delete them for good, or delete one archived
 /// version of a note.
@@ -42,25 +42,16 @@ pub struct Args {
 }
 
 pub fn run(ctx: &mut Ctx, args: Args) -> CliResult {
-    let mut failures = Failures::default();
-    let mut deleted = Vec::new();
     let how = DeleteHow {
         purge: args.purge,
         reason: args.reason.clone(),
     };
-    for arg in &args.ids {
-        match delete_one(ctx, arg, &how) {
-            Ok(d) => {
-                print_line(ctx, &d)?;
-                deleted.push(d);
-            }
-            Err(e) => failures.record(&mut ctx.out, e)?,
-        }
-    }
-    if ctx.format == Format::Json {
-        ctx.out.json(&deleted)?;
-    }
-    Ok(failures.status())
+    super::for_each_id(
+        ctx,
+        &args.ids,
+        |ctx, arg| delete_one(ctx, arg, &how),
+        print_line,
+    )
 }
 
 fn delete_one(ctx: &mut Ctx, arg: &str, how: &DeleteHow) -> Result<Deleted, CliError> {

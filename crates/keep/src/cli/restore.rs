@@ -6,7 +6,7 @@ use super::complete;
 use keep_core::keeper::WriteOutcome;
 
 use super::output::Format;
-use super::{CliError, CliResult, Ctx, Failures};
+use super::{CliError, CliResult, Ctx};
 
 /// Take notes out of the trash.
 ///
@@ -23,25 +23,14 @@ pub struct Args {
 }
 
 pub fn run(ctx: &mut Ctx, args: Args) -> CliResult {
-    let mut failures = Failures::default();
-    let mut restored = Vec::new();
-    for arg in &args.ids {
-        match restore_one(ctx, arg) {
-            Ok(outcome) => {
-                match ctx.format {
-                    Format::Json => {}
-                    Format::Ids => ctx.out.line(&outcome.id)?,
-                    Format::Text => ctx.out.line(&format!("restored {}", outcome.id))?,
-                }
-                restored.push(outcome);
-            }
-            Err(e) => failures.record(&mut ctx.out, e)?,
+    super::for_each_id(ctx, &args.ids, restore_one, |ctx, outcome| {
+        match ctx.format {
+            Format::Json => {}
+            Format::Ids => ctx.out.line(&outcome.id)?,
+            Format::Text => ctx.out.line(&format!("restored {}", outcome.id))?,
         }
-    }
-    if ctx.format == Format::Json {
-        ctx.out.json(&restored)?;
-    }
-    Ok(failures.status())
+        Ok(())
+    })
 }
 
 fn restore_one(ctx: &mut Ctx, arg: &str) -> Result<WriteOutcome, CliError> {
