@@ -23,6 +23,13 @@ use crate::store::vectors::{
 /// limit).
 const MAX_EF_SEARCH: usize = 1_000;
 
+/// The smallest candidate list HNSW keeps while searching. With pgvector's
+/// default of 40 (and with 100) the graph search stopped in the wrong
+/// region for queries alike to nothing much: on 4,381 parts of Debian's
+/// manuals, "web server configuration" got a part 0.279 alike for its
+/// best, while the exact best, 0.469 alike, was found from 200 on.
+const MIN_EF_SEARCH: usize = 200;
+
 /// Memory an index build may use: 100,000 vectors of 384 dimensions and
 /// their graph need about 200 MB; with less the build spills and slows.
 const BUILD_MEMORY: &str = "256MB";
@@ -198,7 +205,7 @@ impl PgDb<'_> {
     /// The `k` nearest rows of a kind by cosine distance, from the HNSW
     /// index.
     pub fn nearest(&self, kind: VecKind, dims: usize, query: &[f32], k: usize) -> Result<Nearest> {
-        let ef_search = k.clamp(40, MAX_EF_SEARCH);
+        let ef_search = k.saturating_mul(2).clamp(MIN_EF_SEARCH, MAX_EF_SEARCH);
         if self.words.ef_search.get() != ef_search {
             self.batch(&format!("SET hnsw.ef_search = {ef_search}"))?;
             self.words.ef_search.set(ef_search);
