@@ -112,6 +112,7 @@ fn labelled_share(export: &str, corpus: &Path) -> (usize, usize) {
         .lines()
         .skip(1)
         .map(|l| serde_json::from_str::<serde_json::Value>(l).unwrap())
+        .filter(|n| n.get("operation").is_none())
         .map(|n| {
             (
                 n["id"].as_str().unwrap().to_string(),
@@ -193,13 +194,18 @@ fn main() {
     );
     println!("    {}", run.timings.as_deref().unwrap_or("no timings"));
     let export = measured(keep(&bin, &store, &["export"])).stdout;
-    let parts: usize = export
+    // After the header, one line per note, then the operations log.
+    let notes: Vec<serde_json::Value> = export
         .lines()
         .skip(1)
         .map(|l| serde_json::from_str::<serde_json::Value>(l).unwrap())
+        .filter(|n| n.get("operation").is_none())
+        .collect();
+    let parts: usize = notes
+        .iter()
         .map(|n| n["parts"].as_array().map_or(0, Vec::len))
         .sum();
-    println!("  {} notes, {parts} parts", export.lines().count() - 1);
+    println!("  {} notes, {parts} parts", notes.len());
     let (hits, total) = labelled_share(&export, &corpus);
     println!(
         "  labelled pages whose summary opens with their own words: {hits}/{total} = {:.0}%",
