@@ -1,32 +1,6 @@
 //! What SQLite and PostgreSQL spell differently in the queries written
-//! once for both: a note row's tags, a list of row keys, an id pattern, a
-//! prefix of ids, and the anti-join each planner runs best.
-
-use super::filter::glob_regex;
-use super::plain::Query;
-
-/// A shell glob as SQLite's GLOB reads it: a `[` that opens no class
-/// matches itself, as it does in the regular expression PostgreSQL gets
-/// (`glob_regex`), instead of making the pattern match nothing.
-fn sqlite_glob(glob: &str) -> String {
-    let chars: Vec<char> = glob.chars().collect();
-    let mut out = String::with_capacity(glob.len());
-    for (i, &c) in chars.iter().enumerate() {
-        if c == '[' && !opens_class(&chars[i + 1..]) {
-            out.push_str("[[]");
-        } else {
-            out.push(c);
-        }
-    }
-    out
-}
-
-/// Whether the text after a `[` closes a class: a `]` after at least one
-/// character (a `!` first does not count).
-fn opens_class(rest: &[char]) -> bool {
-    let skip = usize::from(rest.first() == Some(&'!'));
-    rest.iter().skip(skip + 1).any(|&c| c == ']')
-}
+//! once for both: a note row's tags, a list of row keys and the anti-join
+//! each planner runs best (id globs and prefixes are in `filter`).
 
 /// The database a statement is written for.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -101,40 +75,5 @@ impl Dialect {
                 )
             }
         }
-    }
-
-    /// `column` matches the shell glob `glob` (bound as GLOB takes it on
-    /// SQLite, as an anchored regular expression on PostgreSQL).
-    pub fn matches_glob(self, q: &mut Query, column: &str, glob: &str) -> String {
-        match self {
-            Dialect::Sqlite => format!("{column} GLOB {}", q.arg(sqlite_glob(glob))),
-            Dialect::Postgres => format!("{column} ~ {}", q.arg(glob_regex(glob))),
-        }
-    }
-
-    /// `column` starts with `prefix`: a range of its index on SQLite.
-    pub fn starts_with(self, q: &mut Query, column: &str, prefix: &str) -> String {
-        let start = q.arg(prefix);
-        match self {
-            Dialect::Sqlite => {
-                let end = q.arg(format!("{prefix}\u{10FFFF}"));
-                format!("{column} >= {start} AND {column} < {end}")
-            }
-            Dialect::Postgres => format!("starts_with({column}, {start})"),
-        }
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn a_bracket_that_opens_no_class_matches_itself_on_sqlite() {
-        assert_eq!(sqlite_glob("notes/a["), "notes/a[[]");
-        assert_eq!(sqlite_glob("notes/[ab]*"), "notes/[ab]*");
-        assert_eq!(sqlite_glob("x[!]"), "x[[]!]");
-        assert_eq!(sqlite_glob("x[]]"), "x[]]");
-        assert_eq!(glob_regex("notes/a["), "^notes/a\\[$");
     }
 }

@@ -30,9 +30,9 @@ pub(super) fn push_filter(d: Dialect, filter: &NoteFilter, q: &mut Query) {
     }
     if let Some(pattern) = &filter.pattern {
         let clause = if is_glob(pattern) {
-            d.matches_glob(q, "n.id", pattern)
+            matches_glob(d, q, "n.id", pattern)
         } else {
-            d.starts_with(q, "n.id", pattern)
+            starts_with(d, q, "n.id", pattern)
         };
         q.push(&format!(" AND {clause}"));
     }
@@ -86,9 +86,53 @@ pub(super) fn push_listing(d: Dialect, filter: &NoteFilter, q: &mut Query) {
     }
 }
 
+/// `column` matches the shell glob `glob`: bound as GLOB takes it on
+/// SQLite, as an anchored regular expression on PostgreSQL.
+pub(super) fn matches_glob(d: Dialect, q: &mut Query, column: &str, glob: &str) -> String {
+    match d {
+        Dialect::Sqlite => format!("{column} GLOB {}", q.arg(sqlite_glob(glob))),
+        Dialect::Postgres => format!("{column} ~ {}", q.arg(glob_regex(glob))),
+    }
+}
+
+/// `column` starts with `prefix`: a range of its index on SQLite.
+pub(super) fn starts_with(d: Dialect, q: &mut Query, column: &str, prefix: &str) -> String {
+    let start = q.arg(prefix);
+    match d {
+        Dialect::Sqlite => {
+            let end = q.arg(format!("{prefix}\u{10FFFF}"));
+            format!("{column} >= {start} AND {column} < {end}")
+        }
+        Dialect::Postgres => format!("starts_with({column}, {start})"),
+    }
+}
+
+/// A shell glob as SQLite's GLOB reads it: a `[` that opens no class
+/// matches itself, as it does in the regular expression PostgreSQL gets
+/// (`glob_regex`), instead of making the pattern match nothing.
+fn sqlite_glob(glob: &str) -> String {
+    let chars: Vec<char> = glob.chars().collect();
+    let mut out = String::with_capacity(glob.len());
+    for (i, &c) in chars.iter().enumerate() {
+        if c == '[' && !opens_class(&chars[i + 1..]) {
+            out.push_str("[[]");
+        } else {
+            out.push(c);
+        }
+    }
+    out
+}
+
+/// Whether the text after a `[` closes a class: a `]` after at least one
+/// character (a `!` first does not count).
+fn opens_class(rest: &[char]) -> bool {
+    let skip = usize::from(rest.first() == Some(&'!'));
+    rest.iter().skip(skip + 1).any(|&c| c == ']')
+}
+
 /// A shell glob (`*`, `?`, `[...]`, `[!...]`) as an anchored regular
 /// expression; everything else matches itself.
-pub(super) fn glob_regex(glob: &str) -> String {
+fn glob_regex(glob: &str) -> String {
     let mut out = String::from("^");
     let mut chars = glob.chars().peekable();
     while let Some(c) = chars.next() {
@@ -175,5 +219,14 @@ mod tests {
         let mut q = Query::default();
         push_filter(Dialect::Sqlite, &filter("notes/"), &mut q);
         assert_eq!(q.sql, " AND n.id >= ?1 AND n.id < ?2");
+    }
+
+    #[test]
+    fn a_bracket_that_opens_no_class_matches_itself_on_sqlite() {
+        assert_eq!(sqlite_glob("notes/a["), "notes/a[[]");
+        assert_eq!(sqlite_glob("notes/[ab]*"), "notes/[ab]*");
+        assert_eq!(sqlite_glob("x[!]"), "x[[]!]");
+        assert_eq!(sqlite_glob("x[]]"), "x[]]");
+        assert_eq!(glob_regex("notes/a["), "^notes/a\\[$");
     }
 }

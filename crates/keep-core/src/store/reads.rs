@@ -7,7 +7,7 @@ use std::collections::{HashMap, HashSet};
 
 use super::NoteRid;
 use super::dialect::Dialect;
-use super::filter::{push_filter, push_listing};
+use super::filter::{push_filter, push_listing, starts_with};
 use super::order::order_by;
 use super::plain::{Cell, Query, Sql};
 use crate::error::Result;
@@ -151,7 +151,7 @@ pub trait NoteReads: Sql {
     /// of the id index.
     fn ids_starting_with(&self, prefix: &str, limit: Option<usize>) -> Result<Vec<String>> {
         let mut q = Query::new("SELECT id FROM notes WHERE ");
-        let starts = self.dialect().starts_with(&mut q, "id", prefix);
+        let starts = starts_with(self.dialect(), &mut q, "id", prefix);
         q.push(&starts);
         let limit = q.arg(limit_value(limit));
         q.push(&format!(" ORDER BY id LIMIT {limit}"));
