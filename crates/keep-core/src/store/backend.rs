@@ -1,6 +1,9 @@
-//! The storage interface: every read and write the keeper makes, as one
-//! trait with an implementation per database (SQLite, PostgreSQL). The
-//! keeper holds a `&Db` and never knows which one answers.
+//! The storage interface: what each database does its own way (a note's
+//! writes with its word indexes, vectors and nearest-neighbour search,
+//! bulk loads, health), one trait with an implementation per database.
+//! What the two answer alike comes with it, written once (`Shared`,
+//! `NoteReads`, `Keyword`, `Embedded`). The keeper holds a `&Db` and
+//! never knows which database answers.
 
 use super::postgres::PgDb;
 use super::sqlite::SqliteDb;
