@@ -19,13 +19,13 @@ pub(super) struct Cached {
     epoch: String,
     change: i64,
     codes: Arc<quant::Codes>,
-    pub(super) full_reads: usize,
+    full_reads: usize,
 }
 
 pub(super) type CodeMap = HashMap<VecKind, Cached>;
 
 /// Changes kept in each log; a reader further behind reads every code.
-pub(super) const CHANGES_KEPT: i64 = 50_000;
+const CHANGES_KEPT: i64 = 50_000;
 
 /// The change log of a code table.
 pub(super) fn log_table(kind: VecKind) -> String {
