@@ -72,3 +72,61 @@ fn empty_query_is_a_usage_error() {
     assert_eq!(env.fails(&["find", "   "], 2), "keep: the query is empty\n");
     env.fails(&["find"], 2);
 }
+
+/// The real documents of `testdata/real` (top level), put into `env`.
+fn put_real_pages(env: &Env) {
+    let dir = env.path("real");
+    std::fs::create_dir_all(&dir).unwrap();
+    for entry in std::fs::read_dir(crate::common::repo_root().join("testdata/real")).unwrap() {
+        let from = entry.unwrap().path();
+        if from.extension().is_some_and(|e| e == "html" || e == "pdf") {
+            std::fs::copy(&from, dir.join(from.file_name().unwrap())).unwrap();
+        }
+    }
+    let report = env.json(&["put", dir.to_str().unwrap()]);
+    assert_eq!(report["failed"], serde_json::json!([]), "{report}");
+}
+
+/// A keyword search's hits: file name and score.
+fn keyword_hits(env: &Env, query: &str) -> Vec<(String, f64)> {
+    env.json(&["find", "--mode", "keyword", query, "-n", "10"])
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|h| {
+            let id = h["id"].as_str().unwrap();
+            let name = id.rsplit('/').next().unwrap().to_string();
+            (name, h["score"].as_f64().unwrap())
+        })
+        .collect()
+}
+
+#[test]
+fn keyword_ranking_is_the_same_on_sqlite_and_postgresql() {
+    let (sqlite, postgres) = (Env::on(false), Env::on(true));
+    put_real_pages(&sqlite);
+    put_real_pages(&postgres);
+    for query in [
+        "users and groups of the base system",
+        "compress a stream with deflate",
+        "unicode domain names encoded as ascii",
+        "join two tables in a query",
+        "conditional expressions testing files",
+        "strings are utf-8 bytes",
+        "shared mime info glob patterns",
+        "network block device for virtual machines",
+        "create an empty repository",
+        "sqlite",
+    ] {
+        let (a, b) = (keyword_hits(&sqlite, query), keyword_hits(&postgres, query));
+        assert!(!a.is_empty(), "{query}: nothing found");
+        let names = |hits: &[(String, f64)]| hits.iter().map(|h| h.0.clone()).collect::<Vec<_>>();
+        assert_eq!(names(&a), names(&b), "{query}: {a:?} against {b:?}");
+        for ((name, x), (_, y)) in a.iter().zip(&b) {
+            assert!(
+                (x - y).abs() < 1e-6,
+                "{query}: {name} scores {x} against {y}"
+            );
+        }
+    }
+}

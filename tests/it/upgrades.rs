@@ -209,6 +209,11 @@ fn a_postgresql_store_of_schema_1_migrates_and_passes_check() {
         postgres_migrations() as i64,
         "migrated"
     );
+    assert_eq!(
+        env.sql_count("SELECT words_length::bigint FROM notes WHERE id = 'harbour'"),
+        7,
+        "a note's length in words, for BM25"
+    );
     let found = env.ok(&["find", "--mode", "keyword", "lighthouse", "--ids"]);
     assert_eq!(found.trim(), "harbour");
     env.ok(&["put", "Jörg keeps the lamp.", "--id", "keeper"]);

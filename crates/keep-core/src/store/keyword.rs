@@ -1,7 +1,7 @@
 //! Keyword search written once for every database: which words of a query
 //! are rare enough to rank by, how each index's hits are joined to notes,
 //! parts or versions, filtered, ordered and merged. What a database does
-//! its own way (FTS5 against `tsvector`, BM25 against weighed `ts_rank`,
+//! its own way (FTS5 against `tsvector`, FTS5's BM25 against `keep_bm25`,
 //! how it counts the rows holding a word) it answers through `TextSearch`.
 
 use std::collections::HashMap;

@@ -21,6 +21,36 @@ pub(crate) fn tags_index_text(tags: &crate::model::Tags) -> String {
         .join(" ")
 }
 
+/// How many words SQLite's FTS5 (its `unicode61` tokenizer) counts in
+/// `text`: runs of letters, digits and private-use characters. BM25 on
+/// PostgreSQL weighs a text by this length, so both rank alike.
+pub(crate) fn indexed_length(text: &str) -> i32 {
+    use unicode_general_category::{GeneralCategory as G, get_general_category};
+    let in_word = |c: char| {
+        c.is_ascii_alphanumeric()
+            || !c.is_ascii()
+                && matches!(
+                    get_general_category(c),
+                    G::UppercaseLetter
+                        | G::LowercaseLetter
+                        | G::TitlecaseLetter
+                        | G::ModifierLetter
+                        | G::OtherLetter
+                        | G::DecimalNumber
+                        | G::LetterNumber
+                        | G::OtherNumber
+                        | G::PrivateUse
+                )
+    };
+    let (mut count, mut inside) = (0, false);
+    for c in text.chars() {
+        let word = in_word(c);
+        count += i32::from(word && !inside);
+        inside = word;
+    }
+    count
+}
+
 /// The words of free text, lower-cased, each once, in order.
 pub(crate) fn words(text: &str) -> Vec<String> {
     let mut seen = HashSet::new();
@@ -120,6 +150,44 @@ pub(super) fn run_plan<T>(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// How many words FTS5 itself counts in `text`, tokenized as keep's
+    /// indexes are.
+    fn fts5_length(text: &str) -> i64 {
+        let db = rusqlite::Connection::open_in_memory().unwrap();
+        db.execute_batch(
+            "CREATE VIRTUAL TABLE t USING fts5(x, tokenize = 'porter unicode61 remove_diacritics 2');
+             CREATE VIRTUAL TABLE v USING fts5vocab(t, 'instance');",
+        )
+        .unwrap();
+        db.execute("INSERT INTO t (x) VALUES (?1)", [text]).unwrap();
+        db.query_row("SELECT count(*) FROM v", [], |r| r.get(0))
+            .unwrap()
+    }
+
+    #[test]
+    fn lengths_are_counted_as_fts5_counts_them() {
+        let page = std::fs::read_to_string(concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/../../testdata/real/mdbook-rust-book-strings.html"
+        ))
+        .unwrap();
+        for text in [
+            "",
+            " -- ",
+            "caribou-migration plan.txt",
+            "Jörg's café → 42½ ©2024 snake_case",
+            "नमस्ते, Здравствуйте, שָׁלוֹם, こんにちは, 안녕하세요",
+            "\u{E000}private\u{F8FF} use",
+            page.as_str(),
+        ] {
+            assert_eq!(
+                i64::from(indexed_length(text)),
+                fts5_length(text),
+                "{text:.60}"
+            );
+        }
+    }
 
     #[test]
     fn function_words_are_dropped_unless_nothing_else_is_left() {

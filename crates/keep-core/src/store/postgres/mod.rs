@@ -34,6 +34,7 @@ const MIGRATIONS: &[(i64, &str)] = &[
     (3, include_str!("migrations/0003_listing_order.sql")),
     (4, include_str!("migrations/0004_next_vectors.sql")),
     (5, include_str!("migrations/0005_operations.sql")),
+    (6, include_str!("migrations/0006_bm25.sql")),
 ];
 
 /// The advisory lock every writer holds for its transaction ("keep").

@@ -4,7 +4,7 @@
 use super::PgDb;
 use crate::error::Result;
 use crate::model::{Note, Part, Tags, Version};
-use crate::store::plan::tags_index_text;
+use crate::store::plan::{indexed_length, tags_index_text};
 use crate::store::{NoteRid, VersionRid};
 
 fn json_tags(tags: &Tags) -> String {
@@ -61,12 +61,19 @@ impl PgDb<'_> {
     }
 
     pub fn index_note_text(&self, rid: NoteRid, summary: &str, tags: &Tags) -> Result<()> {
+        let tags = tags_index_text(tags);
         self.exec(
             "UPDATE notes SET words =
                  setweight(to_tsvector('english', keep_words($2)), 'A')
-                 || setweight(to_tsvector('english', keep_words($3)), 'B')
+                 || setweight(to_tsvector('english', keep_words($3)), 'B'),
+                 words_length = $4
              WHERE rid = $1",
-            &[&rid.0, &summary, &tags_index_text(tags)],
+            &[
+                &rid.0,
+                &summary,
+                &tags,
+                &(indexed_length(summary) + indexed_length(&tags)),
+            ],
         )?;
         Ok(())
     }
@@ -76,9 +83,14 @@ impl PgDb<'_> {
             self.exec("DELETE FROM bodies WHERE note = $1", &[&rid.0])?;
         } else {
             self.exec(
-                "INSERT INTO bodies (note, words) VALUES ($1, to_tsvector('english', keep_words($2)))
-                 ON CONFLICT (note) DO UPDATE SET words = excluded.words",
-                &[&rid.0, &within_word_index_limit(body)],
+                "INSERT INTO bodies (note, words, length)
+                 VALUES ($1, to_tsvector('english', keep_words($2)), $3)
+                 ON CONFLICT (note) DO UPDATE SET words = excluded.words, length = excluded.length",
+                &[
+                    &rid.0,
+                    &within_word_index_limit(body),
+                    &indexed_length(body),
+                ],
             )?;
         }
         Ok(())
@@ -89,8 +101,8 @@ impl PgDb<'_> {
     pub fn append_version(&self, rid: NoteRid, version: &Version) -> Result<VersionRid> {
         let vid: i64 = self
             .one(
-                "INSERT INTO versions (note, seq, summary, tags, content_hash, created, updated)
-                 SELECT $1, coalesce(max(seq), 0) + 1, $2, $3, $4, $5, $6 FROM versions WHERE note = $1
+                "INSERT INTO versions (note, seq, summary, tags, content_hash, created, updated, length)
+                 SELECT $1, coalesce(max(seq), 0) + 1, $2, $3, $4, $5, $6, $7 FROM versions WHERE note = $1
                  RETURNING vid",
                 &[
                     &rid.0,
@@ -99,6 +111,7 @@ impl PgDb<'_> {
                     &version.content_hash,
                     &version.created.millis(),
                     &version.updated.millis(),
+                    &indexed_length(&version.summary),
                 ],
             )?
             .get(0);
@@ -107,8 +120,8 @@ impl PgDb<'_> {
 
     pub fn insert_version(&self, rid: NoteRid, seq: i64, version: &Version) -> Result<()> {
         self.exec(
-            "INSERT INTO versions (note, seq, summary, tags, content_hash, created, updated)
-             VALUES ($1, $2, $3, $4, $5, $6, $7)",
+            "INSERT INTO versions (note, seq, summary, tags, content_hash, created, updated, length)
+             VALUES ($1, $2, $3, $4, $5, $6, $7, $8)",
             &[
                 &rid.0,
                 &seq,
@@ -117,6 +130,7 @@ impl PgDb<'_> {
                 &version.content_hash,
                 &version.created.millis(),
                 &version.updated.millis(),
+                &indexed_length(&version.summary),
             ],
         )?;
         Ok(())
@@ -132,10 +146,11 @@ impl PgDb<'_> {
         let numbers: Vec<i64> = parts.iter().map(|p| i64::from(p.number)).collect();
         let summaries: Vec<&str> = parts.iter().map(|p| p.summary.as_str()).collect();
         let tags: Vec<String> = parts.iter().map(|p| json_tags(&p.tags)).collect();
+        let lengths: Vec<i32> = parts.iter().map(|p| indexed_length(&p.summary)).collect();
         self.exec(
-            "INSERT INTO parts (note, number, summary, tags)
-             SELECT $1, n, s, t FROM unnest($2::bigint[], $3::text[], $4::text[]) AS x(n, s, t)",
-            &[&rid.0, &numbers, &summaries, &tags],
+            "INSERT INTO parts (note, number, summary, tags, length)
+             SELECT $1, n, s, t, l FROM unnest($2::bigint[], $3::text[], $4::text[], $5::int[]) AS x(n, s, t, l)",
+            &[&rid.0, &numbers, &summaries, &tags, &lengths],
         )?;
         Ok(())
     }

@@ -1,73 +1,78 @@
 //! Keyword search on PostgreSQL: the same plans as the SQLite side (rare
 //! words ranked, common words newest first) over `tsvector` columns.
 //!
-//! Ranked plans score like BM25: each word's `ts_rank` (length-normalised
-//! term frequency) is weighed by the word's inverse document frequency in
-//! that index, so a word rare among parts counts more there than in notes
-//! where it is common. A note's summary and tags, its name and its full
-//! text are ranked apart, weighted as the SQLite side weighs its BM25
-//! columns, and a note scores its best.
+//! Ranked plans score by BM25 as FTS5 does (`keep_bm25`, migration 6): a
+//! word's occurrences in a text, weighed by their class, against the
+//! text's length in words and the average of its index, times the word's
+//! inverse document frequency in that index. A note's summary and tags,
+//! its name and its full text are ranked apart, weighted as the SQLite
+//! side weighs its FTS5 tables and columns, and a note scores its best.
 
 use std::collections::HashMap;
 
 use super::PgDb;
 use crate::error::Result;
-use crate::recall::weights::{BM25_SUMMARY, BODY_FACTOR, NAME_FACTOR};
+use crate::recall::weights::{BM25_SUMMARY, BM25_TAGS, BODY_FACTOR, NAME_FACTOR};
 use crate::store::NoteRid;
 use crate::store::keyword::{IndexSearch, TextIndex, TextSearch};
-use crate::store::plain::Query;
+use crate::store::plain::{Cell, Query};
 use crate::store::plan::Join;
 /// Matches counted at most for a word's document frequency when the
 /// server has no statistics of the index yet.
 const MAX_COUNTED: i64 = 2_000;
 
-/// One indexed column: its table, the key a hit reports, the column, the
-/// `ts_rank` weights of its lexeme classes {D, C, B, A}, and its weight.
+/// One indexed column: its table, the key a hit reports, the column and
+/// the column holding each text's length in words, the weights of its
+/// lexeme classes {D, C, B, A} (None: one class, weight 1), and the
+/// weight of its scores.
 struct Index {
     table: &'static str,
     key: &'static str,
     column: &'static str,
-    classes: &'static str,
+    length: &'static str,
+    classes: Option<[f64; 4]>,
     weight: f64,
 }
-
-/// Text indexed without classes is all class D.
-const PLAIN: &str = "{1, 1, 1, 1}";
 
 const NOTE_TEXT: Index = Index {
     table: "notes",
     key: "rid",
     column: "words",
-    // Tags (B) against the summary (A), as the SQLite BM25 column weights.
-    classes: "{0, 0, 0.5, 1}",
-    weight: BM25_SUMMARY,
+    length: "words_length",
+    // Tags (B) and the summary (A), as the SQLite BM25 column weights.
+    classes: Some([0.0, 0.0, BM25_TAGS, BM25_SUMMARY]),
+    weight: 1.0,
 };
 const NOTE_NAMES: Index = Index {
     table: "notes",
     key: "rid",
     column: "name_words",
-    classes: PLAIN,
+    length: "name_length",
+    classes: None,
     weight: NAME_FACTOR,
 };
 const BODIES: Index = Index {
     table: "bodies",
     key: "note",
     column: "words",
-    classes: PLAIN,
+    length: "length",
+    classes: None,
     weight: BODY_FACTOR,
 };
 const PARTS: Index = Index {
     table: "parts",
     key: "pid",
     column: "words",
-    classes: PLAIN,
+    length: "length",
+    classes: None,
     weight: 1.0,
 };
 const VERSIONS: Index = Index {
     table: "versions",
     key: "vid",
     column: "words",
-    classes: PLAIN,
+    length: "length",
+    classes: None,
     weight: 1.0,
 };
 
@@ -81,6 +86,13 @@ fn tsquery(words: &[String], join: Join) -> String {
         .collect::<Vec<_>>()
         .join(op)
 }
+
+/// BM25's constants as FTS5 sets them: term frequency saturation (k1)
+/// and length normalisation (b).
+const K1: f64 = 1.2;
+const K1_PLUS_1: f64 = K1 + 1.0;
+const B: f64 = 0.75;
+const ONE_LESS_B: f64 = 1.0 - B;
 
 /// The inverse document frequency of a word found in `df` of `n` rows,
 /// as SQLite's FTS5 computes it for BM25: a word in most rows weighs next
@@ -102,9 +114,9 @@ fn index(index: TextIndex) -> &'static Index {
 
 impl PgDb<'_> {
     /// The select of one index: `(rid, score)` rows, best (or newest)
-    /// first, matching `q.any`, at most `rows` of them. A ranked select sums
-    /// each word's rank (`q.w0`, `q.w1`, ...) weighed by its rarity in this
-    /// index.
+    /// first, matching `q.any`, at most `rows` of them. A ranked select
+    /// scores each text by BM25 over the stems of `words`, each weighed by
+    /// its rarity in this index.
     fn index_hits(
         &self,
         q: &mut Query,
@@ -114,17 +126,7 @@ impl PgDb<'_> {
         rows: &str,
     ) -> Result<String> {
         let (score, order) = if ranked {
-            let n = self.rows_in(index.table)?;
-            let mut terms = Vec::new();
-            for (i, word) in words.iter().enumerate() {
-                let df = self.rows_holding(index.table, index.column, word, MAX_COUNTED)?;
-                let weight = q.arg(index.weight * idf(n, df));
-                terms.push(format!(
-                    "{weight}::float8 * ts_rank('{}', {}, q.w{i}, 1)",
-                    index.classes, index.column
-                ));
-            }
-            (terms.join(" + "), "2 DESC".to_string())
+            (self.bm25(q, index, words)?, "2 DESC".to_string())
         } else {
             ("0.0".to_string(), format!("{} DESC", index.key))
         };
@@ -134,6 +136,61 @@ impl PgDb<'_> {
             key = index.key,
             table = index.table,
             column = index.column,
+        ))
+    }
+
+    /// The weighted BM25 score of a row of `index` for `words`; words the
+    /// index leaves out (stop words) score nothing, as they match nothing.
+    fn bm25(&self, q: &mut Query, index: &Index, words: &[String]) -> Result<String> {
+        let n = self.rows_in(index.table)?;
+        let (mut stems, mut idfs) = (Vec::new(), Vec::new());
+        for word in words {
+            let Some(stem) = self.stem(word)? else {
+                continue;
+            };
+            if stems.contains(&stem) {
+                continue;
+            }
+            let df = self.rows_holding(index.table, index.column, word, MAX_COUNTED)?;
+            stems.push(stem);
+            idfs.push(idf(n, df));
+        }
+        let average = q.arg(self.average_length(index.table, index.length)?);
+        let weight = q.arg(index.weight);
+        let list = |q: &mut Query, values: Vec<Cell>| {
+            let args: Vec<String> = values.into_iter().map(|v| q.arg(v)).collect();
+            args.join(", ")
+        };
+        let stems = list(q, stems.into_iter().map(Cell::Text).collect());
+        let idfs = list(q, idfs.into_iter().map(Cell::Real).collect());
+        let (column, length) = (index.column, index.length);
+        // A lexeme appears once in a `tsvector`; its positions are its
+        // occurrences, each of its text's class.
+        let (lexemes, frequency) = match index.classes {
+            None => (
+                format!(
+                    "unnest(ts_filter(setweight({column}, 'A', ARRAY[{stems}]::text[]), '{{a}}')) u"
+                ),
+                "cardinality(u.positions)".to_string(),
+            ),
+            Some([d, c, b, a]) => {
+                let [d, c, b, a] = [d, c, b, a].map(|w| q.arg(w));
+                (
+                    format!("unnest({column}) u"),
+                    format!(
+                        "(SELECT sum(CASE w WHEN 'A' THEN {a}::float8 WHEN 'B' THEN {b}::float8
+                                          WHEN 'C' THEN {c}::float8 ELSE {d}::float8 END)
+                          FROM unnest(u.weights) w)"
+                    ),
+                )
+            }
+        };
+        Ok(format!(
+            "{weight}::float8 * (SELECT coalesce(sum(
+                 (ARRAY[{idfs}]::float8[])[array_position(ARRAY[{stems}]::text[], u.lexeme)]
+                 * f.f * {K1_PLUS_1} / (f.f + {K1} * ({ONE_LESS_B} + {B} * {length} / {average}::float8))), 0)
+             FROM {lexemes} CROSS JOIN LATERAL (SELECT ({frequency})::float8 AS f) f
+             WHERE u.lexeme = ANY (ARRAY[{stems}]::text[]))"
         ))
     }
 }
@@ -202,16 +259,12 @@ impl TextSearch for PgDb<'_> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::recall::weights::BM25_TAGS;
 
     #[test]
     fn rarer_words_weigh_more_and_tags_weigh_as_on_sqlite() {
         assert!(idf(1000.0, 1.0) > idf(1000.0, 100.0));
         assert_eq!(idf(1.0, 1.0), 1e-6);
         assert!((idf(4.0, 1.0) - (3.5f64 / 1.5).ln()).abs() < 1e-12);
-        assert_eq!(
-            NOTE_TEXT.classes,
-            format!("{{0, 0, {}, 1}}", BM25_TAGS / BM25_SUMMARY)
-        );
+        assert_eq!(NOTE_TEXT.classes, Some([0.0, 0.0, BM25_TAGS, BM25_SUMMARY]));
     }
 }

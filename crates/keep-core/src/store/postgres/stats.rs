@@ -21,6 +21,10 @@ const FRESH_FOR: Duration = Duration::from_secs(60);
 /// Row counts of tables at least this large are kept for `FRESH_FOR`.
 const CACHED_FROM_ROWS: f64 = 10_000.0;
 
+/// Average lengths of tables larger than this are read from a sample of
+/// about this many rows.
+const SAMPLED_FROM_ROWS: f64 = 100_000.0;
+
 /// The most common lexemes of one column, with their shares of rows.
 struct Common {
     shares: HashMap<String, f64>,
@@ -37,6 +41,7 @@ pub(super) struct WordStats {
     /// The candidate list size HNSW searches keep, as last set.
     pub(super) ef_search: std::cell::Cell<usize>,
     rows: RefCell<HashMap<String, (f64, Instant)>>,
+    lengths: RefCell<HashMap<String, (f64, Instant)>>,
     columns: RefCell<HashMap<(String, String), Listed>>,
     stems: RefCell<HashMap<String, Option<String>>>,
 }
@@ -69,6 +74,7 @@ impl PgDb<'_> {
         self.batch("ANALYZE notes, bodies, tags, versions, parts, edges, vec_notes, vec_versions, vec_parts")?;
         self.words.columns.borrow_mut().clear();
         self.words.rows.borrow_mut().clear();
+        self.words.lengths.borrow_mut().clear();
         Ok(())
     }
 
@@ -92,6 +98,37 @@ impl PgDb<'_> {
         Ok(rows)
     }
 
+    /// The average of `column` (a text's length in words) over `table`:
+    /// exact for a small table, kept for a while for a large one, and read
+    /// from a sample of a very large one.
+    pub(super) fn average_length(&self, table: &str, column: &str) -> Result<f64> {
+        let key = format!("{table}.{column}");
+        if let Some((average, read)) = self.words.lengths.borrow().get(&key)
+            && read.elapsed() < FRESH_FOR
+        {
+            return Ok(*average);
+        }
+        let rows = self.rows_in(table)?;
+        let sample = if rows > SAMPLED_FROM_ROWS {
+            format!(" TABLESAMPLE SYSTEM ({})", 100.0 * SAMPLED_FROM_ROWS / rows)
+        } else {
+            String::new()
+        };
+        let average: f64 = self
+            .one(
+                &format!("SELECT coalesce(avg({column}), 0)::float8 FROM {table}{sample}"),
+                &[],
+            )?
+            .get(0);
+        if rows >= CACHED_FROM_ROWS {
+            self.words
+                .lengths
+                .borrow_mut()
+                .insert(key, (average, Instant::now()));
+        }
+        Ok(average)
+    }
+
     fn count_rows(&self, table: &str) -> Result<f64> {
         let estimate: f32 = self
             .one(
@@ -110,7 +147,7 @@ impl PgDb<'_> {
 
     /// The lexeme a word is indexed under; None for a word the index
     /// leaves out (a stop word).
-    fn stem(&self, word: &str) -> Result<Option<String>> {
+    pub(super) fn stem(&self, word: &str) -> Result<Option<String>> {
         if let Some(stem) = self.words.stems.borrow().get(word) {
             return Ok(stem.clone());
         }
