@@ -130,3 +130,21 @@ fn keyword_ranking_is_the_same_on_sqlite_and_postgresql() {
         }
     }
 }
+
+#[test]
+fn an_inline_note_is_never_found_by_pieces_of_its_id() {
+    let env = Env::new();
+    // Its id, %18596776e73c, reads to PostgreSQL's text-search parser as
+    // the number 18596776e73 and the word "c".
+    let id = env.put("The lighthouse keeper logs the tide, entry 211.", &[]);
+    assert_eq!(id, "%18596776e73c");
+    let library = env.put("A C library for parsing XML.", &[]);
+    let found = env.ok(&["find", "--mode", "keyword", "c", "--ids"]);
+    assert_eq!(found.trim(), library);
+    let found = env.ok(&["find", "--mode", "keyword", "18596776e73c", "--ids"]);
+    assert_eq!(found.trim(), "");
+    // A named note is still found by its name.
+    env.ok(&["put", "Herd counts.", "--id", "notes/caribou-migration"]);
+    let found = env.ok(&["find", "--mode", "keyword", "caribou", "--ids"]);
+    assert_eq!(found.trim(), "notes/caribou-migration");
+}

@@ -45,6 +45,7 @@ const MIGRATIONS: &[(i64, &str)] = &[
     (6, include_str!("migrations/0006_listing_order.sql")),
     (7, include_str!("migrations/0007_next_vectors.sql")),
     (8, include_str!("migrations/0008_operations.sql")),
+    (9, include_str!("migrations/0009_inline_names.sql")),
 ];
 
 /// Int8 codes of each kind of vector, with the epoch they were read at:
@@ -527,11 +528,9 @@ mod tests {
         let mut store = Store::open(dir.path()).unwrap();
         store
             .write(|db| {
-                db.insert_note(&test_note(
-                    "notes/caribou-migration",
-                    "Herd counts.",
-                    crate::model::Timestamp::from_millis(0),
-                ))
+                let at = crate::model::Timestamp::from_millis(0);
+                db.insert_note(&test_note("notes/caribou-migration", "Herd counts.", at))?;
+                db.insert_note(&test_note("%18596776e73c", "An inline note.", at))
             })
             .unwrap();
         // The store as it was before names were indexed.
@@ -554,6 +553,18 @@ mod tests {
             )
             .unwrap();
         assert_eq!(named, 1);
+        // An inline note's id is no name, yet the note counts among the
+        // names' rows.
+        let (by_id, rows): (i64, i64) = store
+            .conn
+            .query_row(
+                "SELECT (SELECT count(*) FROM names_fts WHERE names_fts MATCH '18596776e73c'),
+                        (SELECT count(*) FROM names_fts_docsize)",
+                [],
+                |r| Ok((r.get(0)?, r.get(1)?)),
+            )
+            .unwrap();
+        assert_eq!((by_id, rows), (0, 2));
     }
 
     #[test]

@@ -20,6 +20,20 @@ CREATE FUNCTION keep_positions(tsvector) RETURNS integer
     LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE
     RETURN (SELECT coalesce(max(p), 0) FROM unnest($1) AS u(lexeme, positions, weights), unnest(u.positions) AS p);
 
+-- An inline note's id (`%` and 12 hex digits, a hash of its text) is no
+-- name to find it by: the text-search parser read many as a number and a
+-- letter (`%3e376700632c` as '3e376700632' and 'c'), so a search for "C
+-- library" found notes for their ids.
+CREATE OR REPLACE FUNCTION keep_note_name(text) RETURNS text
+    LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE
+    RETURN CASE
+        WHEN $1 ~ '^%[0-9a-f]{12}$' THEN ''
+        WHEN position('://' in $1) > 0 AND regexp_replace($1, '^.*/', '') <> ''
+            THEN regexp_replace($1, '^.*/', '')
+        ELSE $1
+    END;
+UPDATE notes SET id = id WHERE id ~ '^%[0-9a-f]{12}$';
+
 -- A note's summary and user tags ("key value"): set with its words.
 ALTER TABLE notes ADD COLUMN words_length integer NOT NULL DEFAULT 0;
 UPDATE notes SET words_length = keep_length(summary) + coalesce(
