@@ -366,3 +366,71 @@ fn marked_notes_are_tagged_together_and_exported() {
     expected.sort();
     assert_eq!(exported, expected);
 }
+
+/// The position `notes K/N` the status line shows (once it is not
+/// `before`), when the screen also shows the note at that position of a
+/// listing of `n0000`..: the newest, `n{N-1}`, first.
+fn settled_position(pane: &Pane<'_>, total: usize, before: usize) -> usize {
+    let deadline = Instant::now() + Duration::from_secs(30);
+    loop {
+        let screen = pane.screen();
+        let position = screen
+            .split("notes ")
+            .skip(1)
+            .find_map(|s| s.split(&format!("/{total}")).next()?.parse::<usize>().ok());
+        // The list's rows: `│ DATE nNNNN ...`, newest first.
+        let rows: Vec<usize> = screen
+            .lines()
+            .filter_map(|l| l.strip_prefix("│ ")?.split_whitespace().nth(1)?.strip_prefix('n'))
+            .filter_map(|n| n.parse().ok())
+            .collect();
+        let consecutive = rows.windows(2).all(|w| w[0] == w[1] + 1);
+        if let Some(k) = position
+            && k != before
+            && consecutive
+            && rows.contains(&(total - k))
+        {
+            return k;
+        }
+        assert!(Instant::now() < deadline, "the list never settled:\n{screen}");
+        std::thread::sleep(Duration::from_millis(50));
+    }
+}
+
+#[test]
+fn paging_far_down_a_long_list_and_back_shows_the_notes_at_each_place() {
+    let env = Env::new();
+    let total = 600;
+    let mut export = String::from("{\"format\":\"keep-export\",\"version\":3}\n");
+    for i in 0..total {
+        // One minute apart, so the newest is the last written.
+        let at = format!("2026-09-20T{:02}:{:02}:00.000Z", i / 60, i % 60);
+        export.push_str(&format!(
+            "{{\"id\":\"n{i:04}\",\"summary\":\"Entry {i} of the logbook.\",\"tags\":{{}},\
+             \"created\":\"{at}\",\"updated\":\"{at}\",\"accessed\":\"{at}\",\"versions\":[],\"parts\":[]}}\n"
+        ));
+    }
+    env.ok_stdin(&["import", "-"], &export);
+    let pane = Pane::start(&env, &["ui"], 100, 30);
+    pane.wait_for(&format!("notes 1/{total}"));
+    assert_eq!(settled_position(&pane, total, 0), 1);
+    pane.keys(&["G"]);
+    assert_eq!(settled_position(&pane, total, 1), total);
+    let mut last = total;
+    for _ in 0..12 {
+        pane.keys(&["PageUp"]);
+        let k = settled_position(&pane, total, last);
+        assert!(k < last, "PageUp moved from {last} to {k}");
+        last = k;
+    }
+    for _ in 0..5 {
+        pane.keys(&["PageDown"]);
+        let k = settled_position(&pane, total, last);
+        assert!(k > last, "PageDown moved from {last} to {k}");
+        last = k;
+    }
+    pane.keys(&["g"]);
+    assert_eq!(settled_position(&pane, total, last), 1);
+    pane.keys(&["q"]);
+    pane.wait_for("exited 0");
+}

@@ -10,7 +10,7 @@ use super::Keeper;
 use super::truth::{cosine, tags_contradict, written_as_text};
 use crate::error::Result;
 use crate::facts::{self, Verdict};
-use crate::model::{ListOrder, Note, NoteFilter, keys};
+use crate::model::{ListOrder, Note, NoteFilter, PageFrom, keys};
 use crate::store::Embedded;
 use crate::store::NoteReads;
 use crate::store::Shared;
@@ -44,7 +44,7 @@ impl Keeper {
             ..self.as_of_now(filter)
         };
         let db = self.store.db();
-        let newest = db.list_notes_from(&filter, ListOrder::Updated, 0, Some(SCANNED))?;
+        let newest = db.list_notes_from(&filter, ListOrder::Updated, &PageFrom::First, Some(SCANNED))?;
         let mut seen: HashSet<(String, String)> = HashSet::new();
         let mut out = Vec::new();
         for note in newest.iter().filter(|n| written_as_text(&n.tags)) {

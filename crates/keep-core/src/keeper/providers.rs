@@ -278,7 +278,7 @@ impl Keeper {
             for other in self.store.db().list_notes_from(
                 &filter,
                 model::ListOrder::Updated,
-                0,
+                &model::PageFrom::First,
                 Some(RELATED_NOTES + 1),
             )? {
                 if other.id != id && !related.contains(&other.summary) {

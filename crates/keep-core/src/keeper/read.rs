@@ -6,8 +6,8 @@ use super::Keeper;
 use super::edges;
 use crate::error::{Error, Result};
 use crate::model::{
-    Edge, Expired, ListOrder, Note, NoteFilter, NoteRef, Part, Rating, Selector, TagFilter,
-    Version, keys, time,
+    Edge, Expired, ListOrder, Note, NoteFilter, NoteRef, PageFrom, Part, Rating, Selector,
+    TagFilter, Version, keys, time,
 };
 use crate::store::Db;
 use crate::store::NoteReads;
@@ -149,20 +149,20 @@ impl Keeper {
     ) -> Result<Vec<Note>> {
         self.store
             .db()
-            .list_notes_from(&self.as_of_now(filter), order, 0, limit)
+            .list_notes_from(&self.as_of_now(filter), order, &PageFrom::First, limit)
     }
 
-    /// One page of `list`: `limit` notes after the first `offset`.
+    /// One page of `list`: at most `limit` notes from `from`, in order.
     pub fn list_page(
         &self,
         filter: &NoteFilter,
         order: ListOrder,
-        offset: usize,
+        from: &PageFrom,
         limit: usize,
     ) -> Result<Vec<Note>> {
         self.store
             .db()
-            .list_notes_from(&self.as_of_now(filter), order, offset, Some(limit))
+            .list_notes_from(&self.as_of_now(filter), order, from, Some(limit))
     }
 
     pub fn count(&self, filter: &NoteFilter) -> Result<usize> {

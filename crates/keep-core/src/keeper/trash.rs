@@ -7,7 +7,7 @@ use super::Keeper;
 use super::edges;
 use super::write::{Deleted, WriteOutcome, write_state};
 use crate::error::{Error, Result};
-use crate::model::{ListOrder, NoteFilter, TagFilter, keys};
+use crate::model::{ListOrder, NoteFilter, PageFrom, TagFilter, keys};
 use crate::store::NoteReads;
 use crate::store::Shared;
 
@@ -81,7 +81,7 @@ impl Keeper {
         let old: Vec<String> = self
             .store
             .db()
-            .list_notes_from(&filter, ListOrder::default(), 0, None)?
+            .list_notes_from(&filter, ListOrder::default(), &PageFrom::First, None)?
             .into_iter()
             .filter(|n| {
                 n.tags

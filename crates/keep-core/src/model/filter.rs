@@ -62,3 +62,37 @@ pub enum ListOrder {
     /// By id, ascending.
     Id,
 }
+
+/// A note's place in a listing's order: its date in that order (in
+/// milliseconds; 0 for `Id`) and its id.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ListKey {
+    pub at: i64,
+    pub id: String,
+}
+
+impl ListKey {
+    pub fn of(note: &super::Note, order: ListOrder) -> ListKey {
+        let at = match order {
+            ListOrder::Updated => note.updated.millis(),
+            ListOrder::Accessed => note.accessed.millis(),
+            ListOrder::Created => note.created.millis(),
+            ListOrder::Id => 0,
+        };
+        ListKey {
+            at,
+            id: note.id.clone(),
+        }
+    }
+}
+
+/// Where a page of a listing begins: the first or last notes of the
+/// order, or the notes right after or right before a place in it. A page
+/// is found through the order's index however deep it lies.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum PageFrom {
+    First,
+    Last,
+    After(ListKey),
+    Before(ListKey),
+}

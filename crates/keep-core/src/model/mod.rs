@@ -12,7 +12,7 @@ mod tags;
 pub mod time;
 
 pub use change::{Change, StateRef};
-pub use filter::{Expired, ListOrder, NoteFilter};
+pub use filter::{Expired, ListKey, ListOrder, NoteFilter, PageFrom};
 pub use id::{
     MAX_ID_BYTES, NOW_ID, content_hash, file_id, inline_id, is_system_id, lexically_normal,
     path_of_file_id, percent_decode, percent_decode_bytes, printable, validate_id,

@@ -8,11 +8,11 @@ use std::collections::{HashMap, HashSet};
 use super::NoteRid;
 use super::dialect::Dialect;
 use super::filter::{push_filter, push_listing, starts_with};
-use super::order::order_by;
+use super::order::push_page;
 use super::plain::{Cell, Query, Sql};
 use crate::error::Result;
 use crate::model::time::Timestamp;
-use crate::model::{ListOrder, Note, NoteFilter, Rating, Tags, keys};
+use crate::model::{ListOrder, Note, NoteFilter, PageFrom, Rating, Tags, keys};
 
 /// A note from its row (`Dialect::note_columns`).
 fn note_of(r: &[Cell]) -> Result<(NoteRid, Note)> {
@@ -51,23 +51,22 @@ fn note_select(d: Dialect) -> Query {
 }
 
 /// A page of a listing: the notes passing `filter` in `order`, `limit` of
-/// them after the first `offset`.
+/// them from `from`; true when the rows come last first.
 pub(super) fn listing_query(
     d: Dialect,
     filter: &NoteFilter,
     order: ListOrder,
-    offset: usize,
+    from: &PageFrom,
     limit: Option<usize>,
-) -> Query {
+) -> (Query, bool) {
     let mut q = note_select(d);
     q.push("TRUE");
     push_filter(d, filter, &mut q);
     push_listing(d, filter, &mut q);
-    q.push(order_by(order));
+    let backwards = push_page(order, from, &mut q);
     let limit = q.arg(limit_value(limit));
-    let offset = q.arg(offset as i64);
-    q.push(&format!(" LIMIT {limit} OFFSET {offset}"));
-    q
+    q.push(&format!(" LIMIT {limit}"));
+    (q, backwards)
 }
 
 /// The reads of notes every database answers alike.
@@ -98,17 +97,21 @@ pub trait NoteReads: Sql {
         self.notes_where(q)
     }
 
-    /// The notes passing `filter` in `order`, skipping the first `offset`,
-    /// at most `limit`.
+    /// The notes passing `filter` in `order`, at most `limit` of them from
+    /// `from`, in the listing's order.
     fn list_notes_from(
         &self,
         filter: &NoteFilter,
         order: ListOrder,
-        offset: usize,
+        from: &PageFrom,
         limit: Option<usize>,
     ) -> Result<Vec<Note>> {
-        let q = listing_query(self.dialect(), filter, order, offset, limit);
-        Ok(self.notes_where(q)?.into_iter().map(|(_, n)| n).collect())
+        let (q, backwards) = listing_query(self.dialect(), filter, order, from, limit);
+        let mut notes: Vec<Note> = self.notes_where(q)?.into_iter().map(|(_, n)| n).collect();
+        if backwards {
+            notes.reverse();
+        }
+        Ok(notes)
     }
 
     /// How many notes pass `filter`, as a listing shows them.

@@ -12,7 +12,7 @@ use super::query::Query;
 use keep_core::Keeper;
 use keep_core::error::{Error, Result};
 use keep_core::keeper::{FilterSpec, PutOptions, TagEdit};
-use keep_core::model::NoteFilter;
+use keep_core::model::{ListKey, ListOrder, NoteFilter, PageFrom};
 use keep_core::model::{self, Note, NoteRef, Selector, Tags};
 use keep_core::recall::{self, FindQuery, Hit, RecallMode};
 
@@ -71,6 +71,7 @@ fn work(open: &Opener, rx: Receiver<Effect>, msgs: &Sender<Msg>, semantic: bool)
         }
     };
     let mut last_version = keeper.data_version().unwrap_or(0);
+    let mut pager = Pager::default();
     let worker = usize::from(semantic);
     while let Ok(first) = rx.recv() {
         // The browser closed: the loop ends at the next receive.
@@ -79,7 +80,7 @@ fn work(open: &Opener, rx: Receiver<Effect>, msgs: &Sender<Msg>, semantic: bool)
             let msg = if semantic {
                 run_semantic(&mut keeper, effect)
             } else {
-                run_quick(&mut keeper, effect, &mut last_version)
+                run_quick(&mut keeper, effect, &mut last_version, &mut pager)
             };
             if let Some(msg) = msg
                 && msgs.send(msg).is_err()
@@ -154,14 +155,79 @@ fn run_semantic(keeper: &mut Keeper, effect: Effect) -> Option<Msg> {
     }
 }
 
-fn run_quick(keeper: &mut Keeper, effect: Effect, last_version: &mut i64) -> Option<Msg> {
+/// The page of the list loaded last, so that the next is found from a
+/// note's place in the order (through the order's index) rather than by
+/// counting notes from the top.
+#[derive(Default)]
+struct Pager {
+    order: Option<ListOrder>,
+    start: usize,
+    keys: Vec<ListKey>,
+}
+
+impl Pager {
+    /// The `PAGE` notes from index `start` of a list of `total`.
+    fn load(
+        &mut self,
+        keeper: &Keeper,
+        order: ListOrder,
+        start: usize,
+        total: usize,
+    ) -> Result<Vec<Note>> {
+        let page = |from: &PageFrom, limit| keeper.list_page(&NoteFilter::default(), order, from, limit);
+        let notes = if start == 0 {
+            page(&PageFrom::First, PAGE)?
+        } else if start + PAGE >= total {
+            page(&PageFrom::Last, total - start)?
+        } else {
+            match self.key_at(keeper, order, start - 1)? {
+                Some(key) => page(&PageFrom::After(key), PAGE)?,
+                None => page(&PageFrom::Last, PAGE)?,
+            }
+        };
+        self.order = Some(order);
+        self.start = start;
+        self.keys = notes.iter().map(|n| ListKey::of(n, order)).collect();
+        Ok(notes)
+    }
+
+    /// The place of the note at `index`: from the page loaded last, or
+    /// read from the nearer of its ends (from the top when no page of this
+    /// order is loaded).
+    fn key_at(&self, keeper: &Keeper, order: ListOrder, index: usize) -> Result<Option<ListKey>> {
+        let read = |from: &PageFrom, limit| keeper.list_page(&NoteFilter::default(), order, from, limit);
+        let key = |note: Option<&Note>| note.map(|n| ListKey::of(n, order));
+        let end = self.start + self.keys.len();
+        match (self.keys.first(), self.keys.last()) {
+            (Some(first), Some(last)) if self.order == Some(order) => {
+                if index < self.start {
+                    let before = PageFrom::Before(first.clone());
+                    Ok(key(read(&before, self.start - index)?.first()))
+                } else if index < end {
+                    Ok(Some(self.keys[index - self.start].clone()))
+                } else {
+                    let after = PageFrom::After(last.clone());
+                    Ok(key(read(&after, index + 1 - end)?.last()))
+                }
+            }
+            _ => Ok(key(read(&PageFrom::First, index + 1)?.last())),
+        }
+    }
+}
+
+fn run_quick(
+    keeper: &mut Keeper,
+    effect: Effect,
+    last_version: &mut i64,
+    pager: &mut Pager,
+) -> Option<Msg> {
     match effect {
         Effect::LoadPage { start, order } => {
             let filter = NoteFilter::default();
             answer(
                 keeper.count(&filter).and_then(|total| {
                     let start = start.min(total.saturating_sub(1));
-                    let notes = keeper.list_page(&filter, order, start, PAGE)?;
+                    let notes = pager.load(keeper, order, start, total)?;
                     Ok((start, total, notes))
                 }),
                 |(start, total, notes)| Msg::Page {
@@ -579,5 +645,39 @@ mod tests {
         tx.send(search(3)).unwrap();
         let kept = coalesce(search(1), &rx);
         assert_eq!(kept, vec![delete(), search(3)]);
+    }
+
+    /// Every page the browser asks for, near the last one or far from it,
+    /// holds the notes a listing from the top has at those places.
+    #[test]
+    fn pages_are_found_from_the_last_page_wherever_the_list_is_scrolled() {
+        use super::{PAGE, Pager, put};
+        use keep_core::model::{ListOrder, NoteFilter};
+        use keep_core::{Keeper, Settings};
+        let dir = tempfile::tempdir().unwrap();
+        let mut keeper = Keeper::open(Settings::for_store(dir.path())).unwrap();
+        for i in 0..(PAGE * 3 + 17) {
+            put(&mut keeper, Some(format!("n{:04}", (i * 7919) % 1000)), &format!("note {i}")).unwrap();
+        }
+        let mut pager = Pager::default();
+        for order in [ListOrder::Updated, ListOrder::Id] {
+            let all: Vec<String> = keeper
+                .list(&NoteFilter::default(), order, None)
+                .unwrap()
+                .into_iter()
+                .map(|n| n.id)
+                .collect();
+            let total = all.len();
+            for start in [300, 0, 100, 350, 250, 40, total - 30, 500, 499, 1, 420] {
+                let page: Vec<String> = pager
+                    .load(&keeper, order, start, total)
+                    .unwrap()
+                    .into_iter()
+                    .map(|n| n.id)
+                    .collect();
+                let end = (start + PAGE).min(total);
+                assert_eq!(page, all[start..end], "{order:?} from {start}");
+            }
+        }
     }
 }
