@@ -424,11 +424,16 @@ fn check_finds_damage_and_repair_mends_it_without_changing_a_note() {
         env.sql(
             "DELETE FROM vec_notes WHERE key = (SELECT rid FROM notes WHERE id LIKE '%guide.md')",
         );
+        env.sql("UPDATE text_totals SET words = words + 5 WHERE name = 'parts.length'");
         let out = env.run(&["check"]);
         assert_eq!(out.status.code(), Some(1));
         let stdout = String::from_utf8_lossy(&out.stdout);
         assert!(
             stdout.contains("1 row(s) of notes marked embedded without a vector"),
+            "{stdout}"
+        );
+        assert!(
+            stdout.contains("word totals of parts.length say"),
             "{stdout}"
         );
         env.ok(&["repair"]);

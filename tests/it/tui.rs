@@ -381,7 +381,12 @@ fn settled_position(pane: &Pane<'_>, total: usize, before: usize) -> usize {
         // The list's rows: `│ DATE nNNNN ...`, newest first.
         let rows: Vec<usize> = screen
             .lines()
-            .filter_map(|l| l.strip_prefix("│ ")?.split_whitespace().nth(1)?.strip_prefix('n'))
+            .filter_map(|l| {
+                l.strip_prefix("│ ")?
+                    .split_whitespace()
+                    .nth(1)?
+                    .strip_prefix('n')
+            })
             .filter_map(|n| n.parse().ok())
             .collect();
         let consecutive = rows.windows(2).all(|w| w[0] == w[1] + 1);
@@ -392,7 +397,10 @@ fn settled_position(pane: &Pane<'_>, total: usize, before: usize) -> usize {
         {
             return k;
         }
-        assert!(Instant::now() < deadline, "the list never settled:\n{screen}");
+        assert!(
+            Instant::now() < deadline,
+            "the list never settled:\n{screen}"
+        );
         std::thread::sleep(Duration::from_millis(50));
     }
 }

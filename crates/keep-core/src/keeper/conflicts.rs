@@ -44,7 +44,8 @@ impl Keeper {
             ..self.as_of_now(filter)
         };
         let db = self.store.db();
-        let newest = db.list_notes_from(&filter, ListOrder::Updated, &PageFrom::First, Some(SCANNED))?;
+        let newest =
+            db.list_notes_from(&filter, ListOrder::Updated, &PageFrom::First, Some(SCANNED))?;
         let mut seen: HashSet<(String, String)> = HashSet::new();
         let mut out = Vec::new();
         for note in newest.iter().filter(|n| written_as_text(&n.tags)) {

@@ -39,9 +39,7 @@ fn beyond(order: ListOrder, key: &ListKey, before: bool, q: &mut Query) -> Strin
     match date_column(order) {
         Some(date) => {
             let at = q.arg(key.at);
-            format!(
-                " AND {date} {older}= {at} AND ({date} {older} {at} OR n.id {newer_id} {id})"
-            )
+            format!(" AND {date} {older}= {at} AND ({date} {older} {at} OR n.id {newer_id} {id})")
         }
         None => format!(" AND n.id {newer_id} {id}"),
     }

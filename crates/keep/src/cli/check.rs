@@ -12,7 +12,8 @@ use super::{CliResult, Ctx, Status};
 /// without its row, that versions and parts are numbered 1, 2, 3, ...
 /// without gaps, that rows marked embedded have their vector and every
 /// vector its int8 code, that no row points to a missing note, and that
-/// the schema is this keep's. Prints one line per problem (or "ok") and
+/// the schema is this keep's; on PostgreSQL, that the word totals keyword
+/// ranking reads agree with the rows. Prints one line per problem (or "ok") and
 /// exits 1 when there is one; 'keep repair' makes again what is derived.
 /// Only reads: it works on a read-only store and while others write.
 #[derive(Debug, clap::Args)]

@@ -12,8 +12,8 @@ use super::query::Query;
 use keep_core::Keeper;
 use keep_core::error::{Error, Result};
 use keep_core::keeper::{FilterSpec, PutOptions, TagEdit};
-use keep_core::model::{ListKey, ListOrder, NoteFilter, PageFrom};
 use keep_core::model::{self, Note, NoteRef, Selector, Tags};
+use keep_core::model::{ListKey, ListOrder, NoteFilter, PageFrom};
 use keep_core::recall::{self, FindQuery, Hit, RecallMode};
 
 use crate::render::text::{first_line, matched_label, status_word, via_label};
@@ -174,7 +174,8 @@ impl Pager {
         start: usize,
         total: usize,
     ) -> Result<Vec<Note>> {
-        let page = |from: &PageFrom, limit| keeper.list_page(&NoteFilter::default(), order, from, limit);
+        let page =
+            |from: &PageFrom, limit| keeper.list_page(&NoteFilter::default(), order, from, limit);
         let notes = if start == 0 {
             page(&PageFrom::First, PAGE)?
         } else if start + PAGE >= total {
@@ -195,7 +196,8 @@ impl Pager {
     /// read from the nearer of its ends (from the top when no page of this
     /// order is loaded).
     fn key_at(&self, keeper: &Keeper, order: ListOrder, index: usize) -> Result<Option<ListKey>> {
-        let read = |from: &PageFrom, limit| keeper.list_page(&NoteFilter::default(), order, from, limit);
+        let read =
+            |from: &PageFrom, limit| keeper.list_page(&NoteFilter::default(), order, from, limit);
         let key = |note: Option<&Note>| note.map(|n| ListKey::of(n, order));
         let end = self.start + self.keys.len();
         match (self.keys.first(), self.keys.last()) {
@@ -657,7 +659,12 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let mut keeper = Keeper::open(Settings::for_store(dir.path())).unwrap();
         for i in 0..(PAGE * 3 + 17) {
-            put(&mut keeper, Some(format!("n{:04}", (i * 7919) % 1000)), &format!("note {i}")).unwrap();
+            put(
+                &mut keeper,
+                Some(format!("n{:04}", (i * 7919) % 1000)),
+                &format!("note {i}"),
+            )
+            .unwrap();
         }
         let mut pager = Pager::default();
         for order in [ListOrder::Updated, ListOrder::Id] {

@@ -21,7 +21,41 @@ const TABLES: &[&str] = &[
     "vec_parts",
 ];
 
+/// The length columns whose totals BM25 reads (`text_totals`).
+const LENGTHS: &[(&str, &str)] = &[
+    ("notes", "words_length"),
+    ("notes", "name_length"),
+    ("bodies", "length"),
+    ("parts", "length"),
+    ("versions", "length"),
+];
+
+/// The SQL counting the texts and words of a length column.
+fn counted(table: &str, column: &str) -> String {
+    format!("SELECT count(*)::bigint, coalesce(sum({column}), 0)::bigint FROM {table}")
+}
+
 impl PgDb<'_> {
+    /// The word totals that differ from their rows: name, kept, counted.
+    fn totals_astray(&self) -> Result<Vec<(String, (i64, i64), (i64, i64))>> {
+        let mut astray = Vec::new();
+        for (table, column) in LENGTHS {
+            let name = format!("{table}.{column}");
+            let kept = self
+                .row(
+                    "SELECT rows, words FROM text_totals WHERE name = $1",
+                    &[&name],
+                )?
+                .map_or((0, 0), |r| (r.get(0), r.get(1)));
+            let row = self.one(&counted(table, column), &[])?;
+            let counted = (row.get(0), row.get(1));
+            if kept != counted {
+                astray.push((name, kept, counted));
+            }
+        }
+        Ok(astray)
+    }
+
     fn count_of(&self, sql: &str) -> Result<i64> {
         Ok(self.one(sql, &[])?.get(0))
     }
@@ -49,6 +83,11 @@ impl PgDb<'_> {
             found.push(format!(
                 "{n} row(s) of {} marked embedded without a vector",
                 kind.row_table()
+            ));
+        }
+        for (name, (rows, words), (counted_rows, counted_words)) in self.totals_astray()? {
+            found.push(format!(
+                "word totals of {name} say {rows} texts and {words} words, the rows hold {counted_rows} and {counted_words}"
             ));
         }
         Ok(found)
@@ -90,6 +129,18 @@ impl PgDb<'_> {
                 "{n} row(s) of {} wait for the model again",
                 kind.row_table()
             ));
+        }
+        for (name, _, _) in self.totals_astray()? {
+            let (table, column) = name.split_once('.').expect("table.column");
+            self.exec(
+                &format!(
+                    "INSERT INTO text_totals (name, rows, words) SELECT $1, * FROM ({}) AS c
+                     ON CONFLICT (name) DO UPDATE SET rows = excluded.rows, words = excluded.words",
+                    counted(table, column)
+                ),
+                &[&name],
+            )?;
+            done.push(format!("word totals of {name} counted again"));
         }
         for table in TABLES {
             self.batch(&format!("REINDEX TABLE {table}"))?;

@@ -142,7 +142,7 @@ impl PgDb<'_> {
     /// The weighted BM25 score of a row of `index` for `words`; words the
     /// index leaves out (stop words) score nothing, as they match nothing.
     fn bm25(&self, q: &mut Query, index: &Index, words: &[String]) -> Result<String> {
-        let n = self.rows_in(index.table)?;
+        let (n, average) = self.text_totals(index.table, index.length)?;
         let (mut stems, mut idfs) = (Vec::new(), Vec::new());
         for word in words {
             let Some(stem) = self.stem(word)? else {
@@ -155,7 +155,7 @@ impl PgDb<'_> {
             stems.push(stem);
             idfs.push(idf(n, df));
         }
-        let average = q.arg(self.average_length(index.table, index.length)?);
+        let average = q.arg(average);
         let weight = q.arg(index.weight);
         let list = |q: &mut Query, values: Vec<Cell>| {
             let args: Vec<String> = values.into_iter().map(|v| q.arg(v)).collect();

@@ -21,10 +21,6 @@ const FRESH_FOR: Duration = Duration::from_secs(60);
 /// Row counts of tables at least this large are kept for `FRESH_FOR`.
 const CACHED_FROM_ROWS: f64 = 10_000.0;
 
-/// Average lengths of tables larger than this are read from a sample of
-/// about this many rows.
-const SAMPLED_FROM_ROWS: f64 = 100_000.0;
-
 /// The most common lexemes of one column, with their shares of rows.
 struct Common {
     shares: HashMap<String, f64>,
@@ -41,7 +37,6 @@ pub(super) struct WordStats {
     /// The candidate list size HNSW searches keep, as last set.
     pub(super) ef_search: std::cell::Cell<usize>,
     rows: RefCell<HashMap<String, (f64, Instant)>>,
-    lengths: RefCell<HashMap<String, (f64, Instant)>>,
     columns: RefCell<HashMap<(String, String), Listed>>,
     stems: RefCell<HashMap<String, Option<String>>>,
 }
@@ -74,7 +69,6 @@ impl PgDb<'_> {
         self.batch("ANALYZE notes, bodies, tags, versions, parts, edges, vec_notes, vec_versions, vec_parts")?;
         self.words.columns.borrow_mut().clear();
         self.words.rows.borrow_mut().clear();
-        self.words.lengths.borrow_mut().clear();
         Ok(())
     }
 
@@ -98,35 +92,22 @@ impl PgDb<'_> {
         Ok(rows)
     }
 
-    /// The average of `column` (a text's length in words) over `table`:
-    /// exact for a small table, kept for a while for a large one, and read
-    /// from a sample of a very large one.
-    pub(super) fn average_length(&self, table: &str, column: &str) -> Result<f64> {
-        let key = format!("{table}.{column}");
-        if let Some((average, read)) = self.words.lengths.borrow().get(&key)
-            && read.elapsed() < FRESH_FOR
-        {
-            return Ok(*average);
-        }
-        let rows = self.rows_in(table)?;
-        let sample = if rows > SAMPLED_FROM_ROWS {
-            format!(" TABLESAMPLE SYSTEM ({})", 100.0 * SAMPLED_FROM_ROWS / rows)
-        } else {
-            String::new()
-        };
-        let average: f64 = self
-            .one(
-                &format!("SELECT coalesce(avg({column}), 0)::float8 FROM {table}{sample}"),
-                &[],
+    /// How many texts `column` of `table` holds and their average length
+    /// in words, as the store's triggers keep them (`text_totals`).
+    pub(super) fn text_totals(&self, table: &str, column: &str) -> Result<(f64, f64)> {
+        let name = format!("{table}.{column}");
+        let (rows, words): (i64, i64) = self
+            .row(
+                "SELECT rows, words FROM text_totals WHERE name = $1",
+                &[&name],
             )?
-            .get(0);
-        if rows >= CACHED_FROM_ROWS {
-            self.words
-                .lengths
-                .borrow_mut()
-                .insert(key, (average, Instant::now()));
-        }
-        Ok(average)
+            .map_or((0, 0), |r| (r.get(0), r.get(1)));
+        let average = if rows > 0 {
+            words as f64 / rows as f64
+        } else {
+            0.0
+        };
+        Ok((rows as f64, average))
     }
 
     fn count_rows(&self, table: &str) -> Result<f64> {
@@ -174,20 +155,24 @@ impl PgDb<'_> {
         {
             return Ok(Arc::clone(found));
         }
+        // A column the server has analysed lists its common lexemes, or
+        // none when no lexeme is common (or the column is empty, as the
+        // names of inline notes are): every word is then rare.
         let row = self.row(
             "SELECT most_common_elems::text::text[], most_common_elem_freqs
              FROM pg_stats WHERE schemaname = current_schema()
-             AND tablename = $1 AND attname = $2 AND most_common_elems IS NOT NULL",
+             AND tablename = $1 AND attname = $2",
             &[&table, &column],
         )?;
         let common = match row {
             Some(row) => {
-                let lexemes: Vec<String> = row.get(0);
-                let shares: Vec<f32> = row.get(1);
+                let lexemes: Option<Vec<String>> = row.get(0);
+                let shares: Option<Vec<f32>> = row.get(1);
                 Some(Common {
                     shares: lexemes
+                        .unwrap_or_default()
                         .into_iter()
-                        .zip(shares.iter().map(|&f| f64::from(f)))
+                        .zip(shares.unwrap_or_default().iter().map(|&f| f64::from(f)))
                         .collect(),
                     rows: self.rows_in(table)?,
                     read: Instant::now(),

@@ -50,22 +50,26 @@ mod tests {
                 PageFrom::After(key.clone()),
                 PageFrom::Before(key),
             ] {
-            let (q, _) = listing_query(Dialect::Sqlite, &filter, order, &from, Some(20));
-            let plan: Vec<String> = store
-                .db()
-                .query(&format!("EXPLAIN QUERY PLAN {}", q.sql), &q.args)
-                .unwrap()
-                .iter()
-                .map(|r| r[3].text().unwrap())
-                .collect();
-            let walks = |step: &String| {
-                let ranged = matches!(from, PageFrom::After(_) | PageFrom::Before(_));
-                step.starts_with(if ranged { "SEARCH n USING INDEX" } else { "SCAN n USING INDEX" })
-            };
-            assert!(
-                plan.iter().any(walks) && !plan.iter().any(|step| step.contains("TEMP B-TREE")),
-                "{order:?} {from:?}: {plan:?}"
-            );
+                let (q, _) = listing_query(Dialect::Sqlite, &filter, order, &from, Some(20));
+                let plan: Vec<String> = store
+                    .db()
+                    .query(&format!("EXPLAIN QUERY PLAN {}", q.sql), &q.args)
+                    .unwrap()
+                    .iter()
+                    .map(|r| r[3].text().unwrap())
+                    .collect();
+                let walks = |step: &String| {
+                    let ranged = matches!(from, PageFrom::After(_) | PageFrom::Before(_));
+                    step.starts_with(if ranged {
+                        "SEARCH n USING INDEX"
+                    } else {
+                        "SCAN n USING INDEX"
+                    })
+                };
+                assert!(
+                    plan.iter().any(walks) && !plan.iter().any(|step| step.contains("TEMP B-TREE")),
+                    "{order:?} {from:?}: {plan:?}"
+                );
             }
         }
     }

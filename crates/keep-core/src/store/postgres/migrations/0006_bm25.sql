@@ -49,3 +49,81 @@ ALTER TABLE parts ADD COLUMN length integer NOT NULL DEFAULT 0;
 UPDATE parts SET length = keep_length(summary);
 ALTER TABLE versions ADD COLUMN length integer NOT NULL DEFAULT 0;
 UPDATE versions SET length = keep_length(summary);
+
+-- How many texts each indexed column holds and their words, kept by the
+-- triggers below as rows come, change and go (writers take turns, so the
+-- one row per column is never contended): BM25 reads the average length
+-- of an index from here at any size, as FTS5 reads its own totals.
+CREATE TABLE text_totals (
+    name  text PRIMARY KEY,
+    rows  bigint NOT NULL,
+    words bigint NOT NULL
+);
+INSERT INTO text_totals (name, rows, words)
+    SELECT 'notes.words_length', count(*), coalesce(sum(words_length), 0) FROM notes
+    UNION ALL SELECT 'notes.name_length', count(*), coalesce(sum(name_length), 0) FROM notes
+    UNION ALL SELECT 'bodies.length', count(*), coalesce(sum(length), 0) FROM bodies
+    UNION ALL SELECT 'parts.length', count(*), coalesce(sum(length), 0) FROM parts
+    UNION ALL SELECT 'versions.length', count(*), coalesce(sum(length), 0) FROM versions;
+
+-- Adds the rows of `added` and takes away those of `removed` (transition
+-- tables; an insert has no `removed`, a delete no `added`) for each length
+-- column named by the trigger's arguments.
+CREATE FUNCTION keep_count_words() RETURNS trigger LANGUAGE plpgsql AS $$
+DECLARE
+    length_column text;
+    added_rows bigint := 0;
+    added_words bigint := 0;
+    removed_rows bigint := 0;
+    removed_words bigint := 0;
+BEGIN
+    FOREACH length_column IN ARRAY TG_ARGV LOOP
+        IF TG_OP IN ('INSERT', 'UPDATE') THEN
+            EXECUTE format('SELECT count(*), coalesce(sum(%I), 0) FROM added', length_column)
+                INTO added_rows, added_words;
+        END IF;
+        IF TG_OP IN ('DELETE', 'UPDATE') THEN
+            EXECUTE format('SELECT count(*), coalesce(sum(%I), 0) FROM removed', length_column)
+                INTO removed_rows, removed_words;
+        END IF;
+        IF added_rows <> removed_rows OR added_words <> removed_words THEN
+            UPDATE text_totals
+               SET rows = rows + added_rows - removed_rows,
+                   words = words + added_words - removed_words
+             WHERE name = TG_TABLE_NAME || '.' || length_column;
+        END IF;
+    END LOOP;
+    RETURN NULL;
+END $$;
+
+CREATE TRIGGER notes_words_added AFTER INSERT ON notes REFERENCING NEW TABLE AS added
+    FOR EACH STATEMENT EXECUTE FUNCTION keep_count_words('words_length', 'name_length');
+CREATE TRIGGER notes_words_changed AFTER UPDATE ON notes
+    REFERENCING OLD TABLE AS removed NEW TABLE AS added
+    FOR EACH STATEMENT EXECUTE FUNCTION keep_count_words('words_length', 'name_length');
+CREATE TRIGGER notes_words_removed AFTER DELETE ON notes REFERENCING OLD TABLE AS removed
+    FOR EACH STATEMENT EXECUTE FUNCTION keep_count_words('words_length', 'name_length');
+
+CREATE TRIGGER bodies_words_added AFTER INSERT ON bodies REFERENCING NEW TABLE AS added
+    FOR EACH STATEMENT EXECUTE FUNCTION keep_count_words('length');
+CREATE TRIGGER bodies_words_changed AFTER UPDATE ON bodies
+    REFERENCING OLD TABLE AS removed NEW TABLE AS added
+    FOR EACH STATEMENT EXECUTE FUNCTION keep_count_words('length');
+CREATE TRIGGER bodies_words_removed AFTER DELETE ON bodies REFERENCING OLD TABLE AS removed
+    FOR EACH STATEMENT EXECUTE FUNCTION keep_count_words('length');
+
+CREATE TRIGGER parts_words_added AFTER INSERT ON parts REFERENCING NEW TABLE AS added
+    FOR EACH STATEMENT EXECUTE FUNCTION keep_count_words('length');
+CREATE TRIGGER parts_words_changed AFTER UPDATE ON parts
+    REFERENCING OLD TABLE AS removed NEW TABLE AS added
+    FOR EACH STATEMENT EXECUTE FUNCTION keep_count_words('length');
+CREATE TRIGGER parts_words_removed AFTER DELETE ON parts REFERENCING OLD TABLE AS removed
+    FOR EACH STATEMENT EXECUTE FUNCTION keep_count_words('length');
+
+CREATE TRIGGER versions_words_added AFTER INSERT ON versions REFERENCING NEW TABLE AS added
+    FOR EACH STATEMENT EXECUTE FUNCTION keep_count_words('length');
+CREATE TRIGGER versions_words_changed AFTER UPDATE ON versions
+    REFERENCING OLD TABLE AS removed NEW TABLE AS added
+    FOR EACH STATEMENT EXECUTE FUNCTION keep_count_words('length');
+CREATE TRIGGER versions_words_removed AFTER DELETE ON versions REFERENCING OLD TABLE AS removed
+    FOR EACH STATEMENT EXECUTE FUNCTION keep_count_words('length');
