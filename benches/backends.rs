@@ -13,6 +13,8 @@
 //! `KEEP_BENCH_SECONDS` (default 60) against each and checks every
 //! acknowledged note is there. Needs the release binary and the model.
 
+mod support;
+
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::sync::Arc;
@@ -20,95 +22,10 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
 use keep::config::{Config, Environment};
-use keep_core::embed::{Embedder, LoadFor, ModelPaths, OnnxEmbedder};
+use keep_core::Keeper;
+use keep_core::embed::{LoadFor, ModelPaths, OnnxEmbedder};
 use keep_core::recall::{FindQuery, RecallMode};
-use keep_core::{Keeper, Settings};
-
-fn repo() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
-}
-
-fn percentile(samples: &mut [Duration], p: f64) -> Duration {
-    samples.sort();
-    samples[((samples.len() - 1) as f64 * p).round() as usize]
-}
-
-fn ms(d: Duration) -> String {
-    format!("{:.2} ms", d.as_secs_f64() * 1000.0)
-}
-
-/// A store under test: what `KEEP_STORE` names, and its local folder.
-struct Target {
-    name: &'static str,
-    store: String,
-    dir: PathBuf,
-}
-
-impl Target {
-    fn settings(&self, config: &Config) -> Settings {
-        let database = self
-            .store
-            .starts_with("postgres://")
-            .then(|| self.store.clone());
-        Settings {
-            store: self.dir.clone(),
-            database,
-            ..config.settings().expect("settings")
-        }
-    }
-
-    fn keep(&self, bin: &Path) -> Command {
-        let mut cmd = Command::new(bin);
-        cmd.env("KEEP_STORE", &self.store)
-            .env("XDG_DATA_HOME", self.dir.join("xdg"));
-        cmd
-    }
-}
-
-/// A private PostgreSQL server, stopped when dropped.
-struct Server {
-    dir: PathBuf,
-    url: String,
-}
-
-impl Server {
-    fn start(dir: PathBuf) -> Self {
-        let out = Command::new(repo().join("scripts/pg.sh"))
-            .arg("start")
-            .arg(&dir)
-            .output()
-            .expect("run scripts/pg.sh");
-        assert!(
-            out.status.success(),
-            "{}",
-            String::from_utf8_lossy(&out.stderr)
-        );
-        Server {
-            dir,
-            url: String::from_utf8(out.stdout).unwrap().trim().to_string(),
-        }
-    }
-
-    /// A new empty database's URL.
-    fn database(&self, name: &str) -> String {
-        let mut client = postgres::Client::connect(&self.url, postgres::NoTls).unwrap();
-        client
-            .batch_execute(&format!("CREATE DATABASE {name}"))
-            .unwrap();
-        let (base, query) = self.url.split_once('?').unwrap();
-        let (prefix, _) = base.rsplit_once('/').unwrap();
-        format!("{prefix}/{name}?{query}")
-    }
-}
-
-impl Drop for Server {
-    fn drop(&mut self) {
-        let _ = Command::new(repo().join("scripts/pg.sh"))
-            .arg("stop")
-            .arg(&self.dir)
-            .output();
-    }
-}
+use support::{PgServer, Target, ms};
 
 fn main() {
     if std::env::args().any(|a| a == "--list") {
@@ -120,11 +37,7 @@ fn main() {
         );
         std::process::exit(2);
     };
-    let bin = repo().join("target/release/keep");
-    assert!(
-        bin.is_file(),
-        "build the release binary first: cargo build --release"
-    );
+    let bin = support::release_binary();
     let writers: usize = std::env::var("KEEP_BENCH_WRITERS")
         .ok()
         .and_then(|s| s.parse().ok())
@@ -134,7 +47,7 @@ fn main() {
         .and_then(|s| s.parse().ok())
         .unwrap_or(60);
     let work = tempfile::tempdir().expect("temp dir");
-    let server = Server::start(work.path().join("pg"));
+    let server = PgServer::start(work.path().join("pg"));
 
     let export = work.path().join("source.jsonl");
     let start = Instant::now();
@@ -319,17 +232,13 @@ fn import(bin: &Path, target: &Target, export: &Path, notes: usize) {
     );
 }
 
+/// In-process find latency on `target`.
 fn find_in_process(
     target: &Target,
     config: &Config,
     paths: &ModelPaths,
     embedder: &mut OnnxEmbedder,
 ) {
-    let mut keeper = Keeper::open(target.settings(config))
-        .expect("open")
-        .with_embedder(Box::new(
-            OnnxEmbedder::load(paths, LoadFor::ManyQueries).expect("load model"),
-        ));
     let queries = [
         "storage engine writes",
         "payment gateway latency",
@@ -337,38 +246,14 @@ fn find_in_process(
         "vector search index",
         "team deadline project",
     ];
-    let (mut hybrid, mut keyword, mut semantic, mut embed_only) =
-        (Vec::new(), Vec::new(), Vec::new(), Vec::new());
-    for round in 0..10 {
-        for q in queries {
-            let q = format!("{q} {round}");
-            let t = Instant::now();
-            embedder.embed(&[q.as_str()]).unwrap();
-            embed_only.push(t.elapsed());
-            for (mode, samples) in [
-                (RecallMode::Hybrid, &mut hybrid),
-                (RecallMode::Keyword, &mut keyword),
-                (RecallMode::Semantic, &mut semantic),
-            ] {
-                let query = FindQuery {
-                    mode,
-                    ..FindQuery::text(q.clone(), 10)
-                };
-                let t = Instant::now();
-                keeper.find(&query).expect("find");
-                samples.push(t.elapsed());
-            }
-        }
-    }
-    let e50 = percentile(&mut embed_only, 0.5);
-    let h50 = percentile(&mut hybrid, 0.5);
+    let found = support::find_in_process(target, config, paths, embedder, &queries);
     println!(
         "find in-process: hybrid p50 {} p95 {} (less the query embedding: p50 {}); keyword p50 {}; meaning p50 {}",
-        ms(h50),
-        ms(percentile(&mut hybrid, 0.95)),
-        ms(h50.saturating_sub(e50)),
-        ms(percentile(&mut keyword, 0.5)),
-        ms(percentile(&mut semantic, 0.5)),
+        ms(found.hybrid.0),
+        ms(found.hybrid.1),
+        ms(found.hybrid_less_embedding),
+        ms(found.keyword.0),
+        ms(found.meaning.0),
     );
 }
 

@@ -11,6 +11,8 @@
 //!
 //! Needs the model from ./scripts/setup.sh --models-only.
 
+mod support;
+
 use std::path::Path;
 use std::process::Command;
 use std::time::{Duration, Instant};
@@ -21,6 +23,7 @@ use keep_core::keeper::PutOptions;
 use keep_core::recall::{FindQuery, RecallMode};
 use keep_core::store::{Embedded, SqliteStore as Store, VecKind};
 use keep_core::{Keeper, Settings};
+use support::{ms, percentile};
 
 const WORDS: &[&str] = &[
     "storage", "engine", "writes", "readers", "budget", "meeting", "design", "review", "garden",
@@ -111,15 +114,6 @@ impl Corpus {
             .collect();
         format!("Note {i}: {}.", words.join(" "))
     }
-}
-
-fn percentile(samples: &mut [Duration], p: f64) -> Duration {
-    samples.sort();
-    samples[((samples.len() - 1) as f64 * p).round() as usize]
-}
-
-fn ms(d: Duration) -> String {
-    format!("{:.2} ms", d.as_secs_f64() * 1000.0)
 }
 
 fn peak_rss_mb() -> f64 {

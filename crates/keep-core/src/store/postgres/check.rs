@@ -35,18 +35,16 @@ fn counted(table: &str, column: &str) -> String {
     format!("SELECT count(*)::bigint, coalesce(sum({column}), 0)::bigint FROM {table}")
 }
 
+/// Texts and words of a length column.
+type Totals = (i64, i64);
+
 impl PgDb<'_> {
     /// The word totals that differ from their rows: name, kept, counted.
-    fn totals_astray(&self) -> Result<Vec<(String, (i64, i64), (i64, i64))>> {
+    fn totals_astray(&self) -> Result<Vec<(String, Totals, Totals)>> {
         let mut astray = Vec::new();
         for (table, column) in LENGTHS {
             let name = format!("{table}.{column}");
-            let kept = self
-                .row(
-                    "SELECT rows, words FROM text_totals WHERE name = $1",
-                    &[&name],
-                )?
-                .map_or((0, 0), |r| (r.get(0), r.get(1)));
+            let kept = self.kept_totals(&name)?;
             let row = self.one(&counted(table, column), &[])?;
             let counted = (row.get(0), row.get(1));
             if kept != counted {
@@ -132,10 +130,10 @@ impl PgDb<'_> {
         }
         for (name, _, _) in self.totals_astray()? {
             let (table, column) = name.split_once('.').expect("table.column");
+            self.exec("DELETE FROM text_totals WHERE name = $1", &[&name])?;
             self.exec(
                 &format!(
-                    "INSERT INTO text_totals (name, rows, words) SELECT $1, * FROM ({}) AS c
-                     ON CONFLICT (name) DO UPDATE SET rows = excluded.rows, words = excluded.words",
+                    "INSERT INTO text_totals (name, rows, words) SELECT $1, * FROM ({}) AS c",
                     counted(table, column)
                 ),
                 &[&name],

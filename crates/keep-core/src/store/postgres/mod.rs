@@ -49,6 +49,10 @@ fn announce_sql() -> String {
     format!("SELECT nextval('keep_changes'); NOTIFY {CHANGES_CHANNEL};")
 }
 
+/// How every write ends: the word totals its rows changed are folded into
+/// one row per column (migration 6), then it commits.
+const FOLD_AND_COMMIT: &str = "SELECT keep_fold_text_totals(); COMMIT";
+
 /// How long to wait for a server that does not answer.
 const CONNECT_TIMEOUT: Duration = Duration::from_secs(10);
 /// A connection unused this long is asked whether it still stands before
@@ -310,7 +314,7 @@ impl PgStore {
                 return Err(self.lost(e));
             }
         };
-        db.batch("COMMIT").map_err(|e| self.lost(e))?;
+        db.batch(FOLD_AND_COMMIT).map_err(|e| self.lost(e))?;
         Ok(value)
     }
 

@@ -173,24 +173,29 @@ impl PgDb<'_> {
                 ),
                 "cardinality(u.positions)".to_string(),
             ),
-            Some([d, c, b, a]) => {
-                let [d, c, b, a] = [d, c, b, a].map(|w| q.arg(w));
-                (
-                    format!("unnest({column}) u"),
-                    format!(
-                        "(SELECT sum(CASE w WHEN 'A' THEN {a}::float8 WHEN 'B' THEN {b}::float8
-                                          WHEN 'C' THEN {c}::float8 ELSE {d}::float8 END)
-                          FROM unnest(u.weights) w)"
-                    ),
-                )
+            Some(classes) => {
+                let counted: Vec<String> = classes
+                    .into_iter()
+                    .zip(["D", "C", "B", "A"])
+                    .filter(|(weight, _)| *weight != 0.0)
+                    .map(|(weight, class)| {
+                        let weight = q.arg(weight);
+                        format!(
+                            "{weight}::float8 * cardinality(array_positions(u.weights, '{class}'))"
+                        )
+                    })
+                    .collect();
+                (format!("unnest({column}) u"), counted.join(" + "))
             }
         };
+        // A sum over the lexemes asked that the text holds, each with its
+        // frequency `f`.
         Ok(format!(
             "{weight}::float8 * (SELECT coalesce(sum(
-                 (ARRAY[{idfs}]::float8[])[array_position(ARRAY[{stems}]::text[], u.lexeme)]
-                 * f.f * {K1_PLUS_1} / (f.f + {K1} * ({ONE_LESS_B} + {B} * {length} / {average}::float8))), 0)
-             FROM {lexemes} CROSS JOIN LATERAL (SELECT ({frequency})::float8 AS f) f
-             WHERE u.lexeme = ANY (ARRAY[{stems}]::text[]))"
+                 (ARRAY[{idfs}]::float8[])[array_position(ARRAY[{stems}]::text[], t.lexeme)]
+                 * t.f * {K1_PLUS_1} / (t.f + {K1} * ({ONE_LESS_B} + {B} * {length} / {average}::float8))), 0)
+             FROM (SELECT u.lexeme, ({frequency})::float8 AS f FROM {lexemes}
+                   WHERE u.lexeme = ANY (ARRAY[{stems}]::text[])) t)"
         ))
     }
 }

@@ -95,19 +95,24 @@ impl PgDb<'_> {
     /// How many texts `column` of `table` holds and their average length
     /// in words, as the store's triggers keep them (`text_totals`).
     pub(super) fn text_totals(&self, table: &str, column: &str) -> Result<(f64, f64)> {
-        let name = format!("{table}.{column}");
-        let (rows, words): (i64, i64) = self
-            .row(
-                "SELECT rows, words FROM text_totals WHERE name = $1",
-                &[&name],
-            )?
-            .map_or((0, 0), |r| (r.get(0), r.get(1)));
+        let (rows, words) = self.kept_totals(&format!("{table}.{column}"))?;
         let average = if rows > 0 {
             words as f64 / rows as f64
         } else {
             0.0
         };
         Ok((rows as f64, average))
+    }
+
+    /// The texts and words of the length column `name` ("table.column"),
+    /// as its rows of totals sum.
+    pub(super) fn kept_totals(&self, name: &str) -> Result<(i64, i64)> {
+        let row = self.one(
+            "SELECT coalesce(sum(rows), 0)::bigint, coalesce(sum(words), 0)::bigint
+             FROM text_totals WHERE name = $1",
+            &[&name],
+        )?;
+        Ok((row.get(0), row.get(1)))
     }
 
     fn count_rows(&self, table: &str) -> Result<f64> {

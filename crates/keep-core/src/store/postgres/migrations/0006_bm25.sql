@@ -50,15 +50,20 @@ UPDATE parts SET length = keep_length(summary);
 ALTER TABLE versions ADD COLUMN length integer NOT NULL DEFAULT 0;
 UPDATE versions SET length = keep_length(summary);
 
--- How many texts each indexed column holds and their words, kept by the
--- triggers below as rows come, change and go (writers take turns, so the
--- one row per column is never contended): BM25 reads the average length
--- of an index from here at any size, as FTS5 reads its own totals.
+-- How many texts each indexed column holds and their words, for BM25's
+-- average length of an index, as FTS5 keeps its own totals. A row that
+-- comes, changes or goes adds a row of changes here (its trigger below);
+-- every write folds them into one row per column before it commits
+-- (`keep_fold_text_totals`), so the table stays small and no row is
+-- updated over and over within a transaction (a bulk import's would make
+-- each update walk all the versions of that row before it). Readers sum
+-- the rows of a column.
 CREATE TABLE text_totals (
-    name  text PRIMARY KEY,
+    name  text   NOT NULL,
     rows  bigint NOT NULL,
     words bigint NOT NULL
 );
+CREATE INDEX text_totals_name ON text_totals (name);
 INSERT INTO text_totals (name, rows, words)
     SELECT 'notes.words_length', count(*), coalesce(sum(words_length), 0) FROM notes
     UNION ALL SELECT 'notes.name_length', count(*), coalesce(sum(name_length), 0) FROM notes
@@ -66,64 +71,48 @@ INSERT INTO text_totals (name, rows, words)
     UNION ALL SELECT 'parts.length', count(*), coalesce(sum(length), 0) FROM parts
     UNION ALL SELECT 'versions.length', count(*), coalesce(sum(length), 0) FROM versions;
 
--- Adds the rows of `added` and takes away those of `removed` (transition
--- tables; an insert has no `removed`, a delete no `added`) for each length
--- column named by the trigger's arguments.
-CREATE FUNCTION keep_count_words() RETURNS trigger LANGUAGE plpgsql AS $$
-DECLARE
-    length_column text;
-    added_rows bigint := 0;
-    added_words bigint := 0;
-    removed_rows bigint := 0;
-    removed_words bigint := 0;
+CREATE FUNCTION keep_fold_text_totals() RETURNS void LANGUAGE sql AS $$
+    WITH gone AS (DELETE FROM text_totals RETURNING name, rows, words)
+    INSERT INTO text_totals (name, rows, words)
+        SELECT name, sum(rows), sum(words) FROM gone GROUP BY name
+$$;
+
+-- A note's text and name coming, changing or going.
+CREATE FUNCTION keep_count_note_words() RETURNS trigger LANGUAGE plpgsql AS $$
 BEGIN
-    FOREACH length_column IN ARRAY TG_ARGV LOOP
-        IF TG_OP IN ('INSERT', 'UPDATE') THEN
-            EXECUTE format('SELECT count(*), coalesce(sum(%I), 0) FROM added', length_column)
-                INTO added_rows, added_words;
-        END IF;
-        IF TG_OP IN ('DELETE', 'UPDATE') THEN
-            EXECUTE format('SELECT count(*), coalesce(sum(%I), 0) FROM removed', length_column)
-                INTO removed_rows, removed_words;
-        END IF;
-        IF added_rows <> removed_rows OR added_words <> removed_words THEN
-            UPDATE text_totals
-               SET rows = rows + added_rows - removed_rows,
-                   words = words + added_words - removed_words
-             WHERE name = TG_TABLE_NAME || '.' || length_column;
-        END IF;
-    END LOOP;
+    IF TG_OP <> 'INSERT' THEN
+        INSERT INTO text_totals (name, rows, words) VALUES
+            ('notes.words_length', -1, -OLD.words_length),
+            ('notes.name_length', -1, -OLD.name_length);
+    END IF;
+    IF TG_OP <> 'DELETE' THEN
+        INSERT INTO text_totals (name, rows, words) VALUES
+            ('notes.words_length', 1, NEW.words_length),
+            ('notes.name_length', 1, NEW.name_length);
+    END IF;
     RETURN NULL;
 END $$;
 
-CREATE TRIGGER notes_words_added AFTER INSERT ON notes REFERENCING NEW TABLE AS added
-    FOR EACH STATEMENT EXECUTE FUNCTION keep_count_words('words_length', 'name_length');
-CREATE TRIGGER notes_words_changed AFTER UPDATE ON notes
-    REFERENCING OLD TABLE AS removed NEW TABLE AS added
-    FOR EACH STATEMENT EXECUTE FUNCTION keep_count_words('words_length', 'name_length');
-CREATE TRIGGER notes_words_removed AFTER DELETE ON notes REFERENCING OLD TABLE AS removed
-    FOR EACH STATEMENT EXECUTE FUNCTION keep_count_words('words_length', 'name_length');
+-- The same for a table whose texts' lengths are in `length`.
+CREATE FUNCTION keep_count_words() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+    IF TG_OP <> 'INSERT' THEN
+        INSERT INTO text_totals (name, rows, words)
+            VALUES (TG_TABLE_NAME || '.length', -1, -OLD.length);
+    END IF;
+    IF TG_OP <> 'DELETE' THEN
+        INSERT INTO text_totals (name, rows, words)
+            VALUES (TG_TABLE_NAME || '.length', 1, NEW.length);
+    END IF;
+    RETURN NULL;
+END $$;
 
-CREATE TRIGGER bodies_words_added AFTER INSERT ON bodies REFERENCING NEW TABLE AS added
-    FOR EACH STATEMENT EXECUTE FUNCTION keep_count_words('length');
-CREATE TRIGGER bodies_words_changed AFTER UPDATE ON bodies
-    REFERENCING OLD TABLE AS removed NEW TABLE AS added
-    FOR EACH STATEMENT EXECUTE FUNCTION keep_count_words('length');
-CREATE TRIGGER bodies_words_removed AFTER DELETE ON bodies REFERENCING OLD TABLE AS removed
-    FOR EACH STATEMENT EXECUTE FUNCTION keep_count_words('length');
-
-CREATE TRIGGER parts_words_added AFTER INSERT ON parts REFERENCING NEW TABLE AS added
-    FOR EACH STATEMENT EXECUTE FUNCTION keep_count_words('length');
-CREATE TRIGGER parts_words_changed AFTER UPDATE ON parts
-    REFERENCING OLD TABLE AS removed NEW TABLE AS added
-    FOR EACH STATEMENT EXECUTE FUNCTION keep_count_words('length');
-CREATE TRIGGER parts_words_removed AFTER DELETE ON parts REFERENCING OLD TABLE AS removed
-    FOR EACH STATEMENT EXECUTE FUNCTION keep_count_words('length');
-
-CREATE TRIGGER versions_words_added AFTER INSERT ON versions REFERENCING NEW TABLE AS added
-    FOR EACH STATEMENT EXECUTE FUNCTION keep_count_words('length');
-CREATE TRIGGER versions_words_changed AFTER UPDATE ON versions
-    REFERENCING OLD TABLE AS removed NEW TABLE AS added
-    FOR EACH STATEMENT EXECUTE FUNCTION keep_count_words('length');
-CREATE TRIGGER versions_words_removed AFTER DELETE ON versions REFERENCING OLD TABLE AS removed
-    FOR EACH STATEMENT EXECUTE FUNCTION keep_count_words('length');
+CREATE TRIGGER notes_words_counted
+    AFTER INSERT OR DELETE OR UPDATE OF words_length, id ON notes
+    FOR EACH ROW EXECUTE FUNCTION keep_count_note_words();
+CREATE TRIGGER bodies_words_counted AFTER INSERT OR DELETE OR UPDATE OF length ON bodies
+    FOR EACH ROW EXECUTE FUNCTION keep_count_words();
+CREATE TRIGGER parts_words_counted AFTER INSERT OR DELETE OR UPDATE OF length ON parts
+    FOR EACH ROW EXECUTE FUNCTION keep_count_words();
+CREATE TRIGGER versions_words_counted AFTER INSERT OR DELETE OR UPDATE OF length ON versions
+    FOR EACH ROW EXECUTE FUNCTION keep_count_words();

@@ -1,0 +1,441 @@
+//! Benchmark: keep at ten thousand, a hundred thousand and a million notes,
+//! on SQLite and on PostgreSQL, from one command:
+//!
+//!     KEEP_BENCH_STORES=DIR cargo bench --bench scale
+//!     KEEP_BENCH_STORES=DIR KEEP_BENCH_SIZES=10000,100000,1000000 cargo bench --bench scale
+//!
+//! The default sizes are 10,000 and 100,000; `KEEP_BENCH_BACKENDS=sqlite`
+//! (or `postgres`) measures one database only. Needs the release binary,
+//! the model and the corpus (`./scripts/setup.sh --dev`).
+//!
+//! The notes are derived from real text, so that a million of them take
+//! minutes to make rather than hours of embedding: 4,000 sentences of the
+//! Debian documentation in `target/corpus` are embedded with the real
+//! model once; each note joins 2 to 4 of them, and its vector is the
+//! normalised sum of theirs. Dates spread over three years, one of 50
+//! topics as a tag. What is built is kept in DIR and reused by later
+//! runs: each size's export (`scale-N.jsonl`), its SQLite store
+//! (`sqlite-N`) and its PostgreSQL database (`scale_N` on a server whose
+//! data lives in `DIR/pg`).
+//!
+//! For each database and size: the import rate and peak memory (when the
+//! store is built in this run), the database's size per note, find
+//! in-process (hybrid, hybrid less the query embedding, keyword, meaning),
+//! a `keep find` process, `keep find` through `keep serve` (and the
+//! server's memory), `keep get`, `keep list -n 20`, `keep put` and `keep
+//! export`, with the peak memory of each command. Each `keep put` adds a
+//! note, so a reused store holds a few more than its size.
+
+mod support;
+
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::process::Stdio;
+use std::time::{Duration, Instant};
+
+use base64::Engine as _;
+use keep::config::{Config, Environment};
+use keep_core::embed::{Embedder, LoadFor, ModelPaths, OnnxEmbedder};
+use support::{PgServer, Target, find_in_process, measured, ms, repeated};
+
+/// Real sentences embedded once; notes are made of them.
+const POOL: usize = 4_000;
+
+/// Queries asked of every store: topics of the corpus.
+const QUERIES: [&str; 5] = [
+    "network interface configuration",
+    "report a bug in a package",
+    "compress files into an archive",
+    "time zone and clock",
+    "edit text in the terminal",
+];
+
+/// A small deterministic generator (xorshift).
+struct Rng(u64);
+
+impl Rng {
+    fn next(&mut self) -> u64 {
+        self.0 ^= self.0 << 13;
+        self.0 ^= self.0 >> 7;
+        self.0 ^= self.0 << 17;
+        self.0
+    }
+
+    fn below(&mut self, n: usize) -> usize {
+        (self.next() % n as u64) as usize
+    }
+}
+
+/// The text of an HTML page: no tags, scripts or styles, common entities
+/// read, spaces collapsed.
+fn page_text(html: &str) -> String {
+    let mut text = String::with_capacity(html.len() / 2);
+    let mut rest = html;
+    while let Some(open) = rest.find('<') {
+        text.push_str(&rest[..open]);
+        text.push(' ');
+        rest = &rest[open..];
+        let lower = rest.get(..7).unwrap_or("").to_ascii_lowercase();
+        let end_tag = if lower.starts_with("<script") {
+            "</script>"
+        } else if lower.starts_with("<style") {
+            "</style>"
+        } else {
+            ">"
+        };
+        rest = match rest.find(end_tag) {
+            Some(at) => &rest[at + end_tag.len()..],
+            None => "",
+        };
+    }
+    text.push_str(rest);
+    let text = text
+        .replace("&nbsp;", " ")
+        .replace("&lt;", "<")
+        .replace("&gt;", ">")
+        .replace("&quot;", "\"")
+        .replace("&#39;", "'")
+        .replace("&amp;", "&");
+    text.split_whitespace().collect::<Vec<_>>().join(" ")
+}
+
+/// Sentences of 40 to 300 bytes from the corpus's HTML pages, each once.
+fn corpus_sentences(corpus: &Path) -> Vec<String> {
+    let mut pages = Vec::new();
+    let mut stack = vec![corpus.to_path_buf()];
+    while let Some(dir) = stack.pop() {
+        for entry in std::fs::read_dir(&dir).expect("read the corpus").flatten() {
+            let path = entry.path();
+            if path.is_dir() {
+                stack.push(path);
+            } else if path.extension().is_some_and(|e| e == "html") {
+                pages.push(path);
+            }
+        }
+    }
+    pages.sort();
+    let mut seen = std::collections::HashSet::new();
+    let mut sentences = Vec::new();
+    for page in pages {
+        let Ok(html) = std::fs::read_to_string(&page) else {
+            continue;
+        };
+        let text = page_text(&html);
+        for sentence in text.split_inclusive(['.', '?', '!']) {
+            let sentence = sentence.trim();
+            if (40..=300).contains(&sentence.len()) && seen.insert(sentence.to_string()) {
+                sentences.push(sentence.to_string());
+            }
+        }
+    }
+    sentences
+}
+
+/// `POOL` sentences of the corpus with their vectors from the real model.
+fn embedded_pool(embedder: &mut OnnxEmbedder) -> Vec<(String, Vec<f32>)> {
+    let all = corpus_sentences(&support::repo().join("target/corpus"));
+    assert!(
+        all.len() >= POOL,
+        "{} sentences in target/corpus: run ./scripts/setup.sh --dev",
+        all.len()
+    );
+    let mut rng = Rng(0x05ee_d0f5_ca1e);
+    let mut chosen: Vec<String> = Vec::with_capacity(POOL);
+    let mut taken = std::collections::HashSet::new();
+    while chosen.len() < POOL {
+        let i = rng.below(all.len());
+        if taken.insert(i) {
+            chosen.push(all[i].clone());
+        }
+    }
+    let start = Instant::now();
+    let mut pool = Vec::with_capacity(POOL);
+    for batch in chosen.chunks(32) {
+        let texts: Vec<&str> = batch.iter().map(String::as_str).collect();
+        let vectors = embedder.embed(&texts).expect("embed");
+        pool.extend(batch.iter().cloned().zip(vectors));
+        if pool.len() % 1_000 < 32 {
+            eprint!("\rembedding the sentence pool: {}/{POOL}", pool.len());
+        }
+    }
+    eprintln!(
+        "\rembedded {POOL} sentences of the corpus in {:.1} s",
+        start.elapsed().as_secs_f64()
+    );
+    pool
+}
+
+/// Writes an export of `n` notes made from the pool.
+fn write_export(path: &Path, n: usize, pool: &[(String, Vec<f32>)], model: (&str, usize)) {
+    let part = path.with_extension("part");
+    let mut out = std::io::BufWriter::new(std::fs::File::create(&part).expect("create export"));
+    let header = serde_json::json!({
+        "format": "keep-export",
+        "version": 3,
+        "vectors": {"model": model.0, "dimensions": model.1},
+    });
+    writeln!(out, "{header}").unwrap();
+    let mut rng = Rng(0x00dd_ba11 ^ n as u64);
+    let start_ms: i64 = 1_704_067_200_000; // 2024-01-01
+    let span_ms: i64 = 3 * 365 * 24 * 3_600_000;
+    let started = Instant::now();
+    for i in 0..n {
+        let count = 2 + rng.below(3);
+        let picks: Vec<usize> = (0..count).map(|_| rng.below(pool.len())).collect();
+        let text = picks
+            .iter()
+            .map(|&p| pool[p].0.as_str())
+            .collect::<Vec<_>>()
+            .join(" ");
+        let mut vector = vec![0f32; model.1];
+        for &p in &picks {
+            for (v, x) in vector.iter_mut().zip(&pool[p].1) {
+                *v += x;
+            }
+        }
+        let norm = vector.iter().map(|x| x * x).sum::<f32>().sqrt().max(1e-12);
+        let bytes: Vec<u8> = vector
+            .iter()
+            .flat_map(|x| (x / norm).to_le_bytes())
+            .collect();
+        let at = start_ms + (span_ms as f64 * i as f64 / n as f64) as i64;
+        let stamp = keep_core::model::Timestamp::from_millis(at).to_string();
+        let note = serde_json::json!({
+            "id": keep_core::model::inline_id(&text),
+            "summary": text,
+            "tags": {"_source": ["inline"], "topic": [format!("t{}", picks[0] % 50)]},
+            "created": stamp, "updated": stamp, "accessed": stamp,
+            "versions": [], "parts": [],
+            "vector": base64::engine::general_purpose::STANDARD.encode(bytes),
+        });
+        writeln!(out, "{note}").unwrap();
+        if i % 50_000 == 0 {
+            eprint!("\rwriting {}: {i}/{n}", path.display());
+        }
+    }
+    out.flush().unwrap();
+    drop(out);
+    std::fs::rename(&part, path).unwrap();
+    eprintln!(
+        "\rwrote {} ({n} notes) in {:.1} s",
+        path.display(),
+        started.elapsed().as_secs_f64()
+    );
+}
+
+fn sqlite_size(dir: &Path) -> u64 {
+    ["keep.db", "keep.db-wal"]
+        .iter()
+        .filter_map(|f| std::fs::metadata(dir.join(f)).ok())
+        .map(|m| m.len())
+        .sum()
+}
+
+/// Imports `export` into `target` when it is new.
+fn import(bin: &Path, target: &Target, export: &Path, n: usize) {
+    let mut cmd = target.keep(bin);
+    cmd.args(["import", export.to_str().unwrap()]);
+    let run = measured(cmd);
+    println!(
+        "import: {n} notes in {:.1} s = {:.0} notes/s, peak {:.0} MB",
+        run.wall.as_secs_f64(),
+        n as f64 / run.wall.as_secs_f64(),
+        run.peak_mb
+    );
+}
+
+/// The folder of a running `keep serve`'s socket under `dir`, once it is up.
+fn wait_for_socket(dir: &Path) {
+    let deadline = Instant::now() + Duration::from_secs(60);
+    loop {
+        let mut stack = vec![dir.to_path_buf()];
+        while let Some(d) = stack.pop() {
+            for entry in std::fs::read_dir(&d).into_iter().flatten().flatten() {
+                let path = entry.path();
+                if path.file_name().is_some_and(|n| n == "serve.sock") {
+                    return;
+                }
+                if path.is_dir() {
+                    stack.push(path);
+                }
+            }
+        }
+        assert!(Instant::now() < deadline, "keep serve never came up");
+        std::thread::sleep(Duration::from_millis(50));
+    }
+}
+
+fn resident_mb(pid: u32) -> f64 {
+    std::fs::read_to_string(format!("/proc/{pid}/status"))
+        .ok()
+        .and_then(|s| {
+            let line = s.lines().find(|l| l.starts_with("VmHWM:"))?.to_string();
+            line.split_whitespace().nth(1)?.parse::<f64>().ok()
+        })
+        .map_or(0.0, |kb| kb / 1024.0)
+}
+
+/// The commands of a user, each timed as a whole process.
+fn commands(bin: &Path, target: &Target, n: usize) {
+    let keep = |args: &[&str]| {
+        let mut cmd = target.keep(bin);
+        cmd.args(args);
+        cmd
+    };
+    let id = measured(keep(&["list", "-n", "1", "--ids"]))
+        .stdout
+        .trim()
+        .to_string();
+    let line = |what: &str, (p50, p95, peak): (Duration, Duration, f64)| {
+        println!("{what}: p50 {} p95 {}, peak {peak:.0} MB", ms(p50), ms(p95));
+    };
+    line(
+        "keep find process",
+        repeated(10, |i| keep(&["find", QUERIES[i % QUERIES.len()]])),
+    );
+    line("keep get process", repeated(10, |_| keep(&["get", &id])));
+    line(
+        "keep list -n 20 process",
+        repeated(10, |_| keep(&["list", "-n", "20"])),
+    );
+    let run_id = std::process::id();
+    line(
+        "keep put process",
+        repeated(10, |i| {
+            keep(&[
+                "put",
+                &format!("Scale bench note {i} of run {run_id}: the lamp was lit at dusk."),
+            ])
+        }),
+    );
+    let file = target.dir.with_extension("export.jsonl");
+    let export = measured(keep(&["export", file.to_str().unwrap()]));
+    std::fs::remove_file(&file).unwrap();
+    println!(
+        "keep export: {:.1} s ({:.0} notes/s), peak {:.0} MB",
+        export.wall.as_secs_f64(),
+        n as f64 / export.wall.as_secs_f64(),
+        export.peak_mb
+    );
+
+    let mut server = keep(&["serve", "--listen", "127.0.0.1:0"])
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("start keep serve");
+    wait_for_socket(&target.dir);
+    // The first search through the server loads the model and the codes.
+    measured(keep(&["find", "warm up"]));
+    line(
+        "keep find process through keep serve",
+        repeated(20, |i| keep(&["find", QUERIES[i % QUERIES.len()]])),
+    );
+    line(
+        "keep list -n 20 through keep serve",
+        repeated(10, |_| keep(&["list", "-n", "20"])),
+    );
+    println!("keep serve peak memory: {:.0} MB", resident_mb(server.id()));
+    // SAFETY: a signal to a child this benchmark started.
+    unsafe { libc::kill(server.id() as i32, libc::SIGTERM) };
+    let _ = server.wait();
+}
+
+fn main() {
+    if std::env::args().any(|a| a == "--list") {
+        return;
+    }
+    let Some(kept) = std::env::var_os("KEEP_BENCH_STORES").map(PathBuf::from) else {
+        eprintln!(
+            "set KEEP_BENCH_STORES to a folder for the stores (see the top of benches/scale.rs)"
+        );
+        std::process::exit(2);
+    };
+    std::fs::create_dir_all(&kept).unwrap();
+    let sizes: Vec<usize> = std::env::var("KEEP_BENCH_SIZES")
+        .unwrap_or_else(|_| "10000,100000".into())
+        .split(',')
+        .map(|s| s.trim().parse().expect("sizes are numbers"))
+        .collect();
+    let backends =
+        std::env::var("KEEP_BENCH_BACKENDS").unwrap_or_else(|_| "sqlite,postgres".into());
+    let bin = support::release_binary();
+    let config = Config::resolve(None, &Environment::capture()).expect("settings");
+    let paths = ModelPaths::from_settings(&config.model).expect("model paths");
+    let mut embedder = OnnxEmbedder::load(&paths, LoadFor::ManyQueries).expect("load model");
+    let model = embedder.model();
+    let model = (model.0.to_string(), model.1);
+
+    let mut pool = None;
+    let server = backends
+        .contains("postgres")
+        .then(|| PgServer::start(kept.join("pg")));
+    println!(
+        "{} cores, {}",
+        std::thread::available_parallelism().map_or(1, |n| n.get()),
+        env!("CARGO_PKG_VERSION")
+    );
+    for &n in &sizes {
+        let export = kept.join(format!("scale-{n}.jsonl"));
+        if !export.exists() {
+            let pool = pool.get_or_insert_with(|| embedded_pool(&mut embedder));
+            write_export(&export, n, pool, (&model.0, model.1));
+        }
+        // Each store: whether this run builds it, and its database's name
+        // on the server (None for SQLite).
+        let mut stores: Vec<(bool, Target, Option<String>)> = Vec::new();
+        if backends.contains("sqlite") {
+            let dir = kept.join(format!("sqlite-{n}"));
+            let fresh = !dir.join("keep.db").exists();
+            let target = Target {
+                name: "SQLite",
+                store: dir.display().to_string(),
+                dir,
+            };
+            stores.push((fresh, target, None));
+        }
+        if let Some(server) = &server {
+            let name = format!("scale_{n}");
+            let fresh = !server.exists(&name);
+            let store = if fresh {
+                server.database(&name)
+            } else {
+                server.url_of(&name)
+            };
+            let target = Target {
+                name: "PostgreSQL",
+                store,
+                dir: kept.join(format!("pg-local-{n}")),
+            };
+            stores.push((fresh, target, Some(name)));
+        }
+        for (fresh, target, database) in &stores {
+            println!("\n== {} at {n} notes", target.name);
+            if *fresh {
+                import(&bin, target, &export, n);
+            } else {
+                println!("import: store reused");
+            }
+            let bytes = match (database, &server) {
+                (Some(name), Some(server)) => server.size_of(name),
+                _ => sqlite_size(&target.dir),
+            };
+            println!(
+                "database: {:.0} MB, {:.2} KB a note (int8 codes and float vectors included)",
+                bytes as f64 / 1e6,
+                bytes as f64 / n as f64 / 1e3
+            );
+            let found = find_in_process(target, &config, &paths, &mut embedder, &QUERIES);
+            println!(
+                "find in-process: hybrid p50 {} p95 {} (less the query embedding: p50 {}); keyword p50 {} p95 {}; meaning p50 {} p95 {}",
+                ms(found.hybrid.0),
+                ms(found.hybrid.1),
+                ms(found.hybrid_less_embedding),
+                ms(found.keyword.0),
+                ms(found.keyword.1),
+                ms(found.meaning.0),
+                ms(found.meaning.1),
+            );
+            commands(&bin, target, n);
+        }
+    }
+}

@@ -1,0 +1,266 @@
+//! What several benchmarks share: percentiles, a measured child process
+//! (wall time and peak memory), a private PostgreSQL server, a store under
+//! test on either database, and in-process find latency.
+#![allow(dead_code, reason = "each benchmark uses part of it")]
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
+
+use keep::config::Config;
+use keep_core::embed::{Embedder, LoadFor, ModelPaths, OnnxEmbedder};
+use keep_core::recall::{FindQuery, RecallMode};
+use keep_core::{Keeper, Settings};
+
+pub fn repo() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
+}
+
+/// The release binary, which the benchmarks run as users do.
+pub fn release_binary() -> PathBuf {
+    let bin = repo().join("target/release/keep");
+    assert!(
+        bin.is_file(),
+        "build the release binary first: cargo build --release"
+    );
+    bin
+}
+
+pub fn percentile(samples: &mut [Duration], p: f64) -> Duration {
+    samples.sort();
+    samples[((samples.len() - 1) as f64 * p).round() as usize]
+}
+
+pub fn ms(d: Duration) -> String {
+    format!("{:.2} ms", d.as_secs_f64() * 1000.0)
+}
+
+/// How a finished process went: wall time, peak resident memory in MB,
+/// its output.
+pub struct Run {
+    pub wall: Duration,
+    pub peak_mb: f64,
+    pub stdout: String,
+}
+
+/// Runs `cmd` to the end and measures that one child (wait4); panics with
+/// its error output when it fails.
+#[expect(clippy::zombie_processes, reason = "wait4 reaps the child")]
+pub fn measured(mut cmd: Command) -> Run {
+    let start = Instant::now();
+    let child = cmd
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("start the command");
+    let pid = child.id() as libc::pid_t;
+    let mut stdout = child.stdout.expect("stdout");
+    let mut stderr = child.stderr.expect("stderr");
+    let reader = std::thread::spawn(move || {
+        let mut out = String::new();
+        std::io::Read::read_to_string(&mut stdout, &mut out).unwrap();
+        out
+    });
+    let errors = std::thread::spawn(move || {
+        let mut out = String::new();
+        std::io::Read::read_to_string(&mut stderr, &mut out).unwrap();
+        out
+    });
+    let mut status = 0;
+    let mut usage = std::mem::MaybeUninit::<libc::rusage>::zeroed();
+    // SAFETY: wait4 fills the status and the rusage it is given, for a
+    // child of this process that nothing else waits for.
+    let usage = unsafe {
+        assert_eq!(libc::wait4(pid, &mut status, 0, usage.as_mut_ptr()), pid);
+        usage.assume_init()
+    };
+    let wall = start.elapsed();
+    let (stdout, stderr) = (reader.join().unwrap(), errors.join().unwrap());
+    assert!(
+        libc::WIFEXITED(status) && libc::WEXITSTATUS(status) == 0,
+        "{cmd:?} failed: {stderr}"
+    );
+    Run {
+        wall,
+        peak_mb: usage.ru_maxrss as f64 / 1024.0,
+        stdout,
+    }
+}
+
+/// `runs` runs of a command: p50, p95 and the largest peak memory.
+pub fn repeated(
+    runs: usize,
+    mut command: impl FnMut(usize) -> Command,
+) -> (Duration, Duration, f64) {
+    let (mut samples, mut peak) = (Vec::with_capacity(runs), 0f64);
+    for i in 0..runs {
+        let run = measured(command(i));
+        samples.push(run.wall);
+        peak = peak.max(run.peak_mb);
+    }
+    (
+        percentile(&mut samples, 0.5),
+        percentile(&mut samples, 0.95),
+        peak,
+    )
+}
+
+/// A private PostgreSQL server (`scripts/pg.sh`), stopped when dropped; its
+/// data stays in its folder.
+pub struct PgServer {
+    dir: PathBuf,
+    pub url: String,
+}
+
+impl PgServer {
+    pub fn start(dir: PathBuf) -> Self {
+        let out = Command::new(repo().join("scripts/pg.sh"))
+            .arg("start")
+            .arg(&dir)
+            .output()
+            .expect("run scripts/pg.sh");
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        PgServer {
+            dir,
+            url: String::from_utf8(out.stdout).unwrap().trim().to_string(),
+        }
+    }
+
+    fn client(&self) -> postgres::Client {
+        postgres::Client::connect(&self.url, postgres::NoTls).expect("connect to PostgreSQL")
+    }
+
+    /// The URL of database `name` on this server.
+    pub fn url_of(&self, name: &str) -> String {
+        let (base, query) = self.url.split_once('?').unwrap();
+        let (prefix, _) = base.rsplit_once('/').unwrap();
+        format!("{prefix}/{name}?{query}")
+    }
+
+    pub fn exists(&self, name: &str) -> bool {
+        self.client()
+            .query_opt("SELECT 1 FROM pg_database WHERE datname = $1", &[&name])
+            .unwrap()
+            .is_some()
+    }
+
+    /// A new empty database's URL.
+    pub fn database(&self, name: &str) -> String {
+        self.client()
+            .batch_execute(&format!("CREATE DATABASE {name}"))
+            .unwrap();
+        self.url_of(name)
+    }
+
+    pub fn drop_database(&self, name: &str) {
+        self.client()
+            .batch_execute(&format!("DROP DATABASE IF EXISTS {name}"))
+            .unwrap();
+    }
+
+    /// The bytes database `name` takes on disk.
+    pub fn size_of(&self, name: &str) -> u64 {
+        let size: i64 = self
+            .client()
+            .query_one("SELECT pg_database_size($1::text)", &[&name])
+            .unwrap()
+            .get(0);
+        size as u64
+    }
+}
+
+impl Drop for PgServer {
+    fn drop(&mut self) {
+        let _ = Command::new(repo().join("scripts/pg.sh"))
+            .arg("stop")
+            .arg(&self.dir)
+            .output();
+    }
+}
+
+/// A store under test: what `KEEP_STORE` names, and its local folder.
+pub struct Target {
+    pub name: &'static str,
+    pub store: String,
+    pub dir: PathBuf,
+}
+
+impl Target {
+    pub fn settings(&self, config: &Config) -> Settings {
+        let database = self
+            .store
+            .starts_with("postgres://")
+            .then(|| self.store.clone());
+        Settings {
+            store: self.dir.clone(),
+            database,
+            ..config.settings().expect("settings")
+        }
+    }
+
+    pub fn keep(&self, bin: &Path) -> Command {
+        let mut cmd = Command::new(bin);
+        cmd.env("KEEP_STORE", &self.store)
+            .env("XDG_DATA_HOME", self.dir.join("xdg"));
+        cmd
+    }
+}
+
+/// In-process find latency over `queries` (each asked in 10 rounds): p50
+/// and p95 of hybrid, its p50 less the query embedding, and p50 of
+/// keyword and of meaning search.
+pub struct FindLatency {
+    pub hybrid: (Duration, Duration),
+    pub hybrid_less_embedding: Duration,
+    pub keyword: (Duration, Duration),
+    pub meaning: (Duration, Duration),
+}
+
+pub fn find_in_process(
+    target: &Target,
+    config: &Config,
+    paths: &ModelPaths,
+    embedder: &mut OnnxEmbedder,
+    queries: &[&str],
+) -> FindLatency {
+    let mut keeper = Keeper::open(target.settings(config))
+        .expect("open")
+        .with_embedder(Box::new(
+            OnnxEmbedder::load(paths, LoadFor::ManyQueries).expect("load model"),
+        ));
+    let (mut hybrid, mut keyword, mut meaning, mut embed_only) =
+        (Vec::new(), Vec::new(), Vec::new(), Vec::new());
+    for round in 0..10 {
+        for q in queries {
+            let q = format!("{q} {round}");
+            let t = Instant::now();
+            embedder.embed(&[q.as_str()]).unwrap();
+            embed_only.push(t.elapsed());
+            for (mode, samples) in [
+                (RecallMode::Hybrid, &mut hybrid),
+                (RecallMode::Keyword, &mut keyword),
+                (RecallMode::Semantic, &mut meaning),
+            ] {
+                let query = FindQuery {
+                    mode,
+                    ..FindQuery::text(q.clone(), 10)
+                };
+                let t = Instant::now();
+                keeper.find(&query).expect("find");
+                samples.push(t.elapsed());
+            }
+        }
+    }
+    let both = |s: &mut Vec<Duration>| (percentile(s, 0.5), percentile(s, 0.95));
+    let hybrid = both(&mut hybrid);
+    FindLatency {
+        hybrid,
+        hybrid_less_embedding: hybrid.0.saturating_sub(percentile(&mut embed_only, 0.5)),
+        keyword: both(&mut keyword),
+        meaning: both(&mut meaning),
+    }
+}
