@@ -4,7 +4,8 @@
 //! each `tsvector` column list its most common lexemes with their shares
 //! of rows; a word among them is estimated from its share, any other word
 //! is rarer and counted exactly (few rows, found through the index). Tables the
-//! statistics have not seen yet are counted exactly.
+//! statistics have not seen yet are counted exactly. How many rows each
+//! index holds comes from the word totals its triggers keep.
 
 use std::cell::RefCell;
 use std::collections::HashMap;
@@ -17,9 +18,6 @@ use crate::error::Result;
 /// How long statistics read from the server are used before reading them
 /// again (they change only when the server analyses the table).
 const FRESH_FOR: Duration = Duration::from_secs(60);
-
-/// Row counts of tables at least this large are kept for `FRESH_FOR`.
-const CACHED_FROM_ROWS: f64 = 10_000.0;
 
 /// The most common lexemes of one column, with their shares of rows.
 struct Common {
@@ -36,7 +34,6 @@ type Listed = Arc<Option<Common>>;
 pub(super) struct WordStats {
     /// The candidate list size HNSW searches keep, as last set.
     pub(super) ef_search: std::cell::Cell<usize>,
-    rows: RefCell<HashMap<String, (f64, Instant)>>,
     columns: RefCell<HashMap<(String, String), Listed>>,
     stems: RefCell<HashMap<String, Option<String>>>,
 }
@@ -68,28 +65,18 @@ impl PgDb<'_> {
     pub fn after_bulk_load(&self) -> Result<()> {
         self.batch("ANALYZE notes, bodies, tags, versions, parts, edges, vec_notes, vec_versions, vec_parts")?;
         self.words.columns.borrow_mut().clear();
-        self.words.rows.borrow_mut().clear();
         Ok(())
     }
 
-    /// Rows in `table`: the planner's count for a large table, counted for
-    /// a small one (which may have grown since the planner last looked);
-    /// a large table's is read again after a while.
+    /// Rows in `table`, one of the tables keyword search reads, as its
+    /// word totals count them (exact, whatever the size).
     pub(super) fn rows_in(&self, table: &str) -> Result<f64> {
-        if let Some((rows, read)) = self.words.rows.borrow().get(table)
-            && read.elapsed() < FRESH_FOR
-        {
-            return Ok(*rows);
-        }
-        let rows = self.count_rows(table)?;
-        // A small table is quick to count and may grow fast.
-        if rows >= CACHED_FROM_ROWS {
-            self.words
-                .rows
-                .borrow_mut()
-                .insert(table.to_string(), (rows, Instant::now()));
-        }
-        Ok(rows)
+        let column = if table == "notes" {
+            "words_length"
+        } else {
+            "length"
+        };
+        Ok(self.kept_totals(&format!("{table}.{column}"))?.0 as f64)
     }
 
     /// How many texts `column` of `table` holds and their average length
@@ -113,22 +100,6 @@ impl PgDb<'_> {
             &[&name],
         )?;
         Ok((row.get(0), row.get(1)))
-    }
-
-    fn count_rows(&self, table: &str) -> Result<f64> {
-        let estimate: f32 = self
-            .one(
-                "SELECT reltuples FROM pg_class WHERE oid = to_regclass($1)",
-                &[&table],
-            )?
-            .get(0);
-        if f64::from(estimate) >= CACHED_FROM_ROWS {
-            return Ok(f64::from(estimate));
-        }
-        let count: i64 = self
-            .one(&format!("SELECT count(*) FROM {table}"), &[])?
-            .get(0);
-        Ok(count as f64)
     }
 
     /// The lexeme a word is indexed under; None for a word the index
