@@ -231,10 +231,17 @@ fn sqlite_size(dir: &Path) -> u64 {
         .sum()
 }
 
+/// `keep ARGS` on `target`, as a user runs it (the model where keep
+/// looks for it).
+fn keep(bin: &Path, target: &Target, args: &[&str]) -> std::process::Command {
+    let mut cmd = std::process::Command::new(bin);
+    cmd.args(args).env("KEEP_STORE", &target.store);
+    cmd
+}
+
 /// Imports `export` into `target` when it is new.
 fn import(bin: &Path, target: &Target, export: &Path, n: usize) {
-    let mut cmd = target.keep(bin);
-    cmd.args(["import", export.to_str().unwrap()]);
+    let cmd = keep(bin, target, &["import", export.to_str().unwrap()]);
     let run = measured(cmd);
     println!(
         "import: {n} notes in {:.1} s = {:.0} notes/s, peak {:.0} MB",
@@ -265,23 +272,9 @@ fn wait_for_socket(dir: &Path) {
     }
 }
 
-fn resident_mb(pid: u32) -> f64 {
-    std::fs::read_to_string(format!("/proc/{pid}/status"))
-        .ok()
-        .and_then(|s| {
-            let line = s.lines().find(|l| l.starts_with("VmHWM:"))?.to_string();
-            line.split_whitespace().nth(1)?.parse::<f64>().ok()
-        })
-        .map_or(0.0, |kb| kb / 1024.0)
-}
-
 /// The commands of a user, each timed as a whole process.
 fn commands(bin: &Path, target: &Target, n: usize) {
-    let keep = |args: &[&str]| {
-        let mut cmd = target.keep(bin);
-        cmd.args(args);
-        cmd
-    };
+    let keep = |args: &[&str]| keep(bin, target, args);
     let id = measured(keep(&["list", "-n", "1", "--ids"]))
         .stdout
         .trim()
@@ -308,7 +301,7 @@ fn commands(bin: &Path, target: &Target, n: usize) {
             ])
         }),
     );
-    let file = target.dir.with_extension("export.jsonl");
+    let file = std::env::temp_dir().join(format!("keep-scale-{}.jsonl", std::process::id()));
     let export = measured(keep(&["export", file.to_str().unwrap()]));
     std::fs::remove_file(&file).unwrap();
     println!(
@@ -334,7 +327,10 @@ fn commands(bin: &Path, target: &Target, n: usize) {
         "keep list -n 20 through keep serve",
         repeated(10, |_| keep(&["list", "-n", "20"])),
     );
-    println!("keep serve peak memory: {:.0} MB", resident_mb(server.id()));
+    println!(
+        "keep serve peak memory: {:.0} MB",
+        support::high_water_mb(server.id())
+    );
     // SAFETY: a signal to a child this benchmark started.
     unsafe { libc::kill(server.id() as i32, libc::SIGTERM) };
     let _ = server.wait();
@@ -401,10 +397,11 @@ fn main() {
             } else {
                 server.url_of(&name)
             };
+            let data = dirs::data_dir().expect("a data directory");
             let target = Target {
                 name: "PostgreSQL",
+                dir: keep::config::server_store_dir(&data, &store),
                 store,
-                dir: kept.join(format!("pg-local-{n}")),
             };
             stores.push((fresh, target, Some(name)));
         }

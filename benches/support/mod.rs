@@ -43,19 +43,30 @@ pub struct Run {
     pub stdout: String,
 }
 
-/// Runs `cmd` to the end and measures that one child (wait4); panics with
-/// its error output when it fails.
-#[expect(clippy::zombie_processes, reason = "wait4 reaps the child")]
+/// The peak resident memory of process `pid` so far, in MB (0 once it is
+/// gone). Read from the process itself: the rusage of a child also counts
+/// the memory of this process, which its address space started as.
+pub fn high_water_mb(pid: u32) -> f64 {
+    std::fs::read_to_string(format!("/proc/{pid}/status"))
+        .ok()
+        .and_then(|s| {
+            let line = s.lines().find(|l| l.starts_with("VmHWM:"))?.to_string();
+            line.split_whitespace().nth(1)?.parse::<f64>().ok()
+        })
+        .map_or(0.0, |kb| kb / 1024.0)
+}
+
+/// Runs `cmd` to the end, reading its peak memory every millisecond;
+/// panics with its error output when it fails.
 pub fn measured(mut cmd: Command) -> Run {
     let start = Instant::now();
-    let child = cmd
+    let mut child = cmd
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
         .spawn()
         .expect("start the command");
-    let pid = child.id() as libc::pid_t;
-    let mut stdout = child.stdout.expect("stdout");
-    let mut stderr = child.stderr.expect("stderr");
+    let mut stdout = child.stdout.take().expect("stdout");
+    let mut stderr = child.stderr.take().expect("stderr");
     let reader = std::thread::spawn(move || {
         let mut out = String::new();
         std::io::Read::read_to_string(&mut stdout, &mut out).unwrap();
@@ -66,23 +77,20 @@ pub fn measured(mut cmd: Command) -> Run {
         std::io::Read::read_to_string(&mut stderr, &mut out).unwrap();
         out
     });
-    let mut status = 0;
-    let mut usage = std::mem::MaybeUninit::<libc::rusage>::zeroed();
-    // SAFETY: wait4 fills the status and the rusage it is given, for a
-    // child of this process that nothing else waits for.
-    let usage = unsafe {
-        assert_eq!(libc::wait4(pid, &mut status, 0, usage.as_mut_ptr()), pid);
-        usage.assume_init()
+    let mut peak_mb = 0f64;
+    let status = loop {
+        peak_mb = peak_mb.max(high_water_mb(child.id()));
+        if let Some(status) = child.try_wait().expect("wait for the command") {
+            break status;
+        }
+        std::thread::sleep(Duration::from_millis(1));
     };
     let wall = start.elapsed();
     let (stdout, stderr) = (reader.join().unwrap(), errors.join().unwrap());
-    assert!(
-        libc::WIFEXITED(status) && libc::WEXITSTATUS(status) == 0,
-        "{cmd:?} failed: {stderr}"
-    );
+    assert!(status.success(), "{cmd:?} failed: {stderr}");
     Run {
         wall,
-        peak_mb: usage.ru_maxrss as f64 / 1024.0,
+        peak_mb,
         stdout,
     }
 }

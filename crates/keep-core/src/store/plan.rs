@@ -166,6 +166,14 @@ mod tests {
     }
 
     #[test]
+    fn the_pieces_of_contractions_are_no_topic() {
+        assert_eq!(
+            topic_words("change a user's password, we'll see"),
+            ["change", "user", "password"]
+        );
+    }
+
+    #[test]
     fn lengths_are_counted_as_fts5_counts_them() {
         let page = std::fs::read_to_string(concat!(
             env!("CARGO_MANIFEST_DIR"),

@@ -1,5 +1,7 @@
 //! English function words that carry no topic: left out of sentence
-//! scoring, and of keyword queries unless a query has nothing else.
+//! scoring, and of keyword queries unless a query has nothing else. The
+//! pieces of contractions ("user's", "don't", "we'll") are among them, as
+//! in PostgreSQL's English list: "s" matches every possessive.
 
 const STOPWORDS: &[&str] = &[
     "a",
@@ -30,6 +32,7 @@ const STOPWORDS: &[&str] = &[
     "by",
     "can",
     "could",
+    "d",
     "did",
     "do",
     "does",
@@ -69,6 +72,8 @@ const STOPWORDS: &[&str] = &[
     "itself",
     "just",
     "like",
+    "ll",
+    "m",
     "made",
     "make",
     "many",
@@ -100,6 +105,8 @@ const STOPWORDS: &[&str] = &[
     "out",
     "over",
     "own",
+    "re",
+    "s",
     "said",
     "same",
     "say",
@@ -112,6 +119,7 @@ const STOPWORDS: &[&str] = &[
     "something",
     "still",
     "such",
+    "t",
     "than",
     "that",
     "the",
@@ -137,6 +145,7 @@ const STOPWORDS: &[&str] = &[
     "use",
     "used",
     "using",
+    "ve",
     "very",
     "was",
     "way",
