@@ -20,10 +20,9 @@ use std::time::{Duration, Instant};
 use keep::config::{Config, Environment};
 use keep_core::embed::{Embedder, LoadFor, ModelPaths, OnnxEmbedder};
 use keep_core::keeper::PutOptions;
-use keep_core::recall::{FindQuery, RecallMode};
 use keep_core::store::{Embedded, SqliteStore as Store, VecKind};
 use keep_core::{Keeper, Settings};
-use support::{ms, percentile};
+use support::{Rng, ms, percentile};
 
 const WORDS: &[&str] = &[
     "storage", "engine", "writes", "readers", "budget", "meeting", "design", "review", "garden",
@@ -44,21 +43,6 @@ const SYLLABLES: &[&str] = &[
     "ka", "lo", "mi", "ren", "tor", "vel", "an", "ist", "or", "ba", "du", "fen", "gal", "hu",
     "jor", "kel", "mar", "nor", "pel", "qui", "ros", "sal", "tin", "ur", "vos", "wen", "yl", "zer",
 ];
-
-/// A small deterministic generator (xorshift).
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        self.0
-    }
-    fn unit(&mut self) -> f64 {
-        (self.next() >> 11) as f64 / (1u64 << 53) as f64
-    }
-}
 
 /// Text with the shape of real notes: a Zipf-distributed vocabulary of
 /// about 3,000 content words (the topical words most frequent), glued by
@@ -287,53 +271,24 @@ fn main() {
             "vector search index",
             "team deadline project",
         ];
-        let mut hybrid = Vec::new();
-        let mut keyword = Vec::new();
-        let mut semantic = Vec::new();
-        let mut embed_only = Vec::new();
-        for round in 0..10 {
-            for q in queries {
-                let q = format!("{q} {round}");
-                let t = Instant::now();
-                embedder.embed(&[q.as_str()]).unwrap();
-                embed_only.push(t.elapsed());
-                for (mode, samples) in [
-                    (RecallMode::Hybrid, &mut hybrid),
-                    (RecallMode::Keyword, &mut keyword),
-                    (RecallMode::Semantic, &mut semantic),
-                ] {
-                    let query = FindQuery {
-                        mode,
-                        ..FindQuery::text(q.clone(), 10)
-                    };
-                    let t = Instant::now();
-                    keeper.find(&query).expect("find");
-                    samples.push(t.elapsed());
-                }
-            }
-        }
-        let (e50, h50, h95) = (
-            percentile(&mut embed_only, 0.5),
-            percentile(&mut hybrid, 0.5),
-            percentile(&mut hybrid, 0.95),
-        );
+        let found = support::latency_of(&mut keeper, &mut embedder, &queries);
         println!(
             "find in-process, hybrid: p50 {} p95 {} (query embedding alone p50 {}; hybrid minus embedding p50 {})",
-            ms(h50),
-            ms(h95),
-            ms(e50),
-            ms(h50.saturating_sub(e50))
+            ms(found.hybrid.0),
+            ms(found.hybrid.1),
+            ms(found.embedding),
+            ms(found.hybrid_less_embedding)
         );
         println!(
             "find in-process, keyword: p50 {} p95 {}",
-            ms(percentile(&mut keyword, 0.5)),
-            ms(percentile(&mut keyword, 0.95))
+            ms(found.keyword.0),
+            ms(found.keyword.1)
         );
         println!(
             "find in-process, semantic only: p50 {} p95 {} (of which the query embedding p50 {})",
-            ms(percentile(&mut semantic, 0.5)),
-            ms(percentile(&mut semantic, 0.95)),
-            ms(e50)
+            ms(found.meaning.0),
+            ms(found.meaning.1),
+            ms(found.embedding)
         );
         vector_recall(dir.path(), &mut embedder, &queries);
         drop(keeper);

@@ -36,7 +36,7 @@ use std::time::{Duration, Instant};
 use base64::Engine as _;
 use keep::config::{Config, Environment};
 use keep_core::embed::{Embedder, LoadFor, ModelPaths, OnnxEmbedder};
-use support::{PgServer, Target, find_in_process, measured, ms, repeated};
+use support::{PgServer, Rng, Target, find_in_process, measured, ms, repeated};
 
 /// Real sentences embedded once; notes are made of them.
 const POOL: usize = 4_000;
@@ -49,22 +49,6 @@ const QUERIES: [&str; 5] = [
     "time zone and clock",
     "edit text in the terminal",
 ];
-
-/// A small deterministic generator (xorshift).
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        self.0
-    }
-
-    fn below(&mut self, n: usize) -> usize {
-        (self.next() % n as u64) as usize
-    }
-}
 
 /// The text of an HTML page: no tags, scripts or styles, common entities
 /// read, spaces collapsed.
@@ -179,14 +163,21 @@ fn write_export(path: &Path, n: usize, pool: &[(String, Vec<f32>)], model: (&str
     let start_ms: i64 = 1_704_067_200_000; // 2024-01-01
     let span_ms: i64 = 3 * 365 * 24 * 3_600_000;
     let started = Instant::now();
+    let mut ids = std::collections::HashSet::with_capacity(n);
     for i in 0..n {
-        let count = 2 + rng.below(3);
-        let picks: Vec<usize> = (0..count).map(|_| rng.below(pool.len())).collect();
-        let text = picks
-            .iter()
-            .map(|&p| pool[p].0.as_str())
-            .collect::<Vec<_>>()
-            .join(" ");
+        // Sentences joined again: drawn again until the text is new.
+        let (picks, text) = loop {
+            let count = 2 + rng.below(3);
+            let picks: Vec<usize> = (0..count).map(|_| rng.below(pool.len())).collect();
+            let text = picks
+                .iter()
+                .map(|&p| pool[p].0.as_str())
+                .collect::<Vec<_>>()
+                .join(" ");
+            if ids.insert(keep_core::model::inline_id(&text)) {
+                break (picks, text);
+            }
+        };
         let mut vector = vec![0f32; model.1];
         for &p in &picks {
             for (v, x) in vector.iter_mut().zip(&pool[p].1) {
@@ -237,6 +228,11 @@ fn keep(bin: &Path, target: &Target, args: &[&str]) -> std::process::Command {
     let mut cmd = std::process::Command::new(bin);
     cmd.args(args).env("KEEP_STORE", &target.store);
     cmd
+}
+
+/// Whether the store named `store` was imported whole by an earlier run.
+fn imported(kept: &Path, store: &str) -> bool {
+    kept.join(format!("{store}.imported")).exists()
 }
 
 /// Imports `export` into `target` when it is new.
@@ -381,7 +377,10 @@ fn main() {
         let mut stores: Vec<(bool, Target, Option<String>)> = Vec::new();
         if backends.contains("sqlite") {
             let dir = kept.join(format!("sqlite-{n}"));
-            let fresh = !dir.join("keep.db").exists();
+            let fresh = !imported(&kept, &format!("sqlite-{n}"));
+            if fresh && dir.exists() {
+                std::fs::remove_dir_all(&dir).unwrap();
+            }
             let target = Target {
                 name: "SQLite",
                 store: dir.display().to_string(),
@@ -391,8 +390,9 @@ fn main() {
         }
         if let Some(server) = &server {
             let name = format!("scale_{n}");
-            let fresh = !server.exists(&name);
+            let fresh = !imported(&kept, &name);
             let store = if fresh {
+                server.drop_database(&name);
                 server.database(&name)
             } else {
                 server.url_of(&name)
@@ -409,6 +409,8 @@ fn main() {
             println!("\n== {} at {n} notes", target.name);
             if *fresh {
                 import(&bin, target, &export, n);
+                let store = database.clone().unwrap_or(format!("sqlite-{n}"));
+                std::fs::write(kept.join(format!("{store}.imported")), "").unwrap();
             } else {
                 println!("import: store reused");
             }
@@ -417,7 +419,7 @@ fn main() {
                 _ => sqlite_size(&target.dir),
             };
             println!(
-                "database: {:.0} MB, {:.2} KB a note (int8 codes and float vectors included)",
+                "database: {:.0} MB, {:.2} KB a note (vectors included)",
                 bytes as f64 / 1e6,
                 bytes as f64 / n as f64 / 1e3
             );

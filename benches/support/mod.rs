@@ -218,16 +218,40 @@ impl Target {
     }
 }
 
+/// A small deterministic generator (xorshift).
+pub struct Rng(pub u64);
+
+impl Rng {
+    pub fn next(&mut self) -> u64 {
+        self.0 ^= self.0 << 13;
+        self.0 ^= self.0 >> 7;
+        self.0 ^= self.0 << 17;
+        self.0
+    }
+
+    /// A number in [0, 1).
+    pub fn unit(&mut self) -> f64 {
+        (self.next() >> 11) as f64 / (1u64 << 53) as f64
+    }
+
+    /// A number below `n`.
+    pub fn below(&mut self, n: usize) -> usize {
+        (self.next() % n as u64) as usize
+    }
+}
+
 /// In-process find latency over `queries` (each asked in 10 rounds): p50
-/// and p95 of hybrid, its p50 less the query embedding, and p50 of
-/// keyword and of meaning search.
+/// and p95 of hybrid, of the query embedding alone, hybrid's p50 less the
+/// embedding, and p50 and p95 of keyword and of meaning search.
 pub struct FindLatency {
     pub hybrid: (Duration, Duration),
+    pub embedding: Duration,
     pub hybrid_less_embedding: Duration,
     pub keyword: (Duration, Duration),
     pub meaning: (Duration, Duration),
 }
 
+/// In-process find latency on the store of `target`.
 pub fn find_in_process(
     target: &Target,
     config: &Config,
@@ -240,6 +264,16 @@ pub fn find_in_process(
         .with_embedder(Box::new(
             OnnxEmbedder::load(paths, LoadFor::ManyQueries).expect("load model"),
         ));
+    latency_of(&mut keeper, embedder, queries)
+}
+
+/// In-process find latency of `keeper`; `embedder` times the query
+/// embedding alone.
+pub fn latency_of(
+    keeper: &mut Keeper,
+    embedder: &mut OnnxEmbedder,
+    queries: &[&str],
+) -> FindLatency {
     let (mut hybrid, mut keyword, mut meaning, mut embed_only) =
         (Vec::new(), Vec::new(), Vec::new(), Vec::new());
     for round in 0..10 {
@@ -265,9 +299,11 @@ pub fn find_in_process(
     }
     let both = |s: &mut Vec<Duration>| (percentile(s, 0.5), percentile(s, 0.95));
     let hybrid = both(&mut hybrid);
+    let embedding = percentile(&mut embed_only, 0.5);
     FindLatency {
         hybrid,
-        hybrid_less_embedding: hybrid.0.saturating_sub(percentile(&mut embed_only, 0.5)),
+        embedding,
+        hybrid_less_embedding: hybrid.0.saturating_sub(embedding),
         keyword: both(&mut keyword),
         meaning: both(&mut meaning),
     }
