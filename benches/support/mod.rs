@@ -149,13 +149,6 @@ impl PgServer {
         format!("{prefix}/{name}?{query}")
     }
 
-    pub fn exists(&self, name: &str) -> bool {
-        self.client()
-            .query_opt("SELECT 1 FROM pg_database WHERE datname = $1", &[&name])
-            .unwrap()
-            .is_some()
-    }
-
     /// A new empty database's URL.
     pub fn database(&self, name: &str) -> String {
         self.client()

@@ -99,13 +99,29 @@ impl PgDb<'_> {
     // Versions.
 
     pub fn append_version(&self, rid: NoteRid, version: &Version) -> Result<VersionRid> {
+        self.write_version(rid, None, version)
+    }
+
+    pub fn insert_version(&self, rid: NoteRid, seq: i64, version: &Version) -> Result<()> {
+        self.write_version(rid, Some(seq), version).map(|_| ())
+    }
+
+    /// Writes `version` of note `rid` as number `seq`, or after its last.
+    fn write_version(
+        &self,
+        rid: NoteRid,
+        seq: Option<i64>,
+        version: &Version,
+    ) -> Result<VersionRid> {
         let vid: i64 = self
             .one(
                 "INSERT INTO versions (note, seq, summary, tags, content_hash, created, updated, length)
-                 SELECT $1, coalesce(max(seq), 0) + 1, $2, $3, $4, $5, $6, $7 FROM versions WHERE note = $1
+                 SELECT $1, coalesce($2::bigint, max(seq) + 1, 1), $3, $4, $5, $6, $7, $8
+                 FROM versions WHERE note = $1
                  RETURNING vid",
                 &[
                     &rid.0,
+                    &seq,
                     &version.summary,
                     &json_tags(&version.tags),
                     &version.content_hash,
@@ -116,24 +132,6 @@ impl PgDb<'_> {
             )?
             .get(0);
         Ok(VersionRid(vid))
-    }
-
-    pub fn insert_version(&self, rid: NoteRid, seq: i64, version: &Version) -> Result<()> {
-        self.exec(
-            "INSERT INTO versions (note, seq, summary, tags, content_hash, created, updated, length)
-             VALUES ($1, $2, $3, $4, $5, $6, $7, $8)",
-            &[
-                &rid.0,
-                &seq,
-                &version.summary,
-                &json_tags(&version.tags),
-                &version.content_hash,
-                &version.created.millis(),
-                &version.updated.millis(),
-                &indexed_length(&version.summary),
-            ],
-        )?;
-        Ok(())
     }
 
     // Parts.

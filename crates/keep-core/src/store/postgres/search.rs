@@ -155,7 +155,11 @@ impl PgDb<'_> {
             stems.push(stem);
             idfs.push(idf(n, df));
         }
-        let average = q.arg(average);
+        // An index whose texts have no words yet (the names of a store of
+        // inline notes) averages 0, and a row committed since the totals
+        // were read may match: never divide by 0 (PostgreSQL would fail
+        // the search).
+        let average = q.arg(if average > 0.0 { average } else { 1.0 });
         let weight = q.arg(index.weight);
         let list = |q: &mut Query, values: Vec<Cell>| {
             let args: Vec<String> = values.into_iter().map(|v| q.arg(v)).collect();
