@@ -15,7 +15,7 @@
 
 mod support;
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::{Command, Stdio};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -25,18 +25,17 @@ use keep::config::{Config, Environment};
 use keep_core::Keeper;
 use keep_core::embed::{LoadFor, ModelPaths, OnnxEmbedder};
 use keep_core::recall::{FindQuery, RecallMode};
-use support::{PgServer, Target, ms};
+use support::{PgServer, Target};
 
 fn main() {
     if std::env::args().any(|a| a == "--list") {
         return;
     }
-    let Some(source) = std::env::var_os("KEEP_BENCH_SOURCE").map(PathBuf::from) else {
-        eprintln!(
-            "set KEEP_BENCH_SOURCE to an SQLite store with vectors (see the top of benches/backends.rs)"
-        );
-        std::process::exit(2);
-    };
+    let source = support::folder_from(
+        "KEEP_BENCH_SOURCE",
+        "an SQLite store with vectors",
+        "backends",
+    );
     let bin = support::release_binary();
     let writers: usize = std::env::var("KEEP_BENCH_WRITERS")
         .ok()
@@ -247,14 +246,7 @@ fn find_in_process(
         "team deadline project",
     ];
     let found = support::find_in_process(target, config, paths, embedder, &queries);
-    println!(
-        "find in-process: hybrid p50 {} p95 {} (less the query embedding: p50 {}); keyword p50 {}; meaning p50 {}",
-        ms(found.hybrid.0),
-        ms(found.hybrid.1),
-        ms(found.hybrid_less_embedding),
-        ms(found.keyword.0),
-        ms(found.meaning.0),
-    );
+    println!("{}", found.line());
 }
 
 /// `writers` processes, each putting notes one `keep put` at a time for

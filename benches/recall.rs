@@ -22,7 +22,7 @@ use keep_core::embed::{Embedder, LoadFor, ModelPaths, OnnxEmbedder};
 use keep_core::keeper::PutOptions;
 use keep_core::store::{Embedded, SqliteStore as Store, VecKind};
 use keep_core::{Keeper, Settings};
-use support::{Rng, ms, percentile};
+use support::{Rng, high_water_mb, ms, percentile};
 
 const WORDS: &[&str] = &[
     "storage", "engine", "writes", "readers", "budget", "meeting", "design", "review", "garden",
@@ -201,17 +201,6 @@ fn put_latency(bin: &Path, store: &Path, runs: usize) -> (Duration, Duration, f6
         percentile(&mut samples, 0.95),
         peak_mb,
     )
-}
-
-/// The peak resident memory of process `pid` so far (0 once it is gone).
-fn high_water_mb(pid: u32) -> f64 {
-    std::fs::read_to_string(format!("/proc/{pid}/status"))
-        .ok()
-        .and_then(|s| {
-            let line = s.lines().find(|l| l.starts_with("VmHWM:"))?.to_string();
-            line.split_whitespace().nth(1)?.parse::<f64>().ok()
-        })
-        .map_or(0.0, |kb| kb / 1024.0)
 }
 
 fn main() {

@@ -29,7 +29,7 @@
 mod support;
 
 use std::io::Write;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::Stdio;
 use std::time::{Duration, Instant};
 
@@ -336,12 +336,7 @@ fn main() {
     if std::env::args().any(|a| a == "--list") {
         return;
     }
-    let Some(kept) = std::env::var_os("KEEP_BENCH_STORES").map(PathBuf::from) else {
-        eprintln!(
-            "set KEEP_BENCH_STORES to a folder for the stores (see the top of benches/scale.rs)"
-        );
-        std::process::exit(2);
-    };
+    let kept = support::folder_from("KEEP_BENCH_STORES", "a folder for the stores", "scale");
     std::fs::create_dir_all(&kept).unwrap();
     let sizes: Vec<usize> = std::env::var("KEEP_BENCH_SIZES")
         .unwrap_or_else(|_| "10000,100000".into())
@@ -424,16 +419,7 @@ fn main() {
                 bytes as f64 / n as f64 / 1e3
             );
             let found = find_in_process(target, &config, &paths, &mut embedder, &QUERIES);
-            println!(
-                "find in-process: hybrid p50 {} p95 {} (less the query embedding: p50 {}); keyword p50 {} p95 {}; meaning p50 {} p95 {}",
-                ms(found.hybrid.0),
-                ms(found.hybrid.1),
-                ms(found.hybrid_less_embedding),
-                ms(found.keyword.0),
-                ms(found.keyword.1),
-                ms(found.meaning.0),
-                ms(found.meaning.1),
-            );
+            println!("{}", found.line());
             commands(&bin, target, n);
         }
     }

@@ -16,6 +16,18 @@ pub fn repo() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
 }
 
+/// The folder an environment variable names; without it, says what to
+/// set (see the top of `bench`) and exits.
+pub fn folder_from(variable: &str, what: &str, bench: &str) -> PathBuf {
+    match std::env::var_os(variable) {
+        Some(folder) => PathBuf::from(folder),
+        None => {
+            eprintln!("set {variable} to {what} (see the top of benches/{bench}.rs)");
+            std::process::exit(2);
+        }
+    }
+}
+
 /// The release binary, which the benchmarks run as users do.
 pub fn release_binary() -> PathBuf {
     let bin = repo().join("target/release/keep");
@@ -242,6 +254,22 @@ pub struct FindLatency {
     pub hybrid_less_embedding: Duration,
     pub keyword: (Duration, Duration),
     pub meaning: (Duration, Duration),
+}
+
+impl FindLatency {
+    /// The line a benchmark prints.
+    pub fn line(&self) -> String {
+        format!(
+            "find in-process: hybrid p50 {} p95 {} (less the query embedding: p50 {}); keyword p50 {} p95 {}; meaning p50 {} p95 {}",
+            ms(self.hybrid.0),
+            ms(self.hybrid.1),
+            ms(self.hybrid_less_embedding),
+            ms(self.keyword.0),
+            ms(self.keyword.1),
+            ms(self.meaning.0),
+            ms(self.meaning.1),
+        )
+    }
 }
 
 /// In-process find latency on the store of `target`.
