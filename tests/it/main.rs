@@ -30,4 +30,5 @@ mod tag_del_revert;
 mod truth;
 mod tui;
 mod upgrades;
+mod vector_index;
 mod watch;

@@ -50,6 +50,9 @@ pub struct Settings {
     /// Language, speech and embedding models served over HTTP, each off
     /// unless configured.
     pub providers: Providers,
+    /// Vectors of a kind from which a SQLite store searches them through
+    /// a graph index rather than scanning them all.
+    pub vector_index_from: usize,
 }
 
 /// The model servers keep may ask for work (OpenAI-compatible APIs).
@@ -131,6 +134,7 @@ impl Settings {
             extract_worker: None,
             backlog_drains: false,
             providers: Providers::default(),
+            vector_index_from: crate::store::DEFAULT_GRAPH_FROM,
         }
     }
 }

@@ -108,6 +108,8 @@ struct ConfigFile {
     half_life_days: Option<f64>,
     /// Days a deleted note stays in the trash; 0 deletes for good at once.
     trash_days: Option<f64>,
+    /// Vectors of a kind from which searches go through a graph index.
+    vector_index_from: Option<usize>,
     /// Theme of the full-screen browser.
     theme: Option<String>,
     /// Whether notes left waiting for a vector are embedded by a
@@ -167,6 +169,7 @@ pub struct Config {
     pub fetch_timeout: Duration,
     pub half_life_days: f64,
     pub trash_days: f64,
+    pub vector_index_from: usize,
     /// Whether a command that leaves notes waiting for a vector starts a
     /// background process to embed them.
     pub background_embed: bool,
@@ -327,6 +330,9 @@ impl Config {
             fetch_timeout,
             half_life_days: file.half_life_days.unwrap_or(DEFAULT_HALF_LIFE_DAYS),
             trash_days,
+            vector_index_from: file
+                .vector_index_from
+                .unwrap_or(keep_core::DEFAULT_GRAPH_FROM),
             theme: file.theme,
             no_color: env.get("NO_COLOR").is_some(),
             ui_trace: env.path("KEEP_UI_TRACE"),
@@ -366,6 +372,7 @@ impl Config {
             extract_worker: extract_worker(),
             backlog_drains: self.background_embed,
             providers: self.providers.clone(),
+            vector_index_from: self.vector_index_from,
         })
     }
 }

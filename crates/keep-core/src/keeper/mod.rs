@@ -8,6 +8,7 @@ mod backlog;
 mod conflicts;
 pub(crate) mod edges;
 mod find;
+mod graphs;
 mod history;
 mod ingest;
 mod lease;

@@ -40,7 +40,7 @@ pub use postgres::{
 };
 pub use reads::NoteReads;
 pub use shared::Shared;
-pub use sqlite::{SqliteDb, SqliteStore, check_file};
+pub use sqlite::{DEFAULT_GRAPH_FROM, GraphState, GraphWork, SqliteDb, SqliteStore, check_file};
 pub use types::{Health, Lease, WatchedDir};
 pub use vectors::{PendingText, VecKind, VecRow, VectorSpace, to_bytes as vector_bytes};
 
@@ -240,6 +240,53 @@ impl Store {
                 Ok(done)
             }
             Store::Postgres(s) => s.write(|db| db.repair()),
+        }
+    }
+
+    /// Brings the vector graphs of a SQLite store up to date, kind by
+    /// kind, on `threads` threads (`progress(kind, done, total)` as rows
+    /// are added; false stops it); a store on
+    /// PostgreSQL keeps its HNSW indexes itself and has none.
+    pub fn refresh_graphs(
+        &mut self,
+        from: usize,
+        threads: usize,
+        progress: &mut dyn FnMut(VecKind, usize, usize) -> bool,
+    ) -> Result<Vec<(VecKind, GraphWork)>> {
+        let Store::Sqlite(s) = self else {
+            return Ok(Vec::new());
+        };
+        let mut done = Vec::new();
+        for kind in VecKind::ALL {
+            let work = s.refresh_graph(kind, from, threads, &mut |n, total| {
+                progress(kind, n, total)
+            })?;
+            let stopped = work == GraphWork::Stopped;
+            done.push((kind, work));
+            if stopped {
+                break;
+            }
+        }
+        Ok(done)
+    }
+
+    /// Whether another process is refreshing the graphs now.
+    pub fn graph_refresh_running(&self) -> Result<bool> {
+        match self {
+            Store::Sqlite(s) => s.graph_refresh_running(),
+            Store::Postgres(_) => Ok(false),
+        }
+    }
+
+    /// Where the vector graphs of a SQLite store stand (none on
+    /// PostgreSQL).
+    pub fn graph_states(&self, from: usize) -> Result<Vec<GraphState>> {
+        match self {
+            Store::Sqlite(s) => VecKind::ALL
+                .into_iter()
+                .map(|kind| s.db().graph_state(kind, from))
+                .collect(),
+            Store::Postgres(_) => Ok(Vec::new()),
         }
     }
 

@@ -18,6 +18,11 @@ pub enum VecKind {
 impl VecKind {
     pub const ALL: [VecKind; 3] = [VecKind::Note, VecKind::Version, VecKind::Part];
 
+    /// What the rows of this kind are called: notes, versions, parts.
+    pub fn name(self) -> &'static str {
+        self.row_table()
+    }
+
     pub(super) fn vec_table(self) -> &'static str {
         match self {
             VecKind::Note => "vec_notes",

@@ -59,6 +59,7 @@ pub fn run(ctx: &mut Ctx, _args: Args) -> CliResult {
             let keeper = ctx.keeper()?;
             checks.push(embedding(keeper));
             checks.push(store(keeper));
+            checks.push(vector_index(keeper));
             checks.push(server(keeper.store_dir()));
             checks.push(watches(keeper));
         }
@@ -251,6 +252,64 @@ fn store(keeper: &mut Keeper) -> Check {
     };
     let fix = (waiting > 0 && drainer.is_none()).then_some("keep reindex");
     check("store", outcome, detail, fix)
+}
+
+/// The graph indexes of a large SQLite store: which kinds have one, how
+/// far behind each is, and whether one is due.
+fn vector_index(keeper: &Keeper) -> Check {
+    let graphs = match keeper.vector_graphs() {
+        Ok(g) => g,
+        Err(e) => return check("index", Outcome::Fail, e.to_string(), Some("keep repair")),
+    };
+    if keeper.settings().database.is_some() {
+        return check(
+            "index",
+            Outcome::Ok,
+            "PostgreSQL keeps HNSW indexes of the vectors".into(),
+            None,
+        );
+    }
+    let from = keeper.settings().vector_index_from;
+    let mut parts: Vec<String> = graphs
+        .iter()
+        .filter_map(|g| {
+            let rows = g.rows?;
+            Some(format!(
+                "{}: graph of {rows} vector(s), {} changed since",
+                g.kind.name(),
+                g.changed
+            ))
+        })
+        .collect();
+    if parts.is_empty() {
+        parts.push(format!(
+            "exact search (graphs start at {from} vectors of a kind)"
+        ));
+    }
+    let due: Vec<&str> = graphs
+        .iter()
+        .filter(|g| g.due)
+        .map(|g| g.kind.name())
+        .collect();
+    if due.is_empty() {
+        return check("index", Outcome::Ok, parts.join(" · "), None);
+    }
+    let running = keeper.vector_graphs_refreshing().unwrap_or(false);
+    parts.push(format!(
+        "the graph of {} is due{}",
+        due.join(", "),
+        if running {
+            " and being brought up to date by another process"
+        } else {
+            ""
+        }
+    ));
+    check(
+        "index",
+        Outcome::Warn,
+        parts.join(" · "),
+        (!running).then_some("keep reindex"),
+    )
 }
 
 fn server(store: &Path) -> Check {

@@ -1,6 +1,8 @@
 //! `keep reindex`: give every note, version and part its vector.
 
-use super::output::Format;
+use keep_core::{GraphWork, VecKind};
+
+use super::output::{Bars, Format};
 use super::{CliResult, Ctx, Status};
 
 /// Embed everything that has no vector yet, with the configured model.
@@ -55,10 +57,12 @@ pub fn run(ctx: &mut Ctx, args: Args) -> CliResult {
         bar.set_position(done as u64);
     })?;
     bar.finish_and_clear();
+    let graphs = refresh_graphs(ctx, &bars)?;
     match ctx.format {
         Format::Json => {
             let mut value = serde_json::to_value(&report).map_err(std::io::Error::other)?;
             value["providers"] = serde_json::to_value(&providers).map_err(std::io::Error::other)?;
+            value["vector_index"] = graphs.iter().map(graph_json).collect();
             ctx.out.json(&value)?
         }
         Format::Ids => {}
@@ -89,6 +93,9 @@ pub fn run(ctx: &mut Ctx, args: Args) -> CliResult {
                     providers.remaining
                 ))?;
             }
+            for line in graphs.iter().filter_map(graph_line) {
+                ctx.out.line(&line)?;
+            }
             if report.ocr_read + report.ocr_waiting > 0 {
                 ctx.out.line(&format!(
                     "{} read by OCR, {} still waiting for OCR",
@@ -101,4 +108,62 @@ pub fn run(ctx: &mut Ctx, args: Args) -> CliResult {
         return Ok(Status::Failed(1));
     }
     Ok(Status::Success)
+}
+
+/// Brings the vector index of a large store up to date, with a bar per
+/// kind of vector while rows are added.
+fn refresh_graphs(
+    ctx: &mut Ctx,
+    bars: &Bars,
+) -> Result<Vec<(VecKind, GraphWork)>, super::CliError> {
+    let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
+    let mut bar: Option<(VecKind, indicatif::ProgressBar)> = None;
+    let graphs = ctx
+        .keeper()?
+        .refresh_vector_graphs(threads, &mut |kind, done, total| {
+            if bar.as_ref().is_none_or(|(k, _)| *k != kind) {
+                let b = bars.bar(total);
+                b.set_message(format!("indexing the vectors of {}", kind.name()));
+                if let Some((_, old)) = bar.replace((kind, b)) {
+                    old.finish_and_clear();
+                }
+            }
+            if let Some((_, b)) = &bar {
+                b.set_position(done as u64);
+            }
+            true
+        })?;
+    if let Some((_, b)) = bar {
+        b.finish_and_clear();
+    }
+    Ok(graphs)
+}
+
+/// A line for a vector index that was built or changed; none otherwise.
+fn graph_line((kind, work): &(VecKind, GraphWork)) -> Option<String> {
+    let kind = kind.name();
+    match work {
+        GraphWork::Built { vectors } => Some(format!(
+            "vector index of {kind} built over {vectors} vectors"
+        )),
+        GraphWork::Updated { vectors, changed } => Some(format!(
+            "vector index of {kind} updated: {changed} changed, {vectors} vectors"
+        )),
+        GraphWork::Busy => Some(format!(
+            "vector index of {kind}: another process is bringing it up to date"
+        )),
+        GraphWork::Small { .. } | GraphWork::Current { .. } | GraphWork::Stopped => None,
+    }
+}
+
+fn graph_json((kind, work): &(VecKind, GraphWork)) -> serde_json::Value {
+    let (status, vectors, changed) = match *work {
+        GraphWork::Small { vectors } => ("not needed", Some(vectors), None),
+        GraphWork::Current { vectors } => ("current", Some(vectors), None),
+        GraphWork::Built { vectors } => ("built", Some(vectors), None),
+        GraphWork::Updated { vectors, changed } => ("updated", Some(vectors), Some(changed)),
+        GraphWork::Busy => ("busy", None, None),
+        GraphWork::Stopped => ("stopped", None, None),
+    };
+    serde_json::json!({ "kind": kind.name(), "status": status, "vectors": vectors, "changed": changed })
 }

@@ -105,6 +105,28 @@ impl Drainer {
         }
     }
 
+    /// Brings the store's vector graphs up to date when one is due, on
+    /// `threads` threads, giving up (keeping nothing) once `stop` says so.
+    pub fn refresh_graphs(
+        &mut self,
+        keeper: &mut Keeper,
+        threads: usize,
+        stop: &dyn Fn() -> bool,
+    ) -> Step {
+        if self.retry_at.is_some_and(|t| Instant::now() < t) {
+            return Step::Resting;
+        }
+        match keeper.vector_graphs_due() {
+            Ok(true) => {}
+            Ok(false) => return Step::Idle,
+            Err(e) => return self.failed(keeper, e.to_string()),
+        }
+        match keeper.refresh_vector_graphs(threads, &mut |_, _, _| !stop()) {
+            Ok(_) => Step::Worked,
+            Err(e) => self.failed(keeper, e.to_string()),
+        }
+    }
+
     /// Rows waiting for a vector (of the store's model or of the one it
     /// changes to) or notes for a provider's work.
     fn waiting(keeper: &Keeper) -> usize {
@@ -155,9 +177,13 @@ pub fn drain_while_running(settings: &Settings, stop: &AtomicBool) {
         return;
     };
     let mut drainer = Drainer::default();
-    while !stop.load(Ordering::Relaxed) {
+    let stopped = || stop.load(Ordering::Relaxed);
+    while !stopped() {
         std::thread::sleep(SERVER_PAUSE);
-        drainer.step(&mut keeper, SERVER_STEP, None);
+        if drainer.step(&mut keeper, SERVER_STEP, None) == Step::Idle {
+            // One thread: the server answers requests on the other cores.
+            drainer.refresh_graphs(&mut keeper, 1, &stopped);
+        }
     }
     drainer.release(&mut keeper);
 }
@@ -185,20 +211,27 @@ pub fn run_detached() -> u8 {
     while drainer.step(&mut keeper, DETACHED_STEP, None) == Step::Worked {
         std::thread::sleep(DETACHED_PAUSE);
     }
+    let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
+    drainer.refresh_graphs(&mut keeper, threads, &|| false);
     drainer.release(&mut keeper);
     0
 }
 
 /// After a command that may have left notes waiting: starts a detached
-/// drain when vectors wait and a model is installed, or a provider's work
-/// waits, the setting allows it
-/// and no live process holds the embed lease. Never fails the command.
+/// drain when vectors wait and a model is installed, a provider's work
+/// waits, or a vector graph is due and no process refreshes it, the
+/// setting allows it and no live process holds the embed lease. Never
+/// fails the command.
 pub fn start_if_waiting(keeper: &Keeper, config: &Config) {
     let vectors_wait = (keeper.pending_embeddings().unwrap_or(0) > 0
         || keeper.model_switch_waiting().unwrap_or(0) > 0)
         && keeper.model_id().is_ok();
+    let graphs_due = || {
+        keeper.vector_graphs_due().unwrap_or(false)
+            && !keeper.vector_graphs_refreshing().unwrap_or(true)
+    };
     if !config.background_embed
-        || !(vectors_wait || keeper.provider_work_waiting().unwrap_or(0) > 0)
+        || !(vectors_wait || keeper.provider_work_waiting().unwrap_or(0) > 0 || graphs_due())
         || keeper
             .live_lease(EMBED_LEASE, wall_ms())
             .map_or(true, |l| l.is_some())

@@ -85,7 +85,7 @@ pub fn run(
         state.collect_events(on_event);
         state.flush_if_quiet(&mut keeper, on_event)?;
         if state.is_quiet() {
-            embed_a_little(&mut keeper, &mut drainer, on_event);
+            embed_a_little(&mut keeper, &mut drainer, stop, on_event);
         }
     }
     drainer.release(&mut keeper);
@@ -105,13 +105,19 @@ const EMBED_STEP: usize = 16;
 const EMBED_BUDGET: Duration = Duration::from_millis(250);
 
 /// Gives a few waiting texts their vectors, in one committed batch, when
-/// no other process drains the backlog.
+/// no other process drains the backlog; with none waiting, brings the
+/// vector graphs up to date if one is due.
 fn embed_a_little(
     keeper: &mut Keeper,
     drainer: &mut Drainer,
+    stop: &AtomicBool,
     on_event: &mut dyn FnMut(WatchEvent),
 ) {
-    if let Step::Failed(e) = drainer.step(keeper, EMBED_BUDGET, Some(EMBED_STEP)) {
+    let step = match drainer.step(keeper, EMBED_BUDGET, Some(EMBED_STEP)) {
+        Step::Idle => drainer.refresh_graphs(keeper, 1, &|| stop.load(Ordering::Relaxed)),
+        step => step,
+    };
+    if let Step::Failed(e) = step {
         on_event(WatchEvent::Message(format!(
             "waiting notes are not embedded: {e}"
         )));

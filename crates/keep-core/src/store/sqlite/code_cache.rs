@@ -50,10 +50,12 @@ pub(super) fn log_sql(kind: VecKind) -> String {
          CREATE TRIGGER {c}_delete AFTER DELETE ON {c} BEGIN
              UPDATE meta SET value = value + 1 WHERE key = '{e}';
              INSERT INTO {l} (key) VALUES (old.key);
-         END;",
+         END;
+         {g}",
         c = kind.code_table(),
         l = log_table(kind),
         e = kind.epoch_key(),
+        g = super::graph::next_generation_sql(),
     )
 }
 
@@ -97,6 +99,12 @@ impl SqliteDb<'_> {
             map.insert(kind, fresh.clone());
         }
         Ok(fresh.codes)
+    }
+
+    /// Whether this process holds the codes of a kind (perhaps a few
+    /// changes behind).
+    pub(super) fn codes_held(&self, kind: VecKind) -> bool {
+        self.cached_codes().contains_key(&kind)
     }
 
     /// How many times the codes of a kind were read whole by this process.

@@ -8,6 +8,7 @@
 
 mod check;
 mod code_cache;
+mod graph;
 mod keyword;
 mod listing;
 mod lookups;
@@ -19,6 +20,7 @@ mod vectors;
 mod versions;
 
 pub use check::check_file;
+pub use graph::{DEFAULT_GRAPH_FROM, GraphState, GraphWork};
 
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};

@@ -165,6 +165,13 @@ impl Codes {
         }
     }
 
+    /// Each code that is not removed, with its key.
+    pub fn iter(&self) -> impl Iterator<Item = (i64, &[i8])> {
+        (0..self.len())
+            .filter(|&i| !self.removed[i])
+            .map(|i| (self.keys[i], self.code(i)))
+    }
+
     fn code(&self, i: usize) -> &[i8] {
         &self.values[i * self.dims..(i + 1) * self.dims]
     }

@@ -8,9 +8,11 @@
 //! held in memory and kept up to date from a change log (`code_cache`);
 //! the float tables serve exact searches over filtered notes.
 
+use std::sync::Arc;
+
 use rusqlite::{OptionalExtension, params};
 
-use super::{SqliteDb, code_cache, quant};
+use super::{SqliteDb, code_cache, graph, quant};
 use crate::error::Result;
 use crate::store::NoteRid;
 use crate::store::Shared;
@@ -25,6 +27,10 @@ const CODES_KEY: &str = "vector_codes";
 /// without).
 const LOGGED_CODES: &str = "int8 logged";
 const UNLOGGED_CODES: &str = "int8";
+
+/// Rows whose codes a search among given rows reads one by one when this
+/// process does not hold every code already.
+const KEYS_READ_BY_KEY: usize = 20_000;
 
 impl SqliteDb<'_> {
     /// Creates the vector tables and the triggers that keep them in step.
@@ -145,8 +151,10 @@ impl SqliteDb<'_> {
             ));
         }
         sql.push_str(&format!(
-            "DELETE FROM meta WHERE key IN ('{MODEL_KEY}', '{DIMS_KEY}', '{CODES_KEY}');"
+            "DELETE FROM meta WHERE key IN ('{MODEL_KEY}', '{DIMS_KEY}', '{CODES_KEY}', '{}');",
+            graph::meta_keys().join("', '")
         ));
+        sql.push_str(&graph::next_generation_sql());
         self.conn.execute_batch(&sql)?;
         Ok(())
     }
@@ -220,7 +228,7 @@ impl SqliteDb<'_> {
     /// Whether the code tables exist with their change logs (a store made
     /// by an older keep has codes without logs, which get them on first
     /// use; until then searches are exact).
-    fn has_codes(&self) -> Result<bool> {
+    pub(super) fn has_codes(&self) -> Result<bool> {
         Ok(self.meta(CODES_KEY)?.as_deref() == Some(LOGGED_CODES))
     }
 
@@ -268,6 +276,9 @@ impl SqliteDb<'_> {
         if !self.has_codes()? {
             return self.nearest_exact(kind, query, k);
         }
+        if let Some(found) = self.nearest_by_graph(kind, dims, query, k)? {
+            return Ok(found);
+        }
         Ok(self.codes(kind, dims)?.nearest(query, k))
     }
 
@@ -283,7 +294,13 @@ impl SqliteDb<'_> {
             return Ok(Vec::new());
         };
         if self.has_codes()? {
-            return Ok(self.codes(kind, space.dims)?.nearest_among(query, keys, k));
+            // A few rows are read by key rather than every code.
+            let codes = if keys.len() <= KEYS_READ_BY_KEY && !self.codes_held(kind) {
+                Arc::new(self.codes_of(kind, space.dims, keys)?)
+            } else {
+                self.codes(kind, space.dims)?
+            };
+            return Ok(codes.nearest_among(query, keys, k));
         }
         let sql = format!(
             "SELECT rowid, vec_distance_cosine(embedding, ?1) AS d FROM {}
@@ -330,16 +347,16 @@ impl SqliteDb<'_> {
 }
 
 #[cfg(test)]
-mod tests {
+pub(super) mod tests {
     use super::*;
     use crate::model::time::Timestamp;
     use crate::store::sqlite::SqliteStore as Store;
     use crate::store::{Embedded, test_note};
 
-    const DIMS: usize = 16;
+    pub(in crate::store::sqlite) const DIMS: usize = 16;
 
     /// A unit vector pointing mostly along axis `i`, a little along `j`.
-    fn vector(i: usize, j: usize, lean: f32) -> Vec<f32> {
+    pub(in crate::store::sqlite) fn vector(i: usize, j: usize, lean: f32) -> Vec<f32> {
         let mut v = [-0.05f32; DIMS];
         v[i] = 1.0;
         v[j] += lean;
@@ -348,7 +365,7 @@ mod tests {
     }
 
     /// A store with one note per vector, rids 1, 2, ... in order.
-    fn store_with(vectors: &[Vec<f32>]) -> (tempfile::TempDir, Store) {
+    pub(in crate::store::sqlite) fn store_with(vectors: &[Vec<f32>]) -> (tempfile::TempDir, Store) {
         let dir = tempfile::tempdir().unwrap();
         let mut store = Store::open(dir.path()).unwrap();
         store

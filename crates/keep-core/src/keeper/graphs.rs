@@ -1,0 +1,37 @@
+//! The graph indexes of a large SQLite store's vectors: where they stand,
+//! whether a refresh is due, and the refresh itself (run by `keep reindex`
+//! and by whichever process drains the store's backlog).
+
+use super::Keeper;
+use crate::error::Result;
+use crate::store::{GraphState, GraphWork, VecKind};
+
+impl Keeper {
+    /// Where the graph of each kind of vector stands (none on PostgreSQL,
+    /// whose HNSW indexes the server keeps).
+    pub fn vector_graphs(&self) -> Result<Vec<GraphState>> {
+        self.store.graph_states(self.settings.vector_index_from)
+    }
+
+    /// Whether a graph is missing, out of date or no longer wanted.
+    pub fn vector_graphs_due(&self) -> Result<bool> {
+        Ok(self.vector_graphs()?.iter().any(|g| g.due))
+    }
+
+    /// Whether another process is refreshing the graphs now.
+    pub fn vector_graphs_refreshing(&self) -> Result<bool> {
+        self.store.graph_refresh_running()
+    }
+
+    /// Brings every kind's graph up to date on `threads` threads;
+    /// `progress(kind, done, total)` hears each row added and stops the
+    /// work by answering false (what is done so far is not kept).
+    pub fn refresh_vector_graphs(
+        &mut self,
+        threads: usize,
+        progress: &mut dyn FnMut(VecKind, usize, usize) -> bool,
+    ) -> Result<Vec<(VecKind, GraphWork)>> {
+        let from = self.settings.vector_index_from;
+        self.store.refresh_graphs(from, threads, progress)
+    }
+}
