@@ -5,7 +5,8 @@
 //!     KEEP_BENCH_STORES=DIR KEEP_BENCH_SIZES=10000,100000,1000000 cargo bench --bench scale
 //!
 //! The default sizes are 10,000 and 100,000; `KEEP_BENCH_BACKENDS=sqlite`
-//! (or `postgres`) measures one database only. Needs the release binary,
+//! (or `postgres`) measures one database only; `KEEP_BENCH_EXPORT=0`
+//! leaves out `keep export` (minutes at a million notes). Needs the release binary,
 //! the model and the corpus (`./scripts/setup.sh --dev`).
 //!
 //! The notes are derived from real text, so that a million of them take
@@ -19,7 +20,8 @@
 //! data lives in `DIR/pg`).
 //!
 //! For each database and size: the import rate and peak memory (when the
-//! store is built in this run), the database's size per note, find
+//! store is built in this run), on SQLite the vector index's build time
+//! and its recall of the true ten nearest, the database's size per note, find
 //! in-process (hybrid, hybrid less the query embedding, keyword, meaning),
 //! a `keep find` process, `keep find` through `keep serve` (and the
 //! server's memory), `keep get`, `keep list -n 20`, `keep put` and `keep
@@ -149,6 +151,14 @@ fn embedded_pool(embedder: &mut OnnxEmbedder) -> Vec<(String, Vec<f32>)> {
     pool
 }
 
+/// Fifty sentences of the corpus other than the pool's, embedded: the
+/// queries of the recall measurement.
+fn recall_queries_of(embedder: &mut OnnxEmbedder) -> Vec<Vec<f32>> {
+    let all = corpus_sentences(&support::repo().join("target/corpus"));
+    let texts: Vec<&str> = all.iter().rev().step_by(97).take(50).map(String::as_str).collect();
+    embedder.embed(&texts).expect("embed")
+}
+
 /// Writes an export of `n` notes made from the pool.
 fn write_export(path: &Path, n: usize, pool: &[(String, Vec<f32>)], model: (&str, usize)) {
     let part = path.with_extension("part");
@@ -226,7 +236,11 @@ fn sqlite_size(dir: &Path) -> u64 {
 /// looks for it).
 fn keep(bin: &Path, target: &Target, args: &[&str]) -> std::process::Command {
     let mut cmd = std::process::Command::new(bin);
-    cmd.args(args).env("KEEP_STORE", &target.store);
+    // Nothing left in the background while commands are timed: the vector
+    // index is built by `keep reindex`, timed on its own.
+    cmd.args(args)
+        .env("KEEP_STORE", &target.store)
+        .env("KEEP_BACKGROUND_EMBED", "0");
     cmd
 }
 
@@ -244,6 +258,60 @@ fn import(bin: &Path, target: &Target, export: &Path, n: usize) {
         run.wall.as_secs_f64(),
         n as f64 / run.wall.as_secs_f64(),
         run.peak_mb
+    );
+}
+
+/// Brings the vector index up to date (`keep reindex`), timed when it has
+/// work to do.
+fn index_vectors(bin: &Path, target: &Target) {
+    let run = measured(keep(bin, target, &["reindex", "--json"]));
+    let report: serde_json::Value = serde_json::from_str(&run.stdout).expect("reindex --json");
+    for graph in report["vector_index"].as_array().into_iter().flatten() {
+        if matches!(graph["status"].as_str(), Some("built" | "updated")) {
+            println!(
+                "vector index of {}: {} over {} vectors in {:.1} s, peak {:.0} MB",
+                graph["kind"].as_str().unwrap_or("?"),
+                graph["status"].as_str().unwrap_or("?"),
+                graph["vectors"],
+                run.wall.as_secs_f64(),
+                run.peak_mb
+            );
+        }
+    }
+}
+
+/// Recall of the true ten nearest notes through the store's vector index
+/// (the exact float search of sqlite-vec decides), over real sentences of
+/// the corpus as queries; and the graph file's size.
+fn graph_recall(target: &Target, queries: &[Vec<f32>]) {
+    use keep_core::store::{SqliteStore, VecKind};
+    let store = SqliteStore::open(&target.dir).expect("open the store");
+    let db = store.db();
+    let dims = queries[0].len();
+    let (mut wanted, mut found) = (0, 0);
+    for q in queries {
+        let exact = db.nearest_exact(VecKind::Note, q, 10).expect("exact search");
+        let by_index = db.nearest(VecKind::Note, dims, q, 10).expect("search");
+        wanted += exact.len();
+        found += exact.iter().filter(|e| by_index.iter().any(|f| f.0 == e.0)).count();
+    }
+    let graph_mb: f64 = std::fs::read_dir(&target.dir)
+        .into_iter()
+        .flatten()
+        .flatten()
+        .filter(|e| e.file_name().to_string_lossy().starts_with("graph-codes_notes"))
+        .filter_map(|e| e.metadata().ok())
+        .map(|m| m.len() as f64 / 1e6)
+        .sum();
+    let graph = if graph_mb > 0.0 {
+        format!("through the graph index ({graph_mb:.0} MB file)")
+    } else {
+        "scanning every code (no graph at this size)".to_string()
+    };
+    println!(
+        "recall of the true 10 nearest {graph}: {:.4} over {} queries",
+        found as f64 / wanted.max(1) as f64,
+        queries.len()
     );
 }
 
@@ -297,15 +365,17 @@ fn commands(bin: &Path, target: &Target, n: usize) {
             ])
         }),
     );
-    let file = std::env::temp_dir().join(format!("keep-scale-{}.jsonl", std::process::id()));
-    let export = measured(keep(&["export", file.to_str().unwrap()]));
-    std::fs::remove_file(&file).unwrap();
-    println!(
-        "keep export: {:.1} s ({:.0} notes/s), peak {:.0} MB",
-        export.wall.as_secs_f64(),
-        n as f64 / export.wall.as_secs_f64(),
-        export.peak_mb
-    );
+    if std::env::var("KEEP_BENCH_EXPORT").as_deref() != Ok("0") {
+        let file = std::env::temp_dir().join(format!("keep-scale-{}.jsonl", std::process::id()));
+        let export = measured(keep(&["export", file.to_str().unwrap()]));
+        std::fs::remove_file(&file).unwrap();
+        println!(
+            "keep export: {:.1} s ({:.0} notes/s), peak {:.0} MB",
+            export.wall.as_secs_f64(),
+            n as f64 / export.wall.as_secs_f64(),
+            export.peak_mb
+        );
+    }
 
     let mut server = keep(&["serve", "--listen", "127.0.0.1:0"])
         .stdout(Stdio::null())
@@ -353,6 +423,7 @@ fn main() {
     let model = (model.0.to_string(), model.1);
 
     let mut pool = None;
+    let mut recall_queries = None;
     let server = backends
         .contains("postgres")
         .then(|| PgServer::start(kept.join("pg")));
@@ -418,6 +489,11 @@ fn main() {
                 bytes as f64 / 1e6,
                 bytes as f64 / n as f64 / 1e3
             );
+            if database.is_none() {
+                index_vectors(&bin, target);
+                let queries = recall_queries.get_or_insert_with(|| recall_queries_of(&mut embedder));
+                graph_recall(target, queries);
+            }
             let found = find_in_process(target, &config, &paths, &mut embedder, &QUERIES);
             println!("{}", found.line());
             commands(&bin, target, n);

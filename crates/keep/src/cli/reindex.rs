@@ -19,6 +19,10 @@ use super::{CliResult, Ctx, Status};
 /// old ones still answer find, and they replace the old ones when all are
 /// made; a stopped reindex keeps what it made. --all drops every vector
 /// and embeds everything again.
+///
+/// Last, in a SQLite store with 50,000 or more vectors of a kind
+/// (`vector_index_from`), the graph index of those vectors is built, or
+/// brought up to date with the rows changed since it was made.
 #[derive(Debug, clap::Args)]
 pub struct Args {
     /// Drop every vector and embed everything again
