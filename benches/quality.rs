@@ -22,6 +22,10 @@
 //! the queries (stores named `quality-*-importance`); every run prints
 //! keep's R@5 for the queries of those two groups and of the rest, so two
 //! runs, with and without, show what importance moves.
+//! A store with `vector_index_from` vectors or more (the config file;
+//! 50,000 unless set) is searched through its vector index, built before
+//! the queries: run once with `vector_index_from = 1000` to compare the
+//! index with exact search on the same stores.
 //! Needs the model from ./scripts/setup.sh --models-only.
 
 use std::collections::HashMap;
@@ -291,6 +295,17 @@ fn open_store(config: &Config, paths: &ModelPaths, dir: &Path, rows: &[&Row]) ->
             keeper.put_text(&row.document, "inline", opts).expect("put");
         }
         keeper.embed_pending(None).expect("embed");
+    }
+    // A graph index when the store has `vector_index_from` vectors (set it
+    // in the config file to compare with exact search at these sizes).
+    let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
+    for (kind, work) in keeper
+        .refresh_vector_graphs(threads, &mut |_, _, _| true)
+        .expect("vector index")
+    {
+        if !matches!(work, keep_core::GraphWork::Small { .. }) {
+            println!("vector index of {}: {work:?}", kind.name());
+        }
     }
     match std::env::var("KEEP_QUALITY_POSTGRES") {
         Ok(server) => on_postgres(config, paths, &keeper, &server, dir),

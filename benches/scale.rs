@@ -155,7 +155,13 @@ fn embedded_pool(embedder: &mut OnnxEmbedder) -> Vec<(String, Vec<f32>)> {
 /// queries of the recall measurement.
 fn recall_queries_of(embedder: &mut OnnxEmbedder) -> Vec<Vec<f32>> {
     let all = corpus_sentences(&support::repo().join("target/corpus"));
-    let texts: Vec<&str> = all.iter().rev().step_by(97).take(50).map(String::as_str).collect();
+    let texts: Vec<&str> = all
+        .iter()
+        .rev()
+        .step_by(97)
+        .take(50)
+        .map(String::as_str)
+        .collect();
     embedder.embed(&texts).expect("embed")
 }
 
@@ -290,16 +296,25 @@ fn graph_recall(target: &Target, queries: &[Vec<f32>]) {
     let dims = queries[0].len();
     let (mut wanted, mut found) = (0, 0);
     for q in queries {
-        let exact = db.nearest_exact(VecKind::Note, q, 10).expect("exact search");
+        let exact = db
+            .nearest_exact(VecKind::Note, q, 10)
+            .expect("exact search");
         let by_index = db.nearest(VecKind::Note, dims, q, 10).expect("search");
         wanted += exact.len();
-        found += exact.iter().filter(|e| by_index.iter().any(|f| f.0 == e.0)).count();
+        found += exact
+            .iter()
+            .filter(|e| by_index.iter().any(|f| f.0 == e.0))
+            .count();
     }
     let graph_mb: f64 = std::fs::read_dir(&target.dir)
         .into_iter()
         .flatten()
         .flatten()
-        .filter(|e| e.file_name().to_string_lossy().starts_with("graph-codes_notes"))
+        .filter(|e| {
+            e.file_name()
+                .to_string_lossy()
+                .starts_with("graph-codes_notes")
+        })
         .filter_map(|e| e.metadata().ok())
         .map(|m| m.len() as f64 / 1e6)
         .sum();
@@ -491,7 +506,8 @@ fn main() {
             );
             if database.is_none() {
                 index_vectors(&bin, target);
-                let queries = recall_queries.get_or_insert_with(|| recall_queries_of(&mut embedder));
+                let queries =
+                    recall_queries.get_or_insert_with(|| recall_queries_of(&mut embedder));
                 graph_recall(target, queries);
             }
             let found = find_in_process(target, &config, &paths, &mut embedder, &QUERIES);

@@ -23,7 +23,7 @@ use usearch::{Index, IndexOptions, MetricKind, ScalarKind};
 use super::{SqliteDb, SqliteStore, code_cache, quant};
 use crate::error::{Error, Result};
 use crate::store::Shared;
-use crate::store::vectors::VecKind;
+use crate::store::vectors::{VecKind, from_bytes};
 
 /// Vectors of a kind at or above which searches go through a graph, unless
 /// the settings say otherwise: below it an exact scan of the codes takes
@@ -41,6 +41,9 @@ pub const REFRESH_AFTER: usize = 2_000;
 /// least this many.
 const CANDIDATE_FACTOR: usize = 4;
 const CANDIDATES_MIN: usize = 100;
+
+/// Rows past the `k` best by their codes scored again from their floats.
+const EXACT_EXTRA: usize = 10;
 
 /// The graph's shape: links per node and the candidate list kept while
 /// adding.
@@ -297,7 +300,55 @@ impl SqliteDb<'_> {
         };
         let mut keys: Vec<i64> = found.keys.iter().map(|&k| k as i64).collect();
         keys.extend(changed);
-        Ok(Some(self.codes_of(kind, dims, &keys)?.nearest(query, k)))
+        let by_code = self
+            .codes_of(kind, dims, &keys)?
+            .nearest(query, k + EXACT_EXTRA);
+        Ok(Some(self.exactly(kind, query, by_code, k)?))
+    }
+
+    /// The best `k` of `found` (nearest first by their codes) scored again
+    /// from their stored floats: among a million vectors many lie closer
+    /// together than the codes can tell apart.
+    fn exactly(
+        &self,
+        kind: VecKind,
+        query: &[f32],
+        found: Vec<(i64, f64)>,
+        k: usize,
+    ) -> Result<Vec<(i64, f64)>> {
+        let unit = {
+            let norm = query
+                .iter()
+                .map(|x| x * x)
+                .sum::<f32>()
+                .sqrt()
+                .max(f32::MIN_POSITIVE);
+            query.iter().map(|x| x / norm).collect::<Vec<f32>>()
+        };
+        let mut read = self.conn.prepare_cached(&format!(
+            "SELECT embedding FROM {} WHERE rowid = ?1",
+            kind.vec_table()
+        ))?;
+        let mut scored = Vec::with_capacity(found.len());
+        for (key, by_code) in found {
+            let stored: Option<Vec<u8>> = read.query_row([key], |r| r.get(0)).optional()?;
+            let distance = match stored.map(|b| from_bytes(&b)) {
+                Some(v) if v.len() == unit.len() => {
+                    let norm = v
+                        .iter()
+                        .map(|x| x * x)
+                        .sum::<f32>()
+                        .sqrt()
+                        .max(f32::MIN_POSITIVE);
+                    1.0 - f64::from(v.iter().zip(&unit).map(|(a, b)| a * b).sum::<f32>() / norm)
+                }
+                _ => by_code,
+            };
+            scored.push((key, distance));
+        }
+        scored.sort_by(|a, b| a.1.total_cmp(&b.1).then(a.0.cmp(&b.0)));
+        scored.truncate(k);
+        Ok(scored)
     }
 
     /// The codes of the rows `keys` (those that have one).
@@ -673,17 +724,21 @@ mod tests {
             .unwrap()
     }
 
-    /// The graph's answer for `q`, checked against the exact scan of every
-    /// code: the same rows and distances (the graph of a few hundred rows
-    /// finds the true nearest).
+    /// The graph's answer for `q`, checked against the exact search of
+    /// every float vector: the same rows and distances (the graph of a
+    /// few hundred rows finds the true nearest).
     fn assert_graph_answers(store: &SqliteStore, q: &[f32], k: usize) -> Vec<(i64, f64)> {
         let db = store.db();
         let by_graph = db
             .nearest_by_graph(VecKind::Note, DIMS, q, k)
             .unwrap()
             .expect("the graph answers");
-        let scanned = db.codes(VecKind::Note, DIMS).unwrap().nearest(q, k);
-        assert_eq!(by_graph, scanned);
+        let exact = db.nearest_exact(VecKind::Note, q, k).unwrap();
+        let keys = |found: &[(i64, f64)]| found.iter().map(|f| f.0).collect::<Vec<_>>();
+        assert_eq!(keys(&by_graph), keys(&exact));
+        for ((_, a), (_, b)) in by_graph.iter().zip(&exact) {
+            assert!((a - b).abs() < 1e-5, "{by_graph:?} against {exact:?}");
+        }
         by_graph
     }
 
