@@ -68,6 +68,14 @@ fn doctor(env: &Env) -> String {
     String::from_utf8(env.run(&["doctor"]).stdout).unwrap()
 }
 
+/// A SQLite store with the real model, whichever backend the suite runs
+/// on: a store on PostgreSQL has the server's HNSW indexes instead.
+fn sqlite_with_model() -> Env {
+    let mut env = Env::on(false);
+    env.install_model();
+    env
+}
+
 fn configure(env: &Env, from: usize) {
     std::fs::write(
         env.path("config.toml"),
@@ -78,7 +86,7 @@ fn configure(env: &Env, from: usize) {
 
 #[test]
 fn the_vector_index_finds_what_an_exact_search_finds() {
-    let env = Env::with_model();
+    let env = sqlite_with_model();
     configure(&env, 1000);
     env.ok_stdin(&["import", "-"], &package_export());
     let out = env.ok(&["reindex"]);
@@ -120,7 +128,7 @@ fn the_vector_index_finds_what_an_exact_search_finds() {
 
 #[test]
 fn the_index_is_built_in_the_background_and_new_notes_are_found_at_once() {
-    let mut env = Env::with_model();
+    let mut env = sqlite_with_model();
     configure(&env, 1000);
     env.set("KEEP_BACKGROUND_EMBED", "1");
     // The import leaves every note waiting for a vector: a detached
@@ -168,4 +176,17 @@ fn the_index_is_built_in_the_background_and_new_notes_are_found_at_once() {
         id
     );
     assert!(!nearest_ten(&env, query).contains(&"7kaa".to_string()));
+}
+
+#[test]
+fn doctor_says_how_vectors_are_searched() {
+    let env = Env::new();
+    env.put("a note", &[]);
+    let said = doctor(&env);
+    let expected = if env.on_postgres() {
+        "index      PostgreSQL keeps HNSW indexes of the vectors"
+    } else {
+        "index      exact search (graphs start at 50000 vectors of a kind)"
+    };
+    assert!(said.contains(expected), "{said}");
 }

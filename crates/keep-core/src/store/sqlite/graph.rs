@@ -42,8 +42,11 @@ pub const REFRESH_AFTER: usize = 2_000;
 const CANDIDATE_FACTOR: usize = 4;
 const CANDIDATES_MIN: usize = 100;
 
-/// Rows past the `k` best by their codes scored again from their floats.
+/// The rows nearest by their codes that are scored again from their
+/// floats (a read each): the `k` wanted and this many more, up to
+/// `EXACT_ROWS`; rows further down keep the distance of their code.
 const EXACT_EXTRA: usize = 10;
+const EXACT_ROWS: usize = 20;
 
 /// The graph's shape: links per node and the candidate list kept while
 /// adding.
@@ -300,21 +303,25 @@ impl SqliteDb<'_> {
         };
         let mut keys: Vec<i64> = found.keys.iter().map(|&k| k as i64).collect();
         keys.extend(changed);
-        let by_code = self
+        let mut by_code = self
             .codes_of(kind, dims, &keys)?
             .nearest(query, k + EXACT_EXTRA);
-        Ok(Some(self.exactly(kind, query, by_code, k)?))
+        let rest = by_code.split_off(by_code.len().min(EXACT_ROWS));
+        let mut found = self.exactly(kind, query, by_code)?;
+        found.extend(rest);
+        found.sort_by(|a, b| a.1.total_cmp(&b.1));
+        found.truncate(k);
+        Ok(Some(found))
     }
 
-    /// The best `k` of `found` (nearest first by their codes) scored again
-    /// from their stored floats: among a million vectors many lie closer
-    /// together than the codes can tell apart.
+    /// `found` (nearest first by their codes) scored again from their
+    /// stored floats and put in that order: among a million vectors many
+    /// lie closer together than the codes can tell apart.
     fn exactly(
         &self,
         kind: VecKind,
         query: &[f32],
         found: Vec<(i64, f64)>,
-        k: usize,
     ) -> Result<Vec<(i64, f64)>> {
         let unit = {
             let norm = query
@@ -347,7 +354,6 @@ impl SqliteDb<'_> {
             scored.push((key, distance));
         }
         scored.sort_by(|a, b| a.1.total_cmp(&b.1).then(a.0.cmp(&b.0)));
-        scored.truncate(k);
         Ok(scored)
     }
 
