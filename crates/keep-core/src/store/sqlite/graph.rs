@@ -323,15 +323,7 @@ impl SqliteDb<'_> {
         query: &[f32],
         found: Vec<(i64, f64)>,
     ) -> Result<Vec<(i64, f64)>> {
-        let unit = {
-            let norm = query
-                .iter()
-                .map(|x| x * x)
-                .sum::<f32>()
-                .sqrt()
-                .max(f32::MIN_POSITIVE);
-            query.iter().map(|x| x / norm).collect::<Vec<f32>>()
-        };
+        let unit = quant::unit_vector(query);
         let mut read = self.conn.prepare_cached(&format!(
             "SELECT embedding FROM {} WHERE rowid = ?1",
             kind.vec_table()
@@ -341,13 +333,8 @@ impl SqliteDb<'_> {
             let stored: Option<Vec<u8>> = read.query_row([key], |r| r.get(0)).optional()?;
             let distance = match stored.map(|b| from_bytes(&b)) {
                 Some(v) if v.len() == unit.len() => {
-                    let norm = v
-                        .iter()
-                        .map(|x| x * x)
-                        .sum::<f32>()
-                        .sqrt()
-                        .max(f32::MIN_POSITIVE);
-                    1.0 - f64::from(v.iter().zip(&unit).map(|(a, b)| a * b).sum::<f32>() / norm)
+                    let v = quant::unit_vector(&v);
+                    1.0 - f64::from(v.iter().zip(&unit).map(|(a, b)| a * b).sum::<f32>())
                 }
                 _ => by_code,
             };

@@ -182,15 +182,7 @@ impl Codes {
             return Vec::new();
         }
         let (_, q_code) = quantize(query);
-        let unit: Vec<f32> = {
-            let norm = query
-                .iter()
-                .map(|x| x * x)
-                .sum::<f32>()
-                .sqrt()
-                .max(f32::MIN_POSITIVE);
-            query.iter().map(|x| x / norm).collect()
-        };
+        let unit = unit_vector(query);
         let mut rough: Vec<(f32, usize)> = all_dots(&q_code, &self.values, self.len())
             .into_iter()
             .zip(&self.scales)
@@ -234,7 +226,8 @@ impl Codes {
     }
 }
 
-fn unit_vector(v: &[f32]) -> Vec<f32> {
+/// `v` scaled to length 1 (a zero vector stays zero).
+pub fn unit_vector(v: &[f32]) -> Vec<f32> {
     let norm = v
         .iter()
         .map(|x| x * x)
