@@ -184,6 +184,8 @@ install_debian_package() {
   say "ok    $1"
 }
 
+# The vector index (usearch) is C++, built with the binary.
+install_debian_package g++ g++
 install_binary
 install_models
 if [ "$tests" = true ]; then
