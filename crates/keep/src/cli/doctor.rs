@@ -19,7 +19,9 @@ use super::{CliResult, Ctx, Status};
 /// pinned sha256 and the embedding model is loaded and run once; the store
 /// is opened (on PostgreSQL, connected to), its schema version read and
 /// its file checked (SQLite's quick check); vectors made by another model
-/// and notes waiting for a vector are counted. Exits 1 when something
+/// and notes waiting for a vector are counted; in a large SQLite store,
+/// each vector index (graph) with the rows changed since it was made, and
+/// whether one is due. Exits 1 when something
 /// does not work; warnings (no OCR, a backlog) do not count.
 #[derive(Debug, Default, clap::Args)]
 pub struct Args {}
