@@ -453,18 +453,20 @@ fn check_finds_damage_and_repair_mends_it_without_changing_a_note() {
     env.sql(
         "DELETE FROM codes_notes WHERE key = (SELECT rid FROM notes WHERE id LIKE '%guide.md')",
     );
+    env.sql("UPDATE counts SET n = n + 3 WHERE name = 'notes'");
     let out = env.run(&["check"]);
     assert_eq!(out.status.code(), Some(1));
     let stdout = String::from_utf8_lossy(&out.stdout);
     for expected in [
         "1 row(s) of notes missing from the keyword index notes_fts",
         "1 vector(s) in vec_notes without their int8 code",
+        "3 note(s) miscounted by the store's count of notes",
     ] {
         assert!(stdout.contains(expected), "{expected}: {stdout}");
     }
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert!(
-        stderr.contains("2 problem(s)") && stderr.contains("keep repair"),
+        stderr.contains("3 problem(s)") && stderr.contains("keep repair"),
         "{stderr}"
     );
     let repaired = env.ok(&["repair"]);

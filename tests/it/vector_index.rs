@@ -89,9 +89,16 @@ fn the_vector_index_finds_what_an_exact_search_finds() {
     let env = sqlite_with_model();
     configure(&env, 1000);
     env.ok_stdin(&["import", "-"], &package_export());
+    // An import writes its word index in many pieces.
+    let said = doctor(&env);
+    assert!(said.contains(DUE_A_MERGE), "{said}");
     let out = env.ok(&["reindex"]);
     assert!(
         out.contains("vector index of notes built over 2970 vectors"),
+        "{out}"
+    );
+    assert!(
+        out.contains("word index of summaries and tags merged from"),
         "{out}"
     );
     assert_eq!(graph_files(&env).len(), 1);
@@ -139,6 +146,7 @@ fn the_index_is_built_in_the_background_and_new_notes_are_found_at_once() {
         std::thread::sleep(Duration::from_millis(250));
     }
     assert_eq!(graph_files(&env).len(), 1, "no graph after five minutes");
+    wait_for_merge(&env);
     env.set("KEEP_BACKGROUND_EMBED", "0");
     let said = doctor(&env);
     assert!(
@@ -176,6 +184,46 @@ fn the_index_is_built_in_the_background_and_new_notes_are_found_at_once() {
         id
     );
     assert!(!nearest_ten(&env, query).contains(&"7kaa".to_string()));
+}
+
+/// What doctor says of a word index written in many pieces.
+const DUE_A_MERGE: &str = "the word index of summaries and tags is due a merge";
+
+/// Waits (a minute at most) until no word index is due a merge.
+fn wait_for_merge(env: &Env) {
+    let deadline = Instant::now() + Duration::from_secs(60);
+    while doctor(env).contains("due a merge") && Instant::now() < deadline {
+        std::thread::sleep(Duration::from_millis(250));
+    }
+    let said = doctor(env);
+    assert!(!said.contains("due a merge"), "{said}");
+}
+
+#[test]
+fn word_indexes_are_merged_in_the_background_even_with_no_model() {
+    let mut env = Env::on(false);
+    env.ok_stdin(&["import", "-"], &package_export());
+    let said = doctor(&env);
+    assert!(said.contains(DUE_A_MERGE), "{said}");
+    let query = [
+        "find",
+        "--mode",
+        "keyword",
+        "--ids",
+        "-n",
+        "20",
+        "window manager",
+    ];
+    let before = env.ok(&query);
+    assert_eq!(before.lines().count(), 20, "{before}");
+    // A write starts the process that keeps the store; with no model it
+    // embeds nothing, and still merges the indexes.
+    env.set("KEEP_BACKGROUND_EMBED", "1");
+    env.put("The lighthouse lamp is trimmed at dusk.", &[]);
+    wait_for_merge(&env);
+    env.set("KEEP_BACKGROUND_EMBED", "0");
+    assert_eq!(env.ok(&query), before);
+    assert!(env.ok(&["check"]).starts_with("ok: "));
 }
 
 #[test]

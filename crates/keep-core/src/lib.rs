@@ -33,8 +33,8 @@ pub use error::{Error, Result};
 pub use keeper::Keeper;
 pub use settings::{Settings, WorkerCommand};
 pub use store::{
-    DEFAULT_GRAPH_FROM, GraphState, GraphWork, VecKind, is_database_url, listen_for_changes,
-    on_blocking_thread, pgpass_password, shown_url,
+    DEFAULT_GRAPH_FROM, GraphState, GraphWork, TextIndexState, TextMerge, VecKind, is_database_url,
+    listen_for_changes, on_blocking_thread, pgpass_password, shown_url,
 };
 
 /// The child side of isolated extraction: the binary runs this for its

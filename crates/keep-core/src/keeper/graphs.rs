@@ -1,10 +1,11 @@
-//! The graph indexes of a large SQLite store's vectors: where they stand,
-//! whether a refresh is due, and the refresh itself (run by `keep reindex`
-//! and by whichever process drains the store's backlog).
+//! The upkeep of a SQLite store's indexes: the graph indexes of a large
+//! store's vectors (where they stand, whether a refresh is due, the
+//! refresh itself) and the merging of its word indexes, run by `keep
+//! reindex` and by whichever process drains the store's backlog.
 
 use super::Keeper;
 use crate::error::Result;
-use crate::store::{GraphState, GraphWork, VecKind};
+use crate::store::{GraphState, GraphWork, TextIndexState, TextMerge, VecKind};
 
 impl Keeper {
     /// Where the graph of each kind of vector stands (none on PostgreSQL,
@@ -33,5 +34,20 @@ impl Keeper {
     ) -> Result<Vec<(VecKind, GraphWork)>> {
         let from = self.settings.vector_index_from;
         self.store.refresh_graphs(from, threads, progress)
+    }
+
+    /// The word indexes due a merge, with the segments each holds.
+    pub fn text_indexes_due(&self) -> Result<Vec<TextIndexState>> {
+        self.store.text_indexes_due()
+    }
+
+    /// Merges each word index that is due into one segment;
+    /// `progress(index, pages done, pages)` hears each slice and stops
+    /// the merge by answering false (what is merged so far is kept).
+    pub fn merge_text_indexes(
+        &mut self,
+        progress: &mut dyn FnMut(&str, usize, usize) -> bool,
+    ) -> Result<TextMerge> {
+        self.store.merge_text_indexes(progress)
     }
 }

@@ -40,7 +40,10 @@ pub use postgres::{
 };
 pub use reads::NoteReads;
 pub use shared::Shared;
-pub use sqlite::{DEFAULT_GRAPH_FROM, GraphState, GraphWork, SqliteDb, SqliteStore, check_file};
+pub use sqlite::{
+    DEFAULT_GRAPH_FROM, GraphState, GraphWork, SqliteDb, SqliteStore, TextIndexState, TextMerge,
+    check_file,
+};
 pub use types::{Health, Lease, WatchedDir};
 pub use vectors::{PendingText, VecKind, VecRow, VectorSpace, to_bytes as vector_bytes};
 
@@ -275,6 +278,27 @@ impl Store {
         match self {
             Store::Sqlite(s) => s.graph_refresh_running(),
             Store::Postgres(_) => Ok(false),
+        }
+    }
+
+    /// The word indexes of a SQLite store due a merge, with their
+    /// segments (none on PostgreSQL, whose server keeps its indexes).
+    pub fn text_indexes_due(&self) -> Result<Vec<TextIndexState>> {
+        match self {
+            Store::Sqlite(s) => s.text_indexes_due(),
+            Store::Postgres(_) => Ok(Vec::new()),
+        }
+    }
+
+    /// Merges the word indexes that are due; `progress(index, pages
+    /// done, pages)` stops it by answering false.
+    pub fn merge_text_indexes(
+        &mut self,
+        progress: &mut dyn FnMut(&str, usize, usize) -> bool,
+    ) -> Result<TextMerge> {
+        match self {
+            Store::Sqlite(s) => s.merge_text_indexes(progress),
+            Store::Postgres(_) => Ok(TextMerge::default()),
         }
     }
 

@@ -257,7 +257,8 @@ fn store(keeper: &mut Keeper) -> Check {
 }
 
 /// The graph indexes of a large SQLite store: which kinds have one, how
-/// far behind each is, and whether one is due.
+/// far behind each is, and whether one is due; and the word indexes
+/// written in so many pieces that they are due a merge.
 fn vector_index(keeper: &Keeper) -> Check {
     let graphs = match keeper.vector_graphs() {
         Ok(g) => g,
@@ -293,24 +294,33 @@ fn vector_index(keeper: &Keeper) -> Check {
         .filter(|g| g.due)
         .map(|g| g.kind.name())
         .collect();
-    if due.is_empty() {
+    let running = !due.is_empty() && keeper.vector_graphs_refreshing().unwrap_or(false);
+    if !due.is_empty() {
+        parts.push(format!(
+            "the graph of {} is due{}",
+            due.join(", "),
+            if running {
+                " and being brought up to date by another process"
+            } else {
+                ""
+            }
+        ));
+    }
+    let words_due = keeper.text_indexes_due().unwrap_or_default();
+    for index in &words_due {
+        parts.push(format!(
+            "the word index of {} is due a merge ({} segments)",
+            index.index, index.segments
+        ));
+    }
+    if due.is_empty() && words_due.is_empty() {
         return check("index", Outcome::Ok, parts.join(" · "), None);
     }
-    let running = keeper.vector_graphs_refreshing().unwrap_or(false);
-    parts.push(format!(
-        "the graph of {} is due{}",
-        due.join(", "),
-        if running {
-            " and being brought up to date by another process"
-        } else {
-            ""
-        }
-    ));
     check(
         "index",
         Outcome::Warn,
         parts.join(" · "),
-        (!running).then_some("keep reindex"),
+        (!running || !words_due.is_empty()).then_some("keep reindex"),
     )
 }
 

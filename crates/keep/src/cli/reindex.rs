@@ -1,6 +1,6 @@
 //! `keep reindex`: give every note, version and part its vector.
 
-use keep_core::{GraphWork, VecKind};
+use keep_core::{GraphWork, TextMerge, VecKind};
 
 use super::output::{Bars, Format};
 use super::{CliResult, Ctx, Status};
@@ -22,7 +22,8 @@ use super::{CliResult, Ctx, Status};
 ///
 /// Last, in a SQLite store with 50,000 or more vectors of a kind
 /// (`vector_index_from`), the graph index of those vectors is built, or
-/// brought up to date with the rows changed since it was made.
+/// brought up to date with the rows changed since it was made; and a word
+/// index written in more than 12 segments is merged into one.
 #[derive(Debug, clap::Args)]
 pub struct Args {
     /// Drop every vector and embed everything again
@@ -62,11 +63,14 @@ pub fn run(ctx: &mut Ctx, args: Args) -> CliResult {
     })?;
     bar.finish_and_clear();
     let graphs = refresh_graphs(ctx, &bars)?;
+    let merged = merge_text_indexes(ctx, &bars)?;
     match ctx.format {
         Format::Json => {
             let mut value = serde_json::to_value(&report).map_err(std::io::Error::other)?;
             value["providers"] = serde_json::to_value(&providers).map_err(std::io::Error::other)?;
             value["vector_index"] = graphs.iter().map(graph_json).collect();
+            value["word_indexes_merged"] =
+                serde_json::to_value(&merged.merged).map_err(std::io::Error::other)?;
             ctx.out.json(&value)?
         }
         Format::Ids => {}
@@ -99,6 +103,12 @@ pub fn run(ctx: &mut Ctx, args: Args) -> CliResult {
             }
             for line in graphs.iter().filter_map(graph_line) {
                 ctx.out.line(&line)?;
+            }
+            for index in &merged.merged {
+                ctx.out.line(&format!(
+                    "word index of {} merged from {} segments into one",
+                    index.index, index.segments
+                ))?;
             }
             if report.ocr_read + report.ocr_waiting > 0 {
                 ctx.out.line(&format!(
@@ -141,6 +151,31 @@ fn refresh_graphs(
         b.finish_and_clear();
     }
     Ok(graphs)
+}
+
+/// Merges the word indexes written in many pieces, with a bar while an
+/// index is merged.
+fn merge_text_indexes(ctx: &mut Ctx, bars: &Bars) -> Result<TextMerge, super::CliError> {
+    let mut bar: Option<(String, indicatif::ProgressBar)> = None;
+    let merged = ctx
+        .keeper()?
+        .merge_text_indexes(&mut |index, done, pages| {
+            if bar.as_ref().is_none_or(|(i, _)| i != index) {
+                let b = bars.bar(pages);
+                b.set_message(format!("merging the word index of {index}"));
+                if let Some((_, old)) = bar.replace((index.to_string(), b)) {
+                    old.finish_and_clear();
+                }
+            }
+            if let Some((_, b)) = &bar {
+                b.set_position(done as u64);
+            }
+            true
+        })?;
+    if let Some((_, b)) = bar {
+        b.finish_and_clear();
+    }
+    Ok(merged)
 }
 
 /// A line for a vector index that was built or changed; none otherwise.

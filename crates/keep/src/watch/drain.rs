@@ -49,6 +49,9 @@ pub struct Drainer {
     holder: String,
     holding: bool,
     retry_at: Option<Instant>,
+    /// When the indexes' upkeep may be tried again after it failed: a
+    /// store whose notes cannot be embedded still has its indexes kept.
+    upkeep_retry_at: Option<Instant>,
 }
 
 impl Default for Drainer {
@@ -57,6 +60,7 @@ impl Default for Drainer {
             holder: lease_holder(),
             holding: false,
             retry_at: None,
+            upkeep_retry_at: None,
         }
     }
 }
@@ -106,25 +110,44 @@ impl Drainer {
     }
 
     /// Brings the store's vector graphs up to date when one is due, on
-    /// `threads` threads, giving up (keeping nothing) once `stop` says so.
-    pub fn refresh_graphs(
+    /// `threads` threads, giving up (keeping nothing) once `stop` says so;
+    /// then merges the word indexes that are due, a slice at a time.
+    pub fn refresh_indexes(
         &mut self,
         keeper: &mut Keeper,
         threads: usize,
         stop: &dyn Fn() -> bool,
     ) -> Step {
-        if self.retry_at.is_some_and(|t| Instant::now() < t) {
+        if self.upkeep_retry_at.is_some_and(|t| Instant::now() < t) {
             return Step::Resting;
         }
-        match keeper.vector_graphs_due() {
-            Ok(true) => {}
-            Ok(false) => return Step::Idle,
-            Err(e) => return self.failed(keeper, e.to_string()),
+        match Self::keep_indexes(keeper, threads, stop) {
+            Ok(true) => Step::Worked,
+            Ok(false) => Step::Idle,
+            Err(e) => {
+                self.upkeep_retry_at = Some(Instant::now() + RETRY_AFTER);
+                Step::Failed(e.to_string())
+            }
         }
-        match keeper.refresh_vector_graphs(threads, &mut |_, _, _| !stop()) {
-            Ok(_) => Step::Worked,
-            Err(e) => self.failed(keeper, e.to_string()),
+    }
+
+    /// The graphs' refresh and the word indexes' merge, when due; true
+    /// when either did work.
+    fn keep_indexes(
+        keeper: &mut Keeper,
+        threads: usize,
+        stop: &dyn Fn() -> bool,
+    ) -> keep_core::Result<bool> {
+        let mut worked = false;
+        if keeper.vector_graphs_due()? {
+            keeper.refresh_vector_graphs(threads, &mut |_, _, _| !stop())?;
+            worked = true;
         }
+        if !keeper.text_indexes_due()?.is_empty() {
+            keeper.merge_text_indexes(&mut |_, _, _| !stop())?;
+            worked = true;
+        }
+        Ok(worked)
     }
 
     /// Rows waiting for a vector (of the store's model or of the one it
@@ -182,7 +205,7 @@ pub fn drain_while_running(settings: &Settings, stop: &AtomicBool) {
         std::thread::sleep(SERVER_PAUSE);
         if drainer.step(&mut keeper, SERVER_STEP, None) == Step::Idle {
             // One thread: the server answers requests on the other cores.
-            drainer.refresh_graphs(&mut keeper, 1, &stopped);
+            drainer.refresh_indexes(&mut keeper, 1, &stopped);
         }
     }
     drainer.release(&mut keeper);
@@ -212,26 +235,27 @@ pub fn run_detached() -> u8 {
         std::thread::sleep(DETACHED_PAUSE);
     }
     let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
-    drainer.refresh_graphs(&mut keeper, threads, &|| false);
+    drainer.refresh_indexes(&mut keeper, threads, &|| false);
     drainer.release(&mut keeper);
     0
 }
 
 /// After a command that may have left notes waiting: starts a detached
 /// drain when vectors wait and a model is installed, a provider's work
-/// waits, or a vector graph is due and no process refreshes it, the
-/// setting allows it and no live process holds the embed lease. Never
-/// fails the command.
+/// waits, or a vector graph (no process refreshing it) or a word index is
+/// due, the setting allows it and no live process holds the embed lease.
+/// Never fails the command.
 pub fn start_if_waiting(keeper: &Keeper, config: &Config) {
     let vectors_wait = (keeper.pending_embeddings().unwrap_or(0) > 0
         || keeper.model_switch_waiting().unwrap_or(0) > 0)
         && keeper.model_id().is_ok();
-    let graphs_due = || {
+    let indexes_due = || {
         keeper.vector_graphs_due().unwrap_or(false)
             && !keeper.vector_graphs_refreshing().unwrap_or(true)
+            || keeper.text_indexes_due().is_ok_and(|due| !due.is_empty())
     };
     if !config.background_embed
-        || !(vectors_wait || keeper.provider_work_waiting().unwrap_or(0) > 0 || graphs_due())
+        || !(vectors_wait || keeper.provider_work_waiting().unwrap_or(0) > 0 || indexes_due())
         || keeper
             .live_lease(EMBED_LEASE, wall_ms())
             .map_or(true, |l| l.is_some())

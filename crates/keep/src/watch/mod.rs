@@ -106,7 +106,7 @@ const EMBED_BUDGET: Duration = Duration::from_millis(250);
 
 /// Gives a few waiting texts their vectors, in one committed batch, when
 /// no other process drains the backlog; with none waiting, brings the
-/// vector graphs up to date if one is due.
+/// vector graphs and word indexes up to date if one is due.
 fn embed_a_little(
     keeper: &mut Keeper,
     drainer: &mut Drainer,
@@ -114,7 +114,7 @@ fn embed_a_little(
     on_event: &mut dyn FnMut(WatchEvent),
 ) {
     let step = match drainer.step(keeper, EMBED_BUDGET, Some(EMBED_STEP)) {
-        Step::Idle => drainer.refresh_graphs(keeper, 1, &|| stop.load(Ordering::Relaxed)),
+        Step::Idle => drainer.refresh_indexes(keeper, 1, &|| stop.load(Ordering::Relaxed)),
         step => step,
     };
     if let Step::Failed(e) = step {

@@ -124,18 +124,23 @@ impl PgDb<'_> {
         words: &[String],
         ranked: bool,
         rows: &str,
+        skip: Option<&str>,
     ) -> Result<String> {
         let (score, order) = if ranked {
             (self.bm25(q, index, words)?, "2 DESC".to_string())
         } else {
             ("0.0".to_string(), format!("{} DESC", index.key))
         };
+        let (key, table, column) = (index.key, index.table, index.column);
+        let window = skip.map_or(String::new(), |skip| {
+            format!(
+                " AND {key} >= coalesce((SELECT {key} FROM {table}, q WHERE {column} @@ q.any
+                                         ORDER BY {key} DESC OFFSET {skip} LIMIT 1), 0)"
+            )
+        });
         Ok(format!(
             "(SELECT {key} AS rid, ({score})::float8 AS score FROM {table}, q
-              WHERE {column} @@ q.any ORDER BY {order} LIMIT {rows})",
-            key = index.key,
-            table = index.table,
-            column = index.column,
+              WHERE {column} @@ q.any{window} ORDER BY {order} LIMIT {rows})"
         ))
     }
 
@@ -220,6 +225,7 @@ impl TextSearch for PgDb<'_> {
         let (words, ranked) = (search.words, search.ranked);
         let any = q.arg(tsquery(words, search.join));
         let rows = q.arg(search.rows);
+        let skip = search.newest.map(|n| q.arg(n - 1));
         let mut columns = vec![format!("to_tsquery('english', {any}::text) AS any")];
         for (i, word) in words.iter().enumerate() {
             let alone = q.arg(tsquery(std::slice::from_ref(word), Join::Any));
@@ -227,7 +233,7 @@ impl TextSearch for PgDb<'_> {
         }
         let mut selects = Vec::with_capacity(search.indexes.len());
         for &each in search.indexes {
-            selects.push(self.index_hits(q, index(each), words, ranked, &rows)?);
+            selects.push(self.index_hits(q, index(each), words, ranked, &rows, skip.as_deref())?);
         }
         Ok(format!(
             "WITH q AS (SELECT {}), hits AS ({})",

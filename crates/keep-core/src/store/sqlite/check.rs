@@ -78,6 +78,11 @@ pub(super) fn problems(conn: &Connection, known_version: i64) -> Result<Vec<Stri
         "SELECT count(*) FROM body_fts WHERE rowid NOT IN (SELECT rid FROM notes NOT INDEXED)"
             .into(),
     );
+    each(
+        "note(s) miscounted by the store's count of notes".into(),
+        "SELECT abs((SELECT n FROM counts WHERE name = 'notes') - (SELECT count(*) FROM notes))"
+            .into(),
+    );
     for (table, column) in [("versions", "seq"), ("parts", "number")] {
         each(
             format!("note(s) whose {table} are not numbered 1, 2, 3, ..."),

@@ -42,25 +42,41 @@ fn fts(index: TextIndex) -> (&'static str, String, f64) {
 }
 
 /// The FTS5 select for one index: `(rid, score)` rows, best (or newest)
-/// first, at most `rows` of them, matching `expr`.
-fn index_hits(index: TextIndex, ranked: bool, expr: &str, rows: &str) -> String {
+/// first, at most `rows` of them, matching `expr`; with `skip`, only
+/// the rows from the one past `skip` newer matches on.
+fn index_hits(
+    index: TextIndex,
+    ranked: bool,
+    expr: &str,
+    rows: &str,
+    skip: Option<&str>,
+) -> String {
     let (table, bm25, weight) = fts(index);
     let (score, order) = if ranked {
         (format!("-{weight:?} * {bm25}"), "2 DESC")
     } else {
         ("0.0".to_string(), "rowid DESC")
     };
+    // FTS5 walks a word's rows by rowid, so the window costs a read of
+    // its rows, not a score of each.
+    let window = skip.map_or(String::new(), |skip| {
+        format!(
+            " AND rowid >= coalesce((SELECT rowid FROM {table} WHERE {table} MATCH {expr}
+                                     ORDER BY rowid DESC LIMIT 1 OFFSET {skip}), 0)"
+        )
+    });
     format!(
         "SELECT * FROM (SELECT rowid AS rid, {score} AS score FROM {table}
-         WHERE {table} MATCH {expr} ORDER BY {order} LIMIT {rows})"
+         WHERE {table} MATCH {expr}{window} ORDER BY {order} LIMIT {rows})"
     )
 }
 
 impl TextSearch for SqliteDb<'_> {
+    /// Read from the count the store's triggers keep.
     fn note_total(&self) -> Result<f64> {
         let total: i64 = self
             .conn
-            .prepare_cached("SELECT count(*) FROM notes")?
+            .prepare_cached("SELECT n FROM counts WHERE name = 'notes'")?
             .query_row([], |r| r.get(0))?;
         Ok(total as f64)
     }
@@ -81,10 +97,11 @@ impl TextSearch for SqliteDb<'_> {
     fn hits_clause(&self, q: &mut Query, search: &IndexSearch<'_>) -> Result<String> {
         let expr = q.arg(expression(search.words, search.join));
         let rows = q.arg(search.rows);
+        let skip = search.newest.map(|n| q.arg(n - 1));
         let selects: Vec<String> = search
             .indexes
             .iter()
-            .map(|&index| index_hits(index, search.ranked, &expr, &rows))
+            .map(|&index| index_hits(index, search.ranked, &expr, &rows, skip.as_deref()))
             .collect();
         Ok(format!("WITH hits AS ({})", selects.join(" UNION ALL ")))
     }
@@ -192,6 +209,64 @@ mod tests {
         let first = db.keyword_search(&plan, &NoteFilter::default(), 1).unwrap();
         assert_eq!(ids(&db, &first), ["n4"]);
         assert_eq!(db.plan_words(words(" ,, "), 2).unwrap(), None);
+    }
+
+    #[test]
+    fn past_the_window_only_the_latest_matches_are_ranked_unless_filtered() {
+        use crate::store::keyword::RANKED_WINDOW;
+        let window = RANKED_WINDOW as usize;
+        let mut summaries = vec!["alpha alpha alpha", "alpha alpha"];
+        summaries.resize(window + 1, "alpha and some other words");
+        let (_dir, store) = store_of(&summaries);
+        let db = store.db();
+        let plan = db.plan_words(words("alpha"), 100_000).unwrap().unwrap();
+        assert!(plan.ranked());
+        let hits = db.keyword_search(&plan, &NoteFilter::default(), 3).unwrap();
+        assert_eq!(ids(&db, &hits)[0], "n2", "the best of the latest {window}");
+        let filtered = NoteFilter {
+            since: Some(Timestamp::from_millis(0)),
+            ..NoteFilter::default()
+        };
+        let hits = db.keyword_search(&plan, &filtered, 3).unwrap();
+        assert_eq!(
+            ids(&db, &hits)[..2],
+            ["n1", "n2"],
+            "a filter ranks every match"
+        );
+        drop(db);
+        let mut store = store;
+        store
+            .write(|db| {
+                db.conn.execute("DELETE FROM notes WHERE rid = 5", [])?;
+                Ok(())
+            })
+            .unwrap();
+        let db = store.db();
+        let hits = db.keyword_search(&plan, &NoteFilter::default(), 3).unwrap();
+        assert_eq!(
+            ids(&db, &hits)[..2],
+            ["n1", "n2"],
+            "{window} matches are all ranked"
+        );
+    }
+
+    #[test]
+    fn the_note_total_follows_puts_and_deletes() {
+        let (_dir, mut store) = store_of(&["alpha", "beta", "gamma"]);
+        assert_eq!(store.db().note_total().unwrap(), 3.0);
+        store
+            .write(|db| {
+                db.conn.execute("DELETE FROM notes WHERE rid = 2", [])?;
+                Ok(())
+            })
+            .unwrap();
+        let db = store.db();
+        let counted: i64 = db
+            .conn
+            .query_row("SELECT count(*) FROM notes", [], |r| r.get(0))
+            .unwrap();
+        assert_eq!((db.note_total().unwrap(), counted), (2.0, 2));
+        assert!(store.check().unwrap().is_empty());
     }
 
     #[test]

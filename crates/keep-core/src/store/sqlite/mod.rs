@@ -16,11 +16,13 @@ mod notes;
 mod parts;
 mod plain;
 mod quant;
+mod text_upkeep;
 mod vectors;
 mod versions;
 
 pub use check::check_file;
 pub use graph::{DEFAULT_GRAPH_FROM, GraphState, GraphWork};
+pub use text_upkeep::{TextIndexState, TextMerge};
 
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
@@ -48,6 +50,7 @@ const MIGRATIONS: &[(i64, &str)] = &[
     (7, include_str!("migrations/0007_next_vectors.sql")),
     (8, include_str!("migrations/0008_operations.sql")),
     (9, include_str!("migrations/0009_inline_names.sql")),
+    (10, include_str!("migrations/0010_note_count.sql")),
 ];
 
 /// Int8 codes of each kind of vector, with the epoch they were read at:
