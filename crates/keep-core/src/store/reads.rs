@@ -116,10 +116,52 @@ pub trait NoteReads: Sql {
 
     /// How many notes pass `filter`, as a listing shows them.
     fn count_notes(&self, filter: &NoteFilter) -> Result<usize> {
+        let plain = NoteFilter {
+            as_of: None,
+            ..filter.clone()
+        } == NoteFilter::default();
+        if plain {
+            return self.count_listed(filter);
+        }
         let mut q = Query::new("SELECT count(*) FROM notes n WHERE TRUE");
         push_filter(self.dialect(), filter, &mut q);
         push_listing(self.dialect(), filter, &mut q);
-        let count = match self.rows_of(&q)?.first() {
+        self.count_of(&q)
+    }
+
+    /// How many notes a listing with no filter shows: all but those it
+    /// hides, which are read through the indexes of ids (system notes) and
+    /// tags (deleted, expiring and stub notes). Counting every note that
+    /// passes took a second at a million notes; this reads the few hidden.
+    fn count_listed(&self, filter: &NoteFilter) -> Result<usize> {
+        let d = self.dialect();
+        let hidden_keys = [keys::DELETED, keys::EXPIRES, keys::STUB];
+        let candidates = |q: &mut Query| {
+            let system = starts_with(d, q, "m.id", ".");
+            let keys: Vec<String> = hidden_keys.iter().map(|k| q.arg(*k)).collect();
+            q.push(&format!(
+                " AND n.rid IN (SELECT m.rid FROM notes m WHERE {system}
+                                UNION SELECT t.note FROM tags t WHERE t.key IN ({}))",
+                keys.join(", ")
+            ));
+        };
+        let mut all = Query::new("SELECT count(*) FROM notes n WHERE TRUE");
+        candidates(&mut all);
+        let mut shown = Query::new("SELECT count(*) FROM notes n WHERE TRUE");
+        candidates(&mut shown);
+        push_filter(d, filter, &mut shown);
+        push_listing(d, filter, &mut shown);
+        let total = match d {
+            Dialect::Sqlite => "SELECT n FROM counts WHERE name = 'notes'",
+            Dialect::Postgres => "SELECT count(*) FROM notes",
+        };
+        let hidden = self.count_of(&all)? - self.count_of(&shown)?;
+        Ok(self.count_of(&Query::new(total))?.saturating_sub(hidden))
+    }
+
+    /// The count a `SELECT count(*)` query answers.
+    fn count_of(&self, q: &Query) -> Result<usize> {
+        let count = match self.rows_of(q)?.first() {
             Some(row) => row[0].int()?,
             None => 0,
         };

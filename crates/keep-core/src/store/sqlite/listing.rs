@@ -22,6 +22,58 @@ mod tests {
     use crate::store::reads::listing_query;
     use crate::store::sqlite::SqliteStore as Store;
 
+    /// The count of a listing with no filter, read from the store's count
+    /// less the notes it hides, is the count of the notes it shows.
+    #[test]
+    fn an_unfiltered_count_is_every_note_less_the_hidden() {
+        use crate::model::keys;
+        use crate::model::time::Timestamp;
+        use crate::store::{NoteReads, test_note};
+        let dir = tempfile::tempdir().unwrap();
+        let mut store = Store::open(dir.path()).unwrap();
+        let at = Timestamp::parse_rfc3339("2026-06-01T00:00:00Z").unwrap();
+        let notes: [(&str, &[(&str, &str)]); 9] = [
+            ("plain-1", &[]),
+            ("plain-2", &[("topic", "lamps")]),
+            (".system", &[]),
+            (".system-deleted", &[(keys::DELETED, "2026-01-01")]),
+            ("deleted", &[(keys::DELETED, "2026-01-01")]),
+            ("expired", &[(keys::EXPIRES, "2026-05-01T00:00:00Z")]),
+            ("expires-later", &[(keys::EXPIRES, "2026-07-01T00:00:00Z")]),
+            ("stub", &[(keys::STUB, "true")]),
+            ("plain-3", &[]),
+        ];
+        store
+            .write(|db| {
+                for (id, tags) in notes {
+                    let mut note = test_note(id, "text", at);
+                    for (k, v) in tags {
+                        note.tags.insert(*k, *v);
+                    }
+                    db.insert_note(&note)?;
+                }
+                Ok(())
+            })
+            .unwrap();
+        let db = store.db();
+        let plain = NoteFilter {
+            as_of: Some(at),
+            ..NoteFilter::default()
+        };
+        // The same notes, counted one by one (a pattern is a filter).
+        let every = NoteFilter {
+            pattern: Some("*".into()),
+            ..plain.clone()
+        };
+        assert_eq!(db.count_notes(&plain).unwrap(), 4);
+        assert_eq!(db.count_notes(&every).unwrap(), 4);
+        let later = NoteFilter {
+            as_of: Some(Timestamp::parse_rfc3339("2026-08-01T00:00:00Z").unwrap()),
+            ..NoteFilter::default()
+        };
+        assert_eq!(db.count_notes(&later).unwrap(), 3);
+    }
+
     /// A page of a listing reads notes in the order of an index and stops
     /// after the page, whatever the order and wherever the page begins: no
     /// sort of every note (which a bulk import sharing one date made cost
