@@ -25,8 +25,11 @@
 //! in-process (hybrid, hybrid less the query embedding, keyword, meaning),
 //! a `keep find` process, `keep find` through `keep serve` (and the
 //! server's memory), `keep get`, `keep list -n 20`, `keep put` and `keep
-//! export`, with the peak memory of each command. Each `keep put` adds a
-//! note, so a reused store holds a few more than its size.
+//! export`, with the peak memory of each command; and, when tmux is
+//! installed, the browser in a 120×40 window (its first frame and first
+//! page of notes, each key's frame, the results while a search is typed).
+//! Each `keep put` adds a note, so a reused store holds a few more than
+//! its size.
 
 mod support;
 
@@ -238,6 +241,25 @@ fn sqlite_size(dir: &Path) -> u64 {
         .sum()
 }
 
+/// The bytes of a SQLite store's pages that hold vectors: sqlite-vec's
+/// tables of floats and the int8 codes.
+fn sqlite_vector_bytes(dir: &Path) -> u64 {
+    let conn = rusqlite::Connection::open_with_flags(
+        dir.join("keep.db"),
+        rusqlite::OpenFlags::SQLITE_OPEN_READ_ONLY,
+    )
+    .expect("open the store");
+    let bytes: i64 = conn
+        .query_row(
+            "SELECT coalesce(sum(pgsize), 0) FROM dbstat
+             WHERE name LIKE 'vec\\_%' ESCAPE '\\' OR name LIKE 'codes\\_%' ESCAPE '\\'",
+            [],
+            |r| r.get(0),
+        )
+        .expect("dbstat");
+    bytes.max(0) as u64
+}
+
 /// `keep ARGS` on `target`, as a user runs it (the model where keep
 /// looks for it).
 fn keep(bin: &Path, target: &Target, args: &[&str]) -> std::process::Command {
@@ -352,6 +374,93 @@ fn wait_for_socket(dir: &Path) {
 }
 
 /// The commands of a user, each timed as a whole process.
+/// Keys sent to the browser: down three notes, two pages, the last note
+/// and the first, then a search typed a letter at a time.
+const BROWSER_KEYS: [&str; 7] = ["j", "j", "j", "PageDown", "PageDown", "G", "g"];
+const BROWSER_SEARCH: &str = "network config";
+
+/// `keep ui` in a tmux window of 120×40, its timings written by
+/// `KEEP_UI_TRACE`: the first frame and the first page of notes after it
+/// starts, each key's frame, and the results of each key of the search.
+/// Skipped when tmux is not installed.
+fn browser(bin: &Path, target: &Target) {
+    let tmux = |args: &[&str]| {
+        std::process::Command::new("tmux")
+            .args(args)
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .status()
+            .is_ok_and(|s| s.success())
+    };
+    let session = format!("keep-scale-{}", std::process::id());
+    let trace = std::env::temp_dir().join(format!("{session}.trace"));
+    let _ = std::fs::remove_file(&trace);
+    let command = format!(
+        "env KEEP_STORE='{}' KEEP_BACKGROUND_EMBED=0 KEEP_UI_TRACE='{}' '{}' ui",
+        target.store,
+        trace.display(),
+        bin.display()
+    );
+    if !tmux(&[
+        "new-session",
+        "-d",
+        "-s",
+        &session,
+        "-x",
+        "120",
+        "-y",
+        "40",
+        &command,
+    ]) {
+        println!("browser: not measured (no tmux)");
+        return;
+    }
+    let pause = |ms| std::thread::sleep(Duration::from_millis(ms));
+    pause(3_000);
+    for key in BROWSER_KEYS {
+        tmux(&["send-keys", "-t", &session, key]);
+        pause(400);
+    }
+    tmux(&["send-keys", "-t", &session, "/"]);
+    for c in BROWSER_SEARCH.chars() {
+        pause(300);
+        tmux(&["send-keys", "-t", &session, "-l", &c.to_string()]);
+    }
+    pause(3_000);
+    tmux(&["kill-session", "-t", &session]);
+    let text = std::fs::read_to_string(&trace).unwrap_or_default();
+    let _ = std::fs::remove_file(&trace);
+    let values = |name: &str| -> Vec<f64> {
+        text.lines()
+            .filter_map(|l| l.strip_prefix(name))
+            .filter_map(|rest| rest.split_whitespace().next()?.parse().ok())
+            .collect()
+    };
+    let first = |name: &str| values(name).first().copied().unwrap_or(f64::NAN);
+    let spread = |mut v: Vec<f64>, scale: f64| {
+        v.sort_by(f64::total_cmp);
+        let at = |p: f64| v.get(((v.len().max(1) - 1) as f64 * p).round() as usize);
+        match (at(0.5), at(0.95), v.last()) {
+            (Some(p50), Some(p95), Some(max)) => format!(
+                "p50 {:.2} ms p95 {:.2} ms max {:.2} ms over {}",
+                p50 * scale,
+                p95 * scale,
+                max * scale,
+                v.len()
+            ),
+            _ => "none".into(),
+        }
+    };
+    println!(
+        "browser: first frame {:.2} ms, first page {:.2} ms; key to frame {} keys; \
+         results after a key of the search {}",
+        first("first-frame-ms "),
+        first("first-page-ms "),
+        spread(values("key-to-frame-us "), 1e-3),
+        spread(values("key-to-results-ms "), 1.0),
+    );
+}
+
 fn commands(bin: &Path, target: &Target, n: usize) {
     let keep = |args: &[&str]| keep(bin, target, args);
     let id = measured(keep(&["list", "-n", "1", "--ids"]))
@@ -505,6 +614,14 @@ fn main() {
                 bytes as f64 / n as f64 / 1e3
             );
             if database.is_none() {
+                let vectors = sqlite_vector_bytes(&target.dir);
+                println!(
+                    "of which vectors (floats and int8 codes): {:.2} KB a note; the rest {:.2} KB a note",
+                    vectors as f64 / n as f64 / 1e3,
+                    bytes.saturating_sub(vectors) as f64 / n as f64 / 1e3
+                );
+            }
+            if database.is_none() {
                 index_vectors(&bin, target);
                 let queries =
                     recall_queries.get_or_insert_with(|| recall_queries_of(&mut embedder));
@@ -513,6 +630,7 @@ fn main() {
             let found = find_in_process(target, &config, &paths, &mut embedder, &QUERIES);
             println!("{}", found.line());
             commands(&bin, target, n);
+            browser(&bin, target);
         }
     }
 }

@@ -21,8 +21,9 @@ use super::{CliResult, Ctx, Status};
 /// its file checked (SQLite's quick check); vectors made by another model
 /// and notes waiting for a vector are counted; in a large SQLite store,
 /// each vector index (graph) with the rows changed since it was made, and
-/// whether one is due. Exits 1 when something
-/// does not work; warnings (no OCR, a backlog) do not count.
+/// whether one is due; a word index written in more than 12 segments, due
+/// a merge. Exits 1 when something does not work; warnings (no OCR, a
+/// backlog) do not count.
 #[derive(Debug, Default, clap::Args)]
 pub struct Args {}
 
