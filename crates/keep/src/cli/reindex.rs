@@ -124,6 +124,43 @@ pub fn run(ctx: &mut Ctx, args: Args) -> CliResult {
     Ok(Status::Success)
 }
 
+/// One bar at a time for a job of stages (a kind of vector, a word
+/// index), each replacing the last.
+struct StageBar<'a> {
+    bars: &'a Bars,
+    current: Option<(String, indicatif::ProgressBar)>,
+}
+
+impl<'a> StageBar<'a> {
+    fn new(bars: &'a Bars) -> Self {
+        StageBar {
+            bars,
+            current: None,
+        }
+    }
+
+    /// Shows `done` of `total` for `stage`, with `message` when the stage
+    /// is new.
+    fn show(&mut self, stage: &str, message: impl FnOnce() -> String, done: usize, total: usize) {
+        if self.current.as_ref().is_none_or(|(s, _)| s != stage) {
+            let bar = self.bars.bar(total);
+            bar.set_message(message());
+            if let Some((_, old)) = self.current.replace((stage.to_string(), bar)) {
+                old.finish_and_clear();
+            }
+        }
+        if let Some((_, bar)) = &self.current {
+            bar.set_position(done as u64);
+        }
+    }
+
+    fn finish(self) {
+        if let Some((_, bar)) = self.current {
+            bar.finish_and_clear();
+        }
+    }
+}
+
 /// Brings the vector index of a large store up to date, with a bar per
 /// kind of vector while rows are added.
 fn refresh_graphs(
@@ -131,50 +168,30 @@ fn refresh_graphs(
     bars: &Bars,
 ) -> Result<Vec<(VecKind, GraphWork)>, super::CliError> {
     let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
-    let mut bar: Option<(VecKind, indicatif::ProgressBar)> = None;
+    let mut bar = StageBar::new(bars);
     let graphs = ctx
         .keeper()?
         .refresh_vector_graphs(threads, &mut |kind, done, total| {
-            if bar.as_ref().is_none_or(|(k, _)| *k != kind) {
-                let b = bars.bar(total);
-                b.set_message(format!("indexing the vectors of {}", kind.name()));
-                if let Some((_, old)) = bar.replace((kind, b)) {
-                    old.finish_and_clear();
-                }
-            }
-            if let Some((_, b)) = &bar {
-                b.set_position(done as u64);
-            }
+            let message = || format!("indexing the vectors of {}", kind.name());
+            bar.show(kind.name(), message, done, total);
             true
         })?;
-    if let Some((_, b)) = bar {
-        b.finish_and_clear();
-    }
+    bar.finish();
     Ok(graphs)
 }
 
 /// Merges the word indexes written in many pieces, with a bar while an
 /// index is merged.
 fn merge_text_indexes(ctx: &mut Ctx, bars: &Bars) -> Result<TextMerge, super::CliError> {
-    let mut bar: Option<(String, indicatif::ProgressBar)> = None;
+    let mut bar = StageBar::new(bars);
     let merged = ctx
         .keeper()?
         .merge_text_indexes(&mut |index, done, pages| {
-            if bar.as_ref().is_none_or(|(i, _)| i != index) {
-                let b = bars.bar(pages);
-                b.set_message(format!("merging the word index of {index}"));
-                if let Some((_, old)) = bar.replace((index.to_string(), b)) {
-                    old.finish_and_clear();
-                }
-            }
-            if let Some((_, b)) = &bar {
-                b.set_position(done as u64);
-            }
+            let message = || format!("merging the word index of {index}");
+            bar.show(index, message, done, pages);
             true
         })?;
-    if let Some((_, b)) = bar {
-        b.finish_and_clear();
-    }
+    bar.finish();
     Ok(merged)
 }
 

@@ -217,7 +217,7 @@ mod tests {
         let window = RANKED_WINDOW as usize;
         let mut summaries = vec!["alpha alpha alpha", "alpha alpha"];
         summaries.resize(window + 1, "alpha and some other words");
-        let (_dir, store) = store_of(&summaries);
+        let (_dir, mut store) = store_of(&summaries);
         let db = store.db();
         let plan = db.plan_words(words("alpha"), 100_000).unwrap().unwrap();
         assert!(plan.ranked());
@@ -233,8 +233,6 @@ mod tests {
             ["n1", "n2"],
             "a filter ranks every match"
         );
-        drop(db);
-        let mut store = store;
         store
             .write(|db| {
                 db.conn.execute("DELETE FROM notes WHERE rid = 5", [])?;
