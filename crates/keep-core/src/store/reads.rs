@@ -152,7 +152,7 @@ pub trait NoteReads: Sql {
         push_filter(d, filter, &mut shown);
         push_listing(d, filter, &mut shown);
         let total = match d {
-            Dialect::Sqlite => "SELECT n FROM counts WHERE name = 'notes'",
+            Dialect::Sqlite => super::sqlite::NOTE_TOTAL,
             Dialect::Postgres => "SELECT count(*) FROM notes",
         };
         let hidden = self.count_of(&all)? - self.count_of(&shown)?;

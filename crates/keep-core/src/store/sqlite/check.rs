@@ -80,7 +80,8 @@ pub(super) fn problems(conn: &Connection, known_version: i64) -> Result<Vec<Stri
     );
     each(
         "note(s) miscounted by the store's count of notes".into(),
-        "SELECT abs((SELECT n FROM counts WHERE name = 'notes') - (SELECT count(*) FROM notes))"
+        "SELECT coalesce(abs((SELECT n FROM counts WHERE name = 'notes') - count(*)), count(*))
+         FROM notes"
             .into(),
     );
     for (table, column) in [("versions", "seq"), ("parts", "number")] {

@@ -76,7 +76,7 @@ impl TextSearch for SqliteDb<'_> {
     fn note_total(&self) -> Result<f64> {
         let total: i64 = self
             .conn
-            .prepare_cached("SELECT n FROM counts WHERE name = 'notes'")?
+            .prepare_cached(super::NOTE_TOTAL)?
             .query_row([], |r| r.get(0))?;
         Ok(total as f64)
     }
@@ -265,6 +265,13 @@ mod tests {
             .unwrap();
         assert_eq!((db.note_total().unwrap(), counted), (2.0, 2));
         assert!(store.check().unwrap().is_empty());
+        // A lost count: every note is counted, and the check says so.
+        db.conn.execute("DELETE FROM counts", []).unwrap();
+        assert_eq!(db.note_total().unwrap(), 2.0);
+        assert_eq!(
+            store.check().unwrap(),
+            ["2 note(s) miscounted by the store's count of notes"]
+        );
     }
 
     #[test]

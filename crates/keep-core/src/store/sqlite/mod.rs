@@ -39,6 +39,11 @@ pub const DB_FILE: &str = "keep.db";
 
 const BUSY_TIMEOUT: Duration = Duration::from_secs(10);
 
+/// How many notes the store holds: the count its triggers keep, or every
+/// note counted should that row be lost.
+pub(crate) const NOTE_TOTAL: &str = "SELECT coalesce((SELECT n FROM counts WHERE name = 'notes'),
+                                              (SELECT count(*) FROM notes))";
+
 /// Embedded migrations, applied in order; never edit one that has landed.
 const MIGRATIONS: &[(i64, &str)] = &[
     (1, include_str!("migrations/0001_init.sql")),
