@@ -93,7 +93,19 @@ pub(super) fn sync(
     previous: Option<&Note>,
     now: Timestamp,
 ) -> Result<()> {
-    let keys = EdgeKeys::load(db)?;
+    sync_with(db, &EdgeKeys::load(db)?, rid, next, previous, now)
+}
+
+/// [`sync`] with the edge keys read once by the caller: an import links
+/// every note it brought against the same keys, read after all are in.
+pub(super) fn sync_with(
+    db: &Db<'_>,
+    keys: &EdgeKeys,
+    rid: NoteRid,
+    next: &Note,
+    previous: Option<&Note>,
+    now: Timestamp,
+) -> Result<()> {
     let edges = keys.edges_of(next);
     for edge in &edges {
         ensure_target(db, edge, now)?;

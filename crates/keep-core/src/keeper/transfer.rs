@@ -365,8 +365,9 @@ impl Keeper {
                 loaded.record(db, *line, rid, record)?;
                 written.push((rid, note));
             }
+            let edge_keys = edges::EdgeKeys::load(db)?;
             for (rid, note) in &written {
-                edges::sync(db, *rid, note, None, now)?;
+                edges::sync_with(db, &edge_keys, *rid, note, None, now)?;
             }
             if indexes_deferred {
                 db.build_vector_indexes()?;

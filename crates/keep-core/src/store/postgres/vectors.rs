@@ -30,9 +30,22 @@ const MAX_EF_SEARCH: usize = 1_000;
 /// best, while the exact best, 0.469 alike, was found from 200 on.
 const MIN_EF_SEARCH: usize = 200;
 
-/// Memory an index build may use: 100,000 vectors of 384 dimensions and
-/// their graph need about 200 MB; with less the build spills and slows.
-const BUILD_MEMORY: &str = "256MB";
+/// Memory an index build may use for each vector: its floats and about a
+/// kilobyte of graph (pgvector keeps 32 neighbours a vector on the lowest
+/// layer). A build whose graph outgrows its memory goes on inserting into
+/// the index on disk, one vector at a time, many times slower.
+const BUILD_BYTES_A_VECTOR: u64 = 1_024;
+
+/// The least and the most memory an index build asks for, in megabytes:
+/// a million vectors of 384 dimensions ask for 2.4 GB.
+const BUILD_MEGABYTES: (u64, u64) = (64, 4_096);
+
+/// The memory, in megabytes, to build an index over `rows` vectors of
+/// `dims` dimensions in.
+fn build_megabytes(rows: u64, dims: usize) -> u64 {
+    let bytes = rows * (dims as u64 * 4 + BUILD_BYTES_A_VECTOR);
+    (bytes / 1_000_000).clamp(BUILD_MEGABYTES.0, BUILD_MEGABYTES.1)
+}
 
 /// A vector as pgvector reads it from text: `[x,y,...]`, each number
 /// written so it reads back the same.
@@ -43,6 +56,14 @@ fn vector_literal(v: &[f32]) -> String {
 
 fn index_name(kind: VecKind) -> String {
     format!("{}_hnsw", kind.vec_table())
+}
+
+fn create_index_sql(kind: VecKind, dims: usize) -> String {
+    format!(
+        "CREATE INDEX IF NOT EXISTS {} ON {} USING hnsw ((embedding::vector({dims})) vector_cosine_ops)",
+        index_name(kind),
+        kind.vec_table(),
+    )
 }
 
 impl PgDb<'_> {
@@ -59,12 +80,7 @@ impl PgDb<'_> {
 
     fn create_vector_indexes(&self, dims: usize) -> Result<()> {
         for kind in VecKind::ALL {
-            let sql = format!(
-                "CREATE INDEX IF NOT EXISTS {} ON {} USING hnsw ((embedding::vector({dims})) vector_cosine_ops)",
-                index_name(kind),
-                kind.vec_table(),
-            );
-            self.batch(&sql)?;
+            self.batch(&create_index_sql(kind, dims))?;
         }
         Ok(())
     }
@@ -93,13 +109,24 @@ impl PgDb<'_> {
     }
 
     pub fn build_vector_indexes(&self) -> Result<()> {
-        let Some(space) = self.vector_space()? else {
-            return Ok(());
-        };
-        self.batch(&format!(
-            "SET LOCAL maintenance_work_mem = '{BUILD_MEMORY}'"
-        ))?;
-        self.create_vector_indexes(space.dims)
+        match self.vector_space()? {
+            Some(space) => self.build_sized_indexes(space.dims),
+            None => Ok(()),
+        }
+    }
+
+    /// Builds each missing index with the memory its vectors need.
+    fn build_sized_indexes(&self, dims: usize) -> Result<()> {
+        for kind in VecKind::ALL {
+            let sql = format!("SELECT count(*) FROM {}", kind.vec_table());
+            let rows = self.row(&sql, &[])?.map_or(0, |r| r.get::<_, i64>(0));
+            let megabytes = build_megabytes(rows as u64, dims);
+            self.batch(&format!(
+                "SET LOCAL maintenance_work_mem = '{megabytes}MB'; {}",
+                create_index_sql(kind, dims)
+            ))?;
+        }
+        Ok(())
     }
 
     pub fn codes_missing(&self) -> Result<bool> {
@@ -149,9 +176,7 @@ impl PgDb<'_> {
         self.batch(&forget_stale_next_sql())?;
         self.drop_vector_space()?;
         self.batch(&adopt_next_sql("key"))?;
-        self.batch(&format!(
-            "SET LOCAL maintenance_work_mem = '{BUILD_MEMORY}'"
-        ))?;
+        self.build_sized_indexes(space.dims)?;
         self.create_vector_space(space)
     }
 
@@ -248,5 +273,18 @@ impl PgDb<'_> {
             &[&Vector::from(query.to_vec()), &keys],
         )?;
         Ok(rows.iter().map(|r| (NoteRid(r.get(0)), r.get(1))).collect())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::build_megabytes;
+
+    #[test]
+    fn an_index_build_asks_for_memory_as_its_vectors_need() {
+        assert_eq!(build_megabytes(0, 384), 64);
+        assert_eq!(build_megabytes(100_000, 384), 256);
+        assert_eq!(build_megabytes(1_000_000, 384), 2_560);
+        assert_eq!(build_megabytes(10_000_000, 384), 4_096);
     }
 }
