@@ -116,7 +116,10 @@ impl PgDb<'_> {
     /// The select of one index: `(rid, score)` rows, best (or newest)
     /// first, matching `q.any`, at most `rows` of them. A ranked select
     /// scores each text by BM25 over the stems of `words`, each weighed by
-    /// its rarity in this index.
+    /// its rarity in this index; with `newest`, only that many of the
+    /// latest matches, taken in one pass over the matching rows (a cut
+    /// found first and compared after made the planner read every key of
+    /// the table as well).
     fn index_hits(
         &self,
         q: &mut Query,
@@ -124,7 +127,7 @@ impl PgDb<'_> {
         words: &[String],
         ranked: bool,
         rows: &str,
-        skip: Option<&str>,
+        newest: Option<&str>,
     ) -> Result<String> {
         let (score, order) = if ranked {
             (self.bm25(q, index, words)?, "2 DESC".to_string())
@@ -132,15 +135,15 @@ impl PgDb<'_> {
             ("0.0".to_string(), format!("{} DESC", index.key))
         };
         let (key, table, column) = (index.key, index.table, index.column);
-        let window = skip.map_or(String::new(), |skip| {
+        let matching = format!("{table}, q WHERE {column} @@ q.any");
+        let source = newest.map_or(matching.clone(), |newest| {
             format!(
-                " AND {key} >= coalesce((SELECT {key} FROM {table}, q WHERE {column} @@ q.any
-                                         ORDER BY {key} DESC OFFSET {skip} LIMIT 1), 0)"
+                "(SELECT {table}.* FROM {matching} ORDER BY {key} DESC LIMIT {newest}) AS {table}"
             )
         });
         Ok(format!(
-            "(SELECT {key} AS rid, ({score})::float8 AS score FROM {table}, q
-              WHERE {column} @@ q.any{window} ORDER BY {order} LIMIT {rows})"
+            "(SELECT {key} AS rid, ({score})::float8 AS score FROM {source}
+              ORDER BY {order} LIMIT {rows})"
         ))
     }
 
@@ -225,7 +228,7 @@ impl TextSearch for PgDb<'_> {
         let (words, ranked) = (search.words, search.ranked);
         let any = q.arg(tsquery(words, search.join));
         let rows = q.arg(search.rows);
-        let skip = search.newest.map(|n| q.arg(n - 1));
+        let newest = search.newest.map(|n| q.arg(n));
         let mut columns = vec![format!("to_tsquery('english', {any}::text) AS any")];
         for (i, word) in words.iter().enumerate() {
             let alone = q.arg(tsquery(std::slice::from_ref(word), Join::Any));
@@ -233,7 +236,14 @@ impl TextSearch for PgDb<'_> {
         }
         let mut selects = Vec::with_capacity(search.indexes.len());
         for &each in search.indexes {
-            selects.push(self.index_hits(q, index(each), words, ranked, &rows, skip.as_deref())?);
+            selects.push(self.index_hits(
+                q,
+                index(each),
+                words,
+                ranked,
+                &rows,
+                newest.as_deref(),
+            )?);
         }
         Ok(format!(
             "WITH q AS (SELECT {}), hits AS ({})",
