@@ -380,3 +380,34 @@ fn vectors_of_another_model_are_refused_and_every_note_queued() {
     assert!(stdout.contains(" 0 vector(s) loaded"), "{stdout}");
     assert!(waiting_after_import(&stdout) > 3, "{stdout}");
 }
+
+/// An export of `n` notes named `note-I`, each with a word of its own.
+fn export_of(n: usize) -> String {
+    let mut out = String::from("{\"format\":\"keep-export\",\"version\":3}\n");
+    for i in 0..n {
+        out.push_str(&format!(
+            "{{\"id\":\"note-{i}\",\"summary\":\"word{i} in a note of many\",\"tags\":{{}},\
+             \"created\":\"2026-01-01T00:00:00.000Z\",\"updated\":\"2026-01-01T00:00:00.000Z\",\
+             \"accessed\":\"2026-01-01T00:00:00.000Z\",\"versions\":[],\"parts\":[]}}\n"
+        ));
+    }
+    out
+}
+
+#[test]
+fn an_import_leaves_its_word_totals_compact() {
+    let env = Env::new();
+    std::fs::write(env.path("many.jsonl"), export_of(3_000)).unwrap();
+    assert!(
+        env.ok(&["import", "many.jsonl"])
+            .starts_with("imported 3000 note(s);")
+    );
+    if env.on_postgres() {
+        // Each imported text added a row of changes that its commit
+        // folded away; left dead, every later write read them.
+        let bytes = env.sql_count("SELECT pg_relation_size('text_totals')");
+        assert!(bytes <= 16_384, "word totals of {bytes} bytes");
+    }
+    let found = env.ok(&["find", "--mode", "keyword", "word2999", "--ids"]);
+    assert_eq!(found.trim(), "note-2999");
+}

@@ -384,11 +384,12 @@ impl Keeper {
         })?;
         let mut outcome = outcome;
         // The notes are in; statistics that could not be refreshed (a full
-        // disk) only make the next plans less informed.
+        // disk) only make the next plans less informed, and word totals left
+        // uncompacted (a reader holding them) only slow the next writes.
         if let Err(e) = self.store.db().after_bulk_load() {
             outcome
                 .notices
-                .push(format!("the store's statistics were not refreshed: {e}"));
+                .push(format!("the store's statistics or word totals were not brought up to date: {e}"));
         }
         Ok(outcome)
     }
