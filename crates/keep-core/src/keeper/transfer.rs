@@ -387,9 +387,9 @@ impl Keeper {
         // disk) only make the next plans less informed, and word totals left
         // uncompacted (a reader holding them) only slow the next writes.
         if let Err(e) = self.store.db().after_bulk_load() {
-            outcome
-                .notices
-                .push(format!("the store's statistics or word totals were not brought up to date: {e}"));
+            outcome.notices.push(format!(
+                "the store's statistics or word totals were not brought up to date: {e}"
+            ));
         }
         Ok(outcome)
     }

@@ -155,7 +155,7 @@ pub trait Keyword: TextSearch {
         push_filter(self.dialect(), filter, &mut q);
         let limit = q.arg(limit as i64);
         q.push(&format!(" {tail} LIMIT {limit}"));
-        self.rows_of(&q)
+        self.rows_planned_for(&q)
     }
 
     /// Notes matching the plan, best first. Summary and tag matches count

@@ -660,6 +660,11 @@ impl PgDb<'_> {
         self.with_client(|c| c.query(&statement, params))
     }
 
+    /// The rows of `sql`, prepared for this run only.
+    pub(super) fn rows_unprepared(&self, sql: &str, params: &Params<'_>) -> Result<Vec<Row>> {
+        self.with_client(|c| c.query(sql, params))
+    }
+
     pub(super) fn row(&self, sql: &str, params: &Params<'_>) -> Result<Option<Row>> {
         let statement = self.statement(sql)?;
         self.with_client(|c| c.query_opt(&statement, params))

@@ -6,7 +6,7 @@ use postgres::types::{ToSql, Type};
 use super::PgDb;
 use crate::error::{Error, Result};
 use crate::store::dialect::Dialect;
-use crate::store::plain::{Cell, Sql, numbered_dollars};
+use crate::store::plain::{Cell, Query, Sql, numbered_dollars};
 
 fn param(cell: &Cell) -> Box<dyn ToSql + Sync> {
     match cell {
@@ -41,6 +41,12 @@ fn cell(row: &Row, i: usize) -> Result<Cell> {
     Ok(cell.unwrap_or(Cell::Null))
 }
 
+fn cells_of(rows: &[Row]) -> Result<Vec<Vec<Cell>>> {
+    rows.iter()
+        .map(|row| (0..row.len()).map(|i| cell(row, i)).collect())
+        .collect()
+}
+
 impl Sql for PgDb<'_> {
     fn dialect(&self) -> Dialect {
         Dialect::Postgres
@@ -55,10 +61,16 @@ impl Sql for PgDb<'_> {
     fn query(&self, sql: &str, params: &[Cell]) -> Result<Vec<Vec<Cell>>> {
         let values: Vec<Box<dyn ToSql + Sync>> = params.iter().map(param).collect();
         let refs: Vec<&(dyn ToSql + Sync)> = values.iter().map(|v| v.as_ref()).collect();
-        self.rows(&numbered_dollars(sql), &refs)?
-            .iter()
-            .map(|row| (0..row.len()).map(|i| cell(row, i)).collect())
-            .collect()
+        cells_of(&self.rows(&numbered_dollars(sql), &refs)?)
+    }
+
+    /// Prepared afresh, so the server plans it for these arguments rather
+    /// than reusing a plan made for any.
+    fn rows_planned_for(&self, q: &Query) -> Result<Vec<Vec<Cell>>> {
+        let values: Vec<Box<dyn ToSql + Sync>> = q.args.iter().map(param).collect();
+        let refs: Vec<&(dyn ToSql + Sync)> = values.iter().map(|v| v.as_ref()).collect();
+        let sql = numbered_dollars(&q.sql);
+        cells_of(&self.rows_unprepared(&sql, &refs)?)
     }
 
     fn batch(&self, sql: &str) -> Result<()> {

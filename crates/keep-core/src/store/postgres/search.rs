@@ -246,7 +246,7 @@ impl TextSearch for PgDb<'_> {
             )?);
         }
         Ok(format!(
-            "WITH q AS (SELECT {}), hits AS ({})",
+            "WITH q AS NOT MATERIALIZED (SELECT {}), hits AS ({})",
             columns.join(", "),
             selects.join(" UNION ALL ")
         ))
