@@ -37,7 +37,7 @@ const MIN_EF_SEARCH: usize = 200;
 const BUILD_BYTES_A_VECTOR: u64 = 1_024;
 
 /// The least and the most memory an index build asks for, in megabytes:
-/// a million vectors of 384 dimensions ask for 2.4 GB.
+/// a million vectors of 384 dimensions ask for 2.5 GB.
 const BUILD_MEGABYTES: (u64, u64) = (64, 4_096);
 
 /// The memory, in megabytes, to build an index over `rows` vectors of
