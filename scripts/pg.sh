@@ -1,51 +1,51 @@
 #!/usr/bin/env bash
 # A private PostgreSQL (with pgvector) for tests and benchmarks, from the
-# binaries `./scripts/setup.sh --dev` unpacks into target/test-tools/pg.
-# It listens only on a Unix socket inside DIR, never on the network.
+# tree `./scripts/setup.sh` makes in target/test-tools/pg (Debian's
+# PostgreSQL with pgvector built from scripts/vendor/pgvector). It listens
+# only on a Unix socket inside DIR, never on the network.
 #
-#   ./scripts/pg.sh start DIR   create DIR (first time), start the server, make
-#                               database "keep" with the vector extension and
-#                               print its connection string
-#   ./scripts/pg.sh stop DIR    stop it (fast shutdown) and keep its data
-#   ./scripts/pg.sh url DIR     print the connection string
+#   ./scripts/pg.sh start DIR     create DIR (first time), start the server, make
+#                                 database "keep" with the vector extension and
+#                                 print its connection string
+#   ./scripts/pg.sh stop DIR      stop it (fast shutdown) and keep its data
+#   ./scripts/pg.sh url DIR       print the connection string
+#   ./scripts/pg.sh sql DIR SQL   run SQL in database "keep", print the rows
 #
-# The server refuses to run as root; as root it runs as nobody, and DIR is
-# handed to nobody.
+# KEEP_PG_DIR names another tree. The server refuses to run as root; as
+# root it runs as nobody, and DIR is handed to nobody.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 pg="${KEEP_PG_DIR:-$(pwd)/target/test-tools/pg}"
-bin="$pg/pginstall/bin"
-export LD_LIBRARY_PATH="$pg/libs${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
+bin="$pg/bin"
 
 die() { echo "pg: $*" >&2; exit 1; }
 
-[ $# -eq 2 ] || die "usage: $0 start|stop|url DIR"
+[ $# -ge 2 ] || die "usage: $0 start|stop|url|sql DIR [SQL]"
 action=$1
 mkdir -p "$2"
 dir=$(cd "$2" && pwd)
-[ -x "$bin/postgres" ] || die "PostgreSQL is not installed in $pg: run ./scripts/setup.sh --dev"
+[ -x "$bin/postgres" ] || die "PostgreSQL is not installed in $pg: run ./scripts/setup.sh"
 
 # As root the server runs as nobody, who must be able to reach the
 # binaries; when they sit below a folder nobody may not enter (a checkout
 # in /root), a world-readable copy in the temporary folder is used.
 if [ "$(id -u)" -eq 0 ] && ! setpriv --reuid=65534 --regid=65534 --clear-groups \
     test -x "$bin/postgres" 2>/dev/null; then
-  copy="${TMPDIR:-/tmp}/keep-pg-$(printf '%s' "$pg" | sha256sum | cut -c1-12)"
-  if [ ! -x "$copy/pginstall/bin/postgres" ]; then
+  copy="${TMPDIR:-/tmp}/keep-pg-$( (printf '%s' "$pg"; cat "$pg/.installed" 2>/dev/null || true) | sha256sum | cut -c1-12)"
+  if [ ! -x "$copy/bin/postgres" ]; then
     rm -rf "$copy.$$"
     mkdir -p "$copy.$$"
-    cp -a "$pg/pginstall" "$pg/libs" "$copy.$$/"
+    cp -a "$pg/." "$copy.$$/"
     chmod -R a+rX "$copy.$$"
     mv -T "$copy.$$" "$copy" 2>/dev/null || rm -rf "$copy.$$"
   fi
   pg=$copy
-  bin="$pg/pginstall/bin"
-  export LD_LIBRARY_PATH="$pg/libs${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
+  bin="$pg/bin"
 fi
 
 as_owner() {
   if [ "$(id -u)" -eq 0 ]; then
-    setpriv --reuid=65534 --regid=65534 --clear-groups env LD_LIBRARY_PATH="$LD_LIBRARY_PATH" "$@"
+    setpriv --reuid=65534 --regid=65534 --clear-groups "$@"
   else
     "$@"
   fi
@@ -83,7 +83,12 @@ case "$action" in
   url)
     url
     ;;
+  sql)
+    [ $# -eq 3 ] || die "usage: $0 sql DIR SQL"
+    as_owner "$bin/psql" --host="$dir" --username=keep --dbname=keep -qtA \
+      -v ON_ERROR_STOP=1 -c "$3"
+    ;;
   *)
-    die "unknown action '$action': start, stop or url"
+    die "unknown action '$action': start, stop, url or sql"
     ;;
 esac

