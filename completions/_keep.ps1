@@ -52,10 +52,11 @@ Register-ArgumentCompleter -Native -CommandName 'keep' -ScriptBlock {
             [CompletionResult]::new('backup', 'backup', [CompletionResultType]::ParameterValue, 'Write a consistent copy of the store to a new file')
             [CompletionResult]::new('models', 'models', [CompletionResultType]::ParameterValue, 'List, install, verify or remove the files keep runs on')
             [CompletionResult]::new('doctor', 'doctor', [CompletionResultType]::ParameterValue, 'Check the runtime, the models, the store, a server, watched folders and the config file')
-            [CompletionResult]::new('mcp', 'mcp', [CompletionResultType]::ParameterValue, 'Serve keep''s memory to agents over the Model Context Protocol')
-            [CompletionResult]::new('serve', 'serve', [CompletionResultType]::ParameterValue, 'Serve the store to many MCP clients, scripts and commands at once')
+            [CompletionResult]::new('connect', 'connect', [CompletionResultType]::ParameterValue, 'Give an MCP client (Claude Code, Cursor, VS Code, ...) keep''s memory')
             [CompletionResult]::new('watch', 'watch', [CompletionResultType]::ParameterValue, 'Keep the registered folders indexed until interrupted')
             [CompletionResult]::new('ui', 'ui', [CompletionResultType]::ParameterValue, 'Browse, search, read and tag notes in a full-screen terminal browser')
+            [CompletionResult]::new('mcp', 'mcp', [CompletionResultType]::ParameterValue, 'Serve keep''s memory to agents over the Model Context Protocol')
+            [CompletionResult]::new('serve', 'serve', [CompletionResultType]::ParameterValue, 'Serve the store to many MCP clients, scripts and commands at once')
             [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
             break
         }
@@ -400,24 +401,15 @@ Register-ArgumentCompleter -Native -CommandName 'keep' -ScriptBlock {
             [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
             break
         }
-        'keep;mcp' {
-            [CompletionResult]::new('--allow', '--allow', [CompletionResultType]::ParameterName, 'Let put_file read files under DIR (repeatable)')
-            [CompletionResult]::new('--scope', '--scope', [CompletionResultType]::ParameterName, 'Confine every tool to notes tagged KEY=VALUE, and tag every note written with it (repeatable; all apply)')
+        'keep;connect' {
+            [CompletionResult]::new('--project', '--project', [CompletionResultType]::ParameterName, 'Use the client''s file in project folder DIR instead of the user''s [default DIR: this folder]')
+            [CompletionResult]::new('--file', '--file', [CompletionResultType]::ParameterName, 'Use this file instead of the client''s usual one')
+            [CompletionResult]::new('--http', '--http', [CompletionResultType]::ParameterName, 'Call the keep serve at URL (e.g. http://127.0.0.1:7377/mcp) instead of starting keep mcp')
+            [CompletionResult]::new('--name', '--name', [CompletionResultType]::ParameterName, 'The server''s name in the client')
+            [CompletionResult]::new('--allow', '--allow', [CompletionResultType]::ParameterName, 'Let put_file read files under DIR (passed to keep mcp; repeatable)')
+            [CompletionResult]::new('--scope', '--scope', [CompletionResultType]::ParameterName, 'Confine the server to notes tagged KEY=VALUE (passed to keep mcp; repeatable)')
             [CompletionResult]::new('--store', '--store', [CompletionResultType]::ParameterName, 'Store directory, holding keep.db, or a PostgreSQL URL (postgres://USER@HOST/DB) (or KEEP_STORE) [default: the platform data directory + /keep]')
-            [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print one JSON document instead of text')
-            [CompletionResult]::new('--ids', '--ids', [CompletionResultType]::ParameterName, 'Print only ids, one per line (for xargs)')
-            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
-            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
-            break
-        }
-        'keep;serve' {
-            [CompletionResult]::new('--listen', '--listen', [CompletionResultType]::ParameterName, 'Address to listen on (port 0: any free port)')
-            [CompletionResult]::new('--allow', '--allow', [CompletionResultType]::ParameterName, 'Let put_file read files under DIR (repeatable)')
-            [CompletionResult]::new('--scope', '--scope', [CompletionResultType]::ParameterName, 'Confine every tool to notes tagged KEY=VALUE, and tag every note written with it (repeatable)')
-            [CompletionResult]::new('--session-timeout', '--session-timeout', [CompletionResultType]::ParameterName, 'Close an MCP session after SECONDS without a request')
-            [CompletionResult]::new('--store', '--store', [CompletionResultType]::ParameterName, 'Store directory, holding keep.db, or a PostgreSQL URL (postgres://USER@HOST/DB) (or KEEP_STORE) [default: the platform data directory + /keep]')
-            [CompletionResult]::new('--token', '--token', [CompletionResultType]::ParameterName, 'Print the store''s token (made on first use, kept with mode 0600) and exit')
-            [CompletionResult]::new('--status', '--status', [CompletionResultType]::ParameterName, 'Ask the store''s server how it is: store reachable, model, backlog, uptime (exit 1 when none answers or the store is unreachable)')
+            [CompletionResult]::new('--write', '--write', [CompletionResultType]::ParameterName, 'Merge the entry into the file (the old file kept as FILE.keep.bak) instead of printing it')
             [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print one JSON document instead of text')
             [CompletionResult]::new('--ids', '--ids', [CompletionResultType]::ParameterName, 'Print only ids, one per line (for xargs)')
             [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
@@ -437,6 +429,30 @@ Register-ArgumentCompleter -Native -CommandName 'keep' -ScriptBlock {
         'keep;ui' {
             [CompletionResult]::new('--theme', '--theme', [CompletionResultType]::ParameterName, 'Colour theme: dark, light, high-contrast, monochrome or a user theme [default: the config file''s, else dark]')
             [CompletionResult]::new('--store', '--store', [CompletionResultType]::ParameterName, 'Store directory, holding keep.db, or a PostgreSQL URL (postgres://USER@HOST/DB) (or KEEP_STORE) [default: the platform data directory + /keep]')
+            [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print one JSON document instead of text')
+            [CompletionResult]::new('--ids', '--ids', [CompletionResultType]::ParameterName, 'Print only ids, one per line (for xargs)')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            break
+        }
+        'keep;mcp' {
+            [CompletionResult]::new('--allow', '--allow', [CompletionResultType]::ParameterName, 'Let put_file read files under DIR (repeatable)')
+            [CompletionResult]::new('--scope', '--scope', [CompletionResultType]::ParameterName, 'Confine every tool to notes tagged KEY=VALUE, and tag every note written with it (repeatable; all apply)')
+            [CompletionResult]::new('--store', '--store', [CompletionResultType]::ParameterName, 'Store directory, holding keep.db, or a PostgreSQL URL (postgres://USER@HOST/DB) (or KEEP_STORE) [default: the platform data directory + /keep]')
+            [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print one JSON document instead of text')
+            [CompletionResult]::new('--ids', '--ids', [CompletionResultType]::ParameterName, 'Print only ids, one per line (for xargs)')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            break
+        }
+        'keep;serve' {
+            [CompletionResult]::new('--listen', '--listen', [CompletionResultType]::ParameterName, 'Address to listen on (port 0: any free port)')
+            [CompletionResult]::new('--allow', '--allow', [CompletionResultType]::ParameterName, 'Let put_file read files under DIR (repeatable)')
+            [CompletionResult]::new('--scope', '--scope', [CompletionResultType]::ParameterName, 'Confine every tool to notes tagged KEY=VALUE, and tag every note written with it (repeatable)')
+            [CompletionResult]::new('--session-timeout', '--session-timeout', [CompletionResultType]::ParameterName, 'Close an MCP session after SECONDS without a request')
+            [CompletionResult]::new('--store', '--store', [CompletionResultType]::ParameterName, 'Store directory, holding keep.db, or a PostgreSQL URL (postgres://USER@HOST/DB) (or KEEP_STORE) [default: the platform data directory + /keep]')
+            [CompletionResult]::new('--token', '--token', [CompletionResultType]::ParameterName, 'Print the store''s token (made on first use, kept with mode 0600) and exit')
+            [CompletionResult]::new('--status', '--status', [CompletionResultType]::ParameterName, 'Ask the store''s server how it is: store reachable, model, backlog, uptime (exit 1 when none answers or the store is unreachable)')
             [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print one JSON document instead of text')
             [CompletionResult]::new('--ids', '--ids', [CompletionResultType]::ParameterName, 'Print only ids, one per line (for xargs)')
             [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
@@ -468,10 +484,11 @@ Register-ArgumentCompleter -Native -CommandName 'keep' -ScriptBlock {
             [CompletionResult]::new('backup', 'backup', [CompletionResultType]::ParameterValue, 'Write a consistent copy of the store to a new file')
             [CompletionResult]::new('models', 'models', [CompletionResultType]::ParameterValue, 'List, install, verify or remove the files keep runs on')
             [CompletionResult]::new('doctor', 'doctor', [CompletionResultType]::ParameterValue, 'Check the runtime, the models, the store, a server, watched folders and the config file')
-            [CompletionResult]::new('mcp', 'mcp', [CompletionResultType]::ParameterValue, 'Serve keep''s memory to agents over the Model Context Protocol')
-            [CompletionResult]::new('serve', 'serve', [CompletionResultType]::ParameterValue, 'Serve the store to many MCP clients, scripts and commands at once')
+            [CompletionResult]::new('connect', 'connect', [CompletionResultType]::ParameterValue, 'Give an MCP client (Claude Code, Cursor, VS Code, ...) keep''s memory')
             [CompletionResult]::new('watch', 'watch', [CompletionResultType]::ParameterValue, 'Keep the registered folders indexed until interrupted')
             [CompletionResult]::new('ui', 'ui', [CompletionResultType]::ParameterValue, 'Browse, search, read and tag notes in a full-screen terminal browser')
+            [CompletionResult]::new('mcp', 'mcp', [CompletionResultType]::ParameterValue, 'Serve keep''s memory to agents over the Model Context Protocol')
+            [CompletionResult]::new('serve', 'serve', [CompletionResultType]::ParameterValue, 'Serve the store to many MCP clients, scripts and commands at once')
             [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
             break
         }
@@ -563,16 +580,19 @@ Register-ArgumentCompleter -Native -CommandName 'keep' -ScriptBlock {
         'keep;help;doctor' {
             break
         }
-        'keep;help;mcp' {
-            break
-        }
-        'keep;help;serve' {
+        'keep;help;connect' {
             break
         }
         'keep;help;watch' {
             break
         }
         'keep;help;ui' {
+            break
+        }
+        'keep;help;mcp' {
+            break
+        }
+        'keep;help;serve' {
             break
         }
         'keep;help;help' {

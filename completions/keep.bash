@@ -28,6 +28,9 @@ _keep() {
             keep,conflicts)
                 cmd="keep__subcmd__conflicts"
                 ;;
+            keep,connect)
+                cmd="keep__subcmd__connect"
+                ;;
             keep,del)
                 cmd="keep__subcmd__del"
                 ;;
@@ -114,6 +117,9 @@ _keep() {
                 ;;
             keep__subcmd__help,conflicts)
                 cmd="keep__subcmd__help__subcmd__conflicts"
+                ;;
+            keep__subcmd__help,connect)
+                cmd="keep__subcmd__help__subcmd__connect"
                 ;;
             keep__subcmd__help,del)
                 cmd="keep__subcmd__help__subcmd__del"
@@ -239,7 +245,7 @@ _keep() {
 
     case "${cmd}" in
         keep)
-            opts="-h -V --store --json --ids --help --version put get list find tag del restore log stats revert rate supersede conflicts now move export import reindex analyze check repair backup models doctor mcp serve watch ui help"
+            opts="-h -V --store --json --ids --help --version put get list find tag del restore log stats revert rate supersede conflicts now move export import reindex analyze check repair backup models doctor connect watch ui mcp serve help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 1 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -338,6 +344,48 @@ _keep() {
                     return 0
                     ;;
                 -n)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --store)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        keep__subcmd__connect)
+            opts="-h --project --file --write --http --name --allow --scope --store --json --ids --help claude-code claude-desktop cursor vscode windsurf zed codex"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --project)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --file)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --http)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --name)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --allow)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --scope)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -523,7 +571,7 @@ _keep() {
             return 0
             ;;
         keep__subcmd__help)
-            opts="put get list find tag del restore log stats revert rate supersede conflicts now move export import reindex analyze check repair backup models doctor mcp serve watch ui help"
+            opts="put get list find tag del restore log stats revert rate supersede conflicts now move export import reindex analyze check repair backup models doctor connect watch ui mcp serve help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -579,6 +627,20 @@ _keep() {
             return 0
             ;;
         keep__subcmd__help__subcmd__conflicts)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        keep__subcmd__help__subcmd__connect)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )

@@ -49,10 +49,11 @@ set edit:completion:arg-completer[keep] = {|@words|
             cand backup 'Write a consistent copy of the store to a new file'
             cand models 'List, install, verify or remove the files keep runs on'
             cand doctor 'Check the runtime, the models, the store, a server, watched folders and the config file'
-            cand mcp 'Serve keep''s memory to agents over the Model Context Protocol'
-            cand serve 'Serve the store to many MCP clients, scripts and commands at once'
+            cand connect 'Give an MCP client (Claude Code, Cursor, VS Code, ...) keep''s memory'
             cand watch 'Keep the registered folders indexed until interrupted'
             cand ui 'Browse, search, read and tag notes in a full-screen terminal browser'
+            cand mcp 'Serve keep''s memory to agents over the Model Context Protocol'
+            cand serve 'Serve the store to many MCP clients, scripts and commands at once'
             cand help 'Print this message or the help of the given subcommand(s)'
         }
         &'keep;put'= {
@@ -362,23 +363,15 @@ set edit:completion:arg-completer[keep] = {|@words|
             cand -h 'Print help (see more with ''--help'')'
             cand --help 'Print help (see more with ''--help'')'
         }
-        &'keep;mcp'= {
-            cand --allow 'Let put_file read files under DIR (repeatable)'
-            cand --scope 'Confine every tool to notes tagged KEY=VALUE, and tag every note written with it (repeatable; all apply)'
+        &'keep;connect'= {
+            cand --project 'Use the client''s file in project folder DIR instead of the user''s [default DIR: this folder]'
+            cand --file 'Use this file instead of the client''s usual one'
+            cand --http 'Call the keep serve at URL (e.g. http://127.0.0.1:7377/mcp) instead of starting keep mcp'
+            cand --name 'The server''s name in the client'
+            cand --allow 'Let put_file read files under DIR (passed to keep mcp; repeatable)'
+            cand --scope 'Confine the server to notes tagged KEY=VALUE (passed to keep mcp; repeatable)'
             cand --store 'Store directory, holding keep.db, or a PostgreSQL URL (postgres://USER@HOST/DB) (or KEEP_STORE) [default: the platform data directory + /keep]'
-            cand --json 'Print one JSON document instead of text'
-            cand --ids 'Print only ids, one per line (for xargs)'
-            cand -h 'Print help (see more with ''--help'')'
-            cand --help 'Print help (see more with ''--help'')'
-        }
-        &'keep;serve'= {
-            cand --listen 'Address to listen on (port 0: any free port)'
-            cand --allow 'Let put_file read files under DIR (repeatable)'
-            cand --scope 'Confine every tool to notes tagged KEY=VALUE, and tag every note written with it (repeatable)'
-            cand --session-timeout 'Close an MCP session after SECONDS without a request'
-            cand --store 'Store directory, holding keep.db, or a PostgreSQL URL (postgres://USER@HOST/DB) (or KEEP_STORE) [default: the platform data directory + /keep]'
-            cand --token 'Print the store''s token (made on first use, kept with mode 0600) and exit'
-            cand --status 'Ask the store''s server how it is: store reachable, model, backlog, uptime (exit 1 when none answers or the store is unreachable)'
+            cand --write 'Merge the entry into the file (the old file kept as FILE.keep.bak) instead of printing it'
             cand --json 'Print one JSON document instead of text'
             cand --ids 'Print only ids, one per line (for xargs)'
             cand -h 'Print help (see more with ''--help'')'
@@ -396,6 +389,28 @@ set edit:completion:arg-completer[keep] = {|@words|
         &'keep;ui'= {
             cand --theme 'Colour theme: dark, light, high-contrast, monochrome or a user theme [default: the config file''s, else dark]'
             cand --store 'Store directory, holding keep.db, or a PostgreSQL URL (postgres://USER@HOST/DB) (or KEEP_STORE) [default: the platform data directory + /keep]'
+            cand --json 'Print one JSON document instead of text'
+            cand --ids 'Print only ids, one per line (for xargs)'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+        }
+        &'keep;mcp'= {
+            cand --allow 'Let put_file read files under DIR (repeatable)'
+            cand --scope 'Confine every tool to notes tagged KEY=VALUE, and tag every note written with it (repeatable; all apply)'
+            cand --store 'Store directory, holding keep.db, or a PostgreSQL URL (postgres://USER@HOST/DB) (or KEEP_STORE) [default: the platform data directory + /keep]'
+            cand --json 'Print one JSON document instead of text'
+            cand --ids 'Print only ids, one per line (for xargs)'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+        }
+        &'keep;serve'= {
+            cand --listen 'Address to listen on (port 0: any free port)'
+            cand --allow 'Let put_file read files under DIR (repeatable)'
+            cand --scope 'Confine every tool to notes tagged KEY=VALUE, and tag every note written with it (repeatable)'
+            cand --session-timeout 'Close an MCP session after SECONDS without a request'
+            cand --store 'Store directory, holding keep.db, or a PostgreSQL URL (postgres://USER@HOST/DB) (or KEEP_STORE) [default: the platform data directory + /keep]'
+            cand --token 'Print the store''s token (made on first use, kept with mode 0600) and exit'
+            cand --status 'Ask the store''s server how it is: store reachable, model, backlog, uptime (exit 1 when none answers or the store is unreachable)'
             cand --json 'Print one JSON document instead of text'
             cand --ids 'Print only ids, one per line (for xargs)'
             cand -h 'Print help (see more with ''--help'')'
@@ -426,10 +441,11 @@ set edit:completion:arg-completer[keep] = {|@words|
             cand backup 'Write a consistent copy of the store to a new file'
             cand models 'List, install, verify or remove the files keep runs on'
             cand doctor 'Check the runtime, the models, the store, a server, watched folders and the config file'
-            cand mcp 'Serve keep''s memory to agents over the Model Context Protocol'
-            cand serve 'Serve the store to many MCP clients, scripts and commands at once'
+            cand connect 'Give an MCP client (Claude Code, Cursor, VS Code, ...) keep''s memory'
             cand watch 'Keep the registered folders indexed until interrupted'
             cand ui 'Browse, search, read and tag notes in a full-screen terminal browser'
+            cand mcp 'Serve keep''s memory to agents over the Model Context Protocol'
+            cand serve 'Serve the store to many MCP clients, scripts and commands at once'
             cand help 'Print this message or the help of the given subcommand(s)'
         }
         &'keep;help;put'= {
@@ -492,13 +508,15 @@ set edit:completion:arg-completer[keep] = {|@words|
         }
         &'keep;help;doctor'= {
         }
-        &'keep;help;mcp'= {
-        }
-        &'keep;help;serve'= {
+        &'keep;help;connect'= {
         }
         &'keep;help;watch'= {
         }
         &'keep;help;ui'= {
+        }
+        &'keep;help;mcp'= {
+        }
+        &'keep;help;serve'= {
         }
         &'keep;help;help'= {
         }

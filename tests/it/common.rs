@@ -210,6 +210,10 @@ impl Env {
             .env_remove("RUST_BACKTRACE")
             .env_remove("PGPASSWORD")
             .env_remove("PGPASSFILE")
+            // Where MCP clients keep their files: the test's home only.
+            .env_remove("XDG_CONFIG_HOME")
+            .env_remove("CODEX_HOME")
+            .env_remove("CLAUDE_CONFIG_DIR")
             .current_dir(self.dir.path());
         if let Some((model, lib)) = &self.model {
             cmd.env("KEEP_MODEL_DIR", model).env("KEEP_ORT_LIB", lib);

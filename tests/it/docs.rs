@@ -1,4 +1,12 @@
-//! The checked-in completions and man pages match the command definitions.
+//! The checked-in completions, man pages and the sections of the
+//! documents made from the code match it; the JSON shapes the documents
+//! show are those of the real output (the snapshots of json_shapes.rs);
+//! links between the documents lead somewhere.
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::path::Path;
+
+use serde_json::Value;
 
 #[test]
 fn completions_and_man_pages_are_fresh() {
@@ -17,6 +25,147 @@ fn completions_and_man_pages_are_fresh() {
     assert!(
         stale.is_empty(),
         "stale generated files (run KEEP_UPDATE_DOCS=1 cargo test --test it docs): {stale:?}"
+    );
+}
+
+#[test]
+fn sections_made_from_the_code_and_the_real_output_are_fresh() {
+    let root = crate::common::repo_root();
+    let update = std::env::var_os("KEEP_UPDATE_DOCS").is_some();
+    let mut by_file: BTreeMap<&str, Vec<(&str, String)>> = BTreeMap::new();
+    for (file, name, contents) in keep::cli::docs::generated_sections() {
+        by_file.entry(file).or_default().push((name, contents));
+    }
+    by_file
+        .entry("docs/scripting.md")
+        .or_default()
+        .push(("json-shapes", json_shapes_table(&root)));
+    let mut stale = Vec::new();
+    for (file, sections) in by_file {
+        let path = root.join(file);
+        let text = std::fs::read_to_string(&path).unwrap();
+        let mut fresh = text.clone();
+        for (name, contents) in sections {
+            fresh = keep::cli::docs::fill(&fresh, name, &contents)
+                .unwrap_or_else(|e| panic!("{file}: {e}"));
+        }
+        if update {
+            std::fs::write(&path, &fresh).unwrap();
+        } else if fresh != text {
+            stale.push(file);
+        }
+    }
+    assert!(
+        stale.is_empty(),
+        "stale sections (run KEEP_UPDATE_DOCS=1 cargo test --test it docs): {stale:?}"
+    );
+}
+
+/// Each `--json` snapshot of json_shapes.rs: the command it ran (its
+/// description) and the document it printed.
+fn json_snapshots(root: &Path) -> Vec<(String, Value)> {
+    let dir = root.join("tests/it/snapshots");
+    let mut names: Vec<_> = std::fs::read_dir(&dir)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .filter(|n| n.starts_with("it__json_shapes__") && n.ends_with(".snap"))
+        .collect();
+    names.sort();
+    names
+        .iter()
+        .map(|name| {
+            let text = std::fs::read_to_string(dir.join(name)).unwrap();
+            let mut pieces = text.splitn(3, "---\n");
+            let (header, body) = (pieces.nth(1).unwrap(), pieces.next().unwrap());
+            let command = header
+                .lines()
+                .find_map(|l| l.strip_prefix("description: "))
+                .unwrap_or_else(|| panic!("{name} names no command"))
+                .trim_matches('"')
+                .replace("\\\"", "\"");
+            (command, serde_json::from_str(body).expect(name))
+        })
+        .collect()
+}
+
+/// The keys of a JSON document, nested ones after a colon (tags, a
+/// note's own data, are not a shape).
+fn shape(value: &Value, depth: usize) -> String {
+    let nested = |v: &Value| match v {
+        Value::Object(m) if !m.is_empty() && depth < 2 => Some(shape(v, depth + 1)),
+        Value::Array(items) if items.first().is_some_and(Value::is_object) && depth < 2 => {
+            Some(shape(v, depth + 1))
+        }
+        _ => None,
+    };
+    match value {
+        Value::Object(map) => {
+            let keys: Vec<String> = map
+                .iter()
+                .map(
+                    |(k, v)| match nested(v).filter(|_| k != "tags" && !k.starts_with("tags_")) {
+                        Some(inner) => format!("\"{k}\": {inner}"),
+                        None => format!("\"{k}\""),
+                    },
+                )
+                .collect();
+            format!("{{{}}}", keys.join(", "))
+        }
+        Value::Array(items) => match items.first() {
+            Some(first) => format!("[{}]", shape(first, depth)),
+            None => "[]".into(),
+        },
+        Value::Null => "null".into(),
+        other => other.to_string(),
+    }
+}
+
+fn json_shapes_table(root: &Path) -> String {
+    let mut out = String::from("| command | prints |\n|---|---|\n");
+    for (command, value) in json_snapshots(root) {
+        out.push_str(&format!("| `{command}` | `{}` |\n", shape(&value, 0)));
+    }
+    out
+}
+
+fn keys_of(value: &Value, keys: &mut BTreeSet<String>) {
+    match value {
+        Value::Object(map) => {
+            for (k, v) in map {
+                keys.insert(k.clone());
+                if k != "tags" {
+                    keys_of(v, keys);
+                }
+            }
+        }
+        Value::Array(items) => items.iter().for_each(|i| keys_of(i, keys)),
+        _ => {}
+    }
+}
+
+#[test]
+fn json_fields_the_documents_name_are_fields_keep_prints() {
+    let root = crate::common::repo_root();
+    let mut keys = BTreeSet::new();
+    for (_, value) in json_snapshots(&root) {
+        keys_of(&value, &mut keys);
+    }
+    let text = std::fs::read_to_string(root.join("docs/scripting.md")).unwrap();
+    let section = text
+        .split("\n## ")
+        .find(|s| s.starts_with("JSON output"))
+        .expect("docs/scripting.md has a 'JSON output' section");
+    let mut unknown = Vec::new();
+    for quoted in section.split('"').skip(1).step_by(2) {
+        let is_field =
+            !quoted.is_empty() && quoted.chars().all(|c| c.is_ascii_lowercase() || c == '_');
+        if is_field && !keys.contains(quoted) {
+            unknown.push(quoted.to_string());
+        }
+    }
+    assert!(
+        unknown.is_empty(),
+        "docs/scripting.md names JSON fields no command prints: {unknown:?}"
     );
 }
 
@@ -107,7 +256,7 @@ fn anchors(text: &str) -> Vec<String> {
 #[test]
 fn links_between_the_documents_lead_somewhere() {
     let root = crate::common::repo_root();
-    let mut documents = vec![root.join("README.md")];
+    let mut documents = vec![root.join("README.md"), root.join("CHANGELOG.md")];
     for entry in std::fs::read_dir(root.join("docs")).unwrap() {
         let path = entry.unwrap().path();
         if path.extension().is_some_and(|e| e == "md") {

@@ -1,15 +1,88 @@
 //! The `--json` shape of every command, as snapshots: a change of a field,
-//! a type or a nesting is a visible diff in `tests/it/snapshots/`. The
-//! store is deterministic (fixed clock, content-hash ids) and needs no
-//! model (keyword recall).
+//! a type or a nesting is a visible diff in `tests/it/snapshots/`. Each
+//! snapshot names the command that printed it, and docs/scripting.md shows
+//! these shapes (docs.rs keeps it so). The stores are deterministic (fixed
+//! clock, content-hash ids); the first tests need no model (keyword
+//! recall), the last one uses the real model for what only it finds.
+
+use serde_json::Value;
 
 use crate::common::Env;
 
-/// A named snapshot of a JSON document, pretty-printed.
+/// A named snapshot of a JSON document, pretty-printed, described by the
+/// command that printed it.
 macro_rules! snapshot {
-    ($name:expr, $value:expr $(,)?) => {
-        insta::assert_snapshot!($name, serde_json::to_string_pretty(&$value).unwrap())
+    ($name:expr, $command:expr, $value:expr $(,)?) => {
+        insta::with_settings!({description => $command, omit_expression => true}, {
+            insta::assert_snapshot!($name, serde_json::to_string_pretty(&$value).unwrap())
+        })
     };
+}
+
+/// `keep --json ARGS` as it would be typed (arguments with spaces quoted;
+/// ids made by the store shown as `ID`).
+fn command(args: &[&str], ids: &[&str]) -> String {
+    let shown: Vec<String> = args
+        .iter()
+        .map(|a| {
+            if ids.contains(a) {
+                "ID".to_string()
+            } else if a.contains(' ') {
+                format!("'{a}'")
+            } else {
+                a.to_string()
+            }
+        })
+        .collect();
+    format!("keep --json {}", shown.join(" "))
+}
+
+/// Runs `keep --json ARGS` (whatever its exit status) and snapshots what
+/// it printed, with the keys `redacted` set to placeholders (values that
+/// vary from run to run); `ids` are shown as `ID` in the description.
+fn shot(env: &Env, name: &str, args: &[&str], ids: &[&str], redacted: &[&str]) -> Value {
+    let value = redact(json_of(env, args), redacted);
+    snapshot!(name, command(args, ids), value);
+    value
+}
+
+/// The JSON a command prints, whatever its exit status.
+fn json_of(env: &Env, args: &[&str]) -> Value {
+    let mut all = vec!["--json"];
+    all.extend_from_slice(args);
+    let out = env.run(&all);
+    serde_json::from_slice(&out.stdout).unwrap_or_else(|e| {
+        panic!(
+            "keep {all:?}: {e}: {}",
+            String::from_utf8_lossy(&out.stderr)
+        )
+    })
+}
+
+/// `value` with every number and string under `keys` (at any depth) set
+/// to a placeholder.
+fn redact(mut value: Value, keys: &[&str]) -> Value {
+    fn walk(v: &mut Value, keys: &[&str]) {
+        match v {
+            Value::Object(map) => {
+                for (k, v) in map.iter_mut() {
+                    if keys.contains(&k.as_str()) {
+                        match v {
+                            Value::Number(_) => *v = 0.into(),
+                            Value::String(_) => *v = "<varies>".into(),
+                            _ => {}
+                        }
+                    } else {
+                        walk(v, keys);
+                    }
+                }
+            }
+            Value::Array(items) => items.iter_mut().for_each(|i| walk(i, keys)),
+            _ => {}
+        }
+    }
+    walk(&mut value, keys);
+    value
 }
 
 /// A store with a note that has history, tags, an edge and parts.
@@ -35,54 +108,84 @@ fn store() -> Env {
 #[test]
 fn put_and_tag() {
     let env = Env::new();
-    let put = env.json(&["put", "a first note", "-t", "k=v"]);
-    snapshot!("put", put);
+    let put = shot(&env, "put", &["put", "a first note", "-t", "k=v"], &[], &[]);
     let id = put["id"].as_str().unwrap();
-    snapshot!(
+    shot(
+        &env,
         "tag",
-        env.json(&["tag", id, "-t", "k=w", "--remove-value", "k=v"])
+        &["tag", id, "-t", "k=w", "--remove-value", "k=v"],
+        &[id],
+        &[],
     );
 }
 
 #[test]
 fn get_history_parts() {
     let env = store();
-    snapshot!("get", env.json(&["get", "cranes"]));
-    snapshot!("get_version", env.json(&["get", "cranes@V{1}"]));
-    snapshot!("get_part", env.json(&["get", "tides@P{1}"]));
-    snapshot!("get_history", env.json(&["get", "cranes", "--history"]));
-    snapshot!("get_parts", env.json(&["get", "tides", "--parts"]));
+    shot(&env, "get", &["get", "cranes"], &[], &[]);
+    shot(&env, "get_version", &["get", "cranes@V{1}"], &[], &[]);
+    shot(&env, "get_part", &["get", "tides@P{1}"], &[], &[]);
+    shot(
+        &env,
+        "get_history",
+        &["get", "cranes", "--history"],
+        &[],
+        &[],
+    );
+    shot(&env, "get_parts", &["get", "tides", "--parts"], &[], &[]);
 }
 
 #[test]
 fn list_and_find() {
     let env = store();
-    snapshot!("list", env.json(&["list"]));
-    snapshot!(
+    shot(&env, "list", &["list"], &[], &[]);
+    shot(
+        &env,
         "find",
-        env.json(&["find", "lighthouse", "--mode", "keyword"])
+        &["find", "lighthouse", "--mode", "keyword"],
+        &[],
+        &[],
     );
-    snapshot!(
+    shot(
+        &env,
         "find_deep",
-        env.json(&["find", "harbour", "--mode", "keyword", "--deep"])
+        &["find", "harbour", "--mode", "keyword", "--deep"],
+        &[],
+        &[],
     );
 }
 
 #[test]
 fn now_move_del_revert_import() {
     let env = store();
-    snapshot!("now_unset", env.json(&["now"]));
-    snapshot!("now", env.json(&["now", "Working on the port survey"]));
+    shot(&env, "now_unset", &["now"], &[], &[]);
+    shot(
+        &env,
+        "now",
+        &["now", "Working on the port survey"],
+        &[],
+        &[],
+    );
     env.ok(&["now", "Reviewing the survey"]);
-    snapshot!("move", env.json(&["move", "survey"]));
-    snapshot!("revert", env.json(&["revert", "cranes"]));
-    snapshot!("del_version", env.json(&["del", "survey@V{1}"]));
-    snapshot!("del", env.json(&["del", "survey", "--reason", "done"]));
-    snapshot!("restore", env.json(&["restore", "survey"]));
-    snapshot!("del_purge", env.json(&["del", "--purge", "survey"]));
+    shot(&env, "move", &["move", "survey"], &[], &[]);
+    shot(&env, "revert", &["revert", "cranes"], &[], &[]);
+    shot(&env, "del_version", &["del", "survey@V{1}"], &[], &[]);
+    shot(
+        &env,
+        "del",
+        &["del", "survey", "--reason", "done"],
+        &[],
+        &[],
+    );
+    shot(&env, "restore", &["restore", "survey"], &[], &[]);
+    shot(&env, "del_purge", &["del", "--purge", "survey"], &[], &[]);
     let export = env.export();
     let other = Env::new();
-    snapshot!("import", other.json_stdin(&["import", "-"], &export));
+    snapshot!(
+        "import",
+        "keep --json import - < export.jsonl".to_string(),
+        other.json_stdin(&["import", "-"], &export)
+    );
 }
 
 #[test]
@@ -93,5 +196,58 @@ fn watch_list() {
     env.ok(&["put", dir.to_str().unwrap(), "--watch", "-r"]);
     let mut shape = env.json(&["watch", "--list"]);
     shape["folders"][0]["dir"] = "<dir>".into();
-    snapshot!("watch_list", shape);
+    snapshot!("watch_list", "keep --json watch --list".to_string(), shape);
+}
+
+#[test]
+fn facts_ratings_conflicts_log_and_stats() {
+    let env = Env::with_model();
+    env.ok(&[
+        "put",
+        "The office guest Wi-Fi password is BlueOtter-7731.",
+        "--id",
+        "wifi",
+    ]);
+    shot(
+        &env,
+        "put_duplicate",
+        &["put", "The office guest Wi-Fi password is BlueOtter-7731."],
+        &[],
+        &["similarity"],
+    );
+    shot(&env, "reindex", &["reindex"], &[], &[]);
+    let update = shot(
+        &env,
+        "put_possible_update",
+        &["put", "The office guest Wi-Fi password is GreenHeron-2288."],
+        &[],
+        &["similarity"],
+    );
+    let newer = update["id"].as_str().unwrap();
+    shot(&env, "conflicts", &["conflicts"], &[], &["similarity"]);
+    shot(
+        &env,
+        "get_similar",
+        &["get", newer, "--similar"],
+        &[newer],
+        &["score", "relevance", "passage"],
+    );
+    shot(&env, "rate", &["rate", newer, "useful"], &[newer], &[]);
+    shot(
+        &env,
+        "supersede",
+        &["supersede", newer, "wifi"],
+        &[newer],
+        &[],
+    );
+    shot(&env, "get_rated_successor", &["get", newer], &[newer], &[]);
+    shot(&env, "get_superseded", &["get", "wifi"], &[], &[]);
+    shot(&env, "log", &["log", "-n", "3"], &[], &[]);
+    shot(
+        &env,
+        "stats",
+        &["stats"],
+        &[],
+        &["bytes", "database_bytes", "size"],
+    );
 }

@@ -5,6 +5,7 @@ mod backend;
 mod backlog;
 mod common;
 mod completions;
+mod connect;
 mod docs;
 mod edges;
 mod errors;

@@ -42,7 +42,7 @@ fn the_old_scope_spellings_still_work_and_say_their_new_names() {
     assert!(out.status.success());
     assert_eq!(
         String::from_utf8_lossy(&out.stderr),
-        "keep: now --scope is now --name; the old name goes in the next release\n"
+        "keep: now --scope is now --name; the old name goes in keep 0.2.0\n"
     );
     assert_eq!(env.json(&["get", "now:agent1"])[0]["summary"], "agent work");
     let out = env.run(&[

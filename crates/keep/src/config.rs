@@ -75,6 +75,10 @@ pub const VARIABLES: &[(&str, &str)] = &[
         "seconds a URL may take in all [default: 30]",
     ),
     (
+        "KEEP_SERVE_TOKEN",
+        "the bearer token of a keep serve on another machine, for keep connect --http",
+    ),
+    (
         "KEEP_UI_TRACE",
         "a file the browser appends timings to, for benchmarks",
     ),
@@ -92,58 +96,196 @@ pub const VARIABLES: &[(&str, &str)] = &[
     ),
 ];
 
-/// The keys of the config file (TOML); all optional.
-#[derive(Debug, Clone, Default, Deserialize)]
+/// The keys of the config file (TOML); all optional. Each doc comment is
+/// the key's line in the reference of docs/configuration.md.
+#[derive(Debug, Clone, Default, Deserialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
 struct ConfigFile {
-    /// The store: a folder, or a PostgreSQL URL.
+    /// The store: a folder holding keep.db, or a PostgreSQL URL (--store and KEEP_STORE win over it)
     store: Option<String>,
-    /// The embedding model by name (a folder under `<data dir>/models`).
+    /// The embedding model, by name (keep models list)
     model: Option<String>,
-    /// A fastembed-compatible model directory.
+    /// The embedding model's folder, instead of one named by model
     model_dir: Option<PathBuf>,
-    /// The ONNX Runtime shared library.
+    /// The ONNX Runtime shared library
     ort_lib: Option<PathBuf>,
-    /// Recency half-life for `find`, in days; 0 turns decay off.
+    /// Recency half-life of find and recall, in days; 0 turns the decay off
     half_life_days: Option<f64>,
-    /// Days a deleted note stays in the trash; 0 deletes for good at once.
+    /// Days a deleted note stays in the trash; 0 deletes for good at once
     trash_days: Option<f64>,
-    /// Vectors of a kind from which searches go through a graph index.
+    /// The number of vectors of one kind (notes, versions or parts) from which a SQLite store searches them through a graph index
     vector_index_from: Option<usize>,
-    /// Theme of the full-screen browser.
+    /// The browser's theme: dark, light, high-contrast, or a file NAME.toml in the themes folder beside the config file
     theme: Option<String>,
-    /// Whether notes left waiting for a vector are embedded by a
-    /// background process.
+    /// Whether notes left waiting for a vector are embedded by a low-priority background process (false: by find, a server or keep reindex)
     background_embed: Option<bool>,
-    /// A file holding the database password (its first line).
+    /// A file whose first line is the database password, for a PostgreSQL URL without one
     password_file: Option<PathBuf>,
-    /// Model servers for summaries, parts, transcripts and embeddings.
+    /// Model servers for summaries, parts, transcripts and embeddings (docs/providers.md)
     #[serde(default)]
     providers: ProvidersFile,
 }
 
 /// `[providers.*]`: each table optional.
-#[derive(Debug, Clone, Default, Deserialize)]
+#[derive(Debug, Clone, Default, Deserialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
 struct ProvidersFile {
+    /// The language model that writes summaries of long documents (and cuts parts when analyze is not given)
     summarize: Option<ProviderFile>,
+    /// The language model that cuts notes into parts (keep analyze)
     analyze: Option<ProviderFile>,
+    /// The speech model that transcribes audio
     transcribe: Option<ProviderFile>,
+    /// The model server that makes embeddings instead of the local model
     embed: Option<ProviderFile>,
 }
 
 /// One `[providers.NAME]` table.
-#[derive(Debug, Clone, Deserialize)]
+#[derive(Debug, Clone, Deserialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
 struct ProviderFile {
-    /// The API's base URL, e.g. `http://127.0.0.1:8080/v1`.
+    /// The API's base URL, e.g. http://127.0.0.1:8080/v1
     base_url: String,
-    /// The model the server is asked for.
+    /// The model the server is asked for
     model: String,
-    /// The environment variable that holds the API key.
+    /// The environment variable that holds the API key (every command fails while it is not set)
     api_key_env: Option<String>,
-    /// Seconds one request may take [default: 120].
+    /// Seconds one request may take
     timeout_secs: Option<f64>,
+}
+
+/// One key of the config file, as the reference lists it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ConfigKey {
+    /// `store`, `[providers.summarize]`, `providers.*.base_url`.
+    pub key: String,
+    /// `string`, `number`, `integer`, `boolean` or `table`.
+    pub kind: String,
+    pub default: String,
+    pub meaning: String,
+}
+
+/// Every key of the config file, from its definition: what the config
+/// reference shows, so it cannot name a key keep does not read, or miss
+/// one it does.
+pub fn config_keys() -> Vec<ConfigKey> {
+    let schema = schemars::schema_for!(ConfigFile);
+    let root = schema.as_value();
+    let mut keys = Vec::new();
+    collect_keys(root, root, "", &mut keys);
+    keys
+}
+
+fn collect_keys(
+    root: &serde_json::Value,
+    table: &serde_json::Value,
+    prefix: &str,
+    out: &mut Vec<ConfigKey>,
+) {
+    let required: Vec<&str> = table["required"]
+        .as_array()
+        .map(|r| r.iter().filter_map(|v| v.as_str()).collect())
+        .unwrap_or_default();
+    let Some(properties) = table["properties"].as_object() else {
+        return;
+    };
+    let mut shared_tables = Vec::new();
+    for (name, property) in properties {
+        let key = format!("{prefix}{name}");
+        let meaning = property["description"].as_str().unwrap_or("").to_string();
+        match definition(root, property) {
+            Some(def)
+                if def["properties"]
+                    .as_object()
+                    .is_some_and(|p| p.values().all(|v| definition(root, v).is_some())) =>
+            {
+                out.push(ConfigKey {
+                    key: format!("[{key}]"),
+                    kind: "tables".into(),
+                    default: String::new(),
+                    meaning,
+                });
+                collect_keys(root, def, &format!("{key}."), out);
+            }
+            Some(def) => {
+                out.push(ConfigKey {
+                    key: format!("[{key}]"),
+                    kind: "table".into(),
+                    default: String::new(),
+                    meaning,
+                });
+                shared_tables.push(def);
+            }
+            None => {
+                let mut meaning = meaning;
+                if required.contains(&name.as_str()) {
+                    meaning.push_str(" (required)");
+                }
+                out.push(ConfigKey {
+                    default: config_default(&key).to_string(),
+                    kind: value_kind(property),
+                    key,
+                    meaning,
+                });
+            }
+        }
+    }
+    if let Some(def) = shared_tables.first() {
+        let star = prefix.trim_end_matches('.').to_string() + ".*.";
+        collect_keys(root, def, &star, out);
+    }
+}
+
+/// The definition a property refers to (directly or as an optional).
+fn definition<'a>(
+    root: &'a serde_json::Value,
+    property: &'a serde_json::Value,
+) -> Option<&'a serde_json::Value> {
+    let reference = property["$ref"].as_str().or_else(|| {
+        property["anyOf"]
+            .as_array()?
+            .iter()
+            .find_map(|v| v["$ref"].as_str())
+    })?;
+    let name = reference.rsplit('/').next()?;
+    root["$defs"].get(name)
+}
+
+/// `string`, `number`, ... of a property, leaving out the `null` of an
+/// optional one.
+fn value_kind(property: &serde_json::Value) -> String {
+    match &property["type"] {
+        serde_json::Value::String(t) => t.clone(),
+        serde_json::Value::Array(types) => types
+            .iter()
+            .filter_map(|t| t.as_str())
+            .filter(|t| *t != "null")
+            .collect::<Vec<_>>()
+            .join(" or "),
+        _ => "value".into(),
+    }
+}
+
+/// What a key is when the config file leaves it out.
+fn config_default(key: &str) -> String {
+    match key {
+        "store" => "the platform data directory + /keep (~/.local/share/keep on Linux)".into(),
+        "model" => format!(
+            "{}, or {} when only that one is installed",
+            keep_core::models::DEFAULT_MODEL,
+            keep_core::models::SHIPPED_MODEL
+        ),
+        "model_dir" => "<data dir>/keep/models/<model>".into(),
+        "ort_lib" => "<data dir>/keep/runtime/libonnxruntime.so".into(),
+        "half_life_days" => DEFAULT_HALF_LIFE_DAYS.to_string(),
+        "trash_days" => DEFAULT_TRASH_DAYS.to_string(),
+        "vector_index_from" => keep_core::DEFAULT_GRAPH_FROM.to_string(),
+        "theme" => "dark".into(),
+        "background_embed" => "true".into(),
+        "password_file" => "none: PGPASSWORD, else PGPASSFILE or ~/.pgpass".into(),
+        "providers.*.timeout_secs" => DEFAULT_PROVIDER_TIMEOUT.as_secs().to_string(),
+        _ => String::new(),
+    }
 }
 
 /// Everything configurable, resolved.
@@ -192,6 +334,27 @@ pub struct Config {
     pub themes_dir: Option<PathBuf>,
     /// The user's home folder, for `~/` in arguments the shell left alone.
     pub home: Option<PathBuf>,
+    /// What a client that starts keep itself (`keep connect`) must be
+    /// given to find this store and these settings: `KEEP_STORE` (from
+    /// `--store` or the environment; a folder made absolute),
+    /// `KEEP_CONFIG` and `KEEP_DATA_DIR`, each only when given.
+    pub locations: Vec<(&'static str, String)>,
+    /// `KEEP_SERVE_TOKEN`: the token of a `keep serve` on another machine.
+    pub serve_token: Option<String>,
+    /// The variables MCP clients honour for where their files live.
+    pub client_dirs: ClientDirs,
+}
+
+/// Where MCP clients look for their configuration, when moved from the
+/// default by a variable (`keep connect`).
+#[derive(Debug, Clone, Default)]
+pub struct ClientDirs {
+    /// `XDG_CONFIG_HOME` (Zed, VS Code and Claude Desktop on Linux).
+    pub xdg_config: Option<PathBuf>,
+    /// `CODEX_HOME`.
+    pub codex_home: Option<PathBuf>,
+    /// `CLAUDE_CONFIG_DIR` (Claude Code).
+    pub claude_config: Option<PathBuf>,
 }
 
 /// A snapshot of the environment, so resolution is a pure function of it
@@ -282,12 +445,12 @@ impl Config {
             .and_then(|s| s.parse::<f64>().ok())
             .filter(|s| s.is_finite() && *s > 0.0)
             .map_or(DEFAULT_FETCH_TIMEOUT, Duration::from_secs_f64);
-        let (store, database) = store_location(
-            store_flag
-                .filter(|p| !p.as_os_str().is_empty())
-                .or_else(|| env.path("KEEP_STORE"))
-                .or_else(|| file.store.map(PathBuf::from)),
-        );
+        let given_store = store_flag
+            .filter(|p| !p.as_os_str().is_empty())
+            .or_else(|| env.path("KEEP_STORE"));
+        let locations = locations(given_store.as_deref(), env);
+        let (store, database) =
+            store_location(given_store.or_else(|| file.store.map(PathBuf::from)));
         let database_password = match &database {
             Some(url) => database_password(
                 url,
@@ -351,6 +514,13 @@ impl Config {
             }),
             themes_dir: config_path.and_then(|p| Some(p.parent()?.join("themes"))),
             home: dirs::home_dir(),
+            locations,
+            serve_token: env.text("KEEP_SERVE_TOKEN"),
+            client_dirs: ClientDirs {
+                xdg_config: env.path("XDG_CONFIG_HOME"),
+                codex_home: env.path("CODEX_HOME"),
+                claude_config: env.path("CLAUDE_CONFIG_DIR"),
+            },
         })
     }
 
@@ -375,6 +545,35 @@ impl Config {
             vector_index_from: self.vector_index_from,
         })
     }
+}
+
+/// The locations given on the command line or in the environment, as a
+/// process started elsewhere must see them: folders absolute, a database
+/// URL as given.
+fn locations(store: Option<&std::path::Path>, env: &Environment) -> Vec<(&'static str, String)> {
+    let absolute = |p: &std::path::Path| {
+        std::path::absolute(p)
+            .unwrap_or_else(|_| p.to_path_buf())
+            .display()
+            .to_string()
+    };
+    let store = store.map(
+        |p| match p.to_str().filter(|s| keep_core::is_database_url(s)) {
+            Some(url) => url.to_string(),
+            None => absolute(p),
+        },
+    );
+    [
+        ("KEEP_STORE", store),
+        ("KEEP_CONFIG", env.path("KEEP_CONFIG").map(|p| absolute(&p))),
+        (
+            "KEEP_DATA_DIR",
+            env.path("KEEP_DATA_DIR").map(|p| absolute(&p)),
+        ),
+    ]
+    .into_iter()
+    .filter_map(|(name, value)| Some((name, value?)))
+    .collect()
 }
 
 /// The providers of the config file, checked: an `analyze` table may be
@@ -623,6 +822,49 @@ mod tests {
         );
         let err = Config::resolve(None, &env(&[("KEEP_CLOCK", "yesterday")])).unwrap_err();
         assert!(err.0.starts_with("KEEP_CLOCK:"), "{err}");
+    }
+
+    #[test]
+    fn the_config_reference_lists_every_key_with_a_default_where_one_applies() {
+        let keys = config_keys();
+        let names: Vec<&str> = keys.iter().map(|k| k.key.as_str()).collect();
+        for key in [
+            "store",
+            "half_life_days",
+            "[providers]",
+            "[providers.summarize]",
+            "providers.*.base_url",
+            "providers.*.timeout_secs",
+        ] {
+            assert!(names.contains(&key), "{key} in {names:?}");
+        }
+        for key in &keys {
+            assert!(!key.meaning.is_empty(), "{key:?} has no meaning");
+            let without_default = key.kind.starts_with("table")
+                || [
+                    "providers.*.base_url",
+                    "providers.*.model",
+                    "providers.*.api_key_env",
+                ]
+                .contains(&key.key.as_str());
+            assert_eq!(key.default.is_empty(), without_default, "{key:?}");
+        }
+        // Every key listed is one the file accepts.
+        let mut text = String::new();
+        for key in keys
+            .iter()
+            .filter(|k| !k.key.contains('[') && !k.key.contains('.'))
+        {
+            let value = match key.kind.as_str() {
+                "string" => "\"x\"",
+                "number" => "1.5",
+                "integer" => "3",
+                "boolean" => "true",
+                other => panic!("{other}"),
+            };
+            text.push_str(&format!("{} = {value}\n", key.key));
+        }
+        toml::from_str::<ConfigFile>(&text).unwrap();
     }
 
     #[test]

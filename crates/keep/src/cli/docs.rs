@@ -1,6 +1,8 @@
-//! Shell completions and man pages, generated from the clap definitions.
-//! The checked-in copies under `completions/` and `man/` are compared with
-//! these by a test; `KEEP_UPDATE_DOCS=1 cargo test` rewrites them.
+//! Shell completions and man pages, generated from the clap definitions,
+//! and the sections of the documentation made from the code (environment
+//! variables, config keys, MCP tools, clients, which commands a server
+//! answers). The checked-in copies are compared with these by a test;
+//! `KEEP_UPDATE_DOCS=1 cargo test --test it docs` rewrites them.
 //!
 //! Each man page has NAME, SYNOPSIS, DESCRIPTION, OPTIONS (and GLOBAL
 //! OPTIONS), then EXAMPLES, ENVIRONMENT, FILES and EXIT STATUS written
@@ -8,7 +10,8 @@
 
 use clap_complete::Shell;
 
-use crate::config::VARIABLES;
+use crate::config::{VARIABLES, config_keys};
+use crate::connect::{CLIENTS, Places, Platform};
 
 /// Every generated file as (path relative to the repository root, contents).
 pub fn generated_files() -> Vec<(String, Vec<u8>)> {
@@ -42,6 +45,153 @@ pub fn generated_files() -> Vec<(String, Vec<u8>)> {
         files.push((format!("man/{name}.1"), page(&page_cmd, &synopsis, &others)));
     }
     files
+}
+
+/// The sections of the documents made from the code, as (file, name,
+/// contents); each lies between `<!-- generated: NAME -->` and
+/// `<!-- end: NAME -->` in its file.
+pub fn generated_sections() -> Vec<(&'static str, &'static str, String)> {
+    vec![
+        ("docs/configuration.md", "variables", variables_table()),
+        ("docs/configuration.md", "config-keys", config_keys_table()),
+        ("docs/agents.md", "mcp-tools", tools_table()),
+        ("docs/agents.md", "clients", clients_table()),
+        ("docs/agents.md", "server-commands", server_commands()),
+    ]
+}
+
+/// `text` with section `name` holding `contents` (a line break added
+/// around it); an error when the section's markers are missing.
+pub fn fill(text: &str, name: &str, contents: &str) -> Result<String, String> {
+    let open = format!("<!-- generated: {name} -->");
+    let close = format!("<!-- end: {name} -->");
+    let start = text
+        .find(&open)
+        .ok_or_else(|| format!("no '{open}' marker"))?
+        + open.len();
+    let end = text[start..]
+        .find(&close)
+        .ok_or_else(|| format!("no '{close}' marker"))?
+        + start;
+    Ok(format!(
+        "{}\n{}\n{}",
+        &text[..start],
+        contents.trim_end(),
+        &text[end..]
+    ))
+}
+
+/// A cell of a Markdown table.
+fn cell(text: &str) -> String {
+    text.replace('|', "\\|").replace('\n', " ")
+}
+
+fn variables_table() -> String {
+    let mut out = String::from("| variable | meaning |\n|---|---|\n");
+    for (name, meaning) in VARIABLES {
+        out.push_str(&format!("| `{name}` | {} |\n", cell(meaning)));
+    }
+    out
+}
+
+fn config_keys_table() -> String {
+    let mut out = String::from("| key | type | default | meaning |\n|---|---|---|---|\n");
+    for key in config_keys() {
+        let default = if key.default.is_empty() {
+            String::new()
+        } else {
+            format!("`{}`", key.default)
+        };
+        out.push_str(&format!(
+            "| `{}` | {} | {} | {} |\n",
+            key.key,
+            key.kind,
+            cell(&default),
+            cell(&key.meaning)
+        ));
+    }
+    out
+}
+
+fn tools_table() -> String {
+    let mut out =
+        String::from("| tool | what it does (as clients read it) | hints |\n|---|---|---|\n");
+    for tool in crate::mcp::tool_summaries() {
+        out.push_str(&format!(
+            "| `{}` | **{}.** {} | {} |\n",
+            tool.name,
+            tool.title,
+            cell(tool.description),
+            tool.hints
+        ));
+    }
+    out
+}
+
+fn clients_table() -> String {
+    let places = Places {
+        home: "~".into(),
+        ..Places::default()
+    };
+    let mut out = String::from(
+        "| client | `keep connect` | user file (Linux) | user file (macOS) | project file |\n|---|---|---|---|---|\n",
+    );
+    for client in CLIENTS {
+        let project = client
+            .project_file(std::path::Path::new(""))
+            .map_or("none".to_string(), |p| format!("`{}`", p.display()));
+        out.push_str(&format!(
+            "| {} | `{}` | `{}` | `{}` | {project} |\n",
+            client.title(),
+            client.name(),
+            client.user_file(Platform::Linux, &places).display(),
+            client.user_file(Platform::MacOs, &places).display(),
+        ));
+    }
+    out
+}
+
+fn server_commands() -> String {
+    let quoted = |names: Vec<String>| {
+        names
+            .iter()
+            .map(|n| format!("`{n}`"))
+            .collect::<Vec<_>>()
+            .join(", ")
+    };
+    format!(
+        "While it is up, these commands are sent to it: {}. These run in their own process: {}.",
+        quoted(delegated_commands()),
+        quoted(own_process_commands())
+    )
+}
+
+/// The names of the MCP tools, in the order clients see them.
+pub fn tool_names() -> Vec<&'static str> {
+    crate::mcp::tool_summaries()
+        .iter()
+        .map(|t| t.name)
+        .collect()
+}
+
+/// The commands a running `keep serve` answers for a client.
+pub fn delegated_commands() -> Vec<String> {
+    use clap::Subcommand;
+    super::Delegated::augment_subcommands(clap::Command::new("keep"))
+        .get_subcommands()
+        .map(|c| c.get_name().to_string())
+        .collect()
+}
+
+/// The commands that always run in their own process.
+pub fn own_process_commands() -> Vec<String> {
+    let delegated = delegated_commands();
+    let mut cmd = <super::Cli as clap::CommandFactory>::command();
+    cmd.build();
+    cmd.get_subcommands()
+        .map(|c| c.get_name().to_string())
+        .filter(|n| !delegated.contains(n) && n != "help")
+        .collect()
 }
 
 /// One man page: clap_mangen's sections where they fit, ours after.

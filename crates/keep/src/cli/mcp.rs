@@ -8,9 +8,9 @@ use super::{CliError, CliResult, Ctx, Status};
 ///
 /// Speaks MCP (JSON-RPC, one message per line) on standard input and
 /// output until the client closes standard input; diagnostics go to
-/// standard error. Tools: remember, recall, get, list, tag, forget, revert,
-/// now, put_file and related. Resources: keep://now and keep://note/{id}.
-/// Prompt: keep-reflect. The model loads on the first call that needs it,
+/// standard error. Its tools are listed below. Resources: keep://now and
+/// keep://note/{id}. Prompt: keep-reflect. The model loads on the first
+/// call that needs it,
 /// not at start. Several servers and the command line can use one store at
 /// once.
 ///
@@ -23,7 +23,9 @@ use super::{CliError, CliResult, Ctx, Status};
 /// scope is answered as if it did not exist. The 'now' note is the
 /// scope's own.
 ///
-/// Claude Code: claude mcp add keep -- keep mcp
+/// 'keep connect CLIENT' prints (or with --write adds) the entry that
+/// starts it for Claude Code, Claude Desktop, Cursor, VS Code, Windsurf,
+/// Zed or Codex.
 #[derive(Debug, clap::Args)]
 pub struct Args {
     /// Let put_file read files under DIR (repeatable)

@@ -6,6 +6,7 @@ mod backup;
 mod check;
 mod complete;
 mod conflicts;
+mod connect;
 mod del;
 pub mod docs;
 mod doctor;
@@ -95,6 +96,7 @@ pub enum Command {
     Models(models::Args),
     Doctor(doctor::Args),
     Mcp(mcp::Args),
+    Connect(connect::Args),
     Serve(serve::Args),
     Watch(watch::Args),
     Ui(ui::Args),
@@ -201,9 +203,21 @@ impl Command {
     }
 }
 
-/// The clap definition, for completions and man pages.
+/// The clap definition, for completions and man pages, with the lists
+/// that come from the code: the MCP tools, and which commands a running
+/// server answers.
 pub fn command() -> clap::Command {
+    let tools = format!("Tools: {}.", docs::tool_names().join(", "));
+    let answered = format!(
+        "Commands a running server answers: {}. The others run in their own process: {}.",
+        docs::delegated_commands().join(", "),
+        docs::own_process_commands().join(", ")
+    );
     Cli::command()
+        .mut_subcommand("mcp", |c| c.after_long_help(tools.clone()))
+        .mut_subcommand("serve", |c| {
+            c.after_long_help(format!("{tools}\n\n{answered}"))
+        })
 }
 
 /// How a command ended when it did not fail outright.
@@ -397,7 +411,7 @@ impl Ctx {
 fn renamed(ctx: &mut Ctx, old: &str, new: &str, value: &Option<String>) -> Option<String> {
     let value = value.clone()?;
     ctx.out.warn(&format!(
-        "{old} is now {new}; the old name goes in the next release"
+        "{old} is now {new}; the old name goes in keep 0.2.0"
     ));
     Some(value)
 }
@@ -554,6 +568,7 @@ pub(crate) fn dispatch(ctx: &mut Ctx, command: Option<Command>) -> CliResult {
         Some(Command::Models(args)) => models::run(ctx, args),
         Some(Command::Doctor(args)) => doctor::run(ctx, args),
         Some(Command::Mcp(args)) => mcp::run(ctx, args),
+        Some(Command::Connect(args)) => connect::run(ctx, args),
         Some(Command::Serve(args)) => serve::run(ctx, args),
         Some(Command::Watch(args)) => watch::run(ctx, args),
         Some(Command::Ui(args)) => ui::run(ctx, args),

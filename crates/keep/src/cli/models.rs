@@ -159,6 +159,13 @@ fn verify(ctx: &mut Ctx, data: &std::path::Path, names: &[String]) -> CliResult 
             statuses.push(s);
         }
     }
+    if statuses.is_empty() {
+        ctx.out.warn(&format!(
+            "nothing is installed in {}: 'keep models install' installs the runtime and models",
+            data.display()
+        ));
+        return Ok(Exit::Failed(1));
+    }
     show(ctx, &statuses)?;
     let bad = statuses.iter().filter(|s| !s.installed).count();
     if bad > 0 {

@@ -41,6 +41,18 @@ fn password_span(arg: &[u8]) -> Option<std::ops::Range<usize>> {
     (!span.is_empty()).then_some(span)
 }
 
+/// `url` without its password (`user@host` for `user:PASSWORD@host`), and
+/// whether it had one.
+pub fn without_password(url: &str) -> (String, bool) {
+    match password_span(url.as_bytes()) {
+        Some(span) => (
+            format!("{}{}", &url[..span.start - 1], &url[span.end..]),
+            true,
+        ),
+        None => (url.to_string(), false),
+    }
+}
+
 /// Overwrites with `*` every password in a URL among this process's
 /// arguments; says whether there was one. The parsed arguments are copies
 /// and keep theirs.
@@ -72,7 +84,19 @@ pub fn hide_passwords() -> bool {
 
 #[cfg(test)]
 mod tests {
-    use super::password_span;
+    use super::{password_span, without_password};
+
+    #[test]
+    fn a_url_loses_its_password_and_nothing_else() {
+        assert_eq!(
+            without_password("postgres://ana:s3:cr@t@db:5432/keep?sslmode=require"),
+            ("postgres://ana@db:5432/keep?sslmode=require".into(), true)
+        );
+        assert_eq!(
+            without_password("postgres://ana@db/keep"),
+            ("postgres://ana@db/keep".into(), false)
+        );
+    }
 
     #[test]
     fn the_password_of_a_url_is_found_and_nothing_else() {

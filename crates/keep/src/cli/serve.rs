@@ -30,10 +30,10 @@ use crate::mcp::http::{ENDPOINT, HttpOptions, Sessions};
 /// token (Authorization: Bearer TOKEN; see --token). SIGTERM or Ctrl-C
 /// stops it after the requests in flight.
 ///
-/// While it runs, find, get, list, put, tag, del, rate, supersede, now,
-/// move, revert, import and export are sent to it over a socket in the
-/// store folder, with their working folder and standard input, and print
-/// what they would print alone; they work alone when no server answers.
+/// While it runs, the commands listed below are sent to it over a socket
+/// in the store folder, with their working folder and standard input, and
+/// print what they would print alone; they work alone when no server
+/// answers.
 /// On PostgreSQL a lost database is tried again with backoff; give its
 /// password in PGPASSWORD, ~/.pgpass or KEEP_PASSWORD_FILE (one given in
 /// --store is hidden from ps once read).
@@ -328,16 +328,24 @@ fn health_line(h: &Health) -> String {
     )
 }
 
+/// The store's token when one was made.
+pub(super) fn stored_token(store: &Path) -> Result<Option<String>, CliError> {
+    let path = store.join(TOKEN_FILE);
+    match std::fs::read_to_string(&path) {
+        Ok(text) if !text.trim().is_empty() => Ok(Some(text.trim().to_string())),
+        Ok(_) => Ok(None),
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(None),
+        Err(e) => Err(keep_core::error::Error::io(&path, e).into()),
+    }
+}
+
 /// The store's token, made on first use: 32 random bytes as hex, in a
 /// file only its owner can read.
 fn token(store: &Path) -> Result<String, CliError> {
-    let path = store.join(TOKEN_FILE);
-    match std::fs::read_to_string(&path) {
-        Ok(text) if !text.trim().is_empty() => return Ok(text.trim().to_string()),
-        Ok(_) => {}
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => {}
-        Err(e) => return Err(keep_core::error::Error::io(&path, e).into()),
+    if let Some(token) = stored_token(store)? {
+        return Ok(token);
     }
+    let path = store.join(TOKEN_FILE);
     let mut bytes = [0u8; 32];
     std::fs::File::open("/dev/urandom")
         .and_then(|mut f| f.read_exact(&mut bytes))

@@ -19,6 +19,7 @@ mod prompt;
 mod resources;
 mod tasks;
 mod tools;
+pub use tools::{Summary as ToolSummary, summaries as tool_summaries};
 
 use std::sync::{Arc, Mutex, PoisonError};
 use std::time::Duration;

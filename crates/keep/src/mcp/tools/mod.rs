@@ -163,6 +163,7 @@ impl From<Error> for CallError {
 }
 
 /// What a tool promises about its effects, for clients to show.
+#[derive(Debug, Clone, Copy)]
 pub struct Hints {
     pub read_only: bool,
     pub destructive: bool,
@@ -261,6 +262,9 @@ fn texts_of<T: ToolDef>(args: &Value) -> Vec<String> {
 /// A tool's entry in the registry.
 struct Entry {
     name: &'static str,
+    title: &'static str,
+    description: &'static str,
+    hints: Hints,
     definition: fn() -> Tool,
     run: fn(&mut Keeper, &Context, Value) -> Result<Value, CallError>,
     texts_to_embed: fn(&Value) -> Vec<String>,
@@ -269,6 +273,9 @@ struct Entry {
 const fn entry<T: ToolDef>() -> Entry {
     Entry {
         name: T::NAME,
+        title: T::TITLE,
+        description: T::DESCRIPTION,
+        hints: T::HINTS,
         definition: definition::<T>,
         run: run::<T>,
         texts_to_embed: texts_of::<T>,
@@ -296,6 +303,34 @@ const REGISTRY: &[Entry] = &[
     entry::<log::Log>(),
     entry::<stats::Stats>(),
 ];
+
+/// A tool as the documentation lists it.
+pub struct Summary {
+    pub name: &'static str,
+    pub title: &'static str,
+    pub description: &'static str,
+    /// `read-only`, `idempotent`, `destructive` or empty.
+    pub hints: &'static str,
+}
+
+/// Every tool, in the order clients see them: the source of `keep mcp
+/// --help`, its man page and the table of docs/agents.md.
+pub fn summaries() -> Vec<Summary> {
+    REGISTRY
+        .iter()
+        .map(|e| Summary {
+            name: e.name,
+            title: e.title,
+            description: e.description,
+            hints: match &e.hints {
+                h if h.read_only => "read-only",
+                h if h.destructive => "destructive",
+                h if h.idempotent => "idempotent",
+                _ => "",
+            },
+        })
+        .collect()
+}
 
 /// The tool definitions, in a stable order.
 pub fn definitions() -> Vec<Tool> {

@@ -1,0 +1,486 @@
+//! `keep connect`: print, or merge into its file, the entry that gives an
+//! MCP client keep's memory.
+
+use std::io::Write;
+use std::os::unix::fs::{OpenOptionsExt, PermissionsExt};
+use std::path::{Path, PathBuf};
+
+use serde::Serialize;
+use serde_json::Value;
+
+use super::output::Format;
+use super::{CliError, CliResult, Ctx, Status};
+use crate::connect::merge::{self, Merged, Outcome};
+use crate::connect::{CLIENTS, Client, Places, Platform, Target, Transport, is_loopback_url};
+
+/// Give an MCP client (Claude Code, Cursor, VS Code, ...) keep's memory.
+///
+/// Prints the entry that makes CLIENT start 'keep mcp' (by the absolute
+/// path of this keep, so an application whose PATH lacks it still finds
+/// it), or with --http call a running 'keep serve', and names the file it
+/// belongs in: the user's own by default, a project's with --project.
+/// With --write it merges the entry into that file: other servers and
+/// settings stay, and so do comments where the file may have them (Zed's
+/// and VS Code's JSON, Codex's TOML); the file as it was is kept beside it
+/// as FILE.keep.bak; running it again changes nothing. A file that cannot
+/// be merged without losing something (it does not parse, or its table of
+/// servers is something else) is left untouched: the entry is printed to
+/// add by hand, and the exit status is 1.
+///
+/// --store, KEEP_STORE, KEEP_CONFIG and KEEP_DATA_DIR, when given, are
+/// passed on in the entry's env, so the client uses the same store. A
+/// password in a database URL is left out: give the client's keep one
+/// through ~/.pgpass or a password file.
+///
+/// An --http URL on this machine (localhost, 127.0.0.1, ::1) needs no
+/// token. Any other gets "Authorization: Bearer TOKEN" with the token of
+/// KEEP_SERVE_TOKEN, else of this store's 'keep serve --token' (the server
+/// on another machine prints its own).
+///
+/// With no CLIENT, lists the clients, their files and whether each has an
+/// entry named keep.
+#[derive(Debug, clap::Args)]
+pub struct Args {
+    /// The client (leave out to list them all)
+    #[arg(value_enum, value_name = "CLIENT")]
+    pub client: Option<Client>,
+
+    /// Use the client's file in project folder DIR instead of the user's [default DIR: this folder]
+    #[arg(long, value_name = "DIR", num_args = 0..=1, default_missing_value = ".")]
+    pub project: Option<PathBuf>,
+
+    /// Use this file instead of the client's usual one
+    #[arg(long, value_name = "FILE", conflicts_with = "project")]
+    pub file: Option<PathBuf>,
+
+    /// Merge the entry into the file (the old file kept as FILE.keep.bak) instead of printing it
+    #[arg(long)]
+    pub write: bool,
+
+    /// Call the keep serve at URL (e.g. http://127.0.0.1:7377/mcp) instead of starting keep mcp
+    #[arg(long, value_name = "URL")]
+    pub http: Option<String>,
+
+    /// The server's name in the client
+    #[arg(long, value_name = "NAME", default_value = "keep")]
+    pub name: String,
+
+    /// Let put_file read files under DIR (passed to keep mcp; repeatable)
+    #[arg(long = "allow", value_name = "DIR", conflicts_with = "http")]
+    pub allow: Vec<PathBuf>,
+
+    /// Confine the server to notes tagged KEY=VALUE (passed to keep mcp; repeatable)
+    #[arg(long = "scope", value_name = "KEY=VALUE", conflicts_with = "http")]
+    pub scope: Vec<String>,
+}
+
+/// What `--json` prints for one client.
+#[derive(Debug, Serialize)]
+struct ConnectJson {
+    client: &'static str,
+    file: String,
+    name: String,
+    entry: Value,
+    /// `added`, `updated` or `unchanged` (what --write did or would do),
+    /// or `refused` when the file cannot be merged.
+    outcome: &'static str,
+    written: bool,
+    backup: Option<String>,
+    /// Why the file cannot be merged.
+    reason: Option<String>,
+}
+
+pub fn run(ctx: &mut Ctx, args: Args) -> CliResult {
+    let places = places(ctx)?;
+    let Some(client) = args.client else {
+        return list(ctx, &places);
+    };
+    check_name(&args.name)?;
+    let file = file_of(client, &args, &places)?;
+    let target = client.target(file);
+    let transport = transport(ctx, &args)?;
+    let entry = client.entry(&transport).map_err(|e| CliError::Usage(e.0))?;
+    let existing = read_existing(&target.file)?;
+    let merged = merge::merge(existing.as_deref(), &target, &args.name, &entry);
+    let mut report = ConnectJson {
+        client: client.name(),
+        file: target.file.display().to_string(),
+        name: args.name.clone(),
+        entry: entry.clone(),
+        outcome: outcome_name(&merged),
+        written: false,
+        backup: None,
+        reason: merged.as_ref().err().map(|e| e.0.clone()),
+    };
+    let status = match (&merged, args.write) {
+        (Err(refused), true) => {
+            print_snippet(ctx, &target, &args.name, &entry, &report)?;
+            ctx.out.warn(&format!(
+                "{}: cannot be merged ({refused}); left untouched: add the entry above by hand",
+                target.file.display()
+            ));
+            Status::Failed(1)
+        }
+        (Ok(merged), true) if merged.outcome != Outcome::Unchanged => {
+            let backup = write_merged(&target.file, merged, &transport)?;
+            report.written = true;
+            report.backup = backup.map(|b| b.display().to_string());
+            say_written(ctx, client, &target.file, merged.outcome, &report)?;
+            Status::Success
+        }
+        (Ok(_), true) => {
+            say_unchanged(ctx, &target.file, &args.name, &report)?;
+            Status::Success
+        }
+        (_, false) => {
+            print_snippet(ctx, &target, &args.name, &entry, &report)?;
+            if let Err(refused) = &merged {
+                ctx.out.warn(&format!(
+                    "{} cannot be merged as it is ({refused}): --write would leave it untouched",
+                    target.file.display()
+                ));
+            }
+            Status::Success
+        }
+    };
+    Ok(status)
+}
+
+/// Where clients keep their files on this machine.
+fn places(ctx: &Ctx) -> Result<Places, CliError> {
+    let home = ctx.config.home.clone().ok_or_else(|| {
+        CliError::Usage("no home folder: give the client's file with --file".into())
+    })?;
+    Ok(Places {
+        home,
+        xdg_config: ctx.config.client_dirs.xdg_config.clone(),
+        codex_home: ctx.config.client_dirs.codex_home.clone(),
+        claude_config: ctx.config.client_dirs.claude_config.clone(),
+    })
+}
+
+/// A server name every client takes as a key: letters, digits, `-`, `_`.
+fn check_name(name: &str) -> Result<(), CliError> {
+    let fine = !name.is_empty()
+        && name.len() <= 64
+        && name
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_');
+    if fine {
+        Ok(())
+    } else {
+        Err(CliError::Usage(format!(
+            "--name '{name}': use letters, digits, '-' and '_' (at most 64)"
+        )))
+    }
+}
+
+fn file_of(client: Client, args: &Args, places: &Places) -> Result<PathBuf, CliError> {
+    if let Some(file) = &args.file {
+        return Ok(std::path::absolute(file)?);
+    }
+    match &args.project {
+        Some(dir) => {
+            let dir = std::path::absolute(dir)?;
+            client.project_file(&dir).ok_or_else(|| {
+                let with: Vec<&str> = CLIENTS
+                    .iter()
+                    .filter(|c| c.project_file(&dir).is_some())
+                    .map(|c| c.name())
+                    .collect();
+                CliError::Usage(format!(
+                    "{} has no project file: --project works for {}",
+                    client.title(),
+                    with.join(", ")
+                ))
+            })
+        }
+        None => Ok(client.user_file(Platform::current(), places)),
+    }
+}
+
+/// How the client reaches keep: this binary over stdio, or a server.
+fn transport(ctx: &mut Ctx, args: &Args) -> Result<Transport, CliError> {
+    if let Some(url) = &args.http {
+        return http_transport(ctx, url);
+    }
+    super::mcp::context(&args.allow, &args.scope)?;
+    let program = std::env::current_exe()?.canonicalize()?;
+    let mut mcp_args = vec!["mcp".to_string()];
+    for dir in &args.allow {
+        let dir = dir
+            .canonicalize()
+            .map_err(|e| CliError::Usage(format!("--allow {}: {e}", dir.display())))?;
+        mcp_args.push("--allow".into());
+        mcp_args.push(dir.display().to_string());
+    }
+    for scope in &args.scope {
+        mcp_args.push("--scope".into());
+        mcp_args.push(scope.clone());
+    }
+    let mut env = Vec::new();
+    for (name, value) in &ctx.config.locations {
+        let value = if *name == "KEEP_STORE" {
+            let (url, had_password) = super::secrets::without_password(value);
+            if had_password {
+                ctx.out.warn(
+                    "the store's URL holds a password, which is left out of the entry: \
+                     give the client's keep one through ~/.pgpass or KEEP_PASSWORD_FILE",
+                );
+            }
+            url
+        } else {
+            value.clone()
+        };
+        env.push((name.to_string(), value));
+    }
+    Ok(Transport::Stdio {
+        program,
+        args: mcp_args,
+        env,
+    })
+}
+
+fn http_transport(ctx: &mut Ctx, url: &str) -> Result<Transport, CliError> {
+    if !url.starts_with("http://") && !url.starts_with("https://") {
+        return Err(CliError::Usage(format!(
+            "--http {url}: give the server's http:// or https:// URL, e.g. http://127.0.0.1:7377/mcp"
+        )));
+    }
+    if is_loopback_url(url) {
+        return Ok(Transport::Http {
+            url: url.to_string(),
+            token: None,
+        });
+    }
+    let token = match &ctx.config.serve_token {
+        Some(token) => Some(token.clone()),
+        None => match &ctx.config.store {
+            Some(store) => super::serve::stored_token(store)?,
+            None => None,
+        },
+    };
+    let token = token.ok_or_else(|| CliError::Hinted {
+        message: format!("--http {url}: a server off this machine needs its token"),
+        hint: "run 'keep serve --token' where the server runs and give it in KEEP_SERVE_TOKEN"
+            .into(),
+    })?;
+    Ok(Transport::Http {
+        url: url.to_string(),
+        token: Some(token),
+    })
+}
+
+/// The file's text, or None when there is no file yet.
+fn read_existing(file: &Path) -> Result<Option<String>, CliError> {
+    match std::fs::read(file) {
+        Ok(bytes) => String::from_utf8(bytes).map(Some).map_err(|_| {
+            CliError::Usage(format!(
+                "{}: not UTF-8 text; left untouched",
+                file.display()
+            ))
+        }),
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(None),
+        Err(e) => Err(keep_core::error::Error::io(file, e).into()),
+    }
+}
+
+fn outcome_name(merged: &Result<Merged, merge::Refused>) -> &'static str {
+    match merged {
+        Ok(m) => match m.outcome {
+            Outcome::Added => "added",
+            Outcome::Updated => "updated",
+            Outcome::Unchanged => "unchanged",
+        },
+        Err(_) => "refused",
+    }
+}
+
+/// The entry as the client's file would hold it, alone.
+fn snippet(target: &Target, name: &str, entry: &Value) -> String {
+    merge::merge(None, target, name, entry)
+        .map(|m| m.text)
+        .unwrap_or_default()
+}
+
+fn print_snippet(
+    ctx: &mut Ctx,
+    target: &Target,
+    name: &str,
+    entry: &Value,
+    report: &ConnectJson,
+) -> Result<(), CliError> {
+    match ctx.format {
+        Format::Json => ctx.out.json(report)?,
+        Format::Ids => ctx.out.line(&report.file)?,
+        Format::Text => {
+            let state = match report.outcome {
+                "unchanged" => " (it already holds this entry)".to_string(),
+                "updated" => format!(" (it holds another entry named {name})"),
+                _ => String::new(),
+            };
+            ctx.out
+                .note(&format!("for {}{state}:", target.file.display()));
+            ctx.out
+                .raw()
+                .write_all(snippet(target, name, entry).as_bytes())?;
+        }
+    }
+    Ok(())
+}
+
+fn say_written(
+    ctx: &mut Ctx,
+    client: Client,
+    file: &Path,
+    outcome: Outcome,
+    report: &ConnectJson,
+) -> Result<(), CliError> {
+    match ctx.format {
+        Format::Json => ctx.out.json(report)?,
+        Format::Ids => ctx.out.line(&report.file)?,
+        Format::Text => {
+            let done = if outcome == Outcome::Added {
+                "added"
+            } else {
+                "updated"
+            };
+            let backup = report
+                .backup
+                .as_deref()
+                .map_or(String::new(), |b| format!(" (the file before: {b})"));
+            ctx.out.line(&format!(
+                "{done} {} in {}{backup}; restart {} to load it",
+                report.name,
+                file.display(),
+                client.title()
+            ))?;
+        }
+    }
+    Ok(())
+}
+
+fn say_unchanged(
+    ctx: &mut Ctx,
+    file: &Path,
+    name: &str,
+    report: &ConnectJson,
+) -> Result<(), CliError> {
+    match ctx.format {
+        Format::Json => ctx.out.json(report)?,
+        Format::Ids => ctx.out.line(&report.file)?,
+        Format::Text => ctx.out.line(&format!(
+            "{} already holds this entry for {name}; nothing changed",
+            file.display()
+        ))?,
+    }
+    Ok(())
+}
+
+/// Writes the merged text in place of `file` (through a symbolic link to
+/// the file it names), atomically, with the old file's permissions (a new
+/// one holding a token only its owner may read); returns the backup.
+fn write_merged(
+    file: &Path,
+    merged: &Merged,
+    transport: &Transport,
+) -> Result<Option<PathBuf>, CliError> {
+    let real = std::fs::canonicalize(file).unwrap_or_else(|_| file.to_path_buf());
+    let io = |e| -> CliError { keep_core::error::Error::io(&real, e).into() };
+    let dir = real.parent().unwrap_or(Path::new("."));
+    std::fs::create_dir_all(dir).map_err(io)?;
+    let old_mode = std::fs::metadata(&real)
+        .ok()
+        .map(|m| m.permissions().mode() & 0o7777);
+    let backup = match old_mode {
+        Some(_) => {
+            let backup = PathBuf::from(format!("{}.keep.bak", real.display()));
+            std::fs::copy(&real, &backup).map_err(io)?;
+            Some(backup)
+        }
+        None => None,
+    };
+    let secret = matches!(transport, Transport::Http { token: Some(_), .. });
+    let mode = old_mode.unwrap_or(if secret { 0o600 } else { 0o644 });
+    let partial = dir.join(format!(
+        ".{}.keep-{}",
+        real.file_name().unwrap_or_default().to_string_lossy(),
+        std::process::id()
+    ));
+    let written = (|| {
+        let mut out = std::fs::OpenOptions::new()
+            .write(true)
+            .create_new(true)
+            .mode(mode)
+            .open(&partial)?;
+        out.write_all(merged.text.as_bytes())?;
+        out.set_permissions(std::fs::Permissions::from_mode(mode))?;
+        out.sync_all()?;
+        std::fs::rename(&partial, &real)
+    })();
+    if let Err(e) = written {
+        let _ = std::fs::remove_file(&partial);
+        return Err(io(e));
+    }
+    Ok(backup)
+}
+
+/// One line per client: its file and whether it has an entry named keep.
+fn list(ctx: &mut Ctx, places: &Places) -> CliResult {
+    #[derive(Serialize)]
+    struct Row {
+        client: &'static str,
+        title: &'static str,
+        file: String,
+        project_file: Option<String>,
+        has_keep: bool,
+    }
+    let rows: Vec<Row> = CLIENTS
+        .iter()
+        .map(|&client| {
+            let file = client.user_file(Platform::current(), places);
+            let has_keep = read_existing(&file)
+                .ok()
+                .flatten()
+                .is_some_and(|text| holds_entry(client, &text, "keep"));
+            Row {
+                client: client.name(),
+                title: client.title(),
+                file: file.display().to_string(),
+                project_file: client
+                    .project_file(Path::new(""))
+                    .map(|p| p.display().to_string()),
+                has_keep,
+            }
+        })
+        .collect();
+    match ctx.format {
+        Format::Json => ctx.out.json(&rows)?,
+        Format::Ids => {
+            for row in &rows {
+                ctx.out.line(row.client)?;
+            }
+        }
+        Format::Text => {
+            for row in &rows {
+                let project = row
+                    .project_file
+                    .as_deref()
+                    .map_or(String::new(), |p| format!("  (project: {p})"));
+                let mark = if row.has_keep { "keep" } else { "-" };
+                ctx.out.line(&format!(
+                    "{:<15} {:<5} {}{project}",
+                    row.client, mark, row.file
+                ))?;
+            }
+        }
+    }
+    Ok(Status::Success)
+}
+
+/// Whether a client's file text already names a server `name`.
+fn holds_entry(client: Client, text: &str, name: &str) -> bool {
+    let target = client.target(PathBuf::new());
+    let probe = Value::Object(Default::default());
+    merge::merge(Some(text), &target, name, &probe).is_ok_and(|m| m.outcome != Outcome::Added)
+}
