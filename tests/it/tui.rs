@@ -270,9 +270,10 @@ fn a_long_document_scrolls_to_its_last_part_which_opens_in_the_pager() {
     assert!(parts >= 10, "a document of many parts: {parts}");
 
     let pane = Pane::start(&env, &["ui"], 120, 30);
-    pane.wait_for("notes 1/1");
+    // The preview is read after the list: Tab moves into it once it is in.
+    pane.wait_for("@P{1} ");
     pane.keys(&["Tab"]);
-    let screen = pane.screen();
+    let screen = pane.wait_for("Esc list");
     assert!(
         !screen.contains(&format!("@P{{{parts}}}")),
         "the last part is below the fold at first:\n{screen}"
