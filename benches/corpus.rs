@@ -7,6 +7,9 @@
 //!
 //!     ./scripts/setup.sh --dev && cargo build --release && cargo bench --bench corpus
 
+// A benchmark or test harness: a failed step is its report.
+#![allow(clippy::unwrap_used)]
+
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::time::Instant;

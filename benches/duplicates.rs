@@ -11,6 +11,9 @@
 //!
 //!     ./scripts/setup.sh --models-only && cargo bench --bench duplicates
 
+// A benchmark or test harness: a failed step is its report.
+#![allow(clippy::unwrap_used)]
+
 use std::path::PathBuf;
 
 use keep::config::{Config, Environment};

@@ -9,6 +9,9 @@
 //!
 //!     ./scripts/setup.sh && cargo bench --bench facts
 
+// A benchmark or test harness: a failed step is its report.
+#![allow(clippy::unwrap_used)]
+
 use std::collections::BTreeMap;
 use std::path::PathBuf;
 

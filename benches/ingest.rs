@@ -7,12 +7,15 @@
 //!
 //! Needs ./scripts/setup.sh --models-only (embedding and OCR models).
 
+// A benchmark or test harness: a failed step is its report.
+#![allow(clippy::unwrap_used)]
+
 use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::time::Instant;
 
 use keep::config::{Config, Environment};
-use keep_core::ingest::ocr::Ocr;
+use keep_ingest::ocr::Ocr;
 
 const FILES: usize = 1000;
 

@@ -28,6 +28,9 @@
 //! index with exact search on the same stores.
 //! Needs the model from ./scripts/setup.sh --models-only.
 
+// A benchmark or test harness: a failed step is its report.
+#![allow(clippy::unwrap_used)]
+
 use std::collections::HashMap;
 use std::io::{Read, Write};
 use std::path::{Path, PathBuf};

@@ -11,6 +11,9 @@
 //!
 //! Needs the model from ./scripts/setup.sh --models-only.
 
+// A benchmark or test harness: a failed step is its report.
+#![allow(clippy::unwrap_used)]
+
 mod support;
 
 use std::path::Path;
@@ -20,8 +23,8 @@ use std::time::{Duration, Instant};
 use keep::config::{Config, Environment};
 use keep_core::embed::{Embedder, LoadFor, ModelPaths, OnnxEmbedder};
 use keep_core::keeper::PutOptions;
-use keep_core::store::{Embedded, SqliteStore as Store, VecKind};
 use keep_core::{Keeper, Settings};
+use keep_store::{Embedded, SqliteStore as Store, VecKind};
 use support::{Rng, high_water_mb, ms, percentile};
 
 const WORDS: &[&str] = &[

@@ -31,6 +31,9 @@
 //! Each `keep put` adds a note, so a reused store holds a few more than
 //! its size.
 
+// A benchmark or test harness: a failed step is its report.
+#![allow(clippy::unwrap_used)]
+
 mod support;
 
 use std::io::Write;
@@ -312,7 +315,7 @@ fn index_vectors(bin: &Path, target: &Target) {
 /// (the exact float search of sqlite-vec decides), over real sentences of
 /// the corpus as queries; and the graph file's size.
 fn graph_recall(target: &Target, queries: &[Vec<f32>]) {
-    use keep_core::store::{SqliteStore, VecKind};
+    use keep_store::{SqliteStore, VecKind};
     let store = SqliteStore::open(&target.dir).expect("open the store");
     let db = store.db();
     let dims = queries[0].len();

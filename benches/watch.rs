@@ -6,6 +6,9 @@
 //!
 //! Needs ./scripts/setup.sh --models-only (notes are embedded as they land).
 
+// A benchmark or test harness: a failed step is its report.
+#![allow(clippy::unwrap_used)]
+
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};

@@ -178,7 +178,7 @@ fn a_store_path_that_is_a_file_is_said_so() {
     assert_eq!(
         err,
         format!(
-            "keep: the store {} is a file, not a folder: give --store (or KEEP_STORE) a folder\n",
+            "keep: the store {} is a file, not a folder; give --store (or KEEP_STORE) the folder that holds keep.db\n",
             file.display()
         )
     );

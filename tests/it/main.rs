@@ -1,6 +1,9 @@
 //! Integration tests: the real `keep` binary in a hermetic environment
 //! (temporary store and home, cleared KEEP_* variables, fixed clock).
 
+// A benchmark or test harness: a failed step is its report.
+#![allow(clippy::unwrap_used)]
+
 mod backend;
 mod backlog;
 mod common;

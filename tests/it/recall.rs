@@ -412,7 +412,7 @@ fn a_missing_runtime_is_one_clear_line() {
     let err = String::from_utf8_lossy(&out.stderr);
     assert_eq!(
         err,
-        "keep: ONNX Runtime not found: looked for /nonexistent/libonnxruntime.so; install it with 'keep models install' or set KEEP_ORT_LIB\n"
+        "keep: ONNX Runtime not found: looked for /nonexistent/libonnxruntime.so; install it with 'keep models install runtime' (or point KEEP_ORT_LIB at a libonnxruntime.so)\n"
     );
 }
 

@@ -20,7 +20,7 @@ fn fixture(version: i64) -> PathBuf {
 
 /// The migrations' SQL, in order.
 fn migrations() -> Vec<String> {
-    let dir = repo_root().join("crates/keep-core/src/store/sqlite/migrations");
+    let dir = repo_root().join("crates/keep-store/src/sqlite/migrations");
     let mut files: Vec<PathBuf> = std::fs::read_dir(&dir)
         .unwrap()
         .map(|e| e.unwrap().path())
@@ -35,7 +35,7 @@ fn migrations() -> Vec<String> {
 
 /// How many migrations the PostgreSQL store has.
 fn postgres_migrations() -> usize {
-    std::fs::read_dir(repo_root().join("crates/keep-core/src/store/postgres/migrations"))
+    std::fs::read_dir(repo_root().join("crates/keep-store/src/postgres/migrations"))
         .unwrap()
         .filter(|e| {
             e.as_ref()
@@ -190,7 +190,7 @@ fn a_postgresql_store_of_schema_1_migrates_and_passes_check() {
         return;
     }
     let first = std::fs::read_to_string(
-        repo_root().join("crates/keep-core/src/store/postgres/migrations/0001_init.sql"),
+        repo_root().join("crates/keep-store/src/postgres/migrations/0001_init.sql"),
     )
     .unwrap();
     env.sql(&format!(

@@ -1,13 +1,12 @@
-//! Typed errors of the core, one variant per kind of failure. The core
-//! never prints; the binary turns these into one-line messages and exit
-//! codes.
+//! Typed errors of the core, one variant per cause a front end acts on;
+//! the store's and ingestion's errors pass through whole. Messages say what
+//! happened. What would put it right is [`Advice`], which each front end
+//! says in its own words: a command on the command line, a step for the
+//! person over MCP.
 
 use std::path::PathBuf;
 
 pub type Result<T, E = Error> = std::result::Result<T, E>;
-
-/// How the message of a lost database connection begins.
-pub const LOST_CONNECTION: &str = "lost the connection to the database server";
 
 #[derive(Debug, thiserror::Error)]
 pub enum Error {
@@ -32,22 +31,13 @@ pub enum Error {
     NoEarlierVersion { id: String },
 
     /// A folder was given where a file is needed.
-    #[error("{}: is a folder (give it to put as a folder to take its files)", path.display())]
+    #[error("{}: is a folder", path.display())]
     IsFolder { path: PathBuf },
 
-    /// A document (file or download) whose content keep cannot read: corrupt,
-    /// truncated, encrypted, of an unknown type, lying about its type, too
-    /// big, a bomb.
+    /// A file of keep's own (a package, a model file) whose content
+    /// cannot be read as what it should be.
     #[error("{what}: {reason}")]
     Unreadable { what: String, reason: String },
-
-    /// A document that was read but holds no text to store.
-    #[error("{what}: has no text")]
-    NoText { what: String },
-
-    /// A URL that could not be downloaded.
-    #[error("{url}: {reason}")]
-    Fetch { url: String, reason: String },
 
     /// A line of an import that is not a valid keep export.
     #[error("{source_name}:{line}: {reason}")]
@@ -61,33 +51,13 @@ pub enum Error {
     #[error("{dir}: the watched folder is missing or not readable; it stays registered")]
     WatchedFolderMissing { dir: String },
 
-    /// The store path names a file, not a folder.
-    #[error("the store {} is a file, not a folder: give --store (or KEEP_STORE) a folder", path.display())]
-    StoreNotAFolder { path: PathBuf },
-
-    /// A write to a store this process may only read.
-    #[error("the store {} is read-only here: reading works, writing does not", path.display())]
-    ReadOnlyStore { path: PathBuf },
-
-    /// The disk (or the database server's disk) holding the store is
-    /// full: the write in progress was rolled back whole.
-    #[error(
-        "the disk is full where the store is written ({place}): the write in progress was rolled back; free some space and run the command again"
-    )]
-    DiskFull { place: String },
-
-    /// The database could not be opened or a statement failed.
-    #[error("database: {0}")]
-    Database(#[from] rusqlite::Error),
-
-    /// The database server could not be reached, refused, or lost the
-    /// connection; the message names the server (never a password).
-    #[error("{0}")]
-    Server(String),
-
-    /// The embedding runtime or model cannot be loaded.
-    #[error("{0}")]
-    ModelUnavailable(String),
+    /// The embedding runtime or model cannot be loaded; `component` names
+    /// what `keep models` installs to mend it, when that would.
+    #[error("{reason}")]
+    ModelUnavailable {
+        reason: String,
+        component: Option<&'static str>,
+    },
 
     /// A model server (a provider) could not be reached, failed, or gave
     /// an answer keep cannot use; `server` names it (never its key).
@@ -99,19 +69,47 @@ pub enum Error {
     #[error("{server}: {reason}")]
     ProviderUnreachable { server: String, reason: String },
 
-    /// The configured model does not match the vectors in the store.
+    /// The configured model does not match the vectors in the store:
+    /// embedding everything again with it mends it.
     #[error("{0}")]
     ModelMismatch(String),
 
-    /// The database was written by a newer keep.
-    #[error(
-        "the store at {path} was written by a newer keep (schema {found}, this build knows {known})"
-    )]
-    SchemaTooNew {
-        path: PathBuf,
-        found: i64,
-        known: i64,
-    },
+    /// A refusal that comes with a way out (`advice`).
+    #[error("{message}")]
+    Refused { message: String, advice: Advice },
+
+    /// The store failed.
+    #[error(transparent)]
+    Store(#[from] keep_store::Error),
+
+    /// Reading a file or page failed.
+    #[error(transparent)]
+    Ingest(#[from] keep_ingest::Error),
+}
+
+/// What would put a problem right, for a front end to say its own way.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Advice {
+    /// Embed every note that waits for a vector now.
+    Reindex,
+    /// Install a component of the runtime and models (all when None).
+    InstallModels(Option<&'static str>),
+    /// Give the store as a folder (the one holding keep.db).
+    StoreFolder,
+    /// Free some space where the store is written, then try again.
+    FreeSpace,
+    /// Delete this note, already in the trash, for good.
+    PurgeFromTrash(String),
+    /// Revert this note, or delete it, instead of deleting its current
+    /// version.
+    RevertOrDelete(String),
+    /// Back up a store on PostgreSQL with the server's own tools, or by
+    /// exporting it.
+    ExportInstead,
+    /// Install pip, or fetch the packages elsewhere and install from them.
+    PipOrWheels,
+    /// Use the keep that made this store (or a newer one).
+    NewerKeep,
 }
 
 impl Error {
@@ -126,19 +124,53 @@ impl Error {
         }
     }
 
+    /// The embedding model or runtime is missing or cannot be loaded.
+    pub fn model_unavailable(reason: impl Into<String>) -> Self {
+        Error::ModelUnavailable {
+            reason: reason.into(),
+            component: None,
+        }
+    }
+
     /// True when the error means "nothing matched" rather than "something broke".
     pub fn is_not_found(&self) -> bool {
         matches!(self, Error::NotFound(_))
+    }
+
+    /// True when recall by meaning cannot run (no model, or vectors of
+    /// another model), so keywords answer alone.
+    pub fn is_model_off(&self) -> bool {
+        matches!(
+            self,
+            Error::ModelUnavailable { .. } | Error::ModelMismatch(_)
+        )
+    }
+
+    /// True for a store this process may only read.
+    pub fn is_read_only(&self) -> bool {
+        matches!(self, Error::Store(keep_store::Error::ReadOnly { .. }))
     }
 
     /// True for a fault of the store itself (its disk is full, it may not
     /// be written, its server is gone) rather than of one note: retrying
     /// note by note, or going on to the next file, cannot help.
     pub fn is_store_fault(&self) -> bool {
+        matches!(self, Error::Store(e) if e.is_fault())
+    }
+
+    /// What would put it right, when something would.
+    pub fn advice(&self) -> Option<Advice> {
         match self {
-            Error::DiskFull { .. } | Error::ReadOnlyStore { .. } => true,
-            Error::Server(message) => message.starts_with(LOST_CONNECTION),
-            _ => false,
+            Error::ModelUnavailable { component, .. } => Some(Advice::InstallModels(*component)),
+            Error::ModelMismatch(_) => Some(Advice::Reindex),
+            Error::Refused { advice, .. } => Some(advice.clone()),
+            Error::Store(keep_store::Error::DiskFull { .. }) => Some(Advice::FreeSpace),
+            Error::Store(keep_store::Error::NotAFolder { .. }) => Some(Advice::StoreFolder),
+            Error::Store(keep_store::Error::SchemaTooNew { .. }) => Some(Advice::NewerKeep),
+            Error::Ingest(keep_ingest::Error::OcrUnavailable { component, .. }) => {
+                Some(Advice::InstallModels(Some(component)))
+            }
+            _ => None,
         }
     }
 
@@ -147,12 +179,95 @@ impl Error {
     pub fn reason(&self) -> String {
         match self {
             Error::Io { source, .. } => source.to_string(),
-            Error::IsFolder { .. } => {
-                "is a folder (give it to put as a folder to take its files)".into()
-            }
-            Error::Unreadable { reason, .. } | Error::Fetch { reason, .. } => reason.clone(),
-            Error::NoText { .. } => "has no text".into(),
+            Error::IsFolder { .. } => "is a folder".into(),
+            Error::Ingest(e) => e.reason(),
             other => other.to_string(),
         }
+    }
+}
+
+impl From<keep_model::Invalid> for Error {
+    fn from(e: keep_model::Invalid) -> Self {
+        Error::Invalid(e.0)
+    }
+}
+
+impl keep_store::WriteError for Error {
+    fn map_store(self, f: impl FnOnce(keep_store::Error) -> keep_store::Error) -> Self {
+        match self {
+            Error::Store(e) => Error::Store(f(e)),
+            other => other,
+        }
+    }
+}
+
+/// Something a command says beside its answer (a search with no model,
+/// notes that wait for a vector), with what would put it right.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Notice {
+    pub text: String,
+    pub advice: Option<Advice>,
+}
+
+impl Notice {
+    pub fn new(text: impl Into<String>) -> Self {
+        Notice {
+            text: text.into(),
+            advice: None,
+        }
+    }
+
+    pub fn advised(text: impl Into<String>, advice: Advice) -> Self {
+        Notice {
+            text: text.into(),
+            advice: Some(advice),
+        }
+    }
+}
+
+/// A notice in JSON is its text.
+impl serde::Serialize for Notice {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> std::result::Result<S::Ok, S::Error> {
+        s.serialize_str(&self.text)
+    }
+}
+
+impl schemars::JsonSchema for Notice {
+    fn schema_name() -> std::borrow::Cow<'static, str> {
+        "Notice".into()
+    }
+
+    fn json_schema(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
+        schemars::json_schema!({ "type": "string" })
+    }
+}
+
+impl std::fmt::Display for Notice {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.text)
+    }
+}
+
+/// The store's transactions, run with the core's errors.
+pub(crate) trait Transactions {
+    /// Runs `f` in one transaction; commits only if it succeeds.
+    fn transact<T>(&mut self, f: impl FnOnce(&keep_store::Db<'_>) -> Result<T>) -> Result<T>;
+    /// Like `transact`, only when no other writer holds the store now.
+    fn transact_if_free<T>(
+        &mut self,
+        f: impl FnOnce(&keep_store::Db<'_>) -> Result<T>,
+    ) -> Result<Option<T>>;
+}
+
+impl Transactions for keep_store::Store {
+    fn transact<T>(&mut self, f: impl FnOnce(&keep_store::Db<'_>) -> Result<T>) -> Result<T> {
+        self.write_with(f)
+    }
+
+    fn transact_if_free<T>(
+        &mut self,
+        f: impl FnOnce(&keep_store::Db<'_>) -> Result<T>,
+    ) -> Result<Option<T>> {
+        self.write_if_free_with(f)
     }
 }

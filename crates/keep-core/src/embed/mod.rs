@@ -68,7 +68,7 @@ impl Embedder for TestEmbedder {
             .map(|t| {
                 let mut v = [0f32; 16];
                 for w in t.split_whitespace() {
-                    let h = crate::model::content_hash(w.to_lowercase().as_bytes());
+                    let h = keep_model::content_hash(w.to_lowercase().as_bytes());
                     let i = usize::from_str_radix(&h[..2], 16).unwrap() % 16;
                     v[i] += 1.0;
                 }

@@ -60,7 +60,7 @@ pub struct OnnxEmbedder {
 }
 
 fn unavailable(what: impl std::fmt::Display) -> Error {
-    Error::ModelUnavailable(what.to_string())
+    Error::model_unavailable(what.to_string())
 }
 
 /// Loads ONNX Runtime from `lib` once per process; the environment lives as
@@ -71,7 +71,7 @@ fn runtime(lib: &Path) -> Result<ort::environment::Environment> {
     let outcome = ENV.get_or_init(|| {
         if !lib.is_file() {
             return Err(format!(
-                "ONNX Runtime not found: looked for {}; install it with 'keep models install' or set KEEP_ORT_LIB",
+                "ONNX Runtime not found: looked for {}",
                 lib.display()
             ));
         }
@@ -83,7 +83,10 @@ fn runtime(lib: &Path) -> Result<ort::environment::Environment> {
             .build()
             .map_err(|e| format!("ONNX Runtime at {} cannot start: {e}", lib.display()))
     });
-    outcome.clone().map_err(Error::ModelUnavailable)
+    outcome.clone().map_err(|reason| Error::ModelUnavailable {
+        reason,
+        component: Some(crate::models::RUNTIME),
+    })
 }
 
 impl OnnxEmbedder {
@@ -92,7 +95,7 @@ impl OnnxEmbedder {
             let file = paths.model_dir.join(name);
             if !file.is_file() {
                 return Err(unavailable(format_args!(
-                    "embedding model not found: looked for {}; install it with 'keep models install' (or pick another with KEEP_MODEL / KEEP_MODEL_DIR)",
+                    "embedding model not found: looked for {}",
                     file.display()
                 )));
             }

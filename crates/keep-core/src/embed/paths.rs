@@ -3,7 +3,7 @@
 use std::path::{Path, PathBuf};
 
 use crate::error::{Error, Result};
-use crate::settings::ModelSettings;
+use keep_model::settings::ModelSettings;
 
 /// The files an embedder is loaded from.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -18,8 +18,8 @@ impl ModelPaths {
     /// The configured paths; an error when either is not configured.
     pub fn from_settings(settings: &ModelSettings) -> Result<Self> {
         let (Some(model_dir), Some(ort_lib)) = (&settings.model_dir, &settings.ort_lib) else {
-            return Err(Error::ModelUnavailable(
-                "no embedding model is configured (no data directory on this system)".into(),
+            return Err(Error::model_unavailable(
+                "no embedding model is configured (no data directory on this system)",
             ));
         };
         Ok(ModelPaths {

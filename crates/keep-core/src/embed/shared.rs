@@ -31,7 +31,41 @@ struct Job {
 }
 
 /// What the loaded model is, or why it could not be loaded.
-type Loaded = std::result::Result<(String, usize, Sender<Job>), String>;
+type Loaded = std::result::Result<(String, usize, Sender<Job>), Unavailable>;
+
+/// Why the model could not be loaded, kept to be said at every use: the
+/// reason, and the component of `keep models` that would mend it.
+#[derive(Debug, Clone)]
+struct Unavailable {
+    reason: String,
+    component: Option<&'static str>,
+}
+
+impl Unavailable {
+    fn new(reason: impl Into<String>) -> Self {
+        Unavailable {
+            reason: reason.into(),
+            component: None,
+        }
+    }
+
+    fn of(e: &Error) -> Self {
+        match e {
+            Error::ModelUnavailable { reason, component } => Unavailable {
+                reason: reason.clone(),
+                component: *component,
+            },
+            other => Unavailable::new(other.to_string()),
+        }
+    }
+
+    fn error(&self) -> Error {
+        Error::ModelUnavailable {
+            reason: self.reason.clone(),
+            component: self.component,
+        }
+    }
+}
 
 struct Inner {
     loader: Mutex<Option<Loader>>,
@@ -62,7 +96,7 @@ impl SharedModel {
     pub fn state(&self) -> Option<std::result::Result<String, String>> {
         self.inner.loaded.get().map(|loaded| match loaded {
             Ok((id, _, _)) => Ok(id.clone()),
-            Err(why) => Err(why.clone()),
+            Err(why) => Err(why.reason.clone()),
         })
     }
 
@@ -100,19 +134,17 @@ impl SharedModel {
         let loaded = self.inner.loaded.get_or_init(|| {
             let loader = lock(&self.inner.loader)
                 .take()
-                .ok_or_else(|| "the model was already being loaded".to_string())?;
+                .ok_or_else(|| Unavailable::new("the model was already being loaded"))?;
             start_worker(loader)
         });
-        loaded
-            .as_ref()
-            .map_err(|why| Error::ModelUnavailable(why.clone()))
+        loaded.as_ref().map_err(Unavailable::error)
     }
 
     /// Embeds `texts` on the worker, with whatever else is waiting.
     fn run(&self, texts: Vec<String>) -> Result<Vec<Vec<f32>>> {
         let (_, _, jobs) = self.load()?;
         let (reply, answer) = std::sync::mpsc::sync_channel(1);
-        let stopped = || Error::ModelUnavailable("the model's thread stopped".into());
+        let stopped = || Error::model_unavailable("the model's thread stopped");
         jobs.send(Job { texts, reply }).map_err(|_| stopped())?;
         answer.recv().map_err(|_| stopped())?
     }
@@ -143,15 +175,17 @@ fn start_worker(loader: Loader) -> Loaded {
                 }
                 Err(e) => {
                     // Nobody waits for the model any more.
-                    let _ = ready_tx.send(Err(e.to_string()));
+                    let _ = ready_tx.send(Err(Unavailable::of(&e)));
                 }
             });
     if let Err(e) = spawned {
-        return Err(format!("the model's thread could not start: {e}"));
+        return Err(Unavailable::new(format!(
+            "the model's thread could not start: {e}"
+        )));
     }
     let (id, dims) = ready_rx
         .recv()
-        .map_err(|_| "the model's thread stopped while loading".to_string())??;
+        .map_err(|_| Unavailable::new("the model's thread stopped while loading"))??;
     Ok((id, dims, jobs_tx))
 }
 
@@ -378,10 +412,12 @@ mod tests {
 
     #[test]
     fn a_model_that_cannot_load_says_why_every_time() {
-        let model = SharedModel::new(|| Err(Error::ModelUnavailable("no model.onnx in /x".into())));
+        let model = SharedModel::new(|| Err(Error::model_unavailable("no model.onnx in /x")));
         for _ in 0..2 {
             match model.embedder() {
-                Err(Error::ModelUnavailable(why)) => assert!(why.contains("no model.onnx")),
+                Err(Error::ModelUnavailable { reason, .. }) => {
+                    assert!(reason.contains("no model.onnx"))
+                }
                 other => panic!("expected ModelUnavailable, got {:?}", other.map(|_| ())),
             }
         }

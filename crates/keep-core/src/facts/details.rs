@@ -582,7 +582,7 @@ fn is_name(token: &Token) -> bool {
     !token.start
         && token.text.starts_with(|c: char| c.is_uppercase())
         && !NOT_NAMES.contains(&token.text.to_lowercase().as_str())
-        && !crate::summarize::is_stopword(&token.text.to_lowercase())
+        && !keep_ingest::summarize::is_stopword(&token.text.to_lowercase())
 }
 
 #[cfg(test)]

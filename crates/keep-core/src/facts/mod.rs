@@ -297,7 +297,7 @@ fn content_stems(text: &str) -> BTreeSet<String> {
     words::plain_words(text)
         .iter()
         .filter(|w| {
-            !crate::summarize::is_stopword(w)
+            !keep_ingest::summarize::is_stopword(w)
                 && !words::is_negation(w)
                 && !details::is_detail_word(w)
                 && !w.chars().any(|c| c.is_ascii_digit())

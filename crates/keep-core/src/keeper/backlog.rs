@@ -7,11 +7,11 @@ use std::time::Instant;
 
 use super::Keeper;
 use crate::embed::{BATCH_SIZE, Embedder, LoadFor, ModelPaths, OnnxEmbedder, SharedModel};
-use crate::error::{Error, Result};
-use crate::model;
-use crate::store::Embedded;
-use crate::store::Shared;
-use crate::store::{PendingText, VectorSpace};
+use crate::error::{Error, Result, Transactions};
+use keep_model as model;
+use keep_store::Embedded;
+use keep_store::Shared;
+use keep_store::{PendingText, VectorSpace};
 
 #[derive(Default)]
 pub(super) enum EmbedderSlot {
@@ -20,7 +20,8 @@ pub(super) enum EmbedderSlot {
     /// A model shared with other threads, not yet asked for.
     Shared(SharedModel),
     Ready(Box<dyn Embedder>),
-    Failed(String),
+    /// Why the model could not be loaded, and what would mend it.
+    Failed(String, Option<&'static str>),
 }
 
 #[derive(Debug, Clone, Default, PartialEq, Eq, serde::Serialize, schemars::JsonSchema)]
@@ -75,17 +76,23 @@ impl Keeper {
         let loaded = match &self.embedder {
             EmbedderSlot::Unloaded => Some(load_model(&self.settings, self.load_for)),
             EmbedderSlot::Shared(model) => Some(model.embedder()),
-            EmbedderSlot::Ready(_) | EmbedderSlot::Failed(_) => None,
+            EmbedderSlot::Ready(_) | EmbedderSlot::Failed(..) => None,
         };
         if let Some(loaded) = loaded {
             self.embedder = match loaded {
                 Ok(e) => EmbedderSlot::Ready(e),
-                Err(e) => EmbedderSlot::Failed(e.to_string()),
+                Err(Error::ModelUnavailable { reason, component }) => {
+                    EmbedderSlot::Failed(reason, component)
+                }
+                Err(e) => EmbedderSlot::Failed(e.to_string(), None),
             };
         }
         match &mut self.embedder {
             EmbedderSlot::Ready(e) => Ok(e.as_mut()),
-            EmbedderSlot::Failed(msg) => Err(Error::ModelUnavailable(msg.clone())),
+            EmbedderSlot::Failed(reason, component) => Err(Error::ModelUnavailable {
+                reason: reason.clone(),
+                component: *component,
+            }),
             EmbedderSlot::Unloaded | EmbedderSlot::Shared(_) => unreachable!("loaded above"),
         }
     }
@@ -97,7 +104,7 @@ impl Keeper {
         let model = match std::mem::take(&mut self.embedder) {
             EmbedderSlot::Shared(model) => model,
             EmbedderSlot::Ready(embedder) => SharedModel::new(move || Ok(embedder)),
-            EmbedderSlot::Unloaded | EmbedderSlot::Failed(_) => {
+            EmbedderSlot::Unloaded | EmbedderSlot::Failed(..) => {
                 let settings = self.settings.clone();
                 SharedModel::new(move || load_model(&settings, LoadFor::ManyQueries))
             }
@@ -141,13 +148,14 @@ impl Keeper {
         match self.store.db().vector_space()? {
             Some(space) if space == wanted => {
                 if self.store.db().codes_missing()? {
-                    self.store.write(|db| db.create_codes())?;
+                    self.store.transact(|db| Ok(db.create_codes()?))?;
                 }
                 Ok(space)
             }
             Some(space) => Err(mismatch(&space, &wanted)),
             None => {
-                self.store.write(|db| db.create_vector_space(&wanted))?;
+                self.store
+                    .transact(|db| Ok(db.create_vector_space(&wanted)?))?;
                 Ok(wanted)
             }
         }
@@ -155,7 +163,7 @@ impl Keeper {
 
     /// How many rows wait for a vector.
     pub fn pending_embeddings(&self) -> Result<i64> {
-        self.store.db().count_pending()
+        Ok(self.store.db().count_pending()?)
     }
 
     /// Gives vectors to rows that lack one, up to `limit` rows (all if
@@ -205,7 +213,7 @@ impl Keeper {
             let before = report.embedded + report.copied;
             let vectors = self.vectors_for(&items, &mut report, until, progress)?;
             let mut given = 0;
-            self.store.write(|db| {
+            self.store.transact(|db| {
                 for item in &items {
                     let hash = model::content_hash(item.text.as_bytes());
                     if let Some(v) = vectors.get(&hash) {
@@ -257,7 +265,7 @@ impl Keeper {
         let embedded = self.embed_until(&texts, until, done_before, progress)?;
         report.embedded += embedded.len();
         for (i, v) in embedded {
-            vectors.insert(to_embed[i].0.clone(), crate::store::vector_bytes(&v));
+            vectors.insert(to_embed[i].0.clone(), keep_store::vector_bytes(&v));
         }
         Ok(vectors)
     }
@@ -277,10 +285,10 @@ impl Keeper {
         let (ocr_read, ocr_waiting) = self.read_pending_ocr()?;
         let wanted = self.wanted_space()?;
         if all {
-            self.store.write(|db| {
+            self.store.transact(|db| {
                 db.clear_next_space()?;
                 db.drop_vector_space()?;
-                db.create_vector_space(&wanted)
+                Ok(db.create_vector_space(&wanted)?)
             })?;
         }
         let switched = self.switch_model(None, None, progress)?;
@@ -311,7 +319,7 @@ impl Keeper {
 /// Loads the model the settings name: a provider's when one is
 /// configured for embeddings, else the built-in one.
 fn load_model(
-    settings: &crate::settings::Settings,
+    settings: &keep_model::settings::Settings,
     load_for: LoadFor,
 ) -> Result<Box<dyn Embedder>> {
     if let Some(provider) = &settings.providers.embed {
@@ -325,7 +333,7 @@ fn load_model(
 
 fn mismatch(space: &VectorSpace, wanted: &VectorSpace) -> Error {
     Error::ModelMismatch(format!(
-        "the store's vectors were made by {} ({} dimensions) but the configured model is {} ({} dimensions); run 'keep reindex' to re-embed every note with it",
+        "the store's vectors were made by {} ({} dimensions) but the configured model is {} ({} dimensions); every note must be embedded again with it",
         space.model, space.dims, wanted.model, wanted.dims
     ))
 }

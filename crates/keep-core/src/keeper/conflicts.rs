@@ -10,11 +10,11 @@ use super::Keeper;
 use super::truth::{cosine, tags_contradict, written_as_text};
 use crate::error::Result;
 use crate::facts::{self, Verdict};
-use crate::model::{ListOrder, Note, NoteFilter, PageFrom, keys};
-use crate::store::Embedded;
-use crate::store::NoteReads;
-use crate::store::Shared;
-use crate::store::{Db, NoteRid, VecRow};
+use keep_model::{ListOrder, Note, NoteFilter, PageFrom, keys};
+use keep_store::Embedded;
+use keep_store::NoteReads;
+use keep_store::Shared;
+use keep_store::{Db, NoteRid, VecRow};
 
 /// Newest notes whose neighbours are compared.
 const SCANNED: usize = 2_000;
@@ -103,7 +103,7 @@ fn ordered<'a>(db: &Db<'_>, a: &'a Note, b: &'a Note) -> Result<(&'a Note, &'a N
     if b.tags.contains(keys::MAY_SUPERSEDE, &a.id) {
         return Ok((b, a));
     }
-    let stored = |n: &Note| -> Result<(crate::model::time::Timestamp, Option<NoteRid>)> {
+    let stored = |n: &Note| -> Result<(keep_model::time::Timestamp, Option<NoteRid>)> {
         Ok((n.updated, db.note_rid(&n.id)?))
     };
     Ok(if stored(a)? >= stored(b)? {
@@ -119,7 +119,7 @@ fn ordered<'a>(db: &Db<'_>, a: &'a Note, b: &'a Note) -> Result<(&'a Note, &'a N
 fn judged(db: &Db<'_>, newer: &Note, older: &Note, linked: bool) -> Result<Option<Conflict>> {
     let vector = |id: &str| -> Result<Option<Vec<f32>>> {
         match db.note_rid(id)? {
-            Some(rid) => db.vector(VecRow::Note(rid)),
+            Some(rid) => Ok(db.vector(VecRow::Note(rid))?),
             None => Ok(None),
         }
     };

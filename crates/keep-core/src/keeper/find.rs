@@ -5,8 +5,7 @@
 //! run before a search when they choose to.
 
 use super::Keeper;
-use crate::error::{Error, Result};
-use crate::model::keys;
+use crate::error::{Advice, Error, Notice, Result};
 use crate::recall::fusion::{self, Fused};
 use crate::recall::weights::{
     DEEP_MIN_RESULTS, MAX_DEEP_HOPS, SUPERSEDED_FACTOR, WEAK_SIMILARITY, WRONG_HIDES_AT,
@@ -14,9 +13,10 @@ use crate::recall::weights::{
 use crate::recall::{
     FindQuery, FindResult, Hit, Matched, Query, RecallMode, candidates, graph, passage, question,
 };
-use crate::store::NoteReads;
-use crate::store::Shared;
-use crate::store::{NoteRid, VecRow};
+use keep_model::keys;
+use keep_store::NoteReads;
+use keep_store::Shared;
+use keep_store::{NoteRid, VecRow};
 
 /// Time spent giving waiting rows vectors before a search (the last model
 /// call may run past it); the rest are found by keyword and counted in a
@@ -145,7 +145,7 @@ impl Keeper {
         if like_rid.is_none() {
             notices.extend(weak_notice(&hits));
             if hits.is_empty() {
-                notices.push("nothing found".into());
+                notices.push(Notice::new("nothing found"));
             }
         }
         if query.deep {
@@ -161,14 +161,17 @@ impl Keeper {
             notices.extend(self.switch_notice()?);
             let waiting = db.count_pending()?;
             if waiting > 0 {
-                let what_next = if self.settings.backlog_drains {
-                    "they are being embedded in the background ('keep reindex' does it now)"
+                let text = format!(
+                    "{waiting} note(s) still wait for embeddings and are found by keywords only"
+                );
+                notices.push(if self.settings.backlog_drains {
+                    Notice::advised(
+                        format!("{text}; they are being embedded in the background"),
+                        Advice::Reindex,
+                    )
                 } else {
-                    "run 'keep reindex'"
-                };
-                notices.push(format!(
-                    "{waiting} note(s) still wait for embeddings and are found by keywords only; {what_next}"
-                ));
+                    Notice::advised(text, Advice::Reindex)
+                });
             }
         }
         Ok(FindResult { hits, notices })
@@ -192,8 +195,8 @@ impl Keeper {
             match self.searchable_space() {
                 Ok(Some(_)) => {}
                 Ok(None) => return Ok(Err(NoVector::NoneStored)),
-                Err(e @ (Error::ModelUnavailable(_) | Error::ModelMismatch(_))) => {
-                    return Ok(Err(NoVector::Off(e.to_string())));
+                Err(e) if e.is_model_off() => {
+                    return Ok(Err(NoVector::Off(e.to_string(), e.advice())));
                 }
                 Err(e) => return Err(e),
             }
@@ -212,19 +215,18 @@ impl Keeper {
         };
         match embedder.and_then(|e| e.embed(&[text])) {
             Ok(mut v) => Ok(v.pop().ok_or(NoVector::NoneStored)),
-            Err(e) => Ok(Err(NoVector::Off(e.to_string()))),
+            Err(e) => Ok(Err(NoVector::Off(e.to_string(), e.advice()))),
         }
     }
 
     /// The keyword and vector candidates of a text query, rolled up to
     /// their notes, best first: (id, BM25 score or 0 when unranked) and
     /// (id, cosine). For benchmarks that compare ways of ranking.
-    #[cfg(feature = "internals")]
     pub fn candidate_lists(&mut self, text: &str) -> Result<CandidateLists> {
         let text = question::topic(text.trim());
         let query_vector = self.query_vector(Some(text), None)?.ok();
         let db = self.store.db();
-        let filter = crate::model::NoteFilter::default();
+        let filter = keep_model::NoteFilter::default();
         let keyword = candidates::keyword(&db, text, &filter)?;
         let vector = match &query_vector {
             Some(q) => candidates::vector(&db, q, &filter)?,
@@ -281,8 +283,12 @@ impl Keeper {
                     }
                     notices.extend(similar.notices);
                 }
-                Err(Error::ModelUnavailable(reason)) => {
-                    notices.push(format!("similar notes left out: {reason}"));
+                Err(e @ Error::ModelUnavailable { .. }) => {
+                    let advice = e.advice();
+                    notices.push(Notice {
+                        text: format!("similar notes left out: {e}"),
+                        advice,
+                    });
                 }
                 Err(e) => return Err(e),
             }
@@ -294,7 +300,7 @@ impl Keeper {
     /// `EMBED_BEFORE_SEARCH`. A model that cannot be used is not an error
     /// here: `find` says so. Returns a notice when the store could not take
     /// the vectors.
-    pub fn embed_before_search(&mut self) -> Option<String> {
+    pub fn embed_before_search(&mut self) -> Option<Notice> {
         // The model is needed for the query anyway; its loading does not
         // count against the time for the backlog.
         if self.pending_embeddings().unwrap_or(0) > 0 {
@@ -302,11 +308,11 @@ impl Keeper {
         }
         let until = std::time::Instant::now() + EMBED_BEFORE_SEARCH;
         match self.embed_pending_with(None, Some(until), &mut |_| {}) {
-            Ok(_)
-            | Err(
-                Error::ModelUnavailable(_) | Error::ModelMismatch(_) | Error::ReadOnlyStore { .. },
-            ) => None,
-            Err(e) => Some(format!("waiting notes could not be embedded: {e}")),
+            Ok(_) => None,
+            Err(e) if e.is_model_off() || e.is_read_only() => None,
+            Err(e) => Some(Notice::new(format!(
+                "waiting notes could not be embedded: {e}"
+            ))),
         }
     }
 }
@@ -319,54 +325,60 @@ fn is_weak(f: &Fused) -> bool {
 
 /// What a search says when every hit is weak: nothing in the store is
 /// clearly about the query.
-fn weak_notice(hits: &[Hit]) -> Option<String> {
+fn weak_notice(hits: &[Hit]) -> Option<Notice> {
     if hits.is_empty() || !hits.iter().all(|h| h.weak) {
         return None;
     }
     let best = hits.iter().filter_map(|h| h.similarity).fold(0.0, f64::max);
-    Some(format!(
+    Some(Notice::new(format!(
         "no close match: no note shares a word with the query, and the nearest in meaning is only {best:.2} alike (weak below {WEAK_SIMILARITY})"
-    ))
+    )))
 }
 
 /// Why a search has no query vector.
 enum NoVector {
     /// No vector was made yet (for the store, or for the `like` note).
     NoneStored,
-    /// The model cannot be used, and why.
-    Off(String),
+    /// The model cannot be used, why, and what would mend it.
+    Off(String, Option<Advice>),
 }
 
 /// What a search says when it has no query vector: a notice when keywords
 /// can still answer, an error when only meaning was asked for (`like`, or
 /// semantic mode with no model).
-fn no_vector_notice(query: &FindQuery, why: NoVector) -> Result<Option<String>> {
+fn no_vector_notice(query: &FindQuery, why: NoVector) -> Result<Option<Notice>> {
     if let Query::Like(id) = &query.query {
-        let reason = match why {
-            NoVector::NoneStored => "run 'keep reindex'".to_string(),
-            NoVector::Off(reason) => reason,
-        };
-        return Err(Error::ModelUnavailable(format!(
-            "'{id}' has no vector, so similar notes cannot be found: {reason}"
-        )));
+        return Err(match why {
+            NoVector::NoneStored => Error::Refused {
+                message: format!("'{id}' has no vector yet, so similar notes cannot be found"),
+                advice: Advice::Reindex,
+            },
+            NoVector::Off(reason, advice) => Error::Refused {
+                message: format!(
+                    "'{id}' has no vector, so similar notes cannot be found: {reason}"
+                ),
+                advice: advice.unwrap_or(Advice::InstallModels(None)),
+            },
+        });
     }
     match (query.mode, why) {
-        (RecallMode::Semantic, NoVector::Off(reason)) => Err(Error::ModelUnavailable(format!(
-            "recall by meaning needs the embedding model: {reason}"
+        (RecallMode::Semantic, NoVector::Off(reason, advice)) => Err(Error::Refused {
+            message: format!("recall by meaning needs the embedding model: {reason}"),
+            advice: advice.unwrap_or(Advice::InstallModels(None)),
+        }),
+        (RecallMode::Semantic, NoVector::NoneStored) => Ok(Some(Notice::advised(
+            "no note has a vector yet, so nothing can be found by meaning",
+            Advice::Reindex,
         ))),
-        (RecallMode::Semantic, NoVector::NoneStored) => Ok(Some(
-            "no note has a vector yet, so nothing can be found by meaning: run 'keep reindex'"
-                .into(),
-        )),
-        (_, NoVector::Off(reason)) => Ok(Some(format!(
-            "semantic recall is off ({reason}); showing keyword matches only"
-        ))),
+        (_, NoVector::Off(reason, advice)) => Ok(Some(Notice {
+            text: format!("semantic recall is off ({reason}); showing keyword matches only"),
+            advice,
+        })),
         (_, NoVector::NoneStored) => Ok(None),
     }
 }
 
 /// Candidate lists of one query, rolled up to note ids, best first.
-#[cfg(feature = "internals")]
 #[derive(Debug, Clone, Default)]
 pub struct CandidateLists {
     pub keyword: Vec<(String, f64)>,
@@ -376,7 +388,7 @@ pub struct CandidateLists {
     pub completed: Vec<(String, f64)>,
 }
 
-fn hit(f: &Fused, note: crate::model::Note) -> Hit {
+fn hit(f: &Fused, note: keep_model::Note) -> Hit {
     Hit {
         note,
         score: f.score,

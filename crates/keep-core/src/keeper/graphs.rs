@@ -5,13 +5,13 @@
 
 use super::Keeper;
 use crate::error::Result;
-use crate::store::{GraphState, GraphWork, TextIndexState, TextMerge, VecKind};
+use keep_store::{GraphState, GraphWork, TextIndexState, TextMerge, VecKind};
 
 impl Keeper {
     /// Where the graph of each kind of vector stands (none on PostgreSQL,
     /// whose HNSW indexes the server keeps).
     pub fn vector_graphs(&self) -> Result<Vec<GraphState>> {
-        self.store.graph_states(self.settings.vector_index_from)
+        Ok(self.store.graph_states(self.settings.vector_index_from)?)
     }
 
     /// Whether a graph is missing, out of date or no longer wanted.
@@ -21,7 +21,7 @@ impl Keeper {
 
     /// Whether another process is refreshing the graphs now.
     pub fn vector_graphs_refreshing(&self) -> Result<bool> {
-        self.store.graph_refresh_running()
+        Ok(self.store.graph_refresh_running()?)
     }
 
     /// Brings every kind's graph up to date on `threads` threads;
@@ -33,12 +33,12 @@ impl Keeper {
         progress: &mut dyn FnMut(VecKind, usize, usize) -> bool,
     ) -> Result<Vec<(VecKind, GraphWork)>> {
         let from = self.settings.vector_index_from;
-        self.store.refresh_graphs(from, threads, progress)
+        Ok(self.store.refresh_graphs(from, threads, progress)?)
     }
 
     /// The word indexes due a merge, with the segments each holds.
     pub fn text_indexes_due(&self) -> Result<Vec<TextIndexState>> {
-        self.store.text_indexes_due()
+        Ok(self.store.text_indexes_due()?)
     }
 
     /// Merges each word index that is due into one segment;
@@ -48,6 +48,6 @@ impl Keeper {
         &mut self,
         progress: &mut dyn FnMut(&str, usize, usize) -> bool,
     ) -> Result<TextMerge> {
-        self.store.merge_text_indexes(progress)
+        Ok(self.store.merge_text_indexes(progress)?)
     }
 }

@@ -3,13 +3,13 @@
 
 use super::write::archived_version;
 use super::{Keeper, edges};
-use crate::error::{Error, Result};
-use crate::model::time::Timestamp;
-use crate::model::{self, Note, TagFilter, Version, keys};
-use crate::store::Embedded;
-use crate::store::NoteReads;
-use crate::store::Shared;
-use crate::store::{Db, NoteRid, VecRow};
+use crate::error::{Error, Result, Transactions};
+use keep_model::time::Timestamp;
+use keep_model::{self as model, Note, TagFilter, Version, keys};
+use keep_store::Embedded;
+use keep_store::NoteReads;
+use keep_store::Shared;
+use keep_store::{Db, NoteRid, VecRow};
 
 #[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, schemars::JsonSchema)]
 #[serde(rename_all = "lowercase", tag = "reverted")]
@@ -36,7 +36,7 @@ impl Keeper {
     /// (`Error::NoEarlierVersion`).
     pub fn revert(&mut self, id: &str, delete_if_first: bool) -> Result<RevertOutcome> {
         let now = self.now();
-        self.store.write(|db| {
+        self.store.transact(|db| {
             let (rid, current) = db.note(id)?.ok_or_else(|| Error::NotFound(id.into()))?;
             match db.latest_version(rid)? {
                 None if !delete_if_first => Err(Error::NoEarlierVersion { id: id.into() }),
@@ -77,7 +77,7 @@ impl Keeper {
             )));
         }
         let now = self.now();
-        self.store.write(|db| {
+        self.store.transact(|db| {
             let (srid, scur) = db
                 .note(source)?
                 .ok_or_else(|| Error::NotFound(source.into()))?;

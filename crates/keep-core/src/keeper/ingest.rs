@@ -15,15 +15,15 @@ use serde::Serialize;
 use super::paths::absolute;
 use super::write::{Content, add_truth_tags, check_scope, write_content, write_state};
 use super::{Keeper, PutOptions, WriteOutcome, WriteStatus};
-use crate::error::{Error, Result};
-pub use crate::ingest::fetch::is_url;
-use crate::ingest::pool::{self, Job, Outcome, PoolConfig, Source};
-use crate::ingest::walk;
-pub use crate::ingest::walk::{DEFAULT_MAX_FILES, WalkOptions};
-use crate::ingest::{Document, chunk, fetch, links, ocr};
-use crate::model::{ListOrder, NoteFilter, TagFilter, Tags, file_id, keys};
-use crate::store::NoteReads;
-use crate::store::Shared;
+use crate::error::{Advice, Error, Notice, Result, Transactions};
+pub use keep_ingest::fetch::is_url;
+use keep_ingest::pool::{self, Job, Outcome, PoolConfig, Source};
+use keep_ingest::walk;
+pub use keep_ingest::walk::{DEFAULT_MAX_FILES, WalkOptions};
+use keep_ingest::{Document, chunk, fetch, links, ocr};
+use keep_model::{ListOrder, NoteFilter, TagFilter, Tags, file_id, keys};
+use keep_store::NoteReads;
+use keep_store::Shared;
 
 /// Results written per transaction.
 const WRITE_BATCH: usize = 32;
@@ -55,13 +55,13 @@ pub struct IngestOptions {
     pub id: Option<String>,
     pub summary: Option<String>,
     /// When the notes stop being true (`_expires`).
-    pub expires: Option<crate::model::Timestamp>,
+    pub expires: Option<keep_model::Timestamp>,
     /// Notes the (single) file or URL replaces.
     pub supersedes: Vec<String>,
     /// How much the notes matter, 1 to 5 (`_importance`).
     pub importance: Option<u8>,
     /// A scope: existing notes without these tags are not changed.
-    pub within: Vec<crate::model::TagFilter>,
+    pub within: Vec<keep_model::TagFilter>,
     /// Set by another thread to stop: files read so far are stored, the
     /// rest are left, and the report says how many.
     pub cancel: Option<std::sync::Arc<AtomicBool>>,
@@ -90,7 +90,7 @@ pub struct IngestReport {
     pub ocr_pending: Vec<String>,
     /// Set when a folder had more files than the cap.
     pub capped: bool,
-    pub notices: Vec<String>,
+    pub notices: Vec<Notice>,
     /// Where the time went.
     #[serde(skip)]
     #[schemars(skip)]
@@ -121,7 +121,7 @@ impl IngestReport {
         self.unchanged.sort();
         self.ocr_pending.sort();
         for f in &mut self.failed {
-            f.path = crate::model::printable(&f.path);
+            f.path = keep_model::printable(&f.path);
         }
         self.failed.sort_by(|a, b| a.path.cmp(&b.path));
     }
@@ -185,10 +185,10 @@ impl Keeper {
         loop {
             if cancelled(cancel) {
                 self.write_batch(&jobs, std::mem::take(&mut pending), opts, &mut report)?;
-                report.notices.push(format!(
+                report.notices.push(Notice::new(format!(
                     "stopped when asked: {} of {total} file(s) were not read",
                     total - done
-                ));
+                )));
                 break;
             }
             match results.recv_timeout(Duration::from_millis(250)) {
@@ -235,10 +235,13 @@ impl Keeper {
         report.timings.wall = started.elapsed();
         report.sort();
         if !report.ocr_pending.is_empty() {
-            report.notices.push(format!(
-                "{} note(s) are stored without the text in their images: {}; 'keep reindex' reads them once OCR is installed",
-                report.ocr_pending.len(),
-                ocr_off.unwrap_or_else(|| "OCR is not installed".into())
+            report.notices.push(Notice::advised(
+                format!(
+                    "{} note(s) are stored without the text in their images: {}; they are read once OCR is installed",
+                    report.ocr_pending.len(),
+                    ocr_off.unwrap_or_else(|| "OCR is not installed".into())
+                ),
+                Advice::InstallModels(Some(keep_ingest::ocr::OCR_COMPONENT)),
             ));
         }
         Ok(report)
@@ -275,7 +278,7 @@ impl Keeper {
         let waiting = self.list(&filter, ListOrder::Id, None)?;
         let targets: Vec<Target> = waiting
             .iter()
-            .filter_map(|n| crate::model::path_of_file_id(&n.id))
+            .filter_map(|n| keep_model::path_of_file_id(&n.id))
             .map(Target::Path)
             .collect();
         if targets.is_empty() {
@@ -305,7 +308,7 @@ impl Keeper {
                     match std::fs::metadata(&path) {
                         Err(e) => report.failed.push(Failure {
                             path: path.display().to_string(),
-                            reason: crate::ingest::read::open_failure(&path, &e),
+                            reason: keep_ingest::read::open_failure(&path, &e),
                         }),
                         Ok(meta) if meta.is_dir() => {
                             let walk_opts = WalkOptions {
@@ -315,11 +318,11 @@ impl Keeper {
                             let walked = walk::walk(&path, &walk_opts)?;
                             report.capped |= walked.capped;
                             if walked.capped {
-                                report.notices.push(format!(
+                                report.notices.push(Notice::new(format!(
                                     "{} has more than {} files; the rest were left out",
                                     path.display(),
                                     opts.walk.max_files
-                                ));
+                                )));
                             }
                             report.failed.extend(
                                 walked
@@ -350,9 +353,9 @@ impl Keeper {
         }
         if let Some(id) = &opts.id {
             if jobs.len() != 1 {
-                return Err(Error::invalid("--id needs exactly one file or URL"));
+                return Err(Error::invalid("an id can be given to one file or URL only"));
             }
-            crate::model::validate_id(id)?;
+            keep_model::validate_id(id)?;
             jobs[0].id = id.clone();
         }
         Ok(jobs)
@@ -399,7 +402,7 @@ impl Keeper {
         };
         let now = self.now();
         for id in std::mem::take(&mut report.unchanged) {
-            let result = self.store.write(|db| {
+            let result = self.store.transact(|db| {
                 let Some((rid, note)) = db.note(&id)? else {
                     return Ok(WriteStatus::Unchanged);
                 };
@@ -416,9 +419,9 @@ impl Keeper {
             });
             match result {
                 Ok(WriteStatus::Updated) => {
-                    report
-                        .notices
-                        .push(format!("{id}: content unchanged; its tags were updated"));
+                    report.notices.push(Notice::new(format!(
+                        "{id}: content unchanged; its tags were updated"
+                    )));
                     report.updated.push(id);
                 }
                 Ok(_) => report.unchanged.push(id),
@@ -453,7 +456,7 @@ impl Keeper {
             return Ok(());
         }
         let started = std::time::Instant::now();
-        let summarising = crate::spent::spent(crate::spent::Stage::Summarising);
+        let summarising = keep_ingest::spent::spent(keep_ingest::spent::Stage::Summarising);
         let now = self.now();
         let contents: Vec<(usize, Content, PutOptions)> = batch
             .into_iter()
@@ -463,7 +466,7 @@ impl Keeper {
                 (index, content, put)
             })
             .collect();
-        let together = self.store.write(|db| {
+        let together = self.store.transact(|db| {
             contents
                 .iter()
                 .map(|(_, content, put)| write_content(db, content, put, now))
@@ -475,7 +478,8 @@ impl Keeper {
             Err(_) => contents
                 .iter()
                 .map(|(_, content, put)| {
-                    self.store.write(|db| write_content(db, content, put, now))
+                    self.store
+                        .transact(|db| write_content(db, content, put, now))
                 })
                 .collect(),
         };
@@ -502,8 +506,8 @@ impl Keeper {
                 report.ocr_pending.push(id);
             }
         }
-        let summarised =
-            crate::spent::spent(crate::spent::Stage::Summarising).saturating_sub(summarising);
+        let summarised = keep_ingest::spent::spent(keep_ingest::spent::Stage::Summarising)
+            .saturating_sub(summarising);
         report.timings.summarising += summarised;
         report.timings.storing += started.elapsed().saturating_sub(summarised);
         Ok(())
@@ -553,9 +557,10 @@ impl Keeper {
         };
         match step() {
             Ok(()) => Ok(()),
-            Err(Error::ModelUnavailable(reason)) => {
-                report.notices.push(format!(
-                    "notes are stored but not embedded yet ({reason}); 'keep reindex' embeds them"
+            Err(e @ Error::ModelUnavailable { .. }) => {
+                report.notices.push(Notice::advised(
+                    format!("notes are stored but not embedded yet ({e})"),
+                    Advice::Reindex,
                 ));
                 Ok(())
             }
@@ -610,7 +615,7 @@ fn content_of(
     for target in links::resolve(&doc.links, base) {
         provider_tags.insert(keys::LINKS_TO, target);
     }
-    let parts = crate::spent::timed(crate::spent::Stage::Summarising, || {
+    let parts = keep_ingest::spent::timed(keep_ingest::spent::Stage::Summarising, || {
         if doc.slides.is_empty() {
             chunk::sectioned(&doc.text)
         } else {
@@ -712,12 +717,13 @@ fn single_outcome(report: IngestReport, name: &str) -> Result<WriteOutcome> {
         (id, WriteStatus::Unchanged)
     } else {
         let failure = report.failed.into_iter().next();
-        return Err(Error::Unreadable {
+        return Err(keep_ingest::Error::Unreadable {
             what: failure
                 .as_ref()
                 .map_or(name.to_string(), |f| f.path.clone()),
             reason: failure.map_or("nothing was stored".into(), |f| f.reason),
-        });
+        }
+        .into());
     };
     Ok(WriteOutcome::plain(id, status))
 }

@@ -3,12 +3,13 @@
 //! lease. A lease lapses when it expires, or at once when the process that
 //! holds it is gone from this machine.
 
+pub use keep_model::wall_ms;
 use std::path::Path;
-use std::time::{Duration, UNIX_EPOCH};
+use std::time::Duration;
 
 use super::Keeper;
-use crate::error::Result;
-use crate::store::{Lease, Shared};
+use crate::error::{Result, Transactions};
+use keep_store::{Lease, Shared};
 
 /// The lease a folder watcher holds.
 pub const WATCH_LEASE: &str = "watch";
@@ -18,7 +19,7 @@ pub const EMBED_LEASE: &str = "embed";
 impl Keeper {
     /// Who holds lease `name`, if anyone does (expired or not).
     pub fn lease(&self, name: &str) -> Result<Option<Lease>> {
-        self.store.db().lease(name)
+        Ok(self.store.db().lease(name)?)
     }
 
     /// Who holds lease `name` and is still alive: not expired, and its
@@ -35,19 +36,20 @@ impl Keeper {
     pub fn take_lease(&mut self, name: &str, holder: &str, ttl: Duration) -> Result<bool> {
         let now = wall_ms();
         let pid = i64::from(std::process::id());
-        self.store.write(|db| {
+        self.store.transact(|db| {
             if let Some(stale) = db
                 .lease(name)?
                 .filter(|l| l.holder != holder && !process_alive(l.pid))
             {
                 db.release_lease(name, &stale.holder)?;
             }
-            db.take_lease(name, holder, pid, now, now + ttl.as_millis() as i64)
+            Ok(db.take_lease(name, holder, pid, now, now + ttl.as_millis() as i64)?)
         })
     }
 
     pub fn release_lease(&mut self, name: &str, holder: &str) -> Result<()> {
-        self.store.write(|db| db.release_lease(name, holder))
+        self.store
+            .transact(|db| Ok(db.release_lease(name, holder)?))
     }
 }
 
@@ -66,14 +68,6 @@ pub fn lease_holder() -> String {
 /// True when process `pid` runs on this machine (as far as /proc tells).
 pub(super) fn process_alive(pid: i64) -> bool {
     !Path::new("/proc/self").exists() || Path::new(&format!("/proc/{pid}")).exists()
-}
-
-/// Milliseconds since the epoch by the wall clock (leases are about real
-/// time, whatever clock the keeper's notes use).
-pub fn wall_ms() -> i64 {
-    std::time::SystemTime::now()
-        .duration_since(UNIX_EPOCH)
-        .map_or(0, |d| d.as_millis() as i64)
 }
 
 #[cfg(test)]
@@ -109,10 +103,10 @@ mod tests {
 
         // A holder whose process is gone: the lease is free at once.
         b.store
-            .write(|db| {
+            .transact(|db| {
                 db.release_lease(EMBED_LEASE, "b")?;
-                db.take_lease(EMBED_LEASE, "gone", i64::from(i32::MAX), 0, i64::MAX)
-                    .map(|_| ())
+                db.take_lease(EMBED_LEASE, "gone", i64::from(i32::MAX), 0, i64::MAX)?;
+                Ok(())
             })
             .unwrap();
         assert!(b.live_lease(EMBED_LEASE, wall_ms()).unwrap().is_none());

@@ -26,22 +26,21 @@ use std::path::Path;
 
 use crate::embed::{Embedder, LoadFor};
 use crate::error::Result;
-use crate::model::{Clock, Timestamp};
-use crate::settings::Settings;
-use crate::store::{Shared, Store};
+use keep_model::settings::Settings;
+use keep_model::{Clock, Timestamp};
+use keep_store::{Shared, Store};
 
-pub use crate::store::census::{AgentActivity, Census, KeyCount};
-pub use crate::store::operations::{Operation, OperationFilter};
-pub use crate::store::{Health, Lease, WatchedDir};
 pub use backlog::{EmbedReport, ReindexReport};
 pub use conflicts::Conflict;
-#[cfg(feature = "internals")]
 pub use find::CandidateLists;
 pub use history::{MoveOutcome, RevertOutcome};
 pub use ingest::{
     DEFAULT_MAX_FILES, Failure, IngestOptions, IngestReport, Progress, Target, Timings,
     WalkOptions, is_url,
 };
+pub use keep_store::census::{AgentActivity, Census, KeyCount};
+pub use keep_store::operations::{Operation, OperationFilter};
+pub use keep_store::{Health, Lease, WatchedDir};
 pub use lease::{EMBED_LEASE, WATCH_LEASE, lease_holder, wall_ms};
 pub use providers::{Analysis, AnalysisPart, ProviderWork};
 pub use read::{FilterSpec, NoteView, parse_filters};
@@ -115,13 +114,13 @@ impl Keeper {
     }
 
     /// What the store holds, and who wrote it.
-    pub fn census(&self) -> Result<crate::store::census::Census> {
-        self.store.db().census()
+    pub fn census(&self) -> Result<keep_store::census::Census> {
+        Ok(self.store.db().census()?)
     }
 
     /// Entries of the operations log, newest first.
     pub fn operations(&self, filter: &OperationFilter) -> Result<Vec<Operation>> {
-        self.store.db().operations(filter)
+        Ok(self.store.db().operations(filter)?)
     }
 
     /// The settings this keeper was opened with.
@@ -139,13 +138,13 @@ impl Keeper {
 
     /// What the store's own check finds (schema version, integrity).
     pub fn health(&self) -> Result<Health> {
-        self.store.db().health()
+        Ok(self.store.db().health()?)
     }
 
     /// What is wrong with the store, one line each; empty when all is
     /// well.
     pub fn check(&self) -> Result<Vec<String>> {
-        self.store.check()
+        Ok(self.store.check()?)
     }
 
     /// Makes again what is derived from the notes (keyword indexes,
@@ -153,18 +152,18 @@ impl Keeper {
     /// changing a note; returns what it did. `progress` hears notes done
     /// of all.
     pub fn repair(&mut self, progress: &mut dyn FnMut(usize, usize)) -> Result<Vec<String>> {
-        self.store.repair(progress)
+        Ok(self.store.repair(progress)?)
     }
 
     /// The problems of a SQLite store file (a backup), read only.
     pub fn check_file(path: &Path) -> Result<Vec<String>> {
-        crate::store::check_file(path)
+        Ok(keep_store::check_file(path)?)
     }
 
     /// Writes a consistent copy of the store to the new file `to` while
     /// other processes go on writing.
     pub fn backup(&self, to: &Path) -> Result<()> {
-        self.store.backup(to)
+        Ok(self.store.backup(to)?)
     }
 
     /// The id of the configured embedding model (what its vectors are

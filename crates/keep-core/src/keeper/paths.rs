@@ -9,5 +9,5 @@ use crate::error::{Error, Result};
 pub(crate) fn absolute(path: &Path) -> Result<PathBuf> {
     std::path::absolute(path)
         .map_err(|e| Error::io(path, e))
-        .map(|p| crate::model::lexically_normal(&p))
+        .map(|p| keep_model::lexically_normal(&p))
 }

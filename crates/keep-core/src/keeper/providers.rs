@@ -10,14 +10,14 @@ use std::time::Instant;
 
 use super::Keeper;
 use super::write::{Content, write_content, write_state};
-use crate::error::{Error, Result};
-use crate::ingest::chunk;
-use crate::model::{self, Note, NoteFilter, Part, TagFilter, Tags, keys};
+use crate::error::{Error, Result, Transactions};
 use crate::provider::{self, summary::Context};
-use crate::settings::Provider;
-use crate::store::NoteReads;
-use crate::store::Shared;
-use crate::store::{Db, NoteRid};
+use keep_ingest::chunk;
+use keep_model::settings::Provider;
+use keep_model::{self as model, Note, NoteFilter, Part, TagFilter, Tags, keys};
+use keep_store::NoteReads;
+use keep_store::Shared;
+use keep_store::{Db, NoteRid};
 
 /// Related summaries given to the model as the reader's context.
 const RELATED_NOTES: usize = 5;
@@ -175,7 +175,7 @@ impl Keeper {
         let summary = provider::summary::summarize(&provider, &text, &context)?;
         let now = self.now();
         let model = provider.model.clone();
-        self.store.write(|db| {
+        self.store.transact(|db| {
             let Some((rid, current)) = db.note(&note.id)? else {
                 return Ok(());
             };
@@ -229,7 +229,7 @@ impl Keeper {
             }
         }
         system_tags.insert(keys::TRANSCRIPT_MODEL, provider.model.as_str());
-        let text = crate::ingest::tidy(&transcript);
+        let text = keep_ingest::tidy(&transcript);
         let mut content = Content {
             id: note.id.clone(),
             parts: chunk::sectioned(&text),
@@ -241,7 +241,7 @@ impl Keeper {
         };
         self.queue_provider_work(&mut content, false);
         let now = self.now();
-        self.store.write(|db| {
+        self.store.transact(|db| {
             match db.note(&note.id)? {
                 Some((_, current)) if current.tags.first(keys::TRANSCRIBE) == Some("pending") => {}
                 _ => return Ok(()),
@@ -254,7 +254,7 @@ impl Keeper {
     /// Marks queued work as failed, without a new version (nothing the
     /// note says changed).
     fn mark_failed(&mut self, rid: NoteRid, key: &str, reason: &str) -> Result<()> {
-        self.store.write(|db| {
+        self.store.transact(|db| {
             let Some(mut note) = db.note_by_rid(rid)? else {
                 return Ok(());
             };
@@ -295,7 +295,7 @@ impl Keeper {
 
     fn provider(
         &self,
-        which: impl Fn(&crate::settings::Providers) -> &Option<Provider>,
+        which: impl Fn(&keep_model::settings::Providers) -> &Option<Provider>,
     ) -> Result<Provider> {
         which(&self.settings.providers)
             .clone()
@@ -325,7 +325,7 @@ impl Keeper {
                 .map(|(i, c)| AnalysisPart {
                     number: i as u32 + 1,
                     title: c.section.clone().unwrap_or_default(),
-                    summary: crate::summarize::part_line(&c.text),
+                    summary: keep_ingest::summarize::part_line(&c.text),
                     tags: Vec::new(),
                     chars: c.text.chars().count(),
                 })
@@ -372,7 +372,7 @@ impl Keeper {
                 .collect();
             (parts, Some(provider.model.clone()), shown)
         };
-        self.store.write(|db| {
+        self.store.transact(|db| {
             db.replace_parts(rid, &parts)?;
             let Some(mut current) = db.note_by_rid(rid)? else {
                 return Ok(());
@@ -384,7 +384,7 @@ impl Keeper {
             set_quietly(db, rid, &current)
         })?;
         match self.embed_pending_with(None, None, &mut |_| {}) {
-            Ok(_) | Err(Error::ModelUnavailable(_)) => {}
+            Ok(_) | Err(Error::ModelUnavailable { .. }) => {}
             Err(e) => return Err(e),
         }
         Ok(Analysis {
@@ -399,7 +399,7 @@ impl Keeper {
 /// version: for keep's own bookkeeping tags.
 fn set_quietly(db: &Db<'_>, rid: NoteRid, note: &Note) -> Result<()> {
     db.update_note(rid, note)?;
-    db.index_note_text(rid, &note.summary, &note.tags)
+    Ok(db.index_note_text(rid, &note.summary, &note.tags)?)
 }
 
 /// The user's own tags as `key=value` (not keep's, not edges).

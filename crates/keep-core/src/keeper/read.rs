@@ -3,15 +3,14 @@
 //! counts and the tag catalogue, and filters parsed from what people type.
 
 use super::Keeper;
-use super::edges;
-use crate::error::{Error, Result};
-use crate::model::{
+use crate::error::{Error, Result, Transactions};
+use keep_model::{
     Edge, Expired, ListOrder, Note, NoteFilter, NoteRef, PageFrom, Part, Rating, Selector,
     TagFilter, Version, keys, time,
 };
-use crate::store::Db;
-use crate::store::NoteReads;
-use crate::store::Shared;
+use keep_store::Db;
+use keep_store::NoteReads;
+use keep_store::Shared;
 
 /// What `get` shows: one state of a note and its surroundings.
 #[derive(Debug, Clone)]
@@ -45,7 +44,7 @@ impl Keeper {
         if self.store.db().note_rid(arg)?.is_some() {
             return Ok(NoteRef::plain(arg));
         }
-        NoteRef::parse(arg)
+        Ok(NoteRef::parse(arg)?)
     }
 
     /// The current state of a note, without touching its access time.
@@ -63,7 +62,7 @@ impl Keeper {
         if self.store.is_read_only() {
             return Ok(view);
         }
-        let recorded = self.store.write_if_free(|db| {
+        let recorded = self.store.transact_if_free(|db| {
             if let Some(rid) = db.note_rid(&target.id)? {
                 db.touch_accessed(rid, now)?;
             }
@@ -104,7 +103,7 @@ impl Keeper {
             })?),
             _ => None,
         };
-        let edge_keys = edges::EdgeKeys::load(&db)?;
+        let edge_keys = crate::edges::EdgeKeys::load(&db)?;
         let count = versions.len() as i64;
         let history = versions
             .into_iter()
@@ -147,9 +146,12 @@ impl Keeper {
         order: ListOrder,
         limit: Option<usize>,
     ) -> Result<Vec<Note>> {
-        self.store
-            .db()
-            .list_notes_from(&self.as_of_now(filter), order, &PageFrom::First, limit)
+        Ok(self.store.db().list_notes_from(
+            &self.as_of_now(filter),
+            order,
+            &PageFrom::First,
+            limit,
+        )?)
     }
 
     /// One page of `list`: at most `limit` notes from `from`, in order.
@@ -160,13 +162,14 @@ impl Keeper {
         from: &PageFrom,
         limit: usize,
     ) -> Result<Vec<Note>> {
-        self.store
+        Ok(self
+            .store
             .db()
-            .list_notes_from(&self.as_of_now(filter), order, from, Some(limit))
+            .list_notes_from(&self.as_of_now(filter), order, from, Some(limit))?)
     }
 
     pub fn count(&self, filter: &NoteFilter) -> Result<usize> {
-        self.store.db().count_notes(&self.as_of_now(filter))
+        Ok(self.store.db().count_notes(&self.as_of_now(filter))?)
     }
 
     /// `filter` with expiry judged now, unless it names its own instant.
@@ -178,23 +181,26 @@ impl Keeper {
 
     /// Ids starting with `prefix`, in order, at most `limit` (for completion).
     pub fn ids_starting_with(&self, prefix: &str, limit: usize) -> Result<Vec<String>> {
-        self.store.db().ids_starting_with(prefix, Some(limit))
+        Ok(self.store.db().ids_starting_with(prefix, Some(limit))?)
     }
 
     /// User tag keys and their most used values (up to `values_per_key`).
     pub fn tag_catalog(&self, values_per_key: usize) -> Result<Vec<(String, Vec<String>)>> {
-        self.store.db().tag_catalog(values_per_key)
+        Ok(self.store.db().tag_catalog(values_per_key)?)
     }
 
     /// A number that changes when another process writes to the store.
     pub fn data_version(&self) -> Result<i64> {
-        self.store.db().data_version()
+        Ok(self.store.db().data_version()?)
     }
 }
 
 /// A tag filter list from `-t` arguments.
 pub fn parse_filters<S: AsRef<str>>(args: &[S]) -> Result<Vec<TagFilter>> {
-    args.iter().map(|a| TagFilter::parse(a.as_ref())).collect()
+    Ok(args
+        .iter()
+        .map(|a| TagFilter::parse(a.as_ref()))
+        .collect::<std::result::Result<_, _>>()?)
 }
 
 /// The words people type to narrow a listing or a recall.

@@ -8,10 +8,10 @@ use std::time::Instant;
 
 use super::Keeper;
 use crate::embed::{BATCH_SIZE, Embedder, ModelPaths, OnnxEmbedder};
-use crate::error::{Error, Result};
-use crate::model;
-use crate::store::Shared;
-use crate::store::{VectorSpace, vector_bytes};
+use crate::error::{Advice, Error, Notice, Result, Transactions};
+use keep_model as model;
+use keep_store::Shared;
+use keep_store::{VectorSpace, vector_bytes};
 
 /// How far a change of model has come.
 #[derive(Debug, Clone, Default, PartialEq, Eq, serde::Serialize, schemars::JsonSchema)]
@@ -45,15 +45,18 @@ impl Keeper {
 
     /// What `find` says while the store changes model and its old vectors
     /// answer.
-    pub(super) fn switch_notice(&self) -> Result<Option<String>> {
+    pub(super) fn switch_notice(&self) -> Result<Option<Notice>> {
         let waiting = self.model_switch_waiting()?;
         if waiting == 0 {
             return Ok(None);
         }
         let from = self.vector_model()?.unwrap_or_default();
         let to = self.embedding_model_id()?;
-        Ok(Some(format!(
-            "meaning search uses the vectors of {from} until {to} has made its own ({waiting} row(s) to go; 'keep reindex' finishes now)"
+        Ok(Some(Notice::advised(
+            format!(
+                "meaning search uses the vectors of {from} until {to} has made its own ({waiting} row(s) to go)"
+            ),
+            Advice::Reindex,
         )))
     }
 
@@ -77,12 +80,13 @@ impl Keeper {
         let next = self.store.db().next_vector_space()?;
         if current == wanted {
             if next.is_some() {
-                self.store.write(|db| db.clear_next_space())?;
+                self.store.transact(|db| Ok(db.clear_next_space()?))?;
             }
             return Ok(None);
         }
         if next.as_ref() != Some(&wanted) {
-            self.store.write(|db| db.start_next_space(&wanted))?;
+            self.store
+                .transact(|db| Ok(db.start_next_space(&wanted)?))?;
         }
         let mut report = SwitchReport {
             from: current.model,
@@ -106,7 +110,8 @@ impl Keeper {
         }
         report.remaining = self.store.db().count_next_pending()?;
         if report.remaining == 0 {
-            self.store.write(|db| db.adopt_next_space(&wanted))?;
+            self.store
+                .transact(|db| Ok(db.adopt_next_space(&wanted)?))?;
             report.completed = true;
         }
         Ok(Some(report))
@@ -130,7 +135,7 @@ impl Keeper {
         }
         let texts: Vec<&str> = items.iter().map(|i| i.text.as_str()).collect();
         let embedded = self.embed_until(&texts, until, done_before, progress)?;
-        self.store.write(|db| {
+        self.store.transact(|db| {
             for (i, vector) in &embedded {
                 let item = &items[*i];
                 let hash = model::content_hash(item.text.as_bytes());
@@ -149,7 +154,7 @@ impl Keeper {
             let paths = ModelPaths::from_settings(&self.settings.model)?;
             if paths.model_id()? != space.model {
                 return Err(Error::ModelMismatch(format!(
-                    "the store's vectors were made by {}, which is no longer configured, and the new model's are not complete; run 'keep reindex' to finish them",
+                    "the store's vectors were made by {}, which is no longer configured, and the new model's are not complete",
                     space.model
                 )));
             }
@@ -164,8 +169,8 @@ mod tests {
     use super::*;
     use crate::embed::{KeepGoing, Made, TestEmbedder};
     use crate::keeper::PutOptions;
-    use crate::store::VecRow;
     use crate::{Keeper, Settings};
+    use keep_store::VecRow;
 
     /// Another model: the test embedder's vector twice over, 32 wide.
     struct Wider;

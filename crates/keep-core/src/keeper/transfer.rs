@@ -13,13 +13,13 @@ use base64::engine::general_purpose::STANDARD as BASE64;
 use serde::{Deserialize, Serialize};
 
 use super::{Keeper, edges};
-use crate::error::{Error, Result};
-use crate::model::time::Timestamp;
-use crate::model::{self, Note, Part, Tags, Version};
-use crate::store::Embedded;
-use crate::store::NoteReads;
-use crate::store::operations::{Operation, OperationFilter};
-use crate::store::{Db, NoteRid, Shared, VecRow, VectorSpace};
+use crate::error::{Error, Notice, Result, Transactions};
+use keep_model::time::Timestamp;
+use keep_model::{self as model, Note, Part, Tags, Version};
+use keep_store::Embedded;
+use keep_store::NoteReads;
+use keep_store::operations::{Operation, OperationFilter};
+use keep_store::{Db, NoteRid, Shared, VecRow, VectorSpace};
 
 const FORMAT: &str = "keep-export";
 /// 2 added ratings, 3 the operations log; older files still import.
@@ -175,7 +175,7 @@ pub struct ImportOutcome {
     /// Rows that wait for embedding: no vector in the file, or one refused.
     pub waiting: usize,
     /// One line per vector (or model) refused.
-    pub notices: Vec<String>,
+    pub notices: Vec<Notice>,
     /// Entries of the file's operations log added to this store's.
     pub log_entries: usize,
 }
@@ -294,7 +294,7 @@ impl Keeper {
         } = read_records(input, name)?;
         let total = records.len();
         let now = self.now();
-        let outcome = self.store.write(|db| {
+        let outcome = self.store.transact(|db| {
             let mut written = Vec::new();
             let mut skipped = Vec::new();
             let mut notices = Vec::new();
@@ -356,7 +356,7 @@ impl Keeper {
                 db.replace_parts(rid, &parts)?;
                 db.index_note_text(rid, &note.summary, &note.tags)?;
                 if let Some(r) = &record.rating {
-                    let rating = crate::model::Rating {
+                    let rating = keep_model::Rating {
                         useful: r.useful,
                         wrong: r.wrong,
                     };
@@ -365,7 +365,7 @@ impl Keeper {
                 loaded.record(db, *line, rid, record)?;
                 written.push((rid, note));
             }
-            let edge_keys = edges::EdgeKeys::load(db)?;
+            let edge_keys = crate::edges::EdgeKeys::load(db)?;
             for (rid, note) in &written {
                 edges::sync_with(db, &edge_keys, *rid, note, None, now)?;
             }
@@ -387,9 +387,9 @@ impl Keeper {
         // disk) only make the next plans less informed, and word totals left
         // uncompacted (a reader holding them) only slow the next writes.
         if let Err(e) = self.store.db().after_bulk_load() {
-            outcome.notices.push(format!(
+            outcome.notices.push(Notice::new(format!(
                 "the store's statistics or word totals were not brought up to date: {e}"
-            ));
+            )));
         }
         Ok(outcome)
     }
@@ -431,7 +431,7 @@ fn restore_log(db: &Db<'_>, records: &[(usize, Record)], log: &[OperationRecord]
 fn vector_space_for(
     db: &Db<'_>,
     header: Option<&HeaderVectors>,
-    notices: &mut Vec<String>,
+    notices: &mut Vec<Notice>,
 ) -> Result<Option<VectorSpace>> {
     let Some(header) = header else {
         return Ok(None);
@@ -443,10 +443,10 @@ fn vector_space_for(
     match db.vector_space()? {
         Some(ours) if ours == theirs => Ok(Some(ours)),
         Some(ours) => {
-            notices.push(format!(
+            notices.push(Notice::new(format!(
                 "vectors not loaded: they were made by {} ({} dimensions) and this store's by {} ({} dimensions); the notes wait for embedding",
                 theirs.model, theirs.dims, ours.model, ours.dims
-            ));
+            )));
             Ok(None)
         }
         None if (1..=8192).contains(&theirs.dims) => {
@@ -455,10 +455,10 @@ fn vector_space_for(
             Ok(Some(theirs))
         }
         None => {
-            notices.push(format!(
+            notices.push(Notice::new(format!(
                 "vectors not loaded: {} dimensions is not a vector width keep uses",
                 theirs.dims
-            ));
+            )));
             Ok(None)
         }
     }
@@ -471,7 +471,7 @@ struct VectorLoad<'a> {
     name: &'a str,
     vectors: usize,
     waiting: usize,
-    notices: Vec<String>,
+    notices: Vec<Notice>,
 }
 
 impl VectorLoad<'_> {
@@ -508,10 +508,10 @@ impl VectorLoad<'_> {
                 }
                 Err(reason) => {
                     self.waiting += 1;
-                    self.notices.push(format!(
+                    self.notices.push(Notice::new(format!(
                         "{}:{line}: vector of '{}'{what} refused ({reason}); it waits for embedding",
                         self.name, record.id
-                    ));
+                    )));
                 }
             }
         }
@@ -627,7 +627,7 @@ fn validate_operation(entry: &OperationRecord) -> Result<()> {
     if entry.version < 0 {
         return Err(Error::invalid("a log entry's version count is negative"));
     }
-    model::validate_id(&entry.note)
+    Ok(model::validate_id(&entry.note)?)
 }
 
 fn validate_record(record: &Record) -> Result<()> {

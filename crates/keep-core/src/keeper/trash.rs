@@ -6,10 +6,10 @@
 use super::Keeper;
 use super::edges;
 use super::write::{Deleted, WriteOutcome, write_state};
-use crate::error::{Error, Result};
-use crate::model::{ListOrder, NoteFilter, PageFrom, TagFilter, keys};
-use crate::store::NoteReads;
-use crate::store::Shared;
+use crate::error::{Advice, Error, Result, Transactions};
+use keep_model::{ListOrder, NoteFilter, PageFrom, TagFilter, keys};
+use keep_store::NoteReads;
+use keep_store::Shared;
 
 /// A day in milliseconds.
 const DAY_MS: f64 = 86_400_000.0;
@@ -22,12 +22,13 @@ impl Keeper {
         let reason = reason
             .map(|r| r.split_whitespace().collect::<Vec<_>>().join(" "))
             .filter(|r| !r.is_empty());
-        self.store.write(|db| {
+        self.store.transact(|db| {
             let (rid, current) = db.note(id)?.ok_or_else(|| Error::NotFound(id.into()))?;
             if current.tags.contains_key(keys::DELETED) {
-                return Err(Error::invalid(format!(
-                    "'{id}' is already in the trash; 'keep del --purge {id}' removes it for good"
-                )));
+                return Err(Error::Refused {
+                    message: format!("'{id}' is already in the trash"),
+                    advice: Advice::PurgeFromTrash(id.to_string()),
+                });
             }
             let mut next = current.clone();
             next.tags.insert(keys::DELETED, now.to_string());
@@ -46,7 +47,7 @@ impl Keeper {
     /// Takes note `id` out of the trash, as a new version.
     pub fn restore(&mut self, id: &str) -> Result<WriteOutcome> {
         let now = self.now();
-        self.store.write(|db| {
+        self.store.transact(|db| {
             let (rid, current) = db.note(id)?.ok_or_else(|| Error::NotFound(id.into()))?;
             if !current.tags.contains_key(keys::DELETED) {
                 return Err(Error::invalid(format!("'{id}' is not in the trash")));
@@ -86,13 +87,13 @@ impl Keeper {
             .filter(|n| {
                 n.tags
                     .first(keys::DELETED)
-                    .and_then(|t| crate::model::Timestamp::parse_rfc3339(t).ok())
+                    .and_then(|t| keep_model::Timestamp::parse_rfc3339(t).ok())
                     .is_some_and(|t| t.millis() <= cutoff)
             })
             .map(|n| n.id)
             .collect();
         for id in &old {
-            self.store.write(|db| {
+            self.store.transact(|db| {
                 if let Some((rid, note)) = db.note(id)? {
                     let versions = db.version_count(rid)? + 1;
                     edges::remove_note(db, rid, &note, now)?;

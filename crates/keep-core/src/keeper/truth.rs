@@ -4,16 +4,16 @@
 use std::collections::HashMap;
 
 use super::Keeper;
-use crate::error::{Error, Result};
+use crate::error::{Error, Result, Transactions};
 use crate::facts::{self, Verdict};
-use crate::model::{NoteFilter, Rating, TagFilter, Tags, keys, time::Timestamp};
 use crate::recall::candidates;
 use crate::recall::fusion::roll_up;
 use crate::recall::weights::DUPLICATE_CANDIDATES;
-use crate::store::Embedded;
-use crate::store::NoteReads;
-use crate::store::Shared;
-use crate::store::{NoteRid, VecRow};
+use keep_model::{NoteFilter, Rating, TagFilter, Tags, keys, time::Timestamp};
+use keep_store::Embedded;
+use keep_store::NoteReads;
+use keep_store::Shared;
+use keep_store::{NoteRid, VecRow};
 
 /// What `put` does with text that restates a note, or probably updates
 /// one, already stored in the same scope.
@@ -82,9 +82,7 @@ impl Keeper {
     ) -> Result<Option<Probe>> {
         match self.ensure_vector_space() {
             Ok(_) => {}
-            Err(
-                Error::ModelUnavailable(_) | Error::ModelMismatch(_) | Error::ReadOnlyStore { .. },
-            ) => {
+            Err(e) if e.is_model_off() || e.is_read_only() => {
                 return Ok(None);
             }
             Err(e) => return Err(e),
@@ -103,7 +101,7 @@ impl Keeper {
     /// The verdict `put` would give `text` (with `tags`) against the notes
     /// stored: the note it restates or updates, if any.
     pub fn closest_restatement(&mut self, text: &str, tags: &Tags) -> Result<Option<Duplicate>> {
-        let summary = crate::summarize::summarize(text);
+        let summary = keep_ingest::summarize::summarize(text);
         let Some(vector) = self.embedder()?.embed(&[summary.as_str()])?.pop() else {
             return Ok(None);
         };
@@ -149,7 +147,7 @@ impl Keeper {
             let mut rids: Vec<NoteRid> = similarity.keys().copied().collect();
             rids.extend(worded.iter().filter(|r| !similarity.contains_key(r)));
             let live = db.notes_passing(&rids, &filter)?;
-            let candidates: Vec<(NoteRid, crate::model::Note)> = live
+            let candidates: Vec<(NoteRid, keep_model::Note)> = live
                 .into_iter()
                 .filter(|(_, note)| {
                     written_as_text(&note.tags) && !tags_contradict(tags, &note.tags)
@@ -157,7 +155,7 @@ impl Keeper {
                 .collect();
             (similarity, candidates)
         };
-        let waiting: Vec<&crate::model::Note> = candidates
+        let waiting: Vec<&keep_model::Note> = candidates
             .iter()
             .filter(|(rid, _)| !similarity.contains_key(rid))
             .map(|(_, n)| n)
@@ -180,9 +178,9 @@ impl Keeper {
     /// Gives the note just written from a probed text the vector the probe
     /// made, so it does not wait in the backlog.
     pub(super) fn keep_probe_vector(&mut self, id: &str, probe: &Probe) -> Result<()> {
-        let bytes = crate::store::vector_bytes(&probe.vector);
-        let hash = crate::model::content_hash(probe.summary.as_bytes());
-        self.store.write(|db| {
+        let bytes = keep_store::vector_bytes(&probe.vector);
+        let hash = keep_model::content_hash(probe.summary.as_bytes());
+        self.store.transact(|db| {
             if let Some(rid) = db.note_rid(id)? {
                 db.set_vector(VecRow::Note(rid), &probe.summary, &hash, &bytes)?;
             }
@@ -238,9 +236,9 @@ impl Keeper {
     /// gives rated notes a bounded boost or penalty.
     pub fn rate(&mut self, id: &str, feedback: Feedback) -> Result<Rating> {
         let now = self.now();
-        self.store.write(|db| {
+        self.store.transact(|db| {
             let rid = db.note_rid(id)?.ok_or_else(|| Error::NotFound(id.into()))?;
-            db.rate(rid, feedback == Feedback::Useful, now)
+            Ok(db.rate(rid, feedback == Feedback::Useful, now)?)
         })
     }
 
@@ -255,7 +253,7 @@ impl Keeper {
 /// Tags that `put` adds for `--expires` and `--supersedes`, after checking
 /// that each superseded note exists and is not the note itself.
 pub(super) fn truth_tags(
-    db: &crate::store::Db<'_>,
+    db: &keep_store::Db<'_>,
     id: &str,
     expires: Option<Timestamp>,
     supersedes: &[String],
@@ -282,7 +280,7 @@ pub(super) fn truth_tags(
 /// else the probable update most alike.
 fn best_verdict(
     summary: &str,
-    candidates: &[(NoteRid, crate::model::Note)],
+    candidates: &[(NoteRid, keep_model::Note)],
     similarity: &HashMap<NoteRid, f64>,
 ) -> Option<Duplicate> {
     let mut judged: Vec<Duplicate> = candidates

@@ -14,11 +14,11 @@ use serde::Serialize;
 use super::paths::absolute;
 use super::write::write_state;
 use super::{Failure, IngestOptions, Keeper, Target};
-use crate::error::{Error, Result};
-use crate::ingest::walk::{self, WalkOptions};
-use crate::model::{self, Note, file_id, keys};
-use crate::store::NoteReads;
-use crate::store::{Shared, WatchedDir};
+use crate::error::{Error, Notice, Result, Transactions};
+use keep_ingest::walk::{self, WalkOptions};
+use keep_model::{self as model, Note, file_id, keys};
+use keep_store::NoteReads;
+use keep_store::{Shared, WatchedDir};
 
 /// What one pass over a folder changed.
 #[derive(Debug, Clone, Default, Serialize, schemars::JsonSchema)]
@@ -29,7 +29,7 @@ pub struct SyncReport {
     pub moved: Vec<(String, String)>,
     pub deleted: Vec<String>,
     pub failed: Vec<Failure>,
-    pub notices: Vec<String>,
+    pub notices: Vec<Notice>,
 }
 
 impl SyncReport {
@@ -69,7 +69,7 @@ impl Keeper {
             excludes: excludes.to_vec(),
         };
         let now = self.now().millis();
-        self.store.write(|db| db.add_watch(&watched, now))?;
+        self.store.transact(|db| Ok(db.add_watch(&watched, now)?))?;
         Ok(watched)
     }
 
@@ -77,14 +77,14 @@ impl Keeper {
     pub fn remove_watch(&mut self, dir: &Path) -> Result<bool> {
         let dir = absolute(dir)?;
         let canonical = dir.canonicalize().unwrap_or(dir.clone());
-        self.store.write(|db| {
+        self.store.transact(|db| {
             Ok(db.remove_watch(&canonical.to_string_lossy())?
                 || db.remove_watch(&dir.to_string_lossy())?)
         })
     }
 
     pub fn watches(&self) -> Result<Vec<WatchedDir>> {
-        self.store.db().watches()
+        Ok(self.store.db().watches()?)
     }
 
     /// Brings the store in line with folder `w`: everything in it when
@@ -211,13 +211,13 @@ impl Keeper {
                 Some(i) => {
                     taken[i] = true;
                     let old = gone[i].id.clone();
-                    self.store.write(|db| {
+                    self.store.transact(|db| {
                         let rid = db
                             .note_rid(&old)?
                             .ok_or_else(|| Error::NotFound(old.clone()))?;
                         db.rename_note(rid, &seen.id)?;
                         db.forget_file_state(&old)?;
-                        db.set_file_state(&seen.id, seen.size, seen.mtime)
+                        Ok(db.set_file_state(&seen.id, seen.size, seen.mtime)?)
                     })?;
                     report.moved.push((old, seen.id.clone()));
                 }
@@ -247,7 +247,7 @@ impl Keeper {
         };
         let result = self.ingest(&targets, &opts, &mut |_| {})?;
         let failed: BTreeSet<&str> = result.failed.iter().map(|f| f.path.as_str()).collect();
-        self.store.write(|db| {
+        self.store.transact(|db| {
             for s in changed {
                 if !failed.contains(s.path.to_string_lossy().as_ref()) {
                     db.set_file_state(&s.id, s.size, s.mtime)?;
@@ -266,7 +266,7 @@ impl Keeper {
     fn mark_deleted(&mut self, gone: &[Note], report: &mut SyncReport) -> Result<()> {
         let now = self.now();
         for old in gone {
-            self.store.write(|db| {
+            self.store.transact(|db| {
                 let Some((rid, current)) = db.note(&old.id)? else {
                     return Ok(());
                 };
@@ -276,7 +276,7 @@ impl Keeper {
                     .insert(keys::DELETED_REASON, "its file was deleted");
                 next.updated = now;
                 write_state(db, Some(&(rid, current)), &next, now)?;
-                db.forget_file_state(&old.id)
+                Ok(db.forget_file_state(&old.id)?)
             })?;
             report.deleted.push(old.id.clone());
         }
@@ -301,7 +301,7 @@ fn seen(path: &Path) -> Option<Seen> {
 
 fn file_hash(path: &Path) -> Option<String> {
     let meta = std::fs::metadata(path).ok()?;
-    if meta.len() > crate::ingest::MAX_FILE_BYTES {
+    if meta.len() > keep_ingest::MAX_FILE_BYTES {
         return None;
     }
     std::fs::read(path).ok().map(|b| model::content_hash(&b))

@@ -6,15 +6,15 @@ use super::Keeper;
 use super::edges;
 use super::read::version_index;
 use super::truth::{Duplicate, OnDuplicate, truth_tags};
-use crate::error::{Error, Result};
+use crate::error::{Advice, Error, Result, Transactions};
 use crate::facts::Verdict;
-use crate::model::time::Timestamp;
-use crate::model::{self, Note, NoteRef, Part, Selector, TagFilter, Tags, Version, keys};
-use crate::store::Embedded;
-use crate::store::NoteReads;
-use crate::store::Shared;
-use crate::store::{Db, NoteRid, VecRow};
-use crate::summarize;
+use keep_ingest::summarize;
+use keep_model::time::Timestamp;
+use keep_model::{self as model, Note, NoteRef, Part, Selector, TagFilter, Tags, Version, keys};
+use keep_store::Embedded;
+use keep_store::NoteReads;
+use keep_store::Shared;
+use keep_store::{Db, NoteRid, VecRow};
 
 /// What the caller asks of a `put`, beyond the content.
 #[derive(Debug, Clone, Default)]
@@ -155,7 +155,7 @@ pub(super) struct Content {
     /// A line the format provides (audio, images), put before the text.
     pub(super) description: Option<String>,
     /// Chunks of long text, stored as parts.
-    pub(super) parts: Vec<crate::ingest::chunk::Chunk>,
+    pub(super) parts: Vec<keep_ingest::chunk::Chunk>,
 }
 
 /// Writes `content` as the next state of its note, inside a transaction.
@@ -292,9 +292,10 @@ fn summary_for(content: &Content, opts: &PutOptions) -> Result<String> {
         None => summary_of(content, opts),
     };
     if summary.is_empty() {
-        return Err(Error::NoText {
+        return Err(keep_ingest::Error::NoText {
             what: content.id.clone(),
-        });
+        }
+        .into());
     }
     Ok(summary)
 }
@@ -403,7 +404,7 @@ impl Keeper {
         mut opts: PutOptions,
     ) -> Result<WriteOutcome> {
         let mut content = inline_content(text, source, &opts)?;
-        content.parts = crate::ingest::chunk::sectioned(&content.text);
+        content.parts = keep_ingest::chunk::sectioned(&content.text);
         let probe = if probes_duplicates(&opts) && self.store.db().note_rid(&content.id)?.is_none()
         {
             self.probe_duplicate(&summary_for(&content, &opts)?, &opts.tags, &opts.within)?
@@ -447,7 +448,7 @@ impl Keeper {
         let now = self.now();
         let status = self
             .store
-            .write(|db| write_content(db, &content, &opts, now))?;
+            .transact(|db| write_content(db, &content, &opts, now))?;
         Ok(WriteOutcome::plain(content.id, status))
     }
 
@@ -467,7 +468,7 @@ impl Keeper {
         }
         let now = self.now();
         let summaries_follow_tags = self.settings.providers.summarize.is_some();
-        self.store.write(|db| {
+        self.store.transact(|db| {
             let (rid, current) = db.note(id)?.ok_or_else(|| Error::NotFound(id.into()))?;
             let mut next = current.clone();
             for key in &edit.remove_keys {
@@ -501,7 +502,7 @@ impl Keeper {
             return Err(Error::invalid("the summary is empty"));
         }
         let now = self.now();
-        self.store.write(|db| {
+        self.store.transact(|db| {
             let (rid, current) = db.note(id)?.ok_or_else(|| Error::NotFound(id.into()))?;
             let mut next = current.clone();
             next.summary = summary.to_string();
@@ -526,13 +527,13 @@ impl Keeper {
             Some(Selector::Part(_)) => Err(Error::invalid(format!(
                 "'{target}': parts cannot be deleted one by one; delete the note"
             ))),
-            Some(Selector::Version(0)) => Err(Error::invalid(format!(
-                "'{target}' is the current version: use 'keep revert {}' to drop it or 'keep del {}' to delete the note",
-                target.id, target.id
-            ))),
+            Some(Selector::Version(0)) => Err(Error::Refused {
+                message: format!("'{target}' is the current version, not an archived one"),
+                advice: Advice::RevertOrDelete(target.id.clone()),
+            }),
             Some(Selector::Version(n)) => {
                 let now = self.now();
-                self.store.write(|db| {
+                self.store.transact(|db| {
                     let rid = db
                         .note_rid(&target.id)?
                         .ok_or_else(|| Error::NotFound(target.id.clone()))?;
@@ -555,7 +556,7 @@ impl Keeper {
             }
             None => {
                 let now = self.now();
-                self.store.write(|db| {
+                self.store.transact(|db| {
                     let (rid, note) = db
                         .note(&target.id)?
                         .ok_or_else(|| Error::NotFound(target.id.clone()))?;

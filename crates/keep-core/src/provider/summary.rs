@@ -7,8 +7,8 @@ use std::collections::HashSet;
 
 use super::client::{self, Chat};
 use crate::error::Result;
-use crate::settings::Provider;
-use crate::summarize::content_words;
+use keep_ingest::summarize::content_words;
+use keep_model::settings::Provider;
 
 /// Most of a document sent to the model (characters): small local models
 /// have a context of a few thousand tokens.

@@ -5,7 +5,7 @@
 
 use super::client;
 use crate::error::Result;
-use crate::settings::Provider;
+use keep_model::settings::Provider;
 
 /// Length of one piece of a long recording.
 const PIECE_SECONDS: u32 = 300;

@@ -11,8 +11,8 @@ use super::weights::{
     OLD_WORDING_VECTOR_FACTOR,
 };
 use crate::error::Result;
-use crate::model::NoteFilter;
-use crate::store::{Db, Embedded, Keyword, NoteReads, TextIndex};
+use keep_model::NoteFilter;
+use keep_store::{Db, Embedded, Keyword, NoteReads, TextIndex};
 
 /// BM25 candidates from current text, parts and archived versions, best first.
 pub(crate) fn keyword(db: &Db<'_>, text: &str, filter: &NoteFilter) -> Result<Vec<Ranked>> {
@@ -140,7 +140,7 @@ fn sort_by_similarity(list: &mut [Ranked]) {
 /// or an old version counts as `HIDDEN_MATCH_COVERAGE` at least.
 /// One-word queries are left alone.
 pub(crate) fn set_coverage(db: &Db<'_>, text: &str, keyword: &mut [Ranked]) -> Result<()> {
-    let words = crate::store::plan::topic_words(text);
+    let words = keep_store::plan::topic_words(text);
     if words.len() < 2 || keyword.is_empty() {
         return Ok(());
     }

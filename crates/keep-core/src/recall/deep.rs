@@ -8,7 +8,7 @@ use serde::Serialize;
 
 use super::weights::HOP_DECAY;
 use crate::error::Result;
-use crate::store::NoteRid;
+use keep_store::NoteRid;
 
 /// How a note reached by deep recall was reached.
 #[derive(Debug, Clone, PartialEq, Serialize, schemars::JsonSchema)]

@@ -10,7 +10,7 @@ use super::weights::{
     self, CONFIDENCE_DEPTH, CONFIDENCE_WEIGHT, COVERAGE_EXPONENT, KEYWORD_WEIGHT, SIMILARITY_FLOOR,
     VECTOR_WEIGHT,
 };
-use crate::store::NoteRid;
+use keep_store::NoteRid;
 
 /// One entry of a ranked candidate list (best first).
 #[derive(Debug, Clone, PartialEq)]

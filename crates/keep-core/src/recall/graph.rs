@@ -7,12 +7,12 @@ use super::deep::{self, Graph, Neighbour};
 use super::fusion::Fused;
 use super::weights::{DEEP_SEEDS, DISTINCTIVE_TAG_MAX};
 use super::{Hit, Via};
+use crate::edges::EdgeKeys;
 use crate::error::Result;
-use crate::keeper::edges::EdgeKeys;
-use crate::model::{Note, NoteFilter};
-use crate::store::NoteReads;
-use crate::store::Shared;
-use crate::store::{Db, NoteRid};
+use keep_model::{Note, NoteFilter};
+use keep_store::NoteReads;
+use keep_store::Shared;
+use keep_store::{Db, NoteRid};
 
 /// The edges and distinctive shared tags of the store.
 pub(crate) struct StoreGraph<'a, 'c> {

@@ -19,7 +19,7 @@ mod tests;
 
 use serde::Serialize;
 
-use crate::model::{Note, NoteFilter};
+use keep_model::{Note, NoteFilter};
 
 pub use deep::Via;
 
@@ -127,5 +127,5 @@ pub struct Hit {
 pub struct FindResult {
     pub hits: Vec<Hit>,
     /// Things the user should know, such as recall falling back to keywords.
-    pub notices: Vec<String>,
+    pub notices: Vec<crate::error::Notice>,
 }

@@ -3,7 +3,7 @@
 //! with the query, bounded, so a reader sees why the note came back
 //! without fetching it.
 
-use crate::summarize::is_stopword;
+use keep_ingest::summarize::is_stopword;
 
 /// Most characters in a passage.
 pub const PASSAGE_CHARS: usize = 480;

@@ -4,7 +4,7 @@
 //! they pull the query's vector toward every other such question and give
 //! keyword search words ("find", "notes") that many notes share.
 
-use crate::summarize::is_stopword;
+use keep_ingest::summarize::is_stopword;
 
 /// Words that ask a memory for something rather than name a topic,
 /// besides function words.

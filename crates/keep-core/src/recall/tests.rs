@@ -4,9 +4,9 @@
 
 use crate::embed::TestEmbedder;
 use crate::keeper::{PutOptions, TagEdit};
-use crate::model::{Clock, NoteFilter, TagFilter, Tags, Timestamp};
 use crate::recall::{FindQuery, Matched, Query, RecallMode};
 use crate::{Keeper, Settings};
+use keep_model::{Clock, NoteFilter, TagFilter, Tags, Timestamp};
 
 const DAY: i64 = 86_400_000;
 
@@ -193,7 +193,7 @@ fn find_reads_only_and_says_how_many_notes_wait() {
         result
             .notices
             .iter()
-            .any(|n| n.contains("1 note(s) still wait"))
+            .any(|n| n.text.contains("1 note(s) still wait"))
     );
     let found: Vec<&str> = result.hits.iter().map(|h| h.note.id.as_str()).collect();
     assert!(
@@ -311,7 +311,7 @@ fn a_word_in_the_title_or_summary_outranks_the_same_word_in_a_body() {
 /// A word other than `word` that the test embedder puts in the same
 /// dimension, so notes of such words are as near as the query can be.
 fn same_dimension_as(word: &str) -> String {
-    let dimension = |w: &str| crate::model::content_hash(w.as_bytes())[..2].to_string();
+    let dimension = |w: &str| keep_model::content_hash(w.as_bytes())[..2].to_string();
     let wanted = dimension(word);
     (0..)
         .map(|i| format!("w{i}"))

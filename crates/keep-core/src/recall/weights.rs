@@ -2,19 +2,10 @@
 //! Changing one changes what `find` returns: the ranking unit tests in
 //! `recall::tests` and the real-model recall tests pin the behaviour.
 
-/// BM25 weight of a note's summary column. A word in the summary is the
-/// strongest keyword evidence: the summary is what the note is about.
-pub const BM25_SUMMARY: f64 = 4.0;
-/// BM25 weight of a note's user tags column: tags are chosen words, but
-/// short, so they weigh half the summary.
-pub const BM25_TAGS: f64 = 2.0;
-/// Factor on matches in a note's name (the last segment of a URI, or the
-/// whole of any other id): a name is chosen like a tag, and weighs as a
-/// tag does in the summary index.
-pub const NAME_FACTOR: f64 = BM25_TAGS;
-/// Factor on full-text (body) matches of long documents: a word somewhere
-/// in the body is weaker evidence than one in the summary or tags.
-pub const BODY_FACTOR: f64 = 0.5;
+/// The column weights of keyword ranking (summary, tags, a note's name,
+/// the body of long documents): the store ranks by them, so they are
+/// defined with its keyword search and listed here with the others.
+pub use keep_store::keyword::{BM25_SUMMARY, BM25_TAGS, BODY_FACTOR, NAME_FACTOR};
 /// Factor on keyword matches in an archived version: an old wording counts
 /// for less than the current one, but still finds the note.
 pub const OLD_WORDING_KEYWORD_FACTOR: f64 = 0.5;
@@ -86,9 +77,8 @@ pub const MIN_SIMILARITY: f64 = SIMILARITY_FLOOR;
 /// before fusion: enough that fusion can reorder, few enough to stay fast.
 pub const CANDIDATES: usize = 50;
 
-/// Default recency half-life, in days: a note not touched for a month
-/// weighs half as much as one touched today.
-pub const DEFAULT_HALF_LIFE_DAYS: f64 = 30.0;
+/// Default recency half-life, in days (a setting, defined with the others).
+pub use keep_model::settings::DEFAULT_HALF_LIFE_DAYS;
 
 /// Deep recall: score kept per hop away from a direct hit.
 pub const HOP_DECAY: f64 = 0.5;

@@ -124,7 +124,7 @@ pub fn run(ctx: &mut Ctx, args: Args) -> CliResult {
     if query.mode != RecallMode::Keyword
         && let Some(notice) = keeper.embed_before_search()
     {
-        ctx.out.warn(&notice);
+        ctx.out.notice(&notice);
     }
     let result = ctx.keeper()?.find(&query)?;
     print_hits(ctx, &result)?;
@@ -137,7 +137,7 @@ pub fn run(ctx: &mut Ctx, args: Args) -> CliResult {
 /// Prints notices on stderr, and hits as text or ids (JSON is the caller's).
 pub fn print_hits(ctx: &mut Ctx, result: &FindResult) -> Result<(), CliError> {
     for notice in &result.notices {
-        ctx.out.warn(notice);
+        ctx.out.notice(notice);
     }
     match ctx.format {
         Format::Json => {}

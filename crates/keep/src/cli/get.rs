@@ -114,7 +114,7 @@ fn show_one(
     }
     if args.similar {
         if let Some(notice) = ctx.keeper()?.embed_before_search() {
-            ctx.out.warn(&notice);
+            ctx.out.notice(&notice);
         }
         let result = ctx.keeper()?.similar(&target.id, args.limit)?;
         super::find::print_hits(ctx, &result)?;

@@ -55,7 +55,7 @@ pub fn run(ctx: &mut Ctx, args: Args) -> CliResult {
     bar.finish_and_clear();
     let outcome = outcome?;
     for notice in &outcome.notices {
-        ctx.out.warn(notice);
+        ctx.out.notice(notice);
     }
     match ctx.format {
         Format::Json => ctx.out.json(&outcome)?,

@@ -301,6 +301,12 @@ impl From<Error> for CliError {
     }
 }
 
+impl From<keep_core::model::Invalid> for CliError {
+    fn from(e: keep_core::model::Invalid) -> Self {
+        CliError::Core(e.into())
+    }
+}
+
 impl From<ConfigError> for CliError {
     fn from(e: ConfigError) -> Self {
         CliError::Usage(e.0)
@@ -336,7 +342,10 @@ impl CliError {
 impl std::fmt::Display for CliError {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
-            CliError::Core(e) => write!(f, "{e}"),
+            CliError::Core(e) => match e.advice() {
+                Some(advice) => write!(f, "{e}; {}", crate::render::advice::for_terminal(&advice)),
+                None => write!(f, "{e}"),
+            },
             CliError::Io(e) => write!(f, "{e}"),
             CliError::Usage(m) | CliError::Busy(m) => write!(f, "{m}"),
             CliError::Hinted { message, hint } => write!(f, "{message}\nhint: {hint}"),

@@ -123,6 +123,11 @@ impl Out {
         let _ = writeln!(self.err, "keep: {text}");
     }
 
+    /// A notice of the core, with what would put it right, on stderr.
+    pub fn notice(&mut self, notice: &keep_core::Notice) {
+        self.warn(&crate::render::advice::notice_for_terminal(notice));
+    }
+
     /// A line on stderr as it is, for reports that are not warnings.
     pub fn note(&mut self, text: &str) {
         let _ = writeln!(self.err, "{text}");

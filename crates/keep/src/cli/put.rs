@@ -220,7 +220,7 @@ fn ingest(ctx: &mut Ctx, targets: &[Target], opts: &IngestOptions, timings: bool
     })?;
     bar.finish_and_clear();
     for notice in &report.notices {
-        ctx.out.warn(notice);
+        ctx.out.notice(notice);
     }
     for f in &report.failed {
         ctx.out.warn(&format!("{}: {}", f.path, f.reason));

@@ -72,7 +72,10 @@ fn print_event(format: Format, event: &WatchEvent) {
         WatchEvent::Message(m) => eprintln!("keep: {m}"),
         WatchEvent::Synced { dir, report } => {
             for notice in &report.notices {
-                eprintln!("keep: {notice}");
+                eprintln!(
+                    "keep: {}",
+                    crate::render::advice::notice_for_terminal(notice)
+                );
             }
             for f in &report.failed {
                 eprintln!("keep: {}: {}", f.path, f.reason);

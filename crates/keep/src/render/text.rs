@@ -284,9 +284,9 @@ fn shorten(line: &str) -> String {
 }
 
 /// How a part is listed: its heading and first sentence, or what its code
-/// is (see `keep_core::summarize::part_line`), shortened.
+/// is (see `keep_core::part_line`), shortened.
 pub fn part_line(text: &str) -> String {
-    shorten(&keep_core::summarize::part_line(text))
+    shorten(&keep_core::part_line(text))
 }
 
 /// The first line of a summary, shortened for listings.

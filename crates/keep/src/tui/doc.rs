@@ -205,7 +205,7 @@ fn parts(p: &Preview, out: &mut Vec<DocLine>, width: usize) {
     for (i, text) in p.parts.iter().enumerate() {
         let spans = vec![
             (format!("  @P{{{}}} ", i + 1), Role::Muted),
-            (keep_core::summarize::part_line(text), Role::Text),
+            (keep_core::part_line(text), Role::Text),
         ];
         out.push(clipped(Item::Part(i), spans, width));
     }

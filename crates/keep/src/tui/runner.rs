@@ -291,7 +291,9 @@ fn keeper_search(
     query: &Query,
     mode: RecallMode,
 ) -> Result<(Vec<Row>, Vec<String>)> {
-    let notice = keeper.embed_before_search();
+    let notice = keeper
+        .embed_before_search()
+        .map(|n| crate::render::advice::notice_for_terminal(&n));
     let (rows, mut notices) = recall(keeper, query, mode)?;
     notices.splice(0..0, notice);
     Ok((rows, notices))
@@ -332,7 +334,12 @@ fn recall(keeper: &mut Keeper, query: &Query, mode: RecallMode) -> Result<(Vec<R
         mode,
         ..FindQuery::text("", RESULTS)
     })?;
-    Ok((found.hits.iter().map(hit_row).collect(), found.notices))
+    let notices = found
+        .notices
+        .iter()
+        .map(crate::render::advice::notice_for_terminal)
+        .collect();
+    Ok((found.hits.iter().map(hit_row).collect(), notices))
 }
 
 /// User tags for a list row, less the title the row shows as its name.

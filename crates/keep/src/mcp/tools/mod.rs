@@ -158,6 +158,15 @@ impl std::fmt::Display for CallError {
 
 impl From<Error> for CallError {
     fn from(e: Error) -> Self {
+        CallError::Failed(match e.advice() {
+            Some(advice) => format!("{e} ({})", crate::render::advice::for_agent(&advice)),
+            None => e.to_string(),
+        })
+    }
+}
+
+impl From<keep_core::model::Invalid> for CallError {
+    fn from(e: keep_core::model::Invalid) -> Self {
         CallError::Failed(e.to_string())
     }
 }
@@ -488,7 +497,11 @@ fn hit_listing(result: &keep_core::recall::FindResult, format: Format) -> HitLis
         |h| BriefHit::from(h),
         |h| HitJson::from(h),
     );
-    listing.notices = result.notices.clone();
+    listing.notices = result
+        .notices
+        .iter()
+        .map(crate::render::advice::notice_for_agent)
+        .collect();
     listing
 }
 

@@ -35,7 +35,8 @@ impl ToolDef for Related {
         let id = plain_id(keeper, &args.id, "related")?;
         ctx.check(keeper, &id)?;
         let limit = limit(args.limit, DEFAULT, MAX)?;
-        let mut notices: Vec<String> = keeper.embed_before_search().into_iter().collect();
+        let mut notices: Vec<keep_core::Notice> =
+            keeper.embed_before_search().into_iter().collect();
         let mut result = keeper.related(&id, limit)?;
         ctx.retain_hits(&mut result);
         notices.append(&mut result.notices);

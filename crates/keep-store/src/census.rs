@@ -1,0 +1,100 @@
+//! What a store holds, counted the same way in every backend: notes by
+//! kind, versions, parts, vectors, the commonest tag keys, each agent's
+//! writes and the bytes on disk. The queries are plain SQL both databases
+//! read alike; a backend only runs them (`PlainQueries`).
+
+use super::plain::PlainQueries;
+use crate::error::Result;
+use keep_model::time::Timestamp;
+
+/// A store's contents at one moment.
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, schemars::JsonSchema)]
+pub struct Census {
+    /// Notes in listings and recall: not system notes (`.` ids), stubs or
+    /// notes in the trash.
+    pub notes: i64,
+    pub in_trash: i64,
+    pub system: i64,
+    /// Notes that exist only as the target of a link.
+    pub stubs: i64,
+    /// Archived versions.
+    pub versions: i64,
+    pub parts: i64,
+    /// Rows (notes, versions, parts) with a vector.
+    pub vectors: i64,
+    /// Rows with text and no vector yet.
+    pub waiting_for_vectors: i64,
+    /// The commonest user tag keys and how many notes carry each.
+    pub tag_keys: Vec<KeyCount>,
+    /// Who wrote, by the operations log.
+    pub agents: Vec<AgentActivity>,
+    /// The database's size on disk.
+    pub bytes: i64,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, schemars::JsonSchema)]
+pub struct KeyCount {
+    pub key: String,
+    pub notes: i64,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, schemars::JsonSchema)]
+pub struct AgentActivity {
+    pub agent: String,
+    pub writes: i64,
+    pub last: Timestamp,
+}
+
+/// How many tag keys a census names.
+const TOP_KEYS: usize = 20;
+
+fn trash_or_stub(key: &str) -> String {
+    format!("rid IN (SELECT note FROM tags WHERE key = '{key}')")
+}
+
+/// Counts everything `db` holds.
+pub(super) fn take<D: PlainQueries + ?Sized>(db: &D) -> Result<Census> {
+    let deleted = trash_or_stub(keep_model::keys::DELETED);
+    let stub = trash_or_stub(keep_model::keys::STUB);
+    let user = "substr(id, 1, 1) <> '.'";
+    let count_where =
+        |condition: &str| db.count(&format!("SELECT count(*) FROM notes WHERE {condition}"));
+    let rows_with = |condition: &str| -> Result<i64> {
+        ["notes", "versions", "parts"]
+            .iter()
+            .map(|t| db.count(&format!("SELECT count(*) FROM {t} WHERE {condition}")))
+            .sum()
+    };
+    let tag_keys = db
+        .rows3(&format!(
+            "SELECT key, count(DISTINCT note), CAST(0 AS BIGINT) FROM tags WHERE substr(key, 1, 1) <> '_' \
+             GROUP BY key ORDER BY 2 DESC, key LIMIT {TOP_KEYS}"
+        ))?
+        .into_iter()
+        .map(|(key, notes, _)| KeyCount { key, notes })
+        .collect();
+    let agents = db
+        .rows3(
+            "SELECT agent, count(*), max(at) FROM operations GROUP BY agent ORDER BY 2 DESC, agent",
+        )?
+        .into_iter()
+        .map(|(agent, writes, last)| AgentActivity {
+            agent,
+            writes,
+            last: Timestamp::from_millis(last),
+        })
+        .collect();
+    Ok(Census {
+        notes: count_where(&format!("{user} AND NOT {deleted} AND NOT {stub}"))?,
+        in_trash: count_where(&deleted)?,
+        system: count_where(&format!("NOT ({user})"))?,
+        stubs: count_where(&stub)?,
+        versions: db.count("SELECT count(*) FROM versions")?,
+        parts: db.count("SELECT count(*) FROM parts")?,
+        vectors: rows_with("embedded IS NOT NULL")?,
+        waiting_for_vectors: rows_with("embedded IS NULL AND summary <> ''")?,
+        tag_keys,
+        agents,
+        bytes: db.bytes()?,
+    })
+}

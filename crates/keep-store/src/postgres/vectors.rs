@@ -1,0 +1,290 @@
+//! Vectors in pgvector: one table per kind of row (current notes, archived
+//! versions, parts), keyed by that row's key and deleted with it. The HNSW
+//! indexes (cosine) are made when a model is first used, for its
+//! dimension; nearest-neighbour search runs over them, and over the exact
+//! distances of the notes a filter lets through.
+
+use pgvector::Vector;
+
+use super::PgDb;
+use crate::NoteRid;
+use crate::Shared;
+use crate::dialect::Dialect;
+use crate::error::Result;
+use crate::filter::push_filter;
+use crate::plain::{Query, Sql};
+use crate::vectors::{
+    DIMS_KEY, MODEL_KEY, Nearest, VecKind, VecRow, VectorSpace, adopt_next_sql,
+    forget_stale_next_sql, from_bytes, to_bytes,
+};
+use keep_model::NoteFilter;
+
+/// The largest candidate list HNSW may keep while searching (pgvector's
+/// limit).
+const MAX_EF_SEARCH: usize = 1_000;
+
+/// The smallest candidate list HNSW keeps while searching. With pgvector's
+/// default of 40 (and with 100) the graph search stopped in the wrong
+/// region for queries alike to nothing much: on 4,381 parts of Debian's
+/// manuals, "web server configuration" got a part 0.279 alike for its
+/// best, while the exact best, 0.469 alike, was found from 200 on.
+const MIN_EF_SEARCH: usize = 200;
+
+/// Memory an index build may use for each vector: its floats and about a
+/// kilobyte of graph (pgvector keeps 32 neighbours a vector on the lowest
+/// layer). A build whose graph outgrows its memory goes on inserting into
+/// the index on disk, one vector at a time, many times slower.
+const BUILD_BYTES_A_VECTOR: u64 = 1_024;
+
+/// The least and the most memory an index build asks for, in megabytes:
+/// a million vectors of 384 dimensions ask for 2.5 GB.
+const BUILD_MEGABYTES: (u64, u64) = (64, 4_096);
+
+/// The memory, in megabytes, to build an index over `rows` vectors of
+/// `dims` dimensions in.
+fn build_megabytes(rows: u64, dims: usize) -> u64 {
+    let bytes = rows * (dims as u64 * 4 + BUILD_BYTES_A_VECTOR);
+    (bytes / 1_000_000).clamp(BUILD_MEGABYTES.0, BUILD_MEGABYTES.1)
+}
+
+/// A vector as pgvector reads it from text: `[x,y,...]`, each number
+/// written so it reads back the same.
+fn vector_literal(v: &[f32]) -> String {
+    let numbers: Vec<String> = v.iter().map(f32::to_string).collect();
+    format!("[{}]", numbers.join(","))
+}
+
+fn index_name(kind: VecKind) -> String {
+    format!("{}_hnsw", kind.vec_table())
+}
+
+fn create_index_sql(kind: VecKind, dims: usize) -> String {
+    format!(
+        "CREATE INDEX IF NOT EXISTS {} ON {} USING hnsw ((embedding::vector({dims})) vector_cosine_ops)",
+        index_name(kind),
+        kind.vec_table(),
+    )
+}
+
+impl PgDb<'_> {
+    /// The nearest-neighbour expression of the index for `dims`.
+    fn distance(dims: usize, param: &str) -> String {
+        format!("embedding::vector({dims}) <=> {param}")
+    }
+
+    pub fn create_vector_space(&self, space: &VectorSpace) -> Result<()> {
+        self.create_vector_indexes(space.dims)?;
+        self.set_meta(MODEL_KEY, &space.model)?;
+        self.set_meta(DIMS_KEY, &space.dims.to_string())
+    }
+
+    fn create_vector_indexes(&self, dims: usize) -> Result<()> {
+        for kind in VecKind::ALL {
+            self.batch(&create_index_sql(kind, dims))?;
+        }
+        Ok(())
+    }
+
+    /// Inserting into HNSW one vector at a time took most of an import's
+    /// time (10,020 notes: 87 of 130 samples of the server's active
+    /// statement); building the index once over the loaded rows takes
+    /// 1.5 s. Dropping an index locks its table until the write ends:
+    /// the keeper asks only in the write that created the vector space,
+    /// which readers do not see yet and so never search, and only while
+    /// every vector table is empty.
+    pub fn defer_vector_indexes(&self) -> Result<bool> {
+        if self.vector_space()?.is_none() {
+            return Ok(false);
+        }
+        for kind in VecKind::ALL {
+            let sql = format!("SELECT EXISTS (SELECT 1 FROM {})", kind.vec_table());
+            if self.row(&sql, &[])?.is_some_and(|r| r.get::<_, bool>(0)) {
+                return Ok(false);
+            }
+        }
+        for kind in VecKind::ALL {
+            self.batch(&format!("DROP INDEX IF EXISTS {}", index_name(kind)))?;
+        }
+        Ok(true)
+    }
+
+    pub fn build_vector_indexes(&self) -> Result<()> {
+        match self.vector_space()? {
+            Some(space) => self.build_sized_indexes(space.dims),
+            None => Ok(()),
+        }
+    }
+
+    /// Builds each missing index with the memory its vectors need.
+    fn build_sized_indexes(&self, dims: usize) -> Result<()> {
+        for kind in VecKind::ALL {
+            let sql = format!("SELECT count(*) FROM {}", kind.vec_table());
+            let rows = self.row(&sql, &[])?.map_or(0, |r| r.get::<_, i64>(0));
+            let megabytes = build_megabytes(rows as u64, dims);
+            self.batch(&format!(
+                "SET LOCAL maintenance_work_mem = '{megabytes}MB'; {}",
+                create_index_sql(kind, dims)
+            ))?;
+        }
+        Ok(())
+    }
+
+    pub fn codes_missing(&self) -> Result<bool> {
+        Ok(false)
+    }
+
+    pub fn create_codes(&self) -> Result<()> {
+        Ok(())
+    }
+
+    /// Drops every vector. The tables are truncated, not deleted from: an
+    /// index built later in the same write would otherwise still read the
+    /// deleted rows, which may be of another dimension.
+    pub fn drop_vector_space(&self) -> Result<()> {
+        let mut sql = String::new();
+        for kind in VecKind::ALL {
+            sql.push_str(&format!(
+                "DROP INDEX IF EXISTS {}; TRUNCATE {}; UPDATE {} SET embedded = NULL;\n",
+                index_name(kind),
+                kind.vec_table(),
+                kind.row_table()
+            ));
+        }
+        sql.push_str(&format!(
+            "DELETE FROM meta WHERE key IN ('{MODEL_KEY}', '{DIMS_KEY}');"
+        ));
+        self.batch(&sql)?;
+        self.prepared.borrow_mut().clear();
+        Ok(())
+    }
+
+    /// Keeps a row's vector of the next space, made from text of `hash`.
+    pub fn put_next_vector(&self, row: VecRow, hash: &str, vector: &[u8]) -> Result<()> {
+        let kind = row.kind().number() as i16;
+        self.exec(
+            "INSERT INTO next_vectors (kind, key, hash, embedding) VALUES ($1, $2, $3, $4)
+             ON CONFLICT (kind, key) DO UPDATE SET hash = excluded.hash, embedding = excluded.embedding",
+            &[&kind, &row.key(), &hash, &Vector::from(from_bytes(vector))],
+        )?;
+        Ok(())
+    }
+
+    /// The next space becomes the store's: its vectors replace the old
+    /// ones (the index is built once over them); rows whose text changed
+    /// since wait for a vector.
+    pub fn adopt_next_space(&self, space: &VectorSpace) -> Result<()> {
+        self.batch(&forget_stale_next_sql())?;
+        self.drop_vector_space()?;
+        self.batch(&adopt_next_sql("key"))?;
+        self.build_sized_indexes(space.dims)?;
+        self.create_vector_space(space)
+    }
+
+    pub fn set_pending_scope(&self, notes: &[NoteRid]) -> Result<()> {
+        self.batch(
+            "CREATE TEMP TABLE IF NOT EXISTS pending_scope (rid bigint PRIMARY KEY);
+             DELETE FROM pending_scope;",
+        )?;
+        let rids: Vec<i64> = notes.iter().map(|r| r.0).collect();
+        self.exec(
+            "INSERT INTO pending_scope (rid) SELECT DISTINCT unnest($1::bigint[])",
+            &[&rids],
+        )?;
+        Ok(())
+    }
+
+    pub fn put_vector(&self, row: VecRow, vector: &[u8]) -> Result<()> {
+        let (kind, key) = (row.kind(), row.key());
+        let vector = Vector::from(from_bytes(vector));
+        let sql = format!(
+            "INSERT INTO {} (key, embedding) VALUES ($1, $2)
+             ON CONFLICT (key) DO UPDATE SET embedding = excluded.embedding",
+            kind.vec_table()
+        );
+        self.exec(&sql, &[&key, &vector])?;
+        Ok(())
+    }
+
+    pub fn vector_bytes(&self, row: VecRow) -> Result<Option<Vec<u8>>> {
+        let (kind, key) = (row.kind(), row.key());
+        let sql = format!(
+            "SELECT v.embedding FROM {v} v JOIN {r} r ON r.{k} = v.key
+             WHERE v.key = $1 AND r.embedded IS NOT NULL",
+            v = kind.vec_table(),
+            r = kind.row_table(),
+            k = kind.key()
+        );
+        Ok(self
+            .row(&sql, &[&key])?
+            .map(|r| to_bytes(r.get::<_, Vector>(0).as_slice())))
+    }
+
+    pub fn vector(&self, row: VecRow) -> Result<Option<Vec<f32>>> {
+        let (kind, key) = (row.kind(), row.key());
+        let sql = format!("SELECT embedding FROM {} WHERE key = $1", kind.vec_table());
+        Ok(self
+            .row(&sql, &[&key])?
+            .map(|r| r.get::<_, Vector>(0).to_vec()))
+    }
+
+    /// The `k` nearest rows of a kind by cosine distance, from the HNSW
+    /// index.
+    pub fn nearest(&self, kind: VecKind, dims: usize, query: &[f32], k: usize) -> Result<Nearest> {
+        let ef_search = k.saturating_mul(2).clamp(MIN_EF_SEARCH, MAX_EF_SEARCH);
+        if self.words.ef_search.get() != ef_search {
+            self.batch(&format!("SET hnsw.ef_search = {ef_search}"))?;
+            self.words.ef_search.set(ef_search);
+        }
+        let sql = format!(
+            "SELECT key, ({d})::float8 FROM {t} ORDER BY {d} LIMIT $2",
+            d = Self::distance(dims, "$1"),
+            t = kind.vec_table()
+        );
+        Ok(self
+            .rows(&sql, &[&Vector::from(query.to_vec()), &(k as i64)])?
+            .iter()
+            .map(|r| (r.get(0), r.get(1)))
+            .collect())
+    }
+
+    pub fn nearest_passing(&self, query: &[f32], filter: &NoteFilter, k: usize) -> Result<Nearest> {
+        let mut q = Query::default();
+        let v = q.arg(vector_literal(query));
+        q.push(&format!(
+            "SELECT n.rid, (v.embedding <=> {v}::text::vector)::float8 AS d
+             FROM notes n JOIN vec_notes v ON v.key = n.rid WHERE TRUE"
+        ));
+        push_filter(Dialect::Postgres, filter, &mut q);
+        let k = q.arg(k as i64);
+        q.push(&format!(" ORDER BY d, n.rid LIMIT {k}"));
+        self.rows_of(&q)?
+            .iter()
+            .map(|r| Ok((r[0].int()?, r[1].real()?)))
+            .collect()
+    }
+
+    pub fn note_distances(&self, query: &[f32], rids: &[NoteRid]) -> Result<Vec<(NoteRid, f64)>> {
+        if rids.is_empty() || self.vector_space()?.is_none() {
+            return Ok(Vec::new());
+        }
+        let keys: Vec<i64> = rids.iter().map(|r| r.0).collect();
+        let rows = self.rows(
+            "SELECT key, (embedding <=> $1)::float8 FROM vec_notes WHERE key = ANY($2)",
+            &[&Vector::from(query.to_vec()), &keys],
+        )?;
+        Ok(rows.iter().map(|r| (NoteRid(r.get(0)), r.get(1))).collect())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::build_megabytes;
+
+    #[test]
+    fn an_index_build_asks_for_memory_as_its_vectors_need() {
+        assert_eq!(build_megabytes(0, 384), 64);
+        assert_eq!(build_megabytes(100_000, 384), 256);
+        assert_eq!(build_megabytes(1_000_000, 384), 2_560);
+        assert_eq!(build_megabytes(10_000_000, 384), 4_096);
+    }
+}

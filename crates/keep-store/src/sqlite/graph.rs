@@ -1,0 +1,930 @@
+//! The graph index of each kind of vector in a large store: an HNSW graph
+//! (usearch) over the int8 codes, in a file beside the database, built
+//! from the codes as they stood at one change of the code log.
+//!
+//! A search maps the file (reading only the pages it visits), leaves out
+//! the rows changed since the graph's change, scores those rows from their
+//! codes instead, and scores every candidate again from its code, so the
+//! similarities are the same as an exact search's. Writers never touch the
+//! graph: `refresh` brings it up to date later, adding the changed rows to
+//! a copy (or building it whole when there is none or the log no longer
+//! reaches back to it), and records the new file in the store's meta table
+//! in one transaction. A store emptied of vectors or given a new model
+//! starts a new generation, which every older graph file is not part of.
+
+use std::collections::{HashMap, HashSet};
+use std::fs::File;
+use std::path::{Path, PathBuf};
+use std::sync::{Arc, Mutex, OnceLock, PoisonError};
+
+use rusqlite::OptionalExtension;
+use usearch::{Index, IndexOptions, MetricKind, ScalarKind};
+
+use super::{SqliteDb, SqliteStore, code_cache, quant};
+use crate::Shared;
+use crate::error::{Error, Result};
+use crate::vectors::{VecKind, from_bytes};
+
+/// Vectors of a kind at or above which searches go through a graph (a
+/// setting, defined with the others).
+pub use keep_model::settings::DEFAULT_VECTOR_INDEX_FROM as DEFAULT_GRAPH_FROM;
+
+/// Changed rows a search scores one by one beside the graph; past this the
+/// graph is not used until it is refreshed.
+const CHANGES_SEARCHED: usize = 20_000;
+
+/// Changed rows after which a graph is due for a refresh.
+pub const REFRESH_AFTER: usize = 2_000;
+
+/// Graph candidates scored again from their codes, per row wanted, and at
+/// least this many.
+const CANDIDATE_FACTOR: usize = 4;
+const CANDIDATES_MIN: usize = 100;
+
+/// The rows nearest by their codes that are scored again from their
+/// floats (a read each): the `k` wanted and this many more, up to
+/// `EXACT_ROWS`; rows further down keep the distance of their code.
+const EXACT_EXTRA: usize = 10;
+const EXACT_ROWS: usize = 20;
+
+/// The graph's shape: links per node and the candidate list kept while
+/// adding.
+const CONNECTIVITY: usize = 16;
+const EXPANSION_ADD: usize = 96;
+/// The candidate list kept while searching, at least...
+const EXPANSION_SEARCH: usize = 128;
+
+/// ...and more for larger graphs: a walk through a larger graph needs a
+/// longer list to find the same share of the true nearest (measured on
+/// the scale bench: 0.98 of the true ten at 100,000 vectors with 128,
+/// 0.946 at a million).
+fn search_expansion(rows: usize) -> usize {
+    ((rows as f64).sqrt() / 2.0).clamp(EXPANSION_SEARCH as f64, 1024.0) as usize
+}
+
+/// Bumped whenever the code tables are made again (a new model, vectors
+/// dropped): a graph of another generation is never used.
+pub(super) const GENERATION_KEY: &str = "vector_generation";
+
+/// Rows added to a graph between two progress reports.
+const BATCH: usize = 4_096;
+
+/// The statement starting a new generation of vectors.
+pub(super) fn next_generation_sql() -> String {
+    format!(
+        "INSERT INTO meta (key, value) VALUES ('{GENERATION_KEY}', 1)
+             ON CONFLICT (key) DO UPDATE SET value = value + 1;"
+    )
+}
+
+/// The meta key naming the graph of a kind.
+fn meta_key(kind: VecKind) -> String {
+    format!("graph_{}", kind.code_table())
+}
+
+/// The meta keys of every kind's graph.
+pub(super) fn meta_keys() -> Vec<String> {
+    VecKind::ALL.into_iter().map(meta_key).collect()
+}
+
+/// Which graph file holds a kind's vectors, and as of which change of the
+/// code log, in which generation.
+#[derive(Debug, Clone, PartialEq, Eq)]
+struct GraphMeta {
+    generation: i64,
+    change: i64,
+    file: String,
+}
+
+impl GraphMeta {
+    fn parse(value: &str) -> Option<Self> {
+        let mut words = value.split(' ');
+        let meta = GraphMeta {
+            generation: words.next()?.parse().ok()?,
+            change: words.next()?.parse().ok()?,
+            file: words.next()?.to_string(),
+        };
+        let plain = !meta.file.is_empty()
+            && meta
+                .file
+                .chars()
+                .all(|c| c.is_ascii_alphanumeric() || matches!(c, '-' | '_' | '.'));
+        (plain && words.next().is_none()).then_some(meta)
+    }
+
+    fn value(&self) -> String {
+        format!("{} {} {}", self.generation, self.change, self.file)
+    }
+}
+
+/// What a refresh did to one kind's graph.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum GraphWork {
+    /// Fewer vectors than the size a graph starts at (any graph dropped).
+    Small { vectors: usize },
+    /// Already up to date.
+    Current { vectors: usize },
+    /// Built whole from every code.
+    Built { vectors: usize },
+    /// The changed rows applied to the graph it had.
+    Updated { vectors: usize, changed: usize },
+    /// Another process is refreshing it now.
+    Busy,
+    /// Stopped by the caller before it was done; nothing changed.
+    Stopped,
+}
+
+/// Where a kind's graph stands, for `keep doctor` and the decision to
+/// refresh.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct GraphState {
+    pub kind: VecKind,
+    /// The rows the graph holds, if there is a usable one.
+    pub rows: Option<usize>,
+    /// Rows changed since (searched one by one).
+    pub changed: usize,
+    /// Whether a refresh would do anything.
+    pub due: bool,
+}
+
+/// A graph opened by this process. Its searches take turns: a mapped
+/// graph has a fixed number of search slots, and a search finding none
+/// free would fail (a search takes about a millisecond).
+type SharedGraph = Arc<Mutex<Index>>;
+
+/// Graphs opened by this process, by database file and kind: the file
+/// named by the meta row they were opened for.
+type OpenGraphs = HashMap<(PathBuf, VecKind), (String, SharedGraph)>;
+
+fn open_graphs() -> std::sync::MutexGuard<'static, OpenGraphs> {
+    static GRAPHS: OnceLock<Mutex<OpenGraphs>> = OnceLock::new();
+    GRAPHS
+        .get_or_init(Default::default)
+        .lock()
+        .unwrap_or_else(PoisonError::into_inner)
+}
+
+fn options(dims: usize) -> IndexOptions {
+    IndexOptions {
+        dimensions: dims,
+        metric: MetricKind::Cos,
+        quantization: ScalarKind::I8,
+        connectivity: CONNECTIVITY,
+        expansion_add: EXPANSION_ADD,
+        expansion_search: EXPANSION_SEARCH,
+        multi: false,
+    }
+}
+
+fn graph_error(path: &Path, e: impl std::fmt::Display) -> Error {
+    Error::io(path, std::io::Error::other(format!("vector graph: {e}")))
+}
+
+/// Codes as stored (int8 values in bytes) read as the graph takes them.
+fn as_i8(code: &[u8]) -> &[i8] {
+    // SAFETY: u8 and i8 have the same size and alignment.
+    unsafe { std::slice::from_raw_parts(code.as_ptr().cast::<i8>(), code.len()) }
+}
+
+impl SqliteDb<'_> {
+    /// The folder of the database, where graph files live.
+    fn graph_dir(&self) -> Option<PathBuf> {
+        let path = self.conn.path().filter(|p| !p.is_empty())?;
+        Path::new(path).parent().map(Path::to_path_buf)
+    }
+
+    fn generation(&self) -> Result<i64> {
+        Ok(self
+            .meta(GENERATION_KEY)?
+            .and_then(|g| g.parse().ok())
+            .unwrap_or(0))
+    }
+
+    /// The graph meta of a kind, if it is of this generation.
+    fn graph_meta(&self, kind: VecKind) -> Result<Option<GraphMeta>> {
+        let Some(meta) = self
+            .meta(&meta_key(kind))?
+            .as_deref()
+            .and_then(GraphMeta::parse)
+        else {
+            return Ok(None);
+        };
+        Ok((meta.generation == self.generation()?).then_some(meta))
+    }
+
+    /// The distinct rows changed after `change`, when the log still reaches
+    /// back to it and they are at most `limit`.
+    fn changed_since(&self, kind: VecKind, change: i64, limit: usize) -> Result<Option<Vec<i64>>> {
+        let log = code_cache::log_table(kind);
+        let (first, last): (Option<i64>, Option<i64>) = self
+            .conn
+            .prepare_cached(&format!("SELECT min(seq), max(seq) FROM {log}"))?
+            .query_row([], |r| Ok((r.get(0)?, r.get(1)?)))?;
+        let reaches = match (first, last) {
+            (Some(first), Some(last)) => first <= change + 1 && last >= change,
+            _ => change == 0 || self.log_sequence(kind)? == change,
+        };
+        if !reaches {
+            return Ok(None);
+        }
+        let keys: Vec<i64> = self
+            .conn
+            .prepare_cached(&format!(
+                "SELECT DISTINCT key FROM {log} WHERE seq > ?1 LIMIT ?2"
+            ))?
+            .query_map(rusqlite::params![change, limit as i64 + 1], |r| r.get(0))?
+            .collect::<rusqlite::Result<_>>()?;
+        Ok((keys.len() <= limit).then_some(keys))
+    }
+
+    /// The last change ever logged for a kind, even when the log rows are
+    /// pruned away.
+    fn log_sequence(&self, kind: VecKind) -> Result<i64> {
+        Ok(self
+            .conn
+            .prepare_cached("SELECT seq FROM sqlite_sequence WHERE name = ?1")?
+            .query_row([code_cache::log_table(kind)], |r| r.get(0))
+            .optional()?
+            .unwrap_or(0))
+    }
+
+    /// The graph of a kind as the meta row names it, opened once per
+    /// process (mapped, not read).
+    fn open_graph(&self, kind: VecKind, meta: &GraphMeta, dims: usize) -> Option<SharedGraph> {
+        let dir = self.graph_dir()?;
+        let db = PathBuf::from(self.conn.path()?);
+        let mut graphs = open_graphs();
+        if let Some((file, graph)) = graphs.get(&(db.clone(), kind))
+            && *file == meta.file
+        {
+            return Some(graph.clone());
+        }
+        let graph = Index::restore_view(dir.join(&meta.file).to_str()?).ok()?;
+        if graph.dimensions() != dims {
+            return None;
+        }
+        graph.change_expansion_search(search_expansion(graph.size()));
+        let graph = Arc::new(Mutex::new(graph));
+        graphs.insert((db, kind), (meta.file.clone(), graph.clone()));
+        Some(graph)
+    }
+
+    /// The `k` nearest rows of a kind through its graph, or None when it
+    /// has no usable graph (the caller then scans every code).
+    pub(super) fn nearest_by_graph(
+        &self,
+        kind: VecKind,
+        dims: usize,
+        query: &[f32],
+        k: usize,
+    ) -> Result<Option<Vec<(i64, f64)>>> {
+        let Some(meta) = self.graph_meta(kind)? else {
+            return Ok(None);
+        };
+        let Some(changed) = self.changed_since(kind, meta.change, CHANGES_SEARCHED)? else {
+            return Ok(None);
+        };
+        let Some(graph) = self.open_graph(kind, &meta, dims) else {
+            return Ok(None);
+        };
+        let (_, code) = quant::quantize(query);
+        let wanted = (k * CANDIDATE_FACTOR).max(CANDIDATES_MIN);
+        let graph = graph.lock().unwrap_or_else(PoisonError::into_inner);
+        let found = if changed.is_empty() {
+            graph.search(&code, wanted)
+        } else {
+            let changed: HashSet<u64> = changed.iter().map(|&k| k as u64).collect();
+            graph.filtered_search(&code, wanted, |key| !changed.contains(&key))
+        };
+        drop(graph);
+        let Ok(found) = found else {
+            return Ok(None);
+        };
+        let mut keys: Vec<i64> = found.keys.iter().map(|&k| k as i64).collect();
+        keys.extend(changed);
+        let mut by_code = self
+            .codes_of(kind, dims, &keys)?
+            .nearest(query, k + EXACT_EXTRA);
+        let rest = by_code.split_off(by_code.len().min(EXACT_ROWS));
+        let mut found = self.exactly(kind, query, by_code)?;
+        found.extend(rest);
+        found.sort_by(|a, b| a.1.total_cmp(&b.1));
+        found.truncate(k);
+        Ok(Some(found))
+    }
+
+    /// `found` (nearest first by their codes) scored again from their
+    /// stored floats and put in that order: among a million vectors many
+    /// lie closer together than the codes can tell apart.
+    fn exactly(
+        &self,
+        kind: VecKind,
+        query: &[f32],
+        found: Vec<(i64, f64)>,
+    ) -> Result<Vec<(i64, f64)>> {
+        let unit = quant::unit_vector(query);
+        let mut read = self.conn.prepare_cached(&format!(
+            "SELECT embedding FROM {} WHERE rowid = ?1",
+            kind.vec_table()
+        ))?;
+        let mut scored = Vec::with_capacity(found.len());
+        for (key, by_code) in found {
+            let stored: Option<Vec<u8>> = read.query_row([key], |r| r.get(0)).optional()?;
+            let distance = match stored.map(|b| from_bytes(&b)) {
+                Some(v) if v.len() == unit.len() => {
+                    let v = quant::unit_vector(&v);
+                    1.0 - f64::from(v.iter().zip(&unit).map(|(a, b)| a * b).sum::<f32>())
+                }
+                _ => by_code,
+            };
+            scored.push((key, distance));
+        }
+        scored.sort_by(|a, b| a.1.total_cmp(&b.1).then(a.0.cmp(&b.0)));
+        Ok(scored)
+    }
+
+    /// The codes of the rows `keys` (those that have one).
+    pub(super) fn codes_of(
+        &self,
+        kind: VecKind,
+        dims: usize,
+        keys: &[i64],
+    ) -> Result<quant::Codes> {
+        let mut codes = quant::Codes::new(dims);
+        let sql = format!(
+            "SELECT key, scale, code FROM {} WHERE key IN (SELECT value FROM json_each(?1)) ORDER BY key",
+            kind.code_table()
+        );
+        let keys = serde_json::to_string(keys).expect("ints serialise");
+        let mut stmt = self.conn.prepare_cached(&sql)?;
+        let mut rows = stmt.query([keys])?;
+        while let Some(row) = rows.next()? {
+            let scale: f64 = row.get(1)?;
+            let code = row.get_ref(2)?.as_blob().map_err(rusqlite::Error::from)?;
+            codes.push(row.get(0)?, scale as f32, code);
+        }
+        Ok(codes)
+    }
+
+    /// Where the graph of a kind stands.
+    pub fn graph_state(&self, kind: VecKind, from: usize) -> Result<GraphState> {
+        let mut state = GraphState {
+            kind,
+            rows: None,
+            changed: 0,
+            due: false,
+        };
+        if !self.has_codes()? {
+            return Ok(state);
+        }
+        if let Some(meta) = self.graph_meta(kind)?
+            && let Some(changed) = self.changed_since(kind, meta.change, CHANGES_SEARCHED)?
+            && let Some(dir) = self.graph_dir()
+            && let Ok(rows) = Index::metadata(&dir.join(&meta.file).to_string_lossy())
+        {
+            state.rows = Some(rows.count_present as usize);
+            state.changed = changed.len();
+            state.due = changed.len() >= REFRESH_AFTER;
+            return Ok(state);
+        }
+        // Keys are distinct positive integers, so there are no more rows
+        // than the largest key: below the size a graph starts at, the
+        // table need not be counted.
+        state.due = self.largest_code_key(kind)? >= from as i64 && self.code_count(kind)? >= from;
+        Ok(state)
+    }
+
+    fn largest_code_key(&self, kind: VecKind) -> Result<i64> {
+        let sql = format!("SELECT coalesce(max(key), 0) FROM {}", kind.code_table());
+        Ok(self
+            .conn
+            .prepare_cached(&sql)?
+            .query_row([], |r| r.get(0))?)
+    }
+
+    fn code_count(&self, kind: VecKind) -> Result<usize> {
+        let n: i64 = self.conn.query_row(
+            &format!("SELECT count(*) FROM {}", kind.code_table()),
+            [],
+            |r| r.get(0),
+        )?;
+        Ok(n as usize)
+    }
+}
+
+/// Holds the refresh lock of a store's graphs while it lives.
+struct RefreshLock(File);
+
+impl RefreshLock {
+    /// The lock, or None when another process holds it.
+    fn take(dir: &Path) -> Result<Option<Self>> {
+        let path = dir.join("graph.lock");
+        let file = File::options()
+            .create(true)
+            .truncate(false)
+            .write(true)
+            .open(&path)
+            .map_err(|e| Error::io(&path, e))?;
+        match file.try_lock() {
+            Ok(()) => Ok(Some(RefreshLock(file))),
+            Err(std::fs::TryLockError::WouldBlock) => Ok(None),
+            Err(std::fs::TryLockError::Error(e)) => Err(Error::io(&path, e)),
+        }
+    }
+}
+
+impl Drop for RefreshLock {
+    fn drop(&mut self) {
+        let _ = self.0.unlock();
+    }
+}
+
+impl SqliteStore {
+    /// Whether another process is refreshing this store's graphs now.
+    pub fn graph_refresh_running(&self) -> Result<bool> {
+        let dir = self.path.parent().unwrap_or(Path::new("."));
+        Ok(RefreshLock::take(dir)?.is_none())
+    }
+
+    /// Brings the graph of a kind up to date: built whole when it has none
+    /// (or the log no longer reaches back to it), else the rows changed
+    /// since applied to a copy. Below `from` vectors any graph is dropped.
+    /// Rows are added on `threads` threads; `progress(done, total)` hears
+    /// how far it is, and stops it by answering false.
+    pub fn refresh_graph(
+        &mut self,
+        kind: VecKind,
+        from: usize,
+        threads: usize,
+        progress: &mut dyn FnMut(usize, usize) -> bool,
+    ) -> Result<GraphWork> {
+        let dir = self
+            .path
+            .parent()
+            .map(Path::to_path_buf)
+            .unwrap_or_default();
+        let Some(_lock) = RefreshLock::take(&dir)? else {
+            return Ok(GraphWork::Busy);
+        };
+        let db = self.db();
+        let Some(space) = db.vector_space()? else {
+            return Ok(GraphWork::Small { vectors: 0 });
+        };
+        if !db.has_codes()? {
+            return Ok(GraphWork::Small { vectors: 0 });
+        }
+        let generation = db.generation()?;
+        let change = db.log_sequence(kind)?;
+        let vectors = db.code_count(kind)?;
+        let old = db.graph_meta(kind)?;
+        if vectors < from {
+            if old.is_some() {
+                self.set_graph(kind, generation, None)?;
+            }
+            remove_graphs_but(&dir, kind, Path::new(""));
+            return Ok(GraphWork::Small { vectors });
+        }
+        let changed = match &old {
+            Some(meta) => db.changed_since(kind, meta.change, vectors / 4)?,
+            None => None,
+        };
+        let old_graph = old
+            .as_ref()
+            .and_then(|m| load_graph(&dir.join(&m.file), space.dims));
+        let (graph, work) = match (changed, old_graph) {
+            (Some(changed), Some(_)) if changed.is_empty() => {
+                return Ok(GraphWork::Current { vectors });
+            }
+            (Some(changed), Some(graph)) => {
+                if !db.apply_changes(&graph, kind, space.dims, &changed, progress)? {
+                    return Ok(GraphWork::Stopped);
+                }
+                let work = GraphWork::Updated {
+                    vectors,
+                    changed: changed.len(),
+                };
+                (graph, work)
+            }
+            _ => match db.build_graph(kind, space.dims, vectors, threads, progress)? {
+                Some(graph) => (graph, GraphWork::Built { vectors }),
+                None => return Ok(GraphWork::Stopped),
+            },
+        };
+        let file = format!("graph-{}-{generation}-{change}.usearch", kind.code_table());
+        let path = dir.join(&file);
+        let partial = dir.join(format!("{file}.partial"));
+        graph
+            .save(&partial.to_string_lossy())
+            .map_err(|e| graph_error(&partial, e))?;
+        File::open(&partial)
+            .and_then(|f| f.sync_all())
+            .map_err(|e| Error::io(&partial, e))?;
+        std::fs::rename(&partial, &path).map_err(|e| Error::io(&path, e))?;
+        let meta = GraphMeta {
+            generation,
+            change,
+            file,
+        };
+        if !self.set_graph(kind, generation, Some(&meta))? {
+            let _ = std::fs::remove_file(&path);
+        }
+        remove_graphs_but(&dir, kind, &path);
+        Ok(work)
+    }
+
+    /// Records (or, with None, forgets) the graph of a kind, unless the
+    /// vectors changed generation meanwhile; whether it was recorded.
+    fn set_graph(
+        &mut self,
+        kind: VecKind,
+        generation: i64,
+        meta: Option<&GraphMeta>,
+    ) -> Result<bool> {
+        self.write(|db| {
+            if db.generation()? != generation {
+                return Ok(false);
+            }
+            match meta {
+                Some(meta) => db.set_meta(&meta_key(kind), &meta.value())?,
+                None => {
+                    db.conn
+                        .execute("DELETE FROM meta WHERE key = ?1", [meta_key(kind)])?;
+                }
+            }
+            Ok(true)
+        })
+    }
+}
+
+impl SqliteDb<'_> {
+    /// Every code of a kind added to a new graph on `threads` threads;
+    /// None when `progress` stopped it.
+    fn build_graph(
+        &self,
+        kind: VecKind,
+        dims: usize,
+        vectors: usize,
+        threads: usize,
+        progress: &mut dyn FnMut(usize, usize) -> bool,
+    ) -> Result<Option<Index>> {
+        let graph = Index::new(&options(dims)).map_err(|e| graph_error(Path::new("graph"), e))?;
+        let threads = threads.max(1);
+        graph
+            .reserve_capacity_and_threads(vectors, threads)
+            .map_err(|e| graph_error(Path::new("graph"), e))?;
+        let mut stmt = self
+            .conn
+            .prepare(&format!("SELECT key, code FROM {}", kind.code_table()))?;
+        let mut rows = stmt.query([])?;
+        let mut batch: Vec<(u64, Vec<u8>)> = Vec::with_capacity(BATCH);
+        let mut done = 0;
+        loop {
+            let row = rows.next()?;
+            if let Some(row) = row {
+                let code = row.get_ref(1)?.as_blob().map_err(rusqlite::Error::from)?;
+                if code.len() == dims {
+                    batch.push((row.get::<_, i64>(0)? as u64, code.to_vec()));
+                }
+            }
+            if batch.len() == BATCH || (row.is_none() && !batch.is_empty()) {
+                add_all(&graph, &batch, threads)?;
+                done += batch.len();
+                batch.clear();
+                if !progress(done, vectors.max(done)) {
+                    return Ok(None);
+                }
+            }
+            if row.is_none() {
+                break;
+            }
+        }
+        Ok(Some(graph))
+    }
+
+    /// The rows changed since a graph was saved, applied to it: each taken
+    /// out, and put back with its code if it still has one; false when
+    /// `progress` stopped it.
+    fn apply_changes(
+        &self,
+        graph: &Index,
+        kind: VecKind,
+        dims: usize,
+        changed: &[i64],
+        progress: &mut dyn FnMut(usize, usize) -> bool,
+    ) -> Result<bool> {
+        let fail = |e| graph_error(Path::new("graph"), e);
+        for &key in changed {
+            graph.remove(key as u64).map_err(fail)?;
+        }
+        let codes = self.codes_of(kind, dims, changed)?;
+        graph.reserve(graph.size() + codes.len()).map_err(fail)?;
+        for (i, (key, code)) in codes.iter().enumerate() {
+            graph.add(key as u64, code).map_err(fail)?;
+            if i % BATCH == 0 && !progress(i, codes.len()) {
+                return Ok(false);
+            }
+        }
+        Ok(progress(codes.len(), codes.len()))
+    }
+}
+
+/// The graph saved at `path`, read whole (to be changed), if it is one of
+/// vectors of `dims` dimensions.
+fn load_graph(path: &Path, dims: usize) -> Option<Index> {
+    let path = path.to_str()?;
+    let meta = Index::metadata(path).ok()?;
+    if meta.dimensions != dims as u64 {
+        return None;
+    }
+    let graph = Index::new(&options(dims)).ok()?;
+    graph.load(path).ok()?;
+    Some(graph)
+}
+
+/// Removes the graph files of a kind other than `kept` (of older changes
+/// or generations, or left half-written), with the refresh lock held.
+fn remove_graphs_but(dir: &Path, kind: VecKind, kept: &Path) {
+    let prefix = format!("graph-{}-", kind.code_table());
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return;
+    };
+    for entry in entries.flatten() {
+        let path = entry.path();
+        let name = entry.file_name();
+        if name.to_string_lossy().starts_with(&prefix) && path != kept {
+            let _ = std::fs::remove_file(path);
+        }
+    }
+}
+
+/// Adds a batch of codes to the graph, split across `threads`.
+fn add_all(graph: &Index, batch: &[(u64, Vec<u8>)], threads: usize) -> Result<()> {
+    let per_thread = batch.len().div_ceil(threads.max(1));
+    let failed: Option<String> = std::thread::scope(|scope| {
+        let workers: Vec<_> = batch
+            .chunks(per_thread.max(1))
+            .map(|chunk| {
+                scope.spawn(move || {
+                    for (key, code) in chunk {
+                        graph.add(*key, as_i8(code)).map_err(|e| e.to_string())?;
+                    }
+                    Ok::<(), String>(())
+                })
+            })
+            .collect();
+        workers
+            .into_iter()
+            .find_map(|w| w.join().ok().and_then(|r| r.err()))
+    });
+    match failed {
+        Some(e) => Err(graph_error(Path::new("graph"), e)),
+        None => Ok(()),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::sqlite::vectors::tests::{DIMS, store_with};
+    use crate::vectors::{VecRow, to_bytes};
+    use crate::{Embedded, test_note};
+    use keep_model::time::Timestamp;
+
+    /// `n` unit vectors spread over the sphere, the same for each seed.
+    fn spread(n: usize, seed: u64) -> Vec<Vec<f32>> {
+        let mut state = seed.wrapping_mul(6_364_136_223_846_793_005).max(1);
+        let mut next = move || {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            (state >> 40) as f32 / (1u64 << 24) as f32 - 0.5
+        };
+        (0..n)
+            .map(|_| {
+                let v: Vec<f32> = (0..DIMS).map(|_| next()).collect();
+                let norm = v.iter().map(|x| x * x).sum::<f32>().sqrt();
+                v.iter().map(|x| x / norm).collect()
+            })
+            .collect()
+    }
+
+    /// A refresh on one thread: the same graph every time (rows added on
+    /// several threads at once link a little differently each run).
+    fn refresh(store: &mut SqliteStore, from: usize) -> GraphWork {
+        store
+            .refresh_graph(VecKind::Note, from, 1, &mut |_, _| true)
+            .unwrap()
+    }
+
+    /// The graph's answer for `q`, checked against the exact search of
+    /// every float vector: the same rows and distances (the graph of a
+    /// few hundred rows finds the true nearest).
+    fn assert_graph_answers(store: &SqliteStore, q: &[f32], k: usize) -> Vec<(i64, f64)> {
+        let db = store.db();
+        let by_graph = db
+            .nearest_by_graph(VecKind::Note, DIMS, q, k)
+            .unwrap()
+            .expect("the graph answers");
+        let exact = db.nearest_exact(VecKind::Note, q, k).unwrap();
+        let keys = |found: &[(i64, f64)]| found.iter().map(|f| f.0).collect::<Vec<_>>();
+        assert_eq!(keys(&by_graph), keys(&exact));
+        for ((_, a), (_, b)) in by_graph.iter().zip(&exact) {
+            assert!((a - b).abs() < 1e-5, "{by_graph:?} against {exact:?}");
+        }
+        by_graph
+    }
+
+    /// Whether a search scans the codes rather than asking the graph.
+    fn graph_unused(store: &SqliteStore, q: &[f32]) -> bool {
+        let db = store.db();
+        db.nearest_by_graph(VecKind::Note, DIMS, q, 5)
+            .unwrap()
+            .is_none()
+    }
+
+    fn graph_files(store: &SqliteStore) -> Vec<String> {
+        let mut names: Vec<String> = std::fs::read_dir(store.path.parent().unwrap())
+            .unwrap()
+            .flatten()
+            .map(|e| e.file_name().to_string_lossy().into_owned())
+            .filter(|n| n.starts_with("graph-"))
+            .collect();
+        names.sort();
+        names
+    }
+
+    #[test]
+    fn a_graph_answers_like_exact_search_and_follows_every_change() {
+        let vectors = spread(600, 1);
+        let (_dir, mut store) = store_with(&vectors);
+        assert!(graph_unused(&store, &vectors[0]));
+        assert_eq!(refresh(&mut store, 100), GraphWork::Built { vectors: 600 });
+        assert_eq!(graph_files(&store).len(), 1);
+        let found = store
+            .db()
+            .nearest(VecKind::Note, DIMS, &vectors[7], 5)
+            .unwrap();
+        assert_eq!(found[0].0, 8, "rid 8 holds vector 7");
+        assert_eq!(
+            store.db().full_code_reads(VecKind::Note),
+            0,
+            "no code was scanned"
+        );
+        // Changes after the graph: a row deleted, a summary changed (its
+        // vector goes), a new row; searches see them at once.
+        let new = store
+            .write(|db| {
+                db.conn.execute("DELETE FROM notes WHERE rid = 8", [])?;
+                db.conn
+                    .execute("UPDATE notes SET summary = 'changed' WHERE rid = 21", [])?;
+                let note = test_note("new", "new", Timestamp::from_millis(0));
+                let rid = db.insert_note(&note)?;
+                assert!(db.set_vector(VecRow::Note(rid), "new", "h", &to_bytes(&vectors[20]))?);
+                Ok(rid)
+            })
+            .unwrap();
+        let found = assert_graph_answers(&store, &vectors[7], 5);
+        assert!(found.iter().all(|(key, _)| *key != 8));
+        let found = assert_graph_answers(&store, &vectors[20], 3);
+        assert_eq!(found[0].0, new.0);
+        assert!(found.iter().all(|(key, _)| *key != 21));
+        let state = store.db().graph_state(VecKind::Note, 100).unwrap();
+        assert_eq!(
+            (state.rows, state.changed, state.due),
+            (Some(600), 3, false)
+        );
+        assert_eq!(
+            refresh(&mut store, 100),
+            GraphWork::Updated {
+                vectors: 599,
+                changed: 3
+            }
+        );
+        assert_eq!(
+            refresh(&mut store, 100),
+            GraphWork::Current { vectors: 599 }
+        );
+        assert_eq!(graph_files(&store).len(), 1, "the older file is gone");
+        let state = store.db().graph_state(VecKind::Note, 100).unwrap();
+        assert_eq!((state.rows, state.changed), (Some(599), 0));
+        let found = assert_graph_answers(&store, &vectors[20], 3);
+        assert_eq!(found[0].0, new.0);
+        for q in spread(20, 2) {
+            assert_graph_answers(&store, &q, 10);
+        }
+    }
+
+    #[test]
+    fn a_graph_of_another_generation_or_a_lost_file_is_not_used() {
+        let vectors = spread(300, 3);
+        let (_dir, mut store) = store_with(&vectors);
+        assert_eq!(refresh(&mut store, 100), GraphWork::Built { vectors: 300 });
+        // The codes made again (as `keep repair` or a model change does).
+        store.write(|db| db.create_codes()).unwrap();
+        assert!(graph_unused(&store, &vectors[0]));
+        assert!(store.db().graph_state(VecKind::Note, 100).unwrap().due);
+        assert_eq!(refresh(&mut store, 100), GraphWork::Built { vectors: 300 });
+        assert_eq!(graph_files(&store).len(), 1);
+        assert_graph_answers(&store, &vectors[0], 5);
+        // The file lost, then a damaged one in its place: searches scan
+        // the codes, and the next refresh builds it again.
+        let file = store.path.parent().unwrap().join(&graph_files(&store)[0]);
+        std::fs::remove_file(&file).unwrap();
+        open_graphs().clear();
+        assert!(graph_unused(&store, &vectors[0]));
+        assert_eq!(
+            store
+                .db()
+                .nearest(VecKind::Note, DIMS, &vectors[4], 1)
+                .unwrap()[0]
+                .0,
+            5
+        );
+        std::fs::write(&file, b"not a graph").unwrap();
+        assert!(graph_unused(&store, &vectors[0]));
+        assert_eq!(refresh(&mut store, 100), GraphWork::Built { vectors: 300 });
+        assert_graph_answers(&store, &vectors[0], 5);
+    }
+
+    #[test]
+    fn a_small_store_has_no_graph_and_a_stopped_refresh_keeps_nothing() {
+        let vectors = spread(150, 4);
+        let (_dir, mut store) = store_with(&vectors);
+        assert!(!store.db().graph_state(VecKind::Note, 200).unwrap().due);
+        assert_eq!(refresh(&mut store, 200), GraphWork::Small { vectors: 150 });
+        assert!(graph_files(&store).is_empty());
+        let stopped = store
+            .refresh_graph(VecKind::Note, 100, 1, &mut |_, _| false)
+            .unwrap();
+        assert_eq!(stopped, GraphWork::Stopped);
+        assert!(graph_files(&store).is_empty());
+        assert_eq!(refresh(&mut store, 100), GraphWork::Built { vectors: 150 });
+        // Shrunk below the size a graph starts at: the graph goes.
+        store
+            .write(|db| {
+                db.conn.execute("DELETE FROM notes WHERE rid <= 100", [])?;
+                Ok(())
+            })
+            .unwrap();
+        assert!(
+            store
+                .db()
+                .graph_state(VecKind::Note, 100)
+                .unwrap()
+                .rows
+                .is_some()
+        );
+        assert_eq!(refresh(&mut store, 100), GraphWork::Small { vectors: 50 });
+        assert!(graph_files(&store).is_empty());
+        assert_eq!(store.db().graph_meta(VecKind::Note).unwrap(), None);
+    }
+
+    #[test]
+    fn many_threads_search_one_graph_at_once() {
+        let vectors = spread(400, 6);
+        let (dir, mut store) = store_with(&vectors);
+        assert_eq!(refresh(&mut store, 100), GraphWork::Built { vectors: 400 });
+        std::thread::scope(|scope| {
+            for t in 0..8 {
+                let (dir, vectors) = (dir.path(), &vectors);
+                scope.spawn(move || {
+                    let store = SqliteStore::open(dir).unwrap();
+                    for i in 0..50 {
+                        let n = (t * 50 + i) % vectors.len();
+                        let found = store
+                            .db()
+                            .nearest_by_graph(VecKind::Note, DIMS, &vectors[n], 3)
+                            .unwrap()
+                            .expect("the graph answers every search");
+                        assert_eq!(found[0].0, n as i64 + 1, "{found:?}");
+                    }
+                });
+            }
+        });
+        assert_eq!(store.db().full_code_reads(VecKind::Note), 0);
+    }
+
+    #[test]
+    fn one_process_refreshes_at_a_time() {
+        let vectors = spread(120, 5);
+        let (_dir, mut store) = store_with(&vectors);
+        let held = RefreshLock::take(store.path.parent().unwrap()).unwrap();
+        assert!(held.is_some());
+        assert_eq!(refresh(&mut store, 100), GraphWork::Busy);
+        drop(held);
+        assert_eq!(refresh(&mut store, 100), GraphWork::Built { vectors: 120 });
+    }
+
+    #[test]
+    fn graph_meta_reads_only_what_it_wrote() {
+        let meta = GraphMeta {
+            generation: 3,
+            change: 42,
+            file: "graph-codes_notes-3-42.usearch".into(),
+        };
+        assert_eq!(GraphMeta::parse(&meta.value()), Some(meta));
+        for bad in ["", "3 42", "x 42 f", "3 42 ../f", "3 42 f g", "3 42 a/b"] {
+            assert_eq!(GraphMeta::parse(bad), None, "{bad}");
+        }
+    }
+}

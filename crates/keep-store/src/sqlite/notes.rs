@@ -1,0 +1,85 @@
+//! Current notes: their rows, their tags and their full-text entries.
+
+use rusqlite::params;
+
+use super::SqliteDb;
+use crate::NoteRid;
+use crate::error::Result;
+use crate::plan::tags_index_text;
+use keep_model::{Note, Tags};
+
+impl SqliteDb<'_> {
+    /// Inserts a new note with its tags; returns its row key.
+    pub fn insert_note(&self, note: &Note) -> Result<NoteRid> {
+        self.conn
+            .prepare_cached(
+                "INSERT INTO notes (id, summary, content_hash, created, updated, accessed)
+                 VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
+            )?
+            .execute(params![
+                note.id,
+                note.summary,
+                note.content_hash,
+                note.created.millis(),
+                note.updated.millis(),
+                note.accessed.millis()
+            ])?;
+        let rid = NoteRid(self.conn.last_insert_rowid());
+        self.write_tags(rid, &note.tags)?;
+        Ok(rid)
+    }
+
+    /// Replaces the stored state of note `rid` (id and created stay).
+    pub fn update_note(&self, rid: NoteRid, note: &Note) -> Result<()> {
+        self.conn
+            .prepare_cached(
+                "UPDATE notes SET summary = ?2, content_hash = ?3, updated = ?4, accessed = ?5
+                 WHERE rid = ?1",
+            )?
+            .execute(params![
+                rid,
+                note.summary,
+                note.content_hash,
+                note.updated.millis(),
+                note.accessed.millis()
+            ])?;
+        self.conn
+            .prepare_cached("DELETE FROM tags WHERE note = ?1")?
+            .execute([rid])?;
+        self.write_tags(rid, &note.tags)
+    }
+
+    fn write_tags(&self, rid: NoteRid, tags: &Tags) -> Result<()> {
+        let mut stmt = self
+            .conn
+            .prepare_cached("INSERT INTO tags (note, key, value) VALUES (?1, ?2, ?3)")?;
+        for (k, v) in tags.pairs() {
+            stmt.execute(params![rid, k, v])?;
+        }
+        Ok(())
+    }
+
+    /// (Re)indexes a note's summary and tags for keyword search.
+    pub fn index_note_text(&self, rid: NoteRid, summary: &str, tags: &Tags) -> Result<()> {
+        self.conn
+            .prepare_cached("DELETE FROM notes_fts WHERE rowid = ?1")?
+            .execute([rid])?;
+        self.conn
+            .prepare_cached("INSERT INTO notes_fts (rowid, summary, tags) VALUES (?1, ?2, ?3)")?
+            .execute(params![rid, summary, tags_index_text(tags)])?;
+        Ok(())
+    }
+
+    /// Replaces the indexed full text of a note; empty text clears it.
+    pub fn index_note_body(&self, rid: NoteRid, body: &str) -> Result<()> {
+        self.conn
+            .prepare_cached("DELETE FROM body_fts WHERE rowid = ?1")?
+            .execute([rid])?;
+        if !body.is_empty() {
+            self.conn
+                .prepare_cached("INSERT INTO body_fts (rowid, body) VALUES (?1, ?2)")?
+                .execute(params![rid, body])?;
+        }
+        Ok(())
+    }
+}
