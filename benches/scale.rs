@@ -315,7 +315,7 @@ fn index_vectors(bin: &Path, target: &Target) {
 /// (the exact float search of sqlite-vec decides), over real sentences of
 /// the corpus as queries; and the graph file's size.
 fn graph_recall(target: &Target, queries: &[Vec<f32>]) {
-    use keep_store::{SqliteStore, VecKind};
+    use keep_store::{SqliteStore, VecKind, Vectors};
     let store = SqliteStore::open(&target.dir).expect("open the store");
     let db = store.db();
     let dims = queries[0].len();

@@ -3,10 +3,11 @@
 //! `_inverse=NAME`. Read by recall (to walk links) and by the keeper (to
 //! keep them in step with tags).
 
+use keep_store::prelude::*;
 use std::collections::HashMap;
 
 use keep_model::{Edge, Note, keys};
-use keep_store::{Db, NoteReads, Shared};
+use keep_store::{Db, NoteReads};
 
 use crate::error::Result;
 

@@ -1,53 +1,32 @@
-//! The storage interface: what each database does its own way (a note's
-//! writes with its word indexes, vectors and nearest-neighbour search,
-//! bulk loads, health), one trait with an implementation per database.
-//! What the two answer alike comes with it, written once (`Shared`,
-//! `NoteReads`, `Keyword`, `Embedded`). The keeper holds a `&Db` and
-//! never knows which database answers.
+//! The storage interface: what each database does its own way, in three
+//! traits, each implemented by SQLite (`sqlite/`) and PostgreSQL
+//! (`postgres/`) directly: `NoteWrites` (a note's row, word indexes,
+//! parts and versions), `Vectors` (vector tables and nearest-neighbour
+//! search) and `Upkeep` (health, bulk loads, index builds). What the two
+//! answer alike is written once over plain SQL (`tables`, `NoteReads`,
+//! `Keyword`, `Embedded`). The keeper holds a `&Db` and never knows which
+//! database answers.
 
-#[cfg(feature = "postgres")]
-use super::postgres::PgDb;
-use super::sqlite::SqliteDb;
+use super::keyword::TextSearch;
+use super::plain::Sql;
 use super::vectors::{Nearest, VecKind, VecRow, VectorSpace};
-use super::{Handle, NoteRid, VersionRid};
+use super::{NoteRid, VersionRid};
 use crate::error::Result;
 use keep_model::{Note, NoteFilter, Part, Tags, Version};
 
-/// Declares `Backend` from one list of methods, implements it for SQLite
-/// and PostgreSQL by calling their inherent methods of the same names, and
-/// for a `Handle` by calling the database it holds.
-macro_rules! backend {
-    ($($(#[$doc:meta])* fn $name:ident(&self $(, $arg:ident: $ty:ty)*) -> $ret:ty;)*) => {
-        /// One transaction's (or one read's) view of a store; what every
-        /// database answers alike comes with it (`Shared`, over `Sql`).
-        pub trait Backend: super::plain::Sql + super::keyword::TextSearch {
-            $($(#[$doc])* fn $name(&self $(, $arg: $ty)*) -> $ret;)*
-        }
+/// One transaction's (or one read's) view of a store: every trait a
+/// database implements its own way, and through `Sql` all that is written
+/// once.
+pub trait Backend: NoteWrites + Vectors + Upkeep + TextSearch + Sql {}
 
-        impl Backend for SqliteDb<'_> {
-            $(fn $name(&self $(, $arg: $ty)*) -> $ret {
-                SqliteDb::$name(self $(, $arg)*)
-            })*
-        }
+impl<T: NoteWrites + Vectors + Upkeep + TextSearch + Sql + ?Sized> Backend for T {}
 
-        #[cfg(feature = "postgres")]
-        impl Backend for PgDb<'_> {
-            $(fn $name(&self $(, $arg: $ty)*) -> $ret {
-                PgDb::$name(self $(, $arg)*)
-            })*
-        }
-
-        impl Backend for Handle<'_> {
-            $(fn $name(&self $(, $arg: $ty)*) -> $ret {
-                (**self).$name($($arg),*)
-            })*
-        }
-    };
-}
-
-backend! {
+/// The physical upkeep of a database, apart from the operations on notes:
+/// its health, planning statistics around bulk loads, the nearest-neighbour
+/// indexes set aside and built again, and a counter of commits.
+pub trait Upkeep {
     /// The schema version and what a quick check of the database finds.
-    fn health(&self) -> Result<super::types::Health>;
+    fn health(&self) -> Result<crate::types::Health>;
     /// Brings the database's planning statistics up to date after many
     /// rows arrived at once (an import).
     fn after_bulk_load(&self) -> Result<()>;
@@ -66,7 +45,11 @@ backend! {
     fn build_vector_indexes(&self) -> Result<()>;
     /// Changes whenever another connection commits to the database.
     fn data_version(&self) -> Result<i64>;
-    // notes
+}
+
+/// Writes of a note that each database makes its own way: its row with its
+/// tags, its word indexes, its parts and its archived versions.
+pub trait NoteWrites {
     /// Inserts a new note with its tags; returns its row key.
     fn insert_note(&self, note: &Note) -> Result<NoteRid>;
     /// Replaces the stored state of note `rid` (id and created stay).
@@ -75,10 +58,17 @@ backend! {
     fn index_note_text(&self, rid: NoteRid, summary: &str, tags: &Tags) -> Result<()>;
     /// Replaces the indexed full text of a note; empty text clears it.
     fn index_note_body(&self, rid: NoteRid, body: &str) -> Result<()>;
-    // parts
     /// Replaces every part of a note.
     fn replace_parts(&self, rid: NoteRid, parts: &[Part]) -> Result<()>;
-    // vectors
+    /// Appends a version after the newest one; returns its row key.
+    fn append_version(&self, rid: NoteRid, version: &Version) -> Result<VersionRid>;
+    /// Inserts a version with an explicit seq (import).
+    fn insert_version(&self, rid: NoteRid, seq: i64, version: &Version) -> Result<()>;
+}
+
+/// Vectors: the vector space and its tables, the vectors of notes, versions
+/// and parts, and nearest-neighbour search.
+pub trait Vectors {
     /// Creates the vector tables and the triggers that keep them in step.
     fn create_vector_space(&self, space: &VectorSpace) -> Result<()>;
     /// Whether the store has vectors but no code tables yet (made by an
@@ -113,9 +103,120 @@ backend! {
     /// Cosine distances of the notes among `rids` that have a vector, in
     /// no particular order.
     fn note_distances(&self, query: &[f32], rids: &[NoteRid]) -> Result<Vec<(NoteRid, f64)>>;
-    // versions
-    /// Appends a version after the newest one; returns its row key.
-    fn append_version(&self, rid: NoteRid, version: &Version) -> Result<VersionRid>;
-    /// Inserts a version with an explicit seq (import).
-    fn insert_version(&self, rid: NoteRid, seq: i64, version: &Version) -> Result<()>;
+}
+
+/// A read handle answers as the database it holds.
+mod handle {
+    use super::*;
+    use crate::Handle;
+
+    impl Upkeep for Handle<'_> {
+        fn health(&self) -> Result<crate::types::Health> {
+            (**self).health()
+        }
+
+        fn after_bulk_load(&self) -> Result<()> {
+            (**self).after_bulk_load()
+        }
+
+        fn prepare_bulk_load(&self, notes: usize) -> Result<()> {
+            (**self).prepare_bulk_load(notes)
+        }
+
+        fn defer_vector_indexes(&self) -> Result<bool> {
+            (**self).defer_vector_indexes()
+        }
+
+        fn build_vector_indexes(&self) -> Result<()> {
+            (**self).build_vector_indexes()
+        }
+
+        fn data_version(&self) -> Result<i64> {
+            (**self).data_version()
+        }
+    }
+
+    impl NoteWrites for Handle<'_> {
+        fn insert_note(&self, note: &Note) -> Result<NoteRid> {
+            (**self).insert_note(note)
+        }
+
+        fn update_note(&self, rid: NoteRid, note: &Note) -> Result<()> {
+            (**self).update_note(rid, note)
+        }
+
+        fn index_note_text(&self, rid: NoteRid, summary: &str, tags: &Tags) -> Result<()> {
+            (**self).index_note_text(rid, summary, tags)
+        }
+
+        fn index_note_body(&self, rid: NoteRid, body: &str) -> Result<()> {
+            (**self).index_note_body(rid, body)
+        }
+
+        fn replace_parts(&self, rid: NoteRid, parts: &[Part]) -> Result<()> {
+            (**self).replace_parts(rid, parts)
+        }
+
+        fn append_version(&self, rid: NoteRid, version: &Version) -> Result<VersionRid> {
+            (**self).append_version(rid, version)
+        }
+
+        fn insert_version(&self, rid: NoteRid, seq: i64, version: &Version) -> Result<()> {
+            (**self).insert_version(rid, seq, version)
+        }
+    }
+
+    impl Vectors for Handle<'_> {
+        fn create_vector_space(&self, space: &VectorSpace) -> Result<()> {
+            (**self).create_vector_space(space)
+        }
+
+        fn codes_missing(&self) -> Result<bool> {
+            (**self).codes_missing()
+        }
+
+        fn create_codes(&self) -> Result<()> {
+            (**self).create_codes()
+        }
+
+        fn drop_vector_space(&self) -> Result<()> {
+            (**self).drop_vector_space()
+        }
+
+        fn put_next_vector(&self, row: VecRow, hash: &str, vector: &[u8]) -> Result<()> {
+            (**self).put_next_vector(row, hash, vector)
+        }
+
+        fn adopt_next_space(&self, space: &VectorSpace) -> Result<()> {
+            (**self).adopt_next_space(space)
+        }
+
+        fn set_pending_scope(&self, notes: &[NoteRid]) -> Result<()> {
+            (**self).set_pending_scope(notes)
+        }
+
+        fn put_vector(&self, row: VecRow, vector: &[u8]) -> Result<()> {
+            (**self).put_vector(row, vector)
+        }
+
+        fn vector_bytes(&self, row: VecRow) -> Result<Option<Vec<u8>>> {
+            (**self).vector_bytes(row)
+        }
+
+        fn vector(&self, row: VecRow) -> Result<Option<Vec<f32>>> {
+            (**self).vector(row)
+        }
+
+        fn nearest(&self, kind: VecKind, dims: usize, query: &[f32], k: usize) -> Result<Nearest> {
+            (**self).nearest(kind, dims, query, k)
+        }
+
+        fn nearest_passing(&self, query: &[f32], filter: &NoteFilter, k: usize) -> Result<Nearest> {
+            (**self).nearest_passing(query, filter, k)
+        }
+
+        fn note_distances(&self, query: &[f32], rids: &[NoteRid]) -> Result<Vec<(NoteRid, f64)>> {
+            (**self).note_distances(query, rids)
+        }
+    }
 }

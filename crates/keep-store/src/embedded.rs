@@ -5,11 +5,11 @@
 //! vector to another row; and the nearest notes, parts and versions over
 //! each database's own nearest-neighbour search (`Backend::nearest`).
 
+use crate::prelude::*;
 use std::collections::HashMap;
 
 use super::backend::Backend;
-use super::plain::{Cell, Query};
-use super::shared::Shared;
+use super::plain::{Cell, Query, cells};
 use super::vectors::{Nearest, VecKind, VecRow};
 use super::{NoteRid, VersionRid};
 use crate::error::Result;
@@ -128,7 +128,8 @@ pub trait Embedded: Backend {
         q.push(&self.dialect().among("pid", &list));
         let mut owner = HashMap::new();
         for r in self.rows_of(&q)? {
-            owner.insert(r[0].int()?, (NoteRid(r[1].int()?), r[2].int()?));
+            let [pid, note, number] = cells(&r)?;
+            owner.insert(pid.int()?, (NoteRid(note.int()?), number.int()?));
         }
         Ok(nearest
             .into_iter()

@@ -8,7 +8,7 @@ use std::collections::HashMap;
 
 use super::NoteRid;
 use super::filter::push_filter;
-use super::plain::{Cell, Query, Sql};
+use super::plain::{Cell, Query, Sql, cells};
 use super::plan::{COMMON_MIN_MATCHES, Join, KeywordPlan, common_threshold, run_plan, topic_words};
 use super::types::{FtsHit, SubHit};
 use crate::error::Result;
@@ -257,10 +257,11 @@ pub trait Keyword: TextSearch {
                 self.search_rows(&search, select, filter, &tail, limit)?
                     .iter()
                     .map(|r| {
+                        let [rid, number, score] = cells(r)?;
                         Ok(SubHit {
-                            rid: NoteRid(r[0].int()?),
-                            number: r[1].int()?,
-                            score: r[2].real()?,
+                            rid: NoteRid(rid.int()?),
+                            number: number.int()?,
+                            score: score.real()?,
                         })
                     })
                     .collect()

@@ -22,8 +22,8 @@ pub mod plan;
 #[cfg(feature = "postgres")]
 mod postgres;
 mod reads;
-mod shared;
 mod sqlite;
+pub mod tables;
 mod types;
 mod vectors;
 #[cfg(not(feature = "postgres"))]
@@ -34,25 +34,33 @@ use std::path::Path;
 
 pub use error::{Error, Result, WriteError};
 
-pub use backend::Backend;
+pub use backend::{Backend, NoteWrites, Upkeep, Vectors};
 pub use dialect::Dialect;
 pub use embedded::Embedded;
 pub use keyword::{Keyword, TextIndex, TextSearch};
-pub use plain::{Cell, Query, Sql};
+pub use plain::{Cell, PlainQueries, Query, Sql};
 #[cfg(feature = "postgres")]
 pub use postgres::{
     PgDb, PgStore, listen_for_changes, on_blocking_thread, pgpass_password, shown_url,
 };
 pub use reads::NoteReads;
-pub use shared::Shared;
 pub use sqlite::{
     DEFAULT_GRAPH_FROM, GraphState, GraphWork, SqliteDb, SqliteStore, TextIndexState, TextMerge,
     check_file,
 };
+pub use tables::{Edges, History, Meta, NoteRows, OperationsLog, Ratings, Waiting, Watches};
 pub use types::{Health, Lease, WatchedDir};
 pub use vectors::{PendingText, VecKind, VecRow, VectorSpace, to_bytes as vector_bytes};
 #[cfg(not(feature = "postgres"))]
 pub use without_postgres::{listen_for_changes, on_blocking_thread, pgpass_password, shown_url};
+
+/// Every trait of a store handle, for `use keep_store::prelude::*`.
+pub mod prelude {
+    pub use crate::{
+        Backend, Edges, Embedded, History, Keyword, Meta, NoteReads, NoteRows, NoteWrites,
+        OperationsLog, PlainQueries, Ratings, Sql, TextSearch, Upkeep, Vectors, Waiting, Watches,
+    };
+}
 
 /// One transaction's (or one read's) view of a store, whichever database
 /// holds it.

@@ -104,6 +104,27 @@ fn unexpected(wanted: &str, found: &Cell) -> Error {
     ))
 }
 
+/// The first `N` cells of a row, to be bound by name:
+/// `let [id, summary] = cells(row)?;`. A row with fewer cells is an error
+/// (a statement and its reader that disagree).
+pub fn cells<const N: usize>(row: &[Cell]) -> Result<&[Cell; N]> {
+    row.get(..N).and_then(|r| r.try_into().ok()).ok_or_else(|| {
+        Error::invalid(format!(
+            "the store answered a row of {} cell(s) where {N} were expected",
+            row.len()
+        ))
+    })
+}
+
+/// Tags kept as JSON text, read back; `what` names the note they are of
+/// when they cannot be read.
+pub fn tags_from_json(json: &str, what: impl FnOnce() -> String) -> Result<keep_model::Tags> {
+    serde_json::from_str(json).map_err(|e| Error::Corrupt {
+        what: what(),
+        reason: format!("its tags are not valid JSON ({e})"),
+    })
+}
+
 /// A statement built at run time: its text and the values of its
 /// placeholders, numbered as they are added.
 #[derive(Debug, Default)]
@@ -159,8 +180,17 @@ pub trait Sql {
     }
 }
 
-/// Plain reads made of `Sql`: no parameters, rows of simple values.
-pub(crate) trait PlainQueries: Sql {
+/// Plain reads made of `Sql`: the first integer of a row, rows of simple
+/// values.
+pub trait PlainQueries: Sql {
+    /// The one integer of the first row `sql` selects, if it selects a row.
+    fn first_int(&self, sql: &str, params: &[Cell]) -> Result<Option<i64>> {
+        self.query(sql, params)?
+            .first()
+            .map(|r| r[0].int())
+            .transpose()
+    }
+
     /// The one integer `sql` selects.
     fn count(&self, sql: &str) -> Result<i64> {
         match self.query(sql, &[])?.first().and_then(|r| r.first()) {
@@ -173,7 +203,10 @@ pub(crate) trait PlainQueries: Sql {
     fn rows3(&self, sql: &str) -> Result<Vec<(String, i64, i64)>> {
         self.query(sql, &[])?
             .iter()
-            .map(|r| Ok((r[0].text()?, r[1].int()?, r[2].int()?)))
+            .map(|r| {
+                let [text, a, b] = cells(r)?;
+                Ok((text.text()?, a.int()?, b.int()?))
+            })
             .collect()
     }
 

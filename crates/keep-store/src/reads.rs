@@ -9,28 +9,36 @@ use super::NoteRid;
 use super::dialect::Dialect;
 use super::filter::{push_filter, push_listing, starts_with};
 use super::order::push_page;
-use super::plain::{Cell, Query, Sql};
-use crate::error::Result;
+use super::plain::{Cell, Query, Sql, cells};
+use crate::error::{Error, Result};
 use keep_model::time::Timestamp;
 use keep_model::{ListOrder, Note, NoteFilter, PageFrom, Rating, Tags, keys};
 
-/// A note from its row (`Dialect::note_columns`).
+/// A note from its row (`Dialect::note_columns`); its tags come as a
+/// JSON list of pairs, and tags that cannot be read are an error naming
+/// the note.
 fn note_of(r: &[Cell]) -> Result<(NoteRid, Note)> {
-    let tags = r[7]
-        .opt_text()?
-        .and_then(|j| serde_json::from_str::<Vec<(String, String)>>(&j).ok())
-        .unwrap_or_default()
-        .into_iter()
-        .collect::<Tags>();
+    let [rid, id, summary, hash, created, updated, accessed, tags] = cells(r)?;
+    let id = id.text()?;
+    let tags = match tags.opt_text()? {
+        Some(json) => serde_json::from_str::<Vec<(String, String)>>(&json)
+            .map_err(|e| Error::Corrupt {
+                what: format!("note '{id}'"),
+                reason: format!("its tags are not valid JSON ({e})"),
+            })?
+            .into_iter()
+            .collect::<Tags>(),
+        None => Tags::default(),
+    };
     Ok((
-        NoteRid(r[0].int()?),
+        NoteRid(rid.int()?),
         Note {
-            id: r[1].text()?,
-            summary: r[2].text()?,
-            content_hash: r[3].opt_text()?,
-            created: Timestamp::from_millis(r[4].int()?),
-            updated: Timestamp::from_millis(r[5].int()?),
-            accessed: Timestamp::from_millis(r[6].int()?),
+            id,
+            summary: summary.text()?,
+            content_hash: hash.opt_text()?,
+            created: Timestamp::from_millis(created.int()?),
+            updated: Timestamp::from_millis(updated.int()?),
+            accessed: Timestamp::from_millis(accessed.int()?),
             tags,
         },
     ))
@@ -214,11 +222,12 @@ pub trait NoteReads: Sql {
         self.rows_of(&q)?
             .iter()
             .map(|r| {
+                let [note, useful, wrong] = cells(r)?;
                 let rating = Rating {
-                    useful: r[1].int()?,
-                    wrong: r[2].int()?,
+                    useful: useful.int()?,
+                    wrong: wrong.int()?,
                 };
-                Ok((NoteRid(r[0].int()?), rating))
+                Ok((NoteRid(note.int()?), rating))
             })
             .collect()
     }

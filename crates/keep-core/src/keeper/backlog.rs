@@ -2,6 +2,7 @@
 //! space (which model made its vectors), giving vectors to rows that lack
 //! one (donor copies first, the model for the rest), and reindexing.
 
+use keep_store::prelude::*;
 use std::collections::HashMap;
 use std::time::Instant;
 
@@ -10,7 +11,6 @@ use crate::embed::{BATCH_SIZE, Embedder, LoadFor, ModelPaths, OnnxEmbedder, Shar
 use crate::error::{Error, Result, Transactions};
 use keep_model as model;
 use keep_store::Embedded;
-use keep_store::Shared;
 use keep_store::{PendingText, VectorSpace};
 
 #[derive(Default)]

@@ -4,6 +4,7 @@
 //! stored vectors and the same verdict `put` gives; no model is loaded.
 //! Resolving one is a `supersede` of the older by the newer.
 
+use keep_store::prelude::*;
 use std::collections::HashSet;
 
 use super::Keeper;
@@ -13,7 +14,6 @@ use crate::facts::{self, Verdict};
 use keep_model::{ListOrder, Note, NoteFilter, PageFrom, keys};
 use keep_store::Embedded;
 use keep_store::NoteReads;
-use keep_store::Shared;
 use keep_store::{Db, NoteRid, VecRow};
 
 /// Newest notes whose neighbours are compared.

@@ -3,12 +3,12 @@
 //! change to a `.tag/KEY` note rebuilds every edge of KEY.
 
 use crate::error::{Error, Result};
+use keep_store::prelude::*;
 
 use crate::edges::{EdgeKeys, TAG_NOTE_PREFIX};
 use keep_model::time::Timestamp;
 use keep_model::{self as model, Edge, Note, Tags, keys};
 use keep_store::NoteReads;
-use keep_store::Shared;
 use keep_store::{Db, NoteRid};
 
 /// Makes the edges of note `rid` match its tags, creating stubs for missing

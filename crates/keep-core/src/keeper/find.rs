@@ -15,7 +15,7 @@ use crate::recall::{
 };
 use keep_model::keys;
 use keep_store::NoteReads;
-use keep_store::Shared;
+use keep_store::prelude::*;
 use keep_store::{NoteRid, VecRow};
 
 /// Time spent giving waiting rows vectors before a search (the last model

@@ -8,7 +8,7 @@ use keep_model::time::Timestamp;
 use keep_model::{self as model, Note, TagFilter, Version, keys};
 use keep_store::Embedded;
 use keep_store::NoteReads;
-use keep_store::Shared;
+use keep_store::prelude::*;
 use keep_store::{Db, NoteRid, VecRow};
 
 #[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, schemars::JsonSchema)]

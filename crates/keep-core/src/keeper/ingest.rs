@@ -3,6 +3,7 @@
 //! embed in batches as they land, and report what was added, updated,
 //! unchanged and failed.
 
+use keep_store::prelude::*;
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
@@ -23,7 +24,6 @@ pub use keep_ingest::walk::{DEFAULT_MAX_FILES, WalkOptions};
 use keep_ingest::{Document, chunk, fetch, links, ocr};
 use keep_model::{ListOrder, NoteFilter, TagFilter, Tags, file_id, keys};
 use keep_store::NoteReads;
-use keep_store::Shared;
 
 /// Results written per transaction.
 const WRITE_BATCH: usize = 32;

@@ -4,12 +4,13 @@
 //! holds it is gone from this machine.
 
 pub use keep_model::wall_ms;
+use keep_store::prelude::*;
 use std::path::Path;
 use std::time::Duration;
 
 use super::Keeper;
 use crate::error::{Result, Transactions};
-use keep_store::{Lease, Shared};
+use keep_store::Lease;
 
 /// The lease a folder watcher holds.
 pub const WATCH_LEASE: &str = "watch";

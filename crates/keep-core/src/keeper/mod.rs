@@ -22,13 +22,14 @@ mod truth;
 mod watch;
 mod write;
 
+use keep_store::prelude::*;
 use std::path::Path;
 
 use crate::embed::{Embedder, LoadFor};
 use crate::error::Result;
 use keep_model::settings::Settings;
 use keep_model::{Clock, Timestamp};
-use keep_store::{Shared, Store};
+use keep_store::Store;
 
 pub use backlog::{EmbedReport, ReindexReport};
 pub use conflicts::Conflict;

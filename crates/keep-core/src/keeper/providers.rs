@@ -6,6 +6,7 @@
 //! leaves the note as it was and marks the work `failed: REASON`; a
 //! server that cannot be reached leaves the work queued.
 
+use keep_store::prelude::*;
 use std::time::Instant;
 
 use super::Keeper;
@@ -16,7 +17,6 @@ use keep_ingest::chunk;
 use keep_model::settings::Provider;
 use keep_model::{self as model, Note, NoteFilter, Part, TagFilter, Tags, keys};
 use keep_store::NoteReads;
-use keep_store::Shared;
 use keep_store::{Db, NoteRid};
 
 /// Related summaries given to the model as the reader's context.

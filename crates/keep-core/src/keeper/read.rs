@@ -10,7 +10,7 @@ use keep_model::{
 };
 use keep_store::Db;
 use keep_store::NoteReads;
-use keep_store::Shared;
+use keep_store::prelude::*;
 
 /// What `get` shows: one state of a note and its surroundings.
 #[derive(Debug, Clone)]

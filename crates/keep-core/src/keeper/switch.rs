@@ -4,13 +4,13 @@
 //! be loaded), a short committed batch at a time, and replace them in one
 //! write once every embedded row has its new vector.
 
+use keep_store::prelude::*;
 use std::time::Instant;
 
 use super::Keeper;
 use crate::embed::{BATCH_SIZE, Embedder, ModelPaths, OnnxEmbedder};
 use crate::error::{Advice, Error, Notice, Result, Transactions};
 use keep_model as model;
-use keep_store::Shared;
 use keep_store::{VectorSpace, vector_bytes};
 
 /// How far a change of model has come.

@@ -5,6 +5,7 @@
 //! an empty store → export gives the same notes and the same log, which
 //! has gained the import's own entries.
 
+use keep_store::prelude::*;
 use std::collections::HashSet;
 use std::io::{BufRead, Write};
 
@@ -19,7 +20,7 @@ use keep_model::{self as model, Note, Part, Tags, Version};
 use keep_store::Embedded;
 use keep_store::NoteReads;
 use keep_store::operations::{Operation, OperationFilter};
-use keep_store::{Db, NoteRid, Shared, VecRow, VectorSpace};
+use keep_store::{Db, NoteRid, VecRow, VectorSpace};
 
 const FORMAT: &str = "keep-export";
 /// 2 added ratings, 3 the operations log; older files still import.

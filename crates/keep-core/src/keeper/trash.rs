@@ -9,7 +9,7 @@ use super::write::{Deleted, WriteOutcome, write_state};
 use crate::error::{Advice, Error, Result, Transactions};
 use keep_model::{ListOrder, NoteFilter, PageFrom, TagFilter, keys};
 use keep_store::NoteReads;
-use keep_store::Shared;
+use keep_store::prelude::*;
 
 /// A day in milliseconds.
 const DAY_MS: f64 = 86_400_000.0;

@@ -1,6 +1,7 @@
 //! Memories that stay true: near-duplicates found when text is put,
 //! notes superseded by their successors, expiry, and feedback.
 
+use keep_store::prelude::*;
 use std::collections::HashMap;
 
 use super::Keeper;
@@ -12,7 +13,6 @@ use crate::recall::weights::DUPLICATE_CANDIDATES;
 use keep_model::{NoteFilter, Rating, TagFilter, Tags, keys, time::Timestamp};
 use keep_store::Embedded;
 use keep_store::NoteReads;
-use keep_store::Shared;
 use keep_store::{NoteRid, VecRow};
 
 /// What `put` does with text that restates a note, or probably updates

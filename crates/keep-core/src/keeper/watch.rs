@@ -5,6 +5,7 @@
 //! while another with its exact content appeared is a rename, so its note
 //! keeps its history under the new id.
 
+use keep_store::prelude::*;
 use std::collections::{BTreeSet, HashMap};
 use std::path::{Path, PathBuf};
 use std::time::UNIX_EPOCH;
@@ -18,7 +19,7 @@ use crate::error::{Error, Notice, Result, Transactions};
 use keep_ingest::walk::{self, WalkOptions};
 use keep_model::{self as model, Note, file_id, keys};
 use keep_store::NoteReads;
-use keep_store::{Shared, WatchedDir};
+use keep_store::WatchedDir;
 
 /// What one pass over a folder changed.
 #[derive(Debug, Clone, Default, Serialize, schemars::JsonSchema)]

@@ -13,7 +13,7 @@ use keep_model::time::Timestamp;
 use keep_model::{self as model, Note, NoteRef, Part, Selector, TagFilter, Tags, Version, keys};
 use keep_store::Embedded;
 use keep_store::NoteReads;
-use keep_store::Shared;
+use keep_store::prelude::*;
 use keep_store::{Db, NoteRid, VecRow};
 
 /// What the caller asks of a `put`, beyond the content.

@@ -1,6 +1,7 @@
 //! The store seen as a graph for deep recall: edges both ways and
 //! distinctive shared tags.
 
+use keep_store::prelude::*;
 use std::collections::HashSet;
 
 use super::deep::{self, Graph, Neighbour};
@@ -11,7 +12,6 @@ use crate::edges::EdgeKeys;
 use crate::error::Result;
 use keep_model::{Note, NoteFilter};
 use keep_store::NoteReads;
-use keep_store::Shared;
 use keep_store::{Db, NoteRid};
 
 /// The edges and distinctive shared tags of the store.

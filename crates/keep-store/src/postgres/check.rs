@@ -6,6 +6,7 @@
 
 use super::{MIGRATIONS, PgDb};
 use crate::error::Result;
+use crate::prelude::*;
 use crate::vectors::VecKind;
 
 /// The tables whose indexes a repair rebuilds.

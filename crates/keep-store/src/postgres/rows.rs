@@ -4,6 +4,7 @@
 use super::PgDb;
 use crate::error::Result;
 use crate::plan::{indexed_length, tags_index_text};
+use crate::prelude::*;
 use crate::{NoteRid, VersionRid};
 use keep_model::{Note, Part, Tags, Version};
 
@@ -12,42 +13,6 @@ fn json_tags(tags: &Tags) -> String {
 }
 
 impl PgDb<'_> {
-    pub fn insert_note(&self, note: &Note) -> Result<NoteRid> {
-        let rid: i64 = self
-            .one(
-                "INSERT INTO notes (id, summary, content_hash, created, updated, accessed)
-                 VALUES ($1, $2, $3, $4, $5, $6) RETURNING rid",
-                &[
-                    &note.id,
-                    &note.summary,
-                    &note.content_hash,
-                    &note.created.millis(),
-                    &note.updated.millis(),
-                    &note.accessed.millis(),
-                ],
-            )?
-            .get(0);
-        let rid = NoteRid(rid);
-        self.write_tags(rid, &note.tags)?;
-        Ok(rid)
-    }
-
-    pub fn update_note(&self, rid: NoteRid, note: &Note) -> Result<()> {
-        self.exec(
-            "UPDATE notes SET summary = $2, content_hash = $3, updated = $4, accessed = $5
-             WHERE rid = $1",
-            &[
-                &rid.0,
-                &note.summary,
-                &note.content_hash,
-                &note.updated.millis(),
-                &note.accessed.millis(),
-            ],
-        )?;
-        self.exec("DELETE FROM tags WHERE note = $1", &[&rid.0])?;
-        self.write_tags(rid, &note.tags)
-    }
-
     fn write_tags(&self, rid: NoteRid, tags: &Tags) -> Result<()> {
         let (keys, values): (Vec<&str>, Vec<&str>) = tags.pairs().unzip();
         if keys.is_empty() {
@@ -60,51 +25,7 @@ impl PgDb<'_> {
         Ok(())
     }
 
-    pub fn index_note_text(&self, rid: NoteRid, summary: &str, tags: &Tags) -> Result<()> {
-        let tags = tags_index_text(tags);
-        self.exec(
-            "UPDATE notes SET words =
-                 setweight(to_tsvector('english', keep_words($2)), 'A')
-                 || setweight(to_tsvector('english', keep_words($3)), 'B'),
-                 words_length = $4
-             WHERE rid = $1",
-            &[
-                &rid.0,
-                &summary,
-                &tags,
-                &(indexed_length(summary) + indexed_length(&tags)),
-            ],
-        )?;
-        Ok(())
-    }
-
-    pub fn index_note_body(&self, rid: NoteRid, body: &str) -> Result<()> {
-        if body.is_empty() {
-            self.exec("DELETE FROM bodies WHERE note = $1", &[&rid.0])?;
-        } else {
-            self.exec(
-                "INSERT INTO bodies (note, words, length)
-                 VALUES ($1, to_tsvector('english', keep_words($2)), $3)
-                 ON CONFLICT (note) DO UPDATE SET words = excluded.words, length = excluded.length",
-                &[
-                    &rid.0,
-                    &within_word_index_limit(body),
-                    &indexed_length(body),
-                ],
-            )?;
-        }
-        Ok(())
-    }
-
     // Versions.
-
-    pub fn append_version(&self, rid: NoteRid, version: &Version) -> Result<VersionRid> {
-        self.write_version(rid, None, version)
-    }
-
-    pub fn insert_version(&self, rid: NoteRid, seq: i64, version: &Version) -> Result<()> {
-        self.write_version(rid, Some(seq), version).map(|_| ())
-    }
 
     /// Writes `version` of note `rid` as number `seq`, or after its last.
     fn write_version(
@@ -135,23 +56,6 @@ impl PgDb<'_> {
     }
 
     // Parts.
-
-    pub fn replace_parts(&self, rid: NoteRid, parts: &[Part]) -> Result<()> {
-        self.exec("DELETE FROM parts WHERE note = $1", &[&rid.0])?;
-        if parts.is_empty() {
-            return Ok(());
-        }
-        let numbers: Vec<i64> = parts.iter().map(|p| i64::from(p.number)).collect();
-        let summaries: Vec<&str> = parts.iter().map(|p| p.summary.as_str()).collect();
-        let tags: Vec<String> = parts.iter().map(|p| json_tags(&p.tags)).collect();
-        let lengths: Vec<i32> = parts.iter().map(|p| indexed_length(&p.summary)).collect();
-        self.exec(
-            "INSERT INTO parts (note, number, summary, tags, length)
-             SELECT $1, n, s, t, l FROM unnest($2::bigint[], $3::text[], $4::text[], $5::int[]) AS x(n, s, t, l)",
-            &[&rid.0, &numbers, &summaries, &tags, &lengths],
-        )?;
-        Ok(())
-    }
 }
 
 /// Bytes of a document's text its word index takes: a `tsvector` holds at
@@ -168,4 +72,103 @@ fn within_word_index_limit(text: &str) -> &str {
         end -= 1;
     }
     &text[..end]
+}
+
+impl NoteWrites for PgDb<'_> {
+    fn insert_note(&self, note: &Note) -> Result<NoteRid> {
+        let rid: i64 = self
+            .one(
+                "INSERT INTO notes (id, summary, content_hash, created, updated, accessed)
+                 VALUES ($1, $2, $3, $4, $5, $6) RETURNING rid",
+                &[
+                    &note.id,
+                    &note.summary,
+                    &note.content_hash,
+                    &note.created.millis(),
+                    &note.updated.millis(),
+                    &note.accessed.millis(),
+                ],
+            )?
+            .get(0);
+        let rid = NoteRid(rid);
+        self.write_tags(rid, &note.tags)?;
+        Ok(rid)
+    }
+
+    fn update_note(&self, rid: NoteRid, note: &Note) -> Result<()> {
+        self.exec(
+            "UPDATE notes SET summary = $2, content_hash = $3, updated = $4, accessed = $5
+             WHERE rid = $1",
+            &[
+                &rid.0,
+                &note.summary,
+                &note.content_hash,
+                &note.updated.millis(),
+                &note.accessed.millis(),
+            ],
+        )?;
+        self.exec("DELETE FROM tags WHERE note = $1", &[&rid.0])?;
+        self.write_tags(rid, &note.tags)
+    }
+
+    fn index_note_text(&self, rid: NoteRid, summary: &str, tags: &Tags) -> Result<()> {
+        let tags = tags_index_text(tags);
+        self.exec(
+            "UPDATE notes SET words =
+                 setweight(to_tsvector('english', keep_words($2)), 'A')
+                 || setweight(to_tsvector('english', keep_words($3)), 'B'),
+                 words_length = $4
+             WHERE rid = $1",
+            &[
+                &rid.0,
+                &summary,
+                &tags,
+                &(indexed_length(summary) + indexed_length(&tags)),
+            ],
+        )?;
+        Ok(())
+    }
+
+    fn index_note_body(&self, rid: NoteRid, body: &str) -> Result<()> {
+        if body.is_empty() {
+            self.exec("DELETE FROM bodies WHERE note = $1", &[&rid.0])?;
+        } else {
+            self.exec(
+                "INSERT INTO bodies (note, words, length)
+                 VALUES ($1, to_tsvector('english', keep_words($2)), $3)
+                 ON CONFLICT (note) DO UPDATE SET words = excluded.words, length = excluded.length",
+                &[
+                    &rid.0,
+                    &within_word_index_limit(body),
+                    &indexed_length(body),
+                ],
+            )?;
+        }
+        Ok(())
+    }
+
+    fn append_version(&self, rid: NoteRid, version: &Version) -> Result<VersionRid> {
+        self.write_version(rid, None, version)
+    }
+
+    fn insert_version(&self, rid: NoteRid, seq: i64, version: &Version) -> Result<()> {
+        self.write_version(rid, Some(seq), version).map(|_| ())
+    }
+
+    fn replace_parts(&self, rid: NoteRid, parts: &[Part]) -> Result<()> {
+        self.exec("DELETE FROM parts WHERE note = $1", &[&rid.0])?;
+        if parts.is_empty() {
+            return Ok(());
+        }
+        let numbers: Vec<i64> = parts.iter().map(|p| i64::from(p.number)).collect();
+        let summaries: Vec<&str> = parts.iter().map(|p| p.summary.as_str()).collect();
+        let tags: Vec<String> = parts.iter().map(|p| json_tags(&p.tags)).collect();
+        let lengths: Vec<i32> = parts.iter().map(|p| indexed_length(&p.summary)).collect();
+        self.exec(
+            "INSERT INTO parts (note, number, summary, tags, length)
+             SELECT $1, n, s, t, l FROM unnest($2::bigint[], $3::text[], $4::text[], $5::int[]) AS x(n, s, t, l)",
+            &[&rid.0, &numbers, &summaries, &tags, &lengths],
+        )?;
+        Ok(())
+    }
 }

@@ -38,46 +38,14 @@ pub(super) struct WordStats {
     stems: RefCell<HashMap<String, Option<String>>>,
 }
 
+impl WordStats {
+    /// Forgets the counts read so far: many rows arrived (an import).
+    pub(super) fn forget(&self) {
+        self.columns.borrow_mut().clear();
+    }
+}
+
 impl PgDb<'_> {
-    /// A plan cached while the statistics say the tables are small (a
-    /// prepared statement, the foreign-key check of each insert) keeps
-    /// scanning whole tables as one transaction fills them: importing
-    /// 10,020 notes into a store last analysed with one note took 59.9 s,
-    /// 25.6 s with each statement planned as it runs. Planning each costs
-    /// a quarter more where no statistics exist yet (a new store: 12.4 s
-    /// against 16 s), so only when the statistics count fewer notes than
-    /// are coming.
-    pub fn prepare_bulk_load(&self, notes: usize) -> Result<()> {
-        let analysed = self
-            .row(
-                "SELECT reltuples::float8 FROM pg_class WHERE oid = 'notes'::regclass",
-                &[],
-            )?
-            .map_or(-1.0, |r| r.get::<_, f64>(0));
-        if (0.0..notes as f64).contains(&analysed) {
-            self.batch("SET LOCAL plan_cache_mode = force_custom_plan")?;
-        }
-        Ok(())
-    }
-
-    /// Analyses every table of the store, so ranking and the planner know
-    /// the words and sizes an import brought, then compacts the word totals.
-    ///
-    /// An import adds a row of changes to `text_totals` for each text, and
-    /// its commit folds them into one row a column: a million notes left
-    /// 428 MB of dead rows behind five live ones, which every later
-    /// write's fold read (174 ms of a `keep get`) and autovacuum could not
-    /// shrink, the live rows sitting at the table's end. The table is
-    /// rewritten, waiting at most 5 s for readers to let go of it.
-    pub fn after_bulk_load(&self) -> Result<()> {
-        self.batch("ANALYZE notes, bodies, tags, versions, parts, edges, vec_notes, vec_versions, vec_parts")?;
-        self.words.columns.borrow_mut().clear();
-        self.batch("SET lock_timeout = '5s'")?;
-        let compacted = self.batch("VACUUM FULL text_totals");
-        self.batch("RESET lock_timeout")?;
-        compacted
-    }
-
     /// Rows in `table`, one of the tables keyword search reads, as its
     /// word totals count them (exact, whatever the size).
     pub(super) fn rows_in(&self, table: &str) -> Result<f64> {

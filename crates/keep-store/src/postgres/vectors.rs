@@ -4,11 +4,11 @@
 //! dimension; nearest-neighbour search runs over them, and over the exact
 //! distances of the notes a filter lets through.
 
+use crate::prelude::*;
 use pgvector::Vector;
 
 use super::PgDb;
 use crate::NoteRid;
-use crate::Shared;
 use crate::dialect::Dialect;
 use crate::error::Result;
 use crate::filter::push_filter;
@@ -54,7 +54,7 @@ fn vector_literal(v: &[f32]) -> String {
     format!("[{}]", numbers.join(","))
 }
 
-fn index_name(kind: VecKind) -> String {
+pub(super) fn index_name(kind: VecKind) -> String {
     format!("{}_hnsw", kind.vec_table())
 }
 
@@ -72,12 +72,6 @@ impl PgDb<'_> {
         format!("embedding::vector({dims}) <=> {param}")
     }
 
-    pub fn create_vector_space(&self, space: &VectorSpace) -> Result<()> {
-        self.create_vector_indexes(space.dims)?;
-        self.set_meta(MODEL_KEY, &space.model)?;
-        self.set_meta(DIMS_KEY, &space.dims.to_string())
-    }
-
     fn create_vector_indexes(&self, dims: usize) -> Result<()> {
         for kind in VecKind::ALL {
             self.batch(&create_index_sql(kind, dims))?;
@@ -85,38 +79,8 @@ impl PgDb<'_> {
         Ok(())
     }
 
-    /// Inserting into HNSW one vector at a time took most of an import's
-    /// time (10,020 notes: 87 of 130 samples of the server's active
-    /// statement); building the index once over the loaded rows takes
-    /// 1.5 s. Dropping an index locks its table until the write ends:
-    /// the keeper asks only in the write that created the vector space,
-    /// which readers do not see yet and so never search, and only while
-    /// every vector table is empty.
-    pub fn defer_vector_indexes(&self) -> Result<bool> {
-        if self.vector_space()?.is_none() {
-            return Ok(false);
-        }
-        for kind in VecKind::ALL {
-            let sql = format!("SELECT EXISTS (SELECT 1 FROM {})", kind.vec_table());
-            if self.row(&sql, &[])?.is_some_and(|r| r.get::<_, bool>(0)) {
-                return Ok(false);
-            }
-        }
-        for kind in VecKind::ALL {
-            self.batch(&format!("DROP INDEX IF EXISTS {}", index_name(kind)))?;
-        }
-        Ok(true)
-    }
-
-    pub fn build_vector_indexes(&self) -> Result<()> {
-        match self.vector_space()? {
-            Some(space) => self.build_sized_indexes(space.dims),
-            None => Ok(()),
-        }
-    }
-
     /// Builds each missing index with the memory its vectors need.
-    fn build_sized_indexes(&self, dims: usize) -> Result<()> {
+    pub(super) fn build_sized_indexes(&self, dims: usize) -> Result<()> {
         for kind in VecKind::ALL {
             let sql = format!("SELECT count(*) FROM {}", kind.vec_table());
             let rows = self.row(&sql, &[])?.map_or(0, |r| r.get::<_, i64>(0));
@@ -128,19 +92,27 @@ impl PgDb<'_> {
         }
         Ok(())
     }
+}
 
-    pub fn codes_missing(&self) -> Result<bool> {
+impl Vectors for PgDb<'_> {
+    fn create_vector_space(&self, space: &VectorSpace) -> Result<()> {
+        self.create_vector_indexes(space.dims)?;
+        self.set_meta(MODEL_KEY, &space.model)?;
+        self.set_meta(DIMS_KEY, &space.dims.to_string())
+    }
+
+    fn codes_missing(&self) -> Result<bool> {
         Ok(false)
     }
 
-    pub fn create_codes(&self) -> Result<()> {
+    fn create_codes(&self) -> Result<()> {
         Ok(())
     }
 
     /// Drops every vector. The tables are truncated, not deleted from: an
     /// index built later in the same write would otherwise still read the
     /// deleted rows, which may be of another dimension.
-    pub fn drop_vector_space(&self) -> Result<()> {
+    fn drop_vector_space(&self) -> Result<()> {
         let mut sql = String::new();
         for kind in VecKind::ALL {
             sql.push_str(&format!(
@@ -159,7 +131,7 @@ impl PgDb<'_> {
     }
 
     /// Keeps a row's vector of the next space, made from text of `hash`.
-    pub fn put_next_vector(&self, row: VecRow, hash: &str, vector: &[u8]) -> Result<()> {
+    fn put_next_vector(&self, row: VecRow, hash: &str, vector: &[u8]) -> Result<()> {
         let kind = row.kind().number() as i16;
         self.exec(
             "INSERT INTO next_vectors (kind, key, hash, embedding) VALUES ($1, $2, $3, $4)
@@ -172,7 +144,7 @@ impl PgDb<'_> {
     /// The next space becomes the store's: its vectors replace the old
     /// ones (the index is built once over them); rows whose text changed
     /// since wait for a vector.
-    pub fn adopt_next_space(&self, space: &VectorSpace) -> Result<()> {
+    fn adopt_next_space(&self, space: &VectorSpace) -> Result<()> {
         self.batch(&forget_stale_next_sql())?;
         self.drop_vector_space()?;
         self.batch(&adopt_next_sql("key"))?;
@@ -180,7 +152,7 @@ impl PgDb<'_> {
         self.create_vector_space(space)
     }
 
-    pub fn set_pending_scope(&self, notes: &[NoteRid]) -> Result<()> {
+    fn set_pending_scope(&self, notes: &[NoteRid]) -> Result<()> {
         self.batch(
             "CREATE TEMP TABLE IF NOT EXISTS pending_scope (rid bigint PRIMARY KEY);
              DELETE FROM pending_scope;",
@@ -193,7 +165,7 @@ impl PgDb<'_> {
         Ok(())
     }
 
-    pub fn put_vector(&self, row: VecRow, vector: &[u8]) -> Result<()> {
+    fn put_vector(&self, row: VecRow, vector: &[u8]) -> Result<()> {
         let (kind, key) = (row.kind(), row.key());
         let vector = Vector::from(from_bytes(vector));
         let sql = format!(
@@ -205,7 +177,7 @@ impl PgDb<'_> {
         Ok(())
     }
 
-    pub fn vector_bytes(&self, row: VecRow) -> Result<Option<Vec<u8>>> {
+    fn vector_bytes(&self, row: VecRow) -> Result<Option<Vec<u8>>> {
         let (kind, key) = (row.kind(), row.key());
         let sql = format!(
             "SELECT v.embedding FROM {v} v JOIN {r} r ON r.{k} = v.key
@@ -219,7 +191,7 @@ impl PgDb<'_> {
             .map(|r| to_bytes(r.get::<_, Vector>(0).as_slice())))
     }
 
-    pub fn vector(&self, row: VecRow) -> Result<Option<Vec<f32>>> {
+    fn vector(&self, row: VecRow) -> Result<Option<Vec<f32>>> {
         let (kind, key) = (row.kind(), row.key());
         let sql = format!("SELECT embedding FROM {} WHERE key = $1", kind.vec_table());
         Ok(self
@@ -229,7 +201,7 @@ impl PgDb<'_> {
 
     /// The `k` nearest rows of a kind by cosine distance, from the HNSW
     /// index.
-    pub fn nearest(&self, kind: VecKind, dims: usize, query: &[f32], k: usize) -> Result<Nearest> {
+    fn nearest(&self, kind: VecKind, dims: usize, query: &[f32], k: usize) -> Result<Nearest> {
         let ef_search = k.saturating_mul(2).clamp(MIN_EF_SEARCH, MAX_EF_SEARCH);
         if self.words.ef_search.get() != ef_search {
             self.batch(&format!("SET hnsw.ef_search = {ef_search}"))?;
@@ -247,7 +219,7 @@ impl PgDb<'_> {
             .collect())
     }
 
-    pub fn nearest_passing(&self, query: &[f32], filter: &NoteFilter, k: usize) -> Result<Nearest> {
+    fn nearest_passing(&self, query: &[f32], filter: &NoteFilter, k: usize) -> Result<Nearest> {
         let mut q = Query::default();
         let v = q.arg(vector_literal(query));
         q.push(&format!(
@@ -263,7 +235,7 @@ impl PgDb<'_> {
             .collect()
     }
 
-    pub fn note_distances(&self, query: &[f32], rids: &[NoteRid]) -> Result<Vec<(NoteRid, f64)>> {
+    fn note_distances(&self, query: &[f32], rids: &[NoteRid]) -> Result<Vec<(NoteRid, f64)>> {
         if rids.is_empty() || self.vector_space()?.is_none() {
             return Ok(Vec::new());
         }

@@ -5,13 +5,13 @@
 //! tables into a fresh file and derives everything else again; and a
 //! consistent copy taken while others write.
 
+use crate::prelude::*;
 use std::path::{Path, PathBuf};
 
 use rusqlite::Connection;
 
 use super::{DB_FILE, SqliteStore, file_uri};
 use crate::NoteReads;
-use crate::Shared;
 use crate::error::{Error, Result};
 use crate::vectors::VecKind;
 

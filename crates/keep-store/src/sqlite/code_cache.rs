@@ -4,11 +4,11 @@
 //! the codes that changed, not the whole table again (at a million notes
 //! that is 380 MB).
 
+use crate::prelude::*;
 use std::collections::HashMap;
 use std::sync::{Arc, MutexGuard, PoisonError};
 
 use super::{SqliteDb, quant};
-use crate::Shared;
 use crate::error::Result;
 use crate::vectors::VecKind;
 

@@ -12,6 +12,7 @@
 //! in one transaction. A store emptied of vectors or given a new model
 //! starts a new generation, which every older graph file is not part of.
 
+use crate::prelude::*;
 use std::collections::{HashMap, HashSet};
 use std::fs::File;
 use std::path::{Path, PathBuf};
@@ -21,7 +22,6 @@ use rusqlite::OptionalExtension;
 use usearch::{Index, IndexOptions, MetricKind, ScalarKind};
 
 use super::{SqliteDb, SqliteStore, code_cache, quant};
-use crate::Shared;
 use crate::error::{Error, Result};
 use crate::vectors::{VecKind, from_bytes};
 

@@ -139,6 +139,7 @@ mod tests {
     use super::*;
     use crate::plan::KeywordPlan;
     use crate::plan::words;
+    use crate::prelude::*;
     use crate::sqlite::SqliteStore as Store;
     use crate::test_note;
     use crate::types::FtsHit;
@@ -284,8 +285,9 @@ mod tests {
 
 #[cfg(test)]
 mod name_tests {
+    use crate::prelude::*;
     use crate::sqlite::SqliteStore as Store;
-    use crate::{Keyword, NoteReads, Shared, test_note};
+    use crate::test_note;
     use keep_model::NoteFilter;
     use keep_model::time::Timestamp;
 

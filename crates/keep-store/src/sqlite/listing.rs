@@ -1,23 +1,10 @@
-//! What SQLite says of itself for listings: whether another connection
-//! wrote since the last look (the listings themselves are in
-//! `store::reads`).
-
-use super::SqliteDb;
-use crate::error::Result;
-
-impl SqliteDb<'_> {
-    /// Changes whenever another connection commits to the database.
-    pub fn data_version(&self) -> Result<i64> {
-        Ok(self
-            .conn
-            .query_row("PRAGMA data_version", [], |row| row.get(0))?)
-    }
-}
+//! Listings on SQLite (the listings themselves are written once, in
+//! `reads`): the count a listing reads from the store's note count.
 
 #[cfg(test)]
 mod tests {
-    use crate::Sql;
     use crate::dialect::Dialect;
+    use crate::prelude::*;
     use crate::reads::listing_query;
     use crate::sqlite::SqliteStore as Store;
     use keep_model::{ListKey, ListOrder, NoteFilter, PageFrom};

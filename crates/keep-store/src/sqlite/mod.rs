@@ -11,19 +11,17 @@ mod code_cache;
 mod graph;
 mod keyword;
 mod listing;
-mod lookups;
 mod notes;
-mod parts;
 mod plain;
 mod quant;
 mod text_upkeep;
 mod vectors;
-mod versions;
 
 pub use check::check_file;
 pub use graph::{DEFAULT_GRAPH_FROM, GraphState, GraphWork};
 pub use text_upkeep::{TextIndexState, TextMerge};
 
+use crate::prelude::*;
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
@@ -481,10 +479,12 @@ impl SqliteDb<'_> {
             .conn
             .query_row("SELECT vec_version()", [], |r| r.get(0))?)
     }
+}
 
+impl Upkeep for SqliteDb<'_> {
     /// The schema version and what a quick integrity check of the file
     /// finds wrong (nothing when it is sound).
-    pub fn health(&self) -> Result<crate::Health> {
+    fn health(&self) -> Result<crate::Health> {
         let version: i64 = self
             .conn
             .pragma_query_value(None, "user_version", |r| r.get(0))?;
@@ -503,24 +503,31 @@ impl SqliteDb<'_> {
     }
 
     /// Lets SQLite refresh its planning statistics after an import.
-    pub fn after_bulk_load(&self) -> Result<()> {
+    fn after_bulk_load(&self) -> Result<()> {
         self.conn.execute_batch("PRAGMA optimize")?;
         Ok(())
     }
 
     /// SQLite plans every statement for the indexes it has, whatever the
     /// tables' sizes.
-    pub fn prepare_bulk_load(&self, _notes: usize) -> Result<()> {
+    fn prepare_bulk_load(&self, _notes: usize) -> Result<()> {
         Ok(())
     }
 
     /// sqlite-vec's tables keep no graph to maintain while loading.
-    pub fn defer_vector_indexes(&self) -> Result<bool> {
+    fn defer_vector_indexes(&self) -> Result<bool> {
         Ok(false)
     }
 
-    pub fn build_vector_indexes(&self) -> Result<()> {
+    fn build_vector_indexes(&self) -> Result<()> {
         Ok(())
+    }
+
+    /// Changes whenever another connection commits to the database.
+    fn data_version(&self) -> Result<i64> {
+        Ok(self
+            .conn
+            .query_row("PRAGMA data_version", [], |row| row.get(0))?)
     }
 }
 
@@ -528,7 +535,7 @@ impl SqliteDb<'_> {
 mod tests {
     use super::SqliteStore as Store;
     use super::*;
-    use crate::{Shared, test_note};
+    use crate::test_note;
 
     #[test]
     fn open_applies_migrations_and_loads_sqlite_vec() {

@@ -1,16 +1,29 @@
 //! Current notes: their rows, their tags and their full-text entries.
 
+use crate::prelude::*;
 use rusqlite::params;
 
 use super::SqliteDb;
-use crate::NoteRid;
 use crate::error::Result;
 use crate::plan::tags_index_text;
-use keep_model::{Note, Tags};
+use crate::{NoteRid, VersionRid};
+use keep_model::{Note, Part, Tags, Version};
 
 impl SqliteDb<'_> {
+    fn write_tags(&self, rid: NoteRid, tags: &Tags) -> Result<()> {
+        let mut stmt = self
+            .conn
+            .prepare_cached("INSERT INTO tags (note, key, value) VALUES (?1, ?2, ?3)")?;
+        for (k, v) in tags.pairs() {
+            stmt.execute(params![rid, k, v])?;
+        }
+        Ok(())
+    }
+}
+
+impl NoteWrites for SqliteDb<'_> {
     /// Inserts a new note with its tags; returns its row key.
-    pub fn insert_note(&self, note: &Note) -> Result<NoteRid> {
+    fn insert_note(&self, note: &Note) -> Result<NoteRid> {
         self.conn
             .prepare_cached(
                 "INSERT INTO notes (id, summary, content_hash, created, updated, accessed)
@@ -30,7 +43,7 @@ impl SqliteDb<'_> {
     }
 
     /// Replaces the stored state of note `rid` (id and created stay).
-    pub fn update_note(&self, rid: NoteRid, note: &Note) -> Result<()> {
+    fn update_note(&self, rid: NoteRid, note: &Note) -> Result<()> {
         self.conn
             .prepare_cached(
                 "UPDATE notes SET summary = ?2, content_hash = ?3, updated = ?4, accessed = ?5
@@ -49,18 +62,8 @@ impl SqliteDb<'_> {
         self.write_tags(rid, &note.tags)
     }
 
-    fn write_tags(&self, rid: NoteRid, tags: &Tags) -> Result<()> {
-        let mut stmt = self
-            .conn
-            .prepare_cached("INSERT INTO tags (note, key, value) VALUES (?1, ?2, ?3)")?;
-        for (k, v) in tags.pairs() {
-            stmt.execute(params![rid, k, v])?;
-        }
-        Ok(())
-    }
-
     /// (Re)indexes a note's summary and tags for keyword search.
-    pub fn index_note_text(&self, rid: NoteRid, summary: &str, tags: &Tags) -> Result<()> {
+    fn index_note_text(&self, rid: NoteRid, summary: &str, tags: &Tags) -> Result<()> {
         self.conn
             .prepare_cached("DELETE FROM notes_fts WHERE rowid = ?1")?
             .execute([rid])?;
@@ -71,7 +74,7 @@ impl SqliteDb<'_> {
     }
 
     /// Replaces the indexed full text of a note; empty text clears it.
-    pub fn index_note_body(&self, rid: NoteRid, body: &str) -> Result<()> {
+    fn index_note_body(&self, rid: NoteRid, body: &str) -> Result<()> {
         self.conn
             .prepare_cached("DELETE FROM body_fts WHERE rowid = ?1")?
             .execute([rid])?;
@@ -80,6 +83,51 @@ impl SqliteDb<'_> {
                 .prepare_cached("INSERT INTO body_fts (rowid, body) VALUES (?1, ?2)")?
                 .execute(params![rid, body])?;
         }
+        Ok(())
+    }
+
+    /// Replaces every part of a note.
+    fn replace_parts(&self, rid: NoteRid, parts: &[Part]) -> Result<()> {
+        self.conn
+            .prepare_cached("DELETE FROM parts WHERE note = ?1")?
+            .execute([rid])?;
+        let mut stmt = self.conn.prepare_cached(
+            "INSERT INTO parts (note, number, summary, tags) VALUES (?1, ?2, ?3, ?4)",
+        )?;
+        for part in parts {
+            let tags = serde_json::to_string(&part.tags).expect("tags serialise");
+            stmt.execute(params![rid, part.number, part.summary, tags])?;
+        }
+        Ok(())
+    }
+
+    /// Appends a version after the newest one; returns its row key.
+    fn append_version(&self, rid: NoteRid, version: &Version) -> Result<VersionRid> {
+        let seq: i64 = self
+            .conn
+            .prepare_cached("SELECT coalesce(max(seq), 0) + 1 FROM versions WHERE note = ?1")?
+            .query_row([rid], |r| r.get(0))?;
+        self.insert_version(rid, seq, version)?;
+        Ok(VersionRid(self.conn.last_insert_rowid()))
+    }
+
+    /// Inserts a version with an explicit seq (import).
+    fn insert_version(&self, rid: NoteRid, seq: i64, version: &Version) -> Result<()> {
+        let tags = serde_json::to_string(&version.tags).expect("tags serialise");
+        self.conn
+            .prepare_cached(
+                "INSERT INTO versions (note, seq, summary, tags, content_hash, created, updated)
+                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
+            )?
+            .execute(params![
+                rid,
+                seq,
+                version.summary,
+                tags,
+                version.content_hash,
+                version.created.millis(),
+                version.updated.millis()
+            ])?;
         Ok(())
     }
 }

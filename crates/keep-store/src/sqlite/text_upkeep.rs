@@ -138,7 +138,8 @@ fn pages(conn: &Connection, table: &str) -> Result<usize> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::{Keyword, test_note};
+    use crate::prelude::*;
+    use crate::test_note;
     use keep_model::NoteFilter;
     use keep_model::time::Timestamp;
 

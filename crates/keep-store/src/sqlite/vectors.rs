@@ -8,18 +8,19 @@
 //! held in memory and kept up to date from a change log (`code_cache`);
 //! the float tables serve exact searches over filtered notes.
 
+use crate::prelude::*;
 use std::sync::Arc;
 
 use rusqlite::{OptionalExtension, params};
 
 use super::{SqliteDb, code_cache, graph, quant};
 use crate::NoteRid;
-use crate::Shared;
 use crate::error::Result;
 use crate::vectors::{
     DIMS_KEY, MODEL_KEY, Nearest, VecKind, VecRow, VectorSpace, adopt_next_sql,
     forget_stale_next_sql, from_bytes, to_bytes,
 };
+use keep_model::NoteFilter;
 
 /// Set once the code tables exist and are filled...
 const CODES_KEY: &str = "vector_codes";
@@ -33,23 +34,6 @@ const UNLOGGED_CODES: &str = "int8";
 const KEYS_READ_BY_KEY: usize = 20_000;
 
 impl SqliteDb<'_> {
-    /// Creates the vector tables and the triggers that keep them in step.
-    pub fn create_vector_space(&self, space: &VectorSpace) -> Result<()> {
-        let mut sql = String::new();
-        for kind in VecKind::ALL {
-            sql.push_str(&format!(
-                "CREATE VIRTUAL TABLE IF NOT EXISTS {} USING vec0(embedding float[{}] distance_metric=cosine);\n",
-                kind.vec_table(),
-                space.dims
-            ));
-        }
-        self.conn.execute_batch(&sql)?;
-        self.create_vector_triggers()?;
-        self.set_meta(MODEL_KEY, &space.model)?;
-        self.set_meta(DIMS_KEY, &space.dims.to_string())?;
-        self.create_codes()
-    }
-
     /// (Re)creates the triggers that drop a row's vectors with the row, and
     /// a note's vectors when its summary changes.
     fn create_vector_triggers(&self) -> Result<()> {
@@ -100,119 +84,6 @@ impl SqliteDb<'_> {
             .is_some())
     }
 
-    /// Whether the store has vectors but no code tables yet (made by an
-    /// older keep).
-    pub fn codes_missing(&self) -> Result<bool> {
-        Ok(self.vector_space()?.is_some() && !self.has_codes()?)
-    }
-
-    /// Creates the code tables, fills them from the float tables, then
-    /// starts their change logs and brings the triggers up to date. Codes
-    /// made by an older keep, the same but without logs, are kept: only
-    /// their logs are started.
-    pub fn create_codes(&self) -> Result<()> {
-        if self.meta(CODES_KEY)?.as_deref() == Some(UNLOGGED_CODES) {
-            for kind in VecKind::ALL {
-                self.conn.execute_batch(&code_cache::log_sql(kind))?;
-            }
-            return self.set_meta(CODES_KEY, LOGGED_CODES);
-        }
-        for kind in VecKind::ALL {
-            self.conn.execute_batch(&format!(
-                "DROP TABLE IF EXISTS {c};
-                 CREATE TABLE {c} (key INTEGER PRIMARY KEY, scale REAL NOT NULL, code BLOB NOT NULL);",
-                c = kind.code_table(),
-            ))?;
-            let sql = format!("SELECT rowid, embedding FROM {}", kind.vec_table());
-            let mut stmt = self.conn.prepare(&sql)?;
-            let mut rows = stmt.query([])?;
-            while let Some(row) = rows.next()? {
-                let key: i64 = row.get(0)?;
-                let vector: Vec<u8> = row.get(1)?;
-                self.put_code(kind, key, &vector)?;
-            }
-            self.conn.execute_batch(&code_cache::log_sql(kind))?;
-        }
-        self.create_vector_triggers()?;
-        self.set_meta(CODES_KEY, LOGGED_CODES)
-    }
-
-    /// Drops every vector; all rows wait for embeddings again.
-    pub fn drop_vector_space(&self) -> Result<()> {
-        let mut sql = String::from("DROP TRIGGER IF EXISTS vec_notes_stale;\n");
-        for kind in VecKind::ALL {
-            sql.push_str(&format!(
-                "DROP TRIGGER IF EXISTS {t}_delete; DROP TABLE IF EXISTS {t}; DROP TABLE IF EXISTS {c};
-                 DROP TABLE IF EXISTS {l}; UPDATE {r} SET embedded = NULL;\n",
-                t = kind.vec_table(),
-                c = kind.code_table(),
-                l = code_cache::log_table(kind),
-                r = kind.row_table()
-            ));
-        }
-        sql.push_str(&format!(
-            "DELETE FROM meta WHERE key IN ('{MODEL_KEY}', '{DIMS_KEY}', '{CODES_KEY}', '{}');",
-            graph::meta_keys().join("', '")
-        ));
-        sql.push_str(&graph::next_generation_sql());
-        self.conn.execute_batch(&sql)?;
-        Ok(())
-    }
-
-    /// Keeps a row's vector of the next space, made from text of `hash`.
-    pub fn put_next_vector(&self, row: VecRow, hash: &str, vector: &[u8]) -> Result<()> {
-        self.conn
-            .prepare_cached(
-                "INSERT OR REPLACE INTO next_vectors (kind, key, hash, embedding) VALUES (?1, ?2, ?3, ?4)",
-            )?
-            .execute(params![row.kind().number(), row.key(), hash, vector])?;
-        Ok(())
-    }
-
-    /// The next space becomes the store's: its vectors replace the old
-    /// ones; rows whose text changed since wait for a vector.
-    pub fn adopt_next_space(&self, space: &VectorSpace) -> Result<()> {
-        self.conn.execute_batch(&forget_stale_next_sql())?;
-        self.drop_vector_space()?;
-        self.create_vector_space(space)?;
-        self.conn.execute_batch(&adopt_next_sql("rowid"))?;
-        self.create_codes()
-    }
-
-    /// Limits `pending_texts` and `count_pending` with `scoped` to the rows
-    /// of these notes (kept in a temporary table of this connection).
-    pub fn set_pending_scope(&self, notes: &[NoteRid]) -> Result<()> {
-        self.conn.execute_batch(
-            "CREATE TEMP TABLE IF NOT EXISTS pending_scope (rid INTEGER PRIMARY KEY);
-             DELETE FROM temp.pending_scope;",
-        )?;
-        let mut insert = self
-            .conn
-            .prepare_cached("INSERT OR IGNORE INTO temp.pending_scope (rid) VALUES (?1)")?;
-        for rid in notes {
-            insert.execute([rid.0])?;
-        }
-        Ok(())
-    }
-
-    /// Stores a row's vector, replacing any it had.
-    pub fn put_vector(&self, row: VecRow, vector: &[u8]) -> Result<()> {
-        let (kind, key) = (row.kind(), row.key());
-        let t = kind.vec_table();
-        self.conn
-            .prepare_cached(&format!("DELETE FROM {t} WHERE rowid = ?1"))?
-            .execute([key])?;
-        self.conn
-            .prepare_cached(&format!(
-                "INSERT INTO {t} (rowid, embedding) VALUES (?1, ?2)"
-            ))?
-            .execute(params![key, vector])?;
-        if self.has_codes()? {
-            self.put_code(kind, key, vector)?;
-        }
-        Ok(())
-    }
-
     fn put_code(&self, kind: VecKind, key: i64, vector: &[u8]) -> Result<()> {
         let (scale, code) = quant::quantize(&from_bytes(vector));
         let code: Vec<u8> = code.into_iter().map(|c| c as u8).collect();
@@ -230,56 +101,6 @@ impl SqliteDb<'_> {
     /// use; until then searches are exact).
     pub(super) fn has_codes(&self) -> Result<bool> {
         Ok(self.meta(CODES_KEY)?.as_deref() == Some(LOGGED_CODES))
-    }
-
-    /// The stored vector of a row as it is stored (little-endian f32), if
-    /// it was made from the row's current text.
-    pub fn vector_bytes(&self, row: VecRow) -> Result<Option<Vec<u8>>> {
-        let (kind, key) = (row.kind(), row.key());
-        if self.vector_space()?.is_none() {
-            return Ok(None);
-        }
-        let sql = format!(
-            "SELECT v.embedding FROM {v} v JOIN {r} r ON r.{k} = v.rowid WHERE v.rowid = ?1 AND r.embedded IS NOT NULL",
-            v = kind.vec_table(),
-            r = kind.row_table(),
-            k = kind.key()
-        );
-        Ok(self
-            .conn
-            .prepare_cached(&sql)?
-            .query_row([key], |r| r.get::<_, Vec<u8>>(0))
-            .optional()?)
-    }
-
-    /// The stored vector of a row.
-    pub fn vector(&self, row: VecRow) -> Result<Option<Vec<f32>>> {
-        let (kind, key) = (row.kind(), row.key());
-        if self.vector_space()?.is_none() {
-            return Ok(None);
-        }
-        let sql = format!(
-            "SELECT embedding FROM {} WHERE rowid = ?1",
-            kind.vec_table()
-        );
-        Ok(self
-            .conn
-            .prepare_cached(&sql)?
-            .query_row([key], |r| r.get::<_, Vec<u8>>(0))
-            .optional()?
-            .map(|b| from_bytes(&b)))
-    }
-
-    /// The `k` nearest rows of a kind by cosine distance, from the int8
-    /// codes (similarities exact to about three decimals).
-    pub fn nearest(&self, kind: VecKind, dims: usize, query: &[f32], k: usize) -> Result<Nearest> {
-        if !self.has_codes()? {
-            return self.nearest_exact(kind, query, k);
-        }
-        if let Some(found) = self.nearest_by_graph(kind, dims, query, k)? {
-            return Ok(found);
-        }
-        Ok(self.codes(kind, dims)?.nearest(query, k))
     }
 
     /// The `k` rows among `keys` nearest to `query` by cosine distance.
@@ -335,14 +156,202 @@ impl SqliteDb<'_> {
             .collect::<rusqlite::Result<Vec<_>>>()?;
         Ok(rows)
     }
+}
 
-    pub fn note_distances(&self, query: &[f32], rids: &[NoteRid]) -> Result<Vec<(NoteRid, f64)>> {
+impl Vectors for SqliteDb<'_> {
+    /// Creates the vector tables and the triggers that keep them in step.
+    fn create_vector_space(&self, space: &VectorSpace) -> Result<()> {
+        let mut sql = String::new();
+        for kind in VecKind::ALL {
+            sql.push_str(&format!(
+                "CREATE VIRTUAL TABLE IF NOT EXISTS {} USING vec0(embedding float[{}] distance_metric=cosine);\n",
+                kind.vec_table(),
+                space.dims
+            ));
+        }
+        self.conn.execute_batch(&sql)?;
+        self.create_vector_triggers()?;
+        self.set_meta(MODEL_KEY, &space.model)?;
+        self.set_meta(DIMS_KEY, &space.dims.to_string())?;
+        self.create_codes()
+    }
+
+    /// Whether the store has vectors but no code tables yet (made by an
+    /// older keep).
+    fn codes_missing(&self) -> Result<bool> {
+        Ok(self.vector_space()?.is_some() && !self.has_codes()?)
+    }
+
+    /// Creates the code tables, fills them from the float tables, then
+    /// starts their change logs and brings the triggers up to date. Codes
+    /// made by an older keep, the same but without logs, are kept: only
+    /// their logs are started.
+    fn create_codes(&self) -> Result<()> {
+        if self.meta(CODES_KEY)?.as_deref() == Some(UNLOGGED_CODES) {
+            for kind in VecKind::ALL {
+                self.conn.execute_batch(&code_cache::log_sql(kind))?;
+            }
+            return self.set_meta(CODES_KEY, LOGGED_CODES);
+        }
+        for kind in VecKind::ALL {
+            self.conn.execute_batch(&format!(
+                "DROP TABLE IF EXISTS {c};
+                 CREATE TABLE {c} (key INTEGER PRIMARY KEY, scale REAL NOT NULL, code BLOB NOT NULL);",
+                c = kind.code_table(),
+            ))?;
+            let sql = format!("SELECT rowid, embedding FROM {}", kind.vec_table());
+            let mut stmt = self.conn.prepare(&sql)?;
+            let mut rows = stmt.query([])?;
+            while let Some(row) = rows.next()? {
+                let key: i64 = row.get(0)?;
+                let vector: Vec<u8> = row.get(1)?;
+                self.put_code(kind, key, &vector)?;
+            }
+            self.conn.execute_batch(&code_cache::log_sql(kind))?;
+        }
+        self.create_vector_triggers()?;
+        self.set_meta(CODES_KEY, LOGGED_CODES)
+    }
+
+    /// Drops every vector; all rows wait for embeddings again.
+    fn drop_vector_space(&self) -> Result<()> {
+        let mut sql = String::from("DROP TRIGGER IF EXISTS vec_notes_stale;\n");
+        for kind in VecKind::ALL {
+            sql.push_str(&format!(
+                "DROP TRIGGER IF EXISTS {t}_delete; DROP TABLE IF EXISTS {t}; DROP TABLE IF EXISTS {c};
+                 DROP TABLE IF EXISTS {l}; UPDATE {r} SET embedded = NULL;\n",
+                t = kind.vec_table(),
+                c = kind.code_table(),
+                l = code_cache::log_table(kind),
+                r = kind.row_table()
+            ));
+        }
+        sql.push_str(&format!(
+            "DELETE FROM meta WHERE key IN ('{MODEL_KEY}', '{DIMS_KEY}', '{CODES_KEY}', '{}');",
+            graph::meta_keys().join("', '")
+        ));
+        sql.push_str(&graph::next_generation_sql());
+        self.conn.execute_batch(&sql)?;
+        Ok(())
+    }
+
+    /// Keeps a row's vector of the next space, made from text of `hash`.
+    fn put_next_vector(&self, row: VecRow, hash: &str, vector: &[u8]) -> Result<()> {
+        self.conn
+            .prepare_cached(
+                "INSERT OR REPLACE INTO next_vectors (kind, key, hash, embedding) VALUES (?1, ?2, ?3, ?4)",
+            )?
+            .execute(params![row.kind().number(), row.key(), hash, vector])?;
+        Ok(())
+    }
+
+    /// The next space becomes the store's: its vectors replace the old
+    /// ones; rows whose text changed since wait for a vector.
+    fn adopt_next_space(&self, space: &VectorSpace) -> Result<()> {
+        self.conn.execute_batch(&forget_stale_next_sql())?;
+        self.drop_vector_space()?;
+        self.create_vector_space(space)?;
+        self.conn.execute_batch(&adopt_next_sql("rowid"))?;
+        self.create_codes()
+    }
+
+    /// Limits `pending_texts` and `count_pending` with `scoped` to the rows
+    /// of these notes (kept in a temporary table of this connection).
+    fn set_pending_scope(&self, notes: &[NoteRid]) -> Result<()> {
+        self.conn.execute_batch(
+            "CREATE TEMP TABLE IF NOT EXISTS pending_scope (rid INTEGER PRIMARY KEY);
+             DELETE FROM temp.pending_scope;",
+        )?;
+        let mut insert = self
+            .conn
+            .prepare_cached("INSERT OR IGNORE INTO temp.pending_scope (rid) VALUES (?1)")?;
+        for rid in notes {
+            insert.execute([rid.0])?;
+        }
+        Ok(())
+    }
+
+    /// Stores a row's vector, replacing any it had.
+    fn put_vector(&self, row: VecRow, vector: &[u8]) -> Result<()> {
+        let (kind, key) = (row.kind(), row.key());
+        let t = kind.vec_table();
+        self.conn
+            .prepare_cached(&format!("DELETE FROM {t} WHERE rowid = ?1"))?
+            .execute([key])?;
+        self.conn
+            .prepare_cached(&format!(
+                "INSERT INTO {t} (rowid, embedding) VALUES (?1, ?2)"
+            ))?
+            .execute(params![key, vector])?;
+        if self.has_codes()? {
+            self.put_code(kind, key, vector)?;
+        }
+        Ok(())
+    }
+
+    /// The stored vector of a row as it is stored (little-endian f32), if
+    /// it was made from the row's current text.
+    fn vector_bytes(&self, row: VecRow) -> Result<Option<Vec<u8>>> {
+        let (kind, key) = (row.kind(), row.key());
+        if self.vector_space()?.is_none() {
+            return Ok(None);
+        }
+        let sql = format!(
+            "SELECT v.embedding FROM {v} v JOIN {r} r ON r.{k} = v.rowid WHERE v.rowid = ?1 AND r.embedded IS NOT NULL",
+            v = kind.vec_table(),
+            r = kind.row_table(),
+            k = kind.key()
+        );
+        Ok(self
+            .conn
+            .prepare_cached(&sql)?
+            .query_row([key], |r| r.get::<_, Vec<u8>>(0))
+            .optional()?)
+    }
+
+    /// The stored vector of a row.
+    fn vector(&self, row: VecRow) -> Result<Option<Vec<f32>>> {
+        let (kind, key) = (row.kind(), row.key());
+        if self.vector_space()?.is_none() {
+            return Ok(None);
+        }
+        let sql = format!(
+            "SELECT embedding FROM {} WHERE rowid = ?1",
+            kind.vec_table()
+        );
+        Ok(self
+            .conn
+            .prepare_cached(&sql)?
+            .query_row([key], |r| r.get::<_, Vec<u8>>(0))
+            .optional()?
+            .map(|b| from_bytes(&b)))
+    }
+
+    /// The `k` nearest rows of a kind by cosine distance, from the int8
+    /// codes (similarities exact to about three decimals).
+    fn nearest(&self, kind: VecKind, dims: usize, query: &[f32], k: usize) -> Result<Nearest> {
+        if !self.has_codes()? {
+            return self.nearest_exact(kind, query, k);
+        }
+        if let Some(found) = self.nearest_by_graph(kind, dims, query, k)? {
+            return Ok(found);
+        }
+        Ok(self.codes(kind, dims)?.nearest(query, k))
+    }
+
+    fn note_distances(&self, query: &[f32], rids: &[NoteRid]) -> Result<Vec<(NoteRid, f64)>> {
         let keys: Vec<i64> = rids.iter().map(|r| r.0).collect();
         Ok(self
             .nearest_among(VecKind::Note, query, &keys, keys.len())?
             .into_iter()
             .map(|(key, d)| (NoteRid(key), d))
             .collect())
+    }
+
+    /// Cosine distances to the notes passing `filter`, nearest first.
+    fn nearest_passing(&self, query: &[f32], filter: &NoteFilter, k: usize) -> Result<Nearest> {
+        let rids = self.rids_passing(filter)?;
+        self.nearest_among(VecKind::Note, query, &rids, k)
     }
 }
 

@@ -1,0 +1,70 @@
+//! The operations log: who wrote what, appended and never changed.
+//! Written once for every database, in plain SQL (`Sql`).
+
+use crate::error::Result;
+use crate::operations::{FilterValue, INSERT, Operation, OperationFilter, filter_sql};
+use crate::plain::{Cell, Sql, cells};
+use keep_model::time::Timestamp;
+
+/// The operations log: who wrote what, appended and never changed.
+pub trait OperationsLog: Sql {
+    /// Appends a write to the operations log, as done by this handle's
+    /// agent.
+    fn log_operation(
+        &self,
+        at: Timestamp,
+        op: &str,
+        note: &str,
+        version: i64,
+        detail: &str,
+    ) -> Result<()> {
+        let agent = self.agent();
+        self.append_operation(&Operation::by(&agent, at, op, note, version, detail))
+    }
+
+    /// Appends an entry to the operations log as it is given (its agent,
+    /// its time): a write being logged, or one from an import.
+    fn append_operation(&self, entry: &Operation) -> Result<()> {
+        self.execute(
+            &format!("{INSERT} (?1, ?2, ?3, ?4, ?5, ?6)"),
+            &[
+                entry.at.millis().into(),
+                entry.agent.as_str().into(),
+                entry.op.as_str().into(),
+                entry.note.as_str().into(),
+                entry.version.into(),
+                entry.detail.as_str().into(),
+            ],
+        )?;
+        Ok(())
+    }
+
+    /// Entries of the operations log, newest first.
+    fn operations(&self, filter: &OperationFilter) -> Result<Vec<Operation>> {
+        let (sql, values) = filter_sql(filter, |n| format!("?{n}"));
+        let params: Vec<Cell> = values
+            .into_iter()
+            .map(|v| match v {
+                FilterValue::Text(t) => Cell::Text(t),
+                FilterValue::Int(i) => Cell::Int(i),
+            })
+            .collect();
+        self.query(&sql, &params)?
+            .iter()
+            .map(|r| {
+                let [seq, at, agent, op, note, version, detail] = cells(r)?;
+                Ok(Operation {
+                    seq: seq.int()?,
+                    at: Timestamp::from_millis(at.int()?),
+                    agent: agent.text()?,
+                    op: op.text()?,
+                    note: note.text()?,
+                    version: version.int()?,
+                    detail: detail.text()?,
+                })
+            })
+            .collect()
+    }
+}
+
+impl<T: Sql + ?Sized> OperationsLog for T {}
