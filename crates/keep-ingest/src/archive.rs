@@ -10,8 +10,8 @@ use std::io::{Cursor, Read};
 
 use quick_xml::events::Event;
 
-use super::bad;
 use crate::error::Result;
+use crate::error::bad;
 
 /// Most bytes an archive may inflate to.
 const MAX_INFLATED: u64 = 512 * 1024 * 1024;

@@ -7,8 +7,9 @@ use lofty::prelude::{Accessor, AudioFile, TaggedFileExt};
 use lofty::probe::Probe;
 
 use super::ocr::Ocr;
-use super::{Document, Extractor, bad};
+use crate::document::{Document, Extractor};
 use crate::error::Result;
+use crate::error::bad;
 
 pub struct Audio;
 

@@ -9,8 +9,9 @@ use docx_rs::{
 
 use super::archive::{Archive, xml_element};
 use super::ocr::Ocr;
-use super::{Document, Extractor, bad};
+use crate::document::{Document, Extractor};
 use crate::error::Result;
+use crate::error::bad;
 
 pub struct Docx;
 

@@ -73,3 +73,16 @@ impl From<keep_model::Invalid> for Error {
         Error::Invalid(e.0)
     }
 }
+
+/// An extraction failure for `what`.
+pub fn format_error(what: &str, reason: impl Into<String>) -> Error {
+    Error::Unreadable {
+        what: what.to_string(),
+        reason: reason.into(),
+    }
+}
+
+/// A failure inside an extractor, before the file name is known.
+pub(crate) fn bad(reason: impl Into<String>) -> Error {
+    format_error("", reason)
+}

@@ -12,8 +12,10 @@ use std::borrow::Cow;
 use dom_smoothie::{CandidateSelectMode, Config, Readability, TextMode};
 use scraper::{ElementRef, Html as Page, Node, Selector};
 
-use super::{Document, Extractor, bad, ocr::Ocr};
+use crate::document::{Document, Extractor};
 use crate::error::Result;
+use crate::error::bad;
+use crate::ocr::Ocr;
 
 pub struct Html;
 
@@ -879,7 +881,7 @@ mod tests {
             <div class='theme-popup'>Keyboard shortcuts</div><footer>Copyright</footer></body></html>";
         let doc = Html.extract(html, None).unwrap();
         assert_eq!(doc.tags.first("title"), Some("The Page"));
-        let text = super::super::tidy(&doc.text);
+        let text = crate::document::tidy(&doc.text);
         assert_eq!(text, "# Heading\n\nFirst bold words.");
     }
 

@@ -7,8 +7,9 @@ use std::io::Cursor;
 use exif::{In, Tag, Value};
 
 use super::ocr::Ocr;
-use super::{Document, Extractor, bad};
+use crate::document::{Document, Extractor};
 use crate::error::Result;
+use crate::error::bad;
 
 pub struct Image;
 

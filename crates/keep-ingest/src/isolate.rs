@@ -18,8 +18,8 @@ use std::time::Duration;
 
 use serde::{Deserialize, Serialize};
 
-use super::Document;
 use super::ocr::Ocr;
+use crate::document::Document;
 pub use keep_model::settings::WorkerCommand;
 
 /// Lines of a child's stderr kept to explain its death.
@@ -253,7 +253,7 @@ pub fn serve(memory_limit: Option<u64>) -> i32 {
                 let models = request
                     .ocr_dir
                     .as_ref()
-                    .filter(|_| super::may_need_ocr(&bytes))
+                    .filter(|_| crate::extract::may_need_ocr(&bytes))
                     .and_then(|dir| load_ocr(&mut ocr, dir));
                 extract_on_big_stack(bytes, request, models)
             }

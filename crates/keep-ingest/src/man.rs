@@ -3,8 +3,10 @@
 //! sections), font macros keep their words, other requests go, and the
 //! common escapes become the characters they stand for.
 
-use super::{Document, Extractor, bad, ocr::Ocr};
+use crate::document::{Document, Extractor};
 use crate::error::Result;
+use crate::error::bad;
+use crate::ocr::Ocr;
 
 pub struct Man;
 

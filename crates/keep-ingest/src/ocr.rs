@@ -201,7 +201,7 @@ impl Ocr {
 }
 
 fn ocr_error(reason: String) -> Error {
-    super::bad(reason)
+    crate::error::bad(reason)
 }
 
 /// An image as a [1, 3, H, W] tensor in BGR order (as the models were

@@ -7,8 +7,9 @@
 
 use super::archive::{Archive, Step, attribute, walk, xml_element};
 use super::ocr::Ocr;
-use super::{Document, Extractor, bad};
+use crate::document::{Document, Extractor};
 use crate::error::Result;
+use crate::error::bad;
 
 pub struct Odt;
 pub struct Odp;

@@ -8,8 +8,9 @@ use pdf_extract::{Document as PdfDoc, Object, ObjectId};
 use super::ocr::Ocr;
 use super::pages::clean_pages;
 use super::pdf_title;
-use super::{Document, Extractor, bad};
+use crate::document::{Document, Extractor};
 use crate::error::Result;
+use crate::error::bad;
 
 pub struct Pdf;
 
@@ -65,7 +66,10 @@ impl Extractor for Pdf {
 /// Fills `doc` from the raw texts of its pages: cleaned (see `pages`), the
 /// text of all of them, and a title from the first page when it has none.
 pub(super) fn paged(doc: &mut Document, raw: &[String]) {
-    let pages: Vec<String> = clean_pages(raw).iter().map(|p| super::tidy(p)).collect();
+    let pages: Vec<String> = clean_pages(raw)
+        .iter()
+        .map(|p| crate::document::tidy(p))
+        .collect();
     if !doc.tags.contains_key("title")
         && let Some(title) = first_page_title(&pages)
     {

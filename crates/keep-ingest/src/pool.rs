@@ -18,7 +18,9 @@ use super::isolate::{Isolated, WorkerCommand};
 use super::ocr::Ocr;
 use super::read::read_regular_file;
 use super::threads::{EXTRACT_THREAD, panic_message, quiet_extract_panics};
-use super::{Document, MAX_FILE_BYTES, extract, fetch};
+use crate::document::Document;
+use crate::extract::{MAX_FILE_BYTES, extract, needs_isolation};
+use crate::fetch;
 use keep_model as model;
 
 /// Longest an extraction may run.
@@ -136,7 +138,7 @@ fn process(
         Source::Url(u) => Some(PathBuf::from(u.split(['?', '#']).next().unwrap_or(u))),
     };
     let extracted = match child {
-        Some(child) if super::needs_isolation(&bytes, path.as_deref()) => child.extract(
+        Some(child) if needs_isolation(&bytes, path.as_deref()) => child.extract(
             &bytes,
             &name,
             path.as_deref(),

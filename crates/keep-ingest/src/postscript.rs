@@ -7,8 +7,9 @@
 //! opening heading line, as for a PDF.
 
 use super::ocr::Ocr;
-use super::{Document, Extractor, bad};
+use crate::document::{Document, Extractor};
 use crate::error::Result;
+use crate::error::bad;
 
 pub struct PostScript;
 

@@ -3,8 +3,10 @@
 //! see `decode`). A Markdown file's first `# ` heading becomes its `title`
 //! tag.
 
-use super::{Document, Extractor, bad, ocr::Ocr};
+use crate::document::{Document, Extractor};
 use crate::error::Result;
+use crate::error::bad;
+use crate::ocr::Ocr;
 
 pub struct Plain;
 pub struct Markdown;

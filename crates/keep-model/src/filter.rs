@@ -1,6 +1,7 @@
 //! Which notes a listing or a recall may return, and in which order a
 //! listing returns them.
 
+use super::note::Note;
 use super::tags::TagFilter;
 use super::time::Timestamp;
 
@@ -72,7 +73,7 @@ pub struct ListKey {
 }
 
 impl ListKey {
-    pub fn of(note: &super::Note, order: ListOrder) -> ListKey {
+    pub fn of(note: &Note, order: ListOrder) -> ListKey {
         let at = match order {
             ListOrder::Updated => note.updated.millis(),
             ListOrder::Accessed => note.accessed.millis(),

@@ -7,7 +7,7 @@ use std::time::Duration;
 
 use std::ffi::OsString;
 
-use crate::Clock;
+use crate::time::Clock;
 
 /// Default overall time limit of a URL download.
 pub const DEFAULT_FETCH_TIMEOUT: Duration = Duration::from_secs(30);

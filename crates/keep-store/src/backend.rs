@@ -10,9 +10,13 @@
 use super::keyword::TextSearch;
 use super::plain::Sql;
 use super::vectors::{Nearest, VecKind, VecRow, VectorSpace};
-use super::{NoteRid, VersionRid};
 use crate::error::Result;
+use crate::ids::{NoteRid, VersionRid};
 use keep_model::{Note, NoteFilter, Part, Tags, Version};
+
+/// One transaction's (or one read's) view of a store, whichever database
+/// holds it.
+pub type Db<'c> = dyn Backend + 'c;
 
 /// One transaction's (or one read's) view of a store: every trait a
 /// database implements its own way, and through `Sql` all that is written
@@ -103,120 +107,4 @@ pub trait Vectors {
     /// Cosine distances of the notes among `rids` that have a vector, in
     /// no particular order.
     fn note_distances(&self, query: &[f32], rids: &[NoteRid]) -> Result<Vec<(NoteRid, f64)>>;
-}
-
-/// A read handle answers as the database it holds.
-mod handle {
-    use super::*;
-    use crate::Handle;
-
-    impl Upkeep for Handle<'_> {
-        fn health(&self) -> Result<crate::types::Health> {
-            (**self).health()
-        }
-
-        fn after_bulk_load(&self) -> Result<()> {
-            (**self).after_bulk_load()
-        }
-
-        fn prepare_bulk_load(&self, notes: usize) -> Result<()> {
-            (**self).prepare_bulk_load(notes)
-        }
-
-        fn defer_vector_indexes(&self) -> Result<bool> {
-            (**self).defer_vector_indexes()
-        }
-
-        fn build_vector_indexes(&self) -> Result<()> {
-            (**self).build_vector_indexes()
-        }
-
-        fn data_version(&self) -> Result<i64> {
-            (**self).data_version()
-        }
-    }
-
-    impl NoteWrites for Handle<'_> {
-        fn insert_note(&self, note: &Note) -> Result<NoteRid> {
-            (**self).insert_note(note)
-        }
-
-        fn update_note(&self, rid: NoteRid, note: &Note) -> Result<()> {
-            (**self).update_note(rid, note)
-        }
-
-        fn index_note_text(&self, rid: NoteRid, summary: &str, tags: &Tags) -> Result<()> {
-            (**self).index_note_text(rid, summary, tags)
-        }
-
-        fn index_note_body(&self, rid: NoteRid, body: &str) -> Result<()> {
-            (**self).index_note_body(rid, body)
-        }
-
-        fn replace_parts(&self, rid: NoteRid, parts: &[Part]) -> Result<()> {
-            (**self).replace_parts(rid, parts)
-        }
-
-        fn append_version(&self, rid: NoteRid, version: &Version) -> Result<VersionRid> {
-            (**self).append_version(rid, version)
-        }
-
-        fn insert_version(&self, rid: NoteRid, seq: i64, version: &Version) -> Result<()> {
-            (**self).insert_version(rid, seq, version)
-        }
-    }
-
-    impl Vectors for Handle<'_> {
-        fn create_vector_space(&self, space: &VectorSpace) -> Result<()> {
-            (**self).create_vector_space(space)
-        }
-
-        fn codes_missing(&self) -> Result<bool> {
-            (**self).codes_missing()
-        }
-
-        fn create_codes(&self) -> Result<()> {
-            (**self).create_codes()
-        }
-
-        fn drop_vector_space(&self) -> Result<()> {
-            (**self).drop_vector_space()
-        }
-
-        fn put_next_vector(&self, row: VecRow, hash: &str, vector: &[u8]) -> Result<()> {
-            (**self).put_next_vector(row, hash, vector)
-        }
-
-        fn adopt_next_space(&self, space: &VectorSpace) -> Result<()> {
-            (**self).adopt_next_space(space)
-        }
-
-        fn set_pending_scope(&self, notes: &[NoteRid]) -> Result<()> {
-            (**self).set_pending_scope(notes)
-        }
-
-        fn put_vector(&self, row: VecRow, vector: &[u8]) -> Result<()> {
-            (**self).put_vector(row, vector)
-        }
-
-        fn vector_bytes(&self, row: VecRow) -> Result<Option<Vec<u8>>> {
-            (**self).vector_bytes(row)
-        }
-
-        fn vector(&self, row: VecRow) -> Result<Option<Vec<f32>>> {
-            (**self).vector(row)
-        }
-
-        fn nearest(&self, kind: VecKind, dims: usize, query: &[f32], k: usize) -> Result<Nearest> {
-            (**self).nearest(kind, dims, query, k)
-        }
-
-        fn nearest_passing(&self, query: &[f32], filter: &NoteFilter, k: usize) -> Result<Nearest> {
-            (**self).nearest_passing(query, filter, k)
-        }
-
-        fn note_distances(&self, query: &[f32], rids: &[NoteRid]) -> Result<Vec<(NoteRid, f64)>> {
-            (**self).note_distances(query, rids)
-        }
-    }
 }

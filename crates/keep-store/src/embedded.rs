@@ -5,14 +5,14 @@
 //! vector to another row; and the nearest notes, parts and versions over
 //! each database's own nearest-neighbour search (`Backend::nearest`).
 
-use crate::prelude::*;
 use std::collections::HashMap;
 
 use super::backend::Backend;
 use super::plain::{Cell, Query, cells};
 use super::vectors::{Nearest, VecKind, VecRow};
-use super::{NoteRid, VersionRid};
 use crate::error::Result;
+use crate::ids::{NoteRid, VersionRid};
+use crate::tables::{History, Meta};
 use keep_model::NoteFilter;
 
 /// Rows of one kind that hold a vector made from the text with `hash`,

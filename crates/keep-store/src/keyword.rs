@@ -6,12 +6,12 @@
 
 use std::collections::HashMap;
 
-use super::NoteRid;
 use super::filter::push_filter;
 use super::plain::{Cell, Query, Sql, cells};
 use super::plan::{COMMON_MIN_MATCHES, Join, KeywordPlan, common_threshold, run_plan, topic_words};
 use super::types::{FtsHit, SubHit};
 use crate::error::Result;
+use crate::ids::NoteRid;
 use keep_model::NoteFilter;
 
 /// BM25 weight of a note's summary column. A word in the summary is the

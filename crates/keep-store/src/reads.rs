@@ -5,14 +5,20 @@
 
 use std::collections::{HashMap, HashSet};
 
-use super::NoteRid;
 use super::dialect::Dialect;
 use super::filter::{push_filter, push_listing, starts_with};
 use super::order::push_page;
 use super::plain::{Cell, Query, Sql, cells};
 use crate::error::{Error, Result};
+use crate::ids::NoteRid;
 use keep_model::time::Timestamp;
 use keep_model::{ListOrder, Note, NoteFilter, PageFrom, Rating, Tags, keys};
+
+/// How many notes a SQLite store holds: the count its triggers keep, or every
+/// note counted should that row be lost.
+pub(crate) const SQLITE_NOTE_TOTAL: &str =
+    "SELECT coalesce((SELECT n FROM counts WHERE name = 'notes'),
+                                              (SELECT count(*) FROM notes))";
 
 /// A note from its row (`Dialect::note_columns`); its tags come as a
 /// JSON list of pairs, and tags that cannot be read are an error naming
@@ -160,7 +166,7 @@ pub trait NoteReads: Sql {
         push_filter(d, filter, &mut shown);
         push_listing(d, filter, &mut shown);
         let total = match d {
-            Dialect::Sqlite => super::sqlite::NOTE_TOTAL,
+            Dialect::Sqlite => SQLITE_NOTE_TOTAL,
             Dialect::Postgres => "SELECT count(*) FROM notes",
         };
         let hidden = self.count_of(&all)? - self.count_of(&shown)?;

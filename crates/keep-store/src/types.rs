@@ -1,7 +1,7 @@
 //! Plain rows the store hands back: search hits, watched folders and
 //! leases.
 
-use super::NoteRid;
+use crate::ids::NoteRid;
 
 /// A keyword hit: the note and its relevance score (higher is better).
 #[derive(Debug, Clone)]

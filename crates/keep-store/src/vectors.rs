@@ -1,8 +1,8 @@
 //! Vectors as every backend sees them: the kinds of rows that carry one,
 //! a row's key, the rows waiting for one, and the model that made them.
 
-use super::{NoteRid, PartRid, VersionRid};
 use crate::error::Result;
+use crate::ids::{NoteRid, PartRid, VersionRid};
 
 /// Rows nearest a query: (row key, cosine distance), nearest first.
 pub type Nearest = Vec<(i64, f64)>;

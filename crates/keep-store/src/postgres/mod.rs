@@ -713,7 +713,7 @@ impl From<postgres::Error> for Error {
 impl Upkeep for PgDb<'_> {
     /// The schema version and what is missing for the store to work (the
     /// `vector` extension).
-    fn health(&self) -> Result<crate::Health> {
+    fn health(&self) -> Result<crate::types::Health> {
         let version: i64 = self
             .one("SELECT coalesce(max(version), 0) FROM keep_schema", &[])?
             .get(0);
@@ -725,7 +725,7 @@ impl Upkeep for PgDb<'_> {
             problems
                 .push("the vector extension (pgvector) is not installed in this database".into());
         }
-        Ok(crate::Health {
+        Ok(crate::types::Health {
             schema_version: version,
             known_version: MIGRATIONS.last().map_or(0, |m| m.0),
             problems,

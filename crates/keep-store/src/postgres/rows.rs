@@ -3,9 +3,9 @@
 
 use super::PgDb;
 use crate::error::Result;
+use crate::ids::{NoteRid, VersionRid};
 use crate::plan::{indexed_length, tags_index_text};
 use crate::prelude::*;
-use crate::{NoteRid, VersionRid};
 use keep_model::{Note, Part, Tags, Version};
 
 fn json_tags(tags: &Tags) -> String {

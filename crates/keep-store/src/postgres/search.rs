@@ -11,8 +11,8 @@
 use std::collections::HashMap;
 
 use super::PgDb;
-use crate::NoteRid;
 use crate::error::Result;
+use crate::ids::NoteRid;
 use crate::keyword::{BM25_SUMMARY, BM25_TAGS, BODY_FACTOR, NAME_FACTOR};
 use crate::keyword::{IndexSearch, TextIndex, TextSearch};
 use crate::plain::{Cell, Query};

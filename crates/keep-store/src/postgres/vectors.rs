@@ -8,10 +8,10 @@ use crate::prelude::*;
 use pgvector::Vector;
 
 use super::PgDb;
-use crate::NoteRid;
 use crate::dialect::Dialect;
 use crate::error::Result;
 use crate::filter::push_filter;
+use crate::ids::NoteRid;
 use crate::plain::{Query, Sql};
 use crate::vectors::{
     DIMS_KEY, MODEL_KEY, Nearest, VecKind, VecRow, VectorSpace, adopt_next_sql,

@@ -11,8 +11,8 @@ use std::path::{Path, PathBuf};
 use rusqlite::Connection;
 
 use super::{DB_FILE, SqliteStore, file_uri};
-use crate::NoteReads;
 use crate::error::{Error, Result};
+use crate::reads::NoteReads;
 use crate::vectors::VecKind;
 
 /// Full-text indexes and the rows they index: (index, table, key).

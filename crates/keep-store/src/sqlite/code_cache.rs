@@ -27,6 +27,18 @@ pub(super) type CodeMap = HashMap<VecKind, Cached>;
 /// Changes kept in each log; a reader further behind reads every code.
 const CHANGES_KEPT: i64 = 50_000;
 
+/// Bumped whenever the code tables are made again (a new model, vectors
+/// dropped): a graph of another generation is never used.
+pub(super) const GENERATION_KEY: &str = "vector_generation";
+
+/// The statement starting a new generation of vectors.
+pub(super) fn next_generation_sql() -> String {
+    format!(
+        "INSERT INTO meta (key, value) VALUES ('{GENERATION_KEY}', 1)
+             ON CONFLICT (key) DO UPDATE SET value = value + 1;"
+    )
+}
+
 /// The change log of a code table.
 pub(super) fn log_table(kind: VecKind) -> String {
     format!("{}_changes", kind.code_table())
@@ -55,7 +67,7 @@ pub(super) fn log_sql(kind: VecKind) -> String {
         c = kind.code_table(),
         l = log_table(kind),
         e = kind.epoch_key(),
-        g = super::graph::next_generation_sql(),
+        g = next_generation_sql(),
     )
 }
 

@@ -62,20 +62,8 @@ fn search_expansion(rows: usize) -> usize {
     ((rows as f64).sqrt() / 2.0).clamp(EXPANSION_SEARCH as f64, 1024.0) as usize
 }
 
-/// Bumped whenever the code tables are made again (a new model, vectors
-/// dropped): a graph of another generation is never used.
-pub(super) const GENERATION_KEY: &str = "vector_generation";
-
 /// Rows added to a graph between two progress reports.
 const BATCH: usize = 4_096;
-
-/// The statement starting a new generation of vectors.
-pub(super) fn next_generation_sql() -> String {
-    format!(
-        "INSERT INTO meta (key, value) VALUES ('{GENERATION_KEY}', 1)
-             ON CONFLICT (key) DO UPDATE SET value = value + 1;"
-    )
-}
 
 /// The meta key naming the graph of a kind.
 fn meta_key(kind: VecKind) -> String {
@@ -195,7 +183,7 @@ impl SqliteDb<'_> {
 
     fn generation(&self) -> Result<i64> {
         Ok(self
-            .meta(GENERATION_KEY)?
+            .meta(code_cache::GENERATION_KEY)?
             .and_then(|g| g.parse().ok())
             .unwrap_or(0))
     }
@@ -685,9 +673,10 @@ fn add_all(graph: &Index, batch: &[(u64, Vec<u8>)], threads: usize) -> Result<()
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::embedded::Embedded;
     use crate::sqlite::vectors::tests::{DIMS, store_with};
+    use crate::store::test_note;
     use crate::vectors::{VecRow, to_bytes};
-    use crate::{Embedded, test_note};
     use keep_model::time::Timestamp;
 
     /// `n` unit vectors spread over the sphere, the same for each seed.

@@ -5,8 +5,8 @@
 use std::collections::HashMap;
 
 use super::SqliteDb;
-use crate::NoteRid;
 use crate::error::Result;
+use crate::ids::NoteRid;
 use crate::keyword::{BM25_SUMMARY, BM25_TAGS, BODY_FACTOR, NAME_FACTOR};
 use crate::keyword::{IndexSearch, TextIndex, TextSearch};
 use crate::plain::Query;
@@ -76,7 +76,7 @@ impl TextSearch for SqliteDb<'_> {
     fn note_total(&self) -> Result<f64> {
         let total: i64 = self
             .conn
-            .prepare_cached(super::NOTE_TOTAL)?
+            .prepare_cached(crate::reads::SQLITE_NOTE_TOTAL)?
             .query_row([], |r| r.get(0))?;
         Ok(total as f64)
     }
@@ -137,13 +137,14 @@ impl TextSearch for SqliteDb<'_> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::keyword::Keyword;
     use crate::plan::KeywordPlan;
     use crate::plan::words;
     use crate::prelude::*;
+    use crate::reads::NoteReads;
     use crate::sqlite::SqliteStore as Store;
-    use crate::test_note;
+    use crate::store::test_note;
     use crate::types::FtsHit;
-    use crate::{Keyword, NoteReads};
     use keep_model::NoteFilter;
     use keep_model::time::Timestamp;
 
@@ -287,7 +288,7 @@ mod tests {
 mod name_tests {
     use crate::prelude::*;
     use crate::sqlite::SqliteStore as Store;
-    use crate::test_note;
+    use crate::store::test_note;
     use keep_model::NoteFilter;
     use keep_model::time::Timestamp;
 

@@ -13,7 +13,8 @@ mod tests {
     /// less the notes it hides, is the count of the notes it shows.
     #[test]
     fn an_unfiltered_count_is_every_note_less_the_hidden() {
-        use crate::{NoteReads, test_note};
+        use crate::reads::NoteReads;
+        use crate::store::test_note;
         use keep_model::keys;
         use keep_model::time::Timestamp;
         let dir = tempfile::tempdir().unwrap();
@@ -118,7 +119,7 @@ mod tests {
     /// many notes sharing a date.
     #[test]
     fn pages_after_and_before_a_place_walk_the_whole_listing() {
-        use crate::NoteReads;
+        use crate::reads::NoteReads;
         let dir = tempfile::tempdir().unwrap();
         let mut store = Store::open(dir.path()).unwrap();
         store

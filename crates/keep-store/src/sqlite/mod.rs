@@ -37,11 +37,6 @@ pub const DB_FILE: &str = "keep.db";
 
 const BUSY_TIMEOUT: Duration = Duration::from_secs(10);
 
-/// How many notes the store holds: the count its triggers keep, or every
-/// note counted should that row be lost.
-pub(crate) const NOTE_TOTAL: &str = "SELECT coalesce((SELECT n FROM counts WHERE name = 'notes'),
-                                              (SELECT count(*) FROM notes))";
-
 /// Embedded migrations, applied in order; never edit one that has landed.
 const MIGRATIONS: &[(i64, &str)] = &[
     (1, include_str!("migrations/0001_init.sql")),
@@ -484,7 +479,7 @@ impl SqliteDb<'_> {
 impl Upkeep for SqliteDb<'_> {
     /// The schema version and what a quick integrity check of the file
     /// finds wrong (nothing when it is sound).
-    fn health(&self) -> Result<crate::Health> {
+    fn health(&self) -> Result<crate::types::Health> {
         let version: i64 = self
             .conn
             .pragma_query_value(None, "user_version", |r| r.get(0))?;
@@ -495,7 +490,7 @@ impl Upkeep for SqliteDb<'_> {
             .into_iter()
             .filter(|line| line != "ok")
             .collect();
-        Ok(crate::Health {
+        Ok(crate::types::Health {
             schema_version: version,
             known_version: MIGRATIONS.last().map_or(0, |m| m.0),
             problems,
@@ -535,7 +530,7 @@ impl Upkeep for SqliteDb<'_> {
 mod tests {
     use super::SqliteStore as Store;
     use super::*;
-    use crate::test_note;
+    use crate::store::test_note;
 
     #[test]
     fn open_applies_migrations_and_loads_sqlite_vec() {

@@ -5,8 +5,8 @@ use rusqlite::params;
 
 use super::SqliteDb;
 use crate::error::Result;
+use crate::ids::{NoteRid, VersionRid};
 use crate::plan::tags_index_text;
-use crate::{NoteRid, VersionRid};
 use keep_model::{Note, Part, Tags, Version};
 
 impl SqliteDb<'_> {

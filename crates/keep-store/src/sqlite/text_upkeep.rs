@@ -139,7 +139,7 @@ fn pages(conn: &Connection, table: &str) -> Result<usize> {
 mod tests {
     use super::*;
     use crate::prelude::*;
-    use crate::test_note;
+    use crate::store::test_note;
     use keep_model::NoteFilter;
     use keep_model::time::Timestamp;
 
@@ -160,7 +160,7 @@ mod tests {
         (dir, store)
     }
 
-    fn found(store: &SqliteStore, query: &str) -> Vec<crate::NoteRid> {
+    fn found(store: &SqliteStore, query: &str) -> Vec<crate::ids::NoteRid> {
         let db = store.db();
         let plan = db.keyword_plan(query).unwrap().unwrap();
         db.keyword_search(&plan, &NoteFilter::default(), 1000)

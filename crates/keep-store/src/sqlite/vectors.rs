@@ -14,8 +14,8 @@ use std::sync::Arc;
 use rusqlite::{OptionalExtension, params};
 
 use super::{SqliteDb, code_cache, graph, quant};
-use crate::NoteRid;
 use crate::error::Result;
+use crate::ids::NoteRid;
 use crate::vectors::{
     DIMS_KEY, MODEL_KEY, Nearest, VecKind, VecRow, VectorSpace, adopt_next_sql,
     forget_stale_next_sql, from_bytes, to_bytes,
@@ -230,7 +230,7 @@ impl Vectors for SqliteDb<'_> {
             "DELETE FROM meta WHERE key IN ('{MODEL_KEY}', '{DIMS_KEY}', '{CODES_KEY}', '{}');",
             graph::meta_keys().join("', '")
         ));
-        sql.push_str(&graph::next_generation_sql());
+        sql.push_str(&code_cache::next_generation_sql());
         self.conn.execute_batch(&sql)?;
         Ok(())
     }
@@ -358,8 +358,9 @@ impl Vectors for SqliteDb<'_> {
 #[cfg(test)]
 pub(super) mod tests {
     use super::*;
+    use crate::embedded::Embedded;
     use crate::sqlite::SqliteStore as Store;
-    use crate::{Embedded, test_note};
+    use crate::store::test_note;
     use keep_model::time::Timestamp;
 
     pub(in crate::sqlite) const DIMS: usize = 16;

@@ -1,8 +1,8 @@
 //! Edges between notes and the tag lookups that edges and listings use: the keys declared as edges, notes tagged with a key or a value, the catalog of tags.
 //! Written once for every database, in plain SQL (`Sql`).
 
-use crate::NoteRid;
 use crate::error::Result;
+use crate::ids::NoteRid;
 use crate::plain::Sql;
 use keep_model::keys;
 

@@ -3,8 +3,8 @@
 //! SQL (`Sql`).
 
 use crate::error::Result;
+use crate::ids::{NoteRid, VersionRid};
 use crate::plain::{Cell, Sql, cells, tags_from_json};
-use crate::{NoteRid, VersionRid};
 use keep_model::time::Timestamp;
 use keep_model::{Part, Version};
 

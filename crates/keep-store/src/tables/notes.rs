@@ -2,8 +2,8 @@
 //! Written once for every database, in plain SQL (`Sql`).
 
 use crate::error::Result;
+use crate::ids::{NoteRid, PartRid, VersionRid};
 use crate::plain::{PlainQueries, Sql};
-use crate::{NoteRid, PartRid, VersionRid};
 use keep_model::time::Timestamp;
 
 /// A note's row: its key, counts of its versions and parts, tag counts, deletion, access time, renames, and what the store holds in all (`census`).

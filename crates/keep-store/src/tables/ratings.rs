@@ -1,8 +1,8 @@
 //! Ratings of notes: useful and wrong, with when they were last given.
 //! Written once for every database, in plain SQL (`Sql`).
 
-use crate::NoteRid;
 use crate::error::Result;
+use crate::ids::NoteRid;
 use crate::plain::{Sql, cells};
 use keep_model::Rating;
 use keep_model::time::Timestamp;

@@ -425,18 +425,7 @@ fn renamed(ctx: &mut Ctx, old: &str, new: &str, value: &Option<String>) -> Optio
     Some(value)
 }
 
-/// Quotes text for a shell command line when it needs it.
-pub(crate) fn shell_quote(text: &str) -> String {
-    if !text.is_empty()
-        && text
-            .chars()
-            .all(|c| c.is_ascii_alphanumeric() || "/._-%+=:,@".contains(c))
-    {
-        text.to_string()
-    } else {
-        format!("'{}'", text.replace('\'', "'\\''"))
-    }
-}
+pub(crate) use crate::render::text::shell_quote;
 
 /// Who the operations log names for a command of the command line.
 pub const CLI_AGENT: &str = "cli";

@@ -91,5 +91,5 @@ pub fn notice_for_agent(notice: &Notice) -> String {
 
 /// An id as typed in a shell, quoted when it needs it.
 fn quoted(id: &str) -> String {
-    crate::cli::shell_quote(id)
+    super::text::shell_quote(id)
 }

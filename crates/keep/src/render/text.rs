@@ -346,6 +346,19 @@ fn yaml_values<'a>(values: impl Iterator<Item = &'a str>) -> String {
     format!("[{}]", items.join(", "))
 }
 
+/// Quotes text for a shell command line when it needs it.
+pub fn shell_quote(text: &str) -> String {
+    if !text.is_empty()
+        && text
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || "/._-%+=:,@".contains(c))
+    {
+        text.to_string()
+    } else {
+        format!("'{}'", text.replace('\'', "'\\''"))
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

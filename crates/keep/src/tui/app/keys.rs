@@ -3,9 +3,9 @@
 
 use crossterm::event::{KeyCode, KeyEvent, KeyModifiers, MouseButton, MouseEvent, MouseEventKind};
 
+use super::nav::{clear_search, list_from_top, reload, search, select};
 use super::reader;
 use super::state::*;
-use super::update::{clear_search, list_from_top, reload, search, select};
 
 pub(super) fn on_key(app: &mut App, key: KeyEvent, effects: &mut Vec<Effect>) {
     let ctrl = key.modifiers.contains(KeyModifiers::CONTROL);
