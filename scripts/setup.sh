@@ -233,7 +233,8 @@ install_providers() {
 pick_llama_server() {
   local dest=$1 py="$1/venv/bin/python" said
   local server="$dest/bin/llama-server" model="$dest/smollm2.gguf" err="$dest/check.err"
-  if [ -x "$server" ] && said=$("$py" scripts/providers/check.py llama "$server" "$model" 2>"$err"); then
+  if [ -x "$server" ] && grep -q OMP_WAIT_POLICY "$server" \
+    && said=$("$py" scripts/providers/check.py llama "$server" "$model" 2>"$err"); then
     say "ok    llama-server ($(sed -n 2p "$server" | cut -c3-)): $said"
     return
   fi
@@ -255,13 +256,17 @@ pick_llama_server() {
 }
 
 # Writes executable $1, a script saying $2 that runs $3... with its own
-# arguments after them.
+# arguments after them. The server's threads sleep while they wait for
+# work: on a machine busy with other tests, threads that spin instead make
+# an answer ten times slower.
 launcher() {
   local file=$1 what=$2
   shift 2
   {
     echo '#!/bin/sh'
     echo "# $what"
+    echo 'OMP_WAIT_POLICY=${OMP_WAIT_POLICY:-PASSIVE}'
+    echo 'export OMP_WAIT_POLICY'
     printf 'exec'
     printf ' %q' "$@"
     printf ' "$@"\n'

@@ -12,6 +12,7 @@ use std::io::{BufRead, BufReader, Read, Write};
 use std::net::{TcpListener, TcpStream};
 use std::path::PathBuf;
 use std::process::{Child, Command, Stdio};
+use std::sync::{Mutex, MutexGuard};
 use std::time::{Duration, Instant};
 
 use crate::common::{Env, repo_root};
@@ -30,10 +31,16 @@ fn python() -> PathBuf {
     python
 }
 
+/// Taken by each test that runs a language model: two llama.cpp servers
+/// sharing the machine's cores with the rest of the suite make each answer
+/// many times slower than one after the other.
+static ONE_LANGUAGE_MODEL: Mutex<()> = Mutex::new(());
+
 /// A model server on loopback, stopped when dropped.
 struct Server {
     child: Child,
     port: u16,
+    _turn: Option<MutexGuard<'static, ()>>,
 }
 
 impl Server {
@@ -45,6 +52,9 @@ impl Server {
     /// this CPU).
     fn llama(embeddings: bool) -> Server {
         python();
+        let turn = ONE_LANGUAGE_MODEL
+            .lock()
+            .unwrap_or_else(|poisoned| poisoned.into_inner());
         let port = free_port();
         let mut cmd = Command::new(tools().join("bin/llama-server"));
         cmd.arg("-m")
@@ -54,7 +64,7 @@ impl Server {
         if embeddings {
             cmd.args(["--embeddings", "--pooling", "mean"]);
         }
-        Server::start(cmd, port)
+        Server::start(cmd, port, Some(turn))
     }
 
     /// faster-whisper-server with Whisper tiny.en, offline.
@@ -77,17 +87,21 @@ impl Server {
         .arg(model)
         .args(["--host", "127.0.0.1", "--port", &port.to_string()])
         .env("HF_HUB_OFFLINE", "1");
-        Server::start(cmd, port)
+        Server::start(cmd, port, None)
     }
 
-    fn start(mut cmd: Command, port: u16) -> Server {
+    fn start(mut cmd: Command, port: u16, turn: Option<MutexGuard<'static, ()>>) -> Server {
         let child = cmd
             .stdin(Stdio::null())
             .stdout(Stdio::null())
             .stderr(Stdio::null())
             .spawn()
             .expect("the model server starts");
-        let mut server = Server { child, port };
+        let mut server = Server {
+            child,
+            port,
+            _turn: turn,
+        };
         let until = Instant::now() + Duration::from_secs(90);
         while Instant::now() < until {
             if let Some(status) = server.child.try_wait().unwrap() {
