@@ -247,6 +247,70 @@ fn one_server_per_store_and_a_killed_one_leaves_nothing_in_the_way() {
     assert!(!env.store().join("serve.json").exists());
 }
 
+/// Takes the store's server lock in this process, as a keep that only
+/// asked whether a server runs used to for a moment; released when dropped.
+fn hold_server_lock(env: &Env) -> std::fs::File {
+    use std::os::unix::io::AsRawFd;
+    std::fs::create_dir_all(env.store()).unwrap();
+    let file = std::fs::OpenOptions::new()
+        .create(true)
+        .truncate(false)
+        .write(true)
+        .open(env.store().join("serve.lock"))
+        .unwrap();
+    // SAFETY: flock on a descriptor this test owns.
+    let taken = unsafe { libc::flock(file.as_raw_fd(), libc::LOCK_EX | libc::LOCK_NB) };
+    assert_eq!(taken, 0, "the lock is free");
+    file
+}
+
+#[test]
+fn asking_whether_a_server_runs_never_keeps_one_from_starting() {
+    let env = Env::new();
+    // Held for a moment when the server starts: it waits its turn.
+    let held = hold_server_lock(&env);
+    let release = std::thread::spawn(move || {
+        std::thread::sleep(Duration::from_millis(500));
+        drop(held);
+    });
+    let server = Server::start(&env, &["--listen", "127.0.0.1:0"]);
+    release.join().unwrap();
+    assert!(server.terminate().success());
+
+    // Probes asking all the while: every start succeeds.
+    let asking = std::sync::atomic::AtomicBool::new(true);
+    std::thread::scope(|scope| {
+        let probes = scope.spawn(|| {
+            let mut asked = 0;
+            while asking.load(std::sync::atomic::Ordering::Relaxed) {
+                env.run(&["serve", "--status"]);
+                asked += 1;
+            }
+            asked
+        });
+        for _ in 0..5 {
+            let server = Server::start(&env, &["--listen", "127.0.0.1:0"]);
+            let doctor = env.run(&["doctor"]);
+            let said = String::from_utf8_lossy(&doctor.stdout);
+            assert!(said.contains(&server.url), "{said}");
+            assert!(server.terminate().success());
+        }
+        asking.store(false, std::sync::atomic::Ordering::Relaxed);
+        assert!(probes.join().unwrap() > 0);
+    });
+
+    // Held for good by a process that writes no status: named by its pid.
+    let _held = hold_server_lock(&env);
+    let me = format!("pid {}", std::process::id());
+    let refused = env.run(&["serve", "--listen", "127.0.0.1:0"]);
+    assert_eq!(refused.status.code(), Some(1));
+    let message = String::from_utf8_lossy(&refused.stderr);
+    assert!(message.contains(&me), "{message}");
+    let status = env.run(&["serve", "--status"]);
+    let said = String::from_utf8_lossy(&status.stdout);
+    assert!(said.contains(&me), "{said}");
+}
+
 #[test]
 fn find_get_and_list_are_answered_by_a_running_server_and_work_alone_when_it_dies() {
     let env = Env::with_model();

@@ -5,7 +5,6 @@
 use std::io::{Read, Write};
 use std::net::SocketAddr;
 use std::os::unix::fs::OpenOptionsExt;
-use std::os::unix::io::AsRawFd;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
@@ -14,6 +13,7 @@ use tokio_util::sync::CancellationToken;
 
 use super::{CliError, CliResult, Ctx, Status};
 use crate::cli::output::Format;
+use crate::cli::server::lock::{Holder, Lock, holder};
 use crate::cli::server::{Health, Warm};
 use crate::mcp::http::{ENDPOINT, HttpOptions, Sessions};
 
@@ -67,7 +67,6 @@ pub struct Args {
     pub session_timeout: u64,
 }
 
-const LOCK_FILE: &str = "serve.lock";
 const STATUS_FILE: &str = "serve.json";
 const TOKEN_FILE: &str = "serve.token";
 
@@ -101,7 +100,7 @@ pub fn run(ctx: &mut Ctx, args: Args) -> CliResult {
     crate::mcp::idle::use_few_heaps();
     let lock = match Lock::take(&store)? {
         Some(lock) => lock,
-        None => return Err(CliError::Busy(already_running(&store))),
+        None => return Err(CliError::Busy(already_running(&store)?)),
     };
     let token = if args.listen.ip().is_loopback() {
         None
@@ -213,43 +212,38 @@ fn read_status(store: &Path) -> Option<Running> {
     serde_json::from_slice(&text).ok()
 }
 
-fn already_running(store: &Path) -> String {
-    match read_status(store) {
-        Some(r) => format!(
-            "a server already serves {}: pid {} at {}",
-            store.display(),
-            r.pid,
-            r.url
+fn already_running(store: &Path) -> Result<String, CliError> {
+    let served = format!("a server already serves {}", store.display());
+    Ok(match (read_status(store), holder(store)?) {
+        (Some(r), _) => format!("{served}: pid {} at {}", r.pid, r.url),
+        (None, Holder::Process(Some(pid))) => {
+            format!("{served}: pid {pid} holds its lock (it has written no status yet)")
+        }
+        (None, _) => format!(
+            "{served}: another process holds {}",
+            store.join("serve.lock").display()
         ),
-        None => format!("a server already serves {}", store.display()),
-    }
+    })
 }
 
 /// One line on the server that holds `store`, or None when none does.
 pub(crate) fn server_state(store: &Path) -> Result<Option<String>, CliError> {
-    Ok(match Lock::take(store)? {
-        Some(lock) => {
-            drop(lock);
-            None
-        }
-        None => Some(match read_status(store) {
-            Some(r) => format!(
-                "serving {} · pid {} · version {} · since {}",
-                r.url, r.pid, r.version, r.started
-            ),
-            None => "a server holds this store (its status file is missing)".into(),
-        }),
-    })
+    let pid = match holder(store)? {
+        Holder::Nobody => return Ok(None),
+        Holder::Process(pid) => pid,
+    };
+    Ok(Some(match (read_status(store), pid) {
+        (Some(r), _) => format!(
+            "serving {} · pid {} · version {} · since {}",
+            r.url, r.pid, r.version, r.started
+        ),
+        (None, Some(pid)) => format!("pid {pid} holds this store's server lock (no status yet)"),
+        (None, None) => "a server holds this store (its status file is missing)".into(),
+    }))
 }
 
 fn status(ctx: &mut Ctx, store: &Path) -> CliResult {
-    let held = match Lock::take(store)? {
-        Some(lock) => {
-            drop(lock);
-            false
-        }
-        None => true,
-    };
+    let held = holder(store)? != Holder::Nobody;
     let asked = if held {
         super::remote::health(store)
     } else {
@@ -360,27 +354,4 @@ fn token(store: &Path) -> Result<String, CliError> {
         .map_err(|e| keep_core::error::Error::io(&path, e))?;
     writeln!(file, "{token}").map_err(|e| keep_core::error::Error::io(&path, e))?;
     Ok(token)
-}
-
-/// An exclusive lock on the store's `serve.lock`, held while serving (as
-/// long as the file stays open); the system releases it when the process
-/// ends, however it ends.
-struct Lock {
-    _held: std::fs::File,
-}
-
-impl Lock {
-    /// The lock, or None when another process holds it.
-    fn take(store: &Path) -> Result<Option<Lock>, CliError> {
-        let path = store.join(LOCK_FILE);
-        let file = std::fs::OpenOptions::new()
-            .create(true)
-            .truncate(false)
-            .write(true)
-            .open(&path)
-            .map_err(|e| keep_core::error::Error::io(&path, e))?;
-        // SAFETY: flock on a descriptor this function owns.
-        let taken = unsafe { libc::flock(file.as_raw_fd(), libc::LOCK_EX | libc::LOCK_NB) } == 0;
-        Ok(taken.then_some(Lock { _held: file }))
-    }
 }

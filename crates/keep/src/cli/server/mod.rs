@@ -3,6 +3,7 @@
 //! and the health report.
 
 pub mod api;
+pub mod lock;
 pub mod socket;
 pub mod wire;
 
