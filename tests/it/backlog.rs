@@ -247,3 +247,77 @@ fn a_backlog_left_by_a_killed_put_drains_by_itself_after_one_find() {
     std::thread::sleep(std::time::Duration::from_millis(500));
     assert!(!doctor_waiting(&env).1);
 }
+
+/// The pid of the detached drain working on `store`, if one runs.
+fn drain_of(store: &std::path::Path) -> Option<u32> {
+    let wanted = format!("KEEP_STORE={}", store.display());
+    std::fs::read_dir("/proc")
+        .ok()?
+        .flatten()
+        .find_map(|entry| {
+            let pid: u32 = entry.file_name().to_str()?.parse().ok()?;
+            let cmdline = std::fs::read(entry.path().join("cmdline")).ok()?;
+            let args: Vec<&[u8]> = cmdline.split(|b| *b == 0).collect();
+            let environ = std::fs::read(entry.path().join("environ")).ok()?;
+            (args.get(1) == Some(&&b"__drain"[..])
+                && environ.split(|b| *b == 0).any(|v| v == wanted.as_bytes()))
+            .then_some(pid)
+        })
+}
+
+/// Whether `pid` runs (a zombie has ended).
+fn running(pid: u32) -> bool {
+    std::fs::read_to_string(format!("/proc/{pid}/stat"))
+        .ok()
+        .and_then(|stat| {
+            let state = stat.rsplit_once(") ")?.1.chars().next()?;
+            Some(state != 'Z')
+        })
+        .unwrap_or(false)
+}
+
+#[test]
+fn a_detached_drain_ends_when_its_store_is_deleted() {
+    // A folder store: a store on a database server has no folder to delete.
+    let mut env = Env::on(false);
+    let dir = env.path("entries");
+    std::fs::create_dir_all(&dir).unwrap();
+    for i in 0..3000 {
+        std::fs::write(dir.join(format!("entry-{i:04}.txt")), paragraph(i)).unwrap();
+    }
+    // Put with no model: every note waits for its vector.
+    env.ok(&["put", dir.to_str().unwrap()]);
+    // A drain the put left (merging word indexes) ends first.
+    let started = std::time::Instant::now();
+    while drain_of(&env.store()).is_some() && started.elapsed().as_secs() < 60 {
+        std::thread::sleep(std::time::Duration::from_millis(100));
+    }
+    env.install_model();
+    env.ok(&["find", "lantern in the fog"]);
+    let started = std::time::Instant::now();
+    let pid = loop {
+        if let Some(pid) = drain_of(&env.store()) {
+            break pid;
+        }
+        assert!(
+            started.elapsed().as_secs() < 20,
+            "no detached drain started"
+        );
+        std::thread::sleep(std::time::Duration::from_millis(50));
+    };
+    let (left, _) = doctor_waiting(&env);
+    assert!(left > 500, "the drain has work left: {left} wait");
+
+    std::fs::remove_dir_all(env.store()).unwrap();
+    let deleted = std::time::Instant::now();
+    while running(pid) && deleted.elapsed().as_secs() < 20 {
+        std::thread::sleep(std::time::Duration::from_millis(50));
+    }
+    let took = deleted.elapsed();
+    println!("the drain ended {took:?} after its store was deleted");
+    assert!(
+        !running(pid),
+        "still running {took:?} after its store was deleted"
+    );
+    assert!(took.as_secs() < 5, "ended only after {took:?}");
+}

@@ -5,7 +5,8 @@
 //! vectors) get one from whichever process holds the store's embed lease:
 //! a server's or browser's background thread, a folder watcher when it is
 //! quiet, or, after a command that leaves notes waiting, a detached `keep`
-//! that works at low priority and exits when nothing waits. One at a time
+//! that works at low priority and exits when nothing waits or its store's
+//! folder is deleted. One at a time
 //! per store; each step is a short committed batch, so a kill loses
 //! nothing and other writers get their turn.
 
@@ -230,14 +231,65 @@ pub fn run_detached() -> u8 {
     let Ok(mut keeper) = Keeper::open(settings) else {
         return 0;
     };
+    let folder = StoreFolder::of(&keeper, &config);
+    let gone = || !folder.still_there();
     let mut drainer = Drainer::default();
-    while drainer.step(&mut keeper, DETACHED_STEP, None) == Step::Worked {
+    while !gone() && drainer.step(&mut keeper, DETACHED_STEP, None) == Step::Worked {
         std::thread::sleep(DETACHED_PAUSE);
     }
-    let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
-    drainer.refresh_indexes(&mut keeper, threads, &|| false);
+    if !gone() {
+        let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
+        drainer.refresh_indexes(&mut keeper, threads, &gone);
+    }
     drainer.release(&mut keeper);
     0
+}
+
+/// The folder of a SQLite store as a detached drain opened it. Deleted or
+/// replaced, the store the drain works on is gone (its files live on only
+/// while open), and the drain ends instead of working on for nobody.
+struct StoreFolder {
+    /// The folder and its device and inode when opened; None for a store
+    /// on a database server, which no folder holds.
+    opened: Option<(std::path::PathBuf, (u64, u64))>,
+    checked: std::cell::Cell<Option<(Instant, bool)>>,
+}
+
+/// How often the folder is looked at again (the graph build asks often).
+const FOLDER_CHECK_EVERY: Duration = Duration::from_millis(200);
+
+impl StoreFolder {
+    fn of(keeper: &Keeper, config: &Config) -> Self {
+        let dir = keeper.store_dir().to_path_buf();
+        let opened = config
+            .database
+            .is_none()
+            .then(|| identity(&dir).map(|id| (dir, id)))
+            .flatten();
+        StoreFolder {
+            opened,
+            checked: std::cell::Cell::new(None),
+        }
+    }
+
+    fn still_there(&self) -> bool {
+        let Some((dir, id)) = &self.opened else {
+            return true;
+        };
+        if let Some((at, there)) = self.checked.get()
+            && at.elapsed() < FOLDER_CHECK_EVERY
+        {
+            return there;
+        }
+        let there = identity(dir) == Some(*id);
+        self.checked.set(Some((Instant::now(), there)));
+        there
+    }
+}
+
+fn identity(path: &std::path::Path) -> Option<(u64, u64)> {
+    use std::os::unix::fs::MetadataExt;
+    std::fs::metadata(path).ok().map(|m| (m.dev(), m.ino()))
 }
 
 /// After a command that may have left notes waiting: starts a detached
