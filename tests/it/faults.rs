@@ -391,6 +391,43 @@ fn a_read_only_file_system_serves_every_read_and_refuses_writes() {
     );
 }
 
+#[test]
+fn a_full_disk_that_is_also_read_only_is_said_to_be_read_only() {
+    let env = Env::new();
+    if env.on_postgres() {
+        return;
+    }
+    let disk = Mounted::small_disk(&env, "24m");
+    disk.ok(
+        &env,
+        &["put", "The harbour light is lit at dusk.", "--id", "light"],
+    );
+    disk.fill(&env);
+    let remount = disk.shell(
+        &env,
+        &format!("mount -o remount,ro '{}'", env.store().display()),
+    );
+    assert!(
+        remount.status.success(),
+        "{}",
+        String::from_utf8_lossy(&remount.stderr)
+    );
+    assert!(disk.ok(&env, &["get", "light"]).contains("harbour light"));
+    for args in [
+        &["put", "A new fact.", "--id", "new"][..],
+        &["tag", "light", "-t", "topic=sea"],
+    ] {
+        let out = disk.keep(&env, args);
+        assert_eq!(out.status.code(), Some(2), "{args:?}");
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert!(stderr.contains("is read-only here"), "{args:?}: {stderr}");
+        assert!(
+            !stderr.contains("full"),
+            "freeing space would not help: {stderr}"
+        );
+    }
+}
+
 /// A note with versions and parts, and twenty more: what a check walks.
 fn varied_store(env: &Env) {
     env.ok(&["put", "The harbour light is lit at dusk.", "--id", "light"]);

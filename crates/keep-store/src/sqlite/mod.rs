@@ -165,7 +165,7 @@ impl SqliteStore {
 
     /// Why a store opened for reading refuses writes.
     fn refusal(&self) -> Error {
-        if self.disk_full {
+        if self.disk_full && !file_system_read_only(&self.path) {
             Error::DiskFull {
                 place: self.path.display().to_string(),
             }
@@ -349,6 +349,11 @@ fn located(path: &Path, e: Error) -> Error {
         Error::Database(db) => db.sqlite_error_code(),
         _ => None,
     };
+    if code.is_some() && file_system_read_only(path) {
+        return Error::ReadOnly {
+            path: path.to_path_buf(),
+        };
+    }
     let full = match code {
         Some(rusqlite::ErrorCode::DiskFull) => true,
         // A write that failed for want of space can also come back as an
@@ -375,24 +380,33 @@ const FULL_BELOW: u64 = 1 << 20;
 /// Bytes this process may still write on the file system holding `path`
 /// (its folder when the file is not there); `u64::MAX` when unknown.
 fn disk_space_left(path: &Path) -> u64 {
+    file_system_of(path).map_or(u64::MAX, |fs| fs.f_bavail.saturating_mul(fs.f_frsize))
+}
+
+/// Whether the file system holding `path` is mounted read-only: then no
+/// write can be done, however much space is free.
+fn file_system_read_only(path: &Path) -> bool {
+    file_system_of(path).is_some_and(|fs| fs.f_flag & libc::ST_RDONLY != 0)
+}
+
+/// What `statvfs` says of the file system holding `path` (its folder when
+/// the file is not there).
+fn file_system_of(path: &Path) -> Option<libc::statvfs> {
     use std::os::unix::ffi::OsStrExt;
     let probe = if path.exists() {
         path
     } else {
         path.parent().unwrap_or(path)
     };
-    let Ok(c) = std::ffi::CString::new(probe.as_os_str().as_bytes()) else {
-        return u64::MAX;
-    };
+    let c = std::ffi::CString::new(probe.as_os_str().as_bytes()).ok()?;
     let mut stat = std::mem::MaybeUninit::<libc::statvfs>::uninit();
     // SAFETY: `c` is a valid NUL-terminated path and `stat` is written by
     // the call before it is read.
     unsafe {
         if libc::statvfs(c.as_ptr(), stat.as_mut_ptr()) != 0 {
-            return u64::MAX;
+            return None;
         }
-        let stat = stat.assume_init();
-        stat.f_bavail.saturating_mul(stat.f_frsize)
+        Some(stat.assume_init())
     }
 }
 
