@@ -508,3 +508,39 @@ fn importance_lifts_a_note_within_bounds_and_notes_rated_wrong_leave_recall() {
         "net wrong below three: back in recall"
     );
 }
+
+#[test]
+fn conflicts_lists_notes_still_waiting_for_their_vector() {
+    let wifi_a = "The office guest Wi-Fi password is BlueOtter-7731.";
+    let wifi_b = "The office guest Wi-Fi password is GreenHeron-2288.";
+    // Put under names with nothing embedding in the background: both wait
+    // for their vector.
+    let mut env = Env::with_model();
+    env.set("KEEP_BACKGROUND_EMBED", "0");
+    env.ok(&["put", wifi_a, "--id", "wifi-a"]);
+    env.ok(&["put", wifi_b, "--id", "wifi-b", "--allow-duplicate"]);
+    let stats = env.json(&["stats"]);
+    assert_eq!(stats["waiting_for_vectors"], 2, "{stats}");
+    let out = env.ok(&["conflicts"]);
+    assert!(out.contains("wifi-b ≠ wifi-a"), "{out}");
+    assert!(out.contains("keep supersede wifi-b wifi-a"), "{out}");
+    // One with its vector, one still waiting.
+    env.ok(&["reindex"]);
+    env.ok(&[
+        "put",
+        "The office guest Wi-Fi password is RedFalcon-4410.",
+        "--id",
+        "wifi-c",
+        "--allow-duplicate",
+    ]);
+    let pairs = env.ok(&["--ids", "conflicts"]);
+    assert!(pairs.contains("wifi-c\twifi-b"), "{pairs}");
+    assert!(pairs.contains("wifi-c\twifi-a"), "{pairs}");
+
+    // With no model installed nothing is made up: they are compared once
+    // they have vectors.
+    let bare = Env::new();
+    bare.ok(&["put", wifi_a, "--id", "wifi-a"]);
+    bare.ok(&["put", wifi_b, "--id", "wifi-b", "--allow-duplicate"]);
+    assert_eq!(bare.ok(&["conflicts"]), "");
+}

@@ -1,16 +1,20 @@
 //! Conflicts: two live notes that look like two values for one subject
 //! (two Wi-Fi passwords, two launch dates). Pairs `put` linked with
 //! `may-supersede`, then pairs found among the newest notes by their
-//! stored vectors and the same verdict `put` gives; no model is loaded.
-//! Resolving one is a `supersede` of the older by the newer.
+//! vectors and the same verdict `put` gives. Notes still waiting for their
+//! vector get one here, as `put`'s check gives them, when the model is
+//! installed (it is loaded only then). Resolving one is a `supersede` of
+//! the older by the newer.
 
 use keep_store::prelude::*;
-use std::collections::HashSet;
+use std::collections::{HashMap, HashSet};
 
 use super::Keeper;
 use super::truth::{cosine, tags_contradict, written_as_text};
 use crate::error::Result;
 use crate::facts::{self, Verdict};
+use crate::recall::candidates;
+use crate::recall::fusion::roll_up;
 use keep_model::{ListOrder, Note, NoteFilter, PageFrom, keys};
 use keep_store::Embedded;
 use keep_store::NoteReads;
@@ -20,6 +24,12 @@ use keep_store::{Db, NoteRid, VecRow};
 const SCANNED: usize = 2_000;
 /// Neighbours by meaning compared with each.
 const NEIGHBOURS: usize = 5;
+/// Notes waiting for their vector that get one to be compared; more wait
+/// for the background embedder.
+const WAITING_EMBEDDED: usize = 256;
+
+/// Vectors made here for notes still waiting for theirs.
+type Made = HashMap<NoteRid, Vec<f32>>;
 
 /// Two live notes that say different things of one subject.
 #[derive(Debug, Clone, PartialEq, serde::Serialize, schemars::JsonSchema)]
@@ -38,18 +48,27 @@ pub struct Conflict {
 
 impl Keeper {
     /// The conflicts among live notes passing `filter`, newest first.
-    pub fn conflicts(&self, filter: &NoteFilter, limit: usize) -> Result<Vec<Conflict>> {
+    pub fn conflicts(&mut self, filter: &NoteFilter, limit: usize) -> Result<Vec<Conflict>> {
         let filter = NoteFilter {
             hide_superseded: true,
             ..self.as_of_now(filter)
         };
+        let newest = self.store.db().list_notes_from(
+            &filter,
+            ListOrder::Updated,
+            &PageFrom::First,
+            Some(SCANNED),
+        )?;
+        let newest: Vec<Note> = newest
+            .into_iter()
+            .filter(|n| written_as_text(&n.tags))
+            .collect();
+        let made = self.vectors_of_waiting(&newest)?;
         let db = self.store.db();
-        let newest =
-            db.list_notes_from(&filter, ListOrder::Updated, &PageFrom::First, Some(SCANNED))?;
         let mut seen: HashSet<(String, String)> = HashSet::new();
         let mut out = Vec::new();
-        for note in newest.iter().filter(|n| written_as_text(&n.tags)) {
-            for (older, linked) in candidates(&db, note, &filter)? {
+        for note in &newest {
+            for (older, linked) in candidates(&db, note, &filter, &made)? {
                 if out.len() >= limit {
                     return Ok(out);
                 }
@@ -57,18 +76,67 @@ impl Keeper {
                 if !seen.insert((newer.id.clone(), older.id.clone())) {
                     continue;
                 }
-                if let Some(conflict) = judged(&db, newer, older, linked)? {
+                if let Some(conflict) = judged(&db, newer, older, linked, &made)? {
                     out.push(conflict);
                 }
             }
         }
         Ok(out)
     }
+
+    /// Vectors made now for the notes among `notes` still waiting for
+    /// theirs (the first `WAITING_EMBEDDED`); none when nothing waits or
+    /// no model is installed.
+    fn vectors_of_waiting(&mut self, notes: &[Note]) -> Result<Made> {
+        let waiting: Vec<(NoteRid, &str)> = {
+            let db = self.store.db();
+            let mut waiting = Vec::new();
+            for note in notes {
+                if waiting.len() == WAITING_EMBEDDED {
+                    break;
+                }
+                if let Some(rid) = db.note_rid(&note.id)?
+                    && db.vector(VecRow::Note(rid))?.is_none()
+                {
+                    waiting.push((rid, note.summary.as_str()));
+                }
+            }
+            waiting
+        };
+        if waiting.is_empty() || self.model_id().is_err() {
+            return Ok(Made::new());
+        }
+        let texts: Vec<&str> = waiting.iter().map(|(_, text)| *text).collect();
+        let Ok(embedder) = self.embedder() else {
+            return Ok(Made::new());
+        };
+        let vectors = embedder.embed(&texts)?;
+        Ok(waiting
+            .into_iter()
+            .map(|(rid, _)| rid)
+            .zip(vectors)
+            .collect())
+    }
+}
+
+/// The vector of a note: stored, or made here while it waits.
+fn vector_of(db: &Db<'_>, rid: NoteRid, made: &Made) -> Result<Option<Vec<f32>>> {
+    Ok(match db.vector(VecRow::Note(rid))? {
+        Some(v) => Some(v),
+        None => made.get(&rid).cloned(),
+    })
 }
 
 /// Notes that may conflict with `note`: those it is linked to by
-/// `may-supersede`, then its nearest by meaning, all passing `filter`.
-fn candidates(db: &Db<'_>, note: &Note, filter: &NoteFilter) -> Result<Vec<(Note, bool)>> {
+/// `may-supersede`, then its nearest by meaning (and, for a note waiting
+/// for its vector, the waiting notes its words lead to, which no nearest
+/// search sees), all passing `filter`.
+fn candidates(
+    db: &Db<'_>,
+    note: &Note,
+    filter: &NoteFilter,
+    made: &Made,
+) -> Result<Vec<(Note, bool)>> {
     let mut rids: Vec<(NoteRid, bool)> = Vec::new();
     for id in note.tags.values(keys::MAY_SUPERSEDE) {
         if let Some(rid) = db.note_rid(id)? {
@@ -78,11 +146,20 @@ fn candidates(db: &Db<'_>, note: &Note, filter: &NoteFilter) -> Result<Vec<(Note
     let Some(own) = db.note_rid(&note.id)? else {
         return Ok(Vec::new());
     };
-    if let Some(vector) = db.vector(VecRow::Note(own))? {
+    let add = |rid: NoteRid, rids: &mut Vec<(NoteRid, bool)>| {
+        if rid != own && !rids.iter().any(|(r, _)| *r == rid) {
+            rids.push((rid, false));
+        }
+    };
+    if let Some(vector) = vector_of(db, own, made)? {
         for (rid, _) in db.nearest_notes(&vector, NEIGHBOURS + 1)? {
-            if rid != own && !rids.iter().any(|(r, _)| *r == rid) {
-                rids.push((rid, false));
-            }
+            add(rid, &mut rids);
+        }
+    }
+    if made.contains_key(&own) {
+        let worded = roll_up(&candidates::keyword(db, &note.summary, filter)?);
+        for ranked in worded.iter().filter(|r| made.contains_key(&r.rid)) {
+            add(ranked.rid, &mut rids);
         }
     }
     let ids: Vec<NoteRid> = rids.iter().map(|(r, _)| *r).collect();
@@ -116,10 +193,16 @@ fn ordered<'a>(db: &Db<'_>, a: &'a Note, b: &'a Note) -> Result<(&'a Note, &'a N
 /// The conflict of `newer` with `older`, when `put`'s verdict on them is
 /// a probable update (always, for a pair `put` linked, unless the texts
 /// no longer differ).
-fn judged(db: &Db<'_>, newer: &Note, older: &Note, linked: bool) -> Result<Option<Conflict>> {
+fn judged(
+    db: &Db<'_>,
+    newer: &Note,
+    older: &Note,
+    linked: bool,
+    made: &Made,
+) -> Result<Option<Conflict>> {
     let vector = |id: &str| -> Result<Option<Vec<f32>>> {
         match db.note_rid(id)? {
-            Some(rid) => Ok(db.vector(VecRow::Note(rid))?),
+            Some(rid) => vector_of(db, rid, made),
             None => Ok(None),
         }
     };

@@ -13,8 +13,12 @@ use super::{CliResult, Ctx, Status};
 /// newest notes by their vectors and the verdict 'put' gives (the same
 /// subject, another number, date, name or word). Each pair shows what
 /// tells them apart and the one command that resolves it: 'keep
-/// supersede NEWER OLDER' hides the older from recall. Loads no model.
-/// Notes superseded, expired or in the trash are left out.
+/// supersede NEWER OLDER' hides the older from recall. Notes still
+/// waiting for their vector are compared too: their vectors are made on
+/// the spot, as 'put' makes them for its check, which loads the embedding
+/// model (only then); with no model installed they are compared once the
+/// background embedder has given them one. Notes superseded, expired or
+/// in the trash are left out.
 #[derive(Debug, clap::Args, serde::Serialize, serde::Deserialize)]
 pub struct Args {
     #[command(flatten)]
