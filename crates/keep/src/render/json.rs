@@ -9,6 +9,8 @@ use keep_core::recall::{FindResult, Hit, Matched, Via};
 use schemars::JsonSchema;
 use serde::Serialize;
 
+use super::text::part_line;
+
 /// Characters of a summary shown in the brief form.
 pub const BRIEF_CHARS: usize = 300;
 
@@ -154,7 +156,11 @@ impl From<&Hit> for BriefHit {
 pub struct PartJson {
     /// Its number, from 1 (`ID@P{N}`).
     pub part: u32,
+    /// What the part is, in one line, as `keep get` lists it: its heading
+    /// or first sentence, or `code: ` and its first line of code.
     pub summary: String,
+    /// The part's text.
+    pub text: String,
     pub tags: Tags,
 }
 
@@ -162,7 +168,8 @@ impl From<&Part> for PartJson {
     fn from(p: &Part) -> Self {
         PartJson {
             part: p.number,
-            summary: p.summary.clone(),
+            summary: part_line(&p.summary),
+            text: p.summary.clone(),
             tags: p.tags.clone(),
         }
     }
