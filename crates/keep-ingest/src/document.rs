@@ -15,6 +15,10 @@ pub struct Document {
     /// A summary the format provides (audio, images), used when the text
     /// is empty or short.
     pub description: Option<String>,
+    /// The opening a format marks as what the document is about (a manual
+    /// page's DESCRIPTION before its options): the summary is made from it.
+    #[serde(default)]
+    pub lead: Option<String>,
     /// Tags from the file's own metadata (title, author, artist, ...).
     pub tags: Tags,
     pub media_type: String,

@@ -13,12 +13,13 @@ pub struct Man;
 impl Extractor for Man {
     fn extract(&self, bytes: &[u8], _: Option<&Ocr>) -> Result<Document> {
         let source = std::str::from_utf8(bytes).map_err(|_| bad("is not UTF-8 text"))?;
-        let (text, title) = render(source);
+        let Rendered { text, title, lead } = render(source);
         if text.trim().is_empty() {
             return Err(bad("is a manual page with no text"));
         }
         let mut doc = Document {
             text,
+            lead,
             ..Document::default()
         };
         if let Some(title) = title {
@@ -40,10 +41,22 @@ pub fn looks_like_man(source: &[u8]) -> bool {
     titled && head.starts_with(['.', '\'']) && (head.contains("\n.SH") || head.contains("\n.Sh"))
 }
 
-/// The page as Markdown-like text, and its title (`NAME(SECTION)`, with
-/// the NAME section's one-line description when there is one).
-fn render(source: &str) -> (String, Option<String>) {
+/// A page read as text.
+struct Rendered {
+    /// Markdown-like text: headings for the sections.
+    text: String,
+    /// `NAME(SECTION)`, with the NAME section's one-line description when
+    /// there is one.
+    title: Option<String>,
+    /// The opening of the DESCRIPTION section, up to its first option or
+    /// subsection: what the page says the program does.
+    lead: Option<String>,
+}
+
+fn render(source: &str) -> Rendered {
     let mut out = String::new();
+    // Where the description's opening starts and ends in `out`.
+    let mut lead: (Option<usize>, Option<usize>) = (None, None);
     let mut name_title: Option<String> = None;
     let mut in_name = false;
     let mut description = String::new();
@@ -94,10 +107,15 @@ fn render(source: &str) -> (String, Option<String>) {
             "SH" | "Sh" => {
                 let heading = inline(&args.join(" "));
                 in_name = heading.eq_ignore_ascii_case("name");
+                end_lead(&mut lead, out.len());
                 out.push_str(&format!("\n## {}\n\n", sentence_case(&heading)));
+                if heading.eq_ignore_ascii_case("description") && lead.0.is_none() {
+                    lead.0 = Some(out.len());
+                }
             }
             "SS" | "Ss" => {
                 in_name = false;
+                end_lead(&mut lead, out.len());
                 out.push_str(&format!("\n### {}\n\n", inline(&args.join(" "))));
             }
             "B" | "I" | "SM" | "SB" | "Nm" | "Nd" | "Ar" | "Fl" | "Cm" => {
@@ -114,6 +132,7 @@ fn render(source: &str) -> (String, Option<String>) {
                 out.push(end(fill));
             }
             "IP" | "TP" | "HP" | "It" => {
+                end_lead(&mut lead, out.len());
                 out.push_str("\n\n");
                 if let Some(tag) = args.first().filter(|t| !t.is_empty()) {
                     out.push_str(&format!("{} ", inline(tag)));
@@ -137,7 +156,25 @@ fn render(source: &str) -> (String, Option<String>) {
         (Some(page), Some((_, what))) if !what.is_empty() => Some(format!("{page}: {what}")),
         (page, _) => page,
     };
-    (out, title)
+    let lead = match lead {
+        (Some(from), to) => {
+            let opening = &out[from..to.unwrap_or(out.len())];
+            Some(opening.split_whitespace().collect::<Vec<_>>().join(" ")).filter(|l| !l.is_empty())
+        }
+        (None, _) => None,
+    };
+    Rendered {
+        text: out,
+        title,
+        lead,
+    }
+}
+
+/// Ends the description's opening at `at`, if it has begun and not ended.
+fn end_lead(lead: &mut (Option<usize>, Option<usize>), at: usize) {
+    if lead.0.is_some() && lead.1.is_none() {
+        lead.1 = Some(at);
+    }
 }
 
 /// A request's arguments: words, or "quoted words" as one.
@@ -310,14 +347,20 @@ Print debugging information \(em to standard error.
         assert!(!looks_like_man(b"Just text.\n.SH not at the start\n"));
         let defined = "'\\\" t\n.de dT\n.ds Dt \\\\$2\n..\n.dT Time-stamp\n.TH GREP 1 \\*(Dt\n.SH NAME\ngrep \\- print lines that match patterns\n";
         assert!(looks_like_man(defined.as_bytes()));
-        let (text, title) = render(defined);
+        let Rendered { text, title, .. } = render(defined);
         assert_eq!(
             title.as_deref(),
             Some("grep(1): print lines that match patterns"),
             "{text}"
         );
         assert!(!text.contains("Dt"), "{text}");
-        let (text, title) = render(APROPOS);
+        let Rendered { text, title, lead } = render(APROPOS);
+        assert_eq!(
+            lead.as_deref(),
+            Some(
+                "Each manual page has a short description available within it. apropos searches the descriptions for instances of keyword."
+            )
+        );
         assert_eq!(
             title.as_deref(),
             Some("apropos(1): search the manual page names and descriptions")

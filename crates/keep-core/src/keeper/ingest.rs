@@ -629,6 +629,7 @@ fn content_of(
         system_tags,
         provider_tags,
         description: doc.description,
+        lead: doc.lead,
         parts,
     };
     let put = PutOptions {

@@ -238,6 +238,7 @@ impl Keeper {
             system_tags,
             provider_tags: Tags::new(),
             description: None,
+            lead: None,
         };
         self.queue_provider_work(&mut content, false);
         let now = self.now();

@@ -154,6 +154,9 @@ pub(super) struct Content {
     pub(super) provider_tags: Tags,
     /// A line the format provides (audio, images), put before the text.
     pub(super) description: Option<String>,
+    /// The opening the format marks as what the document is about (a
+    /// manual page's description): the summary is made from it.
+    pub(super) lead: Option<String>,
     /// Chunks of long text, stored as parts.
     pub(super) parts: Vec<keep_ingest::chunk::Chunk>,
 }
@@ -326,7 +329,9 @@ fn summary_of(content: &Content, opts: &PutOptions) -> String {
         || content
             .system_tags
             .contains(keys::CONTENT_TYPE, "text/markdown");
-    let text = if authored {
+    let text = if let Some(lead) = content.lead.as_deref().filter(|l| says_something(l)) {
+        summarize::summarize_lead(lead)
+    } else if authored {
         summarize::summarize(&content.text)
     } else {
         let has_title =
@@ -371,6 +376,7 @@ fn inline_content(text: &str, source: &str, opts: &PutOptions) -> Result<Content
         system_tags,
         provider_tags: Tags::new(),
         description: None,
+        lead: None,
         parts: Vec::new(),
     })
 }

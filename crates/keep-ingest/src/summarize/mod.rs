@@ -142,6 +142,17 @@ fn summarize_published(text: &str, has_title: bool) -> String {
     prose::plain_inline(&summary)
 }
 
+/// The summary of a document from the opening its format marks as what
+/// it is about: its sentences while they fit.
+pub fn summarize_lead(lead: &str) -> String {
+    let summary = if lead.chars().count() <= SUMMARY_CHARS {
+        lead.to_string()
+    } else {
+        cut_at_sentence(lead, SUMMARY_CHARS)
+    };
+    prose::plain_inline(&summary)
+}
+
 /// For a document without prose (source code, an index): its headings and
 /// other lines outside code, while they fit.
 fn headings_lead(text: &str, budget: usize) -> Option<String> {
@@ -152,10 +163,7 @@ fn headings_lead(text: &str, budget: usize) -> Option<String> {
             in_code = !in_code;
             continue;
         }
-        let line = line
-            .trim()
-            .trim_start_matches(['#', '-', '*', '>', '|', ' '])
-            .trim();
+        let line = prose::without_line_marks(line, &['#', '*', '>', '|']);
         if in_code || line.is_empty() {
             continue;
         }
@@ -186,7 +194,7 @@ struct Options {
 fn prose_lead(text: &str, budget: usize) -> Option<String> {
     let mut out = String::new();
     for line in text_lines(text) {
-        let line = line.trim().trim_start_matches(['-', '*', '>', ' ']);
+        let line = prose::without_line_marks(line, &['*', '>']);
         if !prose::is_prose(line) || !prose::has_sentence_end(line) || prose::is_boilerplate(line) {
             continue;
         }
@@ -356,7 +364,7 @@ fn sentences(text: &str, text_only: bool) -> Vec<Sentence<'_>> {
         Box::new(text.lines())
     };
     for line in lines {
-        let line = line.trim().trim_start_matches(['#', '-', '*', '>']).trim();
+        let line = prose::without_line_marks(line, &['#', '*', '>']);
         let mut start = 0;
         let bytes: Vec<(usize, char)> = line.char_indices().collect();
         for (k, &(i, c)) in bytes.iter().enumerate() {

@@ -31,7 +31,7 @@ pub fn part_line(text: &str) -> String {
             continue;
         }
         let heading = line.starts_with('#');
-        let plain = prose::plain_inline(line.trim_start_matches(['#', '-', '*', '>', ' ']).trim());
+        let plain = prose::plain_inline(prose::without_line_marks(line, &['#', '*', '>']));
         if plain.is_empty() {
             continue;
         }

@@ -173,10 +173,7 @@ pub fn is_boilerplate(sentence: &str) -> bool {
         "merchantability or fitness",
         "provided \"as is\"",
     ];
-    let line = sentence
-        .trim()
-        .trim_start_matches(['#', '*', '_', '>', '-', ' '])
-        .to_lowercase();
+    let line = without_line_marks(sentence, &['#', '*', '_', '>']).to_lowercase();
     let dated_copyright = line.strip_prefix("copyright ").is_some_and(|rest| {
         rest.split(|c: char| !c.is_ascii_digit())
             .next()
@@ -233,6 +230,25 @@ pub fn has_sentence_end(line: &str) -> bool {
 pub fn is_fragment(sentence: &str) -> bool {
     sentence.chars().next().is_some_and(char::is_lowercase)
         && sentence.split_whitespace().count() < 8
+}
+
+/// `line` without what opens a Markdown line: heading marks, quote marks,
+/// list bullets and any of `marks`, with the spaces between them. A dash
+/// is a bullet only before a space: `-c` and `--sort` are options and keep
+/// their dashes.
+pub fn without_line_marks<'a>(line: &'a str, marks: &[char]) -> &'a str {
+    let mut rest = line.trim();
+    loop {
+        let next = rest.trim_start_matches(|c: char| c == ' ' || marks.contains(&c));
+        let next = match next.strip_prefix('-') {
+            Some(after) if after.is_empty() || after.starts_with(char::is_whitespace) => after,
+            _ => next,
+        };
+        if next.len() == rest.len() {
+            return next.trim_start();
+        }
+        rest = next;
+    }
 }
 
 /// The sentence without inline markup: code ticks and emphasis marks.
@@ -405,5 +421,26 @@ mod tests {
             plain_inline("It computes 2 * 3 quickly."),
             "It computes 2 * 3 quickly."
         );
+    }
+
+    #[test]
+    fn bullets_go_and_options_keep_their_dashes() {
+        let marks = ['#', '*', '>'];
+        assert_eq!(without_line_marks("- a bullet", &marks), "a bullet");
+        assert_eq!(without_line_marks("  ## Heading", &marks), "Heading");
+        assert_eq!(
+            without_line_marks("> - quoted bullet", &marks),
+            "quoted bullet"
+        );
+        assert_eq!(
+            without_line_marks("-c with -lt: sort by ctime", &marks),
+            "-c with -lt: sort by ctime"
+        );
+        assert_eq!(
+            without_line_marks("- -G, --no-group in a long listing", &marks),
+            "-G, --no-group in a long listing"
+        );
+        assert_eq!(without_line_marks("--sort=WORD", &marks), "--sort=WORD");
+        assert_eq!(without_line_marks("-", &marks), "");
     }
 }
