@@ -293,6 +293,7 @@ fn a_detached_drain_ends_when_its_store_is_deleted() {
         std::thread::sleep(std::time::Duration::from_millis(100));
     }
     env.install_model();
+    env.set("KEEP_BACKGROUND_EMBED", "1");
     env.ok(&["find", "lantern in the fog"]);
     let started = std::time::Instant::now();
     let pid = loop {

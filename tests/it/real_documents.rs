@@ -460,6 +460,89 @@ fn gzip_man_pages_and_latin_1_text_are_read_as_text() {
     assert!(parts.contains("--only-matching"), "{parts}");
 }
 
+#[test]
+fn a_man_page_opens_with_its_description_and_options_keep_their_dashes() {
+    let env = Env::new();
+    let ls = crate::common::repo_root().join("testdata/real/encodings/ls.1.gz");
+    let id = format!("file://{}", ls.display());
+    env.ok(&["put", ls.to_str().unwrap()]);
+    let note = env.json(&["get", &id])[0].clone();
+    let summary = note["summary"].as_str().unwrap();
+    assert!(
+        summary.starts_with(
+            "List information about the FILEs (the current directory by default). \
+             Sort entries alphabetically if none of -cftuvSUX nor --sort is specified."
+        ),
+        "{summary}"
+    );
+    let lines: Vec<String> = part_lines(&env, &id).iter().map(|l| unquoted(l)).collect();
+    assert!(!lines.is_empty());
+    let view = env.json(&["get", &id])[0].clone();
+    let texts: Vec<&str> = view["parts"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|p| p["text"].as_str().unwrap())
+        .collect();
+    // Each line that opens with an option in the page opens with it in
+    // its part line too, dash and all.
+    for (line, text) in lines.iter().zip(&texts) {
+        let first = text
+            .lines()
+            .find(|l| !l.trim().is_empty() && !l.starts_with('#'))
+            .unwrap_or("");
+        if first.starts_with('-') {
+            assert!(
+                line.starts_with('-'),
+                "{line:?} for a part opening {first:?}"
+            );
+        }
+    }
+    assert!(
+        lines.iter().any(|l| l.starts_with("-G, --no-group")),
+        "{lines:?}"
+    );
+}
+
+#[test]
+fn a_code_part_is_a_line_in_json_with_its_text_beside_it() {
+    let env = Env::new();
+    let page = crate::common::repo_root().join("testdata/real/small-print/zlib-how.html");
+    let id = format!("file://{}", page.display());
+    env.ok(&["put", page.to_str().unwrap()]);
+    let lines: Vec<String> = part_lines(&env, &id).iter().map(|l| unquoted(l)).collect();
+    let view = env.json(&["get", &id])[0].clone();
+    let parts = view["parts"].as_array().unwrap();
+    assert_eq!(parts.len(), lines.len());
+    let mut code = 0;
+    for (part, line) in parts.iter().zip(&lines) {
+        let summary = part["summary"].as_str().unwrap();
+        let text = part["text"].as_str().unwrap();
+        assert!(!summary.contains('\n'), "one line: {summary:?}");
+        assert!(!summary.starts_with("```"), "{summary:?}");
+        assert_eq!(summary.trim_end_matches('…'), line.trim_end_matches('…'));
+        if text.trim_start().starts_with("```") {
+            code += 1;
+            assert!(summary.starts_with("code: "), "{summary:?}");
+        }
+        let addressed = env.json(&["get", &format!("{id}@P{{{}}}", part["part"])])[0].clone();
+        assert_eq!(addressed["part"]["text"], part["text"]);
+    }
+    assert!(
+        code >= 3,
+        "the page's code blocks are parts of their own: {code}"
+    );
+}
+
+/// A value of `keep get`'s text output as written, without the quotes
+/// YAML needs for some.
+fn unquoted(value: &str) -> String {
+    match value.strip_prefix('"').and_then(|v| v.strip_suffix('"')) {
+        Some(inner) => inner.replace("\\\"", "\"").replace("\\\\", "\\"),
+        None => value.to_string(),
+    }
+}
+
 /// The `parts:` lines of `keep get`'s text output.
 fn part_lines(env: &Env, id: &str) -> Vec<String> {
     env.ok(&["get", id])

@@ -133,6 +133,16 @@ pub fn run(ctx: &mut Ctx, args: Args) -> CliResult {
     let _socket = crate::cli::server::socket::serve(&store, Arc::clone(&warm))?;
     let database = keeper.settings().database.clone();
     drop(keeper);
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(2)
+        .enable_all()
+        .build()?;
+    // Caught from here on: a signal sent as soon as the line below is read
+    // stops the server as any other does.
+    let signals = {
+        let _inside = runtime.enter();
+        StopSignals::install()?
+    };
     write_status(&store, &running)?;
     eprintln!(
         "keep: serving MCP at {url} for {}{}",
@@ -143,14 +153,10 @@ pub fn run(ctx: &mut Ctx, args: Args) -> CliResult {
             ""
         }
     );
-    let runtime = tokio::runtime::Builder::new_multi_thread()
-        .worker_threads(2)
-        .enable_all()
-        .build()?;
     let stop = CancellationToken::new();
     let result = runtime.block_on(async {
         let listener = tokio::net::TcpListener::from_std(listener)?;
-        tokio::spawn(stop_on_signal(stop.clone()));
+        tokio::spawn(signals.cancel(stop.clone()));
         let options = HttpOptions {
             listen: bound,
             session_idle: std::time::Duration::from_secs(args.session_timeout.max(1)),
@@ -182,22 +188,33 @@ pub fn run(ctx: &mut Ctx, args: Args) -> CliResult {
     Ok(Status::Success)
 }
 
-/// Cancels `stop` on SIGTERM, SIGINT or SIGHUP.
-async fn stop_on_signal(stop: CancellationToken) {
-    use tokio::signal::unix::{SignalKind, signal};
-    let (Ok(mut term), Ok(mut int), Ok(mut hup)) = (
-        signal(SignalKind::terminate()),
-        signal(SignalKind::interrupt()),
-        signal(SignalKind::hangup()),
-    ) else {
-        return;
-    };
-    tokio::select! {
-        _ = term.recv() => {}
-        _ = int.recv() => {}
-        _ = hup.recv() => {}
+/// SIGTERM, SIGINT and SIGHUP, caught from the moment they are installed.
+struct StopSignals {
+    term: tokio::signal::unix::Signal,
+    int: tokio::signal::unix::Signal,
+    hup: tokio::signal::unix::Signal,
+}
+
+impl StopSignals {
+    /// Installs the handlers; inside a runtime.
+    fn install() -> std::io::Result<Self> {
+        use tokio::signal::unix::{SignalKind, signal};
+        Ok(StopSignals {
+            term: signal(SignalKind::terminate())?,
+            int: signal(SignalKind::interrupt())?,
+            hup: signal(SignalKind::hangup())?,
+        })
     }
-    stop.cancel();
+
+    /// Cancels `stop` on the first of them.
+    async fn cancel(mut self, stop: CancellationToken) {
+        tokio::select! {
+            _ = self.term.recv() => {}
+            _ = self.int.recv() => {}
+            _ = self.hup.recv() => {}
+        }
+        stop.cancel();
+    }
 }
 
 fn write_status(store: &Path, running: &Running) -> std::io::Result<()> {
@@ -243,13 +260,19 @@ pub(crate) fn server_state(store: &Path) -> Result<Option<String>, CliError> {
 }
 
 fn status(ctx: &mut Ctx, store: &Path) -> CliResult {
-    let held = holder(store)? != Holder::Nobody;
+    let holds = holder(store)?;
+    let held = holds != Holder::Nobody;
     let asked = if held {
         super::remote::health(store)
     } else {
         None
     };
     let running = read_status(store);
+    let pid = match (&running, &holds) {
+        (Some(r), _) => Some(r.pid),
+        (None, Holder::Process(pid)) => *pid,
+        (None, Holder::Nobody) => None,
+    };
     match ctx.format {
         Format::Json => {
             let value = match &asked {
@@ -257,13 +280,13 @@ fn status(ctx: &mut Ctx, store: &Path) -> CliResult {
                 Some(Err(why)) => serde_json::json!({
                     "status": "not answering",
                     "error": why,
-                    "pid": running.as_ref().map(|r| r.pid),
+                    "pid": pid,
                     "url": running.as_ref().map(|r| r.url.clone()),
                 }),
                 None if held => serde_json::json!({
                     "status": "not answering",
                     "error": "its socket is missing",
-                    "pid": running.as_ref().map(|r| r.pid),
+                    "pid": pid,
                 }),
                 None => serde_json::json!({
                     "status": "not running",
@@ -277,11 +300,12 @@ fn status(ctx: &mut Ctx, store: &Path) -> CliResult {
                 Some(Ok(health)) => health_line(health),
                 Some(Err(why)) => format!(
                     "a server holds this store{} but does not answer: {why}",
-                    running
-                        .as_ref()
-                        .map_or(String::new(), |r| format!(" (pid {})", r.pid))
+                    pid.map_or(String::new(), |pid| format!(" (pid {pid})"))
                 ),
-                None if held => "a server holds this store but its socket is missing".into(),
+                None if held => format!(
+                    "a server holds this store{} but its socket is missing",
+                    pid.map_or(String::new(), |pid| format!(" (pid {pid})"))
+                ),
                 None => format!(
                     "no server for {} · {} waiting for embedding",
                     store.display(),
