@@ -6,7 +6,7 @@
 #
 #   ./scripts/install.sh          everything: SQLite and PostgreSQL stores,
 #                                 keep mcp, keep serve, every file format
-#   ./scripts/install.sh --lean   without PostgreSQL (a shorter build)
+#   ./scripts/install.sh --lean   without PostgreSQL (a slightly shorter build)
 #
 #   KEEP_BIN_DIR   where the binary goes   (default ~/.local/bin)
 #   KEEP_DATA_DIR  where models go         (default ${XDG_DATA_HOME:-~/.local/share}/keep)
@@ -41,7 +41,7 @@ if [ ${#missing[@]} -gt 0 ]; then
 fi
 
 started=$SECONDS
-say "building keep (release${features:+, lean}): about 15 minutes on 2 cores"
+say "building keep (release${features:+, lean}): about 18 minutes on 2 cores"
 cargo build --release --locked -p keep "${features[@]}"
 mkdir -p "$bin_dir"
 install -m 0755 target/release/keep "$bin_dir/keep.partial.$$"

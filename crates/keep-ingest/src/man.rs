@@ -273,6 +273,7 @@ fn inline(text: &str) -> String {
                 Some('R') => out.push('®'),
                 _ => {}
             },
+            Some('s') => skip_size_change(&mut chars),
             Some('-') => out.push('-'),
             Some('e' | '\\') => out.push('\\'),
             Some(' ' | '~') => out.push(' '),
@@ -284,6 +285,32 @@ fn inline(text: &str) -> String {
         }
     }
     out
+}
+
+/// Skips the rest of a size change after `\s`: `\s0`, `\s-1`, `\s+2`,
+/// `\s(12` or `\s[12]`.
+fn skip_size_change(chars: &mut std::iter::Peekable<std::str::Chars<'_>>) {
+    if matches!(chars.peek(), Some('+' | '-')) {
+        chars.next();
+    }
+    match chars.peek() {
+        Some('(') => {
+            chars.next();
+            chars.next();
+            chars.next();
+        }
+        Some('[') => {
+            for c in chars.by_ref() {
+                if c == ']' {
+                    break;
+                }
+            }
+        }
+        Some(c) if c.is_ascii_digit() => {
+            chars.next();
+        }
+        _ => {}
+    }
 }
 
 /// A named glyph (`\(em`, `\[aq]`) as its character; unknown ones go.
@@ -380,5 +407,9 @@ Print debugging information \(em to standard error.
             assert!(text.contains(expected), "{expected:?} in\n{text}");
         }
         assert!(!text.contains("\\f") && !text.contains(".TH") && !text.contains("\\("));
+        assert_eq!(
+            inline("The \\s-1CA\\s0.pl script, \\s+2big\\s0 and \\s(12ten\\s0"),
+            "The CA.pl script, big and ten"
+        );
     }
 }
