@@ -256,7 +256,7 @@ fn analyze_gives_parts_made_of_the_documents_own_text() {
         assert!(!part["summary"].as_str().unwrap().is_empty(), "{part}");
         let stored = note(&env, &format!("{id}@P{{{}}}", i + 1))["part"].clone();
         assert_eq!(stored["part"], i + 1);
-        let own = content_words(stored["summary"].as_str().unwrap());
+        let own = content_words(stored["text"].as_str().unwrap());
         let tags = part["tags"].as_array().unwrap();
         for tag in tags {
             assert!(
@@ -290,7 +290,7 @@ fn parts_text(env: &Env, id: &str) -> Vec<String> {
     let parts = stored["parts"].as_array().expect("the note has parts");
     assert!(!parts.is_empty());
     for part in parts {
-        for p in part["summary"].as_str().unwrap().split("\n\n") {
+        for p in part["text"].as_str().unwrap().split("\n\n") {
             if paragraphs.last().map(String::as_str) != Some(p) {
                 paragraphs.push(p.to_string());
             }

@@ -619,7 +619,7 @@ fn note_parts(env: &Env, id: &str) -> Vec<String> {
     let count = env.ok(&["get", id, "--parts", "--ids"]).lines().count();
     (1..=n.max(count))
         .map(|p| {
-            env.json(&["get", &format!("{id}@P{{{p}}}")])[0]["part"]["summary"]
+            env.json(&["get", &format!("{id}@P{{{p}}}")])[0]["part"]["text"]
                 .as_str()
                 .unwrap()
                 .to_string()

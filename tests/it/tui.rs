@@ -241,7 +241,7 @@ fn wait_for_file(path: &Path, what: &str) {
 /// The store's part `n` of `id`, as `keep get --json` gives it.
 fn part_text(env: &Env, id: &str, n: usize) -> String {
     let part = env.json(&["get", &format!("{id}@P{{{n}}}")]);
-    part[0]["part"]["summary"].as_str().unwrap().to_string()
+    part[0]["part"]["text"].as_str().unwrap().to_string()
 }
 
 #[test]
