@@ -222,7 +222,8 @@ fn sentence_case(heading: &str) -> String {
         .unwrap_or_default()
 }
 
-/// Escapes as characters; font changes and spacing marks dropped.
+/// Escapes as characters; font changes, size changes and spacing marks
+/// dropped.
 fn inline(text: &str) -> String {
     let mut out = String::with_capacity(text.len());
     let mut chars = text.chars().peekable();
@@ -231,49 +232,26 @@ fn inline(text: &str) -> String {
             out.push(c);
             continue;
         }
+        if matches!(chars.peek(), Some('(' | '[')) {
+            out.push_str(glyph(&escape_name(&mut chars)));
+            continue;
+        }
         match chars.next() {
-            Some('f') => match chars.next() {
-                Some('(') => {
-                    chars.next();
-                    chars.next();
-                }
-                Some('[') => {
-                    for c in chars.by_ref() {
-                        if c == ']' {
-                            break;
-                        }
-                    }
-                }
-                _ => {}
-            },
-            Some('(') => {
-                let name: String = chars.by_ref().take(2).collect();
-                out.push_str(glyph(&name));
+            Some('f') => {
+                escape_name(&mut chars);
             }
-            Some('[') => {
-                let mut name = String::new();
-                for c in chars.by_ref() {
-                    if c == ']' {
-                        break;
-                    }
-                    name.push(c);
-                }
-                out.push_str(glyph(&name));
+            Some('*') => out.push_str(match escape_name(&mut chars).as_str() {
+                "lq" => "“",
+                "rq" => "”",
+                "Tm" => "™",
+                "R" => "®",
+                _ => "",
+            }),
+            Some('s') => {
+                // A size change: `\s0`, `\s-1`, `\s+2`, `\s(12`, `\s[12]`.
+                chars.next_if(|c| matches!(c, '+' | '-'));
+                escape_name(&mut chars);
             }
-            Some('*') => match chars.next() {
-                Some('(') => {
-                    let name: String = chars.by_ref().take(2).collect();
-                    out.push_str(match name.as_str() {
-                        "lq" => "“",
-                        "rq" => "”",
-                        "Tm" => "™",
-                        _ => "",
-                    });
-                }
-                Some('R') => out.push('®'),
-                _ => {}
-            },
-            Some('s') => skip_size_change(&mut chars),
             Some('-') => out.push('-'),
             Some('e' | '\\') => out.push('\\'),
             Some(' ' | '~') => out.push(' '),
@@ -287,29 +265,14 @@ fn inline(text: &str) -> String {
     out
 }
 
-/// Skips the rest of a size change after `\s`: `\s0`, `\s-1`, `\s+2`,
-/// `\s(12` or `\s[12]`.
-fn skip_size_change(chars: &mut std::iter::Peekable<std::str::Chars<'_>>) {
-    if matches!(chars.peek(), Some('+' | '-')) {
-        chars.next();
-    }
-    match chars.peek() {
-        Some('(') => {
-            chars.next();
-            chars.next();
-            chars.next();
-        }
-        Some('[') => {
-            for c in chars.by_ref() {
-                if c == ']' {
-                    break;
-                }
-            }
-        }
-        Some(c) if c.is_ascii_digit() => {
-            chars.next();
-        }
-        _ => {}
+/// The name an escape takes: `(xx` two characters, `[name]` up to the
+/// bracket, else one character.
+fn escape_name(chars: &mut std::iter::Peekable<std::str::Chars<'_>>) -> String {
+    match chars.next() {
+        Some('(') => chars.by_ref().take(2).collect(),
+        Some('[') => chars.by_ref().take_while(|c| *c != ']').collect(),
+        Some(c) => c.to_string(),
+        None => String::new(),
     }
 }
 

@@ -88,6 +88,9 @@ impl Keeper {
     /// theirs (the first `WAITING_EMBEDDED`); none when nothing waits or
     /// no model is installed.
     fn vectors_of_waiting(&mut self, notes: &[Note]) -> Result<Made> {
+        if self.model_id().is_err() {
+            return Ok(Made::new());
+        }
         let waiting: Vec<(NoteRid, &str)> = {
             let db = self.store.db();
             let mut waiting = Vec::new();
@@ -103,7 +106,7 @@ impl Keeper {
             }
             waiting
         };
-        if waiting.is_empty() || self.model_id().is_err() {
+        if waiting.is_empty() {
             return Ok(Made::new());
         }
         let texts: Vec<&str> = waiting.iter().map(|(_, text)| *text).collect();
