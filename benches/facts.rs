@@ -1,6 +1,8 @@
 //! Benchmark: the restatement verdict on labelled pairs of real text
 //! (testdata/real/facts/pairs.tsv, made by scripts/fact-pairs.py from
-//! Debian changelogs and package descriptions). Each pair is judged both
+//! Debian changelogs and package descriptions, and restatements.tsv, made
+//! by scripts/restatement-pairs.py: one change in other words alone, and
+//! near misses beside them). Each set is reported apart. Each pair is judged both
 //! ways (either text stored, the other put), with the real model's cosine.
 //! Prints, per kind of pair and overall, how often the verdict is "same"
 //! (recall for restatements, a false merge for near misses) and how often
@@ -26,11 +28,17 @@ struct Pair {
     b: String,
 }
 
-fn pairs() -> Vec<Pair> {
+/// The labelled sets: pairs.tsv (restatements and near misses of every
+/// kind, scripts/fact-pairs.py) and restatements.tsv (restatements in
+/// other words alone and their near misses, scripts/restatement-pairs.py).
+const SETS: &[&str] = &["pairs.tsv", "restatements.tsv"];
+
+fn pairs(name: &str) -> Vec<Pair> {
     let path = PathBuf::from(concat!(
         env!("CARGO_MANIFEST_DIR"),
-        "/../../testdata/real/facts/pairs.tsv"
-    ));
+        "/../../testdata/real/facts"
+    ))
+    .join(name);
     std::fs::read_to_string(&path)
         .unwrap_or_else(|e| panic!("{}: {e}", path.display()))
         .lines()
@@ -135,7 +143,6 @@ fn main() {
     if std::env::args().any(|a| a == "--list") {
         return;
     }
-    let pairs = pairs();
     let config = Config::resolve(None, &Environment::capture()).expect("settings");
     let dir = tempfile::tempdir().expect("temp dir");
     let settings = Settings {
@@ -143,6 +150,16 @@ fn main() {
         ..config.settings().expect("settings")
     };
     let mut keeper = Keeper::open(settings).expect("open");
+    for (i, set) in SETS.iter().enumerate() {
+        if i > 0 {
+            println!("\n");
+        }
+        println!("== {set}\n");
+        report(&pairs(set), &mut keeper);
+    }
+}
+
+fn report(pairs: &[Pair], keeper: &mut Keeper) {
     let texts: Vec<&str> = pairs
         .iter()
         .flat_map(|p| [p.a.as_str(), p.b.as_str()])
@@ -154,7 +171,7 @@ fn main() {
         .expect("embed");
     let sims: Vec<f64> = vectors.chunks(2).map(|v| cosine(&v[0], &v[1])).collect();
     let keep = Thresholds::default();
-    let by = tally(&pairs, &sims, &keep);
+    let by = tally(pairs, &sims, &keep);
     println!(
         "{} pairs ({} restatements, {} near misses), each judged both ways\n",
         pairs.len(),
@@ -206,7 +223,7 @@ fn main() {
             restatement: floor,
             ..keep
         };
-        let by = tally(&pairs, &sims, &t);
+        let by = tally(pairs, &sims, &t);
         let (r, m) = (totals(&by, true), totals(&by, false));
         let mark = if (floor - keep.restatement).abs() < 1e-9 {
             "  <- keep"

@@ -315,6 +315,11 @@ def main(out):
     different += opposite_pairs(entries)
     for kind, pairs in sorted(description_pairs(descriptions()).items()):
         different += sample(pairs, PER_KIND, kind)
+    write_pairs(out, same, different)
+
+
+def write_pairs(out, same, different):
+    """Writes the labelled pairs as TSV with a header; prints the counts."""
     os.makedirs(os.path.dirname(out), exist_ok=True)
     with open(out, "w") as f:
         f.write("label\tkind\tsource\ta\tb\n")
@@ -324,7 +329,7 @@ def main(out):
     counts = collections.Counter((label, p[0]) for label, ps in
                                  (("same", same), ("different", different)) for p in ps)
     for (label, kind), n in sorted(counts.items()):
-        print(f"{label:9} {kind:24} {n}")
+        print(f"{label:9} {kind:26} {n}")
     print(f"{len(same)} same, {len(different)} different")
 
 

@@ -544,3 +544,55 @@ fn conflicts_lists_notes_still_waiting_for_their_vector() {
     bare.ok(&["put", wifi_b, "--id", "wifi-b", "--allow-duplicate"]);
     assert_eq!(bare.ok(&["conflicts"]), "");
 }
+
+/// One labelled restatement of each family in
+/// testdata/real/facts/restatements.tsv: real changelog entries that say
+/// one change in other words.
+fn one_restatement_per_family() -> Vec<(String, String)> {
+    let path = crate::common::repo_root().join("testdata/real/facts/restatements.tsv");
+    let text = std::fs::read_to_string(&path).unwrap();
+    let mut seen = std::collections::BTreeSet::new();
+    text.lines()
+        .skip(1)
+        .map(|l| l.split('\t').collect::<Vec<_>>())
+        .filter(|f| f[0] == "same" && seen.insert(f[1].to_string()))
+        .map(|f| (f[3].to_string(), f[4].to_string()))
+        .collect()
+}
+
+#[test]
+fn a_fact_in_other_words_is_a_duplicate_not_an_update_or_a_conflict() {
+    let env = Env::with_model();
+    let mut pairs: Vec<(String, String)> = [
+        (
+            "We deploy to production every Tuesday.",
+            "Production deploys happen every Tuesday.",
+        ),
+        (
+            "The quarterly planning meeting is in Room 4B.",
+            "Quarterly planning takes place in room 4B.",
+        ),
+        (
+            "The build uses Node 20 LTS.",
+            "Node 20 LTS is used for the build.",
+        ),
+    ]
+    .iter()
+    .map(|(a, b)| (a.to_string(), b.to_string()))
+    .collect();
+    let families = one_restatement_per_family();
+    assert!(families.len() >= 10, "{families:?}");
+    pairs.extend(families);
+    for (fact, restated) in &pairs {
+        let first = env.put(fact, &[]);
+        let (code, report) = put_json(&env, &[restated]);
+        assert_eq!(
+            (code, report["status"].as_str()),
+            (3, Some("duplicate")),
+            "{fact} / {restated}: {report}"
+        );
+        assert_eq!(report["duplicate_of"], first.as_str());
+    }
+    assert_eq!(env.all_ids().len(), pairs.len(), "each fact stored once");
+    assert_eq!(env.ok(&["conflicts"]), "", "no conflicts among them");
+}

@@ -160,7 +160,8 @@ fn word_appears(detail: &Detail, other_stems: &BTreeSet<String>, other: &str) ->
         Key::Identifier(w) | Key::Name(w) => w.as_str(),
         _ => return false,
     };
-    if other_stems.contains(&words::stem(word)) {
+    let stem = words::stem(word);
+    if other_stems.contains(&stem) || other_stems.iter().any(|s| words::synonyms(s, &stem)) {
         return true;
     }
     let parts: Vec<&str> = word.split('-').collect();
@@ -171,7 +172,28 @@ fn word_appears(detail: &Detail, other_stems: &BTreeSet<String>, other: &str) ->
     if hyphenated_words && parts.iter().all(|p| other_stems.contains(&words::stem(p))) {
         return true;
     }
-    words::abbreviates(word, other) || same_path_in(word, other)
+    words::abbreviates(word, other) || same_path_in(word, other) || path_named_in(word, other)
+}
+
+/// Whether the file a path (a/b/c) names is said in words by the other
+/// text: every segment after its first folder ("debian/watch" and "the
+/// watch file", "d/upstream/metadata" and "upstream metadata").
+fn path_named_in(path: &str, other: &str) -> bool {
+    if !words::is_path(path) {
+        return false;
+    }
+    let said: BTreeSet<String> = other
+        .split_whitespace()
+        .filter(|t| !t.contains('/'))
+        .flat_map(words::plain_words)
+        .map(|w| words::stem(&w))
+        .collect();
+    let segments: Vec<&str> = path.split('/').filter(|s| !s.is_empty()).collect();
+    segments[1..].iter().all(|segment| {
+        words::plain_words(segment)
+            .iter()
+            .all(|w| said.contains(&words::stem(w)))
+    })
 }
 
 /// Whether `path` (a/b/c) is written in `other` with its folders
@@ -228,17 +250,20 @@ impl Contents {
         let new_stems = content_stems(new);
         let only_old: Vec<&String> = old_stems.difference(&new_stems).collect();
         let only_new: Vec<&String> = new_stems.difference(&old_stems).collect();
-        let unmatched = |these: &[&String], those: &[&String], text: &str| -> Vec<String> {
-            let written = written_forms(text);
+        let unmatched = |these: &[&String], own: &str, other: &str| -> Vec<String> {
+            let written = written_forms(own);
             these
                 .iter()
                 .filter(|s| !words::is_vague(s))
-                .filter(|s| !those.iter().any(|o| words::same_meaning(o, s)))
+                .filter(|s| !words::said_in(s, own, other))
                 .map(|s| written.get(*s).cloned().unwrap_or_else(|| (*s).clone()))
                 .collect()
         };
-        let added = unmatched(&only_new, &only_old, new);
-        let dropped = unmatched(&only_old, &only_new, old);
+        let mut added = unmatched(&only_new, new, old);
+        let dropped = unmatched(&only_old, old, new);
+        if dropped.is_empty() && names_the_occurrence(old, new, &added) {
+            added.clear();
+        }
         let keep = |set: BTreeSet<String>| {
             set.into_iter()
                 .filter(|s| !words::is_vague(s))
@@ -282,6 +307,14 @@ impl Contents {
     }
 }
 
+/// Whether the one word `new` adds (saying nothing less) names what `old`
+/// only says happens:
+/// "planning takes place in room 4B" / "the planning meeting is in room
+/// 4B", "deploys happen every Tuesday" / "we deploy every Tuesday".
+fn names_the_occurrence(old: &str, new: &str, added: &[String]) -> bool {
+    added.len() == 1 && words::says_occurrence(old) && !words::says_occurrence(new)
+}
+
 /// Each content stem of `text` with the word it came from.
 fn written_forms(text: &str) -> BTreeMap<String, String> {
     let mut forms = BTreeMap::new();
@@ -294,7 +327,7 @@ fn written_forms(text: &str) -> BTreeMap<String, String> {
 /// Stems of the words that carry content: not function words, negations,
 /// numbers or the words of a detail (units, months, days).
 fn content_stems(text: &str) -> BTreeSet<String> {
-    words::plain_words(text)
+    words::plain_words(&words::without_path_roots(text))
         .iter()
         .filter(|w| {
             !keep_ingest::summarize::is_stopword(w)

@@ -173,3 +173,69 @@ fn a_swapped_word_is_named_both_ways() {
     );
     assert_eq!(j.differences, ["'ana' -> 'anna'"], "{j:?}");
 }
+
+#[test]
+fn another_wording_of_the_same_fact_is_a_restatement_both_ways() {
+    for (a, b) in [
+        (
+            "We deploy to production every Tuesday.",
+            "Production deploys happen every Tuesday.",
+        ),
+        (
+            "The quarterly planning meeting is in Room 4B.",
+            "Quarterly planning takes place in room 4B.",
+        ),
+        (
+            "The build uses Node 20 LTS.",
+            "Node 20 LTS is used for the build.",
+        ),
+        ("Add me as uploader", "Added myself to uploaders"),
+        ("Trim trailing whitespace.", "Remove trailing white spaces."),
+        ("Update the watch file", "d/watch: update"),
+        (
+            "Drop patches merged upstream",
+            "Remove patches already upstream",
+        ),
+        ("Bump debhelper compat level to 13", "bump dh compat to 13"),
+        ("New Upstream Release.", "New upstream version"),
+    ] {
+        for (old, new) in [(a, b), (b, a)] {
+            let j = judge(old, new, FAIRLY);
+            assert_eq!(j.verdict, Verdict::Same, "{old} / {new}: {j:?}");
+        }
+    }
+}
+
+#[test]
+fn other_wording_keeps_a_changed_detail_or_thing_apart() {
+    for (old, new) in [
+        (
+            "Production deploys happen every Tuesday.",
+            "We deploy to production every Thursday.",
+        ),
+        (
+            "Quarterly planning takes place in room 4B.",
+            "The quarterly planning meeting is in Room 5C.",
+        ),
+        (
+            "The outage happened on Monday.",
+            "The deploy was on Monday.",
+        ),
+        (
+            "The build uses Node 20 LTS.",
+            "Node 22 LTS is used for the build.",
+        ),
+        ("Update debian/watch", "Update symbols files"),
+        (
+            "GNU IPMI - ipmiconsole development package",
+            "GNU IPMI - ipmimonitoring development package",
+        ),
+        (
+            "Perl extension for manipulating IPv4 addresses",
+            "Perl extension for manipulating IPv4/IPv6 addresses",
+        ),
+    ] {
+        let j = judge(old, new, ALIKE);
+        assert_ne!(j.verdict, Verdict::Same, "{old} / {new}: {j:?}");
+    }
+}

@@ -120,7 +120,9 @@ pub fn all_stems(text: &str) -> BTreeSet<String> {
 }
 
 /// Words that name no fact of their own: "no changes needed", "the
-/// latest version", "bump" and "update" of a value the details name.
+/// latest version", "bump" and "update" of a value the details name,
+/// verbs that only say something is or happens ("takes place", "occurs"),
+/// reflexive pronouns.
 const VAGUE: &[&str] = &[
     "level",
     "version",
@@ -154,6 +156,10 @@ const VAGUE: &[&str] = &[
     "bumped",
     "update",
     "updated",
+    "refresh",
+    "refreshed",
+    "rebase",
+    "rebased",
     "upgrade",
     "upgraded",
     "raise",
@@ -167,6 +173,30 @@ const VAGUE: &[&str] = &[
     "migrated",
     "move",
     "moved",
+    "list",
+    "happen",
+    "happened",
+    "occur",
+    "occurred",
+    "take",
+    "took",
+    "taken",
+    "place",
+    "already",
+    "now",
+    "apply",
+    "applied",
+    "include",
+    "included",
+    "merge",
+    "merged",
+    "myself",
+    "yourself",
+    "himself",
+    "herself",
+    "itself",
+    "ourselves",
+    "themselves",
     "date",
     "time",
     "name",
@@ -193,7 +223,8 @@ const SAME_MEANING: &[&[&str]] = &[
     ],
     &["version", "release"],
     &["need", "require", "necessary"],
-    &["remove", "drop", "delete"],
+    &["remove", "drop", "delete", "trim", "strip"],
+    &["release", "upload", "publish"],
     &["fix", "correct", "repair"],
     &["add", "introduce"],
     &["database", "db"],
@@ -215,17 +246,152 @@ static SAME_MEANING_STEMS: LazyLock<Vec<BTreeSet<String>>> = LazyLock::new(|| {
 /// Whether two stems say the same: one group of same meaning, or one a
 /// shortening of the other ("compat" for "compatibility").
 pub fn same_meaning(a: &str, b: &str) -> bool {
-    if a == b {
-        return true;
-    }
-    if SAME_MEANING_STEMS
-        .iter()
-        .any(|g| g.contains(a) && g.contains(b))
-    {
+    if a == b || synonyms(a, b) {
         return true;
     }
     let (short, long) = if a.len() <= b.len() { (a, b) } else { (b, a) };
-    short.len() >= 4 && long.len() >= short.len() + 3 && long.starts_with(short)
+    (short.len() >= 4 && long.len() >= short.len() + 3 && long.starts_with(short))
+        || doubled_last_letter(short, long)
+}
+
+/// Whether `text` says that something happens without naming it as a
+/// thing: "happens", "occurs", "takes place", "is held".
+pub fn says_occurrence(text: &str) -> bool {
+    let words = plain_words(text);
+    let stems: Vec<String> = words.iter().map(|w| stem(w)).collect();
+    let event_verb = stems.iter().any(|s| s == "happen" || s == "occur");
+    let phrase = words.windows(2).any(|pair| {
+        let first = stem(&pair[0]);
+        (first == "take" || pair[0] == "took" || pair[0] == "taking") && pair[1] == "place"
+            || (matches!(pair[0].as_str(), "is" | "are" | "was" | "were" | "be")
+                && pair[1] == "held")
+    });
+    event_verb || phrase
+}
+
+/// Whether two stems are in one group of words of the same meaning.
+pub fn synonyms(a: &str, b: &str) -> bool {
+    SAME_MEANING_STEMS
+        .iter()
+        .any(|g| g.contains(a) && g.contains(b))
+}
+
+/// Whether `long` is `short` with its last letter doubled: the stemmer
+/// reads "added" as "ad" and "add" as "add".
+fn doubled_last_letter(short: &str, long: &str) -> bool {
+    short.len() >= 2
+        && long.len() == short.len() + 1
+        && long.starts_with(short)
+        && long.ends_with(&short[short.len() - 1..])
+}
+
+/// Whether the content stem `word` of one text is said by `other` in
+/// some form: the same stem among all its words (function words
+/// included: "used" / "uses"), a word of the same meaning, an
+/// abbreviation either way ("dh" / "debhelper"), or one half of a
+/// compound ("white spaces" / "whitespaces").
+pub fn said_in(word: &str, own: &str, other: &str) -> bool {
+    let other_words = plain_words(other);
+    let own_stems = all_stems(own);
+    let said = |s: &String| {
+        s == word || synonyms(s, word) || (!own_stems.contains(s) && same_meaning(s, word))
+    };
+    if other_words.iter().map(|w| stem(w)).any(|s| said(&s)) {
+        return true;
+    }
+    let written = plain_words(own)
+        .into_iter()
+        .find(|w| stem(w) == word)
+        .unwrap_or_else(|| word.to_string());
+    let own_words = plain_words(own);
+    let content: Vec<&String> = other_words
+        .iter()
+        .filter(|w| !is_stopword(w) && !own_words.contains(w))
+        .collect();
+    let abbreviation = |short: &str, long: &str| {
+        short.len() * 2 <= long.len() && !long.starts_with(short) && abbreviates(short, long)
+    };
+    (!other_words.contains(&written) && content.iter().any(|w| abbreviation(&written, w)))
+        || content.iter().any(|w| abbreviation(w, &written))
+        || compound_of(&written, &other_words)
+        || content.iter().any(|w| splits_into(w, &written, &own_words))
+}
+
+/// Whether `word` is two consecutive words of `words` written as one.
+fn compound_of(word: &str, words: &[String]) -> bool {
+    words
+        .windows(2)
+        .any(|pair| stem(&format!("{}{}", pair[0], pair[1])) == stem(word))
+}
+
+/// Whether `compound` is `word` joined to another of `own_words`, or a
+/// compound whose last part is `word` ("whitespace" and "spaces").
+fn splits_into(compound: &str, word: &str, own_words: &[String]) -> bool {
+    if compound.len() <= word.len() || word.len() < 3 {
+        return false;
+    }
+    let (compound_root, word_root) = (root(compound), root(word));
+    if word_root.len() >= 4
+        && compound_root.len() > word_root.len() + 2
+        && compound_root.ends_with(&word_root)
+    {
+        return true;
+    }
+    let rest = if let Some(rest) = compound.strip_prefix(word) {
+        rest
+    } else if let Some(rest) = compound.strip_suffix(word) {
+        rest
+    } else {
+        return false;
+    };
+    own_words
+        .iter()
+        .any(|w| w != word && (w == rest || stem(w) == stem(rest)))
+}
+
+/// A word without its plural ending and final "e", to compare the parts
+/// of compounds ("spaces" and "whitespace" end alike).
+fn root(word: &str) -> String {
+    let word = word.to_lowercase();
+    let word = word
+        .strip_suffix("es")
+        .or_else(|| word.strip_suffix('s'))
+        .unwrap_or(&word);
+    word.strip_suffix('e').unwrap_or(word).to_string()
+}
+
+/// Whether `token` reads as a file path: folders in lower case before the
+/// file ("debian/control", "d/watch", "/etc/hosts"), not a pair of names
+/// ("Win32/POSIX", "IPv4/IPv6") or an address.
+pub fn is_path(token: &str) -> bool {
+    if token.contains("://") {
+        return false;
+    }
+    let segments: Vec<&str> = token.split('/').filter(|s| !s.is_empty()).collect();
+    segments.len() >= 2
+        && segments[..segments.len() - 1].iter().all(|folder| {
+            folder
+                .chars()
+                .all(|c| c.is_ascii_lowercase() || matches!(c, '.' | '_' | '-'))
+        })
+}
+
+/// `text` with the first folder of each relative path left out: in
+/// "debian/control" or "d/control" the file is "control", the folder
+/// only says where.
+pub fn without_path_roots(text: &str) -> String {
+    text.split_whitespace()
+        .map(|token| {
+            let bare = token.trim_matches(|c: char| !c.is_alphanumeric() && c != '/');
+            if is_path(bare) {
+                let segments: Vec<&str> = bare.split('/').filter(|s| !s.is_empty()).collect();
+                segments[1..].join("/")
+            } else {
+                token.to_string()
+            }
+        })
+        .collect::<Vec<_>>()
+        .join(" ")
 }
 
 /// Whether `short` (2 to 6 letters) abbreviates words of `text`: the
