@@ -297,7 +297,10 @@ impl Contents {
     /// How much of what the old text says the new one says too: a short
     /// text is not a restatement of a long one that says much more.
     fn coverage(&self) -> f64 {
-        self.new.len() as f64 / self.old.len().max(1) as f64
+        if self.old.is_empty() {
+            return 1.0;
+        }
+        self.new.len() as f64 / self.old.len() as f64
     }
 
     /// Whether the two share at least half the words of the shorter.

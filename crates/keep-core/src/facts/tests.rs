@@ -239,3 +239,23 @@ fn other_wording_keeps_a_changed_detail_or_thing_apart() {
         assert_ne!(j.verdict, Verdict::Same, "{old} / {new}: {j:?}");
     }
 }
+
+#[test]
+fn words_in_any_script_are_compared_without_breaking_them() {
+    for (old, new) in [
+        ("Le café ouvre à 8h", "Le caféé ouvre à 8h"),
+        ("Встреча проходит в комнате 4B", "Встреча в комнате 4B"),
+        ("会议在4B室举行", "会议在 4B 室"),
+        ("a/ /b // ///", "é/ü/ö"),
+    ] {
+        // Neither direction breaks a character apart (a panic here).
+        judge(old, new, FAIRLY);
+        judge(new, old, FAIRLY);
+        assert_eq!(verdict(old, old, ALIKE), Verdict::Same, "{old}");
+    }
+    assert!(words::same_meaning(
+        &words::stem("added"),
+        &words::stem("add")
+    ));
+    assert!(!words::same_meaning("café", "caféx"));
+}

@@ -279,10 +279,10 @@ pub fn synonyms(a: &str, b: &str) -> bool {
 /// Whether `long` is `short` with its last letter doubled: the stemmer
 /// reads "added" as "ad" and "add" as "add".
 fn doubled_last_letter(short: &str, long: &str) -> bool {
-    short.len() >= 2
-        && long.len() == short.len() + 1
-        && long.starts_with(short)
-        && long.ends_with(&short[short.len() - 1..])
+    let Some(last) = short.chars().last() else {
+        return false;
+    };
+    short.chars().count() >= 2 && long.strip_prefix(short) == Some(last.encode_utf8(&mut [0; 4]))
 }
 
 /// Whether the content stem `word` of one text is said by `other` in
