@@ -13,6 +13,13 @@
 #
 # KEEP_PG_DIR names another tree. The server refuses to run as root; as
 # root it runs as nobody, and DIR is handed to nobody.
+#
+# With KEEP_PG_TLS=CERTS (a folder holding server.crt and server.key) and
+# KEEP_PG_PORT=PORT, `start` also listens on 127.0.0.1:PORT with ssl = on
+# and accepts network connections only when encrypted (hostssl), as a
+# managed server does; the Unix socket stays for administration. With
+# KEEP_PG_CERT_USER=NAME as well (and ca.crt in CERTS), role NAME is made
+# and must log in with a client certificate signed by that CA.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 pg="${KEEP_PG_DIR:-$(pwd)/target/test-tools/pg}"
@@ -51,7 +58,14 @@ as_owner() {
   fi
 }
 
-url() { echo "postgres://keep@/keep?host=$dir"; }
+pgport="${KEEP_PG_PORT:-5432}"
+url() {
+  if [ -n "${KEEP_PG_PORT:-}" ]; then
+    echo "postgres://keep@/keep?host=$dir&port=$pgport"
+  else
+    echo "postgres://keep@/keep?host=$dir"
+  fi
+}
 
 case "$action" in
   start)
@@ -61,15 +75,37 @@ case "$action" in
         --encoding=UTF8 --locale=C >"$dir/initdb.log" 2>&1 \
         || die "initdb failed: see $dir/initdb.log"
     fi
+    options="-c listen_addresses='' -c port=$pgport -c unix_socket_directories='$dir'"
+    if [ -n "${KEEP_PG_TLS:-}" ]; then
+      [ -n "${KEEP_PG_PORT:-}" ] || die "KEEP_PG_TLS needs KEEP_PG_PORT"
+      install -m 644 "$KEEP_PG_TLS/server.crt" "$dir/server.crt"
+      install -m 600 "$KEEP_PG_TLS/server.key" "$dir/server.key"
+      [ "$(id -u)" -ne 0 ] || chown 65534:65534 "$dir/server.crt" "$dir/server.key"
+      {
+        echo "local all all trust"
+        [ -z "${KEEP_PG_CERT_USER:-}" ] || echo "hostssl all $KEEP_PG_CERT_USER 127.0.0.1/32 cert"
+        echo "hostssl all all 127.0.0.1/32 trust"
+      } >"$dir/data/pg_hba.conf"
+      options="-c listen_addresses='127.0.0.1' -c port=$pgport -c unix_socket_directories='$dir'"
+      options="$options -c ssl=on -c ssl_cert_file='$dir/server.crt' -c ssl_key_file='$dir/server.key'"
+      if [ -n "${KEEP_PG_CERT_USER:-}" ]; then
+        install -m 644 "$KEEP_PG_TLS/ca.crt" "$dir/ca.crt"
+        options="$options -c ssl_ca_file='$dir/ca.crt'"
+      fi
+    fi
     as_owner "$bin/pg_ctl" --pgdata="$dir/data" status >/dev/null 2>&1 \
       || as_owner "$bin/pg_ctl" --pgdata="$dir/data" --log="$dir/server.log" --wait \
-      --options="-c listen_addresses='' -c unix_socket_directories='$dir'" \
+      --options="$options" \
       start >/dev/null || die "the server did not start: see $dir/server.log"
-    if ! as_owner "$bin/psql" --host="$dir" --username=keep --dbname=postgres -tAc \
+    if ! as_owner "$bin/psql" --host="$dir" --port="$pgport" --username=keep --dbname=postgres -tAc \
       "SELECT 1 FROM pg_database WHERE datname = 'keep'" | grep -q 1; then
-      as_owner "$bin/createdb" --host="$dir" --username=keep keep
-      as_owner "$bin/psql" --host="$dir" --username=keep --dbname=keep -qc \
+      as_owner "$bin/createdb" --host="$dir" --port="$pgport" --username=keep keep
+      as_owner "$bin/psql" --host="$dir" --port="$pgport" --username=keep --dbname=keep -qc \
         "CREATE EXTENSION IF NOT EXISTS vector" >/dev/null
+    fi
+    if [ -n "${KEEP_PG_CERT_USER:-}" ]; then
+      as_owner "$bin/psql" --host="$dir" --port="$pgport" --username=keep --dbname=keep -qc \
+        "DO \$\$ BEGIN CREATE ROLE \"$KEEP_PG_CERT_USER\" SUPERUSER LOGIN; EXCEPTION WHEN duplicate_object THEN NULL; END \$\$" >/dev/null
     fi
     url
     ;;
@@ -85,7 +121,7 @@ case "$action" in
     ;;
   sql)
     [ $# -eq 3 ] || die "usage: $0 sql DIR SQL"
-    as_owner "$bin/psql" --host="$dir" --username=keep --dbname=keep -qtA \
+    as_owner "$bin/psql" --host="$dir" --port="$pgport" --username=keep --dbname=keep -qtA \
       -v ON_ERROR_STOP=1 -c "$3"
     ;;
   *)

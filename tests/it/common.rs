@@ -210,6 +210,10 @@ impl Env {
             .env_remove("RUST_BACKTRACE")
             .env_remove("PGPASSWORD")
             .env_remove("PGPASSFILE")
+            .env_remove("PGSSLMODE")
+            .env_remove("PGSSLROOTCERT")
+            .env_remove("PGSSLCERT")
+            .env_remove("PGSSLKEY")
             // Where MCP clients keep their files: the test's home only.
             .env_remove("XDG_CONFIG_HOME")
             .env_remove("CODEX_HOME")

@@ -23,6 +23,7 @@ mod mcp;
 mod models;
 mod no_surprises;
 mod now_move;
+mod pg_tls;
 mod pipelines;
 mod providers;
 mod put_get;

@@ -44,7 +44,8 @@ pub use keyword::{Keyword, TextIndex, TextSearch};
 pub use plain::{Cell, PlainQueries, Query, Sql};
 #[cfg(feature = "postgres")]
 pub use postgres::{
-    PgDb, PgStore, listen_for_changes, on_blocking_thread, pgpass_password, shown_url,
+    PgDb, PgStore, complete_database_url, listen_for_changes, on_blocking_thread, pgpass_password,
+    shown_url,
 };
 pub use reads::NoteReads;
 pub use sqlite::{
@@ -55,7 +56,9 @@ pub use sqlite::{
 pub(crate) use store::test_note;
 pub use store::{Store, is_database_url};
 pub use tables::{Edges, History, Meta, NoteRows, OperationsLog, Ratings, Waiting, Watches};
-pub use types::{Health, Lease, WatchedDir};
+pub use types::{Health, Lease, Link, WatchedDir};
 pub use vectors::{PendingText, VecKind, VecRow, VectorSpace, to_bytes as vector_bytes};
 #[cfg(not(feature = "postgres"))]
-pub use without_postgres::{listen_for_changes, on_blocking_thread, pgpass_password, shown_url};
+pub use without_postgres::{
+    complete_database_url, listen_for_changes, on_blocking_thread, pgpass_password, shown_url,
+};

@@ -57,6 +57,15 @@ impl Store {
         }
     }
 
+    /// What protects the link to a database server; None for a file.
+    pub fn link(&self) -> Option<crate::types::Link> {
+        match self {
+            Store::Sqlite(_) => None,
+            #[cfg(feature = "postgres")]
+            Store::Postgres(s) => Some(s.link().clone()),
+        }
+    }
+
     /// Whether the store was opened for reading only.
     pub fn is_read_only(&self) -> bool {
         match self {

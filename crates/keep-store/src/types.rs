@@ -1,5 +1,5 @@
-//! Plain rows the store hands back: search hits, watched folders and
-//! leases.
+//! Plain rows the store hands back: search hits, watched folders,
+//! leases, and what protects the link to a database server.
 
 use crate::ids::NoteRid;
 
@@ -44,4 +44,54 @@ pub struct Health {
     pub schema_version: i64,
     pub known_version: i64,
     pub problems: Vec<String>,
+}
+
+/// What protects the link to the server, as connected.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Link {
+    /// The sslmode asked for ("prefer", "verify-full", ...).
+    pub mode: &'static str,
+    /// The TLS version in use, or None when the link is not encrypted.
+    pub encryption: Option<String>,
+    /// Whether the server is this machine (a socket or a loopback address).
+    pub local: bool,
+}
+
+impl Link {
+    /// A line for whoever should know that notes cross a network in the
+    /// clear, or None when they do not.
+    pub fn warning(&self, shown: &str) -> Option<String> {
+        (self.encryption.is_none() && !self.local).then(|| {
+            format!(
+                "the link to {shown} is not encrypted (sslmode={}): notes, queries and the \
+                 password cross the network readable; use sslmode=verify-full with sslrootcert",
+                self.mode
+            )
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::Link;
+
+    #[test]
+    fn only_a_plain_link_that_leaves_the_machine_is_warned_of() {
+        let link = |encryption: Option<&str>, local| Link {
+            mode: "prefer",
+            encryption: encryption.map(str::to_string),
+            local,
+        };
+        let said = link(None, false)
+            .warning("postgres://keep@db.example/keep")
+            .unwrap();
+        assert!(
+            said.starts_with(
+                "the link to postgres://keep@db.example/keep is not encrypted (sslmode=prefer)"
+            ),
+            "{said}"
+        );
+        assert_eq!(link(None, true).warning("x"), None);
+        assert_eq!(link(Some("TLSv1.3"), false).warning("x"), None);
+    }
 }

@@ -35,3 +35,12 @@ pub fn listen_for_changes(
 pub fn on_blocking_thread<T>(f: impl FnOnce() -> T) -> T {
     f()
 }
+
+/// The URL as given: without PostgreSQL there is no link to complete.
+pub fn complete_database_url(
+    url: &str,
+    _var: impl Fn(&str) -> Option<String>,
+    _home: Option<&std::path::Path>,
+) -> String {
+    url.to_string()
+}

@@ -31,6 +31,22 @@ pub const VARIABLES: &[(&str, &str)] = &[
         "the database password, for a PostgreSQL URL without one; else PGPASSFILE or ~/.pgpass (mode 0600) is read, as libpq does",
     ),
     (
+        "PGSSLMODE",
+        "how the link to a PostgreSQL server is encrypted, for a URL without sslmode: disable, prefer (the default), require, verify-ca or verify-full",
+    ),
+    (
+        "PGSSLROOTCERT",
+        "the CA certificate (PEM) a PostgreSQL server's must be signed by, for a URL without sslrootcert [default: ~/.postgresql/root.crt when it exists; system for the system's CAs]",
+    ),
+    (
+        "PGSSLCERT",
+        "the client certificate (PEM) for a PostgreSQL server that asks for one, for a URL without sslcert",
+    ),
+    (
+        "PGSSLKEY",
+        "the client certificate's key (PEM), for a URL without sslkey",
+    ),
+    (
         "KEEP_CONFIG",
         "the config file [default: <config dir>/keep/config.toml]",
     ),
@@ -451,6 +467,10 @@ impl Config {
         let locations = locations(given_store.as_deref(), env);
         let (store, database) =
             store_location(given_store.or_else(|| file.store.map(PathBuf::from)));
+        let home = dirs::home_dir();
+        let database = database.map(|url| {
+            keep_core::complete_database_url(&url, |name| env.text(name), home.as_deref())
+        });
         let database_password = match &database {
             Some(url) => database_password(
                 url,

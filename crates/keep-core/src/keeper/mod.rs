@@ -137,6 +137,11 @@ impl Keeper {
         self.store.path()
     }
 
+    /// What protects the link to a database server; None for a file.
+    pub fn database_link(&self) -> Option<keep_store::Link> {
+        self.store.link()
+    }
+
     /// What the store's own check finds (schema version, integrity).
     pub fn health(&self) -> Result<Health> {
         Ok(self.store.db().health()?)

@@ -14,6 +14,7 @@ mod plain;
 mod rows;
 mod search;
 mod stats;
+pub mod tls;
 mod vectors;
 
 use crate::prelude::*;
@@ -24,9 +25,11 @@ use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
 use postgres::types::ToSql;
-use postgres::{Client, NoTls, Row, Statement};
+use postgres::{Client, Row, Statement};
+use tokio_postgres_rustls::MakeRustlsConnect;
 
 use crate::error::{Error, Result, WriteError};
+use crate::types::Link;
 use crate::vectors::VecKind;
 use vectors::index_name;
 
@@ -83,11 +86,26 @@ pub struct PgStore {
     dir: PathBuf,
     /// How to connect again when the connection is lost.
     config: postgres::Config,
+    connector: MakeRustlsConnect,
+    /// What protects the link to the server.
+    link: Link,
     last_used: Cell<Instant>,
     /// While the server cannot be reached: why, and when to try again.
     down: RefCell<Option<Down>>,
     /// Who writes through this store, for the operations log.
     agent: String,
+}
+
+pub use tls::complete_url as complete_database_url;
+
+/// The driver's settings and the link's for `url`.
+fn driver_config(url: &str) -> std::result::Result<(postgres::Config, tls::Tls), String> {
+    let (rest, tls) = tls::split(url)?;
+    let mut config = rest
+        .parse::<postgres::Config>()
+        .map_err(|e| e.to_string())?;
+    config.ssl_mode(tls.driver_mode());
+    Ok((config, tls))
 }
 
 /// A server that could not be reached.
@@ -114,7 +132,7 @@ pub struct PgDb<'c> {
 /// host (an IPv6 address in brackets), the port when one is given, and
 /// the database.
 pub fn shown_url(url: &str) -> String {
-    match url.parse::<postgres::Config>() {
+    match tls::without_link_parameters(url).parse::<postgres::Config>() {
         Ok(config) => {
             let user = config.get_user().unwrap_or("");
             let host = config
@@ -145,12 +163,15 @@ impl PgStore {
     pub fn open(url: &str, dir: &Path, password: Option<&str>) -> Result<Self> {
         let shown = shown_url(url);
         std::fs::create_dir_all(dir).map_err(|e| Error::io(dir, e))?;
-        let mut config = url.parse::<postgres::Config>().map_err(|e| {
+        let (mut config, tls) = driver_config(url).map_err(|e| {
             Error::Server(format!(
                 "{shown}: not a valid PostgreSQL URL ({})",
-                without_secrets(&e.to_string(), url)
+                without_secrets(&e, url)
             ))
         })?;
+        let connector = tls
+            .connector()
+            .map_err(|e| Error::Server(format!("{shown}: {e}")))?;
         if config.get_connect_timeout().is_none() {
             config.connect_timeout(CONNECT_TIMEOUT);
         }
@@ -160,10 +181,19 @@ impl PgStore {
         {
             config.password(password);
         }
-        let client = off_runtime(|| config.connect(NoTls)).map_err(|e| Error::Connect {
-            server: shown.clone(),
-            reason: cause(&e),
+        let host = config.get_hosts().first().cloned();
+        let client = off_runtime(|| config.connect(connector.clone())).map_err(|e| {
+            let reason = cause(&e);
+            let host_name = match &host {
+                Some(postgres::config::Host::Tcp(name)) => name.clone(),
+                _ => String::new(),
+            };
+            Error::Connect {
+                server: shown.clone(),
+                reason: tls::failure(&reason, &tls, &host_name).unwrap_or(reason),
+            }
         })?;
+        let local = host.as_ref().is_none_or(tls::is_local);
         let store = PgStore {
             agent: super::operations::DEFAULT_AGENT.into(),
             client: ManuallyDrop::new(RefCell::new(client)),
@@ -172,12 +202,42 @@ impl PgStore {
             shown,
             dir: dir.to_path_buf(),
             config,
+            connector,
+            link: Link {
+                mode: tls.mode.name(),
+                encryption: None,
+                local,
+            },
             last_used: Cell::new(Instant::now()),
             down: RefCell::new(None),
         };
+        let mut store = store;
+        store.link.encryption = store.encryption()?;
         store.require_pgvector()?;
         store.migrate()?;
         Ok(store)
+    }
+
+    /// What protects the link to the server.
+    pub fn link(&self) -> &Link {
+        &self.link
+    }
+
+    /// The TLS version of this connection, or None when it is plain.
+    fn encryption(&self) -> Result<Option<String>> {
+        let row = self.db().with_client(|c| {
+            c.query_opt(
+                "SELECT ssl, version FROM pg_stat_ssl WHERE pid = pg_backend_pid()",
+                &[],
+            )
+        })?;
+        Ok(row.and_then(|r| {
+            let on: bool = r.get(0);
+            on.then(|| {
+                r.get::<_, Option<String>>(1)
+                    .unwrap_or_else(|| "TLS".into())
+            })
+        }))
     }
 
     /// The local folder of this store.
@@ -227,7 +287,8 @@ impl PgStore {
             return;
         }
         let config = self.config.clone();
-        match off_runtime(move || config.connect(NoTls)) {
+        let connector = self.connector.clone();
+        match off_runtime(move || config.connect(connector)) {
             Ok(fresh) => {
                 let old = self.client.replace(fresh);
                 off_runtime(move || drop(old));
@@ -462,8 +523,10 @@ pub fn listen_for_changes(
 ) -> Result<std::thread::JoinHandle<()>> {
     let (ready, started) = std::sync::mpsc::channel();
     let url = url.to_string();
+    let (config, tls) = driver_config(&url).map_err(Error::Server)?;
+    let connector = tls.connector().map_err(Error::Server)?;
     let listener = std::thread::spawn(move || {
-        let connected = Client::connect(&url, NoTls).and_then(|mut client| {
+        let connected = config.connect(connector).and_then(|mut client| {
             client.batch_execute(&format!("LISTEN {CHANGES_CHANNEL}"))?;
             Ok(client)
         });
@@ -546,7 +609,9 @@ fn cause(e: &postgres::Error) -> String {
 /// matching anything; `localhost` also matches a Unix socket, as libpq
 /// has it. None when no line matches or `url` is not a PostgreSQL URL.
 pub fn pgpass_password(url: &str, text: &str) -> Option<String> {
-    let config = url.parse::<postgres::Config>().ok()?;
+    let config = tls::without_link_parameters(url)
+        .parse::<postgres::Config>()
+        .ok()?;
     let (host, socket) = match config.get_hosts().first() {
         Some(postgres::config::Host::Tcp(name)) => (name.clone(), false),
         Some(postgres::config::Host::Unix(path)) => (path.display().to_string(), true),
@@ -590,7 +655,7 @@ fn pgpass_fields(line: &str) -> Option<[String; 5]> {
 
 /// `text` with the password of `url`, if any, blotted out.
 fn without_secrets(text: &str, url: &str) -> String {
-    match url.parse::<postgres::Config>() {
+    match tls::without_link_parameters(url).parse::<postgres::Config>() {
         Ok(config) => match config.get_password() {
             Some(p) if !p.is_empty() => text.replace(&*String::from_utf8_lossy(p), "***"),
             _ => text.to_string(),

@@ -62,6 +62,7 @@ pub fn run(ctx: &mut Ctx, _args: Args) -> CliResult {
             let keeper = ctx.keeper()?;
             checks.push(embedding(keeper));
             checks.push(store(keeper));
+            checks.extend(link(keeper));
             checks.push(vector_index(keeper));
             checks.push(server(keeper.store_dir()));
             checks.push(watches(keeper));
@@ -255,6 +256,47 @@ fn store(keeper: &mut Keeper) -> Check {
     };
     let fix = (waiting > 0 && drainer.is_none()).then_some("keep reindex");
     check("store", outcome, detail, fix)
+}
+
+/// What protects the link to a database server: encrypted (and how far the
+/// server's certificate is checked) or not, and whether it leaves the machine.
+fn link(keeper: &Keeper) -> Option<Check> {
+    let link = keeper.database_link()?;
+    let shown = keeper
+        .settings()
+        .database
+        .as_deref()
+        .map_or_else(String::new, keep_core::shown_url);
+    let checked = match link.mode {
+        "verify-full" => "the server's certificate and name checked",
+        "verify-ca" => "the server's certificate checked, not its name",
+        _ => "the server not authenticated",
+    };
+    Some(match (&link.encryption, link.warning(&shown)) {
+        (Some(version), _) => check(
+            "link",
+            if matches!(link.mode, "verify-full" | "verify-ca") || link.local {
+                Outcome::Ok
+            } else {
+                Outcome::Warn
+            },
+            format!("encrypted ({version}, sslmode={}: {checked})", link.mode),
+            (!link.local && !matches!(link.mode, "verify-full" | "verify-ca"))
+                .then_some("sslmode=verify-full with sslrootcert=CA.pem in the URL"),
+        ),
+        (None, Some(warning)) => check(
+            "link",
+            Outcome::Warn,
+            warning,
+            Some("sslmode=verify-full with sslrootcert=CA.pem in the URL"),
+        ),
+        (None, None) => check(
+            "link",
+            Outcome::Ok,
+            format!("not encrypted, on this machine (sslmode={})", link.mode),
+            None,
+        ),
+    })
 }
 
 /// The graph indexes of a large SQLite store: which kinds have one, how

@@ -396,6 +396,11 @@ impl Ctx {
         if self.keeper.is_none() {
             let mut keeper = Keeper::open(self.config.settings()?)?;
             keeper.set_agent(CLI_AGENT);
+            if let (Some(link), Some(url)) = (keeper.database_link(), &self.config.database)
+                && let Some(warning) = link.warning(&keep_core::shown_url(url))
+            {
+                self.out.warn(&warning);
+            }
             self.keeper = Some(keeper);
         }
         Ok(self.keeper.as_mut().expect("opened above"))
