@@ -115,6 +115,8 @@ install_postgres() {
   local dest="$tools/pg" sys="/usr/lib/postgresql/$PG_MAJOR"
   install_debian "$sys/lib/pgxs/src/makefiles/pgxs.mk" \
     "postgresql-$PG_MAJOR" "postgresql-server-dev-$PG_MAJOR" make gcc
+  # The TLS tests make their CA and certificates with openssl.
+  install_debian /usr/bin/openssl openssl
   local want
   want="$("$sys/bin/postgres" --version) / pgvector $(cat "$PGVECTOR_DIR"/src/*.c "$PGVECTOR_DIR"/sql/vector.sql | sha256sum | cut -c1-16)"
   if [ -f "$dest/.installed" ] && [ "$(cat "$dest/.installed")" = "$want" ] && check_postgres "$dest" >/dev/null 2>&1; then
