@@ -1587,7 +1587,7 @@ _keep() {
             return 0
             ;;
         keep__subcmd__serve)
-            opts="-h --listen --allow --scope --token --status --session-timeout --store --json --ids --help"
+            opts="-h --listen --allow --scope --token --status --tls-cert --tls-key --session-timeout --store --json --ids --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1602,6 +1602,14 @@ _keep() {
                     return 0
                     ;;
                 --scope)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --tls-cert)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --tls-key)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;

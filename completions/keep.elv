@@ -407,6 +407,8 @@ set edit:completion:arg-completer[keep] = {|@words|
             cand --listen 'Address to listen on (port 0: any free port)'
             cand --allow 'Let put_file read files under DIR (repeatable)'
             cand --scope 'Confine every tool to notes tagged KEY=VALUE, and tag every note written with it (repeatable)'
+            cand --tls-cert 'Serve HTTPS with this certificate chain (PEM; read again when it changes)'
+            cand --tls-key 'The private key of --tls-cert (PEM)'
             cand --session-timeout 'Close an MCP session after SECONDS without a request'
             cand --store 'Store directory, holding keep.db, or a PostgreSQL URL (postgres://USER@HOST/DB) (or KEEP_STORE) [default: the platform data directory + /keep]'
             cand --token 'Print the store''s token (made on first use, kept with mode 0600) and exit'

@@ -285,6 +285,8 @@ complete -c keep -n "__fish_keep_using_subcommand mcp" -s h -l help -d 'Print he
 complete -c keep -n "__fish_keep_using_subcommand serve" -l listen -d 'Address to listen on (port 0: any free port)' -r
 complete -c keep -n "__fish_keep_using_subcommand serve" -l allow -d 'Let put_file read files under DIR (repeatable)' -r -F
 complete -c keep -n "__fish_keep_using_subcommand serve" -l scope -d 'Confine every tool to notes tagged KEY=VALUE, and tag every note written with it (repeatable)' -r
+complete -c keep -n "__fish_keep_using_subcommand serve" -l tls-cert -d 'Serve HTTPS with this certificate chain (PEM; read again when it changes)' -r -F
+complete -c keep -n "__fish_keep_using_subcommand serve" -l tls-key -d 'The private key of --tls-cert (PEM)' -r -F
 complete -c keep -n "__fish_keep_using_subcommand serve" -l session-timeout -d 'Close an MCP session after SECONDS without a request' -r
 complete -c keep -n "__fish_keep_using_subcommand serve" -l store -d 'Store directory, holding keep.db, or a PostgreSQL URL (postgres://USER@HOST/DB) (or KEEP_STORE) [default: the platform data directory + /keep]' -r -F
 complete -c keep -n "__fish_keep_using_subcommand serve" -l token -d 'Print the store\'s token (made on first use, kept with mode 0600) and exit'

@@ -334,6 +334,12 @@ install_tmux() {
     || die "tmux does not start a session here"
 }
 
+# The HTTPS tests of keep serve fetch from it with curl, as a script would.
+install_curl() {
+  install_debian curl curl
+  curl --version >/dev/null || die "curl does not run here"
+}
+
 # The vector index (usearch) is C++, built with the binary.
 install_debian g++ g++
 build_keep
@@ -341,6 +347,7 @@ install_models
 install_test_client
 install_postgres
 install_tmux
+install_curl
 install_providers
 ./scripts/corpus.sh
 say "done in $(( SECONDS - started )) s"

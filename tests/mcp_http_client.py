@@ -2,7 +2,8 @@
 
 Usage: mcp_http_client.py URL TOKEN SESSIONS SECONDS [PAUSE]
 
-TOKEN is "-" for none. Each session initializes, checks the tool list,
+TOKEN is "-" for none. KEEP_TEST_CA names the CA certificate (PEM) of an
+https server. Each session initializes, checks the tool list,
 then for SECONDS alternates `remember` (a text of its own) and `recall`
 (of a text it stored), waiting PAUSE seconds (default 0) after each pair. Prints one JSON line: errors (with the first few
 messages), the number of recalls, their p50 and p95 in milliseconds, and
@@ -11,8 +12,12 @@ the id of every note whose `remember` was acknowledged.
 
 import asyncio
 import json
+import os
+import ssl
 import sys
 import time
+
+import httpx2
 
 from mcp import ClientSession
 from mcp.client.streamable_http import streamable_http_client
@@ -20,6 +25,8 @@ from mcp.shared._httpx_utils import create_mcp_http_client
 
 URL, TOKEN, SESSIONS, SECONDS = sys.argv[1], sys.argv[2], int(sys.argv[3]), float(sys.argv[4])
 PAUSE = float(sys.argv[5]) if len(sys.argv) > 5 else 0.0
+# The CA certificate an https URL's server is checked against, if any.
+CA = os.environ.get("KEEP_TEST_CA")
 
 TOOLS = {
     "remember", "recall", "get", "list", "tag", "forget", "restore", "log", "stats", "revert", "now", "move",
@@ -32,6 +39,9 @@ WORDS = ["harbour", "lantern", "tide", "anchor", "gull", "reef", "beacon", "sail
 async def one_session(n, out):
     headers = {} if TOKEN == "-" else {"Authorization": f"Bearer {TOKEN}"}
     client = create_mcp_http_client(headers=headers)
+    if CA:
+        client = httpx2.AsyncClient(headers=headers, timeout=client.timeout,
+                                    verify=ssl.create_default_context(cafile=CA))
     async with client, streamable_http_client(URL, http_client=client) as (read, write):
         async with ClientSession(read, write) as session:
             await session.initialize()

@@ -9,10 +9,11 @@ use std::process::Command;
 
 use crate::common::{Env, repo_root};
 
-/// A CA, a second CA that signed nothing here, the server's key and
-/// certificate (for `localhost` only) and a client's (for role
-/// `certuser`), made in `dir`.
-fn certificates(dir: &Path) {
+/// A CA (`ca.crt`), a second CA (`other-ca.crt`), a server's key and
+/// certificate for `localhost` only signed by the first (`server.*`) and
+/// one signed by the second (`renewed.*`), and a client's for role
+/// `certuser` (`client.*`), made in `dir`.
+pub(crate) fn certificates(dir: &Path) {
     let openssl = |args: &[&str]| {
         let out = Command::new("openssl")
             .args(args)
@@ -44,19 +45,20 @@ fn certificates(dir: &Path) {
         args.extend(["-keyout", &key, "-out", &out, "-subj", subject]);
         openssl(&args);
     };
-    let signed = |name: &str, extensions: &str| {
+    let signed = |name: &str, by: &str, extensions: &str| {
         let ext = format!("{name}.ext");
         std::fs::write(dir.join(&ext), extensions).unwrap();
         let (csr, crt) = (format!("{name}.csr"), format!("{name}.crt"));
+        let (ca_crt, ca_key) = (format!("{by}.crt"), format!("{by}.key"));
         openssl(&[
             "x509",
             "-req",
             "-in",
             &csr,
             "-CA",
-            "ca.crt",
+            &ca_crt,
             "-CAkey",
-            "ca.key",
+            &ca_key,
             "-CAcreateserial",
             "-out",
             &crt,
@@ -68,15 +70,16 @@ fn certificates(dir: &Path) {
     };
     new_key("ca", "/CN=keep test CA", true);
     new_key("other-ca", "/CN=another CA", true);
+    let for_localhost = "subjectAltName=DNS:localhost\nbasicConstraints=CA:FALSE\n\
+         keyUsage=digitalSignature\nextendedKeyUsage=serverAuth\n";
     new_key("server", "/CN=localhost", false);
-    signed(
-        "server",
-        "subjectAltName=DNS:localhost\nbasicConstraints=CA:FALSE\n\
-         keyUsage=digitalSignature\nextendedKeyUsage=serverAuth\n",
-    );
+    signed("server", "ca", for_localhost);
+    new_key("renewed", "/CN=localhost", false);
+    signed("renewed", "other-ca", for_localhost);
     new_key("client", "/CN=certuser", false);
     signed(
         "client",
+        "ca",
         "basicConstraints=CA:FALSE\nkeyUsage=digitalSignature\nextendedKeyUsage=clientAuth\n",
     );
 }

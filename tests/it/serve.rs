@@ -5,6 +5,7 @@
 use std::io::{BufRead, BufReader, Read, Write};
 use std::net::TcpStream;
 use std::process::{Child, Stdio};
+use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use serde_json::Value;
@@ -18,6 +19,8 @@ struct Server {
     url: String,
     /// `host:port` to connect to.
     addr: String,
+    /// Every line it wrote on stderr so far.
+    said: Arc<Mutex<Vec<String>>>,
 }
 
 impl Server {
@@ -31,19 +34,36 @@ impl Server {
             .spawn()
             .expect("start keep serve");
         let mut lines = BufReader::new(child.stderr.take().unwrap()).lines();
-        let first = lines.next().expect("a line from keep serve").unwrap();
-        let url = first
-            .split_whitespace()
-            .find(|w| w.starts_with("http://"))
-            .unwrap_or_else(|| panic!("no URL in {first:?}"))
-            .to_string();
-        std::thread::spawn(move || for _ in lines {});
+        let said = Arc::new(Mutex::new(Vec::new()));
+        let url = loop {
+            let line = lines.next().expect("a line from keep serve").unwrap();
+            said.lock().unwrap().push(line.clone());
+            if line.contains("serving MCP at") {
+                break line
+                    .split_whitespace()
+                    .find(|w| w.starts_with("http://") || w.starts_with("https://"))
+                    .unwrap_or_else(|| panic!("no URL in {line:?}"))
+                    .to_string();
+            }
+        };
+        let kept = Arc::clone(&said);
+        std::thread::spawn(move || {
+            for line in lines.map_while(Result::ok) {
+                kept.lock().unwrap().push(line);
+            }
+        });
         let port = url.rsplit(':').next().unwrap().trim_end_matches("/mcp");
         Server {
             child,
             addr: format!("127.0.0.1:{port}"),
             url,
+            said,
         }
+    }
+
+    /// What it wrote on stderr so far, one line each.
+    fn said(&self) -> Vec<String> {
+        self.said.lock().unwrap().clone()
     }
 
     /// Sends one raw HTTP/1.1 request and returns the status code.
@@ -1270,4 +1290,138 @@ fn database_passwords_come_from_the_environment_a_password_file_or_pgpass_and_ne
     );
     assert_eq!(health["status"], "ok", "{health}");
     assert!(!health.to_string().contains("harbour-secret"), "{health}");
+}
+
+/// `curl` fetching `url` with `args`: its exit code and what it printed.
+fn curl(args: &[&str], url: &str) -> (i32, String) {
+    let out = std::process::Command::new("curl")
+        .args(["--silent", "--show-error", "--max-time", "20"])
+        .args(args)
+        .arg(url)
+        .output()
+        .expect("curl (./scripts/setup.sh installs it)");
+    (
+        out.status.code().unwrap_or(-1),
+        format!(
+            "{}{}",
+            String::from_utf8_lossy(&out.stdout),
+            String::from_utf8_lossy(&out.stderr)
+        ),
+    )
+}
+
+#[test]
+fn https_serves_mcp_the_api_and_health_and_a_renewed_certificate_from_the_next_connection() {
+    let mut env = Env::with_model();
+    let certs = tempfile::tempdir().unwrap();
+    crate::pg_tls::certificates(certs.path());
+    let cert = |name: &str| certs.path().join(name).display().to_string();
+    let live = tempfile::tempdir().unwrap();
+    let (live_crt, live_key) = (live.path().join("keep.crt"), live.path().join("keep.key"));
+    std::fs::copy(cert("server.crt"), &live_crt).unwrap();
+    std::fs::copy(cert("server.key"), &live_key).unwrap();
+    env.put("The ferry leaves the harbour at nine.", &[]);
+    let server = Server::start(
+        &env,
+        &[
+            "--listen",
+            "127.0.0.1:0",
+            "--tls-cert",
+            live_crt.to_str().unwrap(),
+            "--tls-key",
+            live_key.to_str().unwrap(),
+        ],
+    );
+    assert!(
+        server.url.starts_with("https://127.0.0.1:"),
+        "{}",
+        server.url
+    );
+    let origin = server
+        .url
+        .replace("127.0.0.1", "localhost")
+        .replace("/mcp", "");
+
+    let (code, health) = curl(&["--cacert", &cert("ca.crt")], &format!("{origin}/health"));
+    assert_eq!(code, 0, "{health}");
+    let health: Value = serde_json::from_str(&health).unwrap();
+    assert_eq!(health["url"], server.url.as_str(), "{health}");
+    let (code, found) = curl(
+        &["--cacert", &cert("ca.crt")],
+        &format!("{origin}/v1/find?q=ferry"),
+    );
+    assert_eq!(code, 0, "{found}");
+    assert!(
+        found.contains("The ferry leaves the harbour at nine."),
+        "{found}"
+    );
+    // Plain HTTP to it gets no answer; an unknown CA is refused.
+    let (code, _) = curl(&[], &format!("{}/health", origin.replace("https", "http")));
+    assert_ne!(code, 0);
+    let (code, said) = curl(
+        &["--cacert", &cert("other-ca.crt")],
+        &format!("{origin}/health"),
+    );
+    assert_eq!(code, 60, "{said}");
+
+    // The reference MCP client over HTTPS.
+    env.set("KEEP_TEST_CA", &cert("ca.crt"));
+    let report = run_clients(&env, &format!("{origin}/mcp"), "-", 2, 2.0);
+    assert_eq!(report["errors"], 0, "{report}");
+    assert!(report["recalls"].as_u64().unwrap() > 0, "{report}");
+
+    // A renewed certificate (another CA here), key first: served from the
+    // next connection on, without a restart.
+    std::fs::copy(cert("renewed.key"), &live_key).unwrap();
+    std::fs::copy(cert("renewed.crt"), &live_crt).unwrap();
+    let (code, said) = curl(
+        &["--cacert", &cert("other-ca.crt")],
+        &format!("{origin}/health"),
+    );
+    assert_eq!(code, 0, "{said}");
+    let (code, said) = curl(&["--cacert", &cert("ca.crt")], &format!("{origin}/health"));
+    assert_eq!(code, 60, "{said}");
+    let lines = server.said();
+    assert!(
+        lines
+            .iter()
+            .any(|l| l.contains("serving the renewed certificate")),
+        "{lines:?}"
+    );
+    assert!(server.terminate().success());
+}
+
+#[test]
+fn plain_http_on_an_open_address_is_warned_of_and_a_wrong_key_is_refused() {
+    let env = Env::new();
+    let server = Server::start(&env, &["--listen", "0.0.0.0:0"]);
+    let lines = server.said();
+    assert!(
+        lines[0].contains("is reachable from other machines and this server speaks plain HTTP"),
+        "{lines:?}"
+    );
+    assert!(server.terminate().success());
+
+    let certs = tempfile::tempdir().unwrap();
+    crate::pg_tls::certificates(certs.path());
+    let cert = |name: &str| certs.path().join(name).display().to_string();
+    let said = env.fails(
+        &[
+            "serve",
+            "--listen",
+            "127.0.0.1:0",
+            "--tls-cert",
+            &cert("server.crt"),
+            "--tls-key",
+            &cert("client.key"),
+        ],
+        2,
+    );
+    assert_eq!(said.lines().count(), 1, "{said}");
+    assert!(
+        said.contains("client.key is not the key of --tls-cert"),
+        "{said}"
+    );
+    let said = env.fails(&["serve", "--tls-cert", &cert("server.crt")], 2);
+    assert!(said.contains("--tls-key"), "{said}");
 }

@@ -27,8 +27,11 @@ use crate::mcp::http::{ENDPOINT, HttpOptions, Sessions};
 /// 127.0.0.1:7377 unless --listen says otherwise. On a loopback address
 /// only loopback Host and Origin headers are accepted (a web page cannot
 /// reach it); on any other address every request must carry the store's
-/// token (Authorization: Bearer TOKEN; see --token). SIGTERM or Ctrl-C
-/// stops it after the requests in flight.
+/// token (Authorization: Bearer TOKEN; see --token). With --tls-cert and
+/// --tls-key it speaks HTTPS only (a renewed certificate is served from the
+/// next connection on); on an address other machines can reach, give them,
+/// or the token and the notes cross the network readable. SIGTERM or
+/// Ctrl-C stops it after the requests in flight.
 ///
 /// While it runs, the commands listed below are sent to it over a socket
 /// in the store folder, with their working folder and standard input, and
@@ -61,6 +64,14 @@ pub struct Args {
     /// Ask the store's server how it is: store reachable, model, backlog, uptime (exit 1 when none answers or the store is unreachable)
     #[arg(long)]
     pub status: bool,
+
+    /// Serve HTTPS with this certificate chain (PEM; read again when it changes)
+    #[arg(long, value_name = "FILE", requires = "tls_key")]
+    pub tls_cert: Option<PathBuf>,
+
+    /// The private key of --tls-cert (PEM)
+    #[arg(long, value_name = "FILE", requires = "tls_cert")]
+    pub tls_key: Option<PathBuf>,
 
     /// Close an MCP session after SECONDS without a request
     #[arg(long, value_name = "SECONDS", default_value_t = 300)]
@@ -107,11 +118,23 @@ pub fn run(ctx: &mut Ctx, args: Args) -> CliResult {
     } else {
         Some(token(&store)?)
     };
+    let tls = match (&args.tls_cert, &args.tls_key) {
+        (Some(cert), Some(key)) => {
+            Some(crate::cli::server::tls::server_config(cert, key).map_err(CliError::Usage)?)
+        }
+        _ => None,
+    };
     let listener = std::net::TcpListener::bind(args.listen)
         .map_err(|e| CliError::Usage(format!("cannot listen on {}: {e}", args.listen)))?;
     listener.set_nonblocking(true)?;
     let bound = listener.local_addr()?;
-    let url = format!("http://{bound}{ENDPOINT}");
+    let scheme = if tls.is_some() { "https" } else { "http" };
+    let url = format!("{scheme}://{bound}{ENDPOINT}");
+    if tls.is_none() && !bound.ip().is_loopback() {
+        ctx.out.warn(&format!(
+            "{bound} is reachable from other machines and this server speaks plain HTTP: the token and the notes cross the network readable; give --tls-cert and --tls-key"
+        ));
+    }
     let keeper = ctx.take_keeper()?;
     let _background = crate::watch::spawn_background(keeper.settings().clone());
     let running = Running {
@@ -167,6 +190,7 @@ pub fn run(ctx: &mut Ctx, args: Args) -> CliResult {
             }),
             ctx: server_ctx,
             lender: warm,
+            tls,
         };
         crate::mcp::http::serve(
             store.clone(),

@@ -43,6 +43,8 @@ pub struct HttpOptions {
     pub lender: Arc<dyn super::Lender>,
     /// Paths served beside MCP.
     pub routes: Arc<dyn Routes>,
+    /// TLS for every connection, when set.
+    pub tls: Option<Arc<rustls::ServerConfig>>,
 }
 
 /// Paths a server answers beside MCP, under the same token and `Host`
@@ -206,6 +208,21 @@ impl Sessions {
     }
 }
 
+/// Serves HTTP/1.1 on one connection, plain or encrypted, until it ends.
+async fn serve_connection<I, S>(io: I, handler: S)
+where
+    I: tokio::io::AsyncRead + tokio::io::AsyncWrite + Unpin + Send + 'static,
+    S: hyper::service::HttpService<Incoming, ResBody = Body> + Send + 'static,
+    S::Future: Send + 'static,
+{
+    hyper::server::conn::http1::Builder::new()
+        .timer(hyper_util::rt::TokioTimer::new())
+        .header_read_timeout(HEADER_TIMEOUT)
+        .serve_connection(TokioIo::new(io), handler)
+        .await
+        .ok();
+}
+
 /// Serves MCP on `options.listen` until `stop` is cancelled; `ready` gets
 /// the address bound (the port, when 0 was asked) before the first
 /// request is taken.
@@ -253,6 +270,7 @@ pub async fn serve(
     let token = options.token.map(Arc::new);
     let routes = options.routes;
     let loopback = options.listen.ip().is_loopback();
+    let tls = options.tls.map(tokio_rustls::TlsAcceptor::from);
     let mut connections = tokio::task::JoinSet::new();
     loop {
         let (stream, _) = tokio::select! {
@@ -318,15 +336,20 @@ pub async fn serve(
                 Ok(response)
             }
         });
+        let acceptor = tls.clone();
         connections.spawn(async move {
             // A connection that fails or is dropped by its client concerns
-            // that client alone.
-            hyper::server::conn::http1::Builder::new()
-                .timer(hyper_util::rt::TokioTimer::new())
-                .header_read_timeout(HEADER_TIMEOUT)
-                .serve_connection(TokioIo::new(stream), handler)
-                .await
-                .ok();
+            // that client alone; so does a handshake that fails or stalls.
+            match acceptor {
+                None => serve_connection(stream, handler).await,
+                Some(acceptor) => {
+                    if let Ok(Ok(stream)) =
+                        tokio::time::timeout(HEADER_TIMEOUT, acceptor.accept(stream)).await
+                    {
+                        serve_connection(stream, handler).await;
+                    }
+                }
+            }
         });
         while connections.try_join_next().is_some() {}
     }

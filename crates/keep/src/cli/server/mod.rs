@@ -5,6 +5,7 @@
 pub mod api;
 pub mod lock;
 pub mod socket;
+pub mod tls;
 pub mod wire;
 
 use std::sync::{Arc, Condvar, Mutex, PoisonError};
