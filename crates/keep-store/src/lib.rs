@@ -55,8 +55,10 @@ pub use sqlite::{
 #[cfg(test)]
 pub(crate) use store::test_note;
 pub use store::{Store, is_database_url};
-pub use tables::{Edges, History, Meta, NoteRows, OperationsLog, Ratings, Waiting, Watches};
-pub use types::{Health, Lease, Link, WatchedDir};
+pub use tables::{
+    Edges, History, Meta, NoteRows, OperationsLog, Ratings, Tokens, Waiting, Watches,
+};
+pub use types::{Health, Lease, Link, TokenRow, WatchedDir};
 pub use vectors::{PendingText, VecKind, VecRow, VectorSpace, to_bytes as vector_bytes};
 #[cfg(not(feature = "postgres"))]
 pub use without_postgres::{

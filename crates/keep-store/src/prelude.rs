@@ -5,4 +5,6 @@ pub use crate::embedded::Embedded;
 pub use crate::keyword::{Keyword, TextSearch};
 pub use crate::plain::{PlainQueries, Sql};
 pub use crate::reads::NoteReads;
-pub use crate::tables::{Edges, History, Meta, NoteRows, OperationsLog, Ratings, Waiting, Watches};
+pub use crate::tables::{
+    Edges, History, Meta, NoteRows, OperationsLog, Ratings, Tokens, Waiting, Watches,
+};

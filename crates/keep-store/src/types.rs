@@ -46,6 +46,21 @@ pub struct Health {
     pub problems: Vec<String>,
 }
 
+/// A token of `keep serve` as stored: never its secret, only its hash.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct TokenRow {
+    pub name: String,
+    /// The SHA-256 of the secret, in hex.
+    pub hash: String,
+    pub read_only: bool,
+    /// The tags (`key=value`) every note it reads or writes carries.
+    pub scope: Vec<String>,
+    /// Milliseconds since the epoch.
+    pub created: i64,
+    pub last_used: Option<i64>,
+    pub expires: Option<i64>,
+}
+
 /// What protects the link to the server, as connected.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Link {

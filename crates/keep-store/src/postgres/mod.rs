@@ -41,6 +41,7 @@ const MIGRATIONS: &[(i64, &str)] = &[
     (4, include_str!("migrations/0004_next_vectors.sql")),
     (5, include_str!("migrations/0005_operations.sql")),
     (6, include_str!("migrations/0006_bm25.sql")),
+    (7, include_str!("migrations/0007_tokens.sql")),
 ];
 
 /// The advisory lock every writer holds for its transaction ("keep").

@@ -49,6 +49,7 @@ const MIGRATIONS: &[(i64, &str)] = &[
     (8, include_str!("migrations/0008_operations.sql")),
     (9, include_str!("migrations/0009_inline_names.sql")),
     (10, include_str!("migrations/0010_note_count.sql")),
+    (11, include_str!("migrations/0011_tokens.sql")),
 ];
 
 /// Int8 codes of each kind of vector, with the epoch they were read at:

@@ -2,7 +2,7 @@
 //! of tables, each over plain SQL (`Sql`) and so available on any store
 //! handle: a note's row, its history, edges and tag lookups, the store's
 //! settings and vector spaces, rows waiting for a vector, ratings, watched
-//! folders and leases, and the operations log.
+//! folders and leases, the operations log, and the tokens of `keep serve`.
 
 mod edges;
 mod history;
@@ -10,6 +10,7 @@ mod log;
 mod meta;
 mod notes;
 mod ratings;
+mod tokens;
 mod waiting;
 mod watches;
 
@@ -19,5 +20,6 @@ pub use log::OperationsLog;
 pub use meta::Meta;
 pub use notes::NoteRows;
 pub use ratings::Ratings;
+pub use tokens::Tokens;
 pub use waiting::Waiting;
 pub use watches::Watches;

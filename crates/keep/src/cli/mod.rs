@@ -36,6 +36,7 @@ pub mod server;
 mod stats;
 mod supersede;
 mod tag;
+mod token;
 mod ui;
 mod watch;
 
@@ -98,6 +99,7 @@ pub enum Command {
     Mcp(mcp::Args),
     Connect(connect::Args),
     Serve(serve::Args),
+    Token(token::Args),
     Watch(watch::Args),
     Ui(ui::Args),
 }
@@ -569,6 +571,7 @@ pub(crate) fn dispatch(ctx: &mut Ctx, command: Option<Command>) -> CliResult {
         Some(Command::Repair(args)) => repair::run(ctx, args),
         Some(Command::Backup(args)) => backup::run(ctx, args),
         Some(Command::Models(args)) => models::run(ctx, args),
+        Some(Command::Token(args)) => token::run(ctx, args),
         Some(Command::Doctor(args)) => doctor::run(ctx, args),
         Some(Command::Mcp(args)) => mcp::run(ctx, args),
         Some(Command::Connect(args)) => connect::run(ctx, args),

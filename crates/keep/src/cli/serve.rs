@@ -15,7 +15,9 @@ use super::{CliError, CliResult, Ctx, Status};
 use crate::cli::output::Format;
 use crate::cli::server::lock::{Holder, Lock, holder};
 use crate::cli::server::{Health, Warm};
+use crate::mcp::auth::{Auth, Lookup};
 use crate::mcp::http::{ENDPOINT, HttpOptions, Sessions};
+use crate::mcp::rights::Caller;
 
 /// Serve the store to many MCP clients, scripts and commands at once.
 ///
@@ -56,6 +58,10 @@ pub struct Args {
     /// Confine every tool to notes tagged KEY=VALUE, and tag every note written with it (repeatable)
     #[arg(long = "scope", value_name = "KEY=VALUE")]
     pub scope: Vec<String>,
+
+    /// Ask for a token on a loopback address too (without it, a request with no token from this machine is the owner's)
+    #[arg(long)]
+    pub require_token: bool,
 
     /// Print the store's token (made on first use, kept with mode 0600) and exit
     #[arg(long, conflicts_with = "status")]
@@ -113,11 +119,7 @@ pub fn run(ctx: &mut Ctx, args: Args) -> CliResult {
         Some(lock) => lock,
         None => return Err(CliError::Busy(already_running(&store)?)),
     };
-    let token = if args.listen.ip().is_loopback() {
-        None
-    } else {
-        Some(token(&store)?)
-    };
+    let owner_token = token(&store)?;
     let tls = match (&args.tls_cert, &args.tls_key) {
         (Some(cert), Some(key)) => {
             Some(crate::cli::server::tls::server_config(cert, key).map_err(CliError::Usage)?)
@@ -166,14 +168,15 @@ pub fn run(ctx: &mut Ctx, args: Args) -> CliResult {
         let _inside = runtime.enter();
         StopSignals::install()?
     };
+    let trust_tokenless = bound.ip().is_loopback() && !args.require_token;
     write_status(&store, &running)?;
     eprintln!(
         "keep: serving MCP at {url} for {}{}",
         store.display(),
-        if token.is_some() {
-            " (bearer token required: keep serve --token)"
-        } else {
+        if trust_tokenless {
             ""
+        } else {
+            " (bearer token required: keep serve --token, or keep token add)"
         }
     );
     let stop = CancellationToken::new();
@@ -183,7 +186,11 @@ pub fn run(ctx: &mut Ctx, args: Args) -> CliResult {
         let options = HttpOptions {
             listen: bound,
             session_idle: std::time::Duration::from_secs(args.session_timeout.max(1)),
-            token,
+            auth: Auth::new(
+                owner_token,
+                trust_tokenless,
+                token_lookup(Arc::clone(&warm)),
+            ),
             routes: Arc::new(crate::cli::server::api::Api {
                 warm: Arc::clone(&warm),
                 scope: server_ctx.scope.clone(),
@@ -210,6 +217,27 @@ pub fn run(ctx: &mut Ctx, args: Args) -> CliResult {
     result?;
     eprintln!("keep: stopped serving {url}");
     Ok(Status::Success)
+}
+
+/// Finds the caller a token made with `keep token add` stands for.
+fn token_lookup(warm: Arc<Warm>) -> Lookup {
+    Arc::new(move |secret: &str| {
+        let mut lent = warm.lend().map_err(|e| e.to_string())?;
+        let token = lent.keeper().token_for(secret).map_err(|e| e.to_string())?;
+        Ok(token.map(|t| {
+            let mut scope = keep_core::model::Tags::default();
+            for pair in &t.rights.scope {
+                if let Some((key, value)) = pair.split_once('=') {
+                    scope.insert(key, value);
+                }
+            }
+            Caller {
+                token: Some(t.name),
+                read_only: t.rights.read_only,
+                scope,
+            }
+        }))
+    })
 }
 
 /// SIGTERM, SIGINT and SIGHUP, caught from the moment they are installed.

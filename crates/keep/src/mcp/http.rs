@@ -16,6 +16,7 @@ use rmcp::transport::streamable_http_server::{StreamableHttpServerConfig, Stream
 use tokio::net::TcpListener;
 use tokio_util::sync::CancellationToken;
 
+use super::rights::Caller;
 use super::{KeepServer, notify, tools::Context};
 use keep_core::SharedModel;
 
@@ -36,8 +37,8 @@ pub struct HttpOptions {
     pub listen: SocketAddr,
     /// How long a session may go unused before it is closed.
     pub session_idle: Duration,
-    /// Required of every request when set (`Authorization: Bearer ...`).
-    pub token: Option<String>,
+    /// Who may call, and with what rights.
+    pub auth: super::auth::Auth,
     pub ctx: Context,
     /// Lends keepers to the sessions' calls.
     pub lender: Arc<dyn super::Lender>,
@@ -51,8 +52,15 @@ pub struct HttpOptions {
 /// and `Origin` rules (the JSON API and health of `keep serve`).
 pub trait Routes: Send + Sync {
     fn serves(&self, path: &str) -> bool;
-    /// The status and JSON body for a request; may block.
-    fn answer(&self, method: &str, path: &str, query: &str, body: &[u8]) -> (u16, Vec<u8>);
+    /// The status and JSON body for a request of `caller`; may block.
+    fn answer(
+        &self,
+        caller: &Caller,
+        method: &str,
+        path: &str,
+        query: &str,
+        body: &[u8],
+    ) -> (u16, Vec<u8>);
 }
 
 type Body = http_body_util::combinators::BoxBody<Bytes, Infallible>;
@@ -61,21 +69,6 @@ fn plain(status: StatusCode, text: &str) -> Response<Body> {
     let mut response = Response::new(Full::new(Bytes::from(format!("{text}\n"))).boxed());
     *response.status_mut() = status;
     response
-}
-
-/// True when the request carries `Authorization: Bearer TOKEN`, compared
-/// in constant time.
-fn authorized(request: &Request<Incoming>, token: &str) -> bool {
-    let Some(given) = request
-        .headers()
-        .get(hyper::header::AUTHORIZATION)
-        .and_then(|v| v.to_str().ok())
-        .and_then(|v| v.strip_prefix("Bearer "))
-    else {
-        return false;
-    };
-    let (a, b) = (given.trim().as_bytes(), token.as_bytes());
-    a.len() == b.len() && a.iter().zip(b).fold(0u8, |acc, (x, y)| acc | (x ^ y)) == 0
 }
 
 /// The body length a request declares, if it does.
@@ -115,7 +108,11 @@ fn from_this_machine(request: &Request<Incoming>) -> bool {
 }
 
 /// Answers a request of the other routes on a thread that may block.
-async fn answer_route(request: Request<Incoming>, routes: Arc<dyn Routes>) -> Response<Body> {
+async fn answer_route(
+    request: Request<Incoming>,
+    routes: Arc<dyn Routes>,
+    caller: Caller,
+) -> Response<Body> {
     let method = request.method().as_str().to_string();
     let path = request.uri().path().to_string();
     let query = request.uri().query().unwrap_or("").to_string();
@@ -130,7 +127,8 @@ async fn answer_route(request: Request<Incoming>, routes: Arc<dyn Routes>) -> Re
         }
     };
     let reply =
-        tokio::task::spawn_blocking(move || routes.answer(&method, &path, &query, &body)).await;
+        tokio::task::spawn_blocking(move || routes.answer(&caller, &method, &path, &query, &body))
+            .await;
     match reply {
         Ok((status, body)) => {
             let mut response = Response::new(Full::new(Bytes::from(body)).boxed());
@@ -140,6 +138,15 @@ async fn answer_route(request: Request<Incoming>, routes: Arc<dyn Routes>) -> Re
                 hyper::header::CONTENT_TYPE,
                 hyper::header::HeaderValue::from_static("application/json"),
             );
+            if status == 403 {
+                // The only refusal a route makes: a right the token lacks.
+                response.headers_mut().insert(
+                    hyper::header::WWW_AUTHENTICATE,
+                    hyper::header::HeaderValue::from_static(
+                        r#"Bearer realm="keep", error="insufficient_scope""#,
+                    ),
+                );
+            }
             response
         }
         Err(_) => plain(StatusCode::INTERNAL_SERVER_ERROR, "the request failed"),
@@ -267,13 +274,13 @@ pub async fn serve(
         Arc::new(sessions_kept),
         config(options.listen, stop.child_token()),
     );
-    let token = options.token.map(Arc::new);
+    let auth = Arc::new(options.auth);
     let routes = options.routes;
     let loopback = options.listen.ip().is_loopback();
     let tls = options.tls.map(tokio_rustls::TlsAcceptor::from);
     let mut connections = tokio::task::JoinSet::new();
     loop {
-        let (stream, _) = tokio::select! {
+        let (stream, from) = tokio::select! {
             accepted = listener.accept() => match accepted {
                 Ok(accepted) => accepted,
                 Err(_) => continue,
@@ -281,11 +288,11 @@ pub async fn serve(
             _ = stop.cancelled() => break,
         };
         let service = service.clone();
-        let token = token.clone();
+        let auth = Arc::clone(&auth);
         let routes = Arc::clone(&routes);
-        let handler = hyper::service::service_fn(move |request: Request<Incoming>| {
+        let handler = hyper::service::service_fn(move |mut request: Request<Incoming>| {
             let service = service.clone();
-            let token = token.clone();
+            let auth = Arc::clone(&auth);
             let routes = Arc::clone(&routes);
             async move {
                 let path = request.uri().path();
@@ -304,17 +311,10 @@ pub async fn serve(
                         "only loopback Host and Origin headers are accepted",
                     ));
                 }
-                if let Some(token) = &token
-                    && !authorized(&request, token)
-                {
-                    let mut response =
-                        plain(StatusCode::UNAUTHORIZED, "a bearer token is required");
-                    response.headers_mut().insert(
-                        hyper::header::WWW_AUTHENTICATE,
-                        hyper::header::HeaderValue::from_static("Bearer"),
-                    );
-                    return Ok(response);
-                }
+                let caller = match auth.caller(&request, from.ip()).await {
+                    Ok(caller) => caller,
+                    Err(refusal) => return Ok(refusal.response(plain)),
+                };
                 if declared_length(&request).is_some_and(|n| n > MAX_BODY) {
                     return Ok(plain(
                         StatusCode::PAYLOAD_TOO_LARGE,
@@ -322,8 +322,9 @@ pub async fn serve(
                     ));
                 }
                 if for_api {
-                    return Ok(answer_route(request, routes).await);
+                    return Ok(answer_route(request, routes, caller).await);
                 }
+                request.extensions_mut().insert(caller);
                 let closing = request.method() == hyper::Method::DELETE;
                 let request =
                     request.map(|body| http_body_util::Limited::new(body, MAX_BODY as usize));

@@ -8,6 +8,7 @@
 // clients negotiate today; the SDK marks them deprecated for a later one.
 #![allow(deprecated)]
 
+pub mod auth;
 mod confirm;
 mod framing;
 pub mod http;
@@ -17,6 +18,7 @@ mod notify;
 mod order;
 mod prompt;
 mod resources;
+pub mod rights;
 mod tasks;
 mod tools;
 pub use tools::{Summary as ToolSummary, summaries as tool_summaries};
@@ -98,15 +100,21 @@ struct KeepServer {
 }
 
 impl KeepServer {
-    /// Runs `f` with the keeper on a blocking thread; a panic becomes an
-    /// internal error and the server keeps serving.
-    async fn with_keeper<T, F>(&self, f: F) -> Result<T, McpError>
+    /// Runs `f` with the keeper on a blocking thread, within the rights of
+    /// the request's caller; a panic becomes an internal error and the
+    /// server keeps serving.
+    async fn with_keeper<T, F>(
+        &self,
+        request: &RequestContext<RoleServer>,
+        f: F,
+    ) -> Result<T, McpError>
     where
         T: Send + 'static,
         F: FnOnce(&mut Keeper, &tools::Context) -> T + Send + 'static,
     {
+        let ctx = rights::caller_of(&request.extensions).context(&self.ctx);
         let ticket = self.order.ticket();
-        self.with_keeper_in(Arc::clone(&self.ctx), ticket, f).await
+        self.with_keeper_in(ctx, ticket, f).await
     }
 
     /// Embeds the texts tool `name` will embed with `args` on the shared
@@ -134,8 +142,9 @@ impl KeepServer {
             return;
         }
         let ticket = self.order.ticket();
-        let (ctx, forwarding) = notify::call_context(&self.ctx, context);
-        let agent = agent_of(&context.peer);
+        let caller = rights::caller_of(&context.extensions);
+        let (ctx, forwarding) = notify::call_context(&caller.context(&self.ctx), context);
+        let agent = caller.author(&agent_of(&context.peer));
         let replaced = old.clone();
         let accepted = self
             .with_keeper_in(ctx, ticket, move |keeper, _| {
@@ -151,6 +160,7 @@ impl KeepServer {
 
     /// Runs tool `name` with `args` in its turn (`ticket`) and logs the
     /// call; the tool's own failure is the inner error.
+    #[allow(clippy::too_many_arguments)]
     async fn run_tool(
         &self,
         name: &str,
@@ -159,10 +169,11 @@ impl KeepServer {
         ctx: Arc<tools::Context>,
         forwarding: notify::Forwarding,
         peer: &rmcp::Peer<RoleServer>,
+        caller: &rights::Caller,
     ) -> Result<Result<Value, tools::CallError>, McpError> {
         let started = std::time::Instant::now();
         self.prepare(name, &args).await;
-        let agent = agent_of(peer);
+        let agent = caller.author(&agent_of(peer));
         let tool = name.to_string();
         let outcome = self
             .with_keeper_in(ctx, ticket, move |keeper, ctx| {
@@ -192,12 +203,13 @@ impl KeepServer {
         let server = self.clone();
         let peer = context.peer.clone();
         let token = context.meta.get_progress_token();
+        let caller = rights::caller_of(&context.extensions);
         let task = self.tasks.spawn(tasks::options(), move |task| {
             Box::pin(async move {
-                let (ctx, forwarding) =
-                    notify::task_context(&server.ctx, &peer, token, task.clone());
+                let base = caller.context(&server.ctx);
+                let (ctx, forwarding) = notify::task_context(&base, &peer, token, task.clone());
                 let outcome = server
-                    .run_tool(&name, args, ticket, ctx, forwarding, &peer)
+                    .run_tool(&name, args, ticket, ctx, forwarding, &peer, &caller)
                     .await
                     .map_err(TaskExit::Error)?;
                 if task.is_cancel_requested() {
@@ -258,9 +270,12 @@ impl ServerHandler for KeepServer {
     async fn list_tools(
         &self,
         _request: Option<PaginatedRequestParams>,
-        _context: RequestContext<RoleServer>,
+        context: RequestContext<RoleServer>,
     ) -> Result<ListToolsResult, McpError> {
-        Ok(ListToolsResult::with_all_items(tools::definitions()))
+        let caller = rights::caller_of(&context.extensions);
+        Ok(ListToolsResult::with_all_items(tools::definitions_for(
+            caller.read_only,
+        )))
     }
 
     async fn call_tool(
@@ -275,6 +290,12 @@ impl ServerHandler for KeepServer {
                 None,
             ));
         }
+        let caller = rights::caller_of(&context.extensions);
+        if tools::writes(&name)
+            && let Some(why) = caller.refuses_write(&name)
+        {
+            return Ok(CallToolResult::error(vec![ContentBlock::text(why)]).into());
+        }
         self.notes.remember_peer(&context.peer);
         let args = Value::Object(request.arguments.unwrap_or_default());
         let ticket = self.order.ticket();
@@ -283,9 +304,9 @@ impl ServerHandler for KeepServer {
                 self.start_task(name, args, ticket, &context),
             ));
         }
-        let (ctx, forwarding) = notify::call_context(&self.ctx, &context);
+        let (ctx, forwarding) = notify::call_context(&caller.context(&self.ctx), &context);
         let mut outcome = self
-            .run_tool(&name, args, ticket, ctx, forwarding, &context.peer)
+            .run_tool(&name, args, ticket, ctx, forwarding, &context.peer, &caller)
             .await?;
         if name == "remember"
             && let Ok(value) = &mut outcome
@@ -351,10 +372,12 @@ impl ServerHandler for KeepServer {
     async fn complete(
         &self,
         request: CompleteRequestParams,
-        _context: RequestContext<RoleServer>,
+        context: RequestContext<RoleServer>,
     ) -> Result<CompleteResult, McpError> {
-        self.with_keeper(move |keeper, ctx| resources::complete(keeper, ctx, &request))
-            .await?
+        self.with_keeper(&context, move |keeper, ctx| {
+            resources::complete(keeper, ctx, &request)
+        })
+        .await?
     }
 
     async fn subscribe(
@@ -365,7 +388,9 @@ impl ServerHandler for KeepServer {
         self.notes.remember_peer(&context.peer);
         let uri = request.uri.clone();
         let id = self
-            .with_keeper(move |keeper, ctx| resources::note_id_of(keeper, ctx, &uri))
+            .with_keeper(&context, move |keeper, ctx| {
+                resources::note_id_of(keeper, ctx, &uri)
+            })
             .await??;
         self.notes.subscribe(request.uri, id);
         Ok(())
@@ -383,11 +408,13 @@ impl ServerHandler for KeepServer {
     async fn read_resource(
         &self,
         request: ReadResourceRequestParams,
-        _context: RequestContext<RoleServer>,
+        context: RequestContext<RoleServer>,
     ) -> Result<ReadResourceResponse, McpError> {
         let uri = request.uri;
         let result = self
-            .with_keeper(move |keeper, ctx| resources::read(keeper, ctx, &uri))
+            .with_keeper(&context, move |keeper, ctx| {
+                resources::read(keeper, ctx, &uri)
+            })
             .await??;
         Ok(result.into())
     }
@@ -403,10 +430,12 @@ impl ServerHandler for KeepServer {
     async fn get_prompt(
         &self,
         request: GetPromptRequestParams,
-        _context: RequestContext<RoleServer>,
+        context: RequestContext<RoleServer>,
     ) -> Result<GetPromptResponse, McpError> {
         let result = self
-            .with_keeper(move |keeper, ctx| prompt::get(keeper, ctx, &request))
+            .with_keeper(&context, move |keeper, ctx| {
+                prompt::get(keeper, ctx, &request)
+            })
             .await??;
         Ok(result.into())
     }

@@ -13,6 +13,7 @@ use super::Warm;
 use crate::cli::input::Stdin;
 use crate::cli::output::{Format, Out};
 use crate::cli::{Cli, CliError, Ctx, NOT_STORED, Status, dispatch};
+use crate::mcp::rights::Caller;
 use keep_core::model::Tags;
 
 /// The OpenAPI 3.1 document of this API.
@@ -32,10 +33,27 @@ impl crate::mcp::http::Routes for Api {
         serves(path)
     }
 
-    fn answer(&self, method: &str, path: &str, query: &str, body: &[u8]) -> (u16, Vec<u8>) {
+    fn answer(
+        &self,
+        caller: &Caller,
+        method: &str,
+        path: &str,
+        query: &str,
+        body: &[u8],
+    ) -> (u16, Vec<u8>) {
+        let mut scope = self.scope.clone();
+        for (key, value) in caller.scope.pairs() {
+            scope.insert(key, value);
+        }
+        let author = caller.author(API_AGENT);
+        let serving = Serving {
+            warm: &self.warm,
+            author: &author,
+            caller,
+        };
         let reply = answer(
-            &self.warm,
-            &self.scope,
+            &serving,
+            &scope,
             &Asked {
                 method,
                 path,
@@ -70,6 +88,14 @@ impl Reply {
     }
 }
 
+/// The server as one caller reaches it: its keepers, who the log names
+/// for the caller's writes, and the caller's rights.
+pub struct Serving<'a> {
+    pub warm: &'a Arc<Warm>,
+    pub author: &'a str,
+    pub caller: &'a Caller,
+}
+
 /// What a request asks, read from its method, path, query and body.
 pub struct Asked<'a> {
     pub method: &'a str,
@@ -82,12 +108,12 @@ pub struct Asked<'a> {
 /// Who the operations log names for a write through the JSON API.
 const API_AGENT: &str = "api";
 
-pub fn answer(warm: &Arc<Warm>, scope: &Tags, asked: &Asked<'_>) -> Reply {
+pub fn answer(warm: &Serving<'_>, scope: &Tags, asked: &Asked<'_>) -> Reply {
     let query = Query::parse(asked.query);
     let route = asked.path.strip_prefix(PREFIX);
     match (asked.method, asked.path, route) {
         ("GET", "/health", _) => {
-            let health = warm.health();
+            let health = warm.warm.health();
             let status = if health.status == "unavailable" {
                 503
             } else {
@@ -101,11 +127,17 @@ pub fn answer(warm: &Arc<Warm>, scope: &Tags, asked: &Asked<'_>) -> Reply {
         },
         ("GET", _, Some("find")) => find(warm, scope, &query),
         ("GET", _, Some("notes")) => list(warm, scope, &query),
-        ("POST", _, Some("notes")) => put(warm, scope, asked.body),
+        ("POST", _, Some("notes")) => match warm.caller.refuses_write("POST /v1/notes") {
+            Some(why) => Reply::error(403, &why),
+            None => put(warm, scope, asked.body),
+        },
         (method, _, Some(rest)) if rest.starts_with("notes/") => {
             let rest = &rest["notes/".len()..];
             match (method, rest.strip_suffix("/tags")) {
-                ("POST", Some(id)) => tag(warm, scope, &decode(id), asked.body),
+                ("POST", Some(id)) => match warm.caller.refuses_write("POST /v1/notes/ID/tags") {
+                    Some(why) => Reply::error(403, &why),
+                    None => tag(warm, scope, &decode(id), asked.body),
+                },
                 ("GET", None) => get(warm, scope, &decode(rest)),
                 _ => not_allowed(),
             }
@@ -183,7 +215,7 @@ const FILTERS: [(&str, &str); 4] = [
     ("limit", "limit"),
 ];
 
-fn find(warm: &Arc<Warm>, scope: &Tags, query: &Query) -> Reply {
+fn find(warm: &Serving<'_>, scope: &Tags, query: &Query) -> Reply {
     let Some(text) = query.one("q").filter(|q| !q.trim().is_empty()) else {
         return Reply::error(400, "find needs a query: ?q=TEXT");
     };
@@ -196,7 +228,7 @@ fn find(warm: &Arc<Warm>, scope: &Tags, query: &Query) -> Reply {
     run(warm, args).reply(200)
 }
 
-fn list(warm: &Arc<Warm>, scope: &Tags, query: &Query) -> Reply {
+fn list(warm: &Serving<'_>, scope: &Tags, query: &Query) -> Reply {
     let mut args = vec!["list".to_string()];
     query.options(&FILTERS, &mut args);
     query.options(&[("sort", "sort")], &mut args);
@@ -207,7 +239,7 @@ fn list(warm: &Arc<Warm>, scope: &Tags, query: &Query) -> Reply {
     run(warm, args).reply(200)
 }
 
-fn get(warm: &Arc<Warm>, scope: &Tags, id: &str) -> Reply {
+fn get(warm: &Serving<'_>, scope: &Tags, id: &str) -> Reply {
     let ran = run(warm, vec!["get".into(), "--".into(), id.into()]);
     let mut reply = ran.reply(200);
     if reply.status == 200 {
@@ -302,7 +334,7 @@ fn body<T: for<'de> Deserialize<'de>>(bytes: &[u8]) -> Result<T, Reply> {
     })
 }
 
-fn put(warm: &Arc<Warm>, scope: &Tags, bytes: &[u8]) -> Reply {
+fn put(warm: &Serving<'_>, scope: &Tags, bytes: &[u8]) -> Reply {
     let note: NewNote = match body(bytes) {
         Ok(note) => note,
         Err(reply) => return reply,
@@ -349,7 +381,7 @@ struct TagEdit {
     remove_value: Vec<String>,
 }
 
-fn tag(warm: &Arc<Warm>, scope: &Tags, id: &str, bytes: &[u8]) -> Reply {
+fn tag(warm: &Serving<'_>, scope: &Tags, id: &str, bytes: &[u8]) -> Reply {
     let edit: TagEdit = match body(bytes) {
         Ok(edit) => edit,
         Err(reply) => return reply,
@@ -422,7 +454,7 @@ impl Ran {
 }
 
 /// Runs `keep --json ARGS` with a warm keeper, keeping what it prints.
-fn run(warm: &Arc<Warm>, args: Vec<String>) -> Ran {
+fn run(warm: &Serving<'_>, args: Vec<String>) -> Ran {
     use clap::Parser;
     let line = ["keep", "--json"].into_iter().map(String::from).chain(args);
     let cli = match Cli::try_parse_from(line) {
@@ -441,7 +473,7 @@ fn run(warm: &Arc<Warm>, args: Vec<String>) -> Ran {
             };
         }
     };
-    let mut lent = match warm.lend() {
+    let mut lent = match warm.warm.lend() {
         Ok(lent) => lent,
         Err(e) => {
             return Ran {
@@ -453,14 +485,14 @@ fn run(warm: &Arc<Warm>, args: Vec<String>) -> Ran {
     };
     let (out, stdout, stderr) = Out::captured(false);
     let mut ctx = Ctx::new(
-        warm.config.clone(),
+        warm.warm.config.clone(),
         Some(lent.take()),
         Format::Json,
         out,
         Stdin::sent(Box::new(std::io::empty()), false),
     );
     if let Ok(keeper) = ctx.keeper() {
-        keeper.set_agent(API_AGENT);
+        keeper.set_agent(warm.author);
     }
     let ended = dispatch(&mut ctx, cli.command);
     // The answer's own status is returned below; a client gone cannot read it anyway.

@@ -341,9 +341,28 @@ pub fn summaries() -> Vec<Summary> {
         .collect()
 }
 
-/// The tool definitions, in a stable order.
-pub fn definitions() -> Vec<Tool> {
-    REGISTRY.iter().map(|e| (e.definition)()).collect()
+/// Every tool definition, in a stable order.
+#[cfg(test)]
+fn definitions() -> Vec<Tool> {
+    definitions_for(false)
+}
+
+/// The tool definitions a caller may call, in a stable order: those that
+/// only read when it may only read.
+pub fn definitions_for(read_only: bool) -> Vec<Tool> {
+    REGISTRY
+        .iter()
+        .filter(|e| !read_only || e.hints.read_only)
+        .map(|e| (e.definition)())
+        .collect()
+}
+
+/// Whether tool `name` writes (every tool says so in its hints).
+pub fn writes(name: &str) -> bool {
+    REGISTRY
+        .iter()
+        .find(|e| e.name == name)
+        .is_some_and(|e| !e.hints.read_only)
 }
 
 /// Runs tool `name` with `args`; None when there is no such tool.
