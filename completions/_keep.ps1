@@ -53,6 +53,7 @@ Register-ArgumentCompleter -Native -CommandName 'keep' -ScriptBlock {
             [CompletionResult]::new('models', 'models', [CompletionResultType]::ParameterValue, 'List, install, verify or remove the files keep runs on')
             [CompletionResult]::new('doctor', 'doctor', [CompletionResultType]::ParameterValue, 'Check the runtime, the models, the store, a server, watched folders and the config file')
             [CompletionResult]::new('connect', 'connect', [CompletionResultType]::ParameterValue, 'Give an MCP client (Claude Code, Cursor, VS Code, ...) keep''s memory')
+            [CompletionResult]::new('token', 'token', [CompletionResultType]::ParameterValue, 'Tokens for the clients of keep serve, each with its own rights')
             [CompletionResult]::new('watch', 'watch', [CompletionResultType]::ParameterValue, 'Keep the registered folders indexed until interrupted')
             [CompletionResult]::new('ui', 'ui', [CompletionResultType]::ParameterValue, 'Browse, search, read and tag notes in a full-screen terminal browser')
             [CompletionResult]::new('mcp', 'mcp', [CompletionResultType]::ParameterValue, 'Serve keep''s memory to agents over the Model Context Protocol')
@@ -416,6 +417,77 @@ Register-ArgumentCompleter -Native -CommandName 'keep' -ScriptBlock {
             [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
             break
         }
+        'keep;token' {
+            [CompletionResult]::new('--store', '--store', [CompletionResultType]::ParameterName, 'Store directory, holding keep.db, or a PostgreSQL URL (postgres://USER@HOST/DB) (or KEEP_STORE) [default: the platform data directory + /keep]')
+            [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print one JSON document instead of text')
+            [CompletionResult]::new('--ids', '--ids', [CompletionResultType]::ParameterName, 'Print only ids, one per line (for xargs)')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('add', 'add', [CompletionResultType]::ParameterValue, 'Make a token and print its secret (shown this once)')
+            [CompletionResult]::new('list', 'list', [CompletionResultType]::ParameterValue, 'The tokens: name, rights, scope, when made, last used and expires (never a secret)')
+            [CompletionResult]::new('revoke', 'revoke', [CompletionResultType]::ParameterValue, 'Refuse a token from its next request on')
+            [CompletionResult]::new('rotate', 'rotate', [CompletionResultType]::ParameterValue, 'Give a token a new secret, its rights unchanged, and print it')
+            [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
+            break
+        }
+        'keep;token;add' {
+            [CompletionResult]::new('--scope', '--scope', [CompletionResultType]::ParameterName, 'Sees and writes only notes tagged KEY=VALUE (repeatable)')
+            [CompletionResult]::new('--expires', '--expires', [CompletionResultType]::ParameterName, 'Stops being accepted then: a duration (P30D) or a date')
+            [CompletionResult]::new('--store', '--store', [CompletionResultType]::ParameterName, 'Store directory, holding keep.db, or a PostgreSQL URL (postgres://USER@HOST/DB) (or KEEP_STORE) [default: the platform data directory + /keep]')
+            [CompletionResult]::new('--read-only', '--read-only', [CompletionResultType]::ParameterName, 'May only read: every tool and route that writes is refused')
+            [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print one JSON document instead of text')
+            [CompletionResult]::new('--ids', '--ids', [CompletionResultType]::ParameterName, 'Print only ids, one per line (for xargs)')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
+            break
+        }
+        'keep;token;list' {
+            [CompletionResult]::new('--store', '--store', [CompletionResultType]::ParameterName, 'Store directory, holding keep.db, or a PostgreSQL URL (postgres://USER@HOST/DB) (or KEEP_STORE) [default: the platform data directory + /keep]')
+            [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print one JSON document instead of text')
+            [CompletionResult]::new('--ids', '--ids', [CompletionResultType]::ParameterName, 'Print only ids, one per line (for xargs)')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
+            break
+        }
+        'keep;token;revoke' {
+            [CompletionResult]::new('--store', '--store', [CompletionResultType]::ParameterName, 'Store directory, holding keep.db, or a PostgreSQL URL (postgres://USER@HOST/DB) (or KEEP_STORE) [default: the platform data directory + /keep]')
+            [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print one JSON document instead of text')
+            [CompletionResult]::new('--ids', '--ids', [CompletionResultType]::ParameterName, 'Print only ids, one per line (for xargs)')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
+            break
+        }
+        'keep;token;rotate' {
+            [CompletionResult]::new('--store', '--store', [CompletionResultType]::ParameterName, 'Store directory, holding keep.db, or a PostgreSQL URL (postgres://USER@HOST/DB) (or KEEP_STORE) [default: the platform data directory + /keep]')
+            [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print one JSON document instead of text')
+            [CompletionResult]::new('--ids', '--ids', [CompletionResultType]::ParameterName, 'Print only ids, one per line (for xargs)')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
+            break
+        }
+        'keep;token;help' {
+            [CompletionResult]::new('add', 'add', [CompletionResultType]::ParameterValue, 'Make a token and print its secret (shown this once)')
+            [CompletionResult]::new('list', 'list', [CompletionResultType]::ParameterValue, 'The tokens: name, rights, scope, when made, last used and expires (never a secret)')
+            [CompletionResult]::new('revoke', 'revoke', [CompletionResultType]::ParameterValue, 'Refuse a token from its next request on')
+            [CompletionResult]::new('rotate', 'rotate', [CompletionResultType]::ParameterValue, 'Give a token a new secret, its rights unchanged, and print it')
+            [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
+            break
+        }
+        'keep;token;help;add' {
+            break
+        }
+        'keep;token;help;list' {
+            break
+        }
+        'keep;token;help;revoke' {
+            break
+        }
+        'keep;token;help;rotate' {
+            break
+        }
+        'keep;token;help;help' {
+            break
+        }
         'keep;watch' {
             [CompletionResult]::new('--remove', '--remove', [CompletionResultType]::ParameterName, 'Stop watching DIR (its notes stay)')
             [CompletionResult]::new('--store', '--store', [CompletionResultType]::ParameterName, 'Store directory, holding keep.db, or a PostgreSQL URL (postgres://USER@HOST/DB) (or KEEP_STORE) [default: the platform data directory + /keep]')
@@ -453,6 +525,7 @@ Register-ArgumentCompleter -Native -CommandName 'keep' -ScriptBlock {
             [CompletionResult]::new('--tls-key', '--tls-key', [CompletionResultType]::ParameterName, 'The private key of --tls-cert (PEM)')
             [CompletionResult]::new('--session-timeout', '--session-timeout', [CompletionResultType]::ParameterName, 'Close an MCP session after SECONDS without a request')
             [CompletionResult]::new('--store', '--store', [CompletionResultType]::ParameterName, 'Store directory, holding keep.db, or a PostgreSQL URL (postgres://USER@HOST/DB) (or KEEP_STORE) [default: the platform data directory + /keep]')
+            [CompletionResult]::new('--require-token', '--require-token', [CompletionResultType]::ParameterName, 'Ask for a token on a loopback address too (without it, a request with no token from this machine is the owner''s)')
             [CompletionResult]::new('--token', '--token', [CompletionResultType]::ParameterName, 'Print the store''s token (made on first use, kept with mode 0600) and exit')
             [CompletionResult]::new('--status', '--status', [CompletionResultType]::ParameterName, 'Ask the store''s server how it is: store reachable, model, backlog, uptime (exit 1 when none answers or the store is unreachable)')
             [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print one JSON document instead of text')
@@ -487,6 +560,7 @@ Register-ArgumentCompleter -Native -CommandName 'keep' -ScriptBlock {
             [CompletionResult]::new('models', 'models', [CompletionResultType]::ParameterValue, 'List, install, verify or remove the files keep runs on')
             [CompletionResult]::new('doctor', 'doctor', [CompletionResultType]::ParameterValue, 'Check the runtime, the models, the store, a server, watched folders and the config file')
             [CompletionResult]::new('connect', 'connect', [CompletionResultType]::ParameterValue, 'Give an MCP client (Claude Code, Cursor, VS Code, ...) keep''s memory')
+            [CompletionResult]::new('token', 'token', [CompletionResultType]::ParameterValue, 'Tokens for the clients of keep serve, each with its own rights')
             [CompletionResult]::new('watch', 'watch', [CompletionResultType]::ParameterValue, 'Keep the registered folders indexed until interrupted')
             [CompletionResult]::new('ui', 'ui', [CompletionResultType]::ParameterValue, 'Browse, search, read and tag notes in a full-screen terminal browser')
             [CompletionResult]::new('mcp', 'mcp', [CompletionResultType]::ParameterValue, 'Serve keep''s memory to agents over the Model Context Protocol')
@@ -583,6 +657,25 @@ Register-ArgumentCompleter -Native -CommandName 'keep' -ScriptBlock {
             break
         }
         'keep;help;connect' {
+            break
+        }
+        'keep;help;token' {
+            [CompletionResult]::new('add', 'add', [CompletionResultType]::ParameterValue, 'Make a token and print its secret (shown this once)')
+            [CompletionResult]::new('list', 'list', [CompletionResultType]::ParameterValue, 'The tokens: name, rights, scope, when made, last used and expires (never a secret)')
+            [CompletionResult]::new('revoke', 'revoke', [CompletionResultType]::ParameterValue, 'Refuse a token from its next request on')
+            [CompletionResult]::new('rotate', 'rotate', [CompletionResultType]::ParameterValue, 'Give a token a new secret, its rights unchanged, and print it')
+            break
+        }
+        'keep;help;token;add' {
+            break
+        }
+        'keep;help;token;list' {
+            break
+        }
+        'keep;help;token;revoke' {
+            break
+        }
+        'keep;help;token;rotate' {
             break
         }
         'keep;help;watch' {

@@ -100,6 +100,9 @@ _keep() {
             keep,tag)
                 cmd="keep__subcmd__tag"
                 ;;
+            keep,token)
+                cmd="keep__subcmd__token"
+                ;;
             keep,ui)
                 cmd="keep__subcmd__ui"
                 ;;
@@ -190,6 +193,9 @@ _keep() {
             keep__subcmd__help,tag)
                 cmd="keep__subcmd__help__subcmd__tag"
                 ;;
+            keep__subcmd__help,token)
+                cmd="keep__subcmd__help__subcmd__token"
+                ;;
             keep__subcmd__help,ui)
                 cmd="keep__subcmd__help__subcmd__ui"
                 ;;
@@ -207,6 +213,18 @@ _keep() {
                 ;;
             keep__subcmd__help__subcmd__models,verify)
                 cmd="keep__subcmd__help__subcmd__models__subcmd__verify"
+                ;;
+            keep__subcmd__help__subcmd__token,add)
+                cmd="keep__subcmd__help__subcmd__token__subcmd__add"
+                ;;
+            keep__subcmd__help__subcmd__token,list)
+                cmd="keep__subcmd__help__subcmd__token__subcmd__list"
+                ;;
+            keep__subcmd__help__subcmd__token,revoke)
+                cmd="keep__subcmd__help__subcmd__token__subcmd__revoke"
+                ;;
+            keep__subcmd__help__subcmd__token,rotate)
+                cmd="keep__subcmd__help__subcmd__token__subcmd__rotate"
                 ;;
             keep__subcmd__models,help)
                 cmd="keep__subcmd__models__subcmd__help"
@@ -238,6 +256,36 @@ _keep() {
             keep__subcmd__models__subcmd__help,verify)
                 cmd="keep__subcmd__models__subcmd__help__subcmd__verify"
                 ;;
+            keep__subcmd__token,add)
+                cmd="keep__subcmd__token__subcmd__add"
+                ;;
+            keep__subcmd__token,help)
+                cmd="keep__subcmd__token__subcmd__help"
+                ;;
+            keep__subcmd__token,list)
+                cmd="keep__subcmd__token__subcmd__list"
+                ;;
+            keep__subcmd__token,revoke)
+                cmd="keep__subcmd__token__subcmd__revoke"
+                ;;
+            keep__subcmd__token,rotate)
+                cmd="keep__subcmd__token__subcmd__rotate"
+                ;;
+            keep__subcmd__token__subcmd__help,add)
+                cmd="keep__subcmd__token__subcmd__help__subcmd__add"
+                ;;
+            keep__subcmd__token__subcmd__help,help)
+                cmd="keep__subcmd__token__subcmd__help__subcmd__help"
+                ;;
+            keep__subcmd__token__subcmd__help,list)
+                cmd="keep__subcmd__token__subcmd__help__subcmd__list"
+                ;;
+            keep__subcmd__token__subcmd__help,revoke)
+                cmd="keep__subcmd__token__subcmd__help__subcmd__revoke"
+                ;;
+            keep__subcmd__token__subcmd__help,rotate)
+                cmd="keep__subcmd__token__subcmd__help__subcmd__rotate"
+                ;;
             *)
                 ;;
         esac
@@ -245,7 +293,7 @@ _keep() {
 
     case "${cmd}" in
         keep)
-            opts="-h -V --store --json --ids --help --version put get list find tag del restore log stats revert rate supersede conflicts now move export import reindex analyze check repair backup models doctor connect watch ui mcp serve help"
+            opts="-h -V --store --json --ids --help --version put get list find tag del restore log stats revert rate supersede conflicts now move export import reindex analyze check repair backup models doctor connect token watch ui mcp serve help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 1 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -571,7 +619,7 @@ _keep() {
             return 0
             ;;
         keep__subcmd__help)
-            opts="put get list find tag del restore log stats revert rate supersede conflicts now move export import reindex analyze check repair backup models doctor connect watch ui mcp serve help"
+            opts="put get list find tag del restore log stats revert rate supersede conflicts now move export import reindex analyze check repair backup models doctor connect token watch ui mcp serve help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1021,6 +1069,76 @@ _keep() {
         keep__subcmd__help__subcmd__tag)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        keep__subcmd__help__subcmd__token)
+            opts="add list revoke rotate"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        keep__subcmd__help__subcmd__token__subcmd__add)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        keep__subcmd__help__subcmd__token__subcmd__list)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        keep__subcmd__help__subcmd__token__subcmd__revoke)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        keep__subcmd__help__subcmd__token__subcmd__rotate)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
@@ -1587,7 +1705,7 @@ _keep() {
             return 0
             ;;
         keep__subcmd__serve)
-            opts="-h --listen --allow --scope --token --status --tls-cert --tls-key --session-timeout --store --json --ids --help"
+            opts="-h --listen --allow --scope --require-token --token --status --tls-cert --tls-key --session-timeout --store --json --ids --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1687,6 +1805,188 @@ _keep() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --store)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        keep__subcmd__token)
+            opts="-h --store --json --ids --help add list revoke rotate help"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --store)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        keep__subcmd__token__subcmd__add)
+            opts="-h --read-only --scope --expires --store --json --ids --help"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --scope)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --expires)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --store)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        keep__subcmd__token__subcmd__help)
+            opts="add list revoke rotate help"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        keep__subcmd__token__subcmd__help__subcmd__add)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        keep__subcmd__token__subcmd__help__subcmd__help)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        keep__subcmd__token__subcmd__help__subcmd__list)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        keep__subcmd__token__subcmd__help__subcmd__revoke)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        keep__subcmd__token__subcmd__help__subcmd__rotate)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        keep__subcmd__token__subcmd__list)
+            opts="-h --store --json --ids --help"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --store)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        keep__subcmd__token__subcmd__revoke)
+            opts="-h --store --json --ids --help"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --store)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        keep__subcmd__token__subcmd__rotate)
+            opts="-h --store --json --ids --help"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
                 --store)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0

@@ -50,6 +50,7 @@ set edit:completion:arg-completer[keep] = {|@words|
             cand models 'List, install, verify or remove the files keep runs on'
             cand doctor 'Check the runtime, the models, the store, a server, watched folders and the config file'
             cand connect 'Give an MCP client (Claude Code, Cursor, VS Code, ...) keep''s memory'
+            cand token 'Tokens for the clients of keep serve, each with its own rights'
             cand watch 'Keep the registered folders indexed until interrupted'
             cand ui 'Browse, search, read and tag notes in a full-screen terminal browser'
             cand mcp 'Serve keep''s memory to agents over the Model Context Protocol'
@@ -377,6 +378,66 @@ set edit:completion:arg-completer[keep] = {|@words|
             cand -h 'Print help (see more with ''--help'')'
             cand --help 'Print help (see more with ''--help'')'
         }
+        &'keep;token'= {
+            cand --store 'Store directory, holding keep.db, or a PostgreSQL URL (postgres://USER@HOST/DB) (or KEEP_STORE) [default: the platform data directory + /keep]'
+            cand --json 'Print one JSON document instead of text'
+            cand --ids 'Print only ids, one per line (for xargs)'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand add 'Make a token and print its secret (shown this once)'
+            cand list 'The tokens: name, rights, scope, when made, last used and expires (never a secret)'
+            cand revoke 'Refuse a token from its next request on'
+            cand rotate 'Give a token a new secret, its rights unchanged, and print it'
+            cand help 'Print this message or the help of the given subcommand(s)'
+        }
+        &'keep;token;add'= {
+            cand --scope 'Sees and writes only notes tagged KEY=VALUE (repeatable)'
+            cand --expires 'Stops being accepted then: a duration (P30D) or a date'
+            cand --store 'Store directory, holding keep.db, or a PostgreSQL URL (postgres://USER@HOST/DB) (or KEEP_STORE) [default: the platform data directory + /keep]'
+            cand --read-only 'May only read: every tool and route that writes is refused'
+            cand --json 'Print one JSON document instead of text'
+            cand --ids 'Print only ids, one per line (for xargs)'
+            cand -h 'Print help'
+            cand --help 'Print help'
+        }
+        &'keep;token;list'= {
+            cand --store 'Store directory, holding keep.db, or a PostgreSQL URL (postgres://USER@HOST/DB) (or KEEP_STORE) [default: the platform data directory + /keep]'
+            cand --json 'Print one JSON document instead of text'
+            cand --ids 'Print only ids, one per line (for xargs)'
+            cand -h 'Print help'
+            cand --help 'Print help'
+        }
+        &'keep;token;revoke'= {
+            cand --store 'Store directory, holding keep.db, or a PostgreSQL URL (postgres://USER@HOST/DB) (or KEEP_STORE) [default: the platform data directory + /keep]'
+            cand --json 'Print one JSON document instead of text'
+            cand --ids 'Print only ids, one per line (for xargs)'
+            cand -h 'Print help'
+            cand --help 'Print help'
+        }
+        &'keep;token;rotate'= {
+            cand --store 'Store directory, holding keep.db, or a PostgreSQL URL (postgres://USER@HOST/DB) (or KEEP_STORE) [default: the platform data directory + /keep]'
+            cand --json 'Print one JSON document instead of text'
+            cand --ids 'Print only ids, one per line (for xargs)'
+            cand -h 'Print help'
+            cand --help 'Print help'
+        }
+        &'keep;token;help'= {
+            cand add 'Make a token and print its secret (shown this once)'
+            cand list 'The tokens: name, rights, scope, when made, last used and expires (never a secret)'
+            cand revoke 'Refuse a token from its next request on'
+            cand rotate 'Give a token a new secret, its rights unchanged, and print it'
+            cand help 'Print this message or the help of the given subcommand(s)'
+        }
+        &'keep;token;help;add'= {
+        }
+        &'keep;token;help;list'= {
+        }
+        &'keep;token;help;revoke'= {
+        }
+        &'keep;token;help;rotate'= {
+        }
+        &'keep;token;help;help'= {
+        }
         &'keep;watch'= {
             cand --remove 'Stop watching DIR (its notes stay)'
             cand --store 'Store directory, holding keep.db, or a PostgreSQL URL (postgres://USER@HOST/DB) (or KEEP_STORE) [default: the platform data directory + /keep]'
@@ -411,6 +472,7 @@ set edit:completion:arg-completer[keep] = {|@words|
             cand --tls-key 'The private key of --tls-cert (PEM)'
             cand --session-timeout 'Close an MCP session after SECONDS without a request'
             cand --store 'Store directory, holding keep.db, or a PostgreSQL URL (postgres://USER@HOST/DB) (or KEEP_STORE) [default: the platform data directory + /keep]'
+            cand --require-token 'Ask for a token on a loopback address too (without it, a request with no token from this machine is the owner''s)'
             cand --token 'Print the store''s token (made on first use, kept with mode 0600) and exit'
             cand --status 'Ask the store''s server how it is: store reachable, model, backlog, uptime (exit 1 when none answers or the store is unreachable)'
             cand --json 'Print one JSON document instead of text'
@@ -444,6 +506,7 @@ set edit:completion:arg-completer[keep] = {|@words|
             cand models 'List, install, verify or remove the files keep runs on'
             cand doctor 'Check the runtime, the models, the store, a server, watched folders and the config file'
             cand connect 'Give an MCP client (Claude Code, Cursor, VS Code, ...) keep''s memory'
+            cand token 'Tokens for the clients of keep serve, each with its own rights'
             cand watch 'Keep the registered folders indexed until interrupted'
             cand ui 'Browse, search, read and tag notes in a full-screen terminal browser'
             cand mcp 'Serve keep''s memory to agents over the Model Context Protocol'
@@ -511,6 +574,20 @@ set edit:completion:arg-completer[keep] = {|@words|
         &'keep;help;doctor'= {
         }
         &'keep;help;connect'= {
+        }
+        &'keep;help;token'= {
+            cand add 'Make a token and print its secret (shown this once)'
+            cand list 'The tokens: name, rights, scope, when made, last used and expires (never a secret)'
+            cand revoke 'Refuse a token from its next request on'
+            cand rotate 'Give a token a new secret, its rights unchanged, and print it'
+        }
+        &'keep;help;token;add'= {
+        }
+        &'keep;help;token;list'= {
+        }
+        &'keep;help;token;revoke'= {
+        }
+        &'keep;help;token;rotate'= {
         }
         &'keep;help;watch'= {
         }

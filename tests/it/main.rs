@@ -30,6 +30,7 @@ mod put_get;
 mod real_documents;
 mod recall;
 mod reliability;
+mod rights;
 mod serve;
 mod tag_del_revert;
 mod truth;

@@ -14,9 +14,9 @@ use crate::common::Env;
 use crate::mcp::client_python;
 
 /// A running `keep serve` and the URL it printed.
-struct Server {
+pub(crate) struct Server {
     child: Child,
-    url: String,
+    pub(crate) url: String,
     /// `host:port` to connect to.
     addr: String,
     /// Every line it wrote on stderr so far.
@@ -24,7 +24,7 @@ struct Server {
 }
 
 impl Server {
-    fn start(env: &Env, args: &[&str]) -> Server {
+    pub(crate) fn start(env: &Env, args: &[&str]) -> Server {
         let mut all = vec!["serve"];
         all.extend_from_slice(args);
         let mut child = env
@@ -104,7 +104,7 @@ impl Server {
         )
     }
 
-    fn terminate(mut self) -> std::process::ExitStatus {
+    pub(crate) fn terminate(mut self) -> std::process::ExitStatus {
         // SAFETY: a signal to a child this test started.
         unsafe { libc::kill(self.child.id() as i32, libc::SIGTERM) };
         self.child.wait().unwrap()
@@ -1293,7 +1293,7 @@ fn database_passwords_come_from_the_environment_a_password_file_or_pgpass_and_ne
 }
 
 /// `curl` fetching `url` with `args`: its exit code and what it printed.
-fn curl(args: &[&str], url: &str) -> (i32, String) {
+pub(crate) fn curl(args: &[&str], url: &str) -> (i32, String) {
     let out = std::process::Command::new("curl")
         .args(["--silent", "--show-error", "--max-time", "20"])
         .args(args)

@@ -160,7 +160,9 @@ impl Keeper {
     /// Revokes token `name`: its next request is refused.
     pub fn revoke_token(&mut self, name: &str) -> Result<()> {
         if !self.store.transact(|db| Ok(db.remove_token(name)?))? {
-            return Err(Error::NotFound(format!("token '{name}'")));
+            return Err(Error::invalid(format!(
+                "no token named '{name}' (keep token list shows them)"
+            )));
         }
         Ok(())
     }
@@ -174,7 +176,9 @@ impl Keeper {
             .store
             .transact(|db| Ok(db.set_token_hash(name, &hash)?))?
         {
-            return Err(Error::NotFound(format!("token '{name}'")));
+            return Err(Error::invalid(format!(
+                "no token named '{name}' (keep token list shows them)"
+            )));
         }
         Ok(secret)
     }

@@ -1,0 +1,250 @@
+//! Who may do what through `keep serve`: every MCP tool, a resource and
+//! every JSON API route, called by the reference Python MCP client and by
+//! curl with each kind of token (the owner's, read-only, scoped, expired,
+//! revoked, unknown, none on a loopback address with and without
+//! `--require-token`, none on an open address); and the operations log
+//! naming a token's writes by its name, whatever the client calls itself.
+
+use serde_json::{Value, json};
+
+use crate::common::Env;
+use crate::mcp::client_python;
+use crate::serve::{Server, curl};
+
+/// The tools that only read; every other tool writes.
+const READING: &[&str] = &[
+    "conflicts",
+    "get",
+    "list",
+    "log",
+    "recall",
+    "related",
+    "stats",
+];
+
+const ALL_TOOLS: usize = 18;
+
+/// Every tool, with arguments that are valid where it matters here (the
+/// others are refused for their arguments, after the rights).
+fn calls(who: &str) -> Value {
+    json!({
+        "remember": {"text": format!("Queue restarted at noon, said {who}.")},
+        "recall": {"query": "queue"},
+        "get": {"id": "ops"}, "list": {}, "tag": {}, "forget": {}, "restore": {},
+        "revert": {}, "now": {}, "move": {}, "put_file": {}, "related": {"id": "ops"},
+        "feedback": {}, "supersede": {}, "conflicts": {}, "analyze": {}, "log": {}, "stats": {},
+    })
+}
+
+/// One session of the reference client with `token` ("-" for none),
+/// calling every tool and reading note `note` as a resource.
+fn session(env: &Env, url: &str, token: &str, note: &str) -> Value {
+    let who = &token[token.len().saturating_sub(6)..];
+    let script = crate::common::repo_root().join("tests/mcp_rights_client.py");
+    let out = env
+        .program(
+            &client_python(),
+            &[
+                script.to_str().unwrap(),
+                url,
+                token,
+                &calls(who).to_string(),
+            ],
+        )
+        .env("NOTE", note)
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        out.status.success(),
+        "the client failed: {}\n{stdout}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    serde_json::from_str(stdout.trim()).unwrap()
+}
+
+fn refused_for_rights(answer: &Value, tool: &str) -> bool {
+    let call = &answer["calls"][tool];
+    call["error"] == json!(true)
+        && call["text"]
+            .as_str()
+            .unwrap_or("")
+            .contains("may only read")
+}
+
+/// `curl` with `token` (None for none): the status and the body.
+fn api(token: Option<&str>, method: &str, url: &str, body: Option<&str>) -> (u16, String) {
+    let auth = token.map(|t| format!("Authorization: Bearer {t}"));
+    let mut args = vec!["-X", method, "-w", "\n%{http_code}", "-D", "-"];
+    if let Some(header) = &auth {
+        args.extend(["-H", header]);
+    }
+    if let Some(body) = body {
+        args.extend(["-H", "Content-Type: application/json", "-d", body]);
+    }
+    let (code, out) = curl(&args, url);
+    assert_eq!(code, 0, "{out}");
+    let (rest, status) = out.trim_end().rsplit_once('\n').unwrap();
+    (status.parse().unwrap(), rest.to_string())
+}
+
+#[test]
+fn every_tool_resource_and_route_checks_the_callers_rights() {
+    let mut env = Env::new();
+    env.ok(&[
+        "put",
+        "Ops runbook: restart the queue with systemctl.",
+        "--id",
+        "ops",
+        "-t",
+        "project=ops",
+    ]);
+    env.ok(&[
+        "put",
+        "Design notes for the web page queue.",
+        "--id",
+        "web",
+        "-t",
+        "project=web",
+    ]);
+    let secret = |args: &[&str]| env.ok(args).trim().to_string();
+    let reviewer = secret(&["token", "add", "reviewer", "--read-only"]);
+    let opsbot = secret(&["token", "add", "opsbot", "--scope", "project=ops"]);
+    let old = secret(&["token", "add", "old", "--expires", "PT1H"]);
+    let gone = secret(&["token", "add", "gone"]);
+    env.ok(&["token", "revoke", "gone"]);
+    let owner = secret(&["serve", "--token"]);
+    // Two hours on: 'old' has expired.
+    env.at("2026-11-22T12:00:00Z");
+
+    let server = Server::start(&env, &["--listen", "127.0.0.1:0"]);
+    let url = server.url.clone();
+
+    // The owner, by token or from this machine without one: everything.
+    for token in [owner.as_str(), "-"] {
+        let answer = session(&env, &url, token, "web");
+        assert_eq!(answer["http"], 200, "{answer}");
+        assert_eq!(answer["tools"].as_array().unwrap().len(), ALL_TOOLS);
+        assert_eq!(answer["calls"]["remember"]["error"], false, "{answer}");
+        assert!(
+            answer["calls"]["recall"]["text"]
+                .as_str()
+                .unwrap()
+                .contains("web")
+        );
+        assert!(answer["resource"]["text"].is_string(), "{answer}");
+        for tool in answer["calls"].as_object().unwrap().keys() {
+            assert!(!refused_for_rights(&answer, tool), "{tool}: {answer}");
+        }
+    }
+
+    // Read-only: offered the reading tools only; every writing one refused.
+    let answer = session(&env, &url, &reviewer, "web");
+    assert_eq!(answer["http"], 200);
+    let offered: Vec<&str> = answer["tools"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|t| t.as_str().unwrap())
+        .collect();
+    assert_eq!(offered, READING);
+    for (tool, _) in calls("").as_object().unwrap() {
+        let reads = READING.contains(&tool.as_str());
+        assert_eq!(
+            refused_for_rights(&answer, tool),
+            !reads,
+            "{tool}: {answer}"
+        );
+    }
+    assert!(
+        answer["calls"]["remember"]["text"]
+            .as_str()
+            .unwrap()
+            .contains("the token 'reviewer' may only read: remember writes")
+    );
+    assert!(answer["resource"]["text"].is_string(), "{answer}");
+
+    // Scoped: sees and writes its scope only, resources included; its
+    // writes are logged under its name, not the client's.
+    let answer = session(&env, &url, &opsbot, "web");
+    assert_eq!(answer["tools"].as_array().unwrap().len(), ALL_TOOLS);
+    assert_eq!(answer["calls"]["remember"]["error"], false, "{answer}");
+    let found = answer["calls"]["recall"]["text"].as_str().unwrap();
+    assert!(found.contains("ops") && !found.contains("web"), "{found}");
+    assert!(answer["calls"]["get"]["error"] == false, "{answer}");
+    assert!(
+        answer["resource"]["error"].is_string(),
+        "web is outside: {answer}"
+    );
+    let log = env.ok(&["log", "--agent", "opsbot"]);
+    assert_eq!(log.lines().count(), 1, "{log}");
+    let remembered = log.split_whitespace().find(|w| w.starts_with('%')).unwrap();
+    let note = env.json(&["get", remembered]);
+    assert_eq!(note[0]["tags"]["project"], json!(["ops"]), "{note}");
+    assert_eq!(note[0]["tags"]["_agent"], json!(["opsbot"]), "{note}");
+
+    // Expired, revoked, unknown: refused before any session.
+    for token in [old.as_str(), gone.as_str(), "keep_not_a_token"] {
+        assert_eq!(session(&env, &url, token, "")["http"], 401, "{token}");
+    }
+
+    // The JSON API, route by route.
+    let origin = url.trim_end_matches("/mcp");
+    let notes = format!("{origin}/v1/notes");
+    let (status, body) = api(Some(&reviewer), "POST", &notes, Some(r#"{"text": "x"}"#));
+    assert_eq!(status, 403, "{body}");
+    assert!(body.contains(r#"error="insufficient_scope""#), "{body}");
+    let (status, _) = api(
+        Some(&reviewer),
+        "POST",
+        &format!("{notes}/ops/tags"),
+        Some(r#"{"add": ["a=b"]}"#),
+    );
+    assert_eq!(status, 403);
+    let (status, body) = api(
+        Some(&reviewer),
+        "GET",
+        &format!("{origin}/v1/find?q=queue"),
+        None,
+    );
+    assert_eq!(status, 200, "{body}");
+    assert!(body.contains("web"), "{body}");
+    let (status, body) = api(Some(&opsbot), "GET", &notes, None);
+    assert_eq!(status, 200);
+    assert!(
+        body.contains("Ops runbook") && !body.contains("Design notes"),
+        "{body}"
+    );
+    let (status, _) = api(Some(&opsbot), "GET", &format!("{notes}/web"), None);
+    assert_eq!(status, 404);
+    let (status, body) = api(
+        Some(&opsbot),
+        "POST",
+        &notes,
+        Some(r#"{"text": "Queue drained."}"#),
+    );
+    assert_eq!(status, 201, "{body}");
+    let (status, body) = api(Some("keep_not_a_token"), "GET", &notes, None);
+    assert_eq!(status, 401);
+    assert!(body.contains(r#"error="invalid_token""#), "{body}");
+    let (status, _) = api(Some(&old), "GET", &format!("{origin}/health"), None);
+    assert_eq!(status, 401);
+    assert!(server.terminate().success());
+
+    // --require-token: no token is no entry, on loopback too.
+    let server = Server::start(&env, &["--listen", "127.0.0.1:0", "--require-token"]);
+    assert_eq!(session(&env, &server.url, "-", "")["http"], 401);
+    assert_eq!(session(&env, &server.url, &owner, "")["http"], 200);
+    let origin = server.url.trim_end_matches("/mcp");
+    let (status, body) = api(None, "GET", &format!("{origin}/health"), None);
+    assert_eq!(status, 401);
+    assert!(body.contains(r#"Bearer realm="keep""#), "{body}");
+    assert!(server.terminate().success());
+
+    // An open address: no token is no entry.
+    let server = Server::start(&env, &["--listen", "0.0.0.0:0"]);
+    let url = server.url.replace("0.0.0.0", "127.0.0.1");
+    assert_eq!(session(&env, &url, "-", "")["http"], 401);
+    assert_eq!(session(&env, &url, &reviewer, "")["http"], 200);
+    assert!(server.terminate().success());
+}
