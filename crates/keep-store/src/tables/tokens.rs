@@ -8,8 +8,10 @@ use crate::types::TokenRow;
 
 const COLUMNS: &str = "name, hash, read_only, scope, created, last_used, expires";
 
+/// A time that may be absent, as the INSERT below reads it: 0 for none
+/// (a typed null binds the same on every database).
 fn optional(value: Option<i64>) -> Cell {
-    value.map_or(Cell::Null, Cell::Int)
+    Cell::Int(value.unwrap_or(0))
 }
 
 fn optional_int(cell: &Cell) -> Result<Option<i64>> {
@@ -44,7 +46,8 @@ pub trait Tokens: Sql {
         let scope = serde_json::to_string(&token.scope).expect("strings serialise");
         let added = self.execute(
             "INSERT INTO tokens (name, hash, read_only, scope, created, last_used, expires)
-             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7) ON CONFLICT (name) DO NOTHING",
+             VALUES (?1, ?2, ?3, ?4, ?5, NULLIF(?6, CAST(0 AS BIGINT)), NULLIF(?7, CAST(0 AS BIGINT)))
+             ON CONFLICT (name) DO NOTHING",
             &[
                 token.name.as_str().into(),
                 token.hash.as_str().into(),
