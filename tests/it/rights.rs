@@ -114,6 +114,25 @@ fn every_tool_resource_and_route_checks_the_callers_rights() {
     let gone = secret(&["token", "add", "gone"]);
     env.ok(&["token", "revoke", "gone"]);
     let owner = secret(&["serve", "--token"]);
+    // The owner's token is the owner's alone; the folder, until made so.
+    {
+        use std::os::unix::fs::PermissionsExt;
+        let store = env.store();
+        let mode = std::fs::metadata(store.join("serve.token"))
+            .unwrap()
+            .permissions()
+            .mode();
+        assert_eq!(mode & 0o777, 0o600);
+        std::fs::set_permissions(&store, std::fs::Permissions::from_mode(0o755)).unwrap();
+        let said = String::from_utf8(env.run(&["doctor"]).stdout).unwrap();
+        assert!(
+            said.contains("warn  secrets    other users may read"),
+            "{said}"
+        );
+        std::fs::set_permissions(&store, std::fs::Permissions::from_mode(0o700)).unwrap();
+        let said = String::from_utf8(env.run(&["doctor"]).stdout).unwrap();
+        assert!(said.contains("ok    secrets"), "{said}");
+    }
     // Two hours on: 'old' has expired.
     env.at("2026-11-22T12:00:00Z");
 

@@ -63,6 +63,7 @@ pub fn run(ctx: &mut Ctx, _args: Args) -> CliResult {
             checks.push(embedding(keeper));
             checks.push(store(keeper));
             checks.extend(link(keeper));
+            checks.push(secrets(keeper.store_dir()));
             checks.push(vector_index(keeper));
             checks.push(server(keeper.store_dir()));
             checks.push(watches(keeper));
@@ -256,6 +257,35 @@ fn store(keeper: &mut Keeper) -> Check {
     };
     let fix = (waiting > 0 && drainer.is_none()).then_some("keep reindex");
     check("store", outcome, detail, fix)
+}
+
+/// Whether other users may read the store folder or the owner's token of
+/// `keep serve` in it.
+fn secrets(dir: &std::path::Path) -> Check {
+    use std::os::unix::fs::PermissionsExt;
+    let mode = |p: &std::path::Path| std::fs::metadata(p).ok().map(|m| m.permissions().mode());
+    let mut open = Vec::new();
+    if mode(dir).is_some_and(|m| m & 0o077 != 0) {
+        open.push(format!("{} (chmod 700)", dir.display()));
+    }
+    let token = dir.join("serve.token");
+    if mode(&token).is_some_and(|m| m & 0o077 != 0) {
+        open.push(format!("{} (chmod 600)", token.display()));
+    }
+    if open.is_empty() {
+        return check(
+            "secrets",
+            Outcome::Ok,
+            "the store folder and the server's token are the owner's alone".into(),
+            None,
+        );
+    }
+    check(
+        "secrets",
+        Outcome::Warn,
+        format!("other users may read {}", open.join(" and ")),
+        Some("chmod 700 the store folder; the notes and the owner's token are in it"),
+    )
 }
 
 /// What protects the link to a database server: encrypted (and how far the
