@@ -1320,6 +1320,10 @@ fn https_serves_mcp_the_api_and_health_and_a_renewed_certificate_from_the_next_c
     let (live_crt, live_key) = (live.path().join("keep.crt"), live.path().join("keep.key"));
     std::fs::copy(cert("server.crt"), &live_crt).unwrap();
     std::fs::copy(cert("server.key"), &live_key).unwrap();
+    {
+        use std::os::unix::fs::PermissionsExt;
+        std::fs::set_permissions(&live_key, std::fs::Permissions::from_mode(0o644)).unwrap();
+    }
     env.put("The ferry leaves the harbour at nine.", &[]);
     let server = Server::start(
         &env,
@@ -1336,6 +1340,11 @@ fn https_serves_mcp_the_api_and_health_and_a_renewed_certificate_from_the_next_c
         server.url.starts_with("https://127.0.0.1:"),
         "{}",
         server.url
+    );
+    assert!(
+        server.said()[0].contains("keep.key: other users of this machine may read it"),
+        "{:?}",
+        server.said()
     );
     let origin = server
         .url

@@ -126,6 +126,14 @@ pub fn run(ctx: &mut Ctx, args: Args) -> CliResult {
         }
         _ => None,
     };
+    if let Some(key) = &args.tls_key
+        && others_may_read(key)
+    {
+        ctx.out.warn(&format!(
+            "--tls-key {}: other users of this machine may read it; chmod 600 it",
+            key.display()
+        ));
+    }
     let listener = std::net::TcpListener::bind(args.listen)
         .map_err(|e| CliError::Usage(format!("cannot listen on {}: {e}", args.listen)))?;
     listener.set_nonblocking(true)?;
@@ -217,6 +225,12 @@ pub fn run(ctx: &mut Ctx, args: Args) -> CliResult {
     result?;
     eprintln!("keep: stopped serving {url}");
     Ok(Status::Success)
+}
+
+/// Whether users other than the owner may read `file`.
+fn others_may_read(file: &Path) -> bool {
+    use std::os::unix::fs::PermissionsExt;
+    std::fs::metadata(file).is_ok_and(|m| m.permissions().mode() & 0o044 != 0)
 }
 
 /// Finds the caller a token made with `keep token add` stands for.
