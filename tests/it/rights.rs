@@ -197,6 +197,12 @@ fn every_tool_resource_and_route_checks_the_callers_rights() {
     );
     let log = env.ok(&["log", "--agent", "opsbot"]);
     assert_eq!(log.lines().count(), 1, "{log}");
+    let logged = env.json(&["log", "--agent", "opsbot"]);
+    assert_eq!(logged[0]["agent"], "opsbot", "{logged}");
+    assert!(
+        logged[0]["detail"].as_str().unwrap().starts_with("via "),
+        "the client's own name beside it: {logged}"
+    );
     let remembered = log.split_whitespace().find(|w| w.starts_with('%')).unwrap();
     let note = env.json(&["get", remembered]);
     assert_eq!(note[0]["tags"]["project"], json!(["ops"]), "{note}");

@@ -7,6 +7,25 @@ use keep_model::time::Timestamp;
 /// Who writes when nobody said: keep itself (its background work).
 pub const DEFAULT_AGENT: &str = "keep";
 
+/// Between an author and the name its client gave, in an agent.
+const VIA: char = '\u{1f}';
+
+/// An agent whose writes are by `author` (a token's name: the log's agent
+/// and the `_agent` tag) through a client that calls itself `client`
+/// (kept in the log's detail, `via CLIENT`).
+pub fn agent_via(author: &str, client: &str) -> String {
+    let client: String = client.chars().filter(|c| *c != VIA).collect();
+    format!("{author}{VIA}{client}")
+}
+
+/// The author of an agent, and the client's own name when one was given.
+pub fn author_of(agent: &str) -> (&str, Option<&str>) {
+    match agent.split_once(VIA) {
+        Some((author, client)) => (author, Some(client)),
+        None => (agent, None),
+    }
+}
+
 /// One write, as logged.
 #[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, schemars::JsonSchema)]
 pub struct Operation {
@@ -39,14 +58,20 @@ impl Operation {
         version: i64,
         detail: &str,
     ) -> Operation {
+        let (author, client) = author_of(agent);
+        let detail = match client {
+            Some(client) if detail.is_empty() => format!("via {client}"),
+            Some(client) => format!("{detail}; via {client}"),
+            None => detail.to_string(),
+        };
         Operation {
             seq: 0,
             at,
-            agent: agent.into(),
+            agent: author.into(),
             op: op.into(),
             note: note.into(),
             version,
-            detail: detail.into(),
+            detail,
         }
     }
 }

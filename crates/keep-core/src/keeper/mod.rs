@@ -41,7 +41,7 @@ pub use ingest::{
     WalkOptions, is_url,
 };
 pub use keep_store::census::{AgentActivity, Census, KeyCount};
-pub use keep_store::operations::{Operation, OperationFilter};
+pub use keep_store::operations::{Operation, OperationFilter, agent_via};
 pub use keep_store::{Health, Lease, WatchedDir};
 pub use lease::{EMBED_LEASE, WATCH_LEASE, lease_holder, wall_ms};
 pub use providers::{Analysis, AnalysisPart, ProviderWork};

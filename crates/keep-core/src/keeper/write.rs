@@ -610,7 +610,10 @@ pub(super) fn write_state(
     {
         return Ok(WriteStatus::Unchanged);
     }
-    next.tags.insert(keys::AGENT, db.agent());
+    next.tags.insert(
+        keys::AGENT,
+        keep_store::operations::author_of(&db.agent()).0,
+    );
     let next = &next;
     let (rid, status) = match existing {
         None => (db.insert_note(next)?, WriteStatus::Created),

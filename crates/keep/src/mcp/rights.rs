@@ -41,10 +41,14 @@ impl Caller {
         })
     }
 
-    /// Who the operations log names for its writes: its token's name, or
-    /// for the owner the name the client gave.
+    /// Who the operations log names for its writes: its token's name
+    /// (with the name the client gave kept as the entry's detail), or for
+    /// the owner the name the client gave.
     pub fn author(&self, declared: &str) -> String {
-        self.token.clone().unwrap_or_else(|| declared.to_string())
+        match &self.token {
+            Some(name) => keep_core::keeper::agent_via(name, declared),
+            None => declared.to_string(),
+        }
     }
 
     /// `base` with this caller's scope added to the server's.
