@@ -273,3 +273,54 @@ fn every_tool_resource_and_route_checks_the_callers_rights() {
     assert_eq!(session(&env, &url, &reviewer, "")["http"], 200);
     assert!(server.terminate().success());
 }
+
+#[test]
+fn two_servers_on_one_database_accept_the_same_tokens() {
+    let a = Env::new();
+    if !a.on_postgres() {
+        // One SQLite store has one server; this is the PostgreSQL pass's.
+        return;
+    }
+    // Another machine: its own home and local folder, the same database.
+    let mut b = Env::on(false);
+    b.set("KEEP_STORE", &a.store_arg());
+    a.ok(&["put", "Shared from machine A.", "--id", "shared"]);
+    let reviewer = a
+        .ok(&["token", "add", "reviewer", "--read-only"])
+        .trim()
+        .to_string();
+    let owner_a = a.ok(&["serve", "--token"]).trim().to_string();
+    let server_a = Server::start(&a, &["--listen", "127.0.0.1:0", "--require-token"]);
+    let server_b = Server::start(&b, &["--listen", "127.0.0.1:0", "--require-token"]);
+    for url in [&server_a.url, &server_b.url] {
+        let origin = url.trim_end_matches("/mcp");
+        let (status, body) = api(
+            Some(&reviewer),
+            "GET",
+            &format!("{origin}/v1/notes/shared"),
+            None,
+        );
+        assert_eq!(status, 200, "{url}: {body}");
+        let (status, body) = api(
+            Some(&owner_a),
+            "GET",
+            &format!("{origin}/v1/notes/shared"),
+            None,
+        );
+        assert_eq!(status, 200, "{url}: {body}");
+    }
+    // Revoked on one machine, refused by both.
+    b.ok(&["token", "revoke", "reviewer"]);
+    for url in [&server_a.url, &server_b.url] {
+        let origin = url.trim_end_matches("/mcp");
+        let (status, _) = api(
+            Some(&reviewer),
+            "GET",
+            &format!("{origin}/v1/notes/shared"),
+            None,
+        );
+        assert_eq!(status, 401, "{url}");
+    }
+    assert!(server_a.terminate().success());
+    assert!(server_b.terminate().success());
+}

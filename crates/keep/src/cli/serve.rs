@@ -145,7 +145,11 @@ pub fn run(ctx: &mut Ctx, args: Args) -> CliResult {
             "{bound} is reachable from other machines and this server speaks plain HTTP: the token and the notes cross the network readable; give --tls-cert and --tls-key"
         ));
     }
-    let keeper = ctx.take_keeper()?;
+    let mut keeper = ctx.take_keeper()?;
+    if keeper.settings().database.is_some() {
+        // Every server on the database accepts this machine's owner token.
+        keeper.share_owner_token(&owner_token, &server_place(&store))?;
+    }
     let _background = crate::watch::spawn_background(keeper.settings().clone());
     let running = Running {
         pid: std::process::id(),
@@ -154,7 +158,6 @@ pub fn run(ctx: &mut Ctx, args: Args) -> CliResult {
         started: keeper.now().to_string(),
     };
     let sessions = Arc::new(Sessions::default());
-    let mut keeper = keeper;
     let model = keeper.share_model();
     let warm = Arc::new(Warm::new(
         ctx.config.clone(),
@@ -225,6 +228,22 @@ pub fn run(ctx: &mut Ctx, args: Args) -> CliResult {
     result?;
     eprintln!("keep: stopped serving {url}");
     Ok(Status::Success)
+}
+
+/// Where this server runs, for its owner token's name on a shared
+/// database: the machine's name and a short hash of its local folder, so
+/// that each machine's (and each local folder's) owner token has one row,
+/// replaced when that token is.
+fn server_place(store: &Path) -> String {
+    use sha2::{Digest, Sha256};
+    let host = std::fs::read_to_string("/proc/sys/kernel/hostname")
+        .map(|h| h.trim().to_string())
+        .unwrap_or_else(|_| "localhost".into());
+    let folder = Sha256::digest(store.as_os_str().as_encoded_bytes());
+    format!(
+        "{host}-{:02x}{:02x}{:02x}{:02x}",
+        folder[0], folder[1], folder[2], folder[3]
+    )
 }
 
 /// Whether users other than the owner may read `file`.
