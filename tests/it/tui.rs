@@ -187,6 +187,8 @@ fn editing_in_the_editor_stores_a_new_version_with_the_tags_kept() {
     ]);
     let pane = Pane::start(&env, &["ui"], 100, 20);
     pane.wait_for("notes 1/1");
+    // The note itself loads after the list: 'e' before it says "still loading".
+    pane.wait_for("fixed on Tuesday");
     pane.keys(&["e"]);
     pane.wait_for(&format!("{} updated", id.trim()));
     pane.keys(&["["]);
