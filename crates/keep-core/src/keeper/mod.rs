@@ -47,7 +47,7 @@ pub use lease::{EMBED_LEASE, WATCH_LEASE, lease_holder, wall_ms};
 pub use providers::{Analysis, AnalysisPart, ProviderWork};
 pub use read::{FilterSpec, NoteView, parse_filters};
 pub use switch::SwitchReport;
-pub use tokens::{RESERVED_NAMES, Rights, Token, secret_hash};
+pub use tokens::{Rights, Token};
 pub use transfer::ImportOutcome;
 pub use truth::{Duplicate, Feedback, OnDuplicate};
 pub use watch::SyncReport;

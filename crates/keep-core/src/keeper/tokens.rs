@@ -15,7 +15,7 @@ use crate::error::{Error, Result, Transactions};
 use keep_model::Timestamp;
 
 /// Names keep writes under itself in the operations log, and the owner's.
-pub const RESERVED_NAMES: &[&str] = &["cli", "browser", "watch", "api", "keep", "mcp", "owner"];
+const RESERVED_NAMES: &[&str] = &["cli", "browser", "watch", "api", "keep", "mcp", "owner"];
 
 /// How often a token's last use is written: a token used in every
 /// request does not make every request a write.
@@ -63,7 +63,7 @@ impl Token {
 }
 
 /// The SHA-256 of a secret, in hex: what the store keeps.
-pub fn secret_hash(secret: &str) -> String {
+fn secret_hash(secret: &str) -> String {
     Sha256::digest(secret.trim().as_bytes())
         .iter()
         .map(|b| format!("{b:02x}"))
