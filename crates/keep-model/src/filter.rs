@@ -24,6 +24,20 @@ pub struct NoteFilter {
     pub as_of: Option<Timestamp>,
     /// Leave out notes that another note supersedes.
     pub hide_superseded: bool,
+    /// Only what held at this instant (`--as-of`): notes with a state
+    /// begun by then, neither expired nor superseded by a note begun by
+    /// then. `as_of` is the same instant.
+    pub held_at: Option<Timestamp>,
+    /// Bounds on the event time, inclusive: when a note's state began, or
+    /// a date its text speaks of (`_dates`).
+    pub happened: Option<Period>,
+}
+
+/// An inclusive span of event time; either end may be open.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Period {
+    pub from: Option<Timestamp>,
+    pub until: Option<Timestamp>,
 }
 
 /// Which expired notes pass a filter.
@@ -47,6 +61,8 @@ impl NoteFilter {
             && self.tags.is_empty()
             && self.since.is_none()
             && self.until.is_none()
+            && self.held_at.is_none()
+            && self.happened.is_none()
             && self.expired != Expired::Only
     }
 }

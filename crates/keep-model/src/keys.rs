@@ -30,6 +30,14 @@ pub const DELETED_REASON: &str = "_deleted_reason";
 /// When a note stops being true (RFC 3339, UTC); from then on it leaves
 /// `find`, `list` and recall, but stays in `get`, `list -a` and exports.
 pub const EXPIRES: &str = "_expires";
+/// The days a note's text speaks of ("yesterday", "last Tuesday", "in
+/// two weeks", "2023-05-07"), resolved against when the note's state
+/// began, as `YYYY-MM-DD` (the first day of a week, month or year spoken
+/// of). Event-time filters match them beside the note's own time.
+pub const DATES: &str = "_dates";
+/// On a part that is a turn of a conversation: when it was said (RFC
+/// 3339, UTC). Its speaker is the user tag `speaker`.
+pub const SAID_AT: &str = "_at";
 /// The edge a note makes to the note it replaces (`supersedes=ID`); the
 /// target is hidden from recall unless asked for. A user key, not `_`.
 pub const SUPERSEDES: &str = "supersedes";

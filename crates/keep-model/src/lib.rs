@@ -4,6 +4,7 @@
 //! and the settings a front end resolves once and hands down.
 
 mod change;
+pub mod dates;
 pub mod error;
 mod filter;
 mod id;
@@ -17,7 +18,7 @@ pub mod time;
 
 pub use change::{Change, StateRef};
 pub use error::Invalid;
-pub use filter::{Expired, ListKey, ListOrder, NoteFilter, PageFrom};
+pub use filter::{Expired, ListKey, ListOrder, NoteFilter, PageFrom, Period};
 pub use id::{
     MAX_ID_BYTES, NOW_ID, content_hash, file_id, inline_id, is_system_id, lexically_normal,
     path_of_file_id, percent_decode, percent_decode_bytes, printable, validate_id,

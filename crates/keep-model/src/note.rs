@@ -15,6 +15,10 @@ pub struct Note {
     pub created: Timestamp,
     pub updated: Timestamp,
     pub accessed: Timestamp,
+    /// When this state began to hold: when the thing it records happened
+    /// or became true (`put --at`, a transcript's time); by default when
+    /// it was stored.
+    pub at: Timestamp,
 }
 
 /// An archived state of a note. `seq` counts from 1 (the oldest).
@@ -26,6 +30,8 @@ pub struct Version {
     pub content_hash: Option<String>,
     pub created: Timestamp,
     pub updated: Timestamp,
+    /// When this state began to hold (see `Note::at`).
+    pub at: Timestamp,
 }
 
 /// A part of a long note, numbered from 1.

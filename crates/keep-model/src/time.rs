@@ -43,6 +43,11 @@ impl Timestamp {
             .map_err(|e| Invalid::new(format!("bad timestamp '{text}': {e}")))
     }
 
+    /// The UTC day, `YYYY-MM-DD`.
+    pub fn day(self) -> String {
+        self.to_jiff().strftime("%Y-%m-%d").to_string()
+    }
+
     /// `YYYY-MM-DD HH:MM` in UTC, for compact listings.
     pub fn short(self) -> String {
         self.to_jiff().strftime("%Y-%m-%d %H:%M").to_string()
@@ -142,6 +147,25 @@ pub fn parse_expiry(text: &str, now: Timestamp) -> Result<Timestamp> {
         )));
     }
     Ok(at)
+}
+
+/// A time as metadata writes it: RFC 3339, a local date and time without
+/// a zone (read as UTC), or a date; `None` for anything else.
+pub fn parse_loose(text: &str) -> Option<Timestamp> {
+    let text = text.trim();
+    if let Ok(ts) = text.parse::<jiff::Timestamp>() {
+        return Some(Timestamp::from_jiff(ts));
+    }
+    if let Ok(dt) = text.parse::<civil::DateTime>() {
+        return dt
+            .to_zoned(TimeZone::UTC)
+            .ok()
+            .map(|z| Timestamp::from_jiff(z.timestamp()));
+    }
+    let date = text.get(..10)?.parse::<civil::Date>().ok()?;
+    date.to_zoned(TimeZone::UTC)
+        .ok()
+        .map(|z| Timestamp::from_jiff(z.timestamp()))
 }
 
 /// Parses a `--since`/`--until` bound: an ISO 8601 duration counted back

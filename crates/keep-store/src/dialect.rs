@@ -15,11 +15,11 @@ impl Dialect {
     pub fn note_columns(self) -> &'static str {
         match self {
             Dialect::Sqlite => {
-                "n.rid, n.id, n.summary, n.content_hash, n.created, n.updated, n.accessed,
+                "n.rid, n.id, n.summary, n.content_hash, n.created, n.updated, n.accessed, n.event_at,
                  (SELECT json_group_array(json_array(t.key, t.value)) FROM tags t WHERE t.note = n.rid)"
             }
             Dialect::Postgres => {
-                "n.rid, n.id, n.summary, n.content_hash, n.created, n.updated, n.accessed,
+                "n.rid, n.id, n.summary, n.content_hash, n.created, n.updated, n.accessed, n.event_at,
                  (SELECT json_agg(json_build_array(t.key, t.value) ORDER BY t.key, t.value)::text
                   FROM tags t WHERE t.note = n.rid)"
             }

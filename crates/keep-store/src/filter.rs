@@ -3,7 +3,7 @@
 
 use super::dialect::Dialect;
 use super::plain::Query;
-use keep_model::{Expired, NoteFilter, keys};
+use keep_model::{Expired, NoteFilter, Period, keys};
 
 fn is_glob(pattern: &str) -> bool {
     pattern.contains(['*', '?', '['])
@@ -26,7 +26,25 @@ pub(super) fn push_filter(d: Dialect, filter: &NoteFilter, q: &mut Query) {
     push_expiry(d, filter, q);
     if filter.hide_superseded {
         let key = q.arg(keys::SUPERSEDES);
-        q.push(&format!(" AND {}", d.not_edge_target(&key)));
+        match filter.held_at {
+            Some(at) => {
+                let at = q.arg(at.millis());
+                q.push(&format!(
+                    " AND NOT EXISTS (SELECT 1 FROM edges e JOIN notes s ON s.rid = e.source
+                       WHERE e.target = n.id AND e.key = {key} AND s.event_at <= {at})"
+                ));
+            }
+            None => q.push(&format!(" AND {}", d.not_edge_target(&key))),
+        }
+    }
+    if let Some(at) = filter.held_at {
+        let at = q.arg(at.millis());
+        q.push(&format!(
+            " AND (n.event_at <= {at} OR EXISTS (SELECT 1 FROM versions v WHERE v.note = n.rid AND v.event_at <= {at}))"
+        ));
+    }
+    if let Some(period) = &filter.happened {
+        push_happened(period, q);
     }
     if let Some(pattern) = &filter.pattern {
         let clause = if is_glob(pattern) {
@@ -58,6 +76,30 @@ pub(super) fn push_filter(d: Dialect, filter: &NoteFilter, q: &mut Query) {
         let at = q.arg(until.millis());
         q.push(&format!(" AND n.updated <= {at}"));
     }
+}
+
+/// Notes whose state began within `period`, or whose text speaks of a
+/// day within it (`_dates`, compared as `YYYY-MM-DD` text).
+fn push_happened(period: &Period, q: &mut Query) {
+    let mut own = Vec::new();
+    let mut spoken = Vec::new();
+    if let Some(from) = period.from {
+        own.push(format!("n.event_at >= {}", q.arg(from.millis())));
+        spoken.push(format!("t.value >= {}", q.arg(from.day())));
+    }
+    if let Some(until) = period.until {
+        own.push(format!("n.event_at <= {}", q.arg(until.millis())));
+        spoken.push(format!("t.value <= {}", q.arg(until.day())));
+    }
+    if own.is_empty() {
+        return;
+    }
+    let key = q.arg(keys::DATES);
+    q.push(&format!(
+        " AND (({}) OR EXISTS (SELECT 1 FROM tags t WHERE t.note = n.rid AND t.key = {key} AND {}))",
+        own.join(" AND "),
+        spoken.join(" AND ")
+    ));
 }
 
 /// Expired notes: `_expires` values are RFC 3339 in UTC with milliseconds,

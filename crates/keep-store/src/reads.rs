@@ -24,7 +24,7 @@ pub(crate) const SQLITE_NOTE_TOTAL: &str =
 /// JSON list of pairs, and tags that cannot be read are an error naming
 /// the note.
 fn note_of(r: &[Cell]) -> Result<(NoteRid, Note)> {
-    let [rid, id, summary, hash, created, updated, accessed, tags] = cells(r)?;
+    let [rid, id, summary, hash, created, updated, accessed, at, tags] = cells(r)?;
     let id = id.text()?;
     let tags = match tags.opt_text()? {
         Some(json) => serde_json::from_str::<Vec<(String, String)>>(&json)
@@ -45,6 +45,7 @@ fn note_of(r: &[Cell]) -> Result<(NoteRid, Note)> {
             created: Timestamp::from_millis(created.int()?),
             updated: Timestamp::from_millis(updated.int()?),
             accessed: Timestamp::from_millis(accessed.int()?),
+            at: Timestamp::from_millis(at.int()?),
             tags,
         },
     ))

@@ -283,6 +283,7 @@ pub(crate) fn test_note(
         created: at,
         updated: at,
         accessed: at,
+        at,
     }
 }
 

@@ -134,6 +134,7 @@ fn ensure_target(db: &Db<'_>, edge: &Edge, now: Timestamp) -> Result<()> {
         created: now,
         updated: now,
         accessed: now,
+        at: now,
     };
     let rid = db.insert_note(&stub)?;
     db.index_note_text(rid, "", &stub.tags)?;

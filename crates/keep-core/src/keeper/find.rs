@@ -131,6 +131,13 @@ impl Keeper {
             .iter()
             .map(|f| hit(f, notes[&f.rid].clone()))
             .collect();
+        if let Some(at) = query.filter.held_at {
+            for h in &mut hits {
+                if let Some(held) = super::read::held_state(&db, h.note.clone(), at)? {
+                    h.note = held;
+                }
+            }
+        }
         for (h, f) in hits.iter_mut().zip(&fused) {
             let mut matched_text = None;
             if let Some(Matched::Part { part, section }) = &mut h.matched

@@ -165,6 +165,7 @@ fn promote(
         created: current.created,
         updated: previous.updated,
         accessed: now,
+        at: previous.at,
     };
     db.update_note(rid, &restored)?;
     if let Some(vid) = db.version_key(rid, previous.seq)? {
@@ -200,6 +201,7 @@ fn append_states(
             .map_or(first_created, |(_, n)| n.created.min(first_created)),
         updated: newest.updated,
         accessed: now,
+        at: newest.at,
     };
     let rid = match &existing {
         Some((rid, old)) => {

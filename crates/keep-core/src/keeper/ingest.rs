@@ -54,6 +54,8 @@ pub struct IngestOptions {
     /// Id and summary for a single file or URL.
     pub id: Option<String>,
     pub summary: Option<String>,
+    /// When what the files record happened (`put --at`).
+    pub at: Option<keep_model::Timestamp>,
     /// When the notes stop being true (`_expires`).
     pub expires: Option<keep_model::Timestamp>,
     /// Notes the (single) file or URL replaces.
@@ -386,6 +388,7 @@ impl Keeper {
         report: &mut IngestReport,
     ) -> Result<()> {
         let asks = !opts.tags.is_empty()
+            || opts.at.is_some()
             || opts.expires.is_some()
             || !opts.supersedes.is_empty()
             || opts.importance.is_some();
@@ -410,7 +413,10 @@ impl Keeper {
                 let mut next = note.clone();
                 next.tags.merge(&put.tags);
                 add_truth_tags(db, &id, &mut next.tags, &put)?;
-                if next.tags == note.tags {
+                if let Some(at) = opts.at {
+                    next.at = at;
+                }
+                if next.tags == note.tags && next.at == note.at {
                     return Ok(WriteStatus::Unchanged);
                 }
                 next.updated = now;
@@ -636,6 +642,7 @@ fn content_of(
         id: None,
         tags: opts.tags.clone(),
         summary: opts.summary.clone(),
+        at: opts.at,
         expires: opts.expires,
         supersedes: opts.supersedes.clone(),
         importance: opts.importance,

@@ -4,9 +4,10 @@
 
 use super::Keeper;
 use crate::error::{Error, Result, Transactions};
+use keep_model::time::Timestamp;
 use keep_model::{
     Edge, Expired, ListOrder, Note, NoteFilter, NoteRef, PageFrom, Part, Rating, Selector,
-    TagFilter, Version, keys, time,
+    TagFilter, Version, dates, keys, time,
 };
 use keep_store::Db;
 use keep_store::NoteReads;
@@ -35,6 +36,9 @@ pub struct NoteView {
     pub replaced_by: Vec<String>,
     /// How the note was rated.
     pub rating: Rating,
+    /// When the state shown stopped holding: the next state's time, the
+    /// time of the note that superseded it, or its expiry, the earliest.
+    pub until: Option<Timestamp>,
 }
 
 impl Keeper {
@@ -57,20 +61,34 @@ impl Keeper {
     /// a read never waits for that, nor fails because the store cannot
     /// take the record (a full disk).
     pub fn get(&mut self, target: &NoteRef) -> Result<NoteView> {
-        let now = self.now();
         let view = self.view(target)?;
+        self.record_access(&target.id)?;
+        Ok(view)
+    }
+
+    /// Like `get`, for the state of note `id` that held at `at`.
+    pub fn get_as_of(&mut self, id: &str, at: Timestamp) -> Result<NoteView> {
+        let view = self.view_as_of(id, at)?;
+        self.record_access(id)?;
+        Ok(view)
+    }
+
+    /// Records that note `id` was read, unless the store is busy or
+    /// cannot take the write.
+    fn record_access(&mut self, id: &str) -> Result<()> {
         if self.store.is_read_only() {
-            return Ok(view);
+            return Ok(());
         }
+        let now = self.now();
         let recorded = self.store.transact_if_free(|db| {
-            if let Some(rid) = db.note_rid(&target.id)? {
+            if let Some(rid) = db.note_rid(id)? {
                 db.touch_accessed(rid, now)?;
             }
             Ok(())
         });
         match recorded {
             Err(e) if !e.is_store_fault() => Err(e),
-            _ => Ok(view),
+            _ => Ok(()),
         }
     }
 
@@ -105,14 +123,16 @@ impl Keeper {
         };
         let edge_keys = crate::edges::EdgeKeys::load(&db)?;
         let count = versions.len() as i64;
-        let history = versions
+        let history: Vec<(i64, Version)> = versions
             .into_iter()
             .enumerate()
             .map(|(i, v)| (count - i as i64, v))
             .rev()
             .collect();
         let (replaces, replaced_by) = supersession_chain(&db, &note.id)?;
+        let until = held_until(&db, &note, &history, replaced_by.first())?;
         Ok(NoteView {
+            until,
             replaces,
             replaced_by,
             rating: db.rating(rid)?.unwrap_or_default(),
@@ -124,6 +144,42 @@ impl Keeper {
             part,
             history,
         })
+    }
+
+    /// The state of a note that held at `at` (see `state_held_at`), with
+    /// its surroundings; an error when the note had not begun by then.
+    pub fn view_as_of(&self, id: &str, at: Timestamp) -> Result<NoteView> {
+        let current = self.view(&NoteRef::plain(id))?;
+        let states = current
+            .history
+            .iter()
+            .map(|(offset, v)| (*offset, v.at))
+            .chain([(0, current.note.at)]);
+        match state_held_at(states, at) {
+            Some(0) => Ok(current),
+            Some(offset) => self.view(&NoteRef {
+                id: id.to_string(),
+                selector: Some(Selector::Version(offset)),
+            }),
+            None => Err(Error::invalid(format!(
+                "'{id}' had not begun on {at}: its first state holds from {}",
+                current
+                    .history
+                    .last()
+                    .map_or(current.note.at, |(_, v)| v.at)
+            ))),
+        }
+    }
+
+    /// `notes` as they stood at `at`: each replaced by its state that
+    /// held then (those that had not begun are left out).
+    pub(super) fn as_held_at(&self, notes: Vec<Note>, at: Timestamp) -> Result<Vec<Note>> {
+        let db = self.store.db();
+        let mut held = Vec::with_capacity(notes.len());
+        for note in notes {
+            held.extend(held_state(&db, note, at)?);
+        }
+        Ok(held)
     }
 
     /// Archived versions of a note, newest first, with their offsets.
@@ -146,12 +202,21 @@ impl Keeper {
         order: ListOrder,
         limit: Option<usize>,
     ) -> Result<Vec<Note>> {
-        Ok(self.store.db().list_notes_from(
+        let notes = self.store.db().list_notes_from(
             &self.as_of_now(filter),
             order,
             &PageFrom::First,
             limit,
-        )?)
+        )?;
+        self.held_if_asked(filter, notes)
+    }
+
+    /// `notes` as they stood at the filter's `--as-of` instant, if any.
+    pub(super) fn held_if_asked(&self, filter: &NoteFilter, notes: Vec<Note>) -> Result<Vec<Note>> {
+        match filter.held_at {
+            Some(at) => self.as_held_at(notes, at),
+            None => Ok(notes),
+        }
     }
 
     /// One page of `list`: at most `limit` notes from `from`, in order.
@@ -162,10 +227,11 @@ impl Keeper {
         from: &PageFrom,
         limit: usize,
     ) -> Result<Vec<Note>> {
-        Ok(self
-            .store
-            .db()
-            .list_notes_from(&self.as_of_now(filter), order, from, Some(limit))?)
+        let notes =
+            self.store
+                .db()
+                .list_notes_from(&self.as_of_now(filter), order, from, Some(limit))?;
+        self.held_if_asked(filter, notes)
     }
 
     pub fn count(&self, filter: &NoteFilter) -> Result<usize> {
@@ -213,6 +279,11 @@ pub struct FilterSpec<'a> {
     pub until: Option<&'a str>,
     /// An id prefix or glob.
     pub scope: Option<&'a str>,
+    /// Only what held at this instant (`--as-of`): a date, a timestamp, a
+    /// duration back from now or a spoken day.
+    pub as_of: Option<&'a str>,
+    /// A period of event time (`--when`, `dates::parse_period`).
+    pub when: Option<&'a str>,
     /// Include system notes (ids starting with `.`), and expired ones.
     pub include_system: bool,
     /// Which expired notes to return.
@@ -224,6 +295,11 @@ impl Keeper {
     pub fn filter(&self, spec: &FilterSpec<'_>) -> Result<NoteFilter> {
         let now = self.now();
         let bound = |text: Option<&str>| text.map(|t| time::parse_bound(t, now)).transpose();
+        let held_at = spec
+            .as_of
+            .map(|t| dates::parse_instant(t, now))
+            .transpose()?;
+        let happened = spec.when.map(|t| dates::parse_period(t, now)).transpose()?;
         Ok(NoteFilter {
             pattern: spec.scope.map(str::to_string),
             include_system: spec.include_system,
@@ -231,10 +307,68 @@ impl Keeper {
             since: bound(spec.since)?,
             until: bound(spec.until)?,
             expired: spec.expired,
-            as_of: Some(now),
-            hide_superseded: false,
+            as_of: Some(held_at.unwrap_or(now)),
+            // What another note had replaced by then no longer held.
+            hide_superseded: held_at.is_some(),
+            held_at,
+            happened,
         })
     }
+}
+
+/// `note` as it stood at `at`: its state that held then, or `None` when
+/// it had not begun.
+pub(super) fn held_state(db: &Db<'_>, note: Note, at: Timestamp) -> Result<Option<Note>> {
+    let Some(rid) = db.note_rid(&note.id)? else {
+        return Ok(None);
+    };
+    let versions = db.versions(rid)?;
+    let count = versions.len();
+    let states = versions
+        .iter()
+        .enumerate()
+        .map(|(i, v)| ((count - i) as i64, v.at))
+        .chain([(0, note.at)]);
+    Ok(match state_held_at(states, at) {
+        Some(0) => Some(note),
+        Some(offset) => Some(archived_state(&note, &versions[count - offset as usize])),
+        None => None,
+    })
+}
+
+/// Of a note's states (offset, when each began; 0 is the current one),
+/// the one that held at `at`: the latest begun by then, the newer state
+/// on a tie. `None` when none had begun.
+fn state_held_at(states: impl Iterator<Item = (i64, Timestamp)>, at: Timestamp) -> Option<i64> {
+    states
+        .filter(|(_, began)| *began <= at)
+        .max_by_key(|(offset, began)| (*began, std::cmp::Reverse(*offset)))
+        .map(|(offset, _)| offset)
+}
+
+/// When `note` (the state shown) stopped holding: the earliest of the
+/// next state's beginning among `history`, its successor's beginning and
+/// its expiry.
+fn held_until(
+    db: &Db<'_>,
+    note: &Note,
+    history: &[(i64, Version)],
+    successor: Option<&String>,
+) -> Result<Option<Timestamp>> {
+    let mut ends: Vec<Timestamp> = history.iter().map(|(_, v)| v.at).collect();
+    if let Some((_, current)) = db.note(&note.id)? {
+        ends.push(current.at);
+    }
+    let mut until = ends.into_iter().filter(|t| *t > note.at).min();
+    if let Some(successor) = successor
+        && let Some((_, next)) = db.note(successor)?
+    {
+        until = Some(until.map_or(next.at, |u| u.min(next.at)));
+    }
+    if let Some(expiry) = note.tags.first(keys::EXPIRES).and_then(time::parse_loose) {
+        until = Some(until.map_or(expiry, |u| u.min(expiry)));
+    }
+    Ok(until)
 }
 
 /// Longest chain followed either way, so a cycle made by hand ends.
@@ -283,6 +417,7 @@ fn archived_state(current: &Note, version: &Version) -> Note {
         created: current.created,
         updated: version.updated,
         accessed: current.accessed,
+        at: version.at,
     }
 }
 

@@ -23,8 +23,9 @@ use keep_store::operations::{Operation, OperationFilter};
 use keep_store::{Db, NoteRid, VecRow, VectorSpace};
 
 const FORMAT: &str = "keep-export";
-/// 2 added ratings, 3 the operations log; older files still import.
-const FORMAT_VERSION: u32 = 3;
+/// 2 added ratings, 3 the operations log, 4 event times (`at`); older
+/// files still import.
+const FORMAT_VERSION: u32 = 4;
 
 /// Operations an export may name.
 const LOGGED_OPS: &[&str] = &[
@@ -68,6 +69,11 @@ struct Record {
     created: Timestamp,
     updated: Timestamp,
     accessed: Timestamp,
+    /// When the current state began to hold; files before version 4 have
+    /// none, and a note then began when it was created (or, with
+    /// versions, when its current state was written).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    at: Option<Timestamp>,
     /// Archived versions, oldest first.
     #[serde(default)]
     versions: Vec<VersionRecord>,
@@ -98,6 +104,9 @@ struct VersionRecord {
     content_hash: Option<String>,
     created: Timestamp,
     updated: Timestamp,
+    /// When this state began to hold (absent before version 4).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    at: Option<Timestamp>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     vector: Option<String>,
 }
@@ -244,6 +253,7 @@ impl Keeper {
                     content_hash: v.content_hash,
                     created: v.created,
                     updated: v.updated,
+                    at: Some(v.at),
                 });
             }
             let mut parts = Vec::new();
@@ -264,6 +274,7 @@ impl Keeper {
                 created: note.created,
                 updated: note.updated,
                 accessed: note.accessed,
+                at: Some(note.at),
                 versions,
                 parts,
                 vector: encoded(Some(VecRow::Note(*rid)))?,
@@ -325,6 +336,11 @@ impl Keeper {
                     created: record.created,
                     updated: record.updated,
                     accessed: record.accessed,
+                    at: record.at.unwrap_or(if record.versions.is_empty() {
+                        record.created
+                    } else {
+                        record.updated
+                    }),
                 };
                 let rid = db.insert_note(&note)?;
                 db.log_operation(
@@ -342,6 +358,7 @@ impl Keeper {
                         content_hash: v.content_hash.clone(),
                         created: v.created,
                         updated: v.updated,
+                        at: v.at.unwrap_or(if i == 0 { v.created } else { v.updated }),
                     };
                     db.insert_version(rid, version.seq, &version)?;
                 }

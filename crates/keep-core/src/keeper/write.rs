@@ -25,6 +25,10 @@ pub struct PutOptions {
     pub tags: Tags,
     /// Use this summary instead of one made from the content.
     pub summary: Option<String>,
+    /// When the thing the note records happened or began to hold; by
+    /// default the document's own date, else when it is stored (a note
+    /// whose text is unchanged keeps its time).
+    pub at: Option<Timestamp>,
     /// When the note stops being true (`_expires`).
     pub expires: Option<Timestamp>,
     /// Notes this one replaces; each must exist.
@@ -215,6 +219,10 @@ pub(super) fn write_content(
     }
     tags.merge(&content.system_tags);
     add_truth_tags(db, &content.id, &mut tags, opts)?;
+    let at = event_time(content, opts, existing.as_ref().map(|(_, n)| n), now);
+    if !content.system_tags.contains_key(keys::DATES) {
+        set_spoken_dates(&mut tags, &content.text, at);
+    }
     let next = Note {
         id: content.id.clone(),
         summary,
@@ -223,6 +231,7 @@ pub(super) fn write_content(
         created: existing.as_ref().map_or(now, |(_, n)| n.created),
         updated: now,
         accessed: now,
+        at,
     };
     // The text changed, or it was read again now that OCR is installed.
     let new_text = existing.as_ref().is_none_or(|(_, n)| {
@@ -248,6 +257,45 @@ pub(super) fn write_content(
         db.replace_parts(rid, &parts)?;
     }
     Ok(status)
+}
+
+/// When the state written from `content` began to hold: the time the
+/// caller gives, else the document's own date (a photo's, a page's), else
+/// the old time when the text is unchanged, else `now`.
+fn event_time(
+    content: &Content,
+    opts: &PutOptions,
+    existing: Option<&Note>,
+    now: Timestamp,
+) -> Timestamp {
+    if let Some(at) = opts.at {
+        return at;
+    }
+    if let Some(dated) = own_date(&content.provider_tags) {
+        return dated;
+    }
+    match existing {
+        Some(old) if old.content_hash.as_deref() == Some(content.hash.as_str()) => old.at,
+        _ => now,
+    }
+}
+
+/// Replaces the `_dates` of `tags` with the days `text` speaks of, read
+/// as said at `at`.
+pub(super) fn set_spoken_dates(tags: &mut Tags, text: &str, at: Timestamp) {
+    tags.remove_key(keys::DATES);
+    for spoken in keep_model::dates::spoken_dates(text, at) {
+        tags.insert(keys::DATES, spoken.start.to_string());
+    }
+}
+
+/// The date a document's metadata gives: a photo's `taken`, a page's
+/// `published` (a timestamp, a local time read as UTC, or a date).
+pub(super) fn own_date(tags: &Tags) -> Option<Timestamp> {
+    ["taken", "published"]
+        .iter()
+        .filter_map(|key| tags.first(key))
+        .find_map(keep_model::time::parse_loose)
 }
 
 /// Adds the tags `--expires` and `--supersedes` ask for to `tags`: a new
@@ -653,7 +701,10 @@ fn operation_of<'a>(old: Option<&Note>, next: &'a Note) -> (&'static str, &'a st
 fn same_state(old: &Note, next: &Note) -> bool {
     let mut old_tags = old.tags.clone();
     old_tags.remove_key(keys::AGENT);
-    old.summary == next.summary && old_tags == next.tags && old.content_hash == next.content_hash
+    old.summary == next.summary
+        && old_tags == next.tags
+        && old.content_hash == next.content_hash
+        && old.at == next.at
 }
 
 pub(super) fn archived_version(note: &Note) -> Version {
@@ -664,6 +715,7 @@ pub(super) fn archived_version(note: &Note) -> Version {
         content_hash: note.content_hash.clone(),
         created: note.created,
         updated: note.updated,
+        at: note.at,
     }
 }
 

@@ -42,6 +42,7 @@ const MIGRATIONS: &[(i64, &str)] = &[
     (5, include_str!("migrations/0005_operations.sql")),
     (6, include_str!("migrations/0006_bm25.sql")),
     (7, include_str!("migrations/0007_tokens.sql")),
+    (8, include_str!("migrations/0008_event_time.sql")),
 ];
 
 /// The advisory lock every writer holds for its transaction ("keep").

@@ -36,8 +36,8 @@ impl PgDb<'_> {
     ) -> Result<VersionRid> {
         let vid: i64 = self
             .one(
-                "INSERT INTO versions (note, seq, summary, tags, content_hash, created, updated, length)
-                 SELECT $1, coalesce($2::bigint, max(seq) + 1, 1), $3, $4, $5, $6, $7, $8
+                "INSERT INTO versions (note, seq, summary, tags, content_hash, created, updated, length, event_at)
+                 SELECT $1, coalesce($2::bigint, max(seq) + 1, 1), $3, $4, $5, $6, $7, $8, $9
                  FROM versions WHERE note = $1
                  RETURNING vid",
                 &[
@@ -49,6 +49,7 @@ impl PgDb<'_> {
                     &version.created.millis(),
                     &version.updated.millis(),
                     &indexed_length(&version.summary),
+                    &version.at.millis(),
                 ],
             )?
             .get(0);
@@ -78,8 +79,8 @@ impl NoteWrites for PgDb<'_> {
     fn insert_note(&self, note: &Note) -> Result<NoteRid> {
         let rid: i64 = self
             .one(
-                "INSERT INTO notes (id, summary, content_hash, created, updated, accessed)
-                 VALUES ($1, $2, $3, $4, $5, $6) RETURNING rid",
+                "INSERT INTO notes (id, summary, content_hash, created, updated, accessed, event_at)
+                 VALUES ($1, $2, $3, $4, $5, $6, $7) RETURNING rid",
                 &[
                     &note.id,
                     &note.summary,
@@ -87,6 +88,7 @@ impl NoteWrites for PgDb<'_> {
                     &note.created.millis(),
                     &note.updated.millis(),
                     &note.accessed.millis(),
+                    &note.at.millis(),
                 ],
             )?
             .get(0);
@@ -97,14 +99,15 @@ impl NoteWrites for PgDb<'_> {
 
     fn update_note(&self, rid: NoteRid, note: &Note) -> Result<()> {
         self.exec(
-            "UPDATE notes SET summary = $2, content_hash = $3, updated = $4, accessed = $5
-             WHERE rid = $1",
+            "UPDATE notes SET summary = $2, content_hash = $3, updated = $4, accessed = $5,
+             event_at = $6 WHERE rid = $1",
             &[
                 &rid.0,
                 &note.summary,
                 &note.content_hash,
                 &note.updated.millis(),
                 &note.accessed.millis(),
+                &note.at.millis(),
             ],
         )?;
         self.exec("DELETE FROM tags WHERE note = $1", &[&rid.0])?;

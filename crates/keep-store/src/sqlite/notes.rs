@@ -26,8 +26,8 @@ impl NoteWrites for SqliteDb<'_> {
     fn insert_note(&self, note: &Note) -> Result<NoteRid> {
         self.conn
             .prepare_cached(
-                "INSERT INTO notes (id, summary, content_hash, created, updated, accessed)
-                 VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
+                "INSERT INTO notes (id, summary, content_hash, created, updated, accessed, event_at)
+                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
             )?
             .execute(params![
                 note.id,
@@ -35,7 +35,8 @@ impl NoteWrites for SqliteDb<'_> {
                 note.content_hash,
                 note.created.millis(),
                 note.updated.millis(),
-                note.accessed.millis()
+                note.accessed.millis(),
+                note.at.millis()
             ])?;
         let rid = NoteRid(self.conn.last_insert_rowid());
         self.write_tags(rid, &note.tags)?;
@@ -46,15 +47,16 @@ impl NoteWrites for SqliteDb<'_> {
     fn update_note(&self, rid: NoteRid, note: &Note) -> Result<()> {
         self.conn
             .prepare_cached(
-                "UPDATE notes SET summary = ?2, content_hash = ?3, updated = ?4, accessed = ?5
-                 WHERE rid = ?1",
+                "UPDATE notes SET summary = ?2, content_hash = ?3, updated = ?4, accessed = ?5,
+                 event_at = ?6 WHERE rid = ?1",
             )?
             .execute(params![
                 rid,
                 note.summary,
                 note.content_hash,
                 note.updated.millis(),
-                note.accessed.millis()
+                note.accessed.millis(),
+                note.at.millis()
             ])?;
         self.conn
             .prepare_cached("DELETE FROM tags WHERE note = ?1")?
@@ -116,8 +118,8 @@ impl NoteWrites for SqliteDb<'_> {
         let tags = serde_json::to_string(&version.tags).expect("tags serialise");
         self.conn
             .prepare_cached(
-                "INSERT INTO versions (note, seq, summary, tags, content_hash, created, updated)
-                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
+                "INSERT INTO versions (note, seq, summary, tags, content_hash, created, updated, event_at)
+                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)",
             )?
             .execute(params![
                 rid,
@@ -126,7 +128,8 @@ impl NoteWrites for SqliteDb<'_> {
                 tags,
                 version.content_hash,
                 version.created.millis(),
-                version.updated.millis()
+                version.updated.millis(),
+                version.at.millis()
             ])?;
         Ok(())
     }

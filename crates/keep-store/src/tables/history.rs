@@ -9,12 +9,12 @@ use keep_model::time::Timestamp;
 use keep_model::{Part, Version};
 
 /// The columns of an archived version, as `version_of` reads them.
-const VERSION_COLUMNS: &str = "seq, summary, tags, content_hash, created, updated";
+const VERSION_COLUMNS: &str = "seq, summary, tags, content_hash, created, updated, event_at";
 
 /// An archived version of note `rid` from its row (`VERSION_COLUMNS`);
 /// tags are kept as JSON text in both databases.
 fn version_of(db: &(impl Sql + ?Sized), rid: NoteRid, r: &[Cell]) -> Result<Version> {
-    let [seq, summary, tags, hash, created, updated] = cells(r)?;
+    let [seq, summary, tags, hash, created, updated, at] = cells(r)?;
     let seq = seq.int()?;
     Ok(Version {
         seq,
@@ -25,6 +25,7 @@ fn version_of(db: &(impl Sql + ?Sized), rid: NoteRid, r: &[Cell]) -> Result<Vers
         content_hash: hash.opt_text()?,
         created: Timestamp::from_millis(created.int()?),
         updated: Timestamp::from_millis(updated.int()?),
+        at: Timestamp::from_millis(at.int()?),
     })
 }
 

@@ -21,6 +21,14 @@ pub struct FilterArgs {
     #[arg(long, value_name = "WHEN")]
     pub until: Option<String>,
 
+    /// Only what held then, each note as it stood (superseded and expired ones included while they held): a date, a timestamp, a duration back from now or a spoken day
+    #[arg(long, value_name = "WHEN")]
+    pub as_of: Option<String>,
+
+    /// Only notes whose event time (put --at), or a date their text speaks of, falls in PERIOD: 2023, 2023-05, 2023-05-07, last week, P7D or FROM..UNTIL
+    #[arg(long, value_name = "PERIOD")]
+    pub when: Option<String>,
+
     /// Include system notes (ids starting with '.'), expired notes and notes in the trash
     #[arg(short = 'a', long = "all")]
     pub all: bool,
@@ -33,6 +41,8 @@ impl FilterArgs {
             since: self.since.as_deref(),
             until: self.until.as_deref(),
             scope,
+            as_of: self.as_of.as_deref(),
+            when: self.when.as_deref(),
             include_system: self.all,
             expired: Expired::Hidden,
         })?)

@@ -38,16 +38,20 @@ pub struct Args {
     )]
     pub version: Option<i64>,
 
+    /// Show the state that held then (the latest begun by WHEN): a date, a timestamp, a duration back from now or a spoken day
+    #[arg(long, value_name = "WHEN", conflicts_with = "version")]
+    pub as_of: Option<String>,
+
     /// List the note's versions (current first) instead of showing it
-    #[arg(long, conflicts_with = "version")]
+    #[arg(long, conflicts_with_all = ["version", "as_of"])]
     pub history: bool,
 
     /// List the note's parts (ID@P{N} and the start of each) instead of showing it
-    #[arg(long, conflicts_with_all = ["version", "history"])]
+    #[arg(long, conflicts_with_all = ["version", "history", "as_of"])]
     pub parts: bool,
 
     /// List the notes most similar in meaning to each note instead of showing it
-    #[arg(long, conflicts_with_all = ["version", "history", "parts"])]
+    #[arg(long, conflicts_with_all = ["version", "history", "parts", "as_of"])]
     pub similar: bool,
 
     /// With --similar, show at most N notes
@@ -124,14 +128,23 @@ fn show_one(
         })));
     }
     let keeper = ctx.keeper()?;
-    let view = if filters.is_empty() {
-        keeper.get(&target)?
-    } else {
-        let view = keeper.view(&target)?;
-        if !filters.iter().all(|f| f.matches(&view.note.tags)) {
-            return Ok(None);
+    let as_of = match &args.as_of {
+        Some(when) => {
+            needs_plain_id(&target, "--as-of picks the version")?;
+            Some(keep_core::model::dates::parse_instant(when, keeper.now())?)
         }
-        keeper.get(&target)?
+        None => None,
+    };
+    let view = match as_of {
+        Some(at) => keeper.view_as_of(&target.id, at)?,
+        None => keeper.view(&target)?,
+    };
+    if !filters.iter().all(|f| f.matches(&view.note.tags)) {
+        return Ok(None);
+    }
+    let view = match as_of {
+        Some(at) => keeper.get_as_of(&target.id, at)?,
+        None => keeper.get(&target)?,
     };
     warn_if_in_trash(ctx, &target.id, &view.note.tags);
     render(ctx, &target, &view)?;

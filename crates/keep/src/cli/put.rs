@@ -46,7 +46,8 @@ use super::{CliError, CliResult, Ctx, Status, shell_quote};
 /// --update it becomes the older note's next version instead).
 /// --supersedes ID marks an older note as replaced (recall then hides it);
 /// --expires P30D or a date makes the note leave find, list and recall at
-/// that time. Tags are added to the note's existing tags and win over tags
+/// that time; --at says when the thing happened or began to hold (find,
+/// list and get --as-of answer with what held then, --when filters on it). Tags are added to the note's existing tags and win over tags
 /// read from the file. Prints the id of every note stored; for files,
 /// failures are reported one per line on stderr and the exit code is 1
 /// when any failed. With --json, "status" says what happened: created,
@@ -72,6 +73,10 @@ pub struct Args {
     /// Use this summary instead of one made from the content
     #[arg(long, value_name = "TEXT")]
     pub summary: Option<String>,
+
+    /// When it happened or began to hold (default: a file's own date, else now): a duration back from now (P2D), a date, a timestamp or a spoken day (yesterday)
+    #[arg(long, value_name = "WHEN")]
+    pub at: Option<String>,
 
     /// The note stops being true after this: an ISO 8601 duration from now (P30D), a date or a timestamp
     #[arg(long, value_name = "WHEN")]
@@ -130,6 +135,13 @@ pub fn run(ctx: &mut Ctx, args: Args) -> CliResult {
         }
         None => None,
     };
+    let at = match &args.at {
+        Some(when) => {
+            let now = ctx.keeper()?.now();
+            Some(keep_core::model::dates::parse_event_time(when, now)?)
+        }
+        None => None,
+    };
     let input = match &args.text {
         Some(text) => Input::Text(text.clone()),
         None => read_input(&args.inputs, ctx.config.home.as_deref(), &mut ctx.stdin)?,
@@ -143,6 +155,7 @@ pub fn run(ctx: &mut Ctx, args: Args) -> CliResult {
                 id: args.id.clone(),
                 tags,
                 summary: args.summary.clone(),
+                at,
                 expires,
                 supersedes: args.supersedes.clone(),
                 importance: args.importance,
@@ -165,6 +178,7 @@ pub fn run(ctx: &mut Ctx, args: Args) -> CliResult {
                 tags,
                 id: args.id.clone(),
                 summary: args.summary.clone(),
+                at,
                 expires,
                 supersedes: args.supersedes.clone(),
                 importance: args.importance,

@@ -24,6 +24,9 @@ pub struct NoteJson {
     pub created: Timestamp,
     pub updated: Timestamp,
     pub accessed: Timestamp,
+    /// When the thing this state records happened or began to hold (by
+    /// default when it was stored).
+    pub at: Timestamp,
 }
 
 impl From<&Note> for NoteJson {
@@ -36,6 +39,7 @@ impl From<&Note> for NoteJson {
             created: n.created,
             updated: n.updated,
             accessed: n.accessed,
+            at: n.at,
         }
     }
 }
@@ -94,6 +98,8 @@ pub struct BriefNote {
     pub summary: String,
     pub tags: Tags,
     pub updated: Timestamp,
+    /// When the thing it records happened or began to hold.
+    pub at: Timestamp,
 }
 
 impl From<&Note> for BriefNote {
@@ -108,6 +114,7 @@ impl From<&Note> for BriefNote {
             summary,
             tags: n.tags.clone(),
             updated: n.updated,
+            at: n.at,
         }
     }
 }
@@ -184,6 +191,8 @@ pub struct VersionJson {
     pub tags: Tags,
     pub content_hash: Option<String>,
     pub updated: Timestamp,
+    /// When this state began to hold.
+    pub at: Timestamp,
     /// What this state changed compared with the one before it.
     pub changed: Change,
 }
@@ -192,7 +201,7 @@ impl VersionJson {
     fn new(
         offset: i64,
         state: StateRef<'_>,
-        updated: Timestamp,
+        (updated, at): (Timestamp, Timestamp),
         before: Option<StateRef<'_>>,
     ) -> Self {
         VersionJson {
@@ -201,6 +210,7 @@ impl VersionJson {
             tags: state.tags.clone(),
             content_hash: state.content_hash.map(str::to_string),
             updated,
+            at,
             changed: Change::between(before, state),
         }
     }
@@ -213,7 +223,7 @@ impl VersionJson {
             .enumerate()
             .map(|(i, (offset, v))| {
                 let before = history.get(i + 1).map(|(_, older)| older.state());
-                VersionJson::new(*offset, v.state(), v.updated, before)
+                VersionJson::new(*offset, v.state(), (v.updated, v.at), before)
             })
             .collect()
     }
@@ -224,7 +234,7 @@ impl VersionJson {
         let mut all = vec![VersionJson::new(
             0,
             current.state(),
-            current.updated,
+            (current.updated, current.at),
             before,
         )];
         all.extend(VersionJson::archived(history));
@@ -281,6 +291,10 @@ pub struct ViewJson {
     /// How often the note was rated useful or wrong.
     #[serde(skip_serializing_if = "is_unrated")]
     pub rating: Rating,
+    /// When the state shown stopped holding: the next state began, a
+    /// note superseding it began, or it expired (the earliest).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub until: Option<Timestamp>,
 }
 
 fn is_unrated(rating: &Rating) -> bool {
@@ -307,6 +321,7 @@ impl ViewJson {
             replaces: view.replaces.clone(),
             replaced_by: view.replaced_by.clone(),
             rating: view.rating,
+            until: view.until,
         }
     }
 

@@ -37,6 +37,19 @@ pub enum Style {
     Key,
 }
 
+/// The date a listing shows: when the note's state was written, or, for a
+/// note dated otherwise (`put --at`, a transcript), when it happened.
+fn listed_date(note: &Note) -> String {
+    const MINUTE: i64 = 60_000;
+    if (note.at.millis() - note.updated.millis()).abs() > MINUTE
+        && (note.at.millis() - note.created.millis()).abs() > MINUTE
+    {
+        format!("{} (at {})", note.updated.short(), note.at.short())
+    } else {
+        note.updated.short()
+    }
+}
+
 /// `ID  DATE  first line` (with a score, and a remark, when given).
 pub fn note_line(note: &Note, score: Option<f64>, remark: &str, painter: Painter) -> String {
     let first = display_line(note);
@@ -46,7 +59,7 @@ pub fn note_line(note: &Note, score: Option<f64>, remark: &str, painter: Painter
         first
     };
     let id = painter.paint(Style::Id, &note.id);
-    let date = painter.paint(Style::Dim, &note.updated.short());
+    let date = painter.paint(Style::Dim, &listed_date(note));
     let deleted = match (
         note.tags.contains_key(keys::DELETED),
         note.tags.first(keys::DELETED_REASON),
@@ -220,6 +233,10 @@ pub fn view_text(view: &NoteView, color: bool) -> String {
         for p in &view.parts {
             lines.push(format!("  {}: {}", p.number, yaml(&part_line(&p.summary))));
         }
+    }
+    lines.push(format!("{}: {}", key("at"), view.note.at));
+    if let Some(until) = view.until {
+        lines.push(format!("{}: {}", key("until"), until));
     }
     lines.push(format!("{}: {}", key("created"), view.note.created));
     lines.push(format!("{}: {}", key("updated"), view.note.updated));

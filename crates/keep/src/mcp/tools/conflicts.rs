@@ -39,6 +39,8 @@ impl ToolDef for Conflicts {
 
     fn call(keeper: &mut Keeper, ctx: &Context, args: Args) -> Result<Output, CallError> {
         let mut filter = keeper.filter(&FilterSpec {
+            as_of: None,
+            when: None,
             tags: &args.tags,
             since: None,
             until: None,

@@ -14,6 +14,8 @@ const SIMILAR_MAX: usize = 50;
 pub struct Args {
     /// The note's id. Append "@V{N}" for an older version (1 = previous) or "@P{N}" for a part (1-based).
     pub id: String,
+    /// The state that held at this time instead of the current one (the latest begun by then): a timestamp, a date, a duration back from now or a spoken day. Not with "@V{N}" or "@P{N}".
+    pub as_of: Option<String>,
     /// Include the list of older versions.
     #[serde(default)]
     pub history: bool,
@@ -34,14 +36,26 @@ pub struct Get;
 impl ToolDef for Get {
     const NAME: &'static str = "get";
     const TITLE: &'static str = "Get a note";
-    const DESCRIPTION: &'static str = "Fetch one note in full: summary, tags, dates, parts, and its links to and from other notes. \"ID@V{1}\" reads the previous version, \"ID@P{2}\" the second part. Optionally include its version history and its most similar notes.";
+    const DESCRIPTION: &'static str = "Fetch one note in full: summary, tags, dates, parts, and its links to and from other notes. \"ID@V{1}\" reads the previous version, \"ID@P{2}\" the second part. With as_of, the state that held at that time. Optionally include its version history and its most similar notes.";
     const HINTS: Hints = Hints::READ_ONLY;
     type Args = Args;
     type Output = Output;
 
     fn call(keeper: &mut Keeper, ctx: &Context, args: Args) -> Result<Output, CallError> {
         let target = ctx.target(keeper, &args.id)?;
-        let view = keeper.get(&target)?;
+        let view = match &args.as_of {
+            Some(when) => {
+                if target.selector.is_some() {
+                    return Err(CallError::Failed(format!(
+                        "'{}': as_of picks the version; give the plain id",
+                        args.id
+                    )));
+                }
+                let at = keep_core::model::dates::parse_instant(when, keeper.now())?;
+                keeper.get_as_of(&target.id, at)?
+            }
+            None => keeper.get(&target)?,
+        };
         let note = if args.history {
             ViewJson::full(&view)
         } else {

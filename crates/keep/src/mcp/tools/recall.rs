@@ -27,6 +27,10 @@ pub struct Args {
     pub since: Option<String>,
     /// Only notes updated until: a duration back from now, a date or a timestamp.
     pub until: Option<String>,
+    /// Only what held at this time, with each note as it stood then (superseded and expired notes included if they still held, later notes left out): a timestamp, a date, a duration back from now or a spoken day ("last Tuesday").
+    pub as_of: Option<String>,
+    /// Only notes whose event time (when it happened, see remember's at) or a date their text speaks of falls in this period: "2023", "2023-05", "2023-05-07", "last week", "P7D" or "FROM..UNTIL".
+    pub when: Option<String>,
     /// Only ids matching this prefix or glob, e.g. "file:///home/me/notes/*".
     /// ("scope" is accepted for it too, as before.)
     #[serde(alias = "scope")]
@@ -93,6 +97,8 @@ impl ToolDef for Recall {
             since: args.since.as_deref(),
             until: args.until.as_deref(),
             scope: args.id_pattern.as_deref(),
+            as_of: args.as_of.as_deref(),
+            when: args.when.as_deref(),
             include_system: false,
             expired: Expired::Hidden,
         })?;

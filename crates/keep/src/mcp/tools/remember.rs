@@ -23,6 +23,8 @@ pub struct Args {
     pub tags: Vec<String>,
     /// A summary to store instead of one made from the text.
     pub summary: Option<String>,
+    /// When what the text records happened or began to hold: a timestamp, a date, a duration back from now ("P2D") or a spoken day ("yesterday"). Default: now. Recall with as_of answers with what held at a time; when filters on it.
+    pub at: Option<String>,
     /// When the note stops being true: an ISO 8601 duration from now ("P30D"), a date or a timestamp. Expired notes leave recall and list.
     pub expires: Option<String>,
     /// How much the note matters, 1 to 5 (3 is usual): recall ranks it up to a fifth higher or lower.
@@ -159,10 +161,15 @@ fn remember_one(
         Some(when) => Some(model::time::parse_expiry(when, keeper.now())?),
         None => None,
     };
+    let at = match &args.at {
+        Some(when) => Some(model::dates::parse_event_time(when, keeper.now())?),
+        None => None,
+    };
     let opts = PutOptions {
         id: args.id.clone(),
         tags: ctx.scoped(model::parse_user_tags(&args.tags)?)?,
         summary: args.summary.clone(),
+        at,
         expires,
         supersedes: args.supersedes.clone(),
         importance: args.importance,
