@@ -33,6 +33,7 @@ mod reliability;
 mod rights;
 mod serve;
 mod tag_del_revert;
+mod time;
 mod truth;
 mod tui;
 mod upgrades;

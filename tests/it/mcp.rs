@@ -57,7 +57,7 @@ fn the_reference_client_drives_every_tool_resource_and_prompt() {
 /// Writes `lines` to a fresh `keep mcp`, closes stdin, and returns the
 /// responses by id (`null` ids under "null"), checking every stdout line is
 /// a JSON-RPC message.
-fn exchange(env: &Env, lines: &[String]) -> HashMap<String, Vec<Value>> {
+pub(crate) fn exchange(env: &Env, lines: &[String]) -> HashMap<String, Vec<Value>> {
     let mut input = lines.join("\n");
     input.push('\n');
     let output = env.run_with_stdin(&["mcp"], input.as_bytes());
@@ -86,7 +86,7 @@ fn request(id: u64, method: &str, params: Value) -> String {
     json!({ "jsonrpc": "2.0", "id": id, "method": method, "params": params }).to_string()
 }
 
-fn handshake() -> Vec<String> {
+pub(crate) fn handshake() -> Vec<String> {
     vec![
         request(
             1,
@@ -101,7 +101,7 @@ fn handshake() -> Vec<String> {
     ]
 }
 
-fn call(id: u64, tool: &str, args: Value) -> String {
+pub(crate) fn call(id: u64, tool: &str, args: Value) -> String {
     request(id, "tools/call", json!({ "name": tool, "arguments": args }))
 }
 

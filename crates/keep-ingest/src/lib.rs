@@ -7,6 +7,7 @@
 
 mod archive;
 mod audio;
+pub mod chat;
 pub mod chunk;
 mod decode;
 pub mod document;

@@ -334,7 +334,23 @@ fn written_date(w: &[String], i: usize, anchor: Date) -> Option<(Spoken, usize)>
                 2,
             ));
         }
-        return None;
+        let step = match (
+            w.get(i + 1).map(String::as_str),
+            w.get(i + 2).map(String::as_str),
+        ) {
+            (Some("last"), Some("year")) => -1,
+            (Some("this"), Some("year")) => 0,
+            (Some("next"), Some("year")) => 1,
+            _ => return None,
+        };
+        let start = Date::new(anchor.year() + step, m, 1).ok()?;
+        return Some((
+            Spoken {
+                start,
+                unit: Unit::Month,
+            },
+            3,
+        ));
     }
     let d = day_at(0)?;
     let m = month(w.get(i + 1)?)?;
@@ -585,6 +601,7 @@ mod tests {
             ["2023-12-30"]
         );
         assert_eq!(days("in March 2022", said), ["2022-03-01"]);
+        assert_eq!(days("since November last year", said), ["2022-11-01"]);
     }
 
     #[test]

@@ -131,9 +131,21 @@ fn parse_span(text: &str) -> Result<Span> {
 /// Parses an `--expires` time: an ISO 8601 duration counted forward from
 /// `now` (`P30D`), a date or a timestamp; it must lie after `now`.
 pub fn parse_expiry(text: &str, now: Timestamp) -> Result<Timestamp> {
+    parse_expiry_from(text, now, None)
+}
+
+/// As `parse_expiry`, for a note that began at `began` (`put --at`): a
+/// duration counts from then, and the end must lie after it (it may have
+/// passed: a note about the past can say when it stopped holding).
+pub fn parse_expiry_from(
+    text: &str,
+    now: Timestamp,
+    began: Option<Timestamp>,
+) -> Result<Timestamp> {
     let text = text.trim();
+    let start = began.unwrap_or(now);
     let at = if text.to_ascii_uppercase().starts_with('P') {
-        let zoned = now.to_jiff().to_zoned(TimeZone::UTC);
+        let zoned = start.to_jiff().to_zoned(TimeZone::UTC);
         let later = zoned
             .checked_add(parse_span(text)?)
             .map_err(|_| Invalid::new(format!("bad duration '{text}': too far ahead")))?;
@@ -141,12 +153,15 @@ pub fn parse_expiry(text: &str, now: Timestamp) -> Result<Timestamp> {
     } else {
         parse_bound(text, now)?
     };
-    if at <= now {
-        return Err(Invalid::new(format!(
+    match began {
+        None if at <= now => Err(Invalid::new(format!(
             "bad expiry '{text}': {at} has already passed"
-        )));
+        ))),
+        Some(began) if at <= began => Err(Invalid::new(format!(
+            "bad expiry '{text}': {at} is not after the note's time {began}"
+        ))),
+        _ => Ok(at),
     }
-    Ok(at)
 }
 
 /// A time as metadata writes it: RFC 3339, a local date and time without

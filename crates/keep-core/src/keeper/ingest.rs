@@ -637,6 +637,8 @@ fn content_of(
         description: doc.description,
         lead: doc.lead,
         parts,
+        part_tags: Vec::new(),
+        dates_given: false,
     };
     let put = PutOptions {
         id: None,

@@ -5,6 +5,7 @@
 //! `transfer` (export and import) and `watch`.
 
 mod backlog;
+mod chat;
 mod conflicts;
 pub(crate) mod edges;
 mod find;
@@ -33,6 +34,7 @@ use keep_model::{Clock, Timestamp};
 use keep_store::Store;
 
 pub use backlog::{EmbedReport, ReindexReport};
+pub use chat::{ChatImport, SessionOutcome};
 pub use conflicts::Conflict;
 pub use find::CandidateLists;
 pub use history::{MoveOutcome, RevertOutcome};

@@ -239,6 +239,8 @@ impl Keeper {
             provider_tags: Tags::new(),
             description: None,
             lead: None,
+            part_tags: Vec::new(),
+            dates_given: false,
         };
         self.queue_provider_work(&mut content, false);
         let now = self.now();

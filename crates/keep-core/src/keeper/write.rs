@@ -163,6 +163,12 @@ pub(super) struct Content {
     pub(super) lead: Option<String>,
     /// Chunks of long text, stored as parts.
     pub(super) parts: Vec<keep_ingest::chunk::Chunk>,
+    /// Tags of each part, by index (a conversation's turns: speaker and
+    /// time); parts beyond the list have none of their own.
+    pub(super) part_tags: Vec<Tags>,
+    /// The `_dates` in `system_tags` were resolved by the caller (turn by
+    /// turn, each against its own time); else they are read from the text.
+    pub(super) dates_given: bool,
 }
 
 /// Writes `content` as the next state of its note, inside a transaction.
@@ -220,7 +226,7 @@ pub(super) fn write_content(
     tags.merge(&content.system_tags);
     add_truth_tags(db, &content.id, &mut tags, opts)?;
     let at = event_time(content, opts, existing.as_ref().map(|(_, n)| n), now);
-    if !content.system_tags.contains_key(keys::DATES) {
+    if !content.dates_given {
         set_spoken_dates(&mut tags, &content.text, at);
     }
     let next = Note {
@@ -248,10 +254,16 @@ pub(super) fn write_content(
             .parts
             .iter()
             .enumerate()
-            .map(|(i, chunk)| Part {
-                number: i as u32 + 1,
-                summary: chunk.text.clone(),
-                tags: section_tags(title, chunk.section.as_deref()),
+            .map(|(i, chunk)| {
+                let mut tags = section_tags(title, chunk.section.as_deref());
+                if let Some(own) = content.part_tags.get(i) {
+                    tags.merge(own);
+                }
+                Part {
+                    number: i as u32 + 1,
+                    summary: chunk.text.clone(),
+                    tags,
+                }
             })
             .collect();
         db.replace_parts(rid, &parts)?;
@@ -426,6 +438,8 @@ fn inline_content(text: &str, source: &str, opts: &PutOptions) -> Result<Content
         description: None,
         lead: None,
         parts: Vec::new(),
+        part_tags: Vec::new(),
+        dates_given: false,
     })
 }
 

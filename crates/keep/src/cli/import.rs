@@ -1,4 +1,5 @@
-//! `keep import`: read notes from a `keep export` file.
+//! `keep import`: read notes from a `keep export` file, or conversations
+//! from a chat export.
 
 use std::io::BufReader;
 use std::path::PathBuf;
@@ -7,7 +8,7 @@ use super::output::Format;
 use super::{CliResult, Ctx, Status};
 use keep_core::Error;
 
-/// Import notes from a file written by 'keep export'.
+/// Import notes from a file written by 'keep export', or conversations (--format chat).
 ///
 /// The whole file is checked first; a malformed line stops the import with
 /// its line number and nothing is written. Notes land with their tags,
@@ -18,18 +19,57 @@ use keep_core::Error;
 /// (or the store has none yet), so nothing needs embedding; vectors of
 /// another model, or of the wrong length, are refused with one line each
 /// on stderr and those notes wait for embedding ('keep reindex').
+///
+/// With --format chat, FILE is a chat export: ChatGPT's conversations.json,
+/// Claude's conversations.json, JSON Lines of turns ({"session", "time",
+/// "speaker", "text"} on each line) or a Markdown chat log ('# Title'
+/// starts a session; '**Speaker:** text' or '[TIME] Speaker: text' starts
+/// a turn). Each conversation becomes one note (chat/FORMAT/ID, from the
+/// export's own conversation id) dated by its first turn, with one part
+/// per turn (ID@P{N}, tagged with its speaker and time): find returns the
+/// turn that matched. Importing the same export again changes nothing; a
+/// longer export of a conversation makes its next version. A damaged file
+/// is refused naming the line, and nothing is written.
 #[derive(Debug, clap::Args, serde::Serialize, serde::Deserialize)]
 pub struct Args {
     /// Export file, or '-' for standard input
     #[arg(value_name = "FILE")]
     pub file: PathBuf,
 
+    /// What FILE holds: a 'keep export' file (export) or a chat export (chat)
+    #[arg(long, value_enum, default_value_t = ImportFormat::Export)]
+    #[serde(default)]
+    pub format: ImportFormat,
+
     /// Also list the ids that were skipped, one per line on stderr
     #[arg(short = 'v', long)]
     pub verbose: bool,
 }
 
+#[derive(
+    Debug,
+    Clone,
+    Copy,
+    Default,
+    PartialEq,
+    Eq,
+    clap::ValueEnum,
+    serde::Serialize,
+    serde::Deserialize,
+)]
+#[serde(rename_all = "lowercase")]
+pub enum ImportFormat {
+    /// A file written by 'keep export'
+    #[default]
+    Export,
+    /// A chat export: ChatGPT or Claude conversations.json, JSON Lines of turns, a Markdown chat log
+    Chat,
+}
+
 pub fn run(ctx: &mut Ctx, args: Args) -> CliResult {
+    if args.format == ImportFormat::Chat {
+        return import_chat(ctx, &args);
+    }
     let name = args.file.display().to_string();
     let bars = ctx.out.bars();
     let mut bar = indicatif::ProgressBar::hidden();
@@ -78,6 +118,70 @@ pub fn run(ctx: &mut Ctx, args: Args) -> CliResult {
                         .warn(&format!("skipped '{id}': a note with this id exists"));
                 }
             }
+        }
+    }
+    Ok(Status::Success)
+}
+
+/// `--format chat`: the whole export is read, then every conversation is
+/// written in one transaction.
+fn import_chat(ctx: &mut Ctx, args: &Args) -> CliResult {
+    let (text, name) = if args.file.as_os_str() == "-" {
+        let mut text = String::new();
+        std::io::Read::read_to_string(&mut ctx.stdin.reader(), &mut text)
+            .map_err(|e| Error::invalid(format!("<stdin>: {e}")))?;
+        (text, "<stdin>".to_string())
+    } else {
+        let bytes = std::fs::read(&args.file).map_err(|e| Error::io(&args.file, e))?;
+        let name = args.file.display().to_string();
+        let text = String::from_utf8(bytes)
+            .map_err(|_| Error::invalid(format!("{name}: not UTF-8 text")))?;
+        (text, name)
+    };
+    let bars = ctx.out.bars();
+    let mut bar = indicatif::ProgressBar::hidden();
+    let mut progress = |done: usize, total: usize| {
+        if done == 0 {
+            bar = bars.bar(total);
+            bar.set_message("importing conversations");
+        }
+        bar.set_position(done as u64);
+    };
+    let outcome = ctx.keeper()?.import_chat(&text, &name, &mut progress);
+    bar.finish_and_clear();
+    let outcome = outcome?;
+    match ctx.format {
+        Format::Json => ctx.out.json(&outcome)?,
+        Format::Ids => {
+            for s in &outcome.sessions {
+                ctx.out.line(&s.id)?;
+            }
+        }
+        Format::Text => {
+            for s in &outcome.sessions {
+                ctx.out.line(&format!(
+                    "{}  {}  {} turn(s)  {}",
+                    crate::render::text::status_word(s.status),
+                    s.id,
+                    s.turns,
+                    s.at.short()
+                ))?;
+            }
+            let count = |status| {
+                outcome
+                    .sessions
+                    .iter()
+                    .filter(|s| s.status == status)
+                    .count()
+            };
+            ctx.out.line(&format!(
+                "{} conversation(s) from a {} export: {} new, {} longer, {} unchanged",
+                outcome.sessions.len(),
+                outcome.format,
+                count(keep_core::keeper::WriteStatus::Created),
+                count(keep_core::keeper::WriteStatus::Updated),
+                count(keep_core::keeper::WriteStatus::Unchanged),
+            ))?;
         }
     }
     Ok(Status::Success)

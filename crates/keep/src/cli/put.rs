@@ -78,7 +78,7 @@ pub struct Args {
     #[arg(long, value_name = "WHEN")]
     pub at: Option<String>,
 
-    /// The note stops being true after this: an ISO 8601 duration from now (P30D), a date or a timestamp
+    /// The note stops being true after this: an ISO 8601 duration from now (from --at when given: P30D), a date or a timestamp
     #[arg(long, value_name = "WHEN")]
     pub expires: Option<String>,
 
@@ -128,17 +128,17 @@ enum Input {
 
 pub fn run(ctx: &mut Ctx, args: Args) -> CliResult {
     let tags = parse_tags(&args.tags)?;
-    let expires = match &args.expires {
-        Some(when) => {
-            let now = ctx.keeper()?.now();
-            Some(keep_core::model::time::parse_expiry(when, now)?)
-        }
-        None => None,
-    };
     let at = match &args.at {
         Some(when) => {
             let now = ctx.keeper()?.now();
             Some(keep_core::model::dates::parse_event_time(when, now)?)
+        }
+        None => None,
+    };
+    let expires = match &args.expires {
+        Some(when) => {
+            let now = ctx.keeper()?.now();
+            Some(keep_core::model::time::parse_expiry_from(when, now, at)?)
         }
         None => None,
     };

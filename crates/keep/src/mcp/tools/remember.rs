@@ -157,12 +157,12 @@ fn remember_one(
             "give either update or allow_duplicate, not both".into(),
         ));
     }
-    let expires = match &args.expires {
-        Some(when) => Some(model::time::parse_expiry(when, keeper.now())?),
-        None => None,
-    };
     let at = match &args.at {
         Some(when) => Some(model::dates::parse_event_time(when, keeper.now())?),
+        None => None,
+    };
+    let expires = match &args.expires {
+        Some(when) => Some(model::time::parse_expiry_from(when, keeper.now(), at)?),
         None => None,
     };
     let opts = PutOptions {

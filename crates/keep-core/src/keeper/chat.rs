@@ -1,0 +1,240 @@
+//! Conversations in: each session of a chat export becomes one note whose
+//! parts are its turns (speaker and time on each), dated by its first
+//! turn, under an id taken from the export's own conversation id, so a
+//! second import of the same export changes nothing and a longer export
+//! of the same conversation becomes the note's next version.
+
+use keep_ingest::chat::{self, ChatFormat, Session, Turn};
+use keep_ingest::chunk::Chunk;
+use keep_model::time::Timestamp;
+use keep_model::{self as model, Tags, dates, keys};
+use sha2::{Digest, Sha256};
+
+use super::Keeper;
+use super::write::{Content, PutOptions, WriteStatus, write_content};
+use crate::error::{Error, Result, Transactions};
+
+/// What `import_chat` did with each session.
+#[derive(Debug, Clone, serde::Serialize, schemars::JsonSchema)]
+pub struct ChatImport {
+    /// The export's format: chatgpt, claude, jsonl or markdown.
+    pub format: &'static str,
+    pub sessions: Vec<SessionOutcome>,
+}
+
+#[derive(Debug, Clone, serde::Serialize, schemars::JsonSchema)]
+pub struct SessionOutcome {
+    pub id: String,
+    /// created, updated (the export holds more of it) or unchanged.
+    pub status: WriteStatus,
+    pub turns: usize,
+    /// When the session began.
+    pub at: Timestamp,
+}
+
+/// At most this many dates a session's note keeps (its turns keep their
+/// own).
+const MAX_SESSION_DATES: usize = 64;
+
+impl Keeper {
+    /// Imports the conversations of a chat export (`text` is the whole
+    /// file; `name` names it in messages). The file is read whole first:
+    /// a damaged one is refused naming its line, and nothing is written.
+    /// All sessions are written in one transaction.
+    pub fn import_chat(
+        &mut self,
+        text: &str,
+        name: &str,
+        progress: &mut dyn FnMut(usize, usize),
+    ) -> Result<ChatImport> {
+        let (format, sessions) = chat::read(text)
+            .map_err(|e| Error::invalid(format!("{name}: line {}: {}", e.line, e.reason)))?;
+        let now = self.now();
+        let contents: Vec<(Content, PutOptions, usize)> = sessions
+            .iter()
+            .map(|s| session_content(format, s, now))
+            .collect::<Result<_>>()?;
+        let total = contents.len();
+        let outcomes = self.store.transact(|db| {
+            let mut outcomes = Vec::with_capacity(total);
+            for (done, (content, opts, turns)) in contents.iter().enumerate() {
+                progress(done, total);
+                let status = write_content(db, content, opts, now)?;
+                outcomes.push(SessionOutcome {
+                    id: content.id.clone(),
+                    status,
+                    turns: *turns,
+                    at: opts.at.unwrap_or(now),
+                });
+            }
+            Ok(outcomes)
+        })?;
+        progress(total, total);
+        Ok(ChatImport {
+            format: format.name(),
+            sessions: outcomes,
+        })
+    }
+}
+
+/// The note a session becomes: its transcript as text, one part per turn.
+fn session_content(
+    format: ChatFormat,
+    session: &Session,
+    now: Timestamp,
+) -> Result<(Content, PutOptions, usize)> {
+    let began = session
+        .turns
+        .iter()
+        .find_map(|t| t.time)
+        .or(session.started)
+        .unwrap_or(now);
+    let id = session_id(format, session, began);
+    model::validate_id(&id)?;
+    let transcript: Vec<String> = session.turns.iter().map(turn_line).collect();
+    // The turns are the parts, found one by one; the note itself holds a
+    // synopsis, so a match lands on the turn that says it.
+    let text = synopsis(session);
+    let mut system_tags = Tags::new();
+    system_tags.insert(keys::SOURCE, "chat");
+    system_tags.insert(keys::CONTENT_TYPE, "text/plain");
+    let mut provider_tags = Tags::new();
+    provider_tags.insert("chat", format.name());
+    if let Some(title) = &session.title {
+        provider_tags.insert("title", title.trim());
+    }
+    let mut part_tags = Vec::with_capacity(session.turns.len());
+    let mut session_dates: Vec<String> = Vec::new();
+    let mut said = began;
+    for turn in &session.turns {
+        said = turn.time.unwrap_or(said);
+        provider_tags.insert("speaker", turn.speaker.trim());
+        let mut tags = Tags::new();
+        tags.insert("speaker", turn.speaker.trim());
+        if let Some(time) = turn.time {
+            tags.insert(keys::SAID_AT, time.to_string());
+        }
+        for spoken in dates::spoken_dates(&turn.text, said) {
+            let day = spoken.start.to_string();
+            tags.insert(keys::DATES, day.clone());
+            if session_dates.len() < MAX_SESSION_DATES && !session_dates.contains(&day) {
+                session_dates.push(day);
+            }
+        }
+        part_tags.push(tags);
+    }
+    for day in &session_dates {
+        system_tags.insert(keys::DATES, day.clone());
+    }
+    let hash = model::content_hash(hashed_transcript(session).as_bytes());
+    let content = Content {
+        id,
+        hash,
+        parts: transcript
+            .into_iter()
+            .map(|text| Chunk {
+                text,
+                section: None,
+            })
+            .collect(),
+        text,
+        system_tags,
+        provider_tags,
+        description: None,
+        lead: None,
+        part_tags,
+        dates_given: true,
+    };
+    let opts = PutOptions {
+        at: Some(began),
+        summary: Some(content.text.clone()),
+        ..PutOptions::default()
+    };
+    Ok((content, opts, session.turns.len()))
+}
+
+/// Characters of the opening turn a session's synopsis quotes.
+const OPENING_CHARS: usize = 160;
+
+/// `Title (alice and bob, 12 turns): the first line of the opening turn`.
+fn synopsis(session: &Session) -> String {
+    let mut speakers: Vec<&str> = Vec::new();
+    for turn in &session.turns {
+        let speaker = turn.speaker.trim();
+        if !speakers.contains(&speaker) {
+            speakers.push(speaker);
+        }
+    }
+    let opening = session
+        .turns
+        .first()
+        .and_then(|t| t.text.lines().find(|l| !l.trim().is_empty()))
+        .unwrap_or("")
+        .trim();
+    let mut quoted: String = opening.chars().take(OPENING_CHARS).collect();
+    if quoted.len() < opening.len() {
+        quoted = format!("{} …", quoted.trim_end());
+    }
+    format!(
+        "{} ({}, {} turn{}): {quoted}",
+        session.title.as_deref().unwrap_or("Conversation").trim(),
+        speakers.join(" and "),
+        session.turns.len(),
+        if session.turns.len() == 1 { "" } else { "s" },
+    )
+}
+
+/// `Speaker: text`, the form a turn is stored and found in.
+fn turn_line(turn: &Turn) -> String {
+    format!("{}: {}", turn.speaker.trim(), turn.text)
+}
+
+/// The transcript with each turn's time, so a turn re-dated in a later
+/// export counts as a change.
+fn hashed_transcript(session: &Session) -> String {
+    session
+        .turns
+        .iter()
+        .map(|t| {
+            let time = t.time.map(|t| t.to_string()).unwrap_or_default();
+            format!("{time}\u{1f}{}\u{1f}{}\u{1e}", t.speaker, t.text)
+        })
+        .collect()
+}
+
+/// `chat/FORMAT/KEY` from the export's own conversation id; without one,
+/// from the session's first time and its speakers, so the same
+/// conversation always lands on the same note.
+fn session_id(format: ChatFormat, session: &Session, began: Timestamp) -> String {
+    match &session.key {
+        Some(key) if is_plain_key(key) => format!("chat/{}/{key}", format.name()),
+        Some(key) => format!("chat/{}/{}", format.name(), short_hash(key)),
+        None => {
+            let mut speakers: Vec<&str> = session.turns.iter().map(|t| t.speaker.trim()).collect();
+            speakers.sort_unstable();
+            speakers.dedup();
+            let day = began.to_string();
+            let stamp: String = day.chars().filter(char::is_ascii_digit).take(12).collect();
+            format!(
+                "chat/{}/{stamp}-{}",
+                format.name(),
+                short_hash(&format!("{day}\u{1f}{}", speakers.join("\u{1f}")))
+            )
+        }
+    }
+}
+
+/// Letters, digits, `-`, `_` and `.`, short enough for an id.
+fn is_plain_key(key: &str) -> bool {
+    !key.is_empty()
+        && key.len() <= 80
+        && !key.starts_with('.')
+        && key
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || matches!(c, '-' | '_' | '.'))
+}
+
+fn short_hash(text: &str) -> String {
+    let digest = Sha256::digest(text.as_bytes());
+    digest[..6].iter().map(|b| format!("{b:02x}")).collect()
+}

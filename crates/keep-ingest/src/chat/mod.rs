@@ -1,0 +1,141 @@
+//! Conversations read from chat exports: ChatGPT's `conversations.json`,
+//! Claude's export, JSON Lines of turns and Markdown chat logs, each into
+//! sessions of turns (speaker, time, text). A file that cannot be read
+//! whole is refused with the line where it went wrong.
+
+mod chatgpt;
+mod claude;
+mod jsonl;
+mod markdown;
+
+use keep_model::time::Timestamp;
+
+/// One thing said in a conversation.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Turn {
+    pub speaker: String,
+    /// When it was said, when the export says.
+    pub time: Option<Timestamp>,
+    pub text: String,
+}
+
+/// One conversation.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Session {
+    /// The export's own id for the conversation, if it has one.
+    pub key: Option<String>,
+    pub title: Option<String>,
+    /// When the conversation began, when the export says (else its first
+    /// turn's time).
+    pub started: Option<Timestamp>,
+    pub turns: Vec<Turn>,
+}
+
+/// The formats a chat export comes in.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ChatFormat {
+    ChatGpt,
+    Claude,
+    JsonLines,
+    Markdown,
+}
+
+impl ChatFormat {
+    pub fn name(self) -> &'static str {
+        match self {
+            ChatFormat::ChatGpt => "chatgpt",
+            ChatFormat::Claude => "claude",
+            ChatFormat::JsonLines => "jsonl",
+            ChatFormat::Markdown => "markdown",
+        }
+    }
+}
+
+/// Why a chat export cannot be read: where, and what.
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+#[error("line {line}: {reason}")]
+pub struct ChatError {
+    pub line: usize,
+    pub reason: String,
+}
+
+impl ChatError {
+    pub(crate) fn at(line: usize, reason: impl Into<String>) -> Self {
+        ChatError {
+            line,
+            reason: reason.into(),
+        }
+    }
+}
+
+/// Reads the sessions of a chat export, telling its format from its
+/// shape: a JSON array of conversations with a `mapping` (ChatGPT) or
+/// `chat_messages` (Claude), one JSON object per line, or else Markdown.
+pub fn read(text: &str) -> Result<(ChatFormat, Vec<Session>), ChatError> {
+    let trimmed = text.trim_start_matches('\u{feff}').trim_start();
+    let sessions = if trimmed.starts_with('[') {
+        let value: serde_json::Value =
+            serde_json::from_str(trimmed).map_err(|e| json_error(text, trimmed, &e))?;
+        let serde_json::Value::Array(items) = value else {
+            unreachable!("starts with '['");
+        };
+        match items.first() {
+            Some(first) if first.get("mapping").is_some() => {
+                (ChatFormat::ChatGpt, chatgpt::read(&items, text)?)
+            }
+            Some(first) if first.get("chat_messages").is_some() => {
+                (ChatFormat::Claude, claude::read(&items, text)?)
+            }
+            Some(_) => {
+                return Err(ChatError::at(
+                    1,
+                    "a JSON array, but not of ChatGPT conversations (with 'mapping') or Claude conversations (with 'chat_messages')",
+                ));
+            }
+            None => (ChatFormat::ChatGpt, Vec::new()),
+        }
+    } else if trimmed.starts_with('{') {
+        (ChatFormat::JsonLines, jsonl::read(text)?)
+    } else {
+        (ChatFormat::Markdown, markdown::read(text)?)
+    };
+    let (format, mut sessions) = sessions;
+    sessions.retain(|s| !s.turns.is_empty());
+    if sessions.is_empty() {
+        return Err(ChatError::at(1, "no conversation with a turn in it"));
+    }
+    Ok((format, sessions))
+}
+
+/// A JSON error as a line of the whole file (`parsed` is a suffix of
+/// `text`).
+fn json_error(text: &str, parsed: &str, e: &serde_json::Error) -> ChatError {
+    let skipped = text.len() - parsed.len();
+    let before = text[..skipped].matches('\n').count();
+    ChatError::at(before + e.line(), format!("not valid JSON ({e})"))
+}
+
+/// The line of `text` where the JSON key-value `"key": "value"` (or the
+/// string `needle`) first appears, for messages about a value that parsed
+/// but makes no sense; 1 when it cannot be found.
+pub(crate) fn line_of(text: &str, needle: &str) -> usize {
+    text.find(needle)
+        .map_or(1, |at| text[..at].matches('\n').count() + 1)
+}
+
+/// A time as exports write it: RFC 3339, a local time (read as UTC), or
+/// seconds since the epoch (fractions allowed).
+pub(crate) fn time_of(value: &serde_json::Value) -> Option<Timestamp> {
+    match value {
+        serde_json::Value::Number(n) => {
+            let seconds = n.as_f64()?;
+            (seconds.is_finite() && seconds > 0.0)
+                .then(|| Timestamp::from_millis((seconds * 1000.0).round() as i64))
+        }
+        serde_json::Value::String(s) => keep_model::time::parse_loose(s),
+        _ => None,
+    }
+}
+
+#[cfg(test)]
+mod tests;
