@@ -365,7 +365,7 @@ _keep() {
             return 0
             ;;
         keep__subcmd__conflicts)
-            opts="-t -a -n -h --tag --since --until --all --limit --store --json --ids --help"
+            opts="-t -a -n -h --tag --since --until --as-of --when --all --limit --store --json --ids --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -384,6 +384,14 @@ _keep() {
                     return 0
                     ;;
                 --until)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --as-of)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --when)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -507,7 +515,7 @@ _keep() {
             return 0
             ;;
         keep__subcmd__find)
-            opts="-t -a -S -n -h --id --tag --since --until --all --id-pattern --scope --limit --deep --hops --mode --all-versions --half-life --store --json --ids --help"
+            opts="-t -a -S -n -h --id --tag --since --until --as-of --when --all --id-pattern --scope --limit --deep --hops --mode --all-versions --half-life --store --json --ids --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -530,6 +538,14 @@ _keep() {
                     return 0
                     ;;
                 --until)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --as-of)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --when)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -577,7 +593,7 @@ _keep() {
             return 0
             ;;
         keep__subcmd__get)
-            opts="-V -n -t -h --at-version --history --parts --similar --limit --tag --store --json --ids --help"
+            opts="-V -n -t -h --at-version --as-of --history --parts --similar --limit --tag --store --json --ids --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -588,6 +604,10 @@ _keep() {
                     return 0
                     ;;
                 -V)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --as-of)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -1179,12 +1199,16 @@ _keep() {
             return 0
             ;;
         keep__subcmd__import)
-            opts="-v -h --verbose --store --json --ids --help"
+            opts="-v -h --format --verbose --store --json --ids --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
+                --format)
+                    COMPREPLY=($(compgen -W "export chat" -- "${cur}"))
+                    return 0
+                    ;;
                 --store)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
@@ -1197,7 +1221,7 @@ _keep() {
             return 0
             ;;
         keep__subcmd__list)
-            opts="-t -a -n -h --tag --since --until --all --sort --limit --expired --deleted --store --json --ids --help"
+            opts="-t -a -n -h --tag --since --until --as-of --when --all --sort --limit --expired --deleted --store --json --ids --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1216,6 +1240,14 @@ _keep() {
                     return 0
                     ;;
                 --until)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --as-of)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --when)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -1553,7 +1585,7 @@ _keep() {
             return 0
             ;;
         keep__subcmd__put)
-            opts="-t -r -x -h --text --id --tag --summary --expires --importance --supersedes --update --allow-duplicate --recursive --exclude --watch --max-files --timings --store --json --ids --help"
+            opts="-t -r -x -h --text --id --tag --summary --at --expires --importance --supersedes --update --allow-duplicate --recursive --exclude --watch --max-files --timings --store --json --ids --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1576,6 +1608,10 @@ _keep() {
                     return 0
                     ;;
                 --summary)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --at)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;

@@ -45,7 +45,7 @@ complete -c keep -n "__fish_keep_needs_command" -f -a "conflicts" -d 'List pairs
 complete -c keep -n "__fish_keep_needs_command" -f -a "now" -d 'Show or replace the working-intentions note, \'now\''
 complete -c keep -n "__fish_keep_needs_command" -f -a "move" -d 'Move the version history of \'now\' (or of another note) into a named note'
 complete -c keep -n "__fish_keep_needs_command" -f -a "export" -d 'Export every note, with tags, full history and parts, as JSON Lines'
-complete -c keep -n "__fish_keep_needs_command" -f -a "import" -d 'Import notes from a file written by \'keep export\''
+complete -c keep -n "__fish_keep_needs_command" -f -a "import" -d 'Import notes from a file written by \'keep export\', or conversations (--format chat)'
 complete -c keep -n "__fish_keep_needs_command" -f -a "reindex" -d 'Embed everything that has no vector yet, with the configured model'
 complete -c keep -n "__fish_keep_needs_command" -f -a "analyze" -d 'Cut a note into meaningful parts with a language model'
 complete -c keep -n "__fish_keep_needs_command" -f -a "check" -d 'Verify the store: the database file, indexes, vectors, numbering'
@@ -64,7 +64,8 @@ complete -c keep -n "__fish_keep_using_subcommand put" -l text -d 'Store TEXT as
 complete -c keep -n "__fish_keep_using_subcommand put" -l id -d 'Store under this id instead of the one derived from the content (one input only)' -r
 complete -c keep -n "__fish_keep_using_subcommand put" -s t -l tag -d 'Add a tag (repeatable)' -r
 complete -c keep -n "__fish_keep_using_subcommand put" -l summary -d 'Use this summary instead of one made from the content' -r
-complete -c keep -n "__fish_keep_using_subcommand put" -l expires -d 'The note stops being true after this: an ISO 8601 duration from now (P30D), a date or a timestamp' -r
+complete -c keep -n "__fish_keep_using_subcommand put" -l at -d 'When it happened or began to hold (default: a file\'s own date, else now): a duration back from now (P2D), a date, a timestamp or a spoken day (yesterday)' -r
+complete -c keep -n "__fish_keep_using_subcommand put" -l expires -d 'The note stops being true after this: an ISO 8601 duration from now (from --at when given: P30D), a date or a timestamp' -r
 complete -c keep -n "__fish_keep_using_subcommand put" -l importance -d 'How much the note matters, 1 to 5 (3 is usual): recall ranks it up to a fifth higher or lower' -r
 complete -c keep -n "__fish_keep_using_subcommand put" -l supersedes -d 'This note replaces note ID, which recall then hides (repeatable)' -r
 complete -c keep -n "__fish_keep_using_subcommand put" -s x -l exclude -d 'Leave out files and folders matching GLOB (gitignore syntax; repeatable)' -r
@@ -79,6 +80,7 @@ complete -c keep -n "__fish_keep_using_subcommand put" -l json -d 'Print one JSO
 complete -c keep -n "__fish_keep_using_subcommand put" -l ids -d 'Print only ids, one per line (for xargs)'
 complete -c keep -n "__fish_keep_using_subcommand put" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c keep -n "__fish_keep_using_subcommand get" -s V -l at-version -d 'Show version N: 0 current, 1 previous, negative counts from the oldest (-1 = oldest)' -r
+complete -c keep -n "__fish_keep_using_subcommand get" -l as-of -d 'Show the state that held then (the latest begun by WHEN): a date, a timestamp, a duration back from now or a spoken day' -r
 complete -c keep -n "__fish_keep_using_subcommand get" -s n -l limit -d 'With --similar, show at most N notes' -r
 complete -c keep -n "__fish_keep_using_subcommand get" -s t -l tag -d 'Only show notes that have this tag (KEY or KEY=VALUE, repeatable)' -r
 complete -c keep -n "__fish_keep_using_subcommand get" -l store -d 'Store directory, holding keep.db, or a PostgreSQL URL (postgres://USER@HOST/DB) (or KEEP_STORE) [default: the platform data directory + /keep]' -r -F
@@ -91,6 +93,8 @@ complete -c keep -n "__fish_keep_using_subcommand get" -s h -l help -d 'Print he
 complete -c keep -n "__fish_keep_using_subcommand list" -s t -l tag -d 'Only notes with this tag: KEY or KEY=VALUE (repeatable; all must match)' -r
 complete -c keep -n "__fish_keep_using_subcommand list" -l since -d 'Only notes updated since: an ISO 8601 duration back from now (P7D, PT1H), a date or a timestamp' -r
 complete -c keep -n "__fish_keep_using_subcommand list" -l until -d 'Only notes updated until: an ISO 8601 duration back from now, a date or a timestamp' -r
+complete -c keep -n "__fish_keep_using_subcommand list" -l as-of -d 'Only what held then, each note as it stood (superseded and expired ones included while they held): a date, a timestamp, a duration back from now or a spoken day' -r
+complete -c keep -n "__fish_keep_using_subcommand list" -l when -d 'Only notes whose event time (put --at), or a date their text speaks of, falls in PERIOD: 2023, 2023-05, 2023-05-07, last week, P7D or FROM..UNTIL' -r
 complete -c keep -n "__fish_keep_using_subcommand list" -l sort -d 'Sort order' -r -f -a "updated\t'Most recently updated first'
 accessed\t'Most recently read first'
 created\t'Most recently created first'
@@ -107,6 +111,8 @@ complete -c keep -n "__fish_keep_using_subcommand find" -l id -d 'Find notes sim
 complete -c keep -n "__fish_keep_using_subcommand find" -s t -l tag -d 'Only notes with this tag: KEY or KEY=VALUE (repeatable; all must match)' -r
 complete -c keep -n "__fish_keep_using_subcommand find" -l since -d 'Only notes updated since: an ISO 8601 duration back from now (P7D, PT1H), a date or a timestamp' -r
 complete -c keep -n "__fish_keep_using_subcommand find" -l until -d 'Only notes updated until: an ISO 8601 duration back from now, a date or a timestamp' -r
+complete -c keep -n "__fish_keep_using_subcommand find" -l as-of -d 'Only what held then, each note as it stood (superseded and expired ones included while they held): a date, a timestamp, a duration back from now or a spoken day' -r
+complete -c keep -n "__fish_keep_using_subcommand find" -l when -d 'Only notes whose event time (put --at), or a date their text speaks of, falls in PERIOD: 2023, 2023-05, 2023-05-07, last week, P7D or FROM..UNTIL' -r
 complete -c keep -n "__fish_keep_using_subcommand find" -s S -l id-pattern -d 'Only ids matching this prefix or glob' -r
 complete -c keep -n "__fish_keep_using_subcommand find" -l scope -d 'Old name of --id-pattern, kept for one release' -r
 complete -c keep -n "__fish_keep_using_subcommand find" -s n -l limit -d 'Show at most N notes (deep recall adds up to N more, at least 10)' -r
@@ -166,6 +172,8 @@ complete -c keep -n "__fish_keep_using_subcommand supersede" -s h -l help -d 'Pr
 complete -c keep -n "__fish_keep_using_subcommand conflicts" -s t -l tag -d 'Only notes with this tag: KEY or KEY=VALUE (repeatable; all must match)' -r
 complete -c keep -n "__fish_keep_using_subcommand conflicts" -l since -d 'Only notes updated since: an ISO 8601 duration back from now (P7D, PT1H), a date or a timestamp' -r
 complete -c keep -n "__fish_keep_using_subcommand conflicts" -l until -d 'Only notes updated until: an ISO 8601 duration back from now, a date or a timestamp' -r
+complete -c keep -n "__fish_keep_using_subcommand conflicts" -l as-of -d 'Only what held then, each note as it stood (superseded and expired ones included while they held): a date, a timestamp, a duration back from now or a spoken day' -r
+complete -c keep -n "__fish_keep_using_subcommand conflicts" -l when -d 'Only notes whose event time (put --at), or a date their text speaks of, falls in PERIOD: 2023, 2023-05, 2023-05-07, last week, P7D or FROM..UNTIL' -r
 complete -c keep -n "__fish_keep_using_subcommand conflicts" -s n -l limit -d 'Show at most N pairs' -r
 complete -c keep -n "__fish_keep_using_subcommand conflicts" -l store -d 'Store directory, holding keep.db, or a PostgreSQL URL (postgres://USER@HOST/DB) (or KEEP_STORE) [default: the platform data directory + /keep]' -r -F
 complete -c keep -n "__fish_keep_using_subcommand conflicts" -s a -l all -d 'Include system notes (ids starting with \'.\'), expired notes and notes in the trash'
@@ -193,6 +201,8 @@ complete -c keep -n "__fish_keep_using_subcommand export" -l no-vectors -d 'Leav
 complete -c keep -n "__fish_keep_using_subcommand export" -l json -d 'Print one JSON document instead of text'
 complete -c keep -n "__fish_keep_using_subcommand export" -l ids -d 'Print only ids, one per line (for xargs)'
 complete -c keep -n "__fish_keep_using_subcommand export" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c keep -n "__fish_keep_using_subcommand import" -l format -d 'What FILE holds: a \'keep export\' file (export) or a chat export (chat)' -r -f -a "export\t'A file written by \'keep export\''
+chat\t'A chat export: ChatGPT or Claude conversations.json, JSON Lines of turns, a Markdown chat log'"
 complete -c keep -n "__fish_keep_using_subcommand import" -l store -d 'Store directory, holding keep.db, or a PostgreSQL URL (postgres://USER@HOST/DB) (or KEEP_STORE) [default: the platform data directory + /keep]' -r -F
 complete -c keep -n "__fish_keep_using_subcommand import" -s v -l verbose -d 'Also list the ids that were skipped, one per line on stderr'
 complete -c keep -n "__fish_keep_using_subcommand import" -l json -d 'Print one JSON document instead of text'
@@ -345,7 +355,7 @@ complete -c keep -n "__fish_keep_using_subcommand help; and not __fish_seen_subc
 complete -c keep -n "__fish_keep_using_subcommand help; and not __fish_seen_subcommand_from put get list find tag del restore log stats revert rate supersede conflicts now move export import reindex analyze check repair backup models doctor connect token watch ui mcp serve help" -f -a "now" -d 'Show or replace the working-intentions note, \'now\''
 complete -c keep -n "__fish_keep_using_subcommand help; and not __fish_seen_subcommand_from put get list find tag del restore log stats revert rate supersede conflicts now move export import reindex analyze check repair backup models doctor connect token watch ui mcp serve help" -f -a "move" -d 'Move the version history of \'now\' (or of another note) into a named note'
 complete -c keep -n "__fish_keep_using_subcommand help; and not __fish_seen_subcommand_from put get list find tag del restore log stats revert rate supersede conflicts now move export import reindex analyze check repair backup models doctor connect token watch ui mcp serve help" -f -a "export" -d 'Export every note, with tags, full history and parts, as JSON Lines'
-complete -c keep -n "__fish_keep_using_subcommand help; and not __fish_seen_subcommand_from put get list find tag del restore log stats revert rate supersede conflicts now move export import reindex analyze check repair backup models doctor connect token watch ui mcp serve help" -f -a "import" -d 'Import notes from a file written by \'keep export\''
+complete -c keep -n "__fish_keep_using_subcommand help; and not __fish_seen_subcommand_from put get list find tag del restore log stats revert rate supersede conflicts now move export import reindex analyze check repair backup models doctor connect token watch ui mcp serve help" -f -a "import" -d 'Import notes from a file written by \'keep export\', or conversations (--format chat)'
 complete -c keep -n "__fish_keep_using_subcommand help; and not __fish_seen_subcommand_from put get list find tag del restore log stats revert rate supersede conflicts now move export import reindex analyze check repair backup models doctor connect token watch ui mcp serve help" -f -a "reindex" -d 'Embed everything that has no vector yet, with the configured model'
 complete -c keep -n "__fish_keep_using_subcommand help; and not __fish_seen_subcommand_from put get list find tag del restore log stats revert rate supersede conflicts now move export import reindex analyze check repair backup models doctor connect token watch ui mcp serve help" -f -a "analyze" -d 'Cut a note into meaningful parts with a language model'
 complete -c keep -n "__fish_keep_using_subcommand help; and not __fish_seen_subcommand_from put get list find tag del restore log stats revert rate supersede conflicts now move export import reindex analyze check repair backup models doctor connect token watch ui mcp serve help" -f -a "check" -d 'Verify the store: the database file, indexes, vectors, numbering'

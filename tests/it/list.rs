@@ -138,7 +138,8 @@ fn limits_and_system_notes() {
             "content_hash",
             "created",
             "updated",
-            "accessed"
+            "accessed",
+            "at"
         ]
     );
 }

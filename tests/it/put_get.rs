@@ -66,6 +66,7 @@ fn versions_are_addressed_by_selector_and_flag() {
     assert_eq!(
         v1,
         "---\nid: doc\nversion: 1\ntags:\n  _agent: cli\n  _content_type: text/plain\n  _source: inline\n\
+         until: 2026-11-22T12:00:00.000Z\n\
          created: 2026-11-22T10:00:00.000Z\nupdated: 2026-11-22T11:00:00.000Z\n---\nsecond\n"
     );
     assert_eq!(

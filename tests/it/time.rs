@@ -317,9 +317,12 @@ fn relative_dates_resolve_across_a_month_and_a_year_boundary() {
     assert!(err.contains("bad period 'around then'"), "{err}");
 }
 
+/// A session of the sample: its id, its date and its turns (role, text).
+type Dated<'a> = (&'a str, String, Vec<(String, String)>);
+
 /// A ChatGPT `conversations.json` of sessions (id, date, turns): the
 /// messages as a chain in `mapping`, each a minute after the one before.
-fn chatgpt_export(sessions: &[(&str, String, Vec<(String, String)>)]) -> String {
+fn chatgpt_export(sessions: &[Dated<'_>]) -> String {
     let conversations: Vec<Value> = sessions
         .iter()
         .map(|(id, date, turns)| {
@@ -380,7 +383,7 @@ fn chatgpt_export(sessions: &[(&str, String, Vec<(String, String)>)]) -> String 
 }
 
 /// Claude's `conversations.json`.
-fn claude_export(sessions: &[(&str, String, Vec<(String, String)>)]) -> String {
+fn claude_export(sessions: &[Dated<'_>]) -> String {
     let conversations: Vec<Value> = sessions
         .iter()
         .map(|(id, date, turns)| {
@@ -412,7 +415,7 @@ fn claude_export(sessions: &[(&str, String, Vec<(String, String)>)]) -> String {
 }
 
 /// JSON Lines of turns.
-fn jsonl_export(sessions: &[(&str, String, Vec<(String, String)>)]) -> String {
+fn jsonl_export(sessions: &[Dated<'_>]) -> String {
     let mut out = String::new();
     for (id, date, turns) in sessions {
         for (i, (role, text)) in turns.iter().enumerate() {
@@ -429,7 +432,7 @@ fn jsonl_export(sessions: &[(&str, String, Vec<(String, String)>)]) -> String {
 }
 
 /// A Markdown chat log: a heading per session, a bracketed time per turn.
-fn markdown_export(sessions: &[(&str, String, Vec<(String, String)>)]) -> String {
+fn markdown_export(sessions: &[Dated<'_>]) -> String {
     let mut out = String::new();
     for (_, date, turns) in sessions {
         out.push_str(&format!("# Chat {}\n\n", &date[..10]));
@@ -444,7 +447,7 @@ fn markdown_export(sessions: &[(&str, String, Vec<(String, String)>)]) -> String
     out
 }
 
-type Export = fn(&[(&str, String, Vec<(String, String)>)]) -> String;
+type Export = fn(&[Dated<'_>]) -> String;
 
 /// Imports two sessions through `export`, then again (nothing changes),
 /// then a longer export of the second (it gains a version), and checks

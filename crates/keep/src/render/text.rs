@@ -40,14 +40,19 @@ pub enum Style {
 /// The date a listing shows: when the note's state was written, or, for a
 /// note dated otherwise (`put --at`, a transcript), when it happened.
 fn listed_date(note: &Note) -> String {
-    const MINUTE: i64 = 60_000;
-    if (note.at.millis() - note.updated.millis()).abs() > MINUTE
-        && (note.at.millis() - note.created.millis()).abs() > MINUTE
-    {
+    if dated_otherwise(note) {
         format!("{} (at {})", note.updated.short(), note.at.short())
     } else {
         note.updated.short()
     }
+}
+
+/// Whether a note's event time says more than its store times: it lies
+/// more than a minute from both when it was created and last written.
+fn dated_otherwise(note: &Note) -> bool {
+    const MINUTE: i64 = 60_000;
+    (note.at.millis() - note.updated.millis()).abs() > MINUTE
+        && (note.at.millis() - note.created.millis()).abs() > MINUTE
 }
 
 /// `ID  DATE  first line` (with a score, and a remark, when given).
@@ -234,7 +239,9 @@ pub fn view_text(view: &NoteView, color: bool) -> String {
             lines.push(format!("  {}: {}", p.number, yaml(&part_line(&p.summary))));
         }
     }
-    lines.push(format!("{}: {}", key("at"), view.note.at));
+    if dated_otherwise(&view.note) {
+        lines.push(format!("{}: {}", key("at"), view.note.at));
+    }
     if let Some(until) = view.until {
         lines.push(format!("{}: {}", key("until"), until));
     }
