@@ -711,3 +711,46 @@ fn an_agent_remembers_with_times_supersedes_and_recalls_as_of_a_date() {
     assert_eq!(first_hit("7"), "games/ticket-to-ride-best-new");
     assert_eq!(result("7")["notes"].as_array().unwrap().len(), 1);
 }
+
+#[test]
+fn the_json_api_puts_with_a_time_and_answers_as_of_a_date() {
+    use crate::serve::{Server, curl};
+    let data = longmemeval();
+    let env = Env::new();
+    let server = Server::start(&env, &["--listen", "127.0.0.1:0"]);
+    let base = server.url.replace("/mcp", "");
+    let (old_at, _) = session(&data, "answer_77f32504_1");
+    let (new_at, _) = session(&data, "answer_77f32504_2");
+    let post = |body: Value| {
+        curl(
+            &["-X", "POST", "-H", "Content-Type: application/json", "--data-binary", &body.to_string()],
+            &format!("{base}/v1/notes"),
+        )
+    };
+    let (code, said) = post(json!({
+        "id": "learning/python-videos", "at": old_at,
+        "text": turn(&data, "answer_77f32504_1", 0),
+    }));
+    assert_eq!(code, 0, "{said}");
+    let (code, said) = post(json!({
+        "id": "learning/python-videos-now", "at": new_at, "supersedes": ["learning/python-videos"],
+        "text": turn(&data, "answer_77f32504_2", 2),
+    }));
+    assert_eq!(code, 0, "{said}");
+    let found = |query: &str| {
+        let (code, body) = curl(&[], &format!("{base}/v1/find?q=Corey%20Schafer%20videos&{query}"));
+        assert_eq!(code, 0, "{body}");
+        let hits: Value = serde_json::from_str(&body).unwrap_or_else(|e| panic!("{e}: {body}"));
+        hits.as_array()
+            .unwrap()
+            .iter()
+            .map(|h| (h["id"].as_str().unwrap().to_string(), h["at"].as_str().unwrap().to_string()))
+            .collect::<Vec<_>>()
+    };
+    assert_eq!(
+        found("as_of=2023-05-22"),
+        [("learning/python-videos".to_string(), "2023-05-21T15:59:00.000Z".to_string())]
+    );
+    assert_eq!(found("when=2023-05-24")[0].0, "learning/python-videos-now");
+    server.terminate();
+}

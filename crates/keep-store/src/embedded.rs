@@ -11,13 +11,21 @@ use super::backend::Backend;
 use super::plain::{Cell, Query, cells};
 use super::vectors::{Nearest, VecKind, VecRow};
 use crate::error::Result;
-use crate::ids::{NoteRid, VersionRid};
+use crate::ids::{NoteRid, PartRid, VersionRid};
 use crate::tables::{History, Meta};
 use keep_model::NoteFilter;
 
 /// Rows of one kind that hold a vector made from the text with `hash`,
 /// looked at for a donor.
 const DONORS_TRIED: i64 = 4;
+
+/// A part's vector kept while its note's parts are replaced.
+#[derive(Debug, Clone)]
+pub struct CarriedVector {
+    text: String,
+    hash: String,
+    vector: Vec<u8>,
+}
 
 /// Vector writes every database makes alike.
 pub trait Embedded: Backend {
@@ -78,6 +86,56 @@ pub trait Embedded: Backend {
         );
         self.execute(&sql, &[to.key().into(), hash.as_str().into()])?;
         self.put_vector(to, &vector)
+    }
+
+    /// The vectors of a note's parts, each with its text and the hash of
+    /// the text it was made from, to carry over when the parts are
+    /// replaced (`restore_part_vectors`).
+    fn part_vectors(&self, rid: NoteRid) -> Result<Vec<CarriedVector>> {
+        let rows = self.query(
+            "SELECT pid, summary, embedded FROM parts WHERE note = ?1 AND embedded IS NOT NULL",
+            &[rid.0.into()],
+        )?;
+        let mut carried = Vec::with_capacity(rows.len());
+        for row in rows {
+            let [pid, text, hash] = cells(&row)?;
+            if let Some(vector) = self.vector_bytes(VecRow::Part(PartRid(pid.int()?)))? {
+                carried.push(CarriedVector {
+                    text: text.text()?,
+                    hash: hash.text()?,
+                    vector,
+                });
+            }
+        }
+        Ok(carried)
+    }
+
+    /// Gives each part of note `rid` whose text is one of `carried` that
+    /// text's vector again (a longer conversation, a document edited in
+    /// one place: the parts that stayed are not embedded again). Returns
+    /// how many.
+    fn restore_part_vectors(&self, rid: NoteRid, carried: &[CarriedVector]) -> Result<usize> {
+        if carried.is_empty() {
+            return Ok(0);
+        }
+        let by_text: HashMap<&str, &CarriedVector> =
+            carried.iter().map(|c| (c.text.as_str(), c)).collect();
+        let rows = self.query(
+            "SELECT pid, summary FROM parts WHERE note = ?1",
+            &[rid.0.into()],
+        )?;
+        let mut restored = 0;
+        for row in rows {
+            let [pid, text] = cells(&row)?;
+            let text = text.text()?;
+            if let Some(c) = by_text.get(text.as_str()) {
+                let row = VecRow::Part(PartRid(pid.int()?));
+                if self.set_vector(row, &text, &c.hash, &c.vector)? {
+                    restored += 1;
+                }
+            }
+        }
+        Ok(restored)
     }
 
     /// The `k` rows of a kind nearest `query`: (row key, cosine distance).

@@ -266,7 +266,12 @@ pub(super) fn write_content(
                 }
             })
             .collect();
+        let carried = match &existing {
+            Some(_) => db.part_vectors(rid)?,
+            None => Vec::new(),
+        };
         db.replace_parts(rid, &parts)?;
+        db.restore_part_vectors(rid, &carried)?;
     }
     Ok(status)
 }

@@ -39,7 +39,7 @@ pub enum Style {
 
 /// The date a listing shows: when the note's state was written, or, for a
 /// note dated otherwise (`put --at`, a transcript), when it happened.
-fn listed_date(note: &Note) -> String {
+pub fn listed_date(note: &Note) -> String {
     if dated_otherwise(note) {
         format!("{} (at {})", note.updated.short(), note.at.short())
     } else {

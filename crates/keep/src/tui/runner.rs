@@ -474,7 +474,7 @@ fn preview(keeper: &Keeper, id: &str, version: i64) -> Result<Preview> {
         current: current.map(|c| c.summary),
         tags_added,
         tags_removed,
-        date: view.note.updated.short(),
+        date: crate::render::text::listed_date(&view.note),
         tags: user_tags_first(&view.note.tags),
         edges,
         history,

@@ -208,10 +208,12 @@ fn scope_tags(scope: &Tags, args: &mut Vec<String>) {
     }
 }
 
-const FILTERS: [(&str, &str); 4] = [
+const FILTERS: [(&str, &str); 6] = [
     ("tag", "tag"),
     ("since", "since"),
     ("until", "until"),
+    ("as_of", "as-of"),
+    ("when", "when"),
     ("limit", "limit"),
 ];
 
@@ -280,6 +282,7 @@ struct NewNote {
     #[serde(default)]
     tags: TagList,
     summary: Option<String>,
+    at: Option<String>,
     expires: Option<String>,
     #[serde(default)]
     supersedes: Vec<String>,
@@ -347,6 +350,7 @@ fn put(warm: &Serving<'_>, scope: &Tags, bytes: &[u8]) -> Reply {
     let options = [
         ("id", note.id),
         ("summary", note.summary),
+        ("at", note.at),
         ("expires", note.expires),
     ];
     for (name, value) in options {
