@@ -537,7 +537,9 @@ fn imports_and_reimports(format: &str, export: Export, session_ids: [&str; 2], q
     );
     assert_eq!(env.json(&["get", &ids[0]])[0]["versions"], json!([]));
 
-    // A longer export of the same conversations: the second gains its new turns.
+    // A longer export of the same conversations: the second gains its new
+    // turns, and only those (and its synopsis) wait for vectors.
+    env.ok(&["reindex"]);
     std::fs::write(file, export(&[first.clone(), second.clone()])).unwrap();
     let longer = env.json(&["import", "--format", "chat", file]);
     let statuses: Vec<&str> = longer["sessions"]
@@ -553,6 +555,11 @@ fn imports_and_reimports(format: &str, export: Export, session_ids: [&str; 2], q
         grown["versions"].as_array().unwrap().len(),
         1,
         "the shorter conversation is kept as a version"
+    );
+    assert_eq!(
+        env.json(&["stats"])["waiting_for_vectors"],
+        3,
+        "two new turns and the synopsis"
     );
     assert_eq!(
         env.all_ids()
@@ -723,7 +730,14 @@ fn the_json_api_puts_with_a_time_and_answers_as_of_a_date() {
     let (new_at, _) = session(&data, "answer_77f32504_2");
     let post = |body: Value| {
         curl(
-            &["-X", "POST", "-H", "Content-Type: application/json", "--data-binary", &body.to_string()],
+            &[
+                "-X",
+                "POST",
+                "-H",
+                "Content-Type: application/json",
+                "--data-binary",
+                &body.to_string(),
+            ],
             &format!("{base}/v1/notes"),
         )
     };
@@ -738,18 +752,29 @@ fn the_json_api_puts_with_a_time_and_answers_as_of_a_date() {
     }));
     assert_eq!(code, 0, "{said}");
     let found = |query: &str| {
-        let (code, body) = curl(&[], &format!("{base}/v1/find?q=Corey%20Schafer%20videos&{query}"));
+        let (code, body) = curl(
+            &[],
+            &format!("{base}/v1/find?q=Corey%20Schafer%20videos&{query}"),
+        );
         assert_eq!(code, 0, "{body}");
         let hits: Value = serde_json::from_str(&body).unwrap_or_else(|e| panic!("{e}: {body}"));
         hits.as_array()
             .unwrap()
             .iter()
-            .map(|h| (h["id"].as_str().unwrap().to_string(), h["at"].as_str().unwrap().to_string()))
+            .map(|h| {
+                (
+                    h["id"].as_str().unwrap().to_string(),
+                    h["at"].as_str().unwrap().to_string(),
+                )
+            })
             .collect::<Vec<_>>()
     };
     assert_eq!(
         found("as_of=2023-05-22"),
-        [("learning/python-videos".to_string(), "2023-05-21T15:59:00.000Z".to_string())]
+        [(
+            "learning/python-videos".to_string(),
+            "2023-05-21T15:59:00.000Z".to_string()
+        )]
     );
     assert_eq!(found("when=2023-05-24")[0].0, "learning/python-videos-now");
     server.terminate();
