@@ -77,9 +77,10 @@ fn day_of(t: Timestamp) -> Date {
 }
 
 /// Lower-case words and numbers; a date written `2023-05-07` stays one
-/// word, "7th" becomes "7", punctuation goes.
+/// word, "7th" becomes "7", an amount keeps its currency sign ("$25" is
+/// no day), other punctuation goes.
 fn words(text: &str) -> Vec<String> {
-    text.split(|c: char| !(c.is_alphanumeric() || c == '-' || c == '\''))
+    text.split(|c: char| !(c.is_alphanumeric() || matches!(c, '-' | '\'' | '$' | '€' | '£')))
         .map(|w| w.trim_matches(|c| c == '-' || c == '\'').to_lowercase())
         .map(|w| w.strip_suffix("'s").map(str::to_string).unwrap_or(w))
         .map(|w| ordinal_number(&w).unwrap_or(w))
@@ -354,6 +355,10 @@ fn written_date(w: &[String], i: usize, anchor: Date) -> Option<(Spoken, usize)>
     }
     let d = day_at(0)?;
     let m = month(w.get(i + 1)?)?;
+    // "... 25 May 6th ...": the day belongs to the month after it.
+    if year_at(2).is_none() && day_at(2).is_some() {
+        return None;
+    }
     match year_at(2) {
         Some(y) => Date::new(y, m, d as i8).ok().map(|date| {
             (
@@ -602,6 +607,14 @@ mod tests {
         );
         assert_eq!(days("in March 2022", said), ["2022-03-01"]);
         assert_eq!(days("since November last year", said), ["2022-11-01"]);
+        assert_eq!(
+            days(
+                "April 1st, Earth Day Market, $25; May 6th, Downtown Farmers Market, $350",
+                said
+            ),
+            ["2023-04-01", "2023-05-06"]
+        );
+        assert_eq!(days("Arts Fair, 25 May 6th", said), ["2023-05-06"]);
     }
 
     #[test]

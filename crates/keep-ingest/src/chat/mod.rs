@@ -73,6 +73,9 @@ impl ChatError {
 /// `chat_messages` (Claude), one JSON object per line, or else Markdown.
 pub fn read(text: &str) -> Result<(ChatFormat, Vec<Session>), ChatError> {
     let trimmed = text.trim_start_matches('\u{feff}').trim_start();
+    if trimmed.is_empty() {
+        return Err(ChatError::at(1, "the file is empty"));
+    }
     let sessions = if trimmed.starts_with('[') {
         let value: serde_json::Value =
             serde_json::from_str(trimmed).map_err(|e| json_error(text, trimmed, &e))?;
