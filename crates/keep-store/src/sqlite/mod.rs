@@ -579,13 +579,18 @@ mod tests {
                 db.insert_note(&test_note("%18596776e73c", "An inline note.", at))
             })
             .unwrap();
-        // The store as it was before names were indexed.
+        // The store as it was before names were indexed (and before
+        // event times, which a later migration adds).
         store
             .conn
             .execute_batch(
                 "DROP TRIGGER names_fts_insert; DROP TRIGGER names_fts_rename;
                  DROP TRIGGER names_fts_delete; DROP VIEW note_names;
-                 DROP TABLE names_fts; PRAGMA user_version = 4;",
+                 DROP TABLE names_fts;
+                 DROP INDEX notes_event_at; DROP INDEX versions_event_at;
+                 ALTER TABLE notes DROP COLUMN event_at;
+                 ALTER TABLE versions DROP COLUMN event_at;
+                 PRAGMA user_version = 4;",
             )
             .unwrap();
         drop(store);
