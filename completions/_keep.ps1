@@ -141,6 +141,7 @@ Register-ArgumentCompleter -Native -CommandName 'keep' -ScriptBlock {
             [CompletionResult]::new('--limit', '--limit', [CompletionResultType]::ParameterName, 'Show at most N notes (deep recall adds up to N more, at least 10)')
             [CompletionResult]::new('--hops', '--hops', [CompletionResultType]::ParameterName, 'How many links deep recall follows, 1 to 5 [default: 2]; implies --deep')
             [CompletionResult]::new('--mode', '--mode', [CompletionResultType]::ParameterName, 'Which candidates to rank: both fused, keywords only (no model is loaded) or embeddings only')
+            [CompletionResult]::new('--max-tokens', '--max-tokens', [CompletionResultType]::ParameterName, 'Return whole results, best first, until their JSON forms reach N tokens of the embedding model''s tokenizer; say on stderr how many were left out')
             [CompletionResult]::new('--half-life', '--half-life', [CompletionResultType]::ParameterName, 'Recency half-life in days; 0 turns decay off [default: 30, or half_life_days in the config file]')
             [CompletionResult]::new('--store', '--store', [CompletionResultType]::ParameterName, 'Store directory, holding keep.db, or a PostgreSQL URL (postgres://USER@HOST/DB) (or KEEP_STORE) [default: the platform data directory + /keep]')
             [CompletionResult]::new('-a', '-a', [CompletionResultType]::ParameterName, 'Include system notes (ids starting with ''.''), expired notes and notes in the trash')

@@ -134,6 +134,7 @@ set edit:completion:arg-completer[keep] = {|@words|
             cand --limit 'Show at most N notes (deep recall adds up to N more, at least 10)'
             cand --hops 'How many links deep recall follows, 1 to 5 [default: 2]; implies --deep'
             cand --mode 'Which candidates to rank: both fused, keywords only (no model is loaded) or embeddings only'
+            cand --max-tokens 'Return whole results, best first, until their JSON forms reach N tokens of the embedding model''s tokenizer; say on stderr how many were left out'
             cand --half-life 'Recency half-life in days; 0 turns decay off [default: 30, or half_life_days in the config file]'
             cand --store 'Store directory, holding keep.db, or a PostgreSQL URL (postgres://USER@HOST/DB) (or KEEP_STORE) [default: the platform data directory + /keep]'
             cand -a 'Include system notes (ids starting with ''.''), expired notes and notes in the trash'

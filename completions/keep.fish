@@ -120,6 +120,7 @@ complete -c keep -n "__fish_keep_using_subcommand find" -l hops -d 'How many lin
 complete -c keep -n "__fish_keep_using_subcommand find" -l mode -d 'Which candidates to rank: both fused, keywords only (no model is loaded) or embeddings only' -r -f -a "hybrid\t''
 keyword\t''
 semantic\t''"
+complete -c keep -n "__fish_keep_using_subcommand find" -l max-tokens -d 'Return whole results, best first, until their JSON forms reach N tokens of the embedding model\'s tokenizer; say on stderr how many were left out' -r
 complete -c keep -n "__fish_keep_using_subcommand find" -l half-life -d 'Recency half-life in days; 0 turns decay off [default: 30, or half_life_days in the config file]' -r
 complete -c keep -n "__fish_keep_using_subcommand find" -l store -d 'Store directory, holding keep.db, or a PostgreSQL URL (postgres://USER@HOST/DB) (or KEEP_STORE) [default: the platform data directory + /keep]' -r -F
 complete -c keep -n "__fish_keep_using_subcommand find" -s a -l all -d 'Include system notes (ids starting with \'.\'), expired notes and notes in the trash'

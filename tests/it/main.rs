@@ -6,6 +6,7 @@
 
 mod backend;
 mod backlog;
+mod budget;
 mod common;
 mod completions;
 mod connect;

@@ -5,12 +5,14 @@
 mod onnx;
 mod paths;
 mod shared;
+mod tokens;
 
 use crate::error::Result;
 
 pub use onnx::{LoadFor, OnnxEmbedder};
 pub use paths::ModelPaths;
 pub use shared::SharedModel;
+pub use tokens::TokenCounter;
 
 /// Texts handed to the embedder at a time by bulk work (it splits them
 /// into model calls by tokens).

@@ -65,6 +65,8 @@ pub struct Keeper {
     /// queries for the vectors that still answer them.
     old_embedder: Option<Box<dyn Embedder>>,
     load_for: LoadFor,
+    /// The built-in model's tokenizer, once an answer was sized with it.
+    tokens: Option<std::sync::Arc<crate::embed::TokenCounter>>,
 }
 
 impl Keeper {
@@ -83,6 +85,7 @@ impl Keeper {
             embedder: backlog::EmbedderSlot::default(),
             old_embedder: None,
             load_for: LoadFor::default(),
+            tokens: None,
         })
     }
 
@@ -183,6 +186,18 @@ impl Keeper {
             return Ok(crate::provider::embedder::model_id(provider));
         }
         crate::embed::ModelPaths::from_settings(&self.settings.model)?.model_id()
+    }
+
+    /// The built-in embedding model's tokenizer, to size answers in
+    /// tokens (`max_tokens`); loaded once, without the model.
+    pub fn token_counter(&mut self) -> Result<std::sync::Arc<crate::embed::TokenCounter>> {
+        if let Some(counter) = &self.tokens {
+            return Ok(counter.clone());
+        }
+        let paths = crate::embed::ModelPaths::from_settings(&self.settings.model)?;
+        let counter = std::sync::Arc::new(crate::embed::TokenCounter::load(&paths)?);
+        self.tokens = Some(counter.clone());
+        Ok(counter)
     }
 
     /// The model the store's vectors were made with, if any.

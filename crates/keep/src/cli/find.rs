@@ -9,7 +9,7 @@ use keep_core::recall::{FindQuery, FindResult, Query, RecallMode};
 use super::filter::FilterArgs;
 use super::output::Format;
 use super::{CliError, CliResult, Ctx, Status};
-use crate::render::{json, text};
+use crate::render::{budget, json, text};
 
 /// Find notes by meaning and by keyword, best first.
 ///
@@ -73,6 +73,10 @@ pub struct Args {
     #[arg(long)]
     pub all_versions: bool,
 
+    /// Return whole results, best first, until their JSON forms reach N tokens of the embedding model's tokenizer; say on stderr how many were left out
+    #[arg(long, value_name = "N")]
+    pub max_tokens: Option<usize>,
+
     /// Recency half-life in days; 0 turns decay off [default: 30, or half_life_days in the config file]
     #[arg(long, value_name = "DAYS")]
     pub half_life: Option<f64>,
@@ -126,7 +130,20 @@ pub fn run(ctx: &mut Ctx, args: Args) -> CliResult {
     {
         ctx.out.notice(&notice);
     }
-    let result = ctx.keeper()?.find(&query)?;
+    let mut result = ctx.keeper()?.find(&query)?;
+    if let Some(max_tokens) = args.max_tokens {
+        let counter = ctx.keeper()?.token_counter()?;
+        let fitted = budget::fit(json::hits(&result), max_tokens, &counter)?;
+        result.hits.truncate(fitted.kept.len());
+        if fitted.left_out > 0 {
+            result
+                .notices
+                .push(keep_core::Notice::new(budget::left_out_notice(
+                    fitted.left_out,
+                    max_tokens,
+                )));
+        }
+    }
     print_hits(ctx, &result)?;
     if ctx.format == Format::Json {
         ctx.out.json(&json::hits(&result))?;

@@ -471,7 +471,7 @@ pub fn run(cli: Cli) -> CliResult {
     let command = match cli.command {
         Some(command) => match remote::offer(&mut ctx, command) {
             remote::Offered::Answered(result) => return result,
-            remote::Offered::Alone(command) => Some(command),
+            remote::Offered::Alone(command) => Some(*command),
         },
         None => None,
     };

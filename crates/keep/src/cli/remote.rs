@@ -22,7 +22,7 @@ const TAKE_TIMEOUT: Duration = Duration::from_secs(10);
 pub enum Offered {
     Answered(CliResult),
     /// No server took it: the caller runs it.
-    Alone(Command),
+    Alone(Box<Command>),
 }
 
 fn request(ask: Ask) -> Request {
@@ -47,13 +47,13 @@ fn connect(store: &Path) -> Option<UnixStream> {
 pub fn offer(ctx: &mut Ctx, command: Command) -> Offered {
     let delegated = match Delegated::take(command) {
         Ok(delegated) => delegated,
-        Err(command) => return Offered::Alone(*command),
+        Err(command) => return Offered::Alone(command),
     };
     let (Some(store), Ok(cwd)) = (ctx.config.store.clone(), std::env::current_dir()) else {
-        return Offered::Alone(delegated.into());
+        return Offered::Alone(Box::new(delegated.into()));
     };
     let Some(mut stream) = connect(&store) else {
-        return Offered::Alone(delegated.into());
+        return Offered::Alone(Box::new(delegated.into()));
     };
     let stdin_sent = delegated.reads_stdin(ctx.stdin.is_terminal());
     let request = request(Ask::Run(Box::new(Run {
@@ -82,9 +82,9 @@ pub fn offer(ctx: &mut Ctx, command: Command) -> Offered {
                     env!("CARGO_PKG_VERSION")
                 ));
             }
-            return Offered::Alone(run.command.into());
+            return Offered::Alone(Box::new(run.command.into()));
         }
-        _ => return Offered::Alone(run.command.into()),
+        _ => return Offered::Alone(Box::new(run.command.into())),
     }
     // Blocking reads are the default: a failure leaves the short timeout, and a slow answer then runs the command here.
     stream.set_read_timeout(None).ok();

@@ -4,5 +4,6 @@
 //! would put a problem right, in the words of each front end.
 
 pub mod advice;
+pub mod budget;
 pub mod json;
 pub mod text;

@@ -462,6 +462,13 @@ pub struct Listing<B, F> {
     /// Set when the listing was cut to fit the result size limit.
     #[serde(skip_serializing_if = "std::ops::Not::not")]
     pub truncated: bool,
+    /// With `max_tokens`: the tokens the entries take (each counted on its
+    /// JSON form with the embedding model's tokenizer).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub tokens: Option<usize>,
+    /// With `max_tokens`: how many more results did not fit.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub left_out: Option<usize>,
 }
 
 /// One entry of a listing: brief or full.
@@ -487,20 +494,56 @@ impl<B, F> Listing<B, F> {
                 notes: None,
                 notices: Vec::new(),
                 truncated: false,
+                tokens: None,
+                left_out: None,
             },
             Format::Brief => Listing {
                 ids: None,
                 notes: Some(items.iter().map(|i| Listed::Brief(brief(i))).collect()),
                 notices: Vec::new(),
                 truncated: false,
+                tokens: None,
+                left_out: None,
             },
             Format::Full => Listing {
                 ids: None,
                 notes: Some(items.iter().map(|i| Listed::Full(full(i))).collect()),
                 notices: Vec::new(),
                 truncated: false,
+                tokens: None,
+                left_out: None,
             },
         }
+    }
+}
+
+impl<B: Serialize, F: Serialize> Listing<B, F> {
+    /// Keeps the first entries that fit in `max_tokens` together and says
+    /// how many more there were.
+    fn fit(
+        &mut self,
+        max_tokens: usize,
+        counter: &keep_core::embed::TokenCounter,
+    ) -> keep_core::Result<()> {
+        use crate::render::budget;
+        let (tokens, left_out) = if let Some(notes) = self.notes.take() {
+            let fitted = budget::fit(notes, max_tokens, counter)?;
+            self.notes = Some(fitted.kept);
+            (fitted.tokens, fitted.left_out)
+        } else if let Some(ids) = self.ids.take() {
+            let fitted = budget::fit(ids, max_tokens, counter)?;
+            self.ids = Some(fitted.kept);
+            (fitted.tokens, fitted.left_out)
+        } else {
+            return Ok(());
+        };
+        self.tokens = Some(tokens);
+        self.left_out = Some(left_out);
+        if left_out > 0 {
+            self.notices
+                .push(budget::left_out_notice(left_out, max_tokens));
+        }
+        Ok(())
     }
 }
 

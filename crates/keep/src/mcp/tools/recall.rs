@@ -51,6 +51,8 @@ pub struct Args {
     /// How much of each note to return (default brief).
     #[serde(default)]
     pub format: Format,
+    /// Size the answer for a context window: whole results, best first, until their JSON forms reach this many tokens (counted with the embedding model's tokenizer); "tokens" says how many they take and "left_out" how many more did not fit.
+    pub max_tokens: Option<usize>,
 }
 
 pub struct Recall;
@@ -120,6 +122,11 @@ impl ToolDef for Recall {
         })?;
         notices.append(&mut result.notices);
         result.notices = notices;
-        Ok(hit_listing(&result, args.format))
+        let mut listing = hit_listing(&result, args.format);
+        if let Some(max_tokens) = args.max_tokens {
+            let counter = keeper.token_counter()?;
+            listing.fit(max_tokens, &counter)?;
+        }
+        Ok(listing)
     }
 }
