@@ -87,7 +87,8 @@ impl From<&Hit> for HitJson {
     }
 }
 
-/// A note in few words: id, title, the start of its summary, tags, update time.
+/// A note in few words: id, title, the start of its summary, tags (but
+/// `_dates`), update and event time.
 #[derive(Debug, Clone, Serialize, JsonSchema)]
 pub struct BriefNote {
     pub id: String,
@@ -108,11 +109,15 @@ impl From<&Note> for BriefNote {
         if summary.len() < n.summary.len() {
             summary = format!("{} …", summary.trim_end());
         }
+        // The days a text speaks of are for filters; a brief form keeps
+        // its tokens for the text (the full form and get have them).
+        let mut tags = n.tags.clone();
+        tags.remove_key(keep_core::model::keys::DATES);
         BriefNote {
             id: n.id.clone(),
             title: n.tags.first("title").map(str::to_string),
             summary,
-            tags: n.tags.clone(),
+            tags,
             updated: n.updated,
             at: n.at,
         }
