@@ -8,15 +8,8 @@ use serde_json::Value;
 
 use super::{ChatError, Session, Turn, line_of, time_of};
 
-pub(super) fn read(items: &[Value], text: &str) -> Result<Vec<Session>, ChatError> {
-    items
-        .iter()
-        .enumerate()
-        .map(|(i, item)| conversation(item, i, text))
-        .collect()
-}
-
-fn conversation(item: &Value, index: usize, text: &str) -> Result<Session, ChatError> {
+/// Conversation `index` of the export `text`.
+pub(super) fn conversation(item: &Value, index: usize, text: &str) -> Result<Session, ChatError> {
     let key = item
         .get("conversation_id")
         .or_else(|| item.get("id"))

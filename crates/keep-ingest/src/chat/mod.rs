@@ -83,12 +83,14 @@ pub fn read(text: &str) -> Result<(ChatFormat, Vec<Session>), ChatError> {
             unreachable!("starts with '['");
         };
         match items.first() {
-            Some(first) if first.get("mapping").is_some() => {
-                (ChatFormat::ChatGpt, chatgpt::read(&items, text)?)
-            }
-            Some(first) if first.get("chat_messages").is_some() => {
-                (ChatFormat::Claude, claude::read(&items, text)?)
-            }
+            Some(first) if first.get("mapping").is_some() => (
+                ChatFormat::ChatGpt,
+                each_conversation(&items, text, chatgpt::conversation)?,
+            ),
+            Some(first) if first.get("chat_messages").is_some() => (
+                ChatFormat::Claude,
+                each_conversation(&items, text, claude::conversation)?,
+            ),
             Some(_) => {
                 return Err(ChatError::at(
                     1,
@@ -110,6 +112,20 @@ pub fn read(text: &str) -> Result<(ChatFormat, Vec<Session>), ChatError> {
     Ok((format, sessions))
 }
 
+/// The sessions of a JSON array of conversations, each read by `read`
+/// (given the conversation, its index and the whole file for messages).
+fn each_conversation(
+    items: &[serde_json::Value],
+    text: &str,
+    read: fn(&serde_json::Value, usize, &str) -> Result<Session, ChatError>,
+) -> Result<Vec<Session>, ChatError> {
+    items
+        .iter()
+        .enumerate()
+        .map(|(i, item)| read(item, i, text))
+        .collect()
+}
+
 /// A JSON error as a line of the whole file (`parsed` is a suffix of
 /// `text`).
 fn json_error(text: &str, parsed: &str, e: &serde_json::Error) -> ChatError {
@@ -118,9 +134,9 @@ fn json_error(text: &str, parsed: &str, e: &serde_json::Error) -> ChatError {
     ChatError::at(before + e.line(), format!("not valid JSON ({e})"))
 }
 
-/// The line of `text` where the JSON key-value `"key": "value"` (or the
-/// string `needle`) first appears, for messages about a value that parsed
-/// but makes no sense; 1 when it cannot be found.
+/// The line of `text` where `needle` (a conversation's id) first
+/// appears, for messages about a value that parsed but makes no sense; 1
+/// when it cannot be found.
 pub(crate) fn line_of(text: &str, needle: &str) -> usize {
     text.find(needle)
         .map_or(1, |at| text[..at].matches('\n').count() + 1)

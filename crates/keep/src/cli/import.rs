@@ -1,7 +1,7 @@
 //! `keep import`: read notes from a `keep export` file, or conversations
 //! from a chat export.
 
-use std::io::BufReader;
+use std::io::{BufReader, Read};
 use std::path::PathBuf;
 
 use super::output::Format;
@@ -71,15 +71,8 @@ pub fn run(ctx: &mut Ctx, args: Args) -> CliResult {
         return import_chat(ctx, &args);
     }
     let name = args.file.display().to_string();
-    let bars = ctx.out.bars();
-    let mut bar = indicatif::ProgressBar::hidden();
-    let mut progress = |done: usize, total: usize| {
-        if done == 0 {
-            bar = bars.bar(total);
-            bar.set_message("importing");
-        }
-        bar.set_position(done as u64);
-    };
+    let mut bar = ctx.out.bars().counting("importing");
+    let mut progress = |done: usize, total: usize| bar.step(done, total);
     let outcome = if args.file.as_os_str() == "-" {
         ctx.keeper()?;
         let mut input = BufReader::new(ctx.stdin.reader());
@@ -92,7 +85,7 @@ pub fn run(ctx: &mut Ctx, args: Args) -> CliResult {
         ctx.keeper()?
             .import(&mut BufReader::new(file), &name, &mut progress)
     };
-    bar.finish_and_clear();
+    bar.finish();
     let outcome = outcome?;
     for notice in &outcome.notices {
         ctx.out.notice(notice);
@@ -123,32 +116,42 @@ pub fn run(ctx: &mut Ctx, args: Args) -> CliResult {
     Ok(Status::Success)
 }
 
+/// The largest chat export read (it is parsed whole before anything is
+/// written).
+const MAX_CHAT_EXPORT_BYTES: u64 = 512 * 1024 * 1024;
+
+/// A chat export as text: at most `MAX_CHAT_EXPORT_BYTES` (a device or an
+/// endless pipe is refused once past it), and UTF-8.
+fn read_export(reader: impl std::io::Read, name: &str) -> Result<String, Error> {
+    let mut bytes = Vec::new();
+    reader
+        .take(MAX_CHAT_EXPORT_BYTES + 1)
+        .read_to_end(&mut bytes)
+        .map_err(|e| Error::invalid(format!("{name}: {e}")))?;
+    if bytes.len() as u64 > MAX_CHAT_EXPORT_BYTES {
+        return Err(Error::invalid(format!(
+            "{name}: larger than {} MiB; split the export and import the parts",
+            MAX_CHAT_EXPORT_BYTES >> 20
+        )));
+    }
+    String::from_utf8(bytes).map_err(|_| Error::invalid(format!("{name}: not UTF-8 text")))
+}
+
 /// `--format chat`: the whole export is read, then every conversation is
 /// written in one transaction.
 fn import_chat(ctx: &mut Ctx, args: &Args) -> CliResult {
     let (text, name) = if args.file.as_os_str() == "-" {
-        let mut text = String::new();
-        std::io::Read::read_to_string(&mut ctx.stdin.reader(), &mut text)
-            .map_err(|e| Error::invalid(format!("<stdin>: {e}")))?;
-        (text, "<stdin>".to_string())
+        let name = "<stdin>".to_string();
+        (read_export(ctx.stdin.reader(), &name)?, name)
     } else {
-        let bytes = std::fs::read(&args.file).map_err(|e| Error::io(&args.file, e))?;
+        let file = std::fs::File::open(&args.file).map_err(|e| Error::io(&args.file, e))?;
         let name = args.file.display().to_string();
-        let text = String::from_utf8(bytes)
-            .map_err(|_| Error::invalid(format!("{name}: not UTF-8 text")))?;
-        (text, name)
+        (read_export(file, &name)?, name)
     };
-    let bars = ctx.out.bars();
-    let mut bar = indicatif::ProgressBar::hidden();
-    let mut progress = |done: usize, total: usize| {
-        if done == 0 {
-            bar = bars.bar(total);
-            bar.set_message("importing conversations");
-        }
-        bar.set_position(done as u64);
-    };
+    let mut bar = ctx.out.bars().counting("importing conversations");
+    let mut progress = |done: usize, total: usize| bar.step(done, total);
     let outcome = ctx.keeper()?.import_chat(&text, &name, &mut progress);
-    bar.finish_and_clear();
+    bar.finish();
     let outcome = outcome?;
     match ctx.format {
         Format::Json => ctx.out.json(&outcome)?,

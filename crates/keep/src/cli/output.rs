@@ -168,7 +168,39 @@ impl Out {
     }
 }
 
+/// A bar drawn once work tells its first step and how many there are
+/// (the core's `progress(done, total)` callbacks).
+pub struct Counting {
+    bars: Bars,
+    bar: indicatif::ProgressBar,
+    message: &'static str,
+}
+
+impl Counting {
+    /// Step `done` of `total`; step 0 draws the bar.
+    pub fn step(&mut self, done: usize, total: usize) {
+        if done == 0 {
+            self.bar = self.bars.bar(total);
+            self.bar.set_message(self.message);
+        }
+        self.bar.set_position(done as u64);
+    }
+
+    pub fn finish(&self) {
+        self.bar.finish_and_clear();
+    }
+}
+
 impl Bars {
+    /// A bar saying `message` for work that tells its steps as it goes.
+    pub fn counting(&self, message: &'static str) -> Counting {
+        Counting {
+            bars: self.clone(),
+            bar: indicatif::ProgressBar::hidden(),
+            message,
+        }
+    }
+
     /// A bar for `total` steps: done / total, rate, time left, a message.
     /// Hidden when there is no terminal to draw on, or for fewer than two
     /// steps.

@@ -53,15 +53,11 @@ pub fn run(ctx: &mut Ctx, args: Args) -> CliResult {
     if let Some(e) = &unreachable {
         ctx.out.warn(&format!("{e}; the work waits for it"));
     }
-    let mut bar = indicatif::ProgressBar::hidden();
-    let report = ctx.keeper()?.reindex(args.all, &mut |done, total| {
-        if done == 0 {
-            bar = bars.bar(total);
-            bar.set_message("embedding");
-        }
-        bar.set_position(done as u64);
-    })?;
-    bar.finish_and_clear();
+    let mut bar = bars.counting("embedding");
+    let report = ctx
+        .keeper()?
+        .reindex(args.all, &mut |done, total| bar.step(done, total))?;
+    bar.finish();
     let graphs = refresh_graphs(ctx, &bars)?;
     let merged = merge_text_indexes(ctx, &bars)?;
     match ctx.format {

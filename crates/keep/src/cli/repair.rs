@@ -36,15 +36,11 @@ pub fn run(ctx: &mut Ctx, _args: Args) -> CliResult {
         }
     }
     let bars = ctx.out.bars();
-    let mut bar = indicatif::ProgressBar::hidden();
-    let done = ctx.keeper()?.repair(&mut |done, total| {
-        if done == 0 {
-            bar = bars.bar(total);
-            bar.set_message("indexing");
-        }
-        bar.set_position(done as u64);
-    })?;
-    bar.finish_and_clear();
+    let mut bar = bars.counting("indexing");
+    let done = ctx
+        .keeper()?
+        .repair(&mut |done, total| bar.step(done, total))?;
+    bar.finish();
     let problems = ctx.keeper()?.check()?;
     match ctx.format {
         Format::Json => ctx.out.json(&serde_json::json!({
