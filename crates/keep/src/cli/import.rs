@@ -29,7 +29,8 @@ use keep_core::Error;
 /// per turn (ID@P{N}, tagged with its speaker and time): find returns the
 /// turn that matched. Importing the same export again changes nothing; a
 /// longer export of a conversation makes its next version. A damaged file
-/// is refused naming the line, and nothing is written.
+/// is refused naming the line, and nothing is written; so is an export over
+/// 512 MiB (split it).
 #[derive(Debug, clap::Args, serde::Serialize, serde::Deserialize)]
 pub struct Args {
     /// Export file, or '-' for standard input
