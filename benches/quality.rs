@@ -31,6 +31,8 @@
 // A benchmark or test harness: a failed step is its report.
 #![allow(clippy::unwrap_used)]
 
+mod support;
+
 use std::collections::HashMap;
 use std::io::{Read, Write};
 use std::path::{Path, PathBuf};
@@ -42,6 +44,7 @@ use keep_core::embed::{LoadFor, ModelPaths, OnnxEmbedder};
 use keep_core::keeper::PutOptions;
 use keep_core::recall::{FindQuery, RecallMode};
 use keep_core::{Keeper, Settings};
+use support::plain_fusion;
 
 /// Stores of the small regime, and documents in each.
 const SMALL_STORES: usize = 20;
@@ -203,19 +206,6 @@ fn rank_of(ids: impl IntoIterator<Item = impl AsRef<str>>, wanted: &str) -> Opti
         .map(|i| i + 1)
 }
 
-/// Plain reciprocal-rank fusion, both lists weighted 1, K = 60.
-fn plain_fusion(keyword: &[(String, f64)], vector: &[(String, f64)]) -> Vec<String> {
-    let mut score: HashMap<&str, f64> = HashMap::new();
-    for list in [keyword, vector] {
-        for (i, (id, _)) in list.iter().enumerate() {
-            *score.entry(id).or_default() += 1.0 / (60.0 + (i + 1) as f64);
-        }
-    }
-    let mut ids: Vec<(&str, f64)> = score.into_iter().collect();
-    ids.sort_by(|a, b| b.1.total_cmp(&a.1).then(a.0.cmp(b.0)));
-    ids.into_iter().map(|(id, _)| id.to_string()).collect()
-}
-
 const METHODS: [&str; 4] = ["keyword only", "vectors only", "plain fusion 1:1", "keep"];
 
 /// Scores of each method, for one query form.
@@ -279,15 +269,7 @@ fn ask(
 /// Opens (or builds) the store of `rows` in `dir`.
 fn open_store(config: &Config, paths: &ModelPaths, dir: &Path, rows: &[&Row]) -> Keeper {
     let reused = dir.join("keep.db").is_file();
-    let settings = Settings {
-        store: dir.to_path_buf(),
-        ..config.settings().expect("settings")
-    };
-    let mut keeper = Keeper::open(settings)
-        .expect("open")
-        .with_embedder(Box::new(
-            OnnxEmbedder::load(paths, LoadFor::ManyQueries).expect("load model"),
-        ));
+    let mut keeper = support::keeper_at(config, paths, dir.to_path_buf());
     if !reused {
         for (i, row) in rows.iter().enumerate() {
             let opts = PutOptions {

@@ -3,6 +3,7 @@
 //! test on either database, and in-process find latency.
 #![allow(dead_code, reason = "each benchmark uses part of it")]
 
+use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
@@ -328,4 +329,31 @@ pub fn latency_of(
         keyword: both(&mut keyword),
         meaning: both(&mut meaning),
     }
+}
+
+/// Plain reciprocal-rank fusion, both lists weighted 1, K = 60.
+pub fn plain_fusion(keyword: &[(String, f64)], vector: &[(String, f64)]) -> Vec<String> {
+    let mut score: HashMap<&str, f64> = HashMap::new();
+    for list in [keyword, vector] {
+        for (i, (id, _)) in list.iter().enumerate() {
+            *score.entry(id).or_default() += 1.0 / (60.0 + (i + 1) as f64);
+        }
+    }
+    let mut ids: Vec<(&str, f64)> = score.into_iter().collect();
+    ids.sort_by(|a, b| b.1.total_cmp(&a.1).then(a.0.cmp(b.0)));
+    ids.into_iter().map(|(id, _)| id.to_string()).collect()
+}
+
+/// A keeper over the store in `dir` (made if missing) with the model,
+/// loaded for many queries.
+pub fn keeper_at(config: &Config, paths: &ModelPaths, dir: PathBuf) -> Keeper {
+    let settings = Settings {
+        store: dir,
+        ..config.settings().expect("settings")
+    };
+    Keeper::open(settings)
+        .expect("open")
+        .with_embedder(Box::new(
+            OnnxEmbedder::load(paths, LoadFor::ManyQueries).expect("load model"),
+        ))
 }

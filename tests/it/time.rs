@@ -779,3 +779,85 @@ fn the_json_api_puts_with_a_time_and_answers_as_of_a_date() {
     assert_eq!(found("when=2023-05-24")[0].0, "learning/python-videos-now");
     server.terminate();
 }
+
+/// The sessions of the sample's first `n` questions plus `extra`, as JSON
+/// Lines of turns, imported; every turn embedded.
+fn import_sessions(env: &Env, data: &[Value], n: usize, extra: &[&str]) {
+    let mut wanted: Vec<String> = data[..n]
+        .iter()
+        .flat_map(|q| q["haystack_session_ids"].as_array().unwrap().clone())
+        .map(|s| s.as_str().unwrap().to_string())
+        .collect();
+    wanted.extend(extra.iter().map(|s| s.to_string()));
+    wanted.sort();
+    wanted.dedup();
+    let sessions: Vec<Dated<'_>> = wanted
+        .iter()
+        .map(|id| {
+            let (date, turns) = session(data, id);
+            (id.as_str(), date, turns)
+        })
+        .collect();
+    let file = env.path("sessions.jsonl");
+    std::fs::write(&file, jsonl_export(&sessions)).unwrap();
+    env.ok(&["import", "--format", "chat", file.to_str().unwrap()]);
+    env.ok(&["reindex"]);
+}
+
+fn first_ids(found: &Value, n: usize) -> Vec<String> {
+    found
+        .as_array()
+        .unwrap()
+        .iter()
+        .take(n)
+        .map(|h| h["id"].as_str().unwrap().to_string())
+        .collect()
+}
+
+#[test]
+fn a_month_named_in_the_question_brings_the_state_of_that_month_first() {
+    // The bikes a person owns, told in February 2023 and again in
+    // October 2023: the month in the question decides which comes first.
+    let data = longmemeval();
+    let env = Env::with_model();
+    let (old, new) = ("answer_e1403127_1", "answer_e1403127_2");
+    import_sessions(&env, &data, 12, &[old, new]);
+    for (month, wanted, other) in [("February 2023", old, new), ("October 2023", new, old)] {
+        let question = format!("In {month}, how many bikes did I own?");
+        let found = env.json(&["find", &question, "--json", "-n", "5"]);
+        let first = &found[0];
+        assert_eq!(
+            first["id"],
+            format!("chat/jsonl/{wanted}"),
+            "{question}: {found}"
+        );
+        let (date, _) = session(&data, wanted);
+        assert!(
+            first["at"].as_str().unwrap().starts_with(&date[..7]),
+            "the hit says when it was: {first}"
+        );
+        assert!(
+            first_ids(&found, 5).contains(&format!("chat/jsonl/{other}")),
+            "the other month's state still follows: {found}"
+        );
+    }
+}
+
+#[test]
+fn both_pieces_of_a_compound_question_are_in_the_first_results() {
+    // Two questions about two different sessions, asked as one: the
+    // first three results hold a turn of each.
+    let data = longmemeval();
+    let env = Env::with_model();
+    let (yoga, handbag) = ("answer_9398da02", "answer_7cb94507");
+    import_sessions(&env, &data, 12, &[yoga, handbag]);
+    let question = "Where do I take yoga classes, and how much did I spend on a designer handbag?";
+    let found = env.json(&["find", question, "--json", "-n", "5"]);
+    let first = first_ids(&found, 3);
+    for wanted in [yoga, handbag] {
+        assert!(
+            first.contains(&format!("chat/jsonl/{wanted}")),
+            "{wanted} not in the first three: {found}"
+        );
+    }
+}

@@ -42,6 +42,14 @@ impl Spoken {
             .and_then(|d| d.yesterday())
             .unwrap_or(self.start)
     }
+
+    /// The whole days the date covers, as a period of event time.
+    pub fn period(self) -> Period {
+        Period {
+            from: Some(start_of(self.start)),
+            until: Some(end_of(self.end())),
+        }
+    }
 }
 
 /// At most this many dates are kept from one text.
@@ -460,13 +468,7 @@ fn one_period(text: &str, now: Timestamp) -> Result<Period> {
             until: Some(now),
         });
     }
-    let whole = |start: Date, unit: Unit| {
-        let spoken = Spoken { start, unit };
-        Period {
-            from: Some(start_of(spoken.start)),
-            until: Some(end_of(spoken.end())),
-        }
-    };
+    let whole = |start: Date, unit: Unit| Spoken { start, unit }.period();
     if let Ok(year) = text.parse::<i16>()
         && text.len() == 4
     {

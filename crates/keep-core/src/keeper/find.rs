@@ -6,14 +6,18 @@
 
 use super::Keeper;
 use crate::error::{Advice, Error, Notice, Result};
+use crate::recall::fusion::Ranked;
 use crate::recall::fusion::{self, Fused};
 use crate::recall::weights::{
-    DEEP_MIN_RESULTS, MAX_DEEP_HOPS, SUPERSEDED_FACTOR, WEAK_SIMILARITY, WRONG_HIDES_AT,
+    DEEP_MIN_RESULTS, FACET_WEIGHT, MAX_DEEP_HOPS, SUPERSEDED_FACTOR, WEAK_SIMILARITY,
+    WRONG_HIDES_AT,
 };
 use crate::recall::{
-    FindQuery, FindResult, Hit, Matched, Query, RecallMode, candidates, graph, passage, question,
+    FindQuery, FindResult, Hit, Matched, Query, RecallMode, candidates, facets, graph, passage,
+    question, when,
 };
 use keep_model::keys;
+use keep_model::{NoteFilter, Period};
 use keep_store::NoteReads;
 use keep_store::prelude::*;
 use keep_store::{NoteRid, VecRow};
@@ -67,26 +71,25 @@ impl Keeper {
                 }
             }
         };
-        let db = self.store.db();
-        let keyword = match text {
-            Some(t) if query.mode != RecallMode::Semantic => {
-                let mut keyword = candidates::keyword(&db, t, &query.filter)?;
-                candidates::set_coverage(&db, t, &mut keyword)?;
-                keyword
-            }
-            _ => Vec::new(),
-        };
-        let mut vector = match &query_vector {
-            Some(q) => candidates::vector(&db, q, &query.filter)?,
+        let periods = match text {
+            Some(t) => when::periods(t, self.now()),
             None => Vec::new(),
         };
-        if let Some(rid) = like_rid {
-            vector.retain(|r| r.rid != rid);
+        let pieces = self.pieces_of(text, query_vector.is_some())?;
+        let db = self.store.db();
+        let asked = Asked {
+            filter: &query.filter,
+            mode: query.mode,
+            periods: &periods,
+        };
+        let mut fused = asked.gather(&db, text, query_vector.as_deref(), like_rid)?;
+        if !pieces.is_empty() {
+            let lists = pieces
+                .iter()
+                .map(|(piece, vector)| asked.gather(&db, Some(piece), vector.as_deref(), None))
+                .collect::<Result<Vec<_>>>()?;
+            fused = fusion::blend(fused, lists, FACET_WEIGHT);
         }
-        if let Some(q) = &query_vector {
-            candidates::complete_similarities(&db, q, &keyword, &mut vector)?;
-        }
-        let mut fused = fusion::fuse(&keyword, &vector);
         let rids: Vec<NoteRid> = fused.iter().map(|f| f.rid).collect();
         let notes = db.notes_passing(&rids, &query.filter)?;
         fused.retain(|f| notes.contains_key(&f.rid));
@@ -124,6 +127,7 @@ impl Keeper {
             if superseded.contains(&f.rid) {
                 f.score *= SUPERSEDED_FACTOR;
             }
+            f.score *= when::time_factor(note, &periods);
         }
         fusion::sort_by_score(&mut fused);
         fused.truncate(query.limit);
@@ -182,6 +186,29 @@ impl Keeper {
             }
         }
         Ok(FindResult { hits, notices })
+    }
+
+    /// The pieces of a compound text query (`facets`), each with its
+    /// vector when the query has one.
+    fn pieces_of(
+        &mut self,
+        text: Option<&str>,
+        with_vectors: bool,
+    ) -> Result<Vec<(String, Option<Vec<f32>>)>> {
+        let Some(text) = text else {
+            return Ok(Vec::new());
+        };
+        facets::facets(text)
+            .into_iter()
+            .map(|piece| {
+                let vector = if with_vectors {
+                    self.query_vector(Some(&piece), None)?.ok()
+                } else {
+                    None
+                };
+                Ok((piece, vector))
+            })
+            .collect()
     }
 
     /// The query's vector: the note's own for `like`, else the text's
@@ -407,4 +434,63 @@ fn hit(f: &Fused, note: keep_model::Note) -> Hit {
         passage: String::new(),
         weak: is_weak(f),
     }
+}
+
+/// What a search asks of every candidate list it gathers.
+struct Asked<'a> {
+    filter: &'a NoteFilter,
+    mode: RecallMode,
+    /// Periods the query names: candidates from each are gathered too.
+    periods: &'a [Period],
+}
+
+impl Asked<'_> {
+    /// The keyword and vector candidates of `text` (or of the note `like`,
+    /// left out of its own results), fused.
+    fn gather(
+        &self,
+        db: &keep_store::Db<'_>,
+        text: Option<&str>,
+        vector: Option<&[f32]>,
+        like: Option<NoteRid>,
+    ) -> Result<Vec<Fused>> {
+        let mut filters = vec![self.filter.clone()];
+        if self.filter.happened.is_none() {
+            filters.extend(self.periods.iter().map(|p| NoteFilter {
+                happened: Some(*p),
+                ..self.filter.clone()
+            }));
+        }
+        let (mut keyword, mut similar) = (Vec::new(), Vec::new());
+        for filter in &filters {
+            if let Some(t) = text
+                && self.mode != RecallMode::Semantic
+            {
+                let mut found = candidates::keyword(db, t, filter)?;
+                candidates::set_coverage(db, t, &mut found)?;
+                keyword.extend(found);
+            }
+            if let Some(q) = vector {
+                similar.extend(candidates::vector(db, q, filter)?);
+            }
+        }
+        if filters.len() > 1 {
+            best_first(&mut keyword, |r| r.bm25);
+            best_first(&mut similar, |r| r.similarity);
+        }
+        if let Some(rid) = like {
+            similar.retain(|r| r.rid != rid);
+        }
+        if let Some(q) = vector {
+            candidates::complete_similarities(db, q, &keyword, &mut similar)?;
+        }
+        Ok(fusion::fuse(&keyword, &similar))
+    }
+}
+
+/// Candidates gathered from several filters, best first, each match once.
+fn best_first(list: &mut Vec<Ranked>, score: fn(&Ranked) -> Option<f64>) {
+    list.sort_by(|a, b| score(b).unwrap_or(0.0).total_cmp(&score(a).unwrap_or(0.0)));
+    let mut seen = std::collections::HashSet::new();
+    list.retain(|r| seen.insert((r.rid, format!("{:?}", r.matched))));
 }

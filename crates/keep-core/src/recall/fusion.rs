@@ -7,8 +7,8 @@ use std::collections::HashMap;
 
 use super::Matched;
 use super::weights::{
-    self, CONFIDENCE_DEPTH, CONFIDENCE_WEIGHT, COVERAGE_EXPONENT, KEYWORD_WEIGHT, SIMILARITY_FLOOR,
-    VECTOR_WEIGHT,
+    self, CONFIDENCE_DEPTH, CONFIDENCE_WEIGHT, COVERAGE_EXPONENT, KEYWORD_WEIGHT, PIECE_TOP,
+    SIMILARITY_FLOOR, VECTOR_TRUST_FROM, VECTOR_TRUST_FULL, VECTOR_WEIGHT,
 };
 use keep_store::NoteRid;
 
@@ -125,7 +125,10 @@ pub fn fuse(keyword: &[Ranked], vector: &[Ranked]) -> Vec<Fused> {
     let similarities: Vec<f64> = vector.iter().filter_map(|r| r.similarity).collect();
     let confidences = [confidence(&bm25) * top_coverage, confidence(&similarities)];
     for ((weight, list, evidence, is_keyword), sure) in lists.into_iter().zip(confidences) {
-        let weight = weight * (1.0 + CONFIDENCE_WEIGHT * sure);
+        let mut weight = weight * (1.0 + CONFIDENCE_WEIGHT * sure);
+        if !is_keyword {
+            weight *= vector_trust(similarities.first().copied()).max(1.0 - top_coverage);
+        }
         for (i, (r, e)) in list.iter().zip(evidence).enumerate() {
             let rank = i + 1;
             let entry = by_rid.entry(r.rid).or_insert(Fused {
@@ -153,6 +156,17 @@ pub fn fuse(keyword: &[Ranked], vector: &[Ranked]) -> Vec<Fused> {
     fused
 }
 
+/// How far the vector list is trusted, from its best cosine: not at all
+/// at `VECTOR_TRUST_FROM` or below (the query's meaning matched nothing
+/// closely, as when a long question meets long turns of talk), fully from
+/// `VECTOR_TRUST_FULL`, linearly between. Fusion trusts it at least as
+/// much as the first keyword hit misses of the query: when the words are
+/// not there, meaning is all there is.
+fn vector_trust(best: Option<f64>) -> f64 {
+    let best = best.unwrap_or(0.0);
+    ((best - VECTOR_TRUST_FROM) / (VECTOR_TRUST_FULL - VECTOR_TRUST_FROM)).clamp(0.0, 1.0)
+}
+
 /// How much a list's first score (BM25, or cosine) stands above its score
 /// at `CONFIDENCE_DEPTH`, relative to the first: 0 for a flat list, 1 for
 /// a list of one.
@@ -166,6 +180,35 @@ fn confidence(evidence: &[f64]) -> f64 {
             ((first - at_depth) / first).clamp(0.0, 1.0)
         }
     }
+}
+
+/// The whole query's ranking blended with its pieces' (a compound
+/// question): the first `PIECE_TOP` of each piece's list, scaled so that
+/// its best scores `piece_weight` of the whole's best; each note keeps its
+/// highest score, so every piece's best match stands near the top.
+pub fn blend(whole: Vec<Fused>, pieces: Vec<Vec<Fused>>, piece_weight: f64) -> Vec<Fused> {
+    let top = |list: &[Fused]| list.first().map_or(0.0, |f| f.score);
+    let whole_top = top(&whole);
+    let mut by_rid: HashMap<NoteRid, Fused> = whole.into_iter().map(|f| (f.rid, f)).collect();
+    for list in pieces {
+        let piece_top = top(&list);
+        if piece_top <= 0.0 || whole_top <= 0.0 {
+            continue;
+        }
+        let scale = piece_weight * whole_top / piece_top;
+        for mut f in list.into_iter().take(PIECE_TOP) {
+            f.score *= scale;
+            match by_rid.get(&f.rid) {
+                Some(kept) if kept.score >= f.score => {}
+                _ => {
+                    by_rid.insert(f.rid, f);
+                }
+            }
+        }
+    }
+    let mut fused: Vec<Fused> = by_rid.into_values().collect();
+    sort_by_score(&mut fused);
+    fused
 }
 
 pub fn sort_by_score(fused: &mut [Fused]) {
@@ -196,6 +239,26 @@ pub fn feedback_factor(useful: i64, wrong: i64) -> f64 {
 
 #[cfg(test)]
 mod tests {
+    fn fused(rid: i64, score: f64) -> Fused {
+        Fused {
+            rid: NoteRid(rid),
+            score,
+            keyword_rank: None,
+            vector_rank: None,
+            similarity: None,
+            matched: None,
+        }
+    }
+
+    #[test]
+    fn each_pieces_best_match_joins_just_below_the_whole_questions_best() {
+        let whole = vec![fused(1, 2.0), fused(2, 1.6), fused(3, 1.2)];
+        let piece = vec![fused(4, 0.5), fused(5, 0.45), fused(1, 0.4)];
+        let blended = blend(whole, vec![piece], 0.95);
+        let order: Vec<i64> = blended.iter().map(|f| f.rid.0).collect();
+        assert_eq!(order, [1, 4, 2, 3]);
+        assert!((blended[1].score - 1.9).abs() < 1e-9);
+    }
     use super::*;
 
     fn r(rid: i64) -> Ranked {

@@ -8,11 +8,13 @@
 
 pub(crate) mod candidates;
 pub mod deep;
+pub mod facets;
 pub(crate) mod fusion;
 pub(crate) mod graph;
 pub mod passage;
 pub mod question;
 pub mod weights;
+pub(crate) mod when;
 
 #[cfg(test)]
 mod tests;

@@ -358,3 +358,30 @@ fn a_question_to_the_memory_searches_only_its_topic() {
         "\"find\" and \"notes\" ask; they are not the topic"
     );
 }
+
+#[test]
+fn a_time_named_in_the_query_ranks_what_happened_then_first() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut k = keeper(&dir);
+    let may = Timestamp::parse_rfc3339("2023-05-10T09:00:00Z").unwrap();
+    let june = Timestamp::parse_rfc3339("2023-06-10T09:00:00Z").unwrap();
+    for (id, when) in [("june", june), ("may", may)] {
+        let opts = PutOptions {
+            id: Some(id.into()),
+            at: Some(when),
+            ..PutOptions::default()
+        };
+        k.put_text("planted the tomatoes in the garden", "inline", opts)
+            .unwrap();
+    }
+    k.embed_pending(None).unwrap();
+    assert_eq!(ids(&mut k, &text("tomatoes garden"))[0], "june");
+    assert_eq!(
+        ids(&mut k, &text("in May 2023, tomatoes in the garden"))[0],
+        "may"
+    );
+    assert_eq!(
+        ids(&mut k, &text("tomatoes in the garden in June 2023"))[0],
+        "june"
+    );
+}
