@@ -39,11 +39,11 @@ use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
 use keep::config::{Config, Environment};
+use keep_core::Keeper;
 use keep_core::embed::ModelPaths;
 use keep_core::keeper::PutOptions;
 use keep_core::model::{Clock, Tags, Timestamp};
 use keep_core::recall::FindQuery;
-use keep_core::Keeper;
 use serde_json::Value;
 use support::{ms, percentile, plain_fusion};
 

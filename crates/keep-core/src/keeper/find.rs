@@ -492,5 +492,5 @@ impl Asked<'_> {
 fn best_first(list: &mut Vec<Ranked>, score: fn(&Ranked) -> Option<f64>) {
     list.sort_by(|a, b| score(b).unwrap_or(0.0).total_cmp(&score(a).unwrap_or(0.0)));
     let mut seen = std::collections::HashSet::new();
-    list.retain(|r| seen.insert((r.rid, format!("{:?}", r.matched))));
+    list.retain(|r| seen.insert((r.rid, r.matched.clone())));
 }

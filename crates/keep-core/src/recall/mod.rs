@@ -91,7 +91,7 @@ pub enum RecallMode {
 }
 
 /// Where inside a note a candidate matched, when not in its current text.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, schemars::JsonSchema)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize, schemars::JsonSchema)]
 #[serde(tag = "in", rename_all = "lowercase")]
 pub enum Matched {
     /// In part N (`@P{N}`), under the headings of `section`.
