@@ -293,7 +293,7 @@ fn open_store(config: &Config, paths: &ModelPaths, dir: &Path, rows: &[&Row]) ->
         }
     }
     match std::env::var("KEEP_QUALITY_POSTGRES") {
-        Ok(server) => on_postgres(config, paths, &keeper, &server, dir),
+        Ok(server) => on_postgres(config, paths, &mut keeper, &server, dir),
         Err(_) => keeper,
     }
 }
@@ -303,7 +303,7 @@ fn open_store(config: &Config, paths: &ModelPaths, dir: &Path, rows: &[&Row]) ->
 fn on_postgres(
     config: &Config,
     paths: &ModelPaths,
-    source: &Keeper,
+    source: &mut Keeper,
     server: &str,
     dir: &Path,
 ) -> Keeper {
@@ -332,8 +332,10 @@ fn on_postgres(
             OnnxEmbedder::load(paths, LoadFor::ManyQueries).expect("load model"),
         ));
     let mut export = Vec::new();
-    source.export(&mut export, true).expect("export");
-    copy.import(&mut export.as_slice(), "store", &mut |_, _| {})
+    source
+        .export(&mut export, true, &mut |_, _| {})
+        .expect("export");
+    copy.import(&mut std::io::Cursor::new(export), "store", &mut |_, _| {})
         .expect("import");
     copy
 }

@@ -432,3 +432,94 @@ fn without_event_times(dump: &str) -> String {
     out.push_str(rest);
     out
 }
+
+/// An export of `n` notes whose every hundredth links to a note that
+/// comes later in the file (a stub until the import reaches it), with a
+/// log entry for each note.
+fn linked_export_of(n: usize) -> String {
+    let mut out = String::from("{\"format\":\"keep-export\",\"version\":4}\n");
+    for i in 0..n {
+        let tags = if i % 100 == 0 && i + 1_500 < n {
+            format!("{{\"references\":[\"note-{:05}\"]}}", i + 1_500)
+        } else {
+            "{}".to_string()
+        };
+        out.push_str(&format!(
+            "{{\"id\":\"note-{i:05}\",\"summary\":\"word{i} in a note of many\",\"tags\":{tags},\
+             \"created\":\"2026-01-01T00:00:00.000Z\",\"updated\":\"2026-01-01T00:00:00.000Z\",\
+             \"accessed\":\"2026-01-01T00:00:00.000Z\",\"versions\":[],\"parts\":[]}}\n"
+        ));
+    }
+    for i in 0..n {
+        out.push_str(&format!(
+            "{{\"operation\":{{\"at\":\"2026-01-01T00:00:00.000Z\",\"agent\":\"alice\",\
+             \"op\":\"create\",\"note\":\"note-{i:05}\",\"version\":1}}}}\n"
+        ));
+    }
+    out
+}
+
+#[test]
+fn an_import_killed_part_way_is_completed_by_running_it_again() {
+    const NOTES: usize = 8_000;
+    let whole = Env::new();
+    std::fs::write(whole.path("many.jsonl"), linked_export_of(NOTES)).unwrap();
+    whole.ok(&["import", "many.jsonl"]);
+    let expected = whole.export();
+
+    let env = Env::new();
+    std::fs::write(env.path("many.jsonl"), linked_export_of(NOTES)).unwrap();
+    env.ok(&["list"]);
+    let notes = || env.sql_count("SELECT count(*) FROM notes");
+    let mut child = env
+        .cmd(&["import", "many.jsonl"])
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    let started = std::time::Instant::now();
+    while notes() == 0 && started.elapsed() < std::time::Duration::from_secs(120) {
+        std::thread::sleep(std::time::Duration::from_millis(5));
+    }
+    child.kill().unwrap();
+    child.wait().unwrap();
+    let left = notes();
+    assert!(
+        left > 0 && left < NOTES as i64,
+        "the import was stopped with {left} of {NOTES} notes in"
+    );
+    env.ok(&["check"]);
+
+    let out = env.run(&["import", "many.jsonl"]);
+    assert!(out.status.success());
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        stderr.contains("an earlier import of this file stopped part way"),
+        "{stderr}"
+    );
+    // The same notes, links and log as one uninterrupted import: the
+    // file's log once, then one import entry per note.
+    let done = env.export();
+    assert_eq!(notes_of(&done), notes_of(&expected));
+    assert_eq!(log_of(&done).len(), log_of(&expected).len());
+    let (got, want) = (log_of(&done), log_of(&expected));
+    let without_time = |entries: &[serde_json::Value]| -> Vec<(String, String, String)> {
+        entries
+            .iter()
+            .map(|e| {
+                (
+                    e["op"].to_string(),
+                    e["note"].to_string(),
+                    e["agent"].to_string(),
+                )
+            })
+            .collect()
+    };
+    assert_eq!(without_time(&got), without_time(&want));
+    assert!(
+        env.ok(&["import", "many.jsonl"])
+            .starts_with(&format!("imported 0 note(s); {NOTES} already present")),
+        "a third import finds everything in"
+    );
+    assert_eq!(log_of(&env.export()).len(), log_of(&expected).len());
+}

@@ -105,10 +105,26 @@ pub trait NoteReads: Sql {
         Ok(self.notes_where(q)?.into_iter().next().map(|(_, n)| n))
     }
 
-    /// Every note, ordered by id, for export.
+    /// Every note, ordered by id.
     fn all_notes(&self) -> Result<Vec<(NoteRid, Note)>> {
         let mut q = note_select(self.dialect());
         q.push("TRUE ORDER BY n.id");
+        self.notes_where(q)
+    }
+
+    /// At most `limit` notes ordered by id, those after id `after` (from
+    /// the first when None): a store read a page at a time, for export.
+    fn notes_after(&self, after: Option<&str>, limit: usize) -> Result<Vec<(NoteRid, Note)>> {
+        let mut q = note_select(self.dialect());
+        match after {
+            Some(id) => {
+                let id = q.arg(id);
+                q.push(&format!("n.id > {id}"));
+            }
+            None => q.push("TRUE"),
+        }
+        let limit = q.arg(limit_value(Some(limit)));
+        q.push(&format!(" ORDER BY n.id LIMIT {limit}"));
         self.notes_where(q)
     }
 
@@ -172,6 +188,15 @@ pub trait NoteReads: Sql {
         };
         let hidden = self.count_of(&all)? - self.count_of(&shown)?;
         Ok(self.count_of(&Query::new(total))?.saturating_sub(hidden))
+    }
+
+    /// How many notes the store holds, system notes, stubs and the trash
+    /// included.
+    fn note_count(&self) -> Result<usize> {
+        self.count_of(&Query::new(match self.dialect() {
+            Dialect::Sqlite => SQLITE_NOTE_TOTAL,
+            Dialect::Postgres => "SELECT count(*) FROM notes",
+        }))
     }
 
     /// The count a `SELECT count(*)` query answers.

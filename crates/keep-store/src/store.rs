@@ -230,6 +230,20 @@ impl Store {
         }
     }
 
+    /// Runs `f` over one consistent snapshot of the store, while other
+    /// connections write on: for reads that must agree with each other
+    /// (an export read a page at a time).
+    pub fn snapshot<T, E: WriteError>(
+        &mut self,
+        f: impl FnOnce(&Db<'_>) -> Result<T, E>,
+    ) -> Result<T, E> {
+        match self {
+            Store::Sqlite(s) => s.snapshot(|db| f(db)),
+            #[cfg(feature = "postgres")]
+            Store::Postgres(s) => s.snapshot(|db| f(db)),
+        }
+    }
+
     /// Runs `f` in one transaction; commits only if it succeeds.
     pub fn write<T>(&mut self, f: impl FnOnce(&Db<'_>) -> Result<T>) -> Result<T> {
         self.write_with(f)

@@ -7,7 +7,9 @@
 
 use keep_store::prelude::*;
 use std::collections::HashSet;
-use std::io::{BufRead, Write};
+use std::io::{BufRead, Seek, Write};
+
+use sha2::Digest;
 
 use base64::Engine;
 use base64::engine::general_purpose::STANDARD as BASE64;
@@ -19,7 +21,7 @@ use keep_model::time::Timestamp;
 use keep_model::{self as model, Note, Part, Tags, Version};
 use keep_store::Embedded;
 use keep_store::NoteReads;
-use keep_store::operations::{Operation, OperationFilter};
+use keep_store::operations::Operation;
 use keep_store::{Db, NoteRid, VecRow, VectorSpace};
 
 const FORMAT: &str = "keep-export";
@@ -168,18 +170,36 @@ impl OperationRecord {
     }
 }
 
-/// What an export file holds, checked.
-struct ExportFile {
+/// Notes read from the store at a time while exporting.
+const EXPORT_PAGE: usize = 500;
+/// Log entries read from the store at a time while exporting.
+const LOG_PAGE: usize = 5_000;
+/// Notes written in one transaction while importing...
+const IMPORT_BATCH: usize = 1_000;
+/// ...or fewer, once their lines hold this many bytes.
+const IMPORT_BATCH_BYTES: usize = 32 << 20;
+/// Ids of skipped notes an import reports by name; the rest are counted.
+pub const LISTED_SKIPS: usize = 10_000;
+/// The store setting that records an import of one file, by its digest:
+/// when it began, and whether it has finished.
+const IMPORT_META_PREFIX: &str = "import:";
+
+/// What the first pass over an export file found: every line well formed.
+struct Checked {
     header: Header,
-    records: Vec<(usize, Record)>,
-    log: Vec<OperationRecord>,
+    notes: usize,
+    /// The sha256 of the file's lines, naming this import in the store.
+    digest: String,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, schemars::JsonSchema)]
 pub struct ImportOutcome {
     pub imported: usize,
-    /// Ids already in the store, left as they were.
+    /// Ids already in the store, left as they were (the first
+    /// `LISTED_SKIPS` of them).
     pub skipped: Vec<String>,
+    /// How many ids were already in the store.
+    pub skipped_count: usize,
     /// Vectors loaded with the notes (notes, versions and parts).
     pub vectors: usize,
     /// Rows that wait for embedding: no vector in the file, or one refused.
@@ -188,259 +208,502 @@ pub struct ImportOutcome {
     pub notices: Vec<Notice>,
     /// Entries of the file's operations log added to this store's.
     pub log_entries: usize,
+    /// An earlier import of this file was stopped before it finished and
+    /// this one completed it.
+    pub resumed: bool,
+}
+
+/// An import of one file as the store records it (`IMPORT_META_PREFIX`).
+#[derive(Serialize, Deserialize, Clone, Copy)]
+struct ImportRun {
+    /// When the import began: the time of its log entries.
+    began: Timestamp,
+    /// Its first write dropped the vector indexes, to build them once at
+    /// the end.
+    #[serde(default)]
+    indexes_deferred: bool,
+    /// The file's log is in (its pass comes first).
+    #[serde(default)]
+    log_restored: bool,
+    #[serde(default)]
+    finished: bool,
 }
 
 impl Keeper {
     /// Writes every note, system notes included, with their vectors
-    /// unless `vectors` is false; returns how many notes.
-    pub fn export(&self, out: &mut dyn Write, vectors: bool) -> Result<usize> {
-        let db = self.store.db();
-        let notes = db.all_notes()?;
-        let count = self.export_notes(out, vectors, &notes)?;
-        export_log(out, db.operations(&OperationFilter::default())?)?;
-        Ok(count)
+    /// unless `vectors` is false, then the operations log; returns how
+    /// many notes. The store is read a page at a time from one snapshot:
+    /// memory stays small whatever its size, and writes made meanwhile by
+    /// others are not half seen. `progress` hears how many notes are
+    /// written, and of how many.
+    pub fn export(
+        &mut self,
+        out: &mut dyn Write,
+        vectors: bool,
+        progress: &mut dyn FnMut(usize, usize),
+    ) -> Result<usize> {
+        self.store.snapshot(|db| {
+            let space = write_header(db, out, vectors)?;
+            let total = db.note_count()?;
+            let mut count = 0;
+            let mut after: Option<String> = None;
+            loop {
+                let page = db.notes_after(after.as_deref(), EXPORT_PAGE)?;
+                let Some((_, last)) = page.last() else {
+                    break;
+                };
+                after = Some(last.id.clone());
+                for (rid, note) in &page {
+                    write_note(db, out, space.as_ref(), *rid, note)?;
+                    count += 1;
+                    progress(count, total);
+                }
+            }
+            export_log(db, out, |_| true)?;
+            Ok(count)
+        })
     }
 
     /// Writes the notes `ids` in the same format as `export`, in the order
     /// given; an id that is not in the store is an error and nothing is
     /// written.
-    pub fn export_some(&self, out: &mut dyn Write, vectors: bool, ids: &[String]) -> Result<usize> {
-        let db = self.store.db();
-        let mut notes = Vec::with_capacity(ids.len());
-        for id in ids {
-            let found = db.note(id)?.ok_or_else(|| Error::NotFound(id.clone()))?;
-            notes.push(found);
-        }
-        let count = self.export_notes(out, vectors, &notes)?;
-        let wanted: HashSet<&str> = ids.iter().map(String::as_str).collect();
-        let mut log = db.operations(&OperationFilter::default())?;
-        log.retain(|o| wanted.contains(o.note.as_str()));
-        export_log(out, log)?;
-        Ok(count)
-    }
-
-    fn export_notes(
-        &self,
+    pub fn export_some(
+        &mut self,
         out: &mut dyn Write,
         vectors: bool,
-        notes: &[(NoteRid, Note)],
+        ids: &[String],
     ) -> Result<usize> {
-        let db = self.store.db();
-        let space = if vectors { db.vector_space()? } else { None };
-        let header = Header {
-            format: FORMAT.into(),
-            version: FORMAT_VERSION,
-            vectors: space.as_ref().map(|s| HeaderVectors {
-                model: s.model.clone(),
-                dimensions: s.dims,
-            }),
-        };
-        write_line(out, &header)?;
-        let encoded = |row: Option<VecRow>| -> Result<Option<String>> {
-            match row {
-                Some(row) if space.is_some() => Ok(db.vector_bytes(row)?.map(|b| BASE64.encode(b))),
-                _ => Ok(None),
+        self.store.snapshot(|db| {
+            let mut notes = Vec::with_capacity(ids.len());
+            for id in ids {
+                let found = db.note(id)?.ok_or_else(|| Error::NotFound(id.clone()))?;
+                notes.push(found);
             }
-        };
-        for (rid, note) in notes {
-            let mut versions = Vec::new();
-            for (i, v) in db.versions(*rid)?.into_iter().enumerate() {
-                let row = db.version_key(*rid, i as i64 + 1)?.map(VecRow::Version);
-                versions.push(VersionRecord {
-                    vector: encoded(row)?,
-                    summary: v.summary,
-                    tags: v.tags,
-                    content_hash: v.content_hash,
-                    created: v.created,
-                    updated: v.updated,
-                    at: Some(v.at),
-                });
+            let space = write_header(db, out, vectors)?;
+            for (rid, note) in &notes {
+                write_note(db, out, space.as_ref(), *rid, note)?;
             }
-            let mut parts = Vec::new();
-            for p in db.parts(*rid)? {
-                let row = db.part_key(*rid, p.number)?.map(VecRow::Part);
-                parts.push(PartRecord {
-                    vector: encoded(row)?,
-                    number: p.number,
-                    summary: p.summary,
-                    tags: p.tags,
-                });
-            }
-            let record = Record {
-                id: note.id.clone(),
-                summary: note.summary.clone(),
-                tags: note.tags.clone(),
-                content_hash: note.content_hash.clone(),
-                created: note.created,
-                updated: note.updated,
-                accessed: note.accessed,
-                at: Some(note.at),
-                versions,
-                parts,
-                vector: encoded(Some(VecRow::Note(*rid)))?,
-                rating: db.rating_with_time(*rid)?.map(|(r, updated)| RatingRecord {
-                    useful: r.useful,
-                    wrong: r.wrong,
-                    updated,
-                }),
-            };
-            write_line(out, &record)?;
-        }
-        Ok(notes.len())
+            let wanted: HashSet<&str> = ids.iter().map(String::as_str).collect();
+            export_log(db, out, |o| wanted.contains(o.note.as_str()))?;
+            Ok(notes.len())
+        })
     }
 
-    /// Reads an export. Everything is checked before anything is written,
-    /// and all notes land in one transaction. Ids already present are
-    /// skipped and reported.
+    /// Reads an export in three passes, so that memory stays small
+    /// whatever its size: every line is checked before anything is
+    /// written (a malformed line writes nothing); then the notes are
+    /// written in batches of `IMPORT_BATCH`, each batch one transaction;
+    /// then the file's log, in one transaction. Ids already present are
+    /// skipped and reported. An import stopped part way (killed, a full
+    /// disk) is completed by importing the same file again: what is in is
+    /// skipped, and the log of the notes it wrote is still restored.
     /// `progress` hears how many of the notes are written, and of how many.
-    pub fn import(
+    pub fn import<R: BufRead + Seek>(
         &mut self,
-        input: &mut dyn BufRead,
+        input: &mut R,
         name: &str,
         progress: &mut dyn FnMut(usize, usize),
     ) -> Result<ImportOutcome> {
-        let ExportFile {
-            header,
-            records,
-            log,
-        } = read_records(input, name)?;
-        let total = records.len();
-        let now = self.now();
-        let outcome = self.store.transact(|db| {
-            let mut written = Vec::new();
-            let mut skipped = Vec::new();
-            let mut notices = Vec::new();
-            db.prepare_bulk_load(total)?;
-            let new_space = db.vector_space()?.is_none();
-            let space = vector_space_for(db, header.vectors.as_ref(), &mut notices)?;
-            let indexes_deferred = new_space && space.is_some() && db.defer_vector_indexes()?;
-            let log_entries = restore_log(db, &records, &log)?;
-            let mut loaded = VectorLoad {
-                space,
-                name,
-                vectors: 0,
-                waiting: 0,
-                notices,
-            };
-            for (done, (line, record)) in records.iter().enumerate() {
-                progress(done, total);
-                if db.note_rid(&record.id)?.is_some() {
-                    skipped.push(record.id.clone());
-                    continue;
-                }
-                let note = Note {
-                    id: record.id.clone(),
-                    summary: record.summary.clone(),
-                    tags: record.tags.clone(),
-                    content_hash: record.content_hash.clone(),
-                    created: record.created,
-                    updated: record.updated,
-                    accessed: record.accessed,
-                    at: record.at.unwrap_or(if record.versions.is_empty() {
-                        record.created
-                    } else {
-                        record.updated
-                    }),
-                };
-                let rid = db.insert_note(&note)?;
-                db.log_operation(
-                    now,
-                    "import",
-                    &record.id,
-                    record.versions.len() as i64 + 1,
-                    "",
-                )?;
-                for (i, v) in record.versions.iter().enumerate() {
-                    let version = Version {
-                        seq: i as i64 + 1,
-                        summary: v.summary.clone(),
-                        tags: v.tags.clone(),
-                        content_hash: v.content_hash.clone(),
-                        created: v.created,
-                        updated: v.updated,
-                        at: v.at.unwrap_or(if i == 0 { v.created } else { v.updated }),
-                    };
-                    db.insert_version(rid, version.seq, &version)?;
-                }
-                let parts: Vec<Part> = record
-                    .parts
-                    .iter()
-                    .map(|p| Part {
-                        number: p.number,
-                        summary: p.summary.clone(),
-                        tags: p.tags.clone(),
-                    })
-                    .collect();
-                db.replace_parts(rid, &parts)?;
-                db.index_note_text(rid, &note.summary, &note.tags)?;
-                if let Some(r) = &record.rating {
-                    let rating = keep_model::Rating {
-                        useful: r.useful,
-                        wrong: r.wrong,
-                    };
-                    db.set_rating(rid, &rating, r.updated)?;
-                }
-                loaded.record(db, *line, rid, record)?;
-                written.push((rid, note));
-            }
-            let edge_keys = crate::edges::EdgeKeys::load(db)?;
-            for (rid, note) in &written {
-                edges::sync_with(db, &edge_keys, *rid, note, None, now)?;
-            }
-            if indexes_deferred {
+        rewind(input, name)?;
+        let checked = check_export(input, name)?;
+        let meta_key = format!("{IMPORT_META_PREFIX}{}", &checked.digest[..32]);
+        let earlier: Option<ImportRun> = self
+            .store
+            .db()
+            .meta(&meta_key)?
+            .and_then(|v| serde_json::from_str(&v).ok());
+        let resumed = earlier.is_some_and(|r| !r.finished);
+        let mut run = match earlier {
+            Some(run) if !run.finished => run,
+            _ => ImportRun {
+                began: self.now(),
+                indexes_deferred: false,
+                log_restored: false,
+                finished: false,
+            },
+        };
+        let mut log_entries = 0;
+        if !run.log_restored {
+            rewind(input, name)?;
+            log_entries = self.import_log(input, name, &meta_key, &mut run)?;
+        }
+        rewind(input, name)?;
+        let mut written = NotesWritten::default();
+        self.import_notes(
+            input,
+            name,
+            &checked,
+            &meta_key,
+            &mut run,
+            &mut written,
+            progress,
+        )?;
+        self.store.transact(|db| {
+            if run.indexes_deferred {
                 db.build_vector_indexes()?;
             }
-            progress(total, total);
-            Ok(ImportOutcome {
-                imported: written.len(),
-                skipped,
-                vectors: loaded.vectors,
-                waiting: loaded.waiting,
-                notices: loaded.notices,
-                log_entries,
-            })
+            run.finished = true;
+            Ok(db.set_meta(&meta_key, &run.to_json())?)
         })?;
-        let mut outcome = outcome;
+        progress(checked.notes, checked.notes);
+        let mut notices = written.load.notices;
         // The notes are in; statistics that could not be refreshed (a full
         // disk) only make the next plans less informed, and word totals left
         // uncompacted (a reader holding them) only slow the next writes.
         if let Err(e) = self.store.db().after_bulk_load() {
-            outcome.notices.push(Notice::new(format!(
+            notices.push(Notice::new(format!(
                 "the store's statistics or word totals were not brought up to date: {e}"
             )));
         }
-        Ok(outcome)
+        Ok(ImportOutcome {
+            imported: written.imported,
+            skipped_count: written.skipped_count,
+            skipped: written.skipped,
+            vectors: written.load.vectors,
+            waiting: written.load.waiting,
+            notices,
+            log_entries,
+            resumed,
+        })
+    }
+
+    /// The second pass: every note of the file not in the store, in
+    /// batches; a stub (a note that is only the target of a link) is
+    /// filled in by the file's note.
+    #[allow(clippy::too_many_arguments)]
+    fn import_notes<R: BufRead>(
+        &mut self,
+        input: &mut R,
+        name: &str,
+        checked: &Checked,
+        meta_key: &str,
+        run: &mut ImportRun,
+        written: &mut NotesWritten,
+        progress: &mut dyn FnMut(usize, usize),
+    ) -> Result<()> {
+        let mut lines = ExportLines::open(input, name)?;
+        let mut first = true;
+        let mut done = 0;
+        loop {
+            let batch = next_batch(&mut lines)?;
+            if batch.is_empty() && !first {
+                break;
+            }
+            let now = run.began;
+            let header = &checked.header;
+            let total = checked.notes;
+            self.store.transact(|db| {
+                if first {
+                    db.prepare_bulk_load(total)?;
+                    let new_space = db.vector_space()?.is_none();
+                    let space =
+                        vector_space_for(db, header.vectors.as_ref(), &mut written.load.notices)?;
+                    if new_space && space.is_some() && db.defer_vector_indexes()? {
+                        run.indexes_deferred = true;
+                    }
+                    written.load.space = space;
+                    db.set_meta(meta_key, &run.to_json())?;
+                }
+                let mut batch_notes = Vec::with_capacity(batch.len());
+                for (line, record) in &batch {
+                    if let Some(rid) = written.write(db, *line, record, name, now)? {
+                        batch_notes.push((rid, record));
+                    }
+                    done += 1;
+                    progress(done, total);
+                }
+                let edge_keys = crate::edges::EdgeKeys::load(db)?;
+                for (rid, record) in batch_notes {
+                    let note = note_of(record);
+                    edges::sync_with(db, &edge_keys, rid, &note, None, now)?;
+                }
+                Ok(())
+            })?;
+            first = false;
+        }
+        Ok(())
+    }
+
+    /// The second pass, the first to write: the file's log entries of the
+    /// notes this import is to write (those the store lacks, or holds only
+    /// as a stub), in one transaction that records the import, so that
+    /// they come before its own entries, as they happened.
+    fn import_log<R: BufRead>(
+        &mut self,
+        input: &mut R,
+        name: &str,
+        meta_key: &str,
+        run: &mut ImportRun,
+    ) -> Result<usize> {
+        let mut lines = ExportLines::open(input, name)?;
+        self.store.transact(|db| {
+            let mut added = 0;
+            let mut last: Option<(String, bool)> = None;
+            while let Some((_, line)) = lines.next_line()? {
+                let ExportLine::Operation(entry) = line else {
+                    continue;
+                };
+                let absent = match &last {
+                    Some((id, absent)) if *id == entry.note => *absent,
+                    _ => {
+                        let absent = !holds_more_than_stub(db, &entry.note)?;
+                        last = Some((entry.note.clone(), absent));
+                        absent
+                    }
+                };
+                if absent {
+                    db.append_operation(&entry.to_operation())?;
+                    added += 1;
+                }
+            }
+            run.log_restored = true;
+            db.set_meta(meta_key, &run.to_json())?;
+            Ok(added)
+        })
     }
 }
 
-/// Writes `log` (newest first, as the store reads it) oldest first.
-fn export_log(out: &mut dyn Write, log: Vec<Operation>) -> Result<()> {
-    for entry in log.into_iter().rev() {
-        write_line(
-            out,
-            &OperationLine {
-                operation: entry.into(),
-            },
-        )?;
+impl ImportRun {
+    fn to_json(self) -> String {
+        serde_json::to_string(&self).unwrap_or_default()
     }
-    Ok(())
 }
 
-/// Adds the file's log entries to the store's, except those of notes the
-/// store already has (their history here is its own); returns how many.
-fn restore_log(db: &Db<'_>, records: &[(usize, Record)], log: &[OperationRecord]) -> Result<usize> {
-    let mut present = HashSet::new();
-    for (_, record) in records {
-        if db.note_rid(&record.id)?.is_some() {
-            present.insert(record.id.as_str());
+/// Whether the store holds note `id` as more than a stub (a note that is
+/// only the target of a link, which an import fills in).
+fn holds_more_than_stub(db: &Db<'_>, id: &str) -> Result<bool> {
+    let Some(rid) = db.note_rid(id)? else {
+        return Ok(false);
+    };
+    Ok(db
+        .note_by_rid(rid)?
+        .is_some_and(|n| !(n.tags.contains_key(model::keys::STUB) && n.summary.is_empty())))
+}
+
+/// Goes back to the start of the file for the next pass.
+fn rewind<R: Seek>(input: &mut R, name: &str) -> Result<()> {
+    input
+        .seek(std::io::SeekFrom::Start(0))
+        .map(|_| ())
+        .map_err(|e| Error::io(name, e))
+}
+
+/// The next notes to write together: up to `IMPORT_BATCH`, or fewer
+/// once their lines pass `IMPORT_BATCH_BYTES`; log lines are passed by.
+fn next_batch<R: BufRead>(lines: &mut ExportLines<'_, R>) -> Result<Vec<(usize, Record)>> {
+    let mut batch = Vec::new();
+    let mut bytes = 0;
+    while batch.len() < IMPORT_BATCH && bytes < IMPORT_BATCH_BYTES {
+        let Some((number, line)) = lines.next_line()? else {
+            break;
+        };
+        if let ExportLine::Note(record) = line {
+            bytes += lines.last_len;
+            batch.push((number, *record));
         }
     }
-    let mut added = 0;
-    for entry in log.iter().filter(|e| !present.contains(e.note.as_str())) {
-        db.append_operation(&entry.to_operation())?;
-        added += 1;
+    Ok(batch)
+}
+
+/// What the notes pass wrote and passed by.
+#[derive(Default)]
+struct NotesWritten {
+    imported: usize,
+    skipped: Vec<String>,
+    skipped_count: usize,
+    load: VectorLoad,
+}
+
+impl NotesWritten {
+    /// Writes one note of the file unless the store has it (a stub is
+    /// replaced); its rid when written.
+    fn write(
+        &mut self,
+        db: &Db<'_>,
+        line: usize,
+        record: &Record,
+        name: &str,
+        now: Timestamp,
+    ) -> Result<Option<NoteRid>> {
+        match db.note_rid(&record.id)? {
+            Some(_)
+                if record.tags.contains_key(model::keys::STUB)
+                    || holds_more_than_stub(db, &record.id)? =>
+            {
+                self.skipped_count += 1;
+                if self.skipped.len() < LISTED_SKIPS {
+                    self.skipped.push(record.id.clone());
+                }
+                return Ok(None);
+            }
+            Some(stub) => db.delete_note(stub)?,
+            None => {}
+        }
+        let note = note_of(record);
+        let rid = db.insert_note(&note)?;
+        db.log_operation(
+            now,
+            "import",
+            &record.id,
+            record.versions.len() as i64 + 1,
+            "",
+        )?;
+        for (i, v) in record.versions.iter().enumerate() {
+            let version = Version {
+                seq: i as i64 + 1,
+                summary: v.summary.clone(),
+                tags: v.tags.clone(),
+                content_hash: v.content_hash.clone(),
+                created: v.created,
+                updated: v.updated,
+                at: v.at.unwrap_or(if i == 0 { v.created } else { v.updated }),
+            };
+            db.insert_version(rid, version.seq, &version)?;
+        }
+        let parts: Vec<Part> = record
+            .parts
+            .iter()
+            .map(|p| Part {
+                number: p.number,
+                summary: p.summary.clone(),
+                tags: p.tags.clone(),
+            })
+            .collect();
+        db.replace_parts(rid, &parts)?;
+        db.index_note_text(rid, &note.summary, &note.tags)?;
+        if let Some(r) = &record.rating {
+            let rating = keep_model::Rating {
+                useful: r.useful,
+                wrong: r.wrong,
+            };
+            db.set_rating(rid, &rating, r.updated)?;
+        }
+        self.load.record(db, name, line, rid, record)?;
+        self.imported += 1;
+        Ok(Some(rid))
     }
-    Ok(added)
+}
+
+/// 128 bits of the sha256 of an id: sets of a million ids stay small.
+fn id_digest(id: &str) -> u128 {
+    let digest = sha2::Sha256::digest(id.as_bytes());
+    let mut bytes = [0u8; 16];
+    bytes.copy_from_slice(&digest[..16]);
+    u128::from_le_bytes(bytes)
+}
+
+/// The note a record describes (its current state).
+fn note_of(record: &Record) -> Note {
+    Note {
+        id: record.id.clone(),
+        summary: record.summary.clone(),
+        tags: record.tags.clone(),
+        content_hash: record.content_hash.clone(),
+        created: record.created,
+        updated: record.updated,
+        accessed: record.accessed,
+        at: record.at.unwrap_or(if record.versions.is_empty() {
+            record.created
+        } else {
+            record.updated
+        }),
+    }
+}
+
+/// Writes the header line; the vector space whose vectors follow, when
+/// `vectors` and the store has one.
+fn write_header(db: &Db<'_>, out: &mut dyn Write, vectors: bool) -> Result<Option<VectorSpace>> {
+    let space = if vectors { db.vector_space()? } else { None };
+    let header = Header {
+        format: FORMAT.into(),
+        version: FORMAT_VERSION,
+        vectors: space.as_ref().map(|s| HeaderVectors {
+            model: s.model.clone(),
+            dimensions: s.dims,
+        }),
+    };
+    write_line(out, &header)?;
+    Ok(space)
+}
+
+/// Writes one note's line: its tags, versions, parts, rating and the
+/// vectors of each when `space` is given.
+fn write_note(
+    db: &Db<'_>,
+    out: &mut dyn Write,
+    space: Option<&VectorSpace>,
+    rid: NoteRid,
+    note: &Note,
+) -> Result<()> {
+    let encoded = |row: Option<VecRow>| -> Result<Option<String>> {
+        match row {
+            Some(row) if space.is_some() => Ok(db.vector_bytes(row)?.map(|b| BASE64.encode(b))),
+            _ => Ok(None),
+        }
+    };
+    let mut versions = Vec::new();
+    for (i, v) in db.versions(rid)?.into_iter().enumerate() {
+        let row = db.version_key(rid, i as i64 + 1)?.map(VecRow::Version);
+        versions.push(VersionRecord {
+            vector: encoded(row)?,
+            summary: v.summary,
+            tags: v.tags,
+            content_hash: v.content_hash,
+            created: v.created,
+            updated: v.updated,
+            at: Some(v.at),
+        });
+    }
+    let mut parts = Vec::new();
+    for p in db.parts(rid)? {
+        let row = db.part_key(rid, p.number)?.map(VecRow::Part);
+        parts.push(PartRecord {
+            vector: encoded(row)?,
+            number: p.number,
+            summary: p.summary,
+            tags: p.tags,
+        });
+    }
+    let record = Record {
+        id: note.id.clone(),
+        summary: note.summary.clone(),
+        tags: note.tags.clone(),
+        content_hash: note.content_hash.clone(),
+        created: note.created,
+        updated: note.updated,
+        accessed: note.accessed,
+        at: Some(note.at),
+        versions,
+        parts,
+        vector: encoded(Some(VecRow::Note(rid)))?,
+        rating: db.rating_with_time(rid)?.map(|(r, updated)| RatingRecord {
+            useful: r.useful,
+            wrong: r.wrong,
+            updated,
+        }),
+    };
+    write_line(out, &record)
+}
+
+/// Writes the entries of the log that `keep` passes, oldest first, read a
+/// page at a time.
+fn export_log(db: &Db<'_>, out: &mut dyn Write, keep: impl Fn(&Operation) -> bool) -> Result<()> {
+    let mut seq = 0;
+    loop {
+        let page = db.operations_after(seq, LOG_PAGE)?;
+        let Some(last) = page.last() else {
+            return Ok(());
+        };
+        seq = last.seq;
+        for entry in page.into_iter().filter(|e| keep(e)) {
+            write_line(
+                out,
+                &OperationLine {
+                    operation: entry.into(),
+                },
+            )?;
+        }
+    }
 }
 
 /// The vector space an import's vectors go into: the store's when it is
@@ -484,17 +747,25 @@ fn vector_space_for(
 
 /// Loads the vectors of imported rows, counting what was loaded and what
 /// waits, with a notice for each vector refused.
-struct VectorLoad<'a> {
+#[derive(Default)]
+struct VectorLoad {
     space: Option<VectorSpace>,
-    name: &'a str,
     vectors: usize,
     waiting: usize,
     notices: Vec<Notice>,
 }
 
-impl VectorLoad<'_> {
-    /// Loads the vectors of an imported note, its versions and its parts.
-    fn record(&mut self, db: &Db<'_>, line: usize, rid: NoteRid, record: &Record) -> Result<()> {
+impl VectorLoad {
+    /// Loads the vectors of an imported note, its versions and its parts
+    /// (line `line` of file `name`).
+    fn record(
+        &mut self,
+        db: &Db<'_>,
+        name: &str,
+        line: usize,
+        rid: NoteRid,
+        record: &Record,
+    ) -> Result<()> {
         let mut rows = vec![(
             String::new(),
             VecRow::Note(rid),
@@ -527,8 +798,8 @@ impl VectorLoad<'_> {
                 Err(reason) => {
                     self.waiting += 1;
                     self.notices.push(Notice::new(format!(
-                        "{}:{line}: vector of '{}'{what} refused ({reason}); it waits for embedding",
-                        self.name, record.id
+                        "{name}:{line}: vector of '{}'{what} refused ({reason}); it waits for embedding",
+                        record.id
                     )));
                 }
             }
@@ -564,63 +835,131 @@ fn write_line<T: Serialize>(out: &mut dyn Write, value: &T) -> Result<()> {
     writeln!(out, "{line}").map_err(|e| Error::io("<export>", e))
 }
 
-/// Parses and validates every line of an export: its header, each note
-/// with its line number, and the log.
-fn read_records(input: &mut dyn BufRead, name: &str) -> Result<ExportFile> {
-    let bad = |line: usize, reason: String| Error::Import {
-        source_name: name.to_string(),
-        line,
-        reason,
-    };
-    let mut lines = input.lines().enumerate();
-    let header = loop {
-        match lines.next() {
-            None => return Err(bad(1, "empty file, expected a keep export".into())),
-            Some((i, line)) => {
-                let line = line.map_err(|e| bad(i + 1, e.to_string()))?;
-                if line.trim().is_empty() {
-                    continue;
-                }
-                break serde_json::from_str::<Header>(&line)
-                    .map_err(|_| bad(i + 1, "not a keep export header".into()))?;
+/// A line of an export after its header.
+enum ExportLine {
+    Note(Box<Record>),
+    Operation(OperationRecord),
+}
+
+/// The lines of an export file read one at a time, each parsed and
+/// checked, with its number for messages.
+struct ExportLines<'a, R> {
+    input: &'a mut R,
+    name: &'a str,
+    number: usize,
+    text: String,
+    /// Bytes of the last line read.
+    last_len: usize,
+    header: Header,
+}
+
+impl<'a, R: BufRead> ExportLines<'a, R> {
+    /// Reads and checks the header (the first line that is not blank).
+    fn open(input: &'a mut R, name: &'a str) -> Result<Self> {
+        let mut lines = ExportLines {
+            input,
+            name,
+            number: 0,
+            text: String::new(),
+            last_len: 0,
+            header: Header {
+                format: String::new(),
+                version: 0,
+                vectors: None,
+            },
+        };
+        if !lines.read_text()? {
+            return Err(lines.bad(1, "empty file, expected a keep export".into()));
+        }
+        let header = serde_json::from_str::<Header>(&lines.text)
+            .map_err(|_| lines.bad(lines.number, "not a keep export header".into()))?;
+        if header.format != FORMAT || !(1..=FORMAT_VERSION).contains(&header.version) {
+            return Err(lines.bad(
+                1,
+                format!(
+                    "unsupported export format '{}' version {}",
+                    header.format, header.version
+                ),
+            ));
+        }
+        lines.header = header;
+        Ok(lines)
+    }
+
+    fn bad(&self, line: usize, reason: String) -> Error {
+        Error::Import {
+            source_name: self.name.to_string(),
+            line,
+            reason,
+        }
+    }
+
+    /// Reads the next line that is not blank into `text`; false at the end.
+    fn read_text(&mut self) -> Result<bool> {
+        loop {
+            self.text.clear();
+            let read = self
+                .input
+                .read_line(&mut self.text)
+                .map_err(|e| self.bad(self.number + 1, e.to_string()))?;
+            if read == 0 {
+                return Ok(false);
+            }
+            self.number += 1;
+            self.last_len = read;
+            if !self.text.trim().is_empty() {
+                return Ok(true);
             }
         }
-    };
-    if header.format != FORMAT || !(1..=FORMAT_VERSION).contains(&header.version) {
-        return Err(bad(
-            1,
-            format!(
-                "unsupported export format '{}' version {}",
-                header.format, header.version
-            ),
-        ));
     }
-    let mut records = Vec::new();
-    let mut log = Vec::new();
-    let mut seen = HashSet::new();
-    for (i, line) in lines {
-        let line = line.map_err(|e| bad(i + 1, e.to_string()))?;
-        if line.trim().is_empty() {
-            continue;
+
+    /// The next line with its number, parsed and checked.
+    fn next_line(&mut self) -> Result<Option<(usize, ExportLine)>> {
+        if !self.read_text()? {
+            return Ok(None);
         }
-        if line.trim_start().starts_with(r#"{"operation""#) {
+        let number = self.number;
+        let text = self.text.trim_end_matches(['\n', '\r']);
+        if text.trim_start().starts_with(r#"{"operation""#) {
             let entry: OperationLine =
-                serde_json::from_str(&line).map_err(|e| bad(i + 1, e.to_string()))?;
-            validate_operation(&entry.operation).map_err(|e| bad(i + 1, e.to_string()))?;
-            log.push(entry.operation);
-            continue;
+                serde_json::from_str(text).map_err(|e| self.bad(number, e.to_string()))?;
+            validate_operation(&entry.operation).map_err(|e| self.bad(number, e.to_string()))?;
+            return Ok(Some((number, ExportLine::Operation(entry.operation))));
         }
-        let record: Record = serde_json::from_str(&line).map_err(|e| bad(i + 1, e.to_string()))?;
-        validate_record(&record).map_err(|e| bad(i + 1, e.to_string()))?;
-        if !seen.insert(record.id.clone()) {
-            return Err(bad(i + 1, format!("id '{}' appears twice", record.id)));
-        }
-        records.push((i + 1, record));
+        let record: Record =
+            serde_json::from_str(text).map_err(|e| self.bad(number, e.to_string()))?;
+        validate_record(&record).map_err(|e| self.bad(number, e.to_string()))?;
+        Ok(Some((number, ExportLine::Note(Box::new(record)))))
     }
-    Ok(ExportFile {
-        header,
-        records,
-        log,
+}
+
+/// The first pass over an export: every line parsed and checked, and no
+/// id twice; nothing kept but the header, the count of notes and the
+/// file's digest.
+fn check_export<R: BufRead>(input: &mut R, name: &str) -> Result<Checked> {
+    let mut lines = ExportLines::open(input, name)?;
+    let mut digest = sha2::Sha256::new();
+    digest.update(lines.text.as_bytes());
+    let mut seen: HashSet<u128> = HashSet::new();
+    let mut notes = 0;
+    while let Some((number, line)) = lines.next_line()? {
+        digest.update(lines.text.as_bytes());
+        if let ExportLine::Note(record) = line {
+            if !seen.insert(id_digest(&record.id)) {
+                return Err(lines.bad(number, format!("id '{}' appears twice", record.id)));
+            }
+            notes += 1;
+        }
+    }
+    let digest: String = digest
+        .finalize()
+        .iter()
+        .map(|b| format!("{b:02x}"))
+        .collect();
+    Ok(Checked {
+        header: lines.header,
+        notes,
+        digest,
     })
 }
 

@@ -312,6 +312,25 @@ impl PgStore {
         }
     }
 
+    /// Runs `f` over one snapshot of the database (a repeatable-read,
+    /// read-only transaction): every read sees the store as it was at the
+    /// first, while other connections write on.
+    pub fn snapshot<T, E: WriteError>(
+        &mut self,
+        f: impl FnOnce(&PgDb<'_>) -> Result<T, E>,
+    ) -> Result<T, E> {
+        let db = self.db();
+        if let Err(e) = db.batch("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY") {
+            // The connection is lost or the transaction never began: the error that matters is returned.
+            let _ = db.batch("ROLLBACK");
+            return Err(self.lost(e).into());
+        }
+        let value = f(&db);
+        // Nothing was written: the end of the snapshot cannot lose anything.
+        let _ = db.batch("ROLLBACK");
+        value.map_err(|e| e.map_store(|e| self.lost(e)))
+    }
+
     /// Runs `f` in one transaction holding the write lock; commits only if
     /// it succeeds.
     pub fn write<T>(&mut self, f: impl FnOnce(&PgDb<'_>) -> Result<T>) -> Result<T> {
@@ -848,8 +867,9 @@ impl Upkeep for PgDb<'_> {
     /// statement); building the index once over the loaded rows takes
     /// 1.5 s. Dropping an index locks its table until the write ends:
     /// the keeper asks only in the write that created the vector space,
-    /// which readers do not see yet and so never search, and only while
-    /// every vector table is empty.
+    /// and only while every vector table is empty. An import writes in
+    /// batches, so readers may search the first batches before the
+    /// indexes are built at its end: exactly, by a scan.
     fn defer_vector_indexes(&self) -> Result<bool> {
         if self.vector_space()?.is_none() {
             return Ok(false);

@@ -201,6 +201,27 @@ impl SqliteStore {
         }
     }
 
+    /// Runs `f` over one snapshot of the database: every read sees the
+    /// store as it was at the first, while other connections write on
+    /// (a deferred transaction over the write-ahead log).
+    pub fn snapshot<T, E: WriteError>(
+        &mut self,
+        f: impl FnOnce(&SqliteDb<'_>) -> Result<T, E>,
+    ) -> Result<T, E> {
+        let tx = self
+            .conn
+            .transaction_with_behavior(TransactionBehavior::Deferred)
+            .map_err(|e| located(&self.path, e.into()))?;
+        let db = SqliteDb {
+            conn: &tx,
+            codes: &self.codes,
+            agent: &self.agent,
+        };
+        let value = f(&db).map_err(|e| e.map_store(|e| located(&self.path, e)))?;
+        tx.rollback().map_err(|e| located(&self.path, e.into()))?;
+        Ok(value)
+    }
+
     /// Runs `f` in one immediate transaction; commits only if it succeeds.
     pub fn write<T>(&mut self, f: impl FnOnce(&SqliteDb<'_>) -> Result<T>) -> Result<T> {
         self.write_with(f)

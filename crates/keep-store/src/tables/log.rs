@@ -2,7 +2,7 @@
 //! Written once for every database, in plain SQL (`Sql`).
 
 use crate::error::Result;
-use crate::operations::{FilterValue, INSERT, Operation, OperationFilter, filter_sql};
+use crate::operations::{COLUMNS, FilterValue, INSERT, Operation, OperationFilter, filter_sql};
 use crate::plain::{Cell, Sql, cells};
 use keep_model::time::Timestamp;
 
@@ -39,6 +39,17 @@ pub trait OperationsLog: Sql {
         Ok(())
     }
 
+    /// At most `limit` entries after entry `seq` (from the first at 0),
+    /// oldest first: the log read a page at a time, for export.
+    fn operations_after(&self, seq: i64, limit: usize) -> Result<Vec<Operation>> {
+        let limit = i64::try_from(limit).unwrap_or(i64::MAX);
+        let rows = self.query(
+            &format!("SELECT {COLUMNS} FROM operations WHERE seq > ?1 ORDER BY seq LIMIT ?2"),
+            &[seq.into(), limit.into()],
+        )?;
+        rows.iter().map(|r| operation_of(r)).collect()
+    }
+
     /// Entries of the operations log, newest first.
     fn operations(&self, filter: &OperationFilter) -> Result<Vec<Operation>> {
         let (sql, values) = filter_sql(filter, |n| format!("?{n}"));
@@ -51,20 +62,23 @@ pub trait OperationsLog: Sql {
             .collect();
         self.query(&sql, &params)?
             .iter()
-            .map(|r| {
-                let [seq, at, agent, op, note, version, detail] = cells(r)?;
-                Ok(Operation {
-                    seq: seq.int()?,
-                    at: Timestamp::from_millis(at.int()?),
-                    agent: agent.text()?,
-                    op: op.text()?,
-                    note: note.text()?,
-                    version: version.int()?,
-                    detail: detail.text()?,
-                })
-            })
+            .map(|r| operation_of(r))
             .collect()
     }
+}
+
+/// An entry of the log from its row (`COLUMNS`).
+fn operation_of(r: &[Cell]) -> Result<Operation> {
+    let [seq, at, agent, op, note, version, detail] = cells(r)?;
+    Ok(Operation {
+        seq: seq.int()?,
+        at: Timestamp::from_millis(at.int()?),
+        agent: agent.text()?,
+        op: op.text()?,
+        note: note.text()?,
+        version: version.int()?,
+        detail: detail.text()?,
+    })
 }
 
 impl<T: Sql + ?Sized> OperationsLog for T {}

@@ -8,7 +8,7 @@ use keep_core::Error;
 
 /// Export every note, with tags, full history and parts, as JSON Lines.
 ///
-/// The first line is a header ({"format":"keep-export","version":3}, with
+/// The first line is a header ({"format":"keep-export","version":4}, with
 /// "vectors": {"model", "dimensions"} when the store has vectors); each
 /// following line is one note, ordered by id, system notes included, with
 /// the vector of the note, each version and each part ("vector": base64 of
@@ -18,7 +18,9 @@ use keep_core::Error;
 /// keep and so are not exported. 'keep import' reads the file back:
 /// export, import into an empty store and export again gives the same
 /// notes, and the same log followed by the import's own entries. A FILE
-/// is written whole or not at all.
+/// is written whole or not at all. The store is read a page at a time
+/// from one snapshot: memory stays small whatever its size, and writes
+/// others make meanwhile are left out whole, never half in.
 #[derive(Debug, clap::Args, serde::Serialize, serde::Deserialize)]
 pub struct Args {
     /// Output file, or '-' for standard output
@@ -33,8 +35,12 @@ pub struct Args {
 
 pub fn run(ctx: &mut Ctx, args: Args) -> CliResult {
     if args.file.as_os_str() == "-" {
+        let mut bar = ctx.out.bars().counting("exporting");
+        let mut progress = |done: usize, total: usize| bar.step(done, total);
         let (keeper, out) = ctx.keeper_and_out()?;
-        keeper.export(out.raw(), !args.no_vectors)?;
+        let written = keeper.export(out.raw(), !args.no_vectors, &mut progress);
+        bar.finish();
+        written?;
         return Ok(Status::Success);
     }
     let count = export_to_file(ctx, &args.file, !args.no_vectors)?;
@@ -56,7 +62,11 @@ fn export_to_file(ctx: &mut Ctx, path: &Path, vectors: bool) -> Result<usize, Cl
     let result = (|| {
         let file = std::fs::File::create(&tmp).map_err(|e| Error::io(path, e))?;
         let mut w = BufWriter::new(file);
-        let count = ctx.keeper()?.export(&mut w, vectors)?;
+        let mut bar = ctx.out.bars().counting("exporting");
+        let mut progress = |done: usize, total: usize| bar.step(done, total);
+        let count = ctx.keeper()?.export(&mut w, vectors, &mut progress);
+        bar.finish();
+        let count = count?;
         w.flush().map_err(|e| Error::io(path, e))?;
         w.get_ref().sync_all().map_err(|e| Error::io(path, e))?;
         std::fs::rename(&tmp, path).map_err(|e| Error::io(path, e))?;

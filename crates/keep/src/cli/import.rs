@@ -11,9 +11,14 @@ use keep_core::Error;
 /// Import notes from a file written by 'keep export', or conversations (--format chat).
 ///
 /// The whole file is checked first; a malformed line stops the import with
-/// its line number and nothing is written. Notes land with their tags,
-/// timestamps, history and parts, in one transaction. Ids already in the
-/// store are left untouched and counted as skipped (-v lists them).
+/// its line number and nothing is written. Then the file's log is added,
+/// and the notes land with their tags, timestamps, history and parts in
+/// transactions of a thousand, the file read again rather than held:
+/// memory stays small whatever its size (standard input is first copied
+/// to a temporary file). An import stopped part way (killed, a full disk)
+/// is completed by importing the same file again. Ids already in the
+/// store are left untouched and counted as skipped (-v lists them); a
+/// stub, a note that only exists as the target of a link, is filled in.
 ///
 /// Vectors in the file are loaded when they come from the store's model
 /// (or the store has none yet), so nothing needs embedding; vectors of
@@ -71,21 +76,17 @@ pub fn run(ctx: &mut Ctx, args: Args) -> CliResult {
     if args.format == ImportFormat::Chat {
         return import_chat(ctx, &args);
     }
-    let name = args.file.display().to_string();
-    let mut bar = ctx.out.bars().counting("importing");
-    let mut progress = |done: usize, total: usize| bar.step(done, total);
-    let outcome = if args.file.as_os_str() == "-" {
-        ctx.keeper()?;
-        let mut input = BufReader::new(ctx.stdin.reader());
-        ctx.keeper
-            .as_mut()
-            .expect("opened above")
-            .import(&mut input, "<stdin>", &mut progress)
+    let (mut input, name) = if args.file.as_os_str() == "-" {
+        (spooled_stdin(ctx)?, "<stdin>".to_string())
     } else {
         let file = std::fs::File::open(&args.file).map_err(|e| Error::io(&args.file, e))?;
-        ctx.keeper()?
-            .import(&mut BufReader::new(file), &name, &mut progress)
+        (file, args.file.display().to_string())
     };
+    let mut bar = ctx.out.bars().counting("importing");
+    let mut progress = |done: usize, total: usize| bar.step(done, total);
+    let outcome = ctx
+        .keeper()?
+        .import(&mut BufReader::new(&mut input), &name, &mut progress);
     bar.finish();
     let outcome = outcome?;
     for notice in &outcome.notices {
@@ -99,10 +100,15 @@ pub fn run(ctx: &mut Ctx, args: Args) -> CliResult {
                 0 => String::new(),
                 n => format!(" with {n} log entr{}", if n == 1 { "y" } else { "ies" }),
             };
+            if outcome.resumed {
+                ctx.out.note(&format!(
+                    "{name}: an earlier import of this file stopped part way; this one completed it"
+                ));
+            }
             ctx.out.line(&format!(
                 "imported {} note(s){log}; {} already present and skipped; {} vector(s) loaded, {} waiting for embedding",
                 outcome.imported,
-                outcome.skipped.len(),
+                outcome.skipped_count,
                 outcome.vectors,
                 outcome.waiting
             ))?;
@@ -111,10 +117,23 @@ pub fn run(ctx: &mut Ctx, args: Args) -> CliResult {
                     ctx.out
                         .warn(&format!("skipped '{id}': a note with this id exists"));
                 }
+                let unlisted = outcome.skipped_count - outcome.skipped.len();
+                if unlisted > 0 {
+                    ctx.out.warn(&format!("and {unlisted} more skipped"));
+                }
             }
         }
     }
     Ok(Status::Success)
+}
+
+/// Standard input copied to a temporary file, which an import reads
+/// more than once (checked whole before anything is written). The file is
+/// gone once closed.
+fn spooled_stdin(ctx: &mut Ctx) -> Result<std::fs::File, Error> {
+    let mut spool = tempfile::tempfile().map_err(|e| Error::io("<temporary file>", e))?;
+    std::io::copy(&mut ctx.stdin.reader(), &mut spool).map_err(|e| Error::io("<stdin>", e))?;
+    Ok(spool)
 }
 
 /// The largest chat export read (it is parsed whole before anything is

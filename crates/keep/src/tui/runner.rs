@@ -569,7 +569,7 @@ fn delete(keeper: &mut Keeper, ids: &[String]) -> Result<String> {
 }
 
 /// Writes the notes to a new file; an existing file is never replaced.
-fn export(keeper: &Keeper, ids: &[String], path: &str) -> Result<String> {
+fn export(keeper: &mut Keeper, ids: &[String], path: &str) -> Result<String> {
     let file = std::fs::OpenOptions::new()
         .write(true)
         .create_new(true)
