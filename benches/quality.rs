@@ -285,7 +285,7 @@ fn open_store(config: &Config, paths: &ModelPaths, dir: &Path, rows: &[&Row]) ->
     // in the config file to compare with exact search at these sizes).
     let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
     for (kind, work) in keeper
-        .refresh_vector_graphs(threads, &mut |_, _, _| true)
+        .refresh_vector_graphs(threads, &mut |_, _, _| true, &mut |_| true)
         .expect("vector index")
     {
         if !matches!(work, keep_core::GraphWork::Small { .. }) {
@@ -335,8 +335,12 @@ fn on_postgres(
     source
         .export(&mut export, true, &mut |_, _| {})
         .expect("export");
-    copy.import(&mut std::io::Cursor::new(export), "store", &mut |_, _| {})
-        .expect("import");
+    copy.import(
+        &mut std::io::Cursor::new(export),
+        "store",
+        &mut |_, _, _| {},
+    )
+    .expect("import");
     copy
 }
 

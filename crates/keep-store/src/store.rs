@@ -10,7 +10,7 @@ use crate::error::{Error, Result, WriteError};
 use crate::handle::Handle;
 #[cfg(feature = "postgres")]
 use crate::postgres::PgStore;
-use crate::sqlite::{GraphState, GraphWork, SqliteStore, TextIndexState, TextMerge};
+use crate::sqlite::{GraphBuild, GraphState, GraphWork, SqliteStore, TextIndexState, TextMerge};
 use crate::vectors::VecKind;
 #[cfg(not(feature = "postgres"))]
 use crate::without_postgres::shown_url;
@@ -135,13 +135,17 @@ impl Store {
 
     /// Brings the vector graphs of a SQLite store up to date, kind by
     /// kind, on `threads` threads (`progress(kind, done, total)` as rows
-    /// are added; false stops it); a store on
-    /// PostgreSQL keeps its HNSW indexes itself and has none.
+    /// are added; false stops it). While another process refreshes them,
+    /// `waiting` hears how far it stands and waits for it by answering
+    /// true (then only what is left is done), or leaves that kind to it
+    /// (`Busy`). A store on PostgreSQL keeps its HNSW indexes itself and
+    /// has none.
     pub fn refresh_graphs(
         &mut self,
         from: usize,
         threads: usize,
         progress: &mut dyn FnMut(VecKind, usize, usize) -> bool,
+        waiting: &mut dyn FnMut(&GraphBuild) -> bool,
     ) -> Result<Vec<(VecKind, GraphWork)>> {
         // One arm in a build without PostgreSQL.
         #[allow(clippy::infallible_destructuring_match)]
@@ -152,9 +156,13 @@ impl Store {
         };
         let mut done = Vec::new();
         for kind in VecKind::ALL {
-            let work = s.refresh_graph(kind, from, threads, &mut |n, total| {
-                progress(kind, n, total)
-            })?;
+            let work = s.refresh_graph_or_wait(
+                kind,
+                from,
+                threads,
+                &mut |n, total| progress(kind, n, total),
+                waiting,
+            )?;
             let stopped = work == GraphWork::Stopped;
             done.push((kind, work));
             if stopped {
@@ -166,10 +174,16 @@ impl Store {
 
     /// Whether another process is refreshing the graphs now.
     pub fn graph_refresh_running(&self) -> Result<bool> {
+        Ok(self.graph_build()?.is_some())
+    }
+
+    /// How far the refresh of the graphs another process runs now
+    /// stands; None when none runs (always on PostgreSQL).
+    pub fn graph_build(&self) -> Result<Option<GraphBuild>> {
         match self {
-            Store::Sqlite(s) => s.graph_refresh_running(),
+            Store::Sqlite(s) => s.graph_build(),
             #[cfg(feature = "postgres")]
-            Store::Postgres(_) => Ok(false),
+            Store::Postgres(_) => Ok(None),
         }
     }
 

@@ -5,7 +5,7 @@
 
 use super::Keeper;
 use crate::error::Result;
-use keep_store::{GraphState, GraphWork, TextIndexState, TextMerge, VecKind};
+use keep_store::{GraphBuild, GraphState, GraphWork, TextIndexState, TextMerge, VecKind};
 
 impl Keeper {
     /// Where the graph of each kind of vector stands (none on PostgreSQL,
@@ -19,21 +19,28 @@ impl Keeper {
         Ok(self.vector_graphs()?.iter().any(|g| g.due))
     }
 
-    /// Whether another process is refreshing the graphs now.
-    pub fn vector_graphs_refreshing(&self) -> Result<bool> {
-        Ok(self.store.graph_refresh_running()?)
+    /// How far the refresh of the graphs another process runs now
+    /// stands; None when none runs.
+    pub fn vector_graph_build(&self) -> Result<Option<GraphBuild>> {
+        Ok(self.store.graph_build()?)
     }
 
     /// Brings every kind's graph up to date on `threads` threads;
     /// `progress(kind, done, total)` hears each row added and stops the
-    /// work by answering false (what is done so far is not kept).
+    /// work by answering false (what is done so far is not kept). While
+    /// another process refreshes them, `waiting` hears how far it stands
+    /// and waits for it by answering true, or leaves the work to it; a
+    /// graph is never built by two processes at once.
     pub fn refresh_vector_graphs(
         &mut self,
         threads: usize,
         progress: &mut dyn FnMut(VecKind, usize, usize) -> bool,
+        waiting: &mut dyn FnMut(&GraphBuild) -> bool,
     ) -> Result<Vec<(VecKind, GraphWork)>> {
         let from = self.settings.vector_index_from;
-        Ok(self.store.refresh_graphs(from, threads, progress)?)
+        Ok(self
+            .store
+            .refresh_graphs(from, threads, progress, waiting)?)
     }
 
     /// The word indexes due a merge, with the segments each holds.

@@ -50,7 +50,7 @@ pub use providers::{Analysis, AnalysisPart, ProviderWork};
 pub use read::{FilterSpec, NoteView, parse_filters};
 pub use switch::SwitchReport;
 pub use tokens::{Rights, Token};
-pub use transfer::ImportOutcome;
+pub use transfer::{ImportOutcome, ImportStep};
 pub use truth::{Duplicate, Feedback, OnDuplicate};
 pub use watch::SyncReport;
 pub use write::{

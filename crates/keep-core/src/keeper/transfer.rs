@@ -213,6 +213,17 @@ pub struct ImportOutcome {
     pub resumed: bool,
 }
 
+/// The passes of an import, as its progress reports them.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ImportStep {
+    /// Every line checked; progress counts bytes of the file.
+    Checking,
+    /// The file's log added; progress counts bytes of the file.
+    Log,
+    /// The notes written; progress counts notes.
+    Notes,
+}
+
 /// An import of one file as the store records it (`IMPORT_META_PREFIX`).
 #[derive(Serialize, Deserialize, Clone, Copy)]
 struct ImportRun {
@@ -291,21 +302,27 @@ impl Keeper {
 
     /// Reads an export in three passes, so that memory stays small
     /// whatever its size: every line is checked before anything is
-    /// written (a malformed line writes nothing); then the notes are
-    /// written in batches of `IMPORT_BATCH`, each batch one transaction;
-    /// then the file's log, in one transaction. Ids already present are
+    /// written (a malformed line writes nothing); then the file's log is
+    /// added, in one transaction; then the notes are written in batches of
+    /// `IMPORT_BATCH`, each batch one transaction. Ids already present are
     /// skipped and reported. An import stopped part way (killed, a full
     /// disk) is completed by importing the same file again: what is in is
-    /// skipped, and the log of the notes it wrote is still restored.
-    /// `progress` hears how many of the notes are written, and of how many.
+    /// skipped, and the log is not added twice.
+    /// `progress(step, done, total)` hears how far each pass is.
     pub fn import<R: BufRead + Seek>(
         &mut self,
         input: &mut R,
         name: &str,
-        progress: &mut dyn FnMut(usize, usize),
+        progress: &mut dyn FnMut(ImportStep, usize, usize),
     ) -> Result<ImportOutcome> {
+        let size = input
+            .seek(std::io::SeekFrom::End(0))
+            .map_err(|e| Error::io(name, e))?;
+        let size = usize::try_from(size).unwrap_or(usize::MAX);
         rewind(input, name)?;
-        let checked = check_export(input, name)?;
+        let checked = check_export(input, name, &mut |done| {
+            progress(ImportStep::Checking, done, size);
+        })?;
         let meta_key = format!("{IMPORT_META_PREFIX}{}", &checked.digest[..32]);
         let earlier: Option<ImportRun> = self
             .store
@@ -325,7 +342,9 @@ impl Keeper {
         let mut log_entries = 0;
         if !run.log_restored {
             rewind(input, name)?;
-            log_entries = self.import_log(input, name, &meta_key, &mut run)?;
+            log_entries = self.import_log(input, name, &meta_key, &mut run, &mut |done| {
+                progress(ImportStep::Log, done, size);
+            })?;
         }
         rewind(input, name)?;
         let mut written = NotesWritten::default();
@@ -336,7 +355,7 @@ impl Keeper {
             &meta_key,
             &mut run,
             &mut written,
-            progress,
+            &mut |done, total| progress(ImportStep::Notes, done, total),
         )?;
         self.store.transact(|db| {
             if run.indexes_deferred {
@@ -345,7 +364,7 @@ impl Keeper {
             run.finished = true;
             Ok(db.set_meta(&meta_key, &run.to_json())?)
         })?;
-        progress(checked.notes, checked.notes);
+        progress(ImportStep::Notes, checked.notes, checked.notes);
         let mut notices = written.load.notices;
         // The notes are in; statistics that could not be refreshed (a full
         // disk) only make the next plans less informed, and word totals left
@@ -367,7 +386,7 @@ impl Keeper {
         })
     }
 
-    /// The second pass: every note of the file not in the store, in
+    /// The third pass: every note of the file not in the store, in
     /// batches; a stub (a note that is only the target of a link) is
     /// filled in by the file's note.
     #[allow(clippy::too_many_arguments)]
@@ -384,6 +403,7 @@ impl Keeper {
         let mut lines = ExportLines::open(input, name)?;
         let mut first = true;
         let mut done = 0;
+        progress(0, checked.notes);
         loop {
             let batch = next_batch(&mut lines)?;
             if batch.is_empty() && !first {
@@ -393,8 +413,8 @@ impl Keeper {
             let header = &checked.header;
             let total = checked.notes;
             self.store.transact(|db| {
+                db.prepare_bulk_load(total)?;
                 if first {
-                    db.prepare_bulk_load(total)?;
                     let new_space = db.vector_space()?.is_none();
                     let space =
                         vector_space_for(db, header.vectors.as_ref(), &mut written.load.notices)?;
@@ -434,12 +454,15 @@ impl Keeper {
         name: &str,
         meta_key: &str,
         run: &mut ImportRun,
+        progress: &mut dyn FnMut(usize),
     ) -> Result<usize> {
         let mut lines = ExportLines::open(input, name)?;
+        progress(0);
         self.store.transact(|db| {
             let mut added = 0;
             let mut last: Option<(String, bool)> = None;
             while let Some((_, line)) = lines.next_line()? {
+                lines.report(progress);
                 let ExportLine::Operation(entry) = line else {
                     continue;
                 };
@@ -848,8 +871,11 @@ struct ExportLines<'a, R> {
     name: &'a str,
     number: usize,
     text: String,
-    /// Bytes of the last line read.
+    /// Bytes of the last line read, and of every line read.
     last_len: usize,
+    read: usize,
+    /// `read` when progress was last reported.
+    reported: usize,
     header: Header,
 }
 
@@ -862,6 +888,8 @@ impl<'a, R: BufRead> ExportLines<'a, R> {
             number: 0,
             text: String::new(),
             last_len: 0,
+            read: 0,
+            reported: 0,
             header: Header {
                 format: String::new(),
                 version: 0,
@@ -886,6 +914,14 @@ impl<'a, R: BufRead> ExportLines<'a, R> {
         Ok(lines)
     }
 
+    /// Tells `progress` how many bytes are read, every megabyte or so.
+    fn report(&mut self, progress: &mut dyn FnMut(usize)) {
+        if self.read - self.reported >= 1 << 20 {
+            self.reported = self.read;
+            progress(self.read);
+        }
+    }
+
     fn bad(&self, line: usize, reason: String) -> Error {
         Error::Import {
             source_name: self.name.to_string(),
@@ -907,6 +943,7 @@ impl<'a, R: BufRead> ExportLines<'a, R> {
             }
             self.number += 1;
             self.last_len = read;
+            self.read += read;
             if !self.text.trim().is_empty() {
                 return Ok(true);
             }
@@ -936,13 +973,19 @@ impl<'a, R: BufRead> ExportLines<'a, R> {
 /// The first pass over an export: every line parsed and checked, and no
 /// id twice; nothing kept but the header, the count of notes and the
 /// file's digest.
-fn check_export<R: BufRead>(input: &mut R, name: &str) -> Result<Checked> {
+fn check_export<R: BufRead>(
+    input: &mut R,
+    name: &str,
+    progress: &mut dyn FnMut(usize),
+) -> Result<Checked> {
     let mut lines = ExportLines::open(input, name)?;
+    progress(0);
     let mut digest = sha2::Sha256::new();
     digest.update(lines.text.as_bytes());
     let mut seen: HashSet<u128> = HashSet::new();
     let mut notes = 0;
     while let Some((number, line)) = lines.next_line()? {
+        lines.report(progress);
         digest.update(lines.text.as_bytes());
         if let ExportLine::Note(record) = line {
             if !seen.insert(id_digest(&record.id)) {

@@ -118,6 +118,9 @@ pub enum GraphWork {
     Updated { vectors: usize, changed: usize },
     /// Another process is refreshing it now.
     Busy,
+    /// Another process was refreshing it; this one waited for it to
+    /// finish, and the graph is up to date.
+    Waited { vectors: usize },
     /// Stopped by the caller before it was done; nothing changed.
     Stopped,
 }
@@ -400,6 +403,45 @@ impl SqliteDb<'_> {
     }
 }
 
+/// How far the refresh of a graph stands, as the process holding the
+/// refresh lock publishes it (in the lock file) for others to show.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct GraphBuild {
+    /// The kind being refreshed, once the holder has said.
+    pub kind: Option<VecKind>,
+    /// Rows added, of `total`.
+    pub done: usize,
+    pub total: usize,
+}
+
+impl GraphBuild {
+    fn line(kind: VecKind, done: usize, total: usize) -> String {
+        format!("{} {done} {total}\n", kind.code_table())
+    }
+
+    /// What a lock file says; a file the holder has not written yet (or
+    /// is writing) says only that a refresh runs.
+    fn parse(text: &str) -> Self {
+        let mut words = text.split_whitespace();
+        let kind = words
+            .next()
+            .and_then(|t| VecKind::ALL.into_iter().find(|k| k.code_table() == t));
+        let mut number = || words.next().and_then(|w| w.parse().ok());
+        match (kind, number(), number()) {
+            (Some(kind), Some(done), Some(total)) => GraphBuild {
+                kind: Some(kind),
+                done,
+                total,
+            },
+            _ => GraphBuild {
+                kind: None,
+                done: 0,
+                total: 0,
+            },
+        }
+    }
+}
+
 /// Holds the refresh lock of a store's graphs while it lives.
 struct RefreshLock(File);
 
@@ -421,6 +463,29 @@ impl RefreshLock {
     }
 }
 
+impl RefreshLock {
+    /// Writes how far the refresh is into the lock file, for other
+    /// processes to show. Best effort: a write that fails only leaves
+    /// them an older figure.
+    fn publish(&self, kind: VecKind, done: usize, total: usize) {
+        use std::os::unix::fs::FileExt;
+        let line = GraphBuild::line(kind, done, total);
+        let _ = self.0.set_len(0);
+        let _ = self.0.write_all_at(line.as_bytes(), 0);
+    }
+
+    /// How far the refresh of the process holding the lock stands; None
+    /// when no process holds it.
+    fn holder_progress(dir: &Path) -> Result<Option<GraphBuild>> {
+        if RefreshLock::take(dir)?.is_some() {
+            return Ok(None);
+        }
+        let path = dir.join("graph.lock");
+        let text = std::fs::read_to_string(&path).unwrap_or_default();
+        Ok(Some(GraphBuild::parse(&text)))
+    }
+}
+
 impl Drop for RefreshLock {
     fn drop(&mut self) {
         let _ = self.0.unlock();
@@ -430,8 +495,46 @@ impl Drop for RefreshLock {
 impl SqliteStore {
     /// Whether another process is refreshing this store's graphs now.
     pub fn graph_refresh_running(&self) -> Result<bool> {
-        let dir = self.path.parent().unwrap_or(Path::new("."));
-        Ok(RefreshLock::take(dir)?.is_none())
+        Ok(self.graph_build()?.is_some())
+    }
+
+    /// How far the refresh another process runs now stands; None when
+    /// none runs.
+    pub fn graph_build(&self) -> Result<Option<GraphBuild>> {
+        RefreshLock::holder_progress(self.path.parent().unwrap_or(Path::new(".")))
+    }
+
+    /// Like `refresh_graph`, but while another process refreshes the
+    /// graphs this one waits for it (`waiting` hears how far it stands
+    /// every tenth of a second, and stops the wait by answering false),
+    /// then does what is left: nothing when the other brought the graph
+    /// up to date (`Waited`). Two processes never build the same graph.
+    pub fn refresh_graph_or_wait(
+        &mut self,
+        kind: VecKind,
+        from: usize,
+        threads: usize,
+        progress: &mut dyn FnMut(usize, usize) -> bool,
+        waiting: &mut dyn FnMut(&GraphBuild) -> bool,
+    ) -> Result<GraphWork> {
+        let mut waited = false;
+        loop {
+            match self.refresh_graph(kind, from, threads, progress)? {
+                GraphWork::Busy => {}
+                GraphWork::Current { vectors } if waited => {
+                    return Ok(GraphWork::Waited { vectors });
+                }
+                work => return Ok(work),
+            }
+            loop {
+                match self.graph_build()? {
+                    None => break,
+                    Some(build) if !waiting(&build) => return Ok(GraphWork::Busy),
+                    Some(_) => std::thread::sleep(std::time::Duration::from_millis(100)),
+                }
+            }
+            waited = true;
+        }
     }
 
     /// Brings the graph of a kind up to date: built whole when it has none
@@ -451,8 +554,12 @@ impl SqliteStore {
             .parent()
             .map(Path::to_path_buf)
             .unwrap_or_default();
-        let Some(_lock) = RefreshLock::take(&dir)? else {
+        let Some(lock) = RefreshLock::take(&dir)? else {
             return Ok(GraphWork::Busy);
+        };
+        let progress = &mut |done: usize, total: usize| {
+            lock.publish(kind, done, total);
+            progress(done, total)
         };
         let db = self.db();
         let Some(space) = db.vector_space()? else {
@@ -476,6 +583,7 @@ impl SqliteStore {
             Some(meta) => db.changed_since(kind, meta.change, vectors / 4)?,
             None => None,
         };
+        lock.publish(kind, 0, vectors);
         let old_graph = old
             .as_ref()
             .and_then(|m| load_graph(&dir.join(&m.file), space.dims));
@@ -902,6 +1010,50 @@ mod tests {
         assert_eq!(refresh(&mut store, 100), GraphWork::Busy);
         drop(held);
         assert_eq!(refresh(&mut store, 100), GraphWork::Built { vectors: 120 });
+    }
+
+    #[test]
+    fn a_second_builder_waits_for_the_first_and_builds_nothing() {
+        use std::sync::mpsc;
+        let vectors = spread(5_000, 9);
+        let (_dir, mut first) = store_with(&vectors);
+        let mut second = SqliteStore::open(first.path.parent().unwrap()).unwrap();
+        let (started, building) = mpsc::channel::<()>();
+        let (seen, go_on) = mpsc::channel::<GraphBuild>();
+        std::thread::scope(|scope| {
+            let builder = scope.spawn(move || {
+                let mut told = false;
+                first
+                    .refresh_graph(VecKind::Note, 100, 1, &mut |_, _| {
+                        if !told {
+                            told = true;
+                            started.send(()).unwrap();
+                            // Holds the build until the second has seen it.
+                            let build = go_on.recv().unwrap();
+                            assert_eq!(build.kind, Some(VecKind::Note));
+                            assert_eq!(build.total, 5_000);
+                        }
+                        true
+                    })
+                    .unwrap()
+            });
+            building.recv().unwrap();
+            let mut heard = Vec::new();
+            let work = second
+                .refresh_graph_or_wait(VecKind::Note, 100, 1, &mut |_, _| true, &mut |build| {
+                    if heard.is_empty() {
+                        seen.send(*build).unwrap();
+                    }
+                    heard.push(*build);
+                    true
+                })
+                .unwrap();
+            assert_eq!(builder.join().unwrap(), GraphWork::Built { vectors: 5_000 });
+            assert_eq!(work, GraphWork::Waited { vectors: 5_000 });
+            assert!(heard.iter().all(|b| b.total == 5_000), "{heard:?}");
+        });
+        assert_eq!(graph_files(&second).len(), 1);
+        assert_eq!(second.graph_build().unwrap(), None);
     }
 
     #[test]

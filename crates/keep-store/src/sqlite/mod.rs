@@ -18,7 +18,7 @@ mod text_upkeep;
 mod vectors;
 
 pub use check::check_file;
-pub use graph::{DEFAULT_GRAPH_FROM, GraphState, GraphWork};
+pub use graph::{DEFAULT_GRAPH_FROM, GraphBuild, GraphState, GraphWork};
 pub use text_upkeep::{TextIndexState, TextMerge};
 
 use crate::prelude::*;

@@ -329,6 +329,21 @@ fn link(keeper: &Keeper) -> Option<Check> {
     })
 }
 
+/// How far another process's refresh of a graph stands, in words.
+pub(crate) fn build_progress(build: &keep_core::GraphBuild) -> String {
+    match build.kind {
+        Some(kind) if build.total > 0 => format!(
+            "{}: {} of {} rows, {}%",
+            kind.name(),
+            build.done,
+            build.total,
+            build.done * 100 / build.total
+        ),
+        Some(kind) => format!("{}: starting", kind.name()),
+        None => "starting".into(),
+    }
+}
+
 /// The graph indexes of a large SQLite store: which kinds have one, how
 /// far behind each is, and whether one is due; and the word indexes
 /// written in so many pieces that they are due a merge.
@@ -367,15 +382,17 @@ fn vector_index(keeper: &Keeper) -> Check {
         .filter(|g| g.due)
         .map(|g| g.kind.name())
         .collect();
-    let running = !due.is_empty() && keeper.vector_graphs_refreshing().unwrap_or(false);
+    let building = keeper.vector_graph_build().ok().flatten();
     if !due.is_empty() {
         parts.push(format!(
             "the graph of {} is due{}",
             due.join(", "),
-            if running {
-                " and being brought up to date by another process"
-            } else {
-                ""
+            match &building {
+                Some(build) => format!(
+                    " and being brought up to date by another process ({})",
+                    build_progress(build)
+                ),
+                None => String::new(),
             }
         ));
     }
@@ -393,7 +410,7 @@ fn vector_index(keeper: &Keeper) -> Check {
         "index",
         Outcome::Warn,
         parts.join(" · "),
-        (!running || !words_due.is_empty()).then_some("keep reindex"),
+        (building.is_none() || !words_due.is_empty()).then_some("keep reindex"),
     )
 }
 

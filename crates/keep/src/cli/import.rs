@@ -7,6 +7,7 @@ use std::path::PathBuf;
 use super::output::Format;
 use super::{CliResult, Ctx, Status};
 use keep_core::Error;
+use keep_core::keeper::ImportStep;
 
 /// Import notes from a file written by 'keep export', or conversations (--format chat).
 ///
@@ -82,12 +83,30 @@ pub fn run(ctx: &mut Ctx, args: Args) -> CliResult {
         let file = std::fs::File::open(&args.file).map_err(|e| Error::io(&args.file, e))?;
         (file, args.file.display().to_string())
     };
-    let mut bar = ctx.out.bars().counting("importing");
-    let mut progress = |done: usize, total: usize| bar.step(done, total);
+    let bars = ctx.out.bars();
+    let mut steps = [
+        (
+            ImportStep::Checking,
+            bars.counting("checking every line (bytes)"),
+        ),
+        (ImportStep::Log, bars.counting("adding the log (bytes)")),
+        (ImportStep::Notes, bars.counting("importing")),
+    ];
+    let mut progress = |step: ImportStep, done: usize, total: usize| {
+        for (at, bar) in &mut steps {
+            if *at == step {
+                bar.step(done, total);
+            } else {
+                bar.finish();
+            }
+        }
+    };
     let outcome = ctx
         .keeper()?
         .import(&mut BufReader::new(&mut input), &name, &mut progress);
-    bar.finish();
+    for (_, bar) in &steps {
+        bar.finish();
+    }
     let outcome = outcome?;
     for notice in &outcome.notices {
         ctx.out.notice(notice);

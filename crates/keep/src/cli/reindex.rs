@@ -23,7 +23,9 @@ use super::{CliResult, Ctx, Status};
 /// Last, in a SQLite store with 50,000 or more vectors of a kind
 /// (`vector_index_from`), the graph index of those vectors is built, or
 /// brought up to date with the rows changed since it was made; and a word
-/// index written in more than 12 segments is merged into one.
+/// index written in more than 12 segments is merged into one. While
+/// another process builds the index, reindex waits for it (a bar shows
+/// how far the other is) and then does only what is left.
 #[derive(Debug, clap::Args)]
 pub struct Args {
     /// Drop every vector and embed everything again
@@ -164,15 +166,24 @@ fn refresh_graphs(
     bars: &Bars,
 ) -> Result<Vec<(VecKind, GraphWork)>, super::CliError> {
     let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
-    let mut bar = StageBar::new(bars);
-    let graphs = ctx
-        .keeper()?
-        .refresh_vector_graphs(threads, &mut |kind, done, total| {
+    let bar = std::cell::RefCell::new(StageBar::new(bars));
+    let graphs = ctx.keeper()?.refresh_vector_graphs(
+        threads,
+        &mut |kind, done, total| {
             let message = || format!("indexing the vectors of {}", kind.name());
-            bar.show(kind.name(), message, done, total);
+            bar.borrow_mut().show(kind.name(), message, done, total);
             true
-        })?;
-    bar.finish();
+        },
+        &mut |build| {
+            let name = build.kind.map_or("vectors", VecKind::name);
+            let stage = format!("waiting {name}");
+            let message = || format!("waiting for another process indexing the vectors of {name}");
+            bar.borrow_mut()
+                .show(&stage, message, build.done, build.total.max(1));
+            true
+        },
+    )?;
+    bar.into_inner().finish();
     Ok(graphs)
 }
 
@@ -204,6 +215,9 @@ fn graph_line((kind, work): &(VecKind, GraphWork)) -> Option<String> {
         GraphWork::Busy => Some(format!(
             "vector index of {kind}: another process is bringing it up to date"
         )),
+        GraphWork::Waited { vectors } => Some(format!(
+            "vector index of {kind} brought up to date by another process, waited for: {vectors} vectors"
+        )),
         GraphWork::Small { .. } | GraphWork::Current { .. } | GraphWork::Stopped => None,
     }
 }
@@ -212,6 +226,7 @@ fn graph_json((kind, work): &(VecKind, GraphWork)) -> serde_json::Value {
     let (status, vectors, changed) = match *work {
         GraphWork::Small { vectors } => ("not needed", Some(vectors), None),
         GraphWork::Current { vectors } => ("current", Some(vectors), None),
+        GraphWork::Waited { vectors } => ("waited", Some(vectors), None),
         GraphWork::Built { vectors } => ("built", Some(vectors), None),
         GraphWork::Updated { vectors, changed } => ("updated", Some(vectors), Some(changed)),
         GraphWork::Busy => ("busy", None, None),

@@ -422,9 +422,17 @@ fn health_line(h: &Health) -> String {
         (Some(id), None) => format!("model {id} loaded"),
         (None, None) => "model not loaded yet".into(),
     };
-    let backlog = h
+    let mut backlog = h
         .backlog
         .map_or(String::new(), |n| format!(" · {n} waiting for embedding"));
+    if let Some(build) = &h.index_build {
+        backlog.push_str(&format!(
+            " · vector index of {} being built: {} of {} rows",
+            build.kind.as_deref().unwrap_or("vectors"),
+            build.done,
+            build.total
+        ));
+    }
     format!(
         "{} · serving {} · pid {} · version {} · up {} s · {store} · {model} · {} session(s) opened · {} command(s) answered{backlog}",
         h.status, h.url, h.pid, h.version, h.uptime_seconds, h.sessions, h.commands

@@ -141,7 +141,8 @@ impl Drainer {
     ) -> keep_core::Result<bool> {
         let mut worked = false;
         if keeper.vector_graphs_due()? {
-            keeper.refresh_vector_graphs(threads, &mut |_, _, _| !stop())?;
+            // Another process refreshing them finishes the work alone.
+            keeper.refresh_vector_graphs(threads, &mut |_, _, _| !stop(), &mut |_| false)?;
             worked = true;
         }
         if !keeper.text_indexes_due()?.is_empty() {
@@ -303,7 +304,7 @@ pub fn start_if_waiting(keeper: &Keeper, config: &Config) {
         && keeper.model_id().is_ok();
     let indexes_due = || {
         keeper.vector_graphs_due().unwrap_or(false)
-            && !keeper.vector_graphs_refreshing().unwrap_or(true)
+            && keeper.vector_graph_build().is_ok_and(|b| b.is_none())
             || keeper.text_indexes_due().is_ok_and(|due| !due.is_empty())
     };
     if !config.background_embed

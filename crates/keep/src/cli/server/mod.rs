@@ -89,9 +89,14 @@ impl Warm {
 
     /// The server's state as it is now: the store is asked, not assumed.
     pub fn health(&self) -> Health {
-        let backlog = self
-            .lend()
-            .and_then(|mut lent| Ok(lent.keeper().pending_embeddings()?));
+        let asked = self.lend().and_then(|mut lent| {
+            let keeper = lent.keeper();
+            Ok((keeper.pending_embeddings()?, keeper.vector_graph_build()?))
+        });
+        let (backlog, index_build) = match asked {
+            Ok((backlog, build)) => (Ok(backlog), build),
+            Err(e) => (Err(e), None),
+        };
         let location = match &self.config.database {
             Some(url) => keep_core::shown_url(url),
             None => self
@@ -136,6 +141,11 @@ impl Warm {
             },
             model,
             backlog: backlog.ok(),
+            index_build: index_build.map(|b| IndexBuild {
+                kind: b.kind.map(|k| k.name().to_string()),
+                done: b.done,
+                total: b.total,
+            }),
             sessions: self.sessions.opened(),
             commands: self.sessions.commands(),
         }
@@ -208,10 +218,21 @@ pub struct Health {
     pub model: ModelHealth,
     /// Notes waiting for a vector (None when the store cannot be asked).
     pub backlog: Option<i64>,
+    /// The vector index being built now, and how far it is.
+    #[serde(default)]
+    pub index_build: Option<IndexBuild>,
     /// MCP sessions opened since the start.
     pub sessions: usize,
     /// Commands answered over the store's socket.
     pub commands: usize,
+}
+
+/// How far the build of a vector index (graph) stands.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct IndexBuild {
+    pub kind: Option<String>,
+    pub done: usize,
+    pub total: usize,
 }
 
 #[derive(Debug, Clone, Serialize, Deserialize)]
