@@ -461,7 +461,7 @@ fn linked_export_of(n: usize) -> String {
 
 #[test]
 fn an_import_killed_part_way_is_completed_by_running_it_again() {
-    const NOTES: usize = 8_000;
+    const NOTES: usize = 15_000;
     let whole = Env::new();
     std::fs::write(whole.path("many.jsonl"), linked_export_of(NOTES)).unwrap();
     whole.ok(&["import", "many.jsonl"]);

@@ -175,9 +175,9 @@ const EXPORT_PAGE: usize = 500;
 /// Log entries read from the store at a time while exporting.
 const LOG_PAGE: usize = 5_000;
 /// Notes written in one transaction while importing...
-const IMPORT_BATCH: usize = 1_000;
+const IMPORT_BATCH: usize = 5_000;
 /// ...or fewer, once their lines hold this many bytes.
-const IMPORT_BATCH_BYTES: usize = 32 << 20;
+const IMPORT_BATCH_BYTES: usize = 64 << 20;
 /// Ids of skipped notes an import reports by name; the rest are counted.
 pub const LISTED_SKIPS: usize = 10_000;
 /// The store setting that records an import of one file, by its digest:
@@ -461,7 +461,7 @@ impl Keeper {
         self.store.transact(|db| {
             let mut added = 0;
             let mut last: Option<(String, bool)> = None;
-            while let Some((_, line)) = lines.next_line()? {
+            while let Some((_, line)) = lines.next_line(Some(LineKind::Operation))? {
                 lines.report(progress);
                 let ExportLine::Operation(entry) = line else {
                     continue;
@@ -517,7 +517,7 @@ fn next_batch<R: BufRead>(lines: &mut ExportLines<'_, R>) -> Result<Vec<(usize, 
     let mut batch = Vec::new();
     let mut bytes = 0;
     while batch.len() < IMPORT_BATCH && bytes < IMPORT_BATCH_BYTES {
-        let Some((number, line)) = lines.next_line()? else {
+        let Some((number, line)) = lines.next_line(Some(LineKind::Note))? else {
             break;
         };
         if let ExportLine::Note(record) = line {
@@ -858,6 +858,13 @@ fn write_line<T: Serialize>(out: &mut dyn Write, value: &T) -> Result<()> {
     writeln!(out, "{line}").map_err(|e| Error::io("<export>", e))
 }
 
+/// The kinds of line after an export's header.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum LineKind {
+    Note,
+    Operation,
+}
+
 /// A line of an export after its header.
 enum ExportLine {
     Note(Box<Record>),
@@ -950,14 +957,27 @@ impl<'a, R: BufRead> ExportLines<'a, R> {
         }
     }
 
-    /// The next line with its number, parsed and checked.
-    fn next_line(&mut self) -> Result<Option<(usize, ExportLine)>> {
-        if !self.read_text()? {
-            return Ok(None);
-        }
+    /// The next line with its number, parsed and checked; with `only`,
+    /// the next line of that kind, others passed by unread (a pass after
+    /// the first, which checked them).
+    fn next_line(&mut self, only: Option<LineKind>) -> Result<Option<(usize, ExportLine)>> {
+        let operation = loop {
+            if !self.read_text()? {
+                return Ok(None);
+            }
+            let operation = self.text.trim_start().starts_with(r#"{"operation""#);
+            let kind = if operation {
+                LineKind::Operation
+            } else {
+                LineKind::Note
+            };
+            if only.is_none_or(|k| k == kind) {
+                break operation;
+            }
+        };
         let number = self.number;
         let text = self.text.trim_end_matches(['\n', '\r']);
-        if text.trim_start().starts_with(r#"{"operation""#) {
+        if operation {
             let entry: OperationLine =
                 serde_json::from_str(text).map_err(|e| self.bad(number, e.to_string()))?;
             validate_operation(&entry.operation).map_err(|e| self.bad(number, e.to_string()))?;
@@ -984,7 +1004,7 @@ fn check_export<R: BufRead>(
     digest.update(lines.text.as_bytes());
     let mut seen: HashSet<u128> = HashSet::new();
     let mut notes = 0;
-    while let Some((number, line)) = lines.next_line()? {
+    while let Some((number, line)) = lines.next_line(None)? {
         lines.report(progress);
         digest.update(lines.text.as_bytes());
         if let ExportLine::Note(record) = line {

@@ -14,7 +14,7 @@ use keep_core::keeper::ImportStep;
 /// The whole file is checked first; a malformed line stops the import with
 /// its line number and nothing is written. Then the file's log is added,
 /// and the notes land with their tags, timestamps, history and parts in
-/// transactions of a thousand, the file read again rather than held:
+/// transactions of 5,000 notes, the file read again rather than held:
 /// memory stays small whatever its size (standard input is first copied
 /// to a temporary file). An import stopped part way (killed, a full disk)
 /// is completed by importing the same file again. Ids already in the
