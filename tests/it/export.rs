@@ -149,6 +149,28 @@ fn export_to_a_file_and_import_from_stdin() {
 }
 
 #[test]
+fn an_export_read_from_a_pipe_named_as_the_file_imports() {
+    let env = populated();
+    let text = env.export();
+    let target = Env::new();
+    let fifo = target.path("export.pipe");
+    let made = std::process::Command::new("mkfifo")
+        .arg(&fifo)
+        .status()
+        .unwrap();
+    assert!(made.success());
+    let writer = {
+        let fifo = fifo.clone();
+        let text = text.clone();
+        std::thread::spawn(move || std::fs::write(fifo, text).unwrap())
+    };
+    let report = target.json(&["import", fifo.to_str().unwrap()]);
+    writer.join().unwrap();
+    assert_eq!(report["imported"], 7);
+    same_notes_and_log_plus_import(&text, &target.export());
+}
+
+#[test]
 fn importing_again_skips_existing_notes() {
     let env = populated();
     let dump = env.export();

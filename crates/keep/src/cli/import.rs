@@ -15,8 +15,8 @@ use keep_core::keeper::ImportStep;
 /// its line number and nothing is written. Then the file's log is added,
 /// and the notes land with their tags, timestamps, history and parts in
 /// transactions of 5,000 notes, the file read again rather than held:
-/// memory stays small whatever its size (standard input is first copied
-/// to a temporary file). An import stopped part way (killed, a full disk)
+/// memory stays small whatever its size (standard input, or a pipe named
+/// as FILE, is first copied to a temporary file). An import stopped part way (killed, a full disk)
 /// is completed by importing the same file again. Ids already in the
 /// store are left untouched and counted as skipped (-v lists them); a
 /// stub, a note that only exists as the target of a link, is filled in.
@@ -78,10 +78,22 @@ pub fn run(ctx: &mut Ctx, args: Args) -> CliResult {
         return import_chat(ctx, &args);
     }
     let (mut input, name) = if args.file.as_os_str() == "-" {
-        (spooled_stdin(ctx)?, "<stdin>".to_string())
+        (
+            spooled(&mut ctx.stdin.reader(), "<stdin>")?,
+            "<stdin>".to_string(),
+        )
     } else {
-        let file = std::fs::File::open(&args.file).map_err(|e| Error::io(&args.file, e))?;
-        (file, args.file.display().to_string())
+        let name = args.file.display().to_string();
+        let mut file = std::fs::File::open(&args.file).map_err(|e| Error::io(&args.file, e))?;
+        let regular = file
+            .metadata()
+            .map_err(|e| Error::io(&args.file, e))?
+            .is_file();
+        if regular {
+            (file, name)
+        } else {
+            (spooled(&mut file, &name)?, name)
+        }
     };
     let bars = ctx.out.bars();
     let mut steps = [
@@ -146,12 +158,12 @@ pub fn run(ctx: &mut Ctx, args: Args) -> CliResult {
     Ok(Status::Success)
 }
 
-/// Standard input copied to a temporary file, which an import reads
-/// more than once (checked whole before anything is written). The file is
-/// gone once closed.
-fn spooled_stdin(ctx: &mut Ctx) -> Result<std::fs::File, Error> {
+/// Standard input, a pipe or a device copied to a temporary file, which
+/// an import reads more than once (checked whole before anything is
+/// written). The file is gone once closed.
+fn spooled(input: &mut dyn Read, name: &str) -> Result<std::fs::File, Error> {
     let mut spool = tempfile::tempfile().map_err(|e| Error::io("<temporary file>", e))?;
-    std::io::copy(&mut ctx.stdin.reader(), &mut spool).map_err(|e| Error::io("<stdin>", e))?;
+    std::io::copy(input, &mut spool).map_err(|e| Error::io(name, e))?;
     Ok(spool)
 }
 
