@@ -10,6 +10,11 @@
 #   ./scripts/pg.sh stop DIR      stop it (fast shutdown) and keep its data
 #   ./scripts/pg.sh url DIR       print the connection string
 #   ./scripts/pg.sh sql DIR SQL   run SQL in database "keep", print the rows
+#   ./scripts/pg.sh standby DIR PRIMARY_DIR
+#                                 make DIR a hot standby of the server running
+#                                 in PRIMARY_DIR (pg_basebackup, streaming
+#                                 replication; first time), start it and print
+#                                 its connection string
 #
 # KEEP_PG_DIR names another tree. The server refuses to run as root; as
 # root it runs as nobody, and DIR is handed to nobody.
@@ -27,7 +32,7 @@ bin="$pg/bin"
 
 die() { echo "pg: $*" >&2; exit 1; }
 
-[ $# -ge 2 ] || die "usage: $0 start|stop|url|sql DIR [SQL]"
+[ $# -ge 2 ] || die "usage: $0 start|stop|url|sql|standby DIR [SQL|PRIMARY_DIR]"
 action=$1
 mkdir -p "$2"
 dir=$(cd "$2" && pwd)
@@ -109,6 +114,17 @@ case "$action" in
     fi
     url
     ;;
+  standby)
+    [ $# -eq 3 ] || die "usage: $0 standby DIR PRIMARY_DIR"
+    primary=$(cd "$3" && pwd)
+    [ "$(id -u)" -ne 0 ] || chown 65534:65534 "$dir"
+    if [ ! -f "$dir/data/PG_VERSION" ]; then
+      as_owner "$bin/pg_basebackup" --host="$primary" --port="$pgport" --username=keep \
+        --pgdata="$dir/data" --write-recovery-conf --checkpoint=fast --wal-method=stream \
+        >"$dir/basebackup.log" 2>&1 || die "pg_basebackup failed: see $dir/basebackup.log"
+    fi
+    exec "$0" start "$dir"
+    ;;
   stop)
     if as_owner "$bin/pg_ctl" --pgdata="$dir/data" status >/dev/null 2>&1; then
       as_owner "$bin/pg_ctl" --pgdata="$dir/data" --mode=fast --wait stop >/dev/null
@@ -125,6 +141,6 @@ case "$action" in
       -v ON_ERROR_STOP=1 -c "$3"
     ;;
   *)
-    die "unknown action '$action': start, stop, url or sql"
+    die "unknown action '$action': start, stop, url, sql or standby"
     ;;
 esac

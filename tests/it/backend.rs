@@ -119,6 +119,41 @@ impl PrivateServer {
         pg(&["stop"], &self.dir);
     }
 
+    /// A hot standby of `primary` in `dir` (pg_basebackup, streaming
+    /// replication), started.
+    pub fn standby_of(primary: &PrivateServer, dir: &Path) -> PrivateServer {
+        let out = Command::new(repo().join("scripts/pg.sh"))
+            .arg("standby")
+            .arg(dir)
+            .arg(&primary.dir)
+            .output()
+            .expect("run scripts/pg.sh");
+        assert!(
+            out.status.success(),
+            "pg.sh standby: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        PrivateServer {
+            dir: dir.to_path_buf(),
+            url: String::from_utf8(out.stdout).unwrap().trim().to_string(),
+        }
+    }
+
+    /// The first column of the first row of `sql`, as text.
+    pub fn value(&self, sql: &str) -> String {
+        let mut client =
+            postgres::Client::connect(&self.url, postgres::NoTls).expect("connect as superuser");
+        let rows = client.simple_query(sql).expect(sql);
+        rows.iter()
+            .find_map(|m| match m {
+                postgres::SimpleQueryMessage::Row(row) => {
+                    Some(row.get(0).unwrap_or("").to_string())
+                }
+                _ => None,
+            })
+            .unwrap_or_default()
+    }
+
     pub fn restart(&self) {
         pg(&["start"], &self.dir);
     }

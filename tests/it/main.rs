@@ -31,6 +31,7 @@ mod put_get;
 mod real_documents;
 mod recall;
 mod reliability;
+mod replicas;
 mod rights;
 mod serve;
 mod tag_del_revert;

@@ -18,7 +18,7 @@ pub(crate) struct Server {
     child: Child,
     pub(crate) url: String,
     /// `host:port` to connect to.
-    addr: String,
+    pub(crate) addr: String,
     /// Every line it wrote on stderr so far.
     said: Arc<Mutex<Vec<String>>>,
 }
@@ -62,7 +62,7 @@ impl Server {
     }
 
     /// What it wrote on stderr so far, one line each.
-    fn said(&self) -> Vec<String> {
+    pub(crate) fn said(&self) -> Vec<String> {
         self.said.lock().unwrap().clone()
     }
 
@@ -632,7 +632,11 @@ fn a_client_that_leaves_during_a_call_does_not_disturb_the_others() {
 }
 
 /// One request on its own connection: (status, `Mcp-Session-Id`, body).
-fn exchange(addr: &str, session: Option<&str>, body: &str) -> (u16, Option<String>, String) {
+pub(crate) fn exchange(
+    addr: &str,
+    session: Option<&str>,
+    body: &str,
+) -> (u16, Option<String>, String) {
     let mut stream = TcpStream::connect(addr).unwrap();
     stream
         .set_read_timeout(Some(Duration::from_secs(30)))
@@ -665,7 +669,7 @@ fn exchange(addr: &str, session: Option<&str>, body: &str) -> (u16, Option<Strin
 const INITIALIZE: &str = r#"{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"raw","version":"1"}}}"#;
 
 /// A session ready for tool calls.
-fn open_session(addr: &str) -> String {
+pub(crate) fn open_session(addr: &str) -> String {
     let (status, session, _) = exchange(addr, None, INITIALIZE);
     assert_eq!(status, 200);
     let session = session.expect("a session id");
@@ -1067,15 +1071,15 @@ fn a_password_given_on_the_command_line_is_warned_about_and_never_shown() {
 }
 
 /// One command run by a client thread, and when it ended.
-struct Ran {
-    at: std::time::Instant,
-    ok: bool,
-    stderr: String,
-    id: Option<String>,
+pub(crate) struct Ran {
+    pub(crate) at: std::time::Instant,
+    pub(crate) ok: bool,
+    pub(crate) stderr: String,
+    pub(crate) id: Option<String>,
 }
 
 /// Runs `command(i)` for i = 0, 1, ... until `stop`, 50 ms apart.
-fn keep_running(
+pub(crate) fn keep_running(
     env: &std::sync::Arc<Env>,
     stop: &std::sync::Arc<std::sync::atomic::AtomicBool>,
     command: fn(usize) -> (Vec<String>, Option<String>),

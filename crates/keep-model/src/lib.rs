@@ -26,7 +26,7 @@ pub use id::{
 pub use keys::is_system_key;
 pub use note::{Edge, Note, Part, Rating, Version};
 pub use selector::{NoteRef, Selector};
-pub use settings::{ModelSettings, Provider, Providers, Settings, WorkerCommand};
+pub use settings::{ModelSettings, Provider, Providers, Replicas, Settings, WorkerCommand};
 pub use stopwords::is_stopword;
 pub use tags::{
     MAX_TAG_KEY_BYTES, MAX_TAG_VALUE_BYTES, TagFilter, Tags, parse_user_tag, parse_user_tags,

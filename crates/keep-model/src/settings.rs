@@ -32,6 +32,8 @@ pub struct Settings {
     /// The database password when `database` has none (from the
     /// environment, a password file or `.pgpass`, never a command line).
     pub database_password: Option<String>,
+    /// Hot standbys of `database` that answer reads.
+    pub replicas: Replicas,
     /// Where "now" comes from.
     pub clock: Clock,
     /// The embedding model and its runtime.
@@ -58,6 +60,47 @@ pub struct Settings {
     /// Vectors of a kind from which a SQLite store searches them through
     /// a graph index rather than scanning them all.
     pub vector_index_from: usize,
+}
+
+/// How long a replica may trail the primary before reads skip it.
+pub const DEFAULT_MAX_REPLICA_LAG: Duration = Duration::from_secs(5);
+/// How long a read waits for a replica to replay its client's last write
+/// before it reads the primary instead.
+pub const DEFAULT_REPLICA_WAIT: Duration = Duration::from_secs(1);
+
+/// Hot standbys of a PostgreSQL store (streaming replication) that take
+/// its reads; none by default.
+#[derive(Clone)]
+pub struct Replicas {
+    /// Each standby's URL (the same TLS parameters as the primary's) and
+    /// its password when the URL has none.
+    pub servers: Vec<(String, Option<String>)>,
+    /// A standby further behind than this is skipped.
+    pub max_lag: Duration,
+    /// How long a read waits for a standby to replay the writes its
+    /// client made, before reading the primary.
+    pub wait: Duration,
+}
+
+impl Default for Replicas {
+    fn default() -> Self {
+        Replicas {
+            servers: Vec::new(),
+            max_lag: DEFAULT_MAX_REPLICA_LAG,
+            wait: DEFAULT_REPLICA_WAIT,
+        }
+    }
+}
+
+impl std::fmt::Debug for Replicas {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        // URLs may hold passwords: only how many.
+        f.debug_struct("Replicas")
+            .field("servers", &self.servers.len())
+            .field("max_lag", &self.max_lag)
+            .field("wait", &self.wait)
+            .finish()
+    }
 }
 
 /// The model servers keep may ask for work (OpenAI-compatible APIs).
@@ -130,6 +173,7 @@ impl Settings {
             store: dir.into(),
             database: None,
             database_password: None,
+            replicas: Replicas::default(),
             clock: Clock::System,
             model: ModelSettings::default(),
             ocr_dir: None,

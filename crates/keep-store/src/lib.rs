@@ -58,7 +58,7 @@ pub use store::{Store, is_database_url};
 pub use tables::{
     Edges, History, Meta, NoteRows, OperationsLog, Ratings, Tokens, Waiting, Watches,
 };
-pub use types::{Health, Lease, Link, TokenRow, WatchedDir};
+pub use types::{Health, Lease, Link, ReplicaState, TokenRow, WatchedDir};
 pub use vectors::{PendingText, VecKind, VecRow, VectorSpace, to_bytes as vector_bytes};
 #[cfg(not(feature = "postgres"))]
 pub use without_postgres::{

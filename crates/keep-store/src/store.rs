@@ -31,16 +31,27 @@ impl Store {
     /// Opens the store in PostgreSQL database `url`, bringing its schema
     /// up to date; `dir` is its local folder (sockets, caches).
     /// `password` is used when the URL has none.
+    /// `replicas` are hot standbys that take its reads.
     #[cfg(feature = "postgres")]
-    pub fn open_postgres(url: &str, dir: &Path, password: Option<&str>) -> Result<Self> {
+    pub fn open_postgres(
+        url: &str,
+        dir: &Path,
+        password: Option<&str>,
+        replicas: &keep_model::Replicas,
+    ) -> Result<Self> {
         Ok(Store::Postgres(Box::new(PgStore::open(
-            url, dir, password,
+            url, dir, password, replicas,
         )?)))
     }
 
     /// A store on PostgreSQL cannot be opened by a build without it.
     #[cfg(not(feature = "postgres"))]
-    pub fn open_postgres(url: &str, _dir: &Path, _password: Option<&str>) -> Result<Self> {
+    pub fn open_postgres(
+        url: &str,
+        _dir: &Path,
+        _password: Option<&str>,
+        _replicas: &keep_model::Replicas,
+    ) -> Result<Self> {
         Err(Error::Invalid(format!(
             "{}: this keep was built without PostgreSQL (its postgres feature is off)",
             shown_url(url)
@@ -63,6 +74,60 @@ impl Store {
             Store::Sqlite(_) => None,
             #[cfg(feature = "postgres")]
             Store::Postgres(s) => Some(s.link().clone()),
+        }
+    }
+
+    /// A read handle for what a client asked to see (find, get, list,
+    /// the log, stats, conflicts): on a PostgreSQL store with replicas, a
+    /// healthy replica that has replayed the client's writes; else what
+    /// `db` gives.
+    pub fn reads(&self) -> Handle<'_> {
+        match self {
+            Store::Sqlite(s) => Handle::Sqlite(s.db()),
+            #[cfg(feature = "postgres")]
+            Store::Postgres(s) => Handle::Postgres(s.reader()),
+        }
+    }
+
+    /// Where the primary's log stood after this client's last write
+    /// through this store (None for a file, or before any write): what a
+    /// client's reads through other stores must see.
+    pub fn write_mark(&self) -> Option<u64> {
+        match self {
+            Store::Sqlite(_) => None,
+            #[cfg(feature = "postgres")]
+            Store::Postgres(s) => s.write_mark(),
+        }
+    }
+
+    /// Whether reads go to replicas when they can.
+    pub fn has_replicas(&self) -> bool {
+        match self {
+            Store::Sqlite(_) => false,
+            #[cfg(feature = "postgres")]
+            Store::Postgres(s) => s.has_replicas(),
+        }
+    }
+
+    /// Sets the mark `write_mark` gives back to `mark`, forgetting writes
+    /// since that were not the client's (records of its reads).
+    pub fn restore_write_mark(&self, mark: Option<u64>) {
+        match self {
+            Store::Sqlite(_) => {
+                let _ = mark;
+            }
+            #[cfg(feature = "postgres")]
+            Store::Postgres(s) => s.restore_write_mark(mark),
+        }
+    }
+
+    /// The state of each replica that takes reads, asked now; empty
+    /// without replicas.
+    pub fn replica_states(&self) -> Vec<crate::types::ReplicaState> {
+        match self {
+            Store::Sqlite(_) => Vec::new(),
+            #[cfg(feature = "postgres")]
+            Store::Postgres(s) => s.replica_states(),
         }
     }
 

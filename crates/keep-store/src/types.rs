@@ -61,6 +61,20 @@ pub struct TokenRow {
     pub expires: Option<i64>,
 }
 
+/// A replica of a PostgreSQL store, as last asked.
+#[derive(Debug, Clone, PartialEq, serde::Serialize)]
+pub struct ReplicaState {
+    /// The server and database, without a password.
+    pub server: String,
+    /// Whether reads go to it now.
+    pub reads: bool,
+    /// How far it trails the primary, at most, in seconds (None when it
+    /// could not be asked).
+    pub lag_seconds: Option<f64>,
+    /// Why reads skip it, when they do.
+    pub skipped: Option<String>,
+}
+
 /// What protects the link to the server, as connected.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Link {

@@ -27,6 +27,10 @@ pub const VARIABLES: &[(&str, &str)] = &[
         "a file whose first line is the database password, for a PostgreSQL URL without one (also password_file in the config file)",
     ),
     (
+        "KEEP_REPLICAS",
+        "hot standbys of the PostgreSQL store that take its reads: URLs separated by spaces (replicas in the config file; an empty value turns them off)",
+    ),
+    (
         "PGPASSWORD",
         "the database password, for a PostgreSQL URL without one; else PGPASSFILE or ~/.pgpass (mode 0600) is read, as libpq does",
     ),
@@ -137,6 +141,12 @@ struct ConfigFile {
     background_embed: Option<bool>,
     /// A file whose first line is the database password, for a PostgreSQL URL without one
     password_file: Option<PathBuf>,
+    /// Hot standbys of the PostgreSQL store (streaming replication) that take its reads: find, get, list, log, stats and conflicts; each URL with the primary's TLS and password rules
+    replicas: Option<Vec<String>>,
+    /// Seconds a replica may trail the primary before reads skip it
+    max_replica_lag: Option<f64>,
+    /// Seconds a read waits for a replica to replay its client's last write before it reads the primary
+    replica_wait: Option<f64>,
     /// Model servers for summaries, parts, transcripts and embeddings (docs/providers.md)
     #[serde(default)]
     providers: ProvidersFile,
@@ -299,6 +309,9 @@ fn config_default(key: &str) -> String {
         "theme" => "dark".into(),
         "background_embed" => "true".into(),
         "password_file" => "none: PGPASSWORD, else PGPASSFILE or ~/.pgpass".into(),
+        "replicas" => "none: every read goes to the primary".into(),
+        "max_replica_lag" => seconds(keep_core::settings::DEFAULT_MAX_REPLICA_LAG),
+        "replica_wait" => seconds(keep_core::settings::DEFAULT_REPLICA_WAIT),
         "providers.*.timeout_secs" => DEFAULT_PROVIDER_TIMEOUT.as_secs().to_string(),
         _ => String::new(),
     }
@@ -316,6 +329,8 @@ pub struct Config {
     /// The database password, when the URL has none: from a password
     /// file, `PGPASSWORD`, or `PGPASSFILE` / `~/.pgpass`.
     pub database_password: Option<String>,
+    /// Hot standbys of the database that take its reads.
+    pub replicas: keep_core::settings::Replicas,
     pub clock: Clock,
     pub model: ModelSettings,
     pub ocr_dir: Option<PathBuf>,
@@ -474,11 +489,23 @@ impl Config {
         let database_password = match &database {
             Some(url) => database_password(
                 url,
-                env.path("KEEP_PASSWORD_FILE").or(file.password_file),
+                env.path("KEEP_PASSWORD_FILE")
+                    .or(file.password_file.clone()),
                 env,
             )?,
             None => None,
         };
+        let replicas = replicas(
+            Listed {
+                urls: file.replicas,
+                max_lag: file.max_replica_lag,
+                wait: file.replica_wait,
+                password_file: file.password_file.clone(),
+            },
+            database.as_deref(),
+            home.as_deref(),
+            env,
+        )?;
         let background_embed = match env.text("KEEP_BACKGROUND_EMBED") {
             Some(text) => switch(&text).ok_or_else(|| {
                 ConfigError(format!("KEEP_BACKGROUND_EMBED: '{text}' is not 0 or 1"))
@@ -501,6 +528,7 @@ impl Config {
             background_embed,
             database,
             database_password,
+            replicas,
             clock,
             model,
             ocr_dir: env
@@ -553,6 +581,7 @@ impl Config {
             store,
             database: self.database.clone(),
             database_password: self.database_password.clone(),
+            replicas: self.replicas.clone(),
             clock: self.clock,
             model: self.model.clone(),
             ocr_dir: self.ocr_dir.clone(),
@@ -649,6 +678,76 @@ fn provider(name: &str, table: ProviderFile, env: &Environment) -> Result<Provid
         api_key,
         timeout,
     })
+}
+
+/// The replicas of the store: `KEEP_REPLICAS`, else the config file's
+/// list, each URL completed and given a password as the primary's is; an
+/// error for replicas of a store that is not on a database server, or a
+/// bound that is not a number of seconds.
+fn replicas(
+    file: Listed,
+    database: Option<&str>,
+    home: Option<&std::path::Path>,
+    env: &Environment,
+) -> Result<keep_core::settings::Replicas, ConfigError> {
+    let listed: Vec<String> = match env.text("KEEP_REPLICAS") {
+        Some(text) => text.split_whitespace().map(str::to_string).collect(),
+        None => file.urls.unwrap_or_default(),
+    };
+    let mut replicas = keep_core::settings::Replicas {
+        max_lag: bound("max_replica_lag", file.max_lag)?
+            .unwrap_or(keep_core::settings::DEFAULT_MAX_REPLICA_LAG),
+        wait: bound("replica_wait", file.wait)?
+            .unwrap_or(keep_core::settings::DEFAULT_REPLICA_WAIT),
+        ..Default::default()
+    };
+    if listed.is_empty() {
+        return Ok(replicas);
+    }
+    if database.is_none() {
+        return Err(ConfigError(
+            "replicas are hot standbys of a PostgreSQL store, and this store is a folder".into(),
+        ));
+    }
+    for url in listed {
+        if !keep_core::is_database_url(&url) {
+            return Err(ConfigError(format!(
+                "replica '{}' is not a PostgreSQL URL (postgres://...)",
+                keep_core::shown_url(&url)
+            )));
+        }
+        let url = keep_core::complete_database_url(&url, |name| env.text(name), home);
+        let password_file = env
+            .path("KEEP_PASSWORD_FILE")
+            .or(file.password_file.clone());
+        let password = database_password(&url, password_file, env)?;
+        replicas.servers.push((url, password));
+    }
+    Ok(replicas)
+}
+
+/// The config file's keys about replicas.
+struct Listed {
+    urls: Option<Vec<String>>,
+    max_lag: Option<f64>,
+    wait: Option<f64>,
+    password_file: Option<PathBuf>,
+}
+
+/// A number of seconds from the config file's `key`, when given.
+fn bound(key: &str, seconds: Option<f64>) -> Result<Option<Duration>, ConfigError> {
+    match seconds {
+        Some(s) if s.is_finite() && s >= 0.0 => Ok(Some(Duration::from_secs_f64(s))),
+        Some(s) => Err(ConfigError(format!(
+            "{key} = {s}: give a number of seconds, 0 or more"
+        ))),
+        None => Ok(None),
+    }
+}
+
+/// `d` in seconds, as the config reference shows a default.
+fn seconds(d: Duration) -> String {
+    d.as_secs_f64().to_string()
 }
 
 /// The password for database `url`, which has none of its own: the first

@@ -53,7 +53,7 @@ impl Keeper {
             hide_superseded: true,
             ..self.as_of_now(filter)
         };
-        let newest = self.store.db().list_notes_from(
+        let newest = self.store.reads().list_notes_from(
             &filter,
             ListOrder::Updated,
             &PageFrom::First,
@@ -64,7 +64,7 @@ impl Keeper {
             .filter(|n| written_as_text(&n.tags))
             .collect();
         let made = self.vectors_of_waiting(&newest)?;
-        let db = self.store.db();
+        let db = self.store.reads();
         let mut seen: HashSet<(String, String)> = HashSet::new();
         let mut out = Vec::new();
         for note in &newest {
@@ -92,7 +92,7 @@ impl Keeper {
             return Ok(Made::new());
         }
         let waiting: Vec<(NoteRid, &str)> = {
-            let db = self.store.db();
+            let db = self.store.reads();
             let mut waiting = Vec::new();
             for note in notes {
                 if waiting.len() == WAITING_EMBEDDED {

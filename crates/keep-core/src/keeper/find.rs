@@ -54,7 +54,7 @@ impl Keeper {
             Query::Like(id) => {
                 let rid = self
                     .store
-                    .db()
+                    .reads()
                     .note_rid(id)?
                     .ok_or_else(|| Error::NotFound(id.clone()))?;
                 (None, Some(rid))
@@ -76,7 +76,7 @@ impl Keeper {
             None => Vec::new(),
         };
         let pieces = self.pieces_of(text, query_vector.is_some())?;
-        let db = self.store.db();
+        let db = self.store.reads();
         let asked = Asked {
             filter: &query.filter,
             mode: query.mode,
@@ -302,7 +302,7 @@ impl Keeper {
             .db()
             .note_rid(id)?
             .ok_or_else(|| Error::NotFound(id.to_string()))?;
-        let mut hits = graph::neighbours_of(&self.store.db(), rid, limit)?;
+        let mut hits = graph::neighbours_of(&self.store.reads(), rid, limit)?;
         let mut notices = Vec::new();
         if hits.len() < limit {
             match self.similar(id, limit) {

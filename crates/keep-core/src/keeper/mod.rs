@@ -44,7 +44,7 @@ pub use ingest::{
 };
 pub use keep_store::census::{AgentActivity, Census, KeyCount};
 pub use keep_store::operations::{Operation, OperationFilter, agent_via};
-pub use keep_store::{Health, Lease, WatchedDir};
+pub use keep_store::{Health, Lease, ReplicaState, WatchedDir};
 pub use lease::{EMBED_LEASE, WATCH_LEASE, lease_holder, wall_ms};
 pub use providers::{Analysis, AnalysisPart, ProviderWork};
 pub use read::{FilterSpec, NoteView, parse_filters};
@@ -67,6 +67,15 @@ pub struct Keeper {
     load_for: LoadFor,
     /// The built-in model's tokenizer, once an answer was sized with it.
     tokens: Option<std::sync::Arc<crate::embed::TokenCounter>>,
+    /// Reads not yet recorded on the primary (a store with replicas).
+    accesses: read::Accesses,
+}
+
+impl Drop for Keeper {
+    fn drop(&mut self) {
+        // Reads held back are recorded now, or not at all.
+        let _ = self.record_accesses();
+    }
 }
 
 impl Keeper {
@@ -78,6 +87,7 @@ impl Keeper {
                     url,
                     &settings.store,
                     settings.database_password.as_deref(),
+                    &settings.replicas,
                 )?,
                 None => Store::open(&settings.store)?,
             },
@@ -86,6 +96,7 @@ impl Keeper {
             old_embedder: None,
             load_for: LoadFor::default(),
             tokens: None,
+            accesses: read::Accesses::default(),
         })
     }
 
@@ -123,15 +134,40 @@ impl Keeper {
 
     /// What the store holds, and who wrote it.
     pub fn census(&self) -> Result<keep_store::census::Census> {
-        Ok(self.store.db().census()?)
+        Ok(self.store.reads().census()?)
     }
 
     /// Entries of the operations log, newest first.
     pub fn operations(&self, filter: &OperationFilter) -> Result<Vec<Operation>> {
-        Ok(self.store.db().operations(filter)?)
+        Ok(self.store.reads().operations(filter)?)
     }
 
     /// The settings this keeper was opened with.
+    /// Where the primary's log stood after the last write through this
+    /// keeper (None on a file, or before any): a client that reads
+    /// through other keepers hands it to them with `set_write_mark`.
+    pub fn write_mark(&self) -> Option<u64> {
+        self.store.write_mark()
+    }
+
+    /// This keeper's reads see the writes up to `mark` and its own from
+    /// now on: `mark` is where a client's last write made through another
+    /// keeper left the log (None: the client wrote nothing yet).
+    pub fn set_write_mark(&self, mark: Option<u64>) {
+        self.store.restore_write_mark(mark);
+    }
+
+    /// Whether reads go to replicas when they can.
+    pub fn has_replicas(&self) -> bool {
+        self.store.has_replicas()
+    }
+
+    /// The state of each replica that takes reads, asked now; empty
+    /// without replicas.
+    pub fn replica_states(&self) -> Vec<ReplicaState> {
+        self.store.replica_states()
+    }
+
     pub fn settings(&self) -> &Settings {
         &self.settings
     }

@@ -41,11 +41,31 @@ pub struct NoteView {
     pub until: Option<Timestamp>,
 }
 
+/// Reads not yet recorded on the primary.
+#[derive(Default)]
+pub(super) struct Accesses {
+    held: Vec<(String, Timestamp)>,
+    since: Option<std::time::Instant>,
+}
+
+/// Reads recorded together at most.
+const ACCESSES_BATCHED: usize = 64;
+/// How long a read waits, at most, to be recorded with others.
+const ACCESSES_HELD: std::time::Duration = std::time::Duration::from_secs(1);
+
+impl Accesses {
+    /// Whether the reads held should be recorded now.
+    fn due(&mut self) -> bool {
+        let since = *self.since.get_or_insert_with(std::time::Instant::now);
+        self.held.len() >= ACCESSES_BATCHED || since.elapsed() >= ACCESSES_HELD
+    }
+}
+
 impl Keeper {
     /// Reads a note argument: the literal id if such a note exists, else the
     /// id with its `@V{N}` / `@P{N}` selector.
     pub fn resolve(&self, arg: &str) -> Result<NoteRef> {
-        if self.store.db().note_rid(arg)?.is_some() {
+        if self.store.reads().note_rid(arg)?.is_some() {
             return Ok(NoteRef::plain(arg));
         }
         Ok(NoteRef::parse(arg)?)
@@ -74,18 +94,45 @@ impl Keeper {
     }
 
     /// Records that note `id` was read, unless the store is busy or
-    /// cannot take the write.
+    /// cannot take the write. Where reads go to replicas, reads are
+    /// recorded on the primary in batches (`record_accesses`), so a read
+    /// does not wait for a write.
     fn record_access(&mut self, id: &str) -> Result<()> {
         if self.store.is_read_only() {
             return Ok(());
         }
-        let now = self.now();
+        self.accesses.held.push((id.to_string(), self.now()));
+        if !self.store.has_replicas() {
+            return self.record_accesses();
+        }
+        if self.accesses.due() {
+            // A batch that cannot be written now is not the read's fault.
+            let _ = self.record_accesses();
+        }
+        Ok(())
+    }
+
+    /// Records the reads held back, unless another writer holds the store
+    /// right then or it cannot take the write (they are then dropped:
+    /// access times are a hint for ranking, not a record). Those writes
+    /// are not the client's: its reads need not wait for replicas to
+    /// replay them.
+    pub fn record_accesses(&mut self) -> Result<()> {
+        let held = std::mem::take(&mut self.accesses.held);
+        self.accesses.since = None;
+        if held.is_empty() {
+            return Ok(());
+        }
+        let mark = self.store.write_mark();
         let recorded = self.store.transact_if_free(|db| {
-            if let Some(rid) = db.note_rid(id)? {
-                db.touch_accessed(rid, now)?;
+            for (id, at) in &held {
+                if let Some(rid) = db.note_rid(id)? {
+                    db.touch_accessed(rid, *at)?;
+                }
             }
             Ok(())
         });
+        self.store.restore_write_mark(mark);
         match recorded {
             Err(e) if !e.is_store_fault() => Err(e),
             _ => Ok(()),
@@ -94,7 +141,7 @@ impl Keeper {
 
     /// Like `get`, without recording the access.
     pub fn view(&self, target: &NoteRef) -> Result<NoteView> {
-        let db = self.store.db();
+        let db = self.store.reads();
         let (rid, current) = db
             .note(&target.id)?
             .ok_or_else(|| Error::NotFound(target.id.clone()))?;
@@ -174,7 +221,7 @@ impl Keeper {
     /// `notes` as they stood at `at`: each replaced by its state that
     /// held then (those that had not begun are left out).
     pub(super) fn as_held_at(&self, notes: Vec<Note>, at: Timestamp) -> Result<Vec<Note>> {
-        let db = self.store.db();
+        let db = self.store.reads();
         let mut held = Vec::with_capacity(notes.len());
         for note in notes {
             held.extend(held_state(&db, note, at)?);
@@ -184,7 +231,7 @@ impl Keeper {
 
     /// Archived versions of a note, newest first, with their offsets.
     pub fn history(&self, id: &str) -> Result<Vec<(i64, Version)>> {
-        let db = self.store.db();
+        let db = self.store.reads();
         let rid = db.note_rid(id)?.ok_or_else(|| Error::NotFound(id.into()))?;
         let versions = db.versions(rid)?;
         let count = versions.len() as i64;
@@ -202,7 +249,7 @@ impl Keeper {
         order: ListOrder,
         limit: Option<usize>,
     ) -> Result<Vec<Note>> {
-        let notes = self.store.db().list_notes_from(
+        let notes = self.store.reads().list_notes_from(
             &self.as_of_now(filter),
             order,
             &PageFrom::First,
@@ -227,15 +274,17 @@ impl Keeper {
         from: &PageFrom,
         limit: usize,
     ) -> Result<Vec<Note>> {
-        let notes =
-            self.store
-                .db()
-                .list_notes_from(&self.as_of_now(filter), order, from, Some(limit))?;
+        let notes = self.store.reads().list_notes_from(
+            &self.as_of_now(filter),
+            order,
+            from,
+            Some(limit),
+        )?;
         self.held_if_asked(filter, notes)
     }
 
     pub fn count(&self, filter: &NoteFilter) -> Result<usize> {
-        Ok(self.store.db().count_notes(&self.as_of_now(filter))?)
+        Ok(self.store.reads().count_notes(&self.as_of_now(filter))?)
     }
 
     /// `filter` with expiry judged now, unless it names its own instant.
@@ -247,12 +296,12 @@ impl Keeper {
 
     /// Ids starting with `prefix`, in order, at most `limit` (for completion).
     pub fn ids_starting_with(&self, prefix: &str, limit: usize) -> Result<Vec<String>> {
-        Ok(self.store.db().ids_starting_with(prefix, Some(limit))?)
+        Ok(self.store.reads().ids_starting_with(prefix, Some(limit))?)
     }
 
     /// User tag keys and their most used values (up to `values_per_key`).
     pub fn tag_catalog(&self, values_per_key: usize) -> Result<Vec<(String, Vec<String>)>> {
-        Ok(self.store.db().tag_catalog(values_per_key)?)
+        Ok(self.store.reads().tag_catalog(values_per_key)?)
     }
 
     /// A number that changes when another process writes to the store.

@@ -11,6 +11,7 @@
 
 mod check;
 mod plain;
+mod replicas;
 mod rows;
 mod search;
 mod stats;
@@ -78,24 +79,34 @@ type Prepared = RefCell<HashMap<String, Statement>>;
 pub(super) type Params<'a> = [&'a (dyn ToSql + Sync)];
 
 pub struct PgStore {
+    /// The connection to the primary: every write, and reads no replica takes.
+    primary: Conn,
+    /// The local folder of this store (sockets, caches).
+    dir: PathBuf,
+    /// What protects the link to the server.
+    link: Link,
+    /// Who writes through this store, for the operations log.
+    agent: String,
+    /// Hot standbys that take reads, when configured.
+    replicas: Option<replicas::ReadRouting>,
+}
+
+/// One connection to a server and what lives as long as it: the
+/// statements prepared on it, the word statistics read through it, and,
+/// while the server cannot be reached, why.
+pub(super) struct Conn {
     /// Dropped off any async runtime (see `Drop`).
     client: ManuallyDrop<RefCell<Client>>,
     prepared: Prepared,
     words: stats::WordStats,
     /// The server and database, without a password, for messages.
     shown: String,
-    /// The local folder of this store (sockets, caches).
-    dir: PathBuf,
     /// How to connect again when the connection is lost.
     config: postgres::Config,
     connector: MakeRustlsConnect,
-    /// What protects the link to the server.
-    link: Link,
     last_used: Cell<Instant>,
     /// While the server cannot be reached: why, and when to try again.
     down: RefCell<Option<Down>>,
-    /// Who writes through this store, for the operations log.
-    agent: String,
 }
 
 pub use tls::complete_url as complete_database_url;
@@ -119,15 +130,14 @@ struct Down {
 
 /// A handle for statements, inside a write's transaction or not.
 pub struct PgDb<'c> {
-    client: &'c RefCell<Client>,
-    prepared: &'c Prepared,
-    words: &'c stats::WordStats,
-    /// The server and database, for messages.
-    shown: &'c str,
+    conn: &'c Conn,
     /// Why the server could not be reached, while it cannot.
     down: Option<String>,
     /// Who writes, for the operations log.
     agent: &'c str,
+    /// On a replica's handle: the primary's, which answers a read when
+    /// the replica is lost in the middle of it.
+    primary: Option<(Box<PgDb<'c>>, &'c replicas::Replica)>,
 }
 
 /// The server and database a URL names, without its password: user,
@@ -161,63 +171,66 @@ pub fn shown_url(url: &str) -> String {
 impl PgStore {
     /// Connects to the database `url` names and brings its schema up to
     /// date; `dir` is this store's local folder; `password` is used when
-    /// the URL has none.
-    pub fn open(url: &str, dir: &Path, password: Option<&str>) -> Result<Self> {
-        let shown = shown_url(url);
+    /// the URL has none; `replicas` are hot standbys that take its reads.
+    pub fn open(
+        url: &str,
+        dir: &Path,
+        password: Option<&str>,
+        replicas: &keep_model::Replicas,
+    ) -> Result<Self> {
         std::fs::create_dir_all(dir).map_err(|e| Error::io(dir, e))?;
-        let (mut config, tls) = driver_config(url).map_err(|e| {
-            Error::Server(format!(
-                "{shown}: not a valid PostgreSQL URL ({})",
-                without_secrets(&e, url)
-            ))
-        })?;
-        let connector = tls
-            .connector()
-            .map_err(|e| Error::Server(format!("{shown}: {e}")))?;
-        if config.get_connect_timeout().is_none() {
-            config.connect_timeout(CONNECT_TIMEOUT);
-        }
-        config.application_name("keep");
-        if let Some(password) = password
-            && config.get_password().is_none()
-        {
-            config.password(password);
-        }
-        let host = config.get_hosts().first().cloned();
-        let client = off_runtime(|| config.connect(connector.clone())).map_err(|e| {
-            let reason = cause(&e);
-            let host_name = match &host {
-                Some(postgres::config::Host::Tcp(name)) => name.clone(),
-                _ => String::new(),
-            };
-            Error::Connect {
-                server: shown.clone(),
-                reason: tls::failure(&reason, &tls, &host_name).unwrap_or(reason),
-            }
-        })?;
-        let local = host.as_ref().is_none_or(tls::is_local);
-        let store = PgStore {
+        let (primary, link) = Conn::open(url, password)?;
+        let mut store = PgStore {
             agent: super::operations::DEFAULT_AGENT.into(),
-            client: ManuallyDrop::new(RefCell::new(client)),
-            prepared: Prepared::default(),
-            words: stats::WordStats::default(),
-            shown,
+            primary,
             dir: dir.to_path_buf(),
-            config,
-            connector,
-            link: Link {
-                mode: tls.mode.name(),
-                encryption: None,
-                local,
-            },
-            last_used: Cell::new(Instant::now()),
-            down: RefCell::new(None),
+            link,
+            replicas: None,
         };
-        let mut store = store;
         store.link.encryption = store.encryption()?;
         store.require_pgvector()?;
         store.migrate()?;
+        store.replicas = replicas::ReadRouting::new(replicas)?;
         Ok(store)
+    }
+
+    /// A handle for reads: on a healthy replica that has replayed this
+    /// client's writes, else on the primary.
+    pub fn reader(&self) -> PgDb<'_> {
+        let primary = self.db();
+        let Some(routing) = &self.replicas else {
+            return primary;
+        };
+        match routing.choose(&primary) {
+            Some(replica) => replica.db(&self.agent, primary),
+            None => primary,
+        }
+    }
+
+    /// Where the primary's log stood after this client's last write, for
+    /// a client whose reads must see it (None before any).
+    pub fn write_mark(&self) -> Option<u64> {
+        self.replicas.as_ref().and_then(|r| r.write_mark())
+    }
+
+    /// Whether reads go to replicas when they can.
+    pub fn has_replicas(&self) -> bool {
+        self.replicas.is_some()
+    }
+
+    /// Sets the write mark back to `mark`.
+    pub fn restore_write_mark(&self, mark: Option<u64>) {
+        if let Some(replicas) = &self.replicas {
+            replicas.restore_write_mark(mark);
+        }
+    }
+
+    /// Each replica's state, asked now.
+    pub fn replica_states(&self) -> Vec<crate::types::ReplicaState> {
+        match &self.replicas {
+            Some(routing) => routing.states(&self.db()),
+            None => Vec::new(),
+        }
     }
 
     /// What protects the link to the server.
@@ -252,64 +265,10 @@ impl PgStore {
         self.agent = agent.to_string();
     }
 
+    /// A handle on the primary: writes, and reads that must see every
+    /// write committed.
     pub fn db(&self) -> PgDb<'_> {
-        self.ensure_connected();
-        PgDb {
-            client: &self.client,
-            prepared: &self.prepared,
-            words: &self.words,
-            shown: &self.shown,
-            down: self.down.borrow().as_ref().map(|d| d.why.clone()),
-            agent: &self.agent,
-        }
-    }
-
-    /// Connects again when the connection is gone: closed after an error,
-    /// or, after a while unused, not answering. A server that restarted is
-    /// found again by the next command, not never. If it cannot be reached,
-    /// the statement that follows says so.
-    fn ensure_connected(&self) {
-        let idle = self.last_used.replace(Instant::now()).elapsed() > PING_AFTER;
-        let closed = self.client.borrow().is_closed()
-            || (idle && {
-                let mut client = self.client.borrow_mut();
-                let client: &mut Client = &mut client;
-                off_runtime(move || client.simple_query("SELECT 1")).is_err()
-            });
-        if !closed {
-            self.down.replace(None);
-            return;
-        }
-        if self
-            .down
-            .borrow()
-            .as_ref()
-            .is_some_and(|d| Instant::now() < d.retry_at)
-        {
-            return;
-        }
-        let config = self.config.clone();
-        let connector = self.connector.clone();
-        match off_runtime(move || config.connect(connector)) {
-            Ok(fresh) => {
-                let old = self.client.replace(fresh);
-                off_runtime(move || drop(old));
-                self.prepared.borrow_mut().clear();
-                self.down.replace(None);
-            }
-            Err(e) => {
-                let backoff = self
-                    .down
-                    .borrow()
-                    .as_ref()
-                    .map_or(FIRST_BACKOFF, |d| (d.backoff * 2).min(MOST_BACKOFF));
-                self.down.replace(Some(Down {
-                    why: cause(&e),
-                    retry_at: Instant::now() + backoff,
-                    backoff,
-                }));
-            }
-        }
+        self.primary.db(&self.agent)
     }
 
     /// Runs `f` over one snapshot of the database (a repeatable-read,
@@ -413,6 +372,9 @@ impl PgStore {
             }
         };
         db.batch(FOLD_AND_COMMIT).map_err(|e| self.lost(e))?;
+        if let Some(replicas) = &self.replicas {
+            replicas.wrote(db);
+        }
         Ok(value)
     }
 
@@ -421,7 +383,7 @@ impl PgStore {
     fn lost(&self, e: Error) -> Error {
         match e {
             Error::ReadOnly { path } if path.as_os_str().is_empty() => Error::ReadOnly {
-                path: PathBuf::from(format!("{} (this role may not write)", self.shown)),
+                path: PathBuf::from(format!("{} (this role may not write)", self.primary.shown)),
             },
             Error::ConnectionLost { server, reason, .. } => Error::ConnectionLost {
                 server,
@@ -450,7 +412,7 @@ impl PgStore {
             return Err(Error::Server(format!(
                 "the database server {} has no pgvector: install the extension \
                  (for example the postgresql-NN-pgvector package) and try again",
-                self.shown
+                self.primary.shown
             )));
         }
         let created = db.batch("CREATE EXTENSION IF NOT EXISTS vector");
@@ -467,7 +429,7 @@ impl PgStore {
             Error::Server(format!(
                 "{}: pgvector is installed on the server but not in this database, \
                      and keep may not add it ({e}): ask its owner to run CREATE EXTENSION vector",
-                self.shown
+                self.primary.shown
             ))
         })
     }
@@ -492,7 +454,7 @@ impl PgStore {
         };
         if found > known {
             return Err(Error::SchemaTooNew {
-                path: PathBuf::from(&self.shown),
+                path: PathBuf::from(&self.primary.shown),
                 found,
                 known,
             });
@@ -527,7 +489,122 @@ impl PgStore {
     }
 }
 
-impl Drop for PgStore {
+impl Conn {
+    /// Connects to the server `url` names; `password` is used when the
+    /// URL has none. Also says what protects the link.
+    fn open(url: &str, password: Option<&str>) -> Result<(Conn, Link)> {
+        let shown = shown_url(url);
+        let (mut config, tls) = driver_config(url).map_err(|e| {
+            Error::Server(format!(
+                "{shown}: not a valid PostgreSQL URL ({})",
+                without_secrets(&e, url)
+            ))
+        })?;
+        let connector = tls
+            .connector()
+            .map_err(|e| Error::Server(format!("{shown}: {e}")))?;
+        if config.get_connect_timeout().is_none() {
+            config.connect_timeout(CONNECT_TIMEOUT);
+        }
+        config.application_name("keep");
+        if let Some(password) = password
+            && config.get_password().is_none()
+        {
+            config.password(password);
+        }
+        let host = config.get_hosts().first().cloned();
+        let client = off_runtime(|| config.connect(connector.clone())).map_err(|e| {
+            let reason = cause(&e);
+            let host_name = match &host {
+                Some(postgres::config::Host::Tcp(name)) => name.clone(),
+                _ => String::new(),
+            };
+            Error::Connect {
+                server: shown.clone(),
+                reason: tls::failure(&reason, &tls, &host_name).unwrap_or(reason),
+            }
+        })?;
+        let link = Link {
+            mode: tls.mode.name(),
+            encryption: None,
+            local: host.as_ref().is_none_or(tls::is_local),
+        };
+        let conn = Conn {
+            client: ManuallyDrop::new(RefCell::new(client)),
+            prepared: Prepared::default(),
+            words: stats::WordStats::default(),
+            shown,
+            config,
+            connector,
+            last_used: Cell::new(Instant::now()),
+            down: RefCell::new(None),
+        };
+        Ok((conn, link))
+    }
+
+    /// A handle for statements on this connection, connected again first
+    /// if it was lost.
+    fn db<'c>(&'c self, agent: &'c str) -> PgDb<'c> {
+        self.ensure_connected();
+        PgDb {
+            conn: self,
+            down: self.down.borrow().as_ref().map(|d| d.why.clone()),
+            agent,
+            primary: None,
+        }
+    }
+
+    /// Connects again when the connection is gone: closed after an error,
+    /// or, after a while unused, not answering. A server that restarted is
+    /// found again by the next command, not never. If it cannot be reached,
+    /// the statement that follows says so.
+    fn ensure_connected(&self) {
+        let idle = self.last_used.replace(Instant::now()).elapsed() > PING_AFTER;
+        let closed = self.client.borrow().is_closed()
+            || (idle && {
+                let mut client = self.client.borrow_mut();
+                let client: &mut Client = &mut client;
+                off_runtime(move || client.simple_query("SELECT 1")).is_err()
+            });
+        if !closed {
+            self.down.replace(None);
+            return;
+        }
+        if self
+            .down
+            .borrow()
+            .as_ref()
+            .is_some_and(|d| Instant::now() < d.retry_at)
+        {
+            return;
+        }
+        let config = self.config.clone();
+        let connector = self.connector.clone();
+        match off_runtime(move || config.connect(connector)) {
+            Ok(fresh) => {
+                let old = self.client.replace(fresh);
+                off_runtime(move || drop(old));
+                self.prepared.borrow_mut().clear();
+                self.words.ef_search.set(0);
+                self.down.replace(None);
+            }
+            Err(e) => {
+                let backoff = self
+                    .down
+                    .borrow()
+                    .as_ref()
+                    .map_or(FIRST_BACKOFF, |d| (d.backoff * 2).min(MOST_BACKOFF));
+                self.down.replace(Some(Down {
+                    why: cause(&e),
+                    retry_at: Instant::now() + backoff,
+                    backoff,
+                }));
+            }
+        }
+    }
+}
+
+impl Drop for Conn {
     fn drop(&mut self) {
         // SAFETY: `client` is taken once, here, and never used again.
         let client = unsafe { ManuallyDrop::take(&mut self.client) };
@@ -688,11 +765,11 @@ fn without_secrets(text: &str, url: &str) -> String {
 impl PgDb<'_> {
     /// Prepares `sql` once per connection.
     fn statement(&self, sql: &str) -> Result<Statement> {
-        if let Some(statement) = self.prepared.borrow().get(sql) {
+        if let Some(statement) = self.conn.prepared.borrow().get(sql) {
             return Ok(statement.clone());
         }
         let statement = self.with_client(|c| c.prepare(sql))?;
-        let mut prepared = self.prepared.borrow_mut();
+        let mut prepared = self.conn.prepared.borrow_mut();
         if prepared.len() > 512 {
             prepared.clear();
         }
@@ -706,15 +783,15 @@ impl PgDb<'_> {
         f: impl FnOnce(&mut Client) -> Result<T, postgres::Error> + Send,
     ) -> Result<T> {
         if let Some(why) = &self.down
-            && self.client.borrow().is_closed()
+            && self.conn.client.borrow().is_closed()
         {
             return Err(Error::ConnectionLost {
-                server: self.shown.to_string(),
+                server: self.conn.shown.to_string(),
                 reason: format!("it cannot be reached ({why})"),
                 during_write: false,
             });
         }
-        let mut client = self.client.borrow_mut();
+        let mut client = self.conn.client.borrow_mut();
         let client: &mut Client = &mut client;
         off_runtime(move || f(client)).map_err(|e| self.named(e.into()))
     }
@@ -727,7 +804,7 @@ impl PgDb<'_> {
                 reason,
                 during_write,
             } if server.is_empty() => Error::ConnectionLost {
-                server: self.shown.to_string(),
+                server: self.conn.shown.to_string(),
                 reason,
                 during_write,
             },
@@ -735,33 +812,59 @@ impl PgDb<'_> {
         }
     }
 
+    /// Runs `run` on this handle. On a replica's handle that fails, it
+    /// runs again on the primary, so a read goes on: a replica lost
+    /// meanwhile is marked so; a statement a standby cancelled (a
+    /// conflict with what it replays) just goes to the primary.
+    fn or_primary<T>(&self, run: impl Fn(&PgDb<'_>) -> Result<T>) -> Result<T> {
+        match (run(self), &self.primary) {
+            (Err(e), Some((primary, replica))) => {
+                if let Error::ConnectionLost { reason, .. } = &e {
+                    replica.lost(reason);
+                } else if self.conn.client.borrow().is_closed() {
+                    replica.lost(&e.to_string());
+                }
+                run(primary)
+            }
+            (result, _) => result,
+        }
+    }
+
     pub(super) fn batch(&self, sql: &str) -> Result<()> {
-        self.with_client(|c| c.batch_execute(sql))
+        self.or_primary(|db| db.with_client(|c| c.batch_execute(sql)))
     }
 
     pub(super) fn rows(&self, sql: &str, params: &Params<'_>) -> Result<Vec<Row>> {
-        let statement = self.statement(sql)?;
-        self.with_client(|c| c.query(&statement, params))
+        self.or_primary(|db| {
+            let statement = db.statement(sql)?;
+            db.with_client(|c| c.query(&statement, params))
+        })
     }
 
     /// The rows of `sql`, prepared for this run only.
     pub(super) fn rows_unprepared(&self, sql: &str, params: &Params<'_>) -> Result<Vec<Row>> {
-        self.with_client(|c| c.query(sql, params))
+        self.or_primary(|db| db.with_client(|c| c.query(sql, params)))
     }
 
     pub(super) fn row(&self, sql: &str, params: &Params<'_>) -> Result<Option<Row>> {
-        let statement = self.statement(sql)?;
-        self.with_client(|c| c.query_opt(&statement, params))
+        self.or_primary(|db| {
+            let statement = db.statement(sql)?;
+            db.with_client(|c| c.query_opt(&statement, params))
+        })
     }
 
     pub(super) fn one(&self, sql: &str, params: &Params<'_>) -> Result<Row> {
-        let statement = self.statement(sql)?;
-        self.with_client(|c| c.query_one(&statement, params))
+        self.or_primary(|db| {
+            let statement = db.statement(sql)?;
+            db.with_client(|c| c.query_one(&statement, params))
+        })
     }
 
     pub(super) fn exec(&self, sql: &str, params: &Params<'_>) -> Result<u64> {
-        let statement = self.statement(sql)?;
-        self.with_client(|c| c.execute(&statement, params))
+        self.or_primary(|db| {
+            let statement = db.statement(sql)?;
+            db.with_client(|c| c.execute(&statement, params))
+        })
     }
 }
 
@@ -855,7 +958,7 @@ impl Upkeep for PgDb<'_> {
     /// rewritten, waiting at most 5 s for readers to let go of it.
     fn after_bulk_load(&self) -> Result<()> {
         self.batch("ANALYZE notes, bodies, tags, versions, parts, edges, vec_notes, vec_versions, vec_parts")?;
-        self.words.forget();
+        self.conn.words.forget();
         self.batch("SET lock_timeout = '5s'")?;
         let compacted = self.batch("VACUUM FULL text_totals");
         self.batch("RESET lock_timeout")?;

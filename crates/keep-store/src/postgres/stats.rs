@@ -83,7 +83,7 @@ impl PgDb<'_> {
     /// The lexeme a word is indexed under; None for a word the index
     /// leaves out (a stop word).
     pub(super) fn stem(&self, word: &str) -> Result<Option<String>> {
-        if let Some(stem) = self.words.stems.borrow().get(word) {
+        if let Some(stem) = self.conn.words.stems.borrow().get(word) {
             return Ok(stem.clone());
         }
         let stem: Option<String> = self
@@ -92,7 +92,8 @@ impl PgDb<'_> {
                 &[&word],
             )?
             .get(0);
-        self.words
+        self.conn
+            .words
             .stems
             .borrow_mut()
             .insert(word.to_string(), stem.clone());
@@ -101,7 +102,7 @@ impl PgDb<'_> {
 
     fn common(&self, table: &str, column: &str) -> Result<Listed> {
         let key = (table.to_string(), column.to_string());
-        if let Some(found) = self.words.columns.borrow().get(&key)
+        if let Some(found) = self.conn.words.columns.borrow().get(&key)
             && found
                 .as_ref()
                 .as_ref()
@@ -135,7 +136,8 @@ impl PgDb<'_> {
             None => None,
         };
         let common = Arc::new(common);
-        self.words
+        self.conn
+            .words
             .columns
             .borrow_mut()
             .insert(key, Arc::clone(&common));

@@ -126,7 +126,7 @@ impl Vectors for PgDb<'_> {
             "DELETE FROM meta WHERE key IN ('{MODEL_KEY}', '{DIMS_KEY}');"
         ));
         self.batch(&sql)?;
-        self.prepared.borrow_mut().clear();
+        self.conn.prepared.borrow_mut().clear();
         Ok(())
     }
 
@@ -203,9 +203,9 @@ impl Vectors for PgDb<'_> {
     /// index.
     fn nearest(&self, kind: VecKind, dims: usize, query: &[f32], k: usize) -> Result<Nearest> {
         let ef_search = k.saturating_mul(2).clamp(MIN_EF_SEARCH, MAX_EF_SEARCH);
-        if self.words.ef_search.get() != ef_search {
+        if self.conn.words.ef_search.get() != ef_search {
             self.batch(&format!("SET hnsw.ef_search = {ef_search}"))?;
-            self.words.ef_search.set(ef_search);
+            self.conn.words.ef_search.set(ef_search);
         }
         let sql = format!(
             "SELECT key, ({d})::float8 FROM {t} ORDER BY {d} LIMIT $2",

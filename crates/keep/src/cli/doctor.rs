@@ -63,6 +63,7 @@ pub fn run(ctx: &mut Ctx, _args: Args) -> CliResult {
             checks.push(embedding(keeper));
             checks.push(store(keeper));
             checks.extend(link(keeper));
+            checks.extend(replicas(keeper));
             checks.push(secrets(keeper.store_dir()));
             checks.push(vector_index(keeper));
             checks.push(server(keeper.store_dir()));
@@ -286,6 +287,33 @@ fn secrets(dir: &std::path::Path) -> Check {
         format!("other users may read {}", open.join(" and ")),
         Some("chmod 700 the store folder; the notes and the owner's token are in it"),
     )
+}
+
+/// Each replica that takes reads: how far behind, or why reads skip it
+/// (a warning: reads go on, to the primary or another replica).
+fn replicas(keeper: &Keeper) -> Vec<Check> {
+    keeper
+        .replica_states()
+        .into_iter()
+        .map(|r| match &r.skipped {
+            None => check(
+                "replica",
+                Outcome::Ok,
+                format!(
+                    "{} takes reads ({})",
+                    r.server,
+                    crate::render::text::replica_lag(r.lag_seconds)
+                ),
+                None,
+            ),
+            Some(why) => check(
+                "replica",
+                Outcome::Warn,
+                format!("{} skipped: {why}", r.server),
+                Some("reads go to the primary or another replica meanwhile; see docs/postgres.md (Replicas)"),
+            ),
+        })
+        .collect()
 }
 
 /// What protects the link to a database server: encrypted (and how far the

@@ -18,6 +18,7 @@ mod import;
 pub mod input;
 mod list;
 mod log;
+pub mod marks;
 mod mcp;
 mod models;
 mod mv;
@@ -398,6 +399,7 @@ impl Ctx {
         if self.keeper.is_none() {
             let mut keeper = Keeper::open(self.config.settings()?)?;
             keeper.set_agent(CLI_AGENT);
+            marks::adopt(&keeper);
             if let (Some(link), Some(url)) = (keeper.database_link(), &self.config.database)
                 && let Some(warning) = link.warning(&keep_core::shown_url(url))
             {
@@ -478,7 +480,11 @@ pub fn run(cli: Cli) -> CliResult {
     let may_leave_backlog = command
         .as_ref()
         .is_some_and(Command::may_leave_notes_waiting);
-    let status = dispatch(&mut ctx, command)?;
+    let status = dispatch(&mut ctx, command);
+    if let Some(keeper) = &ctx.keeper {
+        marks::record(keeper);
+    }
+    let status = status?;
     ctx.out.flush()?;
     if may_leave_backlog && let Some(keeper) = &ctx.keeper {
         crate::watch::drain::start_if_waiting(keeper, &ctx.config);

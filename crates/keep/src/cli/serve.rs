@@ -433,6 +433,14 @@ fn health_line(h: &Health) -> String {
             build.total
         ));
     }
+    for r in &h.replicas {
+        backlog.push_str(" · ");
+        backlog.push_str(&crate::render::text::replica_clause(
+            &r.server,
+            r.lag_seconds,
+            r.skipped.as_deref(),
+        ));
+    }
     format!(
         "{} · serving {} · pid {} · version {} · up {} s · {store} · {model} · {} session(s) opened · {} command(s) answered{backlog}",
         h.status, h.url, h.pid, h.version, h.uptime_seconds, h.sessions, h.commands

@@ -233,6 +233,9 @@ where
 /// Serves MCP on `options.listen` until `stop` is cancelled; `ready` gets
 /// the address bound (the port, when 0 was asked) before the first
 /// request is taken.
+/// Sessions made by this server, to name each one's keepers.
+static SESSIONS_MADE: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+
 pub async fn serve(
     store_dir: std::path::PathBuf,
     database: Option<String>,
@@ -242,7 +245,7 @@ pub async fn serve(
     sessions: Arc<Sessions>,
     stop: CancellationToken,
 ) -> std::io::Result<()> {
-    let keepers = super::Keepers::Lent(Arc::clone(&options.lender));
+    let keepers = super::Keepers::Lent(Arc::clone(&options.lender), None);
     let notifiers = Arc::new(notify::Notifiers::default());
     let _changes = notify::watch_store(&store_dir, database.as_deref(), Arc::clone(&notifiers));
     let idle = Arc::new(super::idle::Idle::default());
@@ -254,8 +257,9 @@ pub async fn serve(
             let notes = Arc::new(notify::Notifier::new(keepers.clone()));
             notifiers.add(&notes);
             sessions.open();
+            let session = SESSIONS_MADE.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
             Ok(KeepServer {
-                keepers: keepers.clone(),
+                keepers: keepers.for_client(&format!("mcp:{session}")),
                 model: model.clone(),
                 // Each session's calls in the order it sent them; sessions
                 // do not wait for each other.

@@ -53,7 +53,12 @@ const INSTRUCTIONS: &str = "keep is a long-term memory. Call `now` at the start 
 pub trait Lender: Send + Sync {
     /// Runs `f` with a keeper; why not when none can be had (the store
     /// cannot be opened).
-    fn with_keeper(&self, f: &mut dyn FnMut(&mut Keeper)) -> Result<(), String>;
+    /// `client` names the session, so its reads see its writes.
+    fn with_keeper(
+        &self,
+        client: Option<&str>,
+        f: &mut dyn FnMut(&mut Keeper),
+    ) -> Result<(), String>;
 }
 
 /// Where calls find a keeper: the one of `keep mcp`, or those a server
@@ -61,19 +66,28 @@ pub trait Lender: Send + Sync {
 #[derive(Clone)]
 pub enum Keepers {
     One(Arc<Mutex<Keeper>>),
-    Lent(Arc<dyn Lender>),
+    /// Keepers lent, to the session named when one is.
+    Lent(Arc<dyn Lender>, Option<Arc<str>>),
 }
 
 impl Keepers {
+    /// The same keepers, lent to session `client`.
+    pub fn for_client(&self, client: &str) -> Keepers {
+        match self {
+            Keepers::One(keeper) => Keepers::One(Arc::clone(keeper)),
+            Keepers::Lent(lender, _) => Keepers::Lent(Arc::clone(lender), Some(client.into())),
+        }
+    }
+
     /// Runs `f` with a keeper; why not when none can be had.
     pub fn with<T>(&self, f: impl FnOnce(&mut Keeper) -> T) -> Result<T, String> {
         match self {
             Keepers::One(keeper) => Ok(f(&mut keeper
                 .lock()
                 .unwrap_or_else(PoisonError::into_inner))),
-            Keepers::Lent(lender) => {
+            Keepers::Lent(lender, client) => {
                 let (mut f, mut out) = (Some(f), None);
-                lender.with_keeper(&mut |keeper| {
+                lender.with_keeper(client.as_deref(), &mut |keeper| {
                     if let Some(f) = f.take() {
                         out = Some(f(keeper));
                     }

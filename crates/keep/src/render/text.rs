@@ -404,3 +404,25 @@ mod tests {
         assert_eq!(first_line(&long).chars().count(), LINE_CHARS);
     }
 }
+
+/// How far a replica trails the primary, for people: "up to date", "at
+/// most 0.4 s behind", or "lag unknown".
+pub fn replica_lag(lag_seconds: Option<f64>) -> String {
+    match lag_seconds {
+        Some(s) if s <= 0.0 => "up to date".into(),
+        Some(s) => format!("at most {s:.1} s behind"),
+        None => "lag unknown".into(),
+    }
+}
+
+/// A replica's state in one clause: whether it takes reads, and how far
+/// behind it is or why it is skipped.
+pub fn replica_clause(server: &str, lag_seconds: Option<f64>, skipped: Option<&str>) -> String {
+    match skipped {
+        None => format!(
+            "replica {server} takes reads ({})",
+            replica_lag(lag_seconds)
+        ),
+        Some(why) => format!("replica {server} SKIPPED: {why}"),
+    }
+}

@@ -477,7 +477,7 @@ fn run(warm: &Serving<'_>, args: Vec<String>) -> Ran {
             };
         }
     };
-    let mut lent = match warm.warm.lend() {
+    let mut lent = match warm.warm.lend_to(Some(&format!("api:{}", warm.author))) {
         Ok(lent) => lent,
         Err(e) => {
             return Ran {

@@ -8,8 +8,9 @@ pub mod socket;
 pub mod tls;
 pub mod wire;
 
+use std::collections::HashMap;
 use std::sync::{Arc, Condvar, Mutex, PoisonError};
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 use serde::{Deserialize, Serialize};
 
@@ -22,6 +23,11 @@ use keep_core::{Keeper, SharedModel};
 const KEPT: usize = 4;
 /// Keepers lent at once (commands, API calls and MCP calls); more wait.
 const AT_MOST: usize = 8;
+/// Clients whose last writes are remembered, at most; past it, those
+/// that wrote longest ago are forgotten.
+const CLIENTS_KEPT: usize = 4096;
+/// A client's write long enough ago that every replica in use replayed it.
+const MARK_KEPT: Duration = Duration::from_secs(3600);
 
 /// Keepers sharing the server's model (and, on SQLite, the vector codes),
 /// each lent to one command or call at a time.
@@ -32,6 +38,9 @@ pub struct Warm {
     lent: Mutex<usize>,
     returned: Condvar,
     pub sessions: Arc<Sessions>,
+    /// Where the primary's log stood after each client's last write
+    /// (MCP session, API token), so its reads through any keeper see it.
+    marks: Mutex<HashMap<String, (u64, Instant)>>,
     url: String,
     started: String,
     since: Instant,
@@ -52,6 +61,7 @@ impl Warm {
             lent: Mutex::new(0),
             returned: Condvar::new(),
             sessions,
+            marks: Mutex::new(HashMap::new()),
             url,
             started,
             since: Instant::now(),
@@ -62,6 +72,13 @@ impl Warm {
     /// once fewer than `AT_MOST` are lent; it comes back when the lease
     /// is dropped.
     pub fn lend(&self) -> Result<Lent<'_>, CliError> {
+        self.lend_to(None)
+    }
+
+    /// `lend` for `client` (an MCP session, an API token): its reads see
+    /// the writes it made through other keepers, and the keeper's writes
+    /// are remembered as its own when it comes back.
+    pub fn lend_to(&self, client: Option<&str>) -> Result<Lent<'_>, CliError> {
         let mut lent = self.lent.lock().unwrap_or_else(PoisonError::into_inner);
         while *lent >= AT_MOST {
             lent = self
@@ -74,28 +91,58 @@ impl Warm {
         let mut lease = Lent {
             warm: self,
             keeper: None,
+            client: client.map(str::to_string),
         };
         let idle = self
             .idle
             .lock()
             .unwrap_or_else(PoisonError::into_inner)
             .pop();
-        lease.keeper = Some(match idle {
+        let keeper = match idle {
             Some(keeper) => keeper,
             None => Keeper::open(self.config.settings()?)?.with_shared_model(self.model.clone()),
-        });
+        };
+        keeper.set_write_mark(client.and_then(|c| self.mark_of(c)));
+        lease.keeper = Some(keeper);
         Ok(lease)
+    }
+
+    /// Where the primary's log stood after `client`'s last write.
+    fn mark_of(&self, client: &str) -> Option<u64> {
+        let marks = self.marks.lock().unwrap_or_else(PoisonError::into_inner);
+        marks.get(client).map(|(mark, _)| *mark)
+    }
+
+    /// Remembers `mark` as where `client`'s last write left the log.
+    fn remember_mark(&self, client: &str, mark: u64) {
+        let mut marks = self.marks.lock().unwrap_or_else(PoisonError::into_inner);
+        if marks.len() >= CLIENTS_KEPT && !marks.contains_key(client) {
+            marks.retain(|_, (_, at)| at.elapsed() < MARK_KEPT);
+            if marks.len() >= CLIENTS_KEPT
+                && let Some(oldest) = marks
+                    .iter()
+                    .min_by_key(|(_, (_, at))| *at)
+                    .map(|(c, _)| c.clone())
+            {
+                marks.remove(&oldest);
+            }
+        }
+        marks.insert(client.to_string(), (mark, Instant::now()));
     }
 
     /// The server's state as it is now: the store is asked, not assumed.
     pub fn health(&self) -> Health {
         let asked = self.lend().and_then(|mut lent| {
             let keeper = lent.keeper();
-            Ok((keeper.pending_embeddings()?, keeper.vector_graph_build()?))
+            Ok((
+                keeper.pending_embeddings()?,
+                keeper.vector_graph_build()?,
+                keeper.replica_states(),
+            ))
         });
-        let (backlog, index_build) = match asked {
-            Ok((backlog, build)) => (Ok(backlog), build),
-            Err(e) => (Err(e), None),
+        let (backlog, index_build, replicas) = match asked {
+            Ok((backlog, build, replicas)) => (Ok(backlog), build, replicas),
+            Err(e) => (Err(e), None, Vec::new()),
         };
         let location = match &self.config.database {
             Some(url) => keep_core::shown_url(url),
@@ -146,6 +193,15 @@ impl Warm {
                 done: b.done,
                 total: b.total,
             }),
+            replicas: replicas
+                .into_iter()
+                .map(|r| ReplicaHealth {
+                    server: r.server,
+                    reads: r.reads,
+                    lag_seconds: r.lag_seconds,
+                    skipped: r.skipped,
+                })
+                .collect(),
             sessions: self.sessions.opened(),
             commands: self.sessions.commands(),
         }
@@ -153,8 +209,12 @@ impl Warm {
 }
 
 impl crate::mcp::Lender for Warm {
-    fn with_keeper(&self, f: &mut dyn FnMut(&mut Keeper)) -> Result<(), String> {
-        let mut lent = self.lend().map_err(|e| e.to_string())?;
+    fn with_keeper(
+        &self,
+        client: Option<&str>,
+        f: &mut dyn FnMut(&mut Keeper),
+    ) -> Result<(), String> {
+        let mut lent = self.lend_to(client).map_err(|e| e.to_string())?;
         f(lent.keeper());
         Ok(())
     }
@@ -164,6 +224,8 @@ impl crate::mcp::Lender for Warm {
 pub struct Lent<'w> {
     warm: &'w Warm,
     keeper: Option<Keeper>,
+    /// Whom the keeper is lent to, when a client that may write again.
+    client: Option<String>,
 }
 
 impl Lent<'_> {
@@ -185,6 +247,9 @@ impl Lent<'_> {
 impl Drop for Lent<'_> {
     fn drop(&mut self) {
         if let Some(keeper) = self.keeper.take() {
+            if let (Some(client), Some(mark)) = (&self.client, keeper.write_mark()) {
+                self.warm.remember_mark(client, mark);
+            }
             let mut idle = self
                 .warm
                 .idle
@@ -221,6 +286,9 @@ pub struct Health {
     /// The vector index being built now, and how far it is.
     #[serde(default)]
     pub index_build: Option<IndexBuild>,
+    /// The PostgreSQL store's replicas: whether each takes reads.
+    #[serde(default)]
+    pub replicas: Vec<ReplicaHealth>,
     /// MCP sessions opened since the start.
     pub sessions: usize,
     /// Commands answered over the store's socket.
@@ -233,6 +301,19 @@ pub struct IndexBuild {
     pub kind: Option<String>,
     pub done: usize,
     pub total: usize,
+}
+
+/// A replica of the store, as `/health` reports it.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct ReplicaHealth {
+    /// The server and database, without a password.
+    pub server: String,
+    /// Whether reads go to it now.
+    pub reads: bool,
+    /// How far behind the primary, at most, in seconds.
+    pub lag_seconds: Option<f64>,
+    /// Why reads skip it, when they do.
+    pub skipped: Option<String>,
 }
 
 #[derive(Debug, Clone, Serialize, Deserialize)]

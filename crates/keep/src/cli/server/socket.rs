@@ -176,6 +176,7 @@ fn run_command(mut stream: UnixStream, warm: &Warm, run: Run) {
     } else {
         Stdin::sent(Box::new(std::io::empty()), run.stdin_terminal)
     };
+    crate::cli::marks::adopt(lent.keeper());
     let mut ctx = Ctx::new(
         warm.config.clone(),
         Some(lent.take()),
@@ -195,6 +196,7 @@ fn run_command(mut stream: UnixStream, warm: &Warm, run: Run) {
     };
     let flushed = ctx.out.flush();
     if let Some(keeper) = ctx.into_keeper() {
+        crate::cli::marks::record(&keeper);
         lent.put_back(keeper);
     }
     drop(lent);
