@@ -26,7 +26,7 @@ pub use keep_ingest::summarize::part_line;
 pub use keep_model::{Settings, WorkerCommand};
 pub use keep_store::{
     DEFAULT_GRAPH_FROM, GraphBuild, GraphState, GraphWork, Link, TextIndexState, TextMerge,
-    VecKind, complete_database_url, is_database_url, listen_for_changes, on_blocking_thread,
-    pgpass_password, shown_url,
+    VecKind, complete_database_url, is_database_url, listen_for_changes, notices,
+    on_blocking_thread, pgpass_password, shown_url,
 };
 pub use keeper::Keeper;

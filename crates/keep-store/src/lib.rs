@@ -17,6 +17,7 @@ mod filter;
 mod handle;
 mod ids;
 pub mod keyword;
+pub mod notices;
 pub mod operations;
 mod order;
 mod plain;

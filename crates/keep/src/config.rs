@@ -28,7 +28,7 @@ pub const VARIABLES: &[(&str, &str)] = &[
     ),
     (
         "KEEP_REPLICAS",
-        "hot standbys of the PostgreSQL store that take its reads: URLs separated by spaces (replicas in the config file; an empty value turns them off)",
+        "hot standbys of the PostgreSQL store that take its reads: URLs separated by spaces, or none for every read on the primary [default: replicas in the config file]",
     ),
     (
         "PGPASSWORD",
@@ -691,6 +691,7 @@ fn replicas(
     env: &Environment,
 ) -> Result<keep_core::settings::Replicas, ConfigError> {
     let listed: Vec<String> = match env.text("KEEP_REPLICAS") {
+        Some(text) if text.trim() == "none" => Vec::new(),
         Some(text) => text.split_whitespace().map(str::to_string).collect(),
         None => file.urls.unwrap_or_default(),
     };
@@ -711,9 +712,10 @@ fn replicas(
     }
     for url in listed {
         if !keep_core::is_database_url(&url) {
+            // What comes before an '@' may be a password: never shown.
+            let shown = url.rsplit('@').next().unwrap_or_default();
             return Err(ConfigError(format!(
-                "replica '{}' is not a PostgreSQL URL (postgres://...)",
-                keep_core::shown_url(&url)
+                "replica '{shown}' is not a PostgreSQL URL (postgres://...)"
             )));
         }
         let url = keep_core::complete_database_url(&url, |name| env.text(name), home);
@@ -941,6 +943,64 @@ mod tests {
         );
         let err = Config::resolve(None, &env(&[("KEEP_CLOCK", "yesterday")])).unwrap_err();
         assert!(err.0.starts_with("KEEP_CLOCK:"), "{err}");
+    }
+
+    #[test]
+    fn replicas_come_from_the_variable_or_the_file_and_bad_ones_are_named() {
+        let dir = tempfile::tempdir().unwrap();
+        let file = dir.path().join("config.toml");
+        std::fs::write(
+            &file,
+            "store = \"postgres://ana@db1/keep\"\nreplicas = [\"postgres://ana@db2/keep\"]\nmax_replica_lag = 2.5\n",
+        )
+        .unwrap();
+        let with = |vars: &[(&str, &str)]| {
+            let mut all = vec![
+                ("KEEP_CONFIG", file.to_str().unwrap()),
+                ("KEEP_DATA_DIR", "/d"),
+            ];
+            all.extend_from_slice(vars);
+            Config::resolve(None, &env(&all))
+        };
+        let listed = with(&[]).unwrap().replicas;
+        let urls: Vec<&str> = listed.servers.iter().map(|(u, _)| u.as_str()).collect();
+        assert_eq!(urls.len(), 1);
+        assert!(urls[0].starts_with("postgres://ana@db2/keep"), "{urls:?}");
+        assert_eq!(listed.max_lag, Duration::from_millis(2500));
+        assert_eq!(listed.wait, keep_core::settings::DEFAULT_REPLICA_WAIT);
+        let two = with(&[(
+            "KEEP_REPLICAS",
+            "postgres://ana@db3/keep  postgres://ana@db4/keep",
+        )])
+        .unwrap()
+        .replicas;
+        assert_eq!(two.servers.len(), 2);
+        assert!(
+            with(&[("KEEP_REPLICAS", "none")])
+                .unwrap()
+                .replicas
+                .servers
+                .is_empty()
+        );
+        let bad = with(&[("KEEP_REPLICAS", "db2.example.org")]).unwrap_err();
+        assert!(
+            bad.0.contains("'db2.example.org' is not a PostgreSQL URL"),
+            "{}",
+            bad.0
+        );
+        let folder = Config::resolve(
+            Some(dir.path().join("store")),
+            &env(&[("KEEP_REPLICAS", "postgres://ana@db2/keep")]),
+        )
+        .unwrap_err();
+        assert!(folder.0.contains("this store is a folder"), "{}", folder.0);
+        std::fs::write(&file, "max_replica_lag = -1\n").unwrap();
+        let negative = with(&[]).unwrap_err();
+        assert!(
+            negative.0.contains("max_replica_lag = -1"),
+            "{}",
+            negative.0
+        );
     }
 
     #[test]

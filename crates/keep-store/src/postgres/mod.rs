@@ -179,7 +179,7 @@ impl PgStore {
         replicas: &keep_model::Replicas,
     ) -> Result<Self> {
         std::fs::create_dir_all(dir).map_err(|e| Error::io(dir, e))?;
-        let (primary, link) = Conn::open(url, password)?;
+        let (primary, link) = Conn::open(url, password, CONNECT_TIMEOUT)?;
         let mut store = PgStore {
             agent: super::operations::DEFAULT_AGENT.into(),
             primary,
@@ -190,7 +190,7 @@ impl PgStore {
         store.link.encryption = store.encryption()?;
         store.require_pgvector()?;
         store.migrate()?;
-        store.replicas = replicas::ReadRouting::new(replicas)?;
+        store.replicas = replicas::ReadRouting::new(replicas, dir)?;
         Ok(store)
     }
 
@@ -492,7 +492,7 @@ impl PgStore {
 impl Conn {
     /// Connects to the server `url` names; `password` is used when the
     /// URL has none. Also says what protects the link.
-    fn open(url: &str, password: Option<&str>) -> Result<(Conn, Link)> {
+    fn open(url: &str, password: Option<&str>, connect_timeout: Duration) -> Result<(Conn, Link)> {
         let shown = shown_url(url);
         let (mut config, tls) = driver_config(url).map_err(|e| {
             Error::Server(format!(
@@ -504,7 +504,7 @@ impl Conn {
             .connector()
             .map_err(|e| Error::Server(format!("{shown}: {e}")))?;
         if config.get_connect_timeout().is_none() {
-            config.connect_timeout(CONNECT_TIMEOUT);
+            config.connect_timeout(connect_timeout);
         }
         config.application_name("keep");
         if let Some(password) = password

@@ -6,9 +6,10 @@
 
 use std::cell::{Cell, OnceCell, RefCell};
 use std::collections::{HashMap, VecDeque};
+use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Mutex, PoisonError};
-use std::time::{Duration, Instant};
+use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 
 use super::{Conn, PgDb, shown_url};
 use crate::error::{Error, Result};
@@ -18,6 +19,11 @@ use crate::types::ReplicaState;
 const CHECK_EVERY: Duration = Duration::from_millis(500);
 /// How long an unreachable replica is left alone before it is tried again.
 const RETRY_AFTER: Duration = Duration::from_secs(5);
+/// How long the commands after one that could not reach a replica leave
+/// it alone (each would otherwise wait for the connection to fail).
+const DOWN_NOTED: Duration = Duration::from_secs(10);
+/// How long connecting to a replica may take, unless its URL says.
+const CONNECT_TIMEOUT: Duration = Duration::from_secs(2);
 /// How long a replica that is behind the primary's log at a check may
 /// take to replay it before its lag is estimated: a healthy replica
 /// replays within milliseconds.
@@ -54,11 +60,11 @@ fn tell(server: &str, skipped: Option<&str>) {
     let was_skipped = said.get(server).copied().unwrap_or(false);
     match skipped {
         Some(why) if !was_skipped => {
-            eprintln!("keep: reads skip replica {server}: {why}");
+            crate::notices::say(&format!("reads skip replica {server}: {why}"));
             said.insert(server.to_string(), true);
         }
         None if was_skipped => {
-            eprintln!("keep: replica {server} takes reads again");
+            crate::notices::say(&format!("replica {server} takes reads again"));
             said.insert(server.to_string(), false);
         }
         _ => {}
@@ -83,6 +89,8 @@ pub(super) struct Replica {
     url: String,
     password: Option<String>,
     shown: String,
+    /// Where a command that could not reach it says so, and until when.
+    down_file: PathBuf,
     conn: OnceCell<Conn>,
     state: RefCell<Health>,
     checked: Cell<Option<Instant>>,
@@ -108,7 +116,9 @@ enum Health {
 
 impl ReadRouting {
     /// The routing for `settings`; None when no replica is configured.
-    pub(super) fn new(settings: &keep_model::Replicas) -> Result<Option<Self>> {
+    /// `dir` is the store's local folder, where commands note a replica
+    /// they could not reach for the ones after them.
+    pub(super) fn new(settings: &keep_model::Replicas, dir: &Path) -> Result<Option<Self>> {
         if settings.servers.is_empty() {
             return Ok(None);
         }
@@ -123,10 +133,12 @@ impl ReadRouting {
                         super::without_secrets(&e, url)
                     ))
                 })?;
+                let shown = shown_url(url);
                 Ok(Replica {
                     url: url.clone(),
                     password: password.clone(),
-                    shown: shown_url(url),
+                    down_file: dir.join(format!("replica-{}.down", digest(&shown))),
+                    shown,
                     conn: OnceCell::new(),
                     state: RefCell::new(Health::Unknown),
                     checked: Cell::new(None),
@@ -185,20 +197,35 @@ impl ReadRouting {
     /// Asks `replica` and the primary where they stand and records what
     /// the replica's state is.
     fn check(&self, replica: &Replica, primary: &PgDb<'_>) {
-        replica.checked.set(Some(Instant::now()));
-        let health = match self.ask(replica, primary) {
-            Ok(health) => health,
-            Err(e) => Health::Skipped {
-                why: format!("it cannot be reached ({})", reason(&e)),
-                lag: None,
-                retry_at: Some(Instant::now() + RETRY_AFTER),
+        let first = replica.checked.replace(Some(Instant::now())).is_none();
+        let noted = if first { replica.noted_down() } else { None };
+        let said_before = noted.is_some();
+        let health = match noted {
+            Some(health) => health,
+            None => match self.ask(replica, primary) {
+                Ok(health) => {
+                    replica.forget_down();
+                    health
+                }
+                Err(e) => {
+                    let why = reason(&e);
+                    replica.note_down(&why);
+                    Health::Skipped {
+                        why: format!("it cannot be reached ({why})"),
+                        lag: None,
+                        retry_at: Some(Instant::now() + RETRY_AFTER),
+                    }
+                }
             },
         };
-        let skipped = match &health {
-            Health::Skipped { why, .. } => Some(why.as_str()),
-            _ => None,
-        };
-        tell(&replica.shown, skipped);
+        // A replica an earlier command could not reach was named by it.
+        if !said_before {
+            let skipped = match &health {
+                Health::Skipped { why, .. } => Some(why.as_str()),
+                _ => None,
+            };
+            tell(&replica.shown, skipped);
+        }
         replica.state.replace(health);
     }
 
@@ -335,8 +362,34 @@ impl Replica {
         if let Some(conn) = self.conn.get() {
             return Ok(conn);
         }
-        let (conn, _) = Conn::open(&self.url, self.password.as_deref())?;
+        let (conn, _) = Conn::open(&self.url, self.password.as_deref(), CONNECT_TIMEOUT)?;
         Ok(self.conn.get_or_init(|| conn))
+    }
+
+    /// The state an earlier command noted, when it could not reach this
+    /// replica a moment ago: skipped until then.
+    fn noted_down(&self) -> Option<Health> {
+        let text = std::fs::read_to_string(&self.down_file).ok()?;
+        let (until, why) = text.split_once('\n')?;
+        let left =
+            Duration::from_millis(until.trim().parse::<u64>().ok()?).checked_sub(since_epoch())?;
+        Some(Health::Skipped {
+            why: format!("it could not be reached a moment ago ({})", why.trim()),
+            lag: None,
+            retry_at: Some(Instant::now() + left),
+        })
+    }
+
+    /// Notes for the commands after this one that this replica cannot be
+    /// reached; a note that cannot be written only costs them the wait.
+    fn note_down(&self, why: &str) {
+        let until = (since_epoch() + DOWN_NOTED).as_millis();
+        let _ = std::fs::write(&self.down_file, format!("{until}\n{why}\n"));
+    }
+
+    fn forget_down(&self) {
+        // Nothing noted is the usual case.
+        let _ = std::fs::remove_file(&self.down_file);
     }
 
     /// A handle for reads on this replica, with `primary` to read on if
@@ -353,6 +406,7 @@ impl Replica {
 
     /// Marks this replica lost in the middle of a read.
     pub(super) fn lost(&self, why: &str) {
+        self.note_down(why);
         let why = format!("it was lost ({why})");
         tell(&self.shown, Some(&why));
         self.checked.set(Some(Instant::now()));
@@ -401,6 +455,21 @@ impl Replica {
     }
 }
 
+/// The time since the Unix epoch, for notes other processes read.
+fn since_epoch() -> Duration {
+    SystemTime::now()
+        .duration_since(UNIX_EPOCH)
+        .unwrap_or_default()
+}
+
+/// A short name for `text` in a file name (FNV-1a, 64 bits).
+fn digest(text: &str) -> String {
+    let hash = text.bytes().fold(0xcbf2_9ce4_8422_2325_u64, |h, b| {
+        (h ^ u64::from(b)).wrapping_mul(0x0000_0100_0000_01b3)
+    });
+    format!("{hash:016x}")
+}
+
 /// The reason in a store error, without the server it names.
 fn reason(e: &Error) -> String {
     match e {
@@ -412,4 +481,50 @@ fn reason(e: &Error) -> String {
 /// `d` as a number of seconds for a message ("5 s", "0.5 s").
 fn seconds(d: Duration) -> String {
     format!("{} s", d.as_secs_f64())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn routing() -> ReadRouting {
+        let settings = keep_model::Replicas {
+            servers: vec![("postgres://keep@/keep?host=/nowhere".into(), None)],
+            ..Default::default()
+        };
+        ReadRouting::new(&settings, Path::new("/nowhere"))
+            .unwrap()
+            .expect("one replica")
+    }
+
+    #[test]
+    fn a_lag_is_the_shorter_of_the_last_transaction_replayed_and_the_log_samples() {
+        let routing = routing();
+        let now = Instant::now();
+        routing.sample(now - Duration::from_secs(8), 100);
+        routing.sample(now - Duration::from_secs(3), 200);
+        routing.sample(now - Duration::from_secs(1), 300);
+        // Replayed past the sample of 3 s ago: at most 3 s behind, though
+        // its last transaction is 10 s old (a quiet primary since).
+        let lag = routing.lag_of(250, Some(10.0), now);
+        assert_eq!(lag, Duration::from_secs(3));
+        // Its last transaction 2 s old bounds it tighter than the samples.
+        assert_eq!(routing.lag_of(150, Some(2.0), now), Duration::from_secs(2));
+        // Behind every sample and never replayed a transaction: unknown, so
+        // as far behind as can be.
+        assert_eq!(routing.lag_of(50, None, now), Duration::MAX);
+    }
+
+    #[test]
+    fn a_write_mark_only_moves_forward_unless_set_back_on_purpose() {
+        let routing = routing();
+        assert_eq!(routing.write_mark(), None);
+        routing.read_after(Some(500));
+        routing.read_after(Some(400));
+        assert_eq!(routing.write_mark(), Some(500));
+        routing.restore_write_mark(Some(100));
+        assert_eq!(routing.write_mark(), Some(100));
+        routing.restore_write_mark(None);
+        assert_eq!(routing.write_mark(), None);
+    }
 }

@@ -310,7 +310,7 @@ fn replicas(keeper: &Keeper) -> Vec<Check> {
                 "replica",
                 Outcome::Warn,
                 format!("{} skipped: {why}", r.server),
-                Some("reads go to the primary or another replica meanwhile; see docs/postgres.md (Replicas)"),
+                Some("reads go to the primary or another replica meanwhile; see Reads on replicas in docs/configuration.md"),
             ),
         })
         .collect()

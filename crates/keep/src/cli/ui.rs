@@ -82,6 +82,10 @@ pub fn run(ctx: &mut Ctx, args: Args) -> CliResult {
             keeper
         })
     });
-    tui::run(open, theme, options)?;
+    // Lines the store says by itself would be drawn over the screen.
+    keep_core::notices::hold();
+    let shown = tui::run(open, theme, options);
+    keep_core::notices::release();
+    shown?;
     Ok(Status::Success)
 }

@@ -383,28 +383,6 @@ pub fn shell_quote(text: &str) -> String {
     }
 }
 
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn yaml_quotes_only_when_needed() {
-        assert_eq!(yaml("plain words"), "plain words");
-        assert_eq!(yaml("%2cf24dba5fb0"), "\"%2cf24dba5fb0\"");
-        assert_eq!(yaml("a: b"), "\"a: b\"");
-        assert_eq!(yaml("file:///tmp/x.md"), "file:///tmp/x.md");
-        assert_eq!(yaml("42"), "\"42\"");
-        assert_eq!(yaml(""), "\"\"");
-    }
-
-    #[test]
-    fn first_line_skips_blank_lines_and_shortens() {
-        assert_eq!(first_line("\n\n  hello\nworld"), "hello");
-        let long = "x".repeat(200);
-        assert_eq!(first_line(&long).chars().count(), LINE_CHARS);
-    }
-}
-
 /// How far a replica trails the primary, for people: "up to date", "at
 /// most 0.4 s behind", or "lag unknown".
 pub fn replica_lag(lag_seconds: Option<f64>) -> String {
@@ -424,5 +402,27 @@ pub fn replica_clause(server: &str, lag_seconds: Option<f64>, skipped: Option<&s
             replica_lag(lag_seconds)
         ),
         Some(why) => format!("replica {server} SKIPPED: {why}"),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn yaml_quotes_only_when_needed() {
+        assert_eq!(yaml("plain words"), "plain words");
+        assert_eq!(yaml("%2cf24dba5fb0"), "\"%2cf24dba5fb0\"");
+        assert_eq!(yaml("a: b"), "\"a: b\"");
+        assert_eq!(yaml("file:///tmp/x.md"), "file:///tmp/x.md");
+        assert_eq!(yaml("42"), "\"42\"");
+        assert_eq!(yaml(""), "\"\"");
+    }
+
+    #[test]
+    fn first_line_skips_blank_lines_and_shortens() {
+        assert_eq!(first_line("\n\n  hello\nworld"), "hello");
+        let long = "x".repeat(200);
+        assert_eq!(first_line(&long).chars().count(), LINE_CHARS);
     }
 }
