@@ -1039,6 +1039,7 @@ mod tests {
                 "number" => "1.5",
                 "integer" => "3",
                 "boolean" => "true",
+                "array" => "[\"postgres://x@y/z\"]",
                 other => panic!("{other}"),
             };
             text.push_str(&format!("{} = {value}\n", key.key));
