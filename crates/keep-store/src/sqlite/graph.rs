@@ -422,7 +422,7 @@ impl GraphBuild {
     /// What a lock file says; a file the holder has not written yet (or
     /// is writing) says only that a refresh runs.
     fn parse(text: &str) -> Self {
-        let mut words = text.split_whitespace();
+        let mut words = text.lines().next().unwrap_or("").split_whitespace();
         let kind = words
             .next()
             .and_then(|t| VecKind::ALL.into_iter().find(|k| k.code_table() == t));
@@ -456,7 +456,11 @@ impl RefreshLock {
             .open(&path)
             .map_err(|e| Error::io(&path, e))?;
         match file.try_lock() {
-            Ok(()) => Ok(Some(RefreshLock(file))),
+            Ok(()) => {
+                // An earlier holder's figures are not this refresh's.
+                let _ = file.set_len(0);
+                Ok(Some(RefreshLock(file)))
+            }
             Err(std::fs::TryLockError::WouldBlock) => Ok(None),
             Err(std::fs::TryLockError::Error(e)) => Err(Error::io(&path, e)),
         }
@@ -465,13 +469,16 @@ impl RefreshLock {
 
 impl RefreshLock {
     /// Writes how far the refresh is into the lock file, for other
-    /// processes to show. Best effort: a write that fails only leaves
-    /// them an older figure.
+    /// processes to show, over what the file said before, then cuts what
+    /// is left of the old line: a reader in between reads the new line
+    /// first (it reads only the first line), never an empty file. Best
+    /// effort: a write that fails only leaves them an older figure.
     fn publish(&self, kind: VecKind, done: usize, total: usize) {
         use std::os::unix::fs::FileExt;
         let line = GraphBuild::line(kind, done, total);
-        let _ = self.0.set_len(0);
-        let _ = self.0.write_all_at(line.as_bytes(), 0);
+        if self.0.write_all_at(line.as_bytes(), 0).is_ok() {
+            let _ = self.0.set_len(line.len() as u64);
+        }
     }
 
     /// How far the refresh of the process holding the lock stands; None
