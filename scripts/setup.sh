@@ -19,7 +19,8 @@
 #      with SmolLM2-135M (the prebuilt one when it runs here, else built
 #      from the llama.cpp sources of the llama-cpp-python source package)
 #      and faster-whisper-server with Whisper tiny.en; espeak-ng speaks
-#      their test clips.
+#      their test clips; Debian's chromium drives the web page of keep
+#      serve in its tests.
 #
 # Re-running skips what is installed and still works. A person who wants
 # keep rather than its tests runs ./scripts/install.sh instead.
@@ -35,7 +36,7 @@ for arg in "$@"; do
       echo "setup: --no-tests is now ./scripts/install.sh (keep and its models, without the test tools)" >&2
       exec ./scripts/install.sh
       ;;
-    -h|--help) sed -n '2,27p' "$0"; exit 0 ;;
+    -h|--help) sed -n '2,29p' "$0"; exit 0 ;;
     *) echo "setup: unknown argument '$arg'" >&2; exit 2 ;;
   esac
 done
@@ -340,6 +341,20 @@ install_curl() {
   curl --version >/dev/null || die "curl does not run here"
 }
 
+# The web page's tests drive it in headless Chromium (Debian's build runs
+# on any x86-64 CPU): it must start and run a page's script here.
+install_chromium() {
+  install_debian chromium chromium
+  local said
+  said=$(timeout 60 chromium --headless=new --no-sandbox --disable-gpu --dump-dom \
+    'data:text/html,<p id=x>no script</p><script>document.getElementById("x").textContent="ran "+(40+2)</script>' 2>/dev/null) \
+    || die "chromium does not start here"
+  case "$said" in
+    *"ran 42"*) say "ok    chromium: $(chromium --version 2>/dev/null | head -1)" ;;
+    *) die "chromium starts but does not run a page's script: $said" ;;
+  esac
+}
+
 # The vector index (usearch) is C++, built with the binary.
 install_debian g++ g++
 build_keep
@@ -348,6 +363,7 @@ install_test_client
 install_postgres
 install_tmux
 install_curl
+install_chromium
 install_providers
 ./scripts/corpus.sh
 say "done in $(( SECONDS - started )) s"

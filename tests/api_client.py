@@ -100,4 +100,31 @@ assert note["tags"]["status"] == ["checked"] and "place" not in note["tags"], no
 older = check("GET", "/v1/notes/{id}", "/v1/notes/" + urllib.parse.quote("light@V{1}", safe=""), 200)
 assert older["version"] == 1 and older["tags"]["place"] == ["harbour"], older
 check("GET", "/v1/notes/{id}", "/v1/notes/nowhere", 404)
+
+rated = check("POST", "/v1/notes/{id}/rate", "/v1/notes/light/rate", 200, {"rating": "useful"})
+assert rated == {"id": "light", "useful": 1, "wrong": 0}, rated
+check("POST", "/v1/notes/{id}/rate", "/v1/notes/light/rate", 400, {"rating": "great"})
+check("POST", "/v1/notes/{id}/rate", "/v1/notes/nowhere/rate", 404, {"rating": "wrong"})
+
+pairs = check("GET", "/v1/conflicts", "/v1/conflicts", 200)
+assert any(p["newer"] == update["id"] and p["older"] == again["id"] for p in pairs), pairs
+newer = "/v1/notes/" + urllib.parse.quote(update["id"], safe="")
+check("POST", "/v1/notes/{id}/supersede", newer + "/supersede", 200, {})
+pairs = check("GET", "/v1/conflicts", "/v1/conflicts", 200)
+assert not any(p["newer"] == update["id"] for p in pairs), pairs
+replaced = check("GET", "/v1/notes/{id}", "/v1/notes/" + urllib.parse.quote(again["id"], safe=""), 200)
+assert replaced["replaced_by"] == [update["id"]], replaced
+
+trashed = check("POST", "/v1/notes/{id}/trash", "/v1/notes/light/trash", 200, {"reason": "done"})
+assert trashed["deleted"] == "trashed" and trashed["reason"] == "done", trashed
+check("POST", "/v1/notes/{id}/trash", "/v1/notes/" + urllib.parse.quote("light@V{1}", safe="") + "/trash", 400)
+assert not any(n["id"] == "light" for n in check("GET", "/v1/notes", "/v1/notes", 200))
+check("POST", "/v1/notes/{id}/restore", "/v1/notes/light/restore", 200)
+assert any(n["id"] == "light" for n in check("GET", "/v1/notes", "/v1/notes", 200))
+
+log = check("GET", "/v1/log", "/v1/log?id=light&limit=5", 200)
+assert [e["op"] for e in log[:2]] == ["restore", "trash"], log
+check("GET", "/v1/log", "/v1/log?limit=0", 400)
+stats = check("GET", "/v1/stats", "/v1/stats", 200)
+assert stats["notes"] >= 3, stats
 print("all calls answer as the document says")

@@ -6,6 +6,7 @@
 
 mod backend;
 mod backlog;
+mod browser;
 mod budget;
 mod common;
 mod completions;
@@ -41,3 +42,4 @@ mod tui;
 mod upgrades;
 mod vector_index;
 mod watch;
+mod web;

@@ -67,7 +67,7 @@ impl Server {
     }
 
     /// Sends one raw HTTP/1.1 request and returns the status code.
-    fn status_of(&self, head: &str, body: &str) -> u16 {
+    pub(crate) fn status_of(&self, head: &str, body: &str) -> u16 {
         let mut stream = TcpStream::connect(&self.addr).unwrap();
         stream
             .set_read_timeout(Some(Duration::from_secs(10)))

@@ -23,9 +23,13 @@ use crate::mcp::rights::Caller;
 ///
 /// One process per store: MCP over Streamable HTTP at http://ADDR/mcp for
 /// any number of sessions (the same tools, resources and prompt as keep
-/// mcp), a JSON API beside it (/v1/find, /v1/notes, /v1/notes/ID,
-/// /v1/notes/ID/tags; described at /openapi.json), /health, the folder
-/// watcher and the embedding backlog in the background. It listens on
+/// mcp), a JSON API beside it (/v1/find, /v1/notes, /v1/notes/ID and its
+/// tags, rate, supersede, trash and restore, /v1/log, /v1/stats,
+/// /v1/conflicts; described at /openapi.json), a web page at http://ADDR/
+/// for people (find, read, act, the log, stats, conflicts, a note's
+/// graph; under the same tokens, with a sign-in form where one is
+/// needed), /health, the folder watcher and the embedding backlog in the
+/// background. It listens on
 /// 127.0.0.1:7377 unless --listen says otherwise. On a loopback address
 /// only loopback Host and Origin headers are accepted (a web page cannot
 /// reach it); on any other address every request must carry the store's

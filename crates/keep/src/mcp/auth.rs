@@ -1,7 +1,9 @@
 //! Who a request to `keep serve` comes from: the bearer token it shows
-//! (the owner's, or one `keep token add` made), or none from this machine
-//! when the server trusts that; answers a client can act on when it is
-//! refused (RFC 6750); and failed attempts slowed per client address.
+//! (the owner's, or one `keep token add` made), the token a browser signed
+//! in with (kept in a cookie), or none from this machine when the server
+//! trusts that; answers a client can act on when it is refused (RFC
+//! 6750); failed attempts slowed per client address; and the CSRF token
+//! that a browser's writes show, bound to its credential.
 
 use std::collections::HashMap;
 use std::net::IpAddr;
@@ -26,6 +28,37 @@ pub struct Auth {
     pub trust_tokenless: bool,
     pub lookup: Lookup,
     failures: Mutex<HashMap<IpAddr, Failures>>,
+    /// This server's secret for CSRF tokens (random at each start).
+    csrf_key: [u8; 32],
+}
+
+/// What a request shows to say who it is.
+pub enum Credential {
+    /// `Authorization: Bearer TOKEN`.
+    Bearer(String),
+    /// The token the sign-in form kept in the browser's cookie.
+    Cookie(String),
+    None,
+}
+
+impl Credential {
+    /// The bearer token, else the sign-in cookie, else none.
+    pub fn of<B>(request: &Request<B>) -> Credential {
+        if let Some(token) = bearer(request) {
+            return Credential::Bearer(token);
+        }
+        match signed_in(request) {
+            Some(token) => Credential::Cookie(token),
+            None => Credential::None,
+        }
+    }
+
+    fn secret(&self) -> Option<&str> {
+        match self {
+            Credential::Bearer(s) | Credential::Cookie(s) => Some(s),
+            Credential::None => None,
+        }
+    }
 }
 
 /// Failed attempts of one client address.
@@ -69,12 +102,32 @@ impl Auth {
             trust_tokenless,
             lookup,
             failures: Mutex::default(),
+            csrf_key: random_key(),
         }
     }
 
-    /// The caller of `request` from `from`, or the refusal to send.
-    pub async fn caller<B>(&self, request: &Request<B>, from: IpAddr) -> Result<Caller, Refusal> {
-        let Some(secret) = bearer(request) else {
+    /// The CSRF token of a credential: a keyed hash of it, so a page shows
+    /// it and another site cannot compute it.
+    pub fn csrf_token(&self, credential: &Credential) -> String {
+        use sha2::{Digest, Sha256};
+        let mut hash = Sha256::new();
+        hash.update(self.csrf_key);
+        match credential.secret() {
+            Some(secret) => {
+                hash.update(b"token:");
+                hash.update(secret.as_bytes());
+            }
+            None => hash.update(b"no token"),
+        }
+        hash.finalize()[..16]
+            .iter()
+            .map(|b| format!("{b:02x}"))
+            .collect()
+    }
+
+    /// The caller a credential shows from `from`, or the refusal to send.
+    pub async fn check(&self, credential: &Credential, from: IpAddr) -> Result<Caller, Refusal> {
+        let Some(secret) = credential.secret().map(str::to_string) else {
             if self.trust_tokenless {
                 return Ok(Caller::owner());
             }
@@ -153,8 +206,43 @@ fn bearer<B>(request: &Request<B>) -> Option<String> {
         .filter(|t| !t.is_empty())
 }
 
+/// The token of the sign-in cookie, if the request has one.
+fn signed_in<B>(request: &Request<B>) -> Option<String> {
+    let prefix = format!("{}=", super::http::COOKIE);
+    request
+        .headers()
+        .get_all(hyper::header::COOKIE)
+        .iter()
+        .filter_map(|v| v.to_str().ok())
+        .flat_map(|v| v.split(';'))
+        .find_map(|pair| {
+            pair.trim()
+                .strip_prefix(prefix.as_str())
+                .map(str::to_string)
+        })
+        .map(|v| {
+            percent_encoding::percent_decode_str(&v)
+                .decode_utf8_lossy()
+                .into_owned()
+        })
+        .filter(|t| !t.is_empty())
+}
+
+/// 32 random bytes; a clock-derived hash should the system have none.
+fn random_key() -> [u8; 32] {
+    use std::io::Read;
+    let mut key = [0u8; 32];
+    let read = std::fs::File::open("/dev/urandom").and_then(|mut f| f.read_exact(&mut key));
+    if read.is_err() {
+        use sha2::{Digest, Sha256};
+        let seed = format!("{:?}{}", std::time::SystemTime::now(), std::process::id());
+        key.copy_from_slice(&Sha256::digest(seed.as_bytes()));
+    }
+    key
+}
+
 /// Whether two secrets are equal, compared in constant time.
-fn same_secret(given: &str, known: &str) -> bool {
+pub fn same_secret(given: &str, known: &str) -> bool {
     let (a, b) = (given.as_bytes(), known.as_bytes());
     a.len() == b.len() && a.iter().zip(b).fold(0u8, |acc, (x, y)| acc | (x ^ y)) == 0
 }

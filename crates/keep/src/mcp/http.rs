@@ -1,6 +1,8 @@
 //! MCP over Streamable HTTP for `keep serve`: one `KeepServer` per session
-//! over one shared keeper, the bearer token, and the `Host` and `Origin`
-//! checks that keep a web page from reaching a server on this machine.
+//! over one shared keeper, the bearer token or the signed-in browser's
+//! cookie, the `Host` and `Origin` checks that keep a foreign web page
+//! from reaching a server on this machine, and the CSRF token every
+//! write from a browser shows.
 
 use std::convert::Infallible;
 use std::net::SocketAddr;
@@ -16,6 +18,7 @@ use rmcp::transport::streamable_http_server::{StreamableHttpServerConfig, Stream
 use tokio::net::TcpListener;
 use tokio_util::sync::CancellationToken;
 
+use super::auth::{Auth, Credential};
 use super::rights::Caller;
 use super::{KeepServer, notify, tools::Context};
 use keep_core::SharedModel;
@@ -49,19 +52,63 @@ pub struct HttpOptions {
 }
 
 /// Paths a server answers beside MCP, under the same token and `Host`
-/// and `Origin` rules (the JSON API and health of `keep serve`).
+/// and `Origin` rules (the web page, the JSON API and health of `keep
+/// serve`).
 pub trait Routes: Send + Sync {
     fn serves(&self, path: &str) -> bool;
-    /// The status and JSON body for a request of `caller`; may block.
-    fn answer(
-        &self,
-        caller: &Caller,
-        method: &str,
-        path: &str,
-        query: &str,
-        body: &[u8],
-    ) -> (u16, Vec<u8>);
+    /// Whether `path` is a page a person opens: without a credential it
+    /// gets the sign-in form rather than a bare refusal.
+    fn is_page(&self, path: &str) -> bool;
+    /// The answer to a request of `visit`'s caller; may block.
+    fn answer(&self, visit: &Visit, method: &str, path: &str, query: &str, body: &[u8]) -> Answer;
+    /// The sign-in form, with why it is shown again when it is.
+    fn sign_in(&self, failed: Option<&str>) -> Answer;
 }
+
+/// Who asks, and what a page needs to write on their behalf.
+pub struct Visit {
+    pub caller: Caller,
+    /// The CSRF token a write from this browser must show
+    /// (`X-Keep-CSRF`).
+    pub csrf: String,
+    /// Signed in through the page (a cookie holds the token).
+    pub signed_in: bool,
+}
+
+/// A route's answer: status, content type and body.
+pub struct Answer {
+    pub status: u16,
+    pub content_type: &'static str,
+    pub body: Vec<u8>,
+}
+
+impl Answer {
+    pub fn json(status: u16, body: Vec<u8>) -> Answer {
+        Answer {
+            status,
+            content_type: "application/json",
+            body,
+        }
+    }
+
+    pub fn html(status: u16, body: String) -> Answer {
+        Answer {
+            status,
+            content_type: "text/html; charset=utf-8",
+            body: body.into_bytes(),
+        }
+    }
+}
+
+/// The header a write from a browser carries its CSRF token in.
+pub const CSRF_HEADER: &str = "x-keep-csrf";
+/// The cookie the sign-in form sets.
+pub const COOKIE: &str = "keep_token";
+/// How long a sign-in lasts, in seconds (30 days).
+const SIGNED_IN_FOR: u64 = 30 * 24 * 3600;
+/// What a page may load and run: its own scripts, styles and images,
+/// nothing inline, nothing from elsewhere, never framed.
+const CONTENT_POLICY: &str = "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'";
 
 type Body = http_body_util::combinators::BoxBody<Bytes, Infallible>;
 
@@ -107,50 +154,220 @@ fn from_this_machine(request: &Request<Incoming>) -> bool {
     host_ok && origin_ok
 }
 
+/// Reads a request's body, at most `limit` bytes.
+async fn read_body(request: Request<Incoming>, limit: u64) -> Result<Bytes, Response<Body>> {
+    let limited = http_body_util::Limited::new(request.into_body(), limit as usize);
+    match limited.collect().await {
+        Ok(collected) => Ok(collected.to_bytes()),
+        Err(_) => Err(plain(
+            StatusCode::PAYLOAD_TOO_LARGE,
+            &format!("a request body may hold at most {limit} bytes"),
+        )),
+    }
+}
+
 /// Answers a request of the other routes on a thread that may block.
 async fn answer_route(
     request: Request<Incoming>,
     routes: Arc<dyn Routes>,
-    caller: Caller,
+    visit: Visit,
 ) -> Response<Body> {
     let method = request.method().as_str().to_string();
     let path = request.uri().path().to_string();
     let query = request.uri().query().unwrap_or("").to_string();
-    let limited = http_body_util::Limited::new(request.into_body(), MAX_BODY as usize);
-    let body = match limited.collect().await {
-        Ok(collected) => collected.to_bytes(),
-        Err(_) => {
-            return plain(
-                StatusCode::PAYLOAD_TOO_LARGE,
-                &format!("a request body may hold at most {MAX_BODY} bytes"),
-            );
-        }
+    let body = match read_body(request, MAX_BODY).await {
+        Ok(body) => body,
+        Err(response) => return response,
     };
-    let reply =
-        tokio::task::spawn_blocking(move || routes.answer(&caller, &method, &path, &query, &body))
+    let answer =
+        tokio::task::spawn_blocking(move || routes.answer(&visit, &method, &path, &query, &body))
             .await;
-    match reply {
-        Ok((status, body)) => {
-            let mut response = Response::new(Full::new(Bytes::from(body)).boxed());
-            *response.status_mut() =
-                StatusCode::from_u16(status).unwrap_or(StatusCode::INTERNAL_SERVER_ERROR);
-            response.headers_mut().insert(
-                hyper::header::CONTENT_TYPE,
-                hyper::header::HeaderValue::from_static("application/json"),
-            );
-            if status == 403 {
-                // The only refusal a route makes: a right the token lacks.
-                response.headers_mut().insert(
-                    hyper::header::WWW_AUTHENTICATE,
-                    hyper::header::HeaderValue::from_static(
-                        r#"Bearer realm="keep", error="insufficient_scope""#,
-                    ),
-                );
-            }
-            response
-        }
+    match answer {
+        Ok(answer) => response_of(answer),
         Err(_) => plain(StatusCode::INTERNAL_SERVER_ERROR, "the request failed"),
     }
+}
+
+/// The response for a route's answer, with the headers its kind needs.
+fn response_of(answer: Answer) -> Response<Body> {
+    use hyper::header::{self, HeaderValue};
+    let refused = answer.status == 403 && answer.content_type == "application/json";
+    let page = answer.content_type.starts_with("text/html");
+    let mut response = Response::new(Full::new(Bytes::from(answer.body)).boxed());
+    *response.status_mut() =
+        StatusCode::from_u16(answer.status).unwrap_or(StatusCode::INTERNAL_SERVER_ERROR);
+    let headers = response.headers_mut();
+    headers.insert(
+        header::CONTENT_TYPE,
+        HeaderValue::from_static(answer.content_type),
+    );
+    headers.insert(
+        header::X_CONTENT_TYPE_OPTIONS,
+        HeaderValue::from_static("nosniff"),
+    );
+    if page {
+        headers.insert(
+            header::CONTENT_SECURITY_POLICY,
+            HeaderValue::from_static(CONTENT_POLICY),
+        );
+        headers.insert(header::X_FRAME_OPTIONS, HeaderValue::from_static("DENY"));
+        headers.insert(
+            header::REFERRER_POLICY,
+            HeaderValue::from_static("same-origin"),
+        );
+        headers.insert(header::CACHE_CONTROL, HeaderValue::from_static("no-store"));
+    }
+    if refused {
+        // The API's only refusal: a right the token lacks.
+        headers.insert(
+            header::WWW_AUTHENTICATE,
+            HeaderValue::from_static(r#"Bearer realm="keep", error="insufficient_scope""#),
+        );
+    }
+    response
+}
+
+/// A response that sends the browser to `location`, setting `cookie`.
+fn see_other(location: &'static str, cookie: &str) -> Response<Body> {
+    use hyper::header::{self, HeaderValue};
+    let mut response = Response::new(Full::new(Bytes::new()).boxed());
+    *response.status_mut() = StatusCode::SEE_OTHER;
+    response
+        .headers_mut()
+        .insert(header::LOCATION, HeaderValue::from_static(location));
+    if let Ok(value) = HeaderValue::from_str(cookie) {
+        response.headers_mut().insert(header::SET_COOKIE, value);
+    }
+    response
+}
+
+/// The `Set-Cookie` value that keeps `token` (encoded) in the browser, or
+/// with no token forgets it.
+fn cookie_of(token: Option<&str>, tls: bool) -> String {
+    let secure = if tls { "; Secure" } else { "" };
+    match token {
+        Some(token) => format!(
+            "{COOKIE}={}; Path=/; HttpOnly; SameSite=Strict; Max-Age={SIGNED_IN_FOR}{secure}",
+            percent_encoding::utf8_percent_encode(token, percent_encoding::NON_ALPHANUMERIC)
+        ),
+        None => format!("{COOKIE}=; Path=/; HttpOnly; SameSite=Strict; Max-Age=0{secure}"),
+    }
+}
+
+/// The value of a field of a form body (`application/x-www-form-urlencoded`).
+fn form_field(body: &[u8], name: &str) -> Option<String> {
+    let text = std::str::from_utf8(body).ok()?;
+    text.split('&').find_map(|pair| {
+        let (key, value) = pair.split_once('=')?;
+        (key == name).then(|| {
+            percent_encoding::percent_decode_str(&value.replace('+', " "))
+                .decode_utf8_lossy()
+                .trim()
+                .to_string()
+        })
+    })
+}
+
+/// Whether the request's `Origin`, when it has one, is the server it is
+/// sent to (its `Host`): a form posted from another site is not.
+fn same_origin<B>(request: &Request<B>) -> bool {
+    let header = |name| {
+        request
+            .headers()
+            .get(name)
+            .and_then(|v: &hyper::header::HeaderValue| v.to_str().ok())
+    };
+    match header(hyper::header::ORIGIN) {
+        None => true,
+        Some(origin) => {
+            let authority = origin.split_once("://").map_or(origin, |(_, rest)| rest);
+            header(hyper::header::HOST) == Some(authority)
+        }
+    }
+}
+
+/// Whether a request comes from a browser and shows no token of its own,
+/// so that a write must carry the page's CSRF token: a signed-in cookie,
+/// or (on a loopback address that trusts requests without a token) any
+/// sign of a browser (an `Origin`, `Sec-Fetch-Site` or `Cookie` header).
+fn needs_csrf<B>(request: &Request<B>, credential: &Credential) -> bool {
+    match credential {
+        Credential::Bearer(_) => false,
+        Credential::Cookie(_) => true,
+        Credential::None => {
+            let headers = request.headers();
+            headers.contains_key(hyper::header::ORIGIN)
+                || headers.contains_key("sec-fetch-site")
+                || headers.contains_key(hyper::header::COOKIE)
+        }
+    }
+}
+
+/// Whether the request shows the CSRF token `expected`.
+fn shows_csrf<B>(request: &Request<B>, expected: &str) -> bool {
+    request
+        .headers()
+        .get(CSRF_HEADER)
+        .and_then(|v| v.to_str().ok())
+        .is_some_and(|given| super::auth::same_secret(given, expected))
+}
+
+/// What the browser's sign-in form posts: a token, checked as any other
+/// (failures slow the address down); kept in a cookie when it is good.
+async fn sign_in(
+    request: Request<Incoming>,
+    auth: &Auth,
+    routes: &Arc<dyn Routes>,
+    from: std::net::IpAddr,
+    tls: bool,
+) -> Response<Body> {
+    if !same_origin(&request) {
+        return plain(StatusCode::FORBIDDEN, "a sign-in from another site");
+    }
+    let body = match read_body(request, 8 * 1024).await {
+        Ok(body) => body,
+        Err(response) => return response,
+    };
+    let token = form_field(&body, "token").unwrap_or_default();
+    if token.is_empty() {
+        return response_of(with_status(routes.sign_in(Some("give a token")), 400));
+    }
+    let credential = Credential::Cookie(token.clone());
+    match auth.check(&credential, from).await {
+        Ok(_) => see_other("/", &cookie_of(Some(&token), tls)),
+        Err(refusal) => response_of(with_status(
+            routes.sign_in(Some(&refusal.message)),
+            refusal.status.as_u16(),
+        )),
+    }
+}
+
+/// Signs the browser out: its cookie is forgotten (the form shows the
+/// CSRF token, so another site cannot sign a person out).
+async fn sign_out(
+    request: Request<Incoming>,
+    auth: &Auth,
+    credential: Credential,
+    tls: bool,
+) -> Response<Body> {
+    let body = match read_body(request, 8 * 1024).await {
+        Ok(body) => body,
+        Err(response) => return response,
+    };
+    let expected = auth.csrf_token(&credential);
+    let given = form_field(&body, "csrf").unwrap_or_default();
+    if !super::auth::same_secret(&given, &expected) {
+        return plain(
+            StatusCode::FORBIDDEN,
+            "the sign-out form's CSRF token is missing or stale: reload the page",
+        );
+    }
+    see_other("/", &cookie_of(None, tls))
+}
+
+fn with_status(mut answer: Answer, status: u16) -> Answer {
+    answer.status = status;
+    answer
 }
 
 /// Hosts and origins a server on `listen` accepts: loopback names on a
@@ -294,30 +511,58 @@ pub async fn serve(
         let service = service.clone();
         let auth = Arc::clone(&auth);
         let routes = Arc::clone(&routes);
+        let tls_on = tls.is_some();
         let handler = hyper::service::service_fn(move |mut request: Request<Incoming>| {
             let service = service.clone();
             let auth = Arc::clone(&auth);
             let routes = Arc::clone(&routes);
             async move {
-                let path = request.uri().path();
-                let for_api = routes.serves(path);
-                if path != ENDPOINT && !for_api {
+                let path = request.uri().path().to_string();
+                let for_routes = routes.serves(&path);
+                if path != ENDPOINT && !for_routes {
                     return Ok::<_, Infallible>(plain(
                         StatusCode::NOT_FOUND,
                         &format!(
-                            "keep serves MCP at {ENDPOINT} and a JSON API described at /openapi.json"
+                            "keep serves a web page at /, MCP at {ENDPOINT} and a JSON API described at /openapi.json"
                         ),
                     ));
                 }
-                if for_api && loopback && !from_this_machine(&request) {
+                if for_routes && loopback && !from_this_machine(&request) {
                     return Ok(plain(
                         StatusCode::FORBIDDEN,
                         "only loopback Host and Origin headers are accepted",
                     ));
                 }
-                let caller = match auth.caller(&request, from.ip()).await {
+                let post = request.method() == hyper::Method::POST;
+                if for_routes && post && path == "/signin" {
+                    return Ok(sign_in(request, &auth, &routes, from.ip(), tls_on).await);
+                }
+                let credential = Credential::of(&request);
+                let caller = match auth.check(&credential, from.ip()).await {
                     Ok(caller) => caller,
-                    Err(refusal) => return Ok(refusal.response(plain)),
+                    Err(refusal) => {
+                        let browsing = request.method() == hyper::Method::GET
+                            && for_routes
+                            && routes.is_page(&path);
+                        if browsing {
+                            let mut response = response_of(with_status(
+                                routes.sign_in(match credential {
+                                    Credential::Cookie(_) => Some(&refusal.message),
+                                    _ => None,
+                                }),
+                                refusal.status.as_u16(),
+                            ));
+                            if let Ok(value) =
+                                hyper::header::HeaderValue::from_str(&cookie_of(None, tls_on))
+                            {
+                                response
+                                    .headers_mut()
+                                    .insert(hyper::header::SET_COOKIE, value);
+                            }
+                            return Ok(response);
+                        }
+                        return Ok(refusal.response(plain));
+                    }
                 };
                 if declared_length(&request).is_some_and(|n| n > MAX_BODY) {
                     return Ok(plain(
@@ -325,8 +570,27 @@ pub async fn serve(
                         &format!("a request body may hold at most {MAX_BODY} bytes"),
                     ));
                 }
-                if for_api {
-                    return Ok(answer_route(request, routes, caller).await);
+                if for_routes {
+                    if post && path == "/signout" {
+                        return Ok(sign_out(request, &auth, credential, tls_on).await);
+                    }
+                    let csrf = auth.csrf_token(&credential);
+                    let reads = matches!(
+                        *request.method(),
+                        hyper::Method::GET | hyper::Method::HEAD | hyper::Method::OPTIONS
+                    );
+                    if !reads && needs_csrf(&request, &credential) && !shows_csrf(&request, &csrf) {
+                        return Ok(plain(
+                            StatusCode::FORBIDDEN,
+                            "a write from a browser must show the page's CSRF token (X-Keep-CSRF): reload the page",
+                        ));
+                    }
+                    let visit = Visit {
+                        caller,
+                        csrf,
+                        signed_in: matches!(credential, Credential::Cookie(_)),
+                    };
+                    return Ok(answer_route(request, routes, visit).await);
                 }
                 request.extensions_mut().insert(caller);
                 let closing = request.method() == hyper::Method::DELETE;

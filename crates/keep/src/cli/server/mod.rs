@@ -6,6 +6,7 @@ pub mod api;
 pub mod lock;
 pub mod socket;
 pub mod tls;
+pub mod web;
 pub mod wire;
 
 use std::collections::HashMap;

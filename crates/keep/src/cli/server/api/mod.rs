@@ -1,7 +1,12 @@
-//! The JSON API beside MCP, for scripts and programs in any language:
-//! `find`, `get`, `list`, `put` and `tag` as the command line runs them
-//! with `--json` (the same shapes), `/health`, and the OpenAPI document
-//! that describes them (`/openapi.json`).
+//! The JSON API beside MCP, for scripts, programs in any language and the
+//! web page: `find`, `get`, `list`, `put`, `tag`, `rate`, `supersede`,
+//! trash and restore, `log`, `stats` and `conflicts` as the command line
+//! runs them with `--json` (the same shapes), `/health`, and the OpenAPI
+//! document that describes them (`/openapi.json`). The web page's own
+//! paths are answered by `web` under the same caller.
+
+mod actions;
+mod activity;
 
 use std::sync::Arc;
 
@@ -10,9 +15,11 @@ use serde::Deserialize;
 use serde_json::{Value, json};
 
 use super::Warm;
+use super::web;
 use crate::cli::input::Stdin;
 use crate::cli::output::{Format, Out};
 use crate::cli::{Cli, CliError, Ctx, NOT_STORED, Status, dispatch};
+use crate::mcp::http::{Answer, Visit};
 use crate::mcp::rights::Caller;
 use keep_core::model::Tags;
 
@@ -30,17 +37,15 @@ pub struct Api {
 
 impl crate::mcp::http::Routes for Api {
     fn serves(&self, path: &str) -> bool {
-        serves(path)
+        serves(path) || web::serves(path)
     }
 
-    fn answer(
-        &self,
-        caller: &Caller,
-        method: &str,
-        path: &str,
-        query: &str,
-        body: &[u8],
-    ) -> (u16, Vec<u8>) {
+    fn is_page(&self, path: &str) -> bool {
+        web::serves(path)
+    }
+
+    fn answer(&self, visit: &Visit, method: &str, path: &str, query: &str, body: &[u8]) -> Answer {
+        let caller = &visit.caller;
         let mut scope = self.scope.clone();
         for (key, value) in caller.scope.pairs() {
             scope.insert(key, value);
@@ -51,17 +56,48 @@ impl crate::mcp::http::Routes for Api {
             author: &author,
             caller,
         };
-        let reply = answer(
-            &serving,
-            &scope,
-            &Asked {
-                method,
-                path,
-                query,
-                body,
-            },
-        );
-        (reply.status, reply.body)
+        let asked = Asked {
+            method,
+            path,
+            query,
+            body,
+        };
+        if web::serves(path) {
+            return web::answer(&serving, &scope, visit, &asked);
+        }
+        let reply = answer(&serving, &scope, &asked);
+        Answer::json(reply.status, reply.body)
+    }
+
+    fn sign_in(&self, failed: Option<&str>) -> Answer {
+        web::sign_in(failed)
+    }
+}
+
+/// What a GET of an API path gives: its JSON, or the status and message
+/// of its error (for the web page, which reads through the same routes).
+pub fn read(
+    serving: &Serving<'_>,
+    scope: &Tags,
+    path: &str,
+    query: &str,
+) -> Result<Value, (u16, String)> {
+    let reply = answer(
+        serving,
+        scope,
+        &Asked {
+            method: "GET",
+            path,
+            query,
+            body: &[],
+        },
+    );
+    let value: Value = serde_json::from_slice(&reply.body).unwrap_or(Value::Null);
+    if reply.status == 200 {
+        Ok(value)
+    } else {
+        let message = value["error"].as_str().unwrap_or("the request failed");
+        Err((reply.status, message.to_string()))
     }
 }
 
@@ -77,13 +113,25 @@ pub struct Reply {
 }
 
 impl Reply {
-    fn json(status: u16, value: &Value) -> Reply {
+    /// The one item of an array answer, as a command that takes many ids
+    /// gives for one.
+    fn only_one(self) -> Reply {
+        if self.status == 200
+            && let Ok(Value::Array(mut items)) = serde_json::from_slice::<Value>(&self.body)
+            && items.len() == 1
+        {
+            return Reply::json(200, &items.remove(0));
+        }
+        self
+    }
+
+    pub(super) fn json(status: u16, value: &Value) -> Reply {
         let mut body = serde_json::to_vec_pretty(value).unwrap_or_default();
         body.push(b'\n');
         Reply { status, body }
     }
 
-    fn error(status: u16, message: &str) -> Reply {
+    pub(super) fn error(status: u16, message: &str) -> Reply {
         Reply::json(status, &json!({ "error": message }))
     }
 }
@@ -131,19 +179,43 @@ pub fn answer(warm: &Serving<'_>, scope: &Tags, asked: &Asked<'_>) -> Reply {
             Some(why) => Reply::error(403, &why),
             None => put(warm, scope, asked.body),
         },
+        ("GET", _, Some("log")) => activity::log(warm, scope, &query),
+        ("GET", _, Some("stats")) => activity::stats(warm, scope),
+        ("GET", _, Some("conflicts")) => activity::conflicts(warm, scope, &query),
         (method, _, Some(rest)) if rest.starts_with("notes/") => {
-            let rest = &rest["notes/".len()..];
-            match (method, rest.strip_suffix("/tags")) {
-                ("POST", Some(id)) => match warm.caller.refuses_write("POST /v1/notes/ID/tags") {
-                    Some(why) => Reply::error(403, &why),
-                    None => tag(warm, scope, &decode(id), asked.body),
-                },
-                ("GET", None) => get(warm, scope, &decode(rest)),
-                _ => not_allowed(),
+            note_route(warm, scope, method, &rest["notes/".len()..], asked.body)
+        }
+        (_, _, Some("find" | "notes" | "log" | "stats" | "conflicts"))
+        | (_, "/health" | "/openapi.json", _) => not_allowed(),
+        _ => Reply::error(404, "no such path: see /openapi.json"),
+    }
+}
+
+/// What a note's path does: `notes/ID` reads it, `notes/ID/history` lists
+/// its versions, `notes/ID/ACTION` (tags, rate, supersede, trash, restore)
+/// writes it.
+fn note_route(warm: &Serving<'_>, scope: &Tags, method: &str, rest: &str, body: &[u8]) -> Reply {
+    let action = rest
+        .rsplit_once('/')
+        .filter(|(_, action)| *action == "history" || actions::ACTIONS.contains(action));
+    match (method, action) {
+        ("GET", None) => get(warm, scope, &decode(rest)),
+        ("GET", Some((id, "history"))) => history(warm, scope, &decode(id)),
+        ("POST", Some((id, action))) => {
+            let route = format!("POST /v1/notes/ID/{action}");
+            if let Some(why) = warm.caller.refuses_write(&route) {
+                return Reply::error(403, &why);
+            }
+            let id = decode(id);
+            if !scope.is_empty() && get(warm, scope, &id).status != 200 {
+                return not_found(&id);
+            }
+            match action {
+                "tags" => tag(warm, &id, body),
+                other => actions::act(warm, other, &id, body),
             }
         }
-        (_, _, Some("find" | "notes")) | (_, "/health" | "/openapi.json", _) => not_allowed(),
-        _ => Reply::error(404, "no such path: see /openapi.json"),
+        _ => not_allowed(),
     }
 }
 
@@ -151,15 +223,15 @@ fn not_allowed() -> Reply {
     Reply::error(405, "method not allowed here: see /openapi.json")
 }
 
-fn decode(text: &str) -> String {
+pub(super) fn decode(text: &str) -> String {
     percent_decode_str(text).decode_utf8_lossy().into_owned()
 }
 
 /// The parameters of a query string, in order.
-struct Query(Vec<(String, String)>);
+pub(super) struct Query(Vec<(String, String)>);
 
 impl Query {
-    fn parse(text: &str) -> Query {
+    pub(super) fn parse(text: &str) -> Query {
         Query(
             text.split('&')
                 .filter(|p| !p.is_empty())
@@ -171,14 +243,14 @@ impl Query {
         )
     }
 
-    fn one(&self, key: &str) -> Option<&str> {
+    pub(super) fn one(&self, key: &str) -> Option<&str> {
         self.0
             .iter()
             .find(|(k, _)| k == key)
             .map(|(_, v)| v.as_str())
     }
 
-    fn all<'a>(&'a self, key: &'a str) -> impl Iterator<Item = &'a str> + 'a {
+    pub(super) fn all<'a>(&'a self, key: &'a str) -> impl Iterator<Item = &'a str> + 'a {
         self.0
             .iter()
             .filter(move |(k, _)| k == key)
@@ -186,7 +258,7 @@ impl Query {
     }
 
     /// `--option VALUE` for each parameter named in `options`.
-    fn options(&self, options: &[(&str, &str)], args: &mut Vec<String>) {
+    pub(super) fn options(&self, options: &[(&str, &str)], args: &mut Vec<String>) {
         for (param, option) in options {
             for value in self.all(param) {
                 args.push(format!("--{option}={value}"));
@@ -202,7 +274,7 @@ impl Query {
 }
 
 /// `--tag KEY=VALUE` for each tag of the server's scope.
-fn scope_tags(scope: &Tags, args: &mut Vec<String>) {
+pub(super) fn scope_tags(scope: &Tags, args: &mut Vec<String>) {
     for (k, v) in scope.pairs() {
         args.push(format!("--tag={k}={v}"));
     }
@@ -259,7 +331,16 @@ fn get(warm: &Serving<'_>, scope: &Tags, id: &str) -> Reply {
     reply
 }
 
-fn not_found(id: &str) -> Reply {
+/// Every version of a note, the current first, each with what it changed.
+fn history(warm: &Serving<'_>, scope: &Tags, id: &str) -> Reply {
+    if !scope.is_empty() && get(warm, scope, id).status != 200 {
+        return not_found(id);
+    }
+    let args = vec!["get".into(), "--history".into(), "--".into(), id.into()];
+    run(warm, args).reply(200).only_one()
+}
+
+pub(super) fn not_found(id: &str) -> Reply {
     Reply::error(404, &format!("no note '{id}'"))
 }
 
@@ -328,7 +409,7 @@ impl TagList {
     }
 }
 
-fn body<T: for<'de> Deserialize<'de>>(bytes: &[u8]) -> Result<T, Reply> {
+pub(super) fn body<T: for<'de> Deserialize<'de>>(bytes: &[u8]) -> Result<T, Reply> {
     serde_json::from_slice(bytes).map_err(|e| {
         Reply::error(
             400,
@@ -385,14 +466,11 @@ struct TagEdit {
     remove_value: Vec<String>,
 }
 
-fn tag(warm: &Serving<'_>, scope: &Tags, id: &str, bytes: &[u8]) -> Reply {
+fn tag(warm: &Serving<'_>, id: &str, bytes: &[u8]) -> Reply {
     let edit: TagEdit = match body(bytes) {
         Ok(edit) => edit,
         Err(reply) => return reply,
     };
-    if !scope.is_empty() && get(warm, scope, id).status != 200 {
-        return not_found(id);
-    }
     let mut args = vec!["tag".to_string()];
     for tag in edit.add.pairs() {
         args.push(format!("--tag={tag}"));
@@ -404,18 +482,11 @@ fn tag(warm: &Serving<'_>, scope: &Tags, id: &str, bytes: &[u8]) -> Reply {
         args.push(format!("--remove-value={pair}"));
     }
     args.extend(["--".into(), id.into()]);
-    let mut reply = run(warm, args).reply(200);
-    if reply.status == 200
-        && let Ok(Value::Array(mut outcomes)) = serde_json::from_slice::<Value>(&reply.body)
-        && outcomes.len() == 1
-    {
-        reply = Reply::json(200, &outcomes.remove(0));
-    }
-    reply
+    run(warm, args).reply(200).only_one()
 }
 
 /// What a command printed and how it ended.
-struct Ran {
+pub(super) struct Ran {
     stdout: Vec<u8>,
     stderr: String,
     ended: Result<Status, CliError>,
@@ -425,7 +496,7 @@ impl Ran {
     /// The HTTP answer: `ok` with what the command printed when it
     /// succeeded (or found a duplicate, which its JSON says), else an
     /// error whose status says whose fault it is.
-    fn reply(self, ok: u16) -> Reply {
+    pub(super) fn reply(self, ok: u16) -> Reply {
         let said = || {
             self.stderr
                 .lines()
@@ -458,7 +529,7 @@ impl Ran {
 }
 
 /// Runs `keep --json ARGS` with a warm keeper, keeping what it prints.
-fn run(warm: &Serving<'_>, args: Vec<String>) -> Ran {
+pub(super) fn run(warm: &Serving<'_>, args: Vec<String>) -> Ran {
     use clap::Parser;
     let line = ["keep", "--json"].into_iter().map(String::from).chain(args);
     let cli = match Cli::try_parse_from(line) {

@@ -1,0 +1,175 @@
+//! Escaping, links and the small pieces every view is made of. Notes are
+//! untrusted: every text a note holds goes through `esc`, and every link
+//! to a note is a path of this server with the id percent-encoded, so no
+//! id or tag value can become markup, a script or another scheme's link.
+
+use std::fmt::Write;
+
+use percent_encoding::{AsciiSet, NON_ALPHANUMERIC, utf8_percent_encode};
+use serde_json::Value;
+
+/// What stays as it is in a path segment or query value.
+const KEPT: &AsciiSet = &NON_ALPHANUMERIC
+    .remove(b'-')
+    .remove(b'_')
+    .remove(b'.')
+    .remove(b'~');
+
+/// `text` as HTML text or attribute value.
+pub fn esc(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    for c in text.chars() {
+        match c {
+            '&' => out.push_str("&amp;"),
+            '<' => out.push_str("&lt;"),
+            '>' => out.push_str("&gt;"),
+            '"' => out.push_str("&quot;"),
+            '\'' => out.push_str("&#39;"),
+            c => out.push(c),
+        }
+    }
+    out
+}
+
+/// `text` percent-encoded for a path segment or a query value.
+pub fn encode(text: &str) -> String {
+    utf8_percent_encode(text, KEPT).to_string()
+}
+
+/// The page of note `id` (which may carry `@V{N}` or `@P{N}`).
+pub fn note_href(id: &str) -> String {
+    format!("/note/{}", encode(id))
+}
+
+/// A link to note `id` showing `label`.
+pub fn note_link(id: &str, label: &str) -> String {
+    format!(
+        "<a class=\"note-link\" href=\"{}\">{}</a>",
+        esc(&note_href(id)),
+        esc(label)
+    )
+}
+
+/// `path?k=v&...` with each value encoded.
+pub fn with_query(path: &str, pairs: &[(&str, &str)]) -> String {
+    let query: Vec<String> = pairs
+        .iter()
+        .filter(|(_, v)| !v.is_empty())
+        .map(|(k, v)| format!("{k}={}", encode(v)))
+        .collect();
+    if query.is_empty() {
+        path.to_string()
+    } else {
+        format!("{path}?{}", query.join("&"))
+    }
+}
+
+/// The first line of `text`, at most `most` characters (with `…` when cut).
+pub fn first_line(text: &str, most: usize) -> String {
+    let line = text.lines().find(|l| !l.trim().is_empty()).unwrap_or("");
+    let line = line.trim();
+    if line.chars().count() <= most {
+        return line.to_string();
+    }
+    let cut: String = line.chars().take(most).collect();
+    format!("{}…", cut.trim_end())
+}
+
+/// A timestamp as `<time>`: the day and minute, the whole value on hover.
+pub fn time(value: &Value) -> String {
+    let Some(text) = value.as_str() else {
+        return String::new();
+    };
+    let short = text.get(..16).unwrap_or(text).replace('T', " ");
+    format!(
+        "<time datetime=\"{}\" title=\"{}\">{}</time>",
+        esc(text),
+        esc(text),
+        esc(&short)
+    )
+}
+
+/// The `key=value` pairs of a tags object, keep's own (`_`) ones apart.
+pub fn tag_pairs(tags: &Value) -> (Vec<(String, String)>, Vec<(String, String)>) {
+    let mut user = Vec::new();
+    let mut system = Vec::new();
+    for (key, values) in tags.as_object().into_iter().flatten() {
+        let values: Vec<&str> = match values {
+            Value::Array(vs) => vs.iter().filter_map(Value::as_str).collect(),
+            Value::String(v) => vec![v.as_str()],
+            _ => Vec::new(),
+        };
+        for value in values {
+            let pair = (key.clone(), value.to_string());
+            if key.starts_with('_') {
+                system.push(pair);
+            } else {
+                user.push(pair);
+            }
+        }
+    }
+    (user, system)
+}
+
+/// A note's own tags as chips (each a search for notes with it).
+pub fn tag_chips(tags: &Value) -> String {
+    let (user, _) = tag_pairs(tags);
+    if user.is_empty() {
+        return String::new();
+    }
+    let mut out = String::from("<ul class=\"tags\">");
+    for (key, value) in &user {
+        let pair = format!("{key}={value}");
+        let _ = write!(
+            out,
+            "<li><a class=\"tag\" href=\"{}\">{}</a></li>",
+            esc(&with_query("/", &[("tag", &pair)])),
+            esc(&pair)
+        );
+    }
+    out.push_str("</ul>");
+    out
+}
+
+/// A score as the command line prints it.
+pub fn score(value: &Value) -> String {
+    value
+        .as_f64()
+        .map(|s| format!("{s:.3}"))
+        .unwrap_or_default()
+}
+
+/// A message in the page, read out by screen readers.
+pub fn alert(message: &str) -> String {
+    format!("<p class=\"error\" role=\"alert\">{}</p>", esc(message))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn markup_and_foreign_schemes_stay_text() {
+        assert_eq!(
+            esc("<script>alert('x')</script> & \"q\""),
+            "&lt;script&gt;alert(&#39;x&#39;)&lt;/script&gt; &amp; &quot;q&quot;"
+        );
+        assert_eq!(
+            note_href("javascript:alert(1)"),
+            "/note/javascript%3Aalert%281%29"
+        );
+        assert_eq!(
+            note_href("file:///a b/c"),
+            "/note/file%3A%2F%2F%2Fa%20b%2Fc"
+        );
+        let link = note_link("x\" onmouseover=\"y", "<b>");
+        assert!(!link.contains("\" onmouseover"), "{link}");
+        assert!(link.contains("&lt;b&gt;"), "{link}");
+    }
+
+    #[test]
+    fn a_first_line_is_cut_at_a_character_boundary() {
+        assert_eq!(first_line("\n  héllo wörld\nnext", 5), "héllo…");
+        assert_eq!(first_line("short", 10), "short");
+    }
+}
