@@ -114,7 +114,8 @@ PGVECTOR_DIR="scripts/vendor/pgvector"
 
 install_postgres() {
   local dest="$tools/pg" sys="/usr/lib/postgresql/$PG_MAJOR"
-  install_debian "$sys/lib/pgxs/src/makefiles/pgxs.mk" \
+  # The server's headers, not only its makefiles, say the dev package is in.
+  install_debian "/usr/include/postgresql/$PG_MAJOR/server/postgres.h" \
     "postgresql-$PG_MAJOR" "postgresql-server-dev-$PG_MAJOR" make gcc
   # The TLS tests make their CA and certificates with openssl.
   install_debian /usr/bin/openssl openssl

@@ -249,6 +249,58 @@ fn every_tool_resource_and_route_checks_the_callers_rights() {
         Some(r#"{"text": "Queue drained."}"#),
     );
     assert_eq!(status, 201, "{body}");
+    // The routes the web page writes through, and its views, by the same rights.
+    for action in ["rate", "supersede", "trash", "restore", "tags"] {
+        let body = match action {
+            "rate" => r#"{"rating": "useful"}"#,
+            "tags" => r#"{"add": ["a=b"]}"#,
+            _ => "{}",
+        };
+        let (status, said) = api(
+            Some(&reviewer),
+            "POST",
+            &format!("{notes}/ops/{action}"),
+            Some(body),
+        );
+        assert_eq!(status, 403, "{action}: {said}");
+        let (status, said) = api(
+            Some(&opsbot),
+            "POST",
+            &format!("{notes}/web/{action}"),
+            Some(body),
+        );
+        assert_eq!(status, 404, "{action} outside the scope: {said}");
+    }
+    let (status, said) = api(
+        Some(&opsbot),
+        "POST",
+        &format!("{notes}/ops/rate"),
+        Some(r#"{"rating": "useful"}"#),
+    );
+    assert_eq!(status, 200, "{said}");
+    let (status, _) = api(Some(&opsbot), "GET", &format!("{origin}/v1/stats"), None);
+    assert_eq!(status, 403, "stats count the whole store");
+    let (status, said) = api(
+        Some(&opsbot),
+        "GET",
+        &format!("{origin}/v1/log?limit=100"),
+        None,
+    );
+    assert_eq!(status, 200, "{said}");
+    assert!(
+        said.contains(r#""note": "ops""#) && !said.contains(r#""note": "web""#),
+        "{said}"
+    );
+    let (status, _) = api(Some(&opsbot), "GET", &format!("{origin}/note/web"), None);
+    assert_eq!(status, 404, "the page keeps the scope");
+    let (status, said) = api(Some(&reviewer), "GET", &format!("{origin}/note/ops"), None);
+    assert_eq!(status, 200, "{said}");
+    assert!(
+        said.contains("Ops runbook") && !said.contains("class=\"act "),
+        "a read-only page: {said}"
+    );
+    let (status, said) = api(Some(&reviewer), "GET", &format!("{origin}/stats"), None);
+    assert_eq!(status, 200, "{said}");
     let (status, body) = api(Some("keep_not_a_token"), "GET", &notes, None);
     assert_eq!(status, 401);
     assert!(body.contains(r#"error="invalid_token""#), "{body}");

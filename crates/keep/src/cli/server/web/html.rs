@@ -89,8 +89,11 @@ pub fn time(value: &Value) -> String {
     )
 }
 
+/// Tags as `(key, value)` pairs.
+pub type Pairs = Vec<(String, String)>;
+
 /// The `key=value` pairs of a tags object, keep's own (`_`) ones apart.
-pub fn tag_pairs(tags: &Value) -> (Vec<(String, String)>, Vec<(String, String)>) {
+pub fn tag_pairs(tags: &Value) -> (Pairs, Pairs) {
     let mut user = Vec::new();
     let mut system = Vec::new();
     for (key, values) in tags.as_object().into_iter().flatten() {

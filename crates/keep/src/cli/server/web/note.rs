@@ -114,11 +114,23 @@ fn first_tag(note: &Value, key: &str) -> Option<String> {
 /// `/v1/notes/ID/`), its fixed body `body`, the fields `fields` and a
 /// button `label`.
 fn act(id: &str, route: &str, body: &Value, fields: &str, label: &str, class: &str) -> String {
+    let button = format!("<button type=\"submit\">{}</button>", esc(label));
+    act_with(id, route, body, fields, &button, class)
+}
+
+/// `act` with a button of its own.
+fn act_with(
+    id: &str,
+    route: &str,
+    body: &Value,
+    fields: &str,
+    button: &str,
+    class: &str,
+) -> String {
     format!(
-        "<form class=\"act {class}\" method=\"post\" action=\"/v1/notes/{}/{route}\" data-body=\"{}\">{fields}<button type=\"submit\">{}</button></form>",
+        "<form class=\"act {class}\" method=\"post\" action=\"/v1/notes/{}/{route}\" data-body=\"{}\">{fields}{button}</form>",
         encode(id),
-        esc(&body.to_string()),
-        esc(label)
+        esc(&body.to_string())
     )
 }
 
@@ -196,12 +208,16 @@ fn tags(note: &Value, id: &str, writes: bool) -> String {
             esc(&pair)
         );
         if writes {
-            out.push_str(&act(
+            let button = format!(
+                "<button type=\"submit\" aria-label=\"{0}\" title=\"{0}\">×</button>",
+                esc(&format!("Remove {pair}"))
+            );
+            out.push_str(&act_with(
                 id,
                 "tags",
                 &json!({ "remove_value": [pair] }),
                 "",
-                &format!("Remove {pair}"),
+                &button,
                 "untag",
             ));
         }
