@@ -1787,12 +1787,16 @@ _keep() {
             return 0
             ;;
         keep__subcmd__stats)
-            opts="-h --store --json --ids --help"
+            opts="-h --waiting --store --json --ids --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
+                --waiting)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 --store)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0

@@ -153,6 +153,7 @@ complete -c keep -n "__fish_keep_using_subcommand log" -l store -d 'Store direct
 complete -c keep -n "__fish_keep_using_subcommand log" -l json -d 'Print one JSON document instead of text'
 complete -c keep -n "__fish_keep_using_subcommand log" -l ids -d 'Print only ids, one per line (for xargs)'
 complete -c keep -n "__fish_keep_using_subcommand log" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c keep -n "__fish_keep_using_subcommand stats" -l waiting -d 'Also name up to N notes waiting for a vector, the most recently updated first' -r
 complete -c keep -n "__fish_keep_using_subcommand stats" -l store -d 'Store directory, holding keep.db, or a PostgreSQL URL (postgres://USER@HOST/DB) (or KEEP_STORE) [default: the platform data directory + /keep]' -r -F
 complete -c keep -n "__fish_keep_using_subcommand stats" -l json -d 'Print one JSON document instead of text'
 complete -c keep -n "__fish_keep_using_subcommand stats" -l ids -d 'Print only ids, one per line (for xargs)'

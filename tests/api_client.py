@@ -126,5 +126,7 @@ log = check("GET", "/v1/log", "/v1/log?id=light&limit=5", 200)
 assert [e["op"] for e in log[:2]] == ["restore", "trash"], log
 check("GET", "/v1/log", "/v1/log?limit=0", 400)
 stats = check("GET", "/v1/stats", "/v1/stats", 200)
-assert stats["notes"] >= 3, stats
+assert stats["notes"] >= 3 and "waiting" not in stats, stats
+named = check("GET", "/v1/stats", "/v1/stats?waiting=5", 200)
+assert len(named["waiting"]) <= min(5, named["waiting_for_vectors"]), named
 print("all calls answer as the document says")

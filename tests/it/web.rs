@@ -174,12 +174,15 @@ fn the_page_finds_as_one_types_reads_a_note_whole_and_shows_the_log_stats_confli
     assert!(rows.as_u64().unwrap() >= 7, "{rows}");
     browser.open(&format!("{base}/log?agent=nobody"));
     assert!(text_of(&mut browser, "#log").contains("No entries"));
-    let stats = env.json(&["stats"]);
+    let stats = env.json(&["stats", "--waiting", "20"]);
     browser.open(&format!("{base}/stats"));
     assert_eq!(
         text_of(&mut browser, "dd[data-key=notes]"),
         stats["notes"].to_string()
     );
+    let waiting =
+        browser.eval("[...document.querySelectorAll('#waiting a')].map(a => a.textContent)");
+    assert_eq!(waiting, stats["waiting"], "the notes waiting for a vector");
     browser.open(&format!("{base}/conflicts"));
     let conflicts = text_of(&mut browser, "#conflicts");
     assert!(
@@ -349,6 +352,22 @@ fn writes_from_the_page_go_as_the_token_allows_and_only_with_the_csrf_token() {
         ))
     };
     assert_eq!(status_of(&mut browser, ""), 403);
+    for (route, body) in [
+        ("tags", r#"{"add": ["x=y"]}"#),
+        ("supersede", "{}"),
+        ("trash", "{}"),
+        ("restore", "{}"),
+    ] {
+        let status = browser.eval(&format!(
+            "fetch('/v1/notes/ferry/{route}', {{method: 'POST', headers: {{'Content-Type': 'application/json'}}, body: {body:?}}}).then(r => r.status)"
+        ));
+        assert_eq!(status, 403, "{route} without the CSRF token");
+    }
+    assert!(env.json(&["get", "ferry"])[0]["tags"].get("x").is_none());
+    let posted = browser.eval(
+        "fetch('/v1/notes', {method: 'POST', headers: {'Content-Type': 'application/json'}, body: '{\"text\": \"forged\"}'}).then(r => r.status)",
+    );
+    assert_eq!(posted, 403, "a new note without the CSRF token");
     assert_eq!(
         status_of(
             &mut browser,
@@ -468,6 +487,7 @@ fn hostile_notes_render_as_inert_text_in_every_view() {
         "/note/javascript%3Awindow.pwned%3D3",
         "/graph/hostile?hops=2",
         "/log",
+        "/stats",
         "/note/big",
     ] {
         browser.open(&format!("{base}{path}"));
@@ -491,6 +511,19 @@ fn hostile_notes_render_as_inert_text_in_every_view() {
     );
     let edges = text_of(&mut browser, "#edges");
     assert!(edges.contains("javascript:window.pwned=3"), "{edges}");
+    // Without a model every note waits for its vector, and is named.
+    browser.open(&format!("{base}/stats"));
+    let waiting =
+        browser.eval("[...document.querySelectorAll('#waiting a')].map(a => a.textContent)");
+    let waiting: Vec<&str> = waiting
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter_map(Value::as_str)
+        .collect();
+    for id in ["hostile", "big", "<b onmouseover=window.pwned=6>x</b>"] {
+        assert!(waiting.contains(&id), "{id} in {waiting:?}");
+    }
     browser.open(&format!("{base}/note/big"));
     let length = browser.eval("document.querySelector('main').textContent.length");
     assert!(

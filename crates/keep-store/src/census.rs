@@ -52,6 +52,19 @@ fn trash_or_stub(key: &str) -> String {
     format!("rid IN (SELECT note FROM tags WHERE key = '{key}')")
 }
 
+/// Ids of up to `limit` notes with a row (the note, a version or a part)
+/// that has text and no vector, the most recently updated first.
+pub(super) fn waiting<D: PlainQueries + ?Sized>(db: &D, limit: usize) -> Result<Vec<String>> {
+    const WAITS: &str = "embedded IS NULL AND summary <> ''";
+    let sql = format!(
+        "SELECT n.id, n.updated, CAST(0 AS BIGINT) FROM notes n WHERE (n.{WAITS}) \
+         OR EXISTS (SELECT 1 FROM versions v WHERE v.note = n.rid AND v.{WAITS}) \
+         OR EXISTS (SELECT 1 FROM parts p WHERE p.note = n.rid AND p.{WAITS}) \
+         ORDER BY n.updated DESC, n.id LIMIT {limit}"
+    );
+    Ok(db.rows3(&sql)?.into_iter().map(|(id, _, _)| id).collect())
+}
+
 /// Counts everything `db` holds.
 pub(super) fn take<D: PlainQueries + ?Sized>(db: &D) -> Result<Census> {
     let deleted = trash_or_stub(keep_model::keys::DELETED);

@@ -137,6 +137,12 @@ impl Keeper {
         Ok(self.store.reads().census()?)
     }
 
+    /// Ids of up to `limit` notes with text waiting for a vector (the note
+    /// itself, a version or a part), the most recently updated first.
+    pub fn waiting_for_vectors(&self, limit: usize) -> Result<Vec<String>> {
+        Ok(self.store.reads().waiting_for_vectors(limit)?)
+    }
+
     /// Entries of the operations log, newest first.
     pub fn operations(&self, filter: &OperationFilter) -> Result<Vec<Operation>> {
         Ok(self.store.reads().operations(filter)?)

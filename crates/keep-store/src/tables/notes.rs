@@ -93,6 +93,12 @@ pub trait NoteRows: Sql {
 
     /// What the store holds: notes by kind, versions, parts, vectors, tag
     /// keys, each agent's writes, bytes on disk.
+    /// Ids of up to `limit` notes whose text (or a version's or part's)
+    /// waits for a vector, the most recently updated first.
+    fn waiting_for_vectors(&self, limit: usize) -> Result<Vec<String>> {
+        crate::census::waiting(self, limit)
+    }
+
     fn census(&self) -> Result<crate::census::Census> {
         crate::census::take(self)
     }

@@ -11,24 +11,44 @@ use super::{CliResult, Ctx, Status};
 /// Notes are counted apart from the trash, system notes (ids starting
 /// with '.') and stubs (notes that exist only as a link's target).
 /// Vectors count notes, versions and parts with one; waiting, those with
-/// text and none yet. Agents come from the operations log ('keep log').
+/// text and none yet (--waiting N names them). Agents come from the
+/// operations log ('keep log').
 #[derive(Debug, clap::Args, serde::Serialize, serde::Deserialize)]
-pub struct Args {}
+pub struct Args {
+    /// Also name up to N notes waiting for a vector, the most recently updated first
+    #[arg(long, value_name = "N")]
+    #[serde(default)]
+    pub waiting: Option<usize>,
+}
 
-pub fn run(ctx: &mut Ctx, _args: Args) -> CliResult {
+pub fn run(ctx: &mut Ctx, args: Args) -> CliResult {
     let keeper = ctx.keeper()?;
     let census = keeper.census()?;
     let model = keeper.vector_model()?;
+    let waiting = match args.waiting {
+        Some(limit) => Some(keeper.waiting_for_vectors(limit)?),
+        None => None,
+    };
     match ctx.format {
         Format::Json => {
             let mut value = serde_json::to_value(&census).map_err(std::io::Error::other)?;
             value["model"] = serde_json::json!(model);
+            if let Some(ids) = &waiting {
+                value["waiting"] = serde_json::json!(ids);
+            }
             ctx.out.json(&value)?;
         }
-        Format::Ids => {}
+        Format::Ids => {
+            for id in waiting.iter().flatten() {
+                ctx.out.line(id)?;
+            }
+        }
         Format::Text => {
             for line in lines(&census, model.as_deref()) {
                 ctx.out.line(&line)?;
+            }
+            if let Some(ids) = waiting.filter(|ids| !ids.is_empty()) {
+                ctx.out.line(&format!("waiting   {}", ids.join(" · ")))?;
             }
         }
     }

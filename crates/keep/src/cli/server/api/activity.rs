@@ -71,14 +71,16 @@ fn in_scope(warm: &Serving<'_>, scope: &Tags, ids: Vec<String>) -> HashSet<Strin
         .collect()
 }
 
-pub fn stats(warm: &Serving<'_>, scope: &Tags) -> Reply {
+pub fn stats(warm: &Serving<'_>, scope: &Tags, query: &Query) -> Reply {
     if !scope.is_empty() {
         return Reply::error(
             403,
             "stats counts the whole store, and this token or server is confined to tags",
         );
     }
-    run(warm, vec!["stats".into()]).reply(200)
+    let mut args = vec!["stats".to_string()];
+    query.options(&[("waiting", "waiting")], &mut args);
+    run(warm, args).reply(200)
 }
 
 pub fn conflicts(warm: &Serving<'_>, scope: &Tags, query: &Query) -> Reply {

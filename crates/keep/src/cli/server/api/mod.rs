@@ -180,7 +180,7 @@ pub fn answer(warm: &Serving<'_>, scope: &Tags, asked: &Asked<'_>) -> Reply {
             None => put(warm, scope, asked.body),
         },
         ("GET", _, Some("log")) => activity::log(warm, scope, &query),
-        ("GET", _, Some("stats")) => activity::stats(warm, scope),
+        ("GET", _, Some("stats")) => activity::stats(warm, scope, &query),
         ("GET", _, Some("conflicts")) => activity::conflicts(warm, scope, &query),
         (method, _, Some(rest)) if rest.starts_with("notes/") => {
             note_route(warm, scope, method, &rest["notes/".len()..], asked.body)

@@ -8,7 +8,7 @@ use std::fmt::Write;
 use serde_json::{Value, json};
 
 use super::Seen;
-use super::html::{alert, encode, esc, note_href, note_link, time, with_query};
+use super::html::{alert, encode, esc, label_of, note_link, time, with_query};
 use crate::cli::server::api::Query;
 
 pub fn log(seen: &Seen<'_>, query: &Query) -> (u16, String, String) {
@@ -48,7 +48,7 @@ pub fn log_table(entries: &[Value], with_note: bool) -> String {
     }
     let note_head = if with_note { "<th>note</th>" } else { "" };
     let mut out = format!(
-        "<table id=\"log\"><thead><tr><th>when</th><th>agent</th><th>what</th>{note_head}<th>version</th></tr></thead><tbody>"
+        "<div class=\"scroll\"><table id=\"log\"><thead><tr><th>when</th><th>agent</th><th>what</th>{note_head}<th>version</th></tr></thead><tbody>"
     );
     for entry in entries {
         let agent = entry["agent"].as_str().unwrap_or("");
@@ -75,12 +75,15 @@ pub fn log_table(entries: &[Value], with_note: bool) -> String {
                 .unwrap_or_default()
         );
     }
-    out.push_str("</tbody></table>");
+    out.push_str("</tbody></table></div>");
     out
 }
 
+/// How many of the notes waiting for a vector the stats page names.
+const WAITING_SHOWN: usize = 20;
+
 pub fn stats(seen: &Seen<'_>) -> (u16, String, String) {
-    let stats = match seen.read("/v1/stats", "") {
+    let stats = match seen.read("/v1/stats", &format!("waiting={WAITING_SHOWN}")) {
         Ok(stats) => stats,
         Err((status, message)) => {
             return (
@@ -114,10 +117,20 @@ pub fn stats(seen: &Seen<'_>) -> (u16, String, String) {
         "<dt>model</dt><dd>{}</dd></dl>",
         esc(stats["model"].as_str().unwrap_or("none"))
     );
-    if stats["waiting_for_vectors"].as_i64().unwrap_or(0) > 0 {
-        out.push_str("<p class=\"notice\">Notes waiting for a vector are found by their words until the server's embedder reaches them.</p>");
+    let waiting: Vec<&str> = stats["waiting"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .filter_map(Value::as_str)
+        .collect();
+    if !waiting.is_empty() {
+        out.push_str("<h2>Waiting for a vector</h2><p class=\"muted\">Found by their words until the server's embedder reaches them; the most recently updated first.</p><ul id=\"waiting\" class=\"edges\">");
+        for id in &waiting {
+            let _ = write!(out, "<li>{}</li>", note_link(id, id));
+        }
+        out.push_str("</ul>");
     }
-    out.push_str("<h2>Agents</h2><table id=\"agents\"><thead><tr><th>agent</th><th>writes</th><th>last</th></tr></thead><tbody>");
+    out.push_str("<h2>Agents</h2><div class=\"scroll\"><table id=\"agents\"><thead><tr><th>agent</th><th>writes</th><th>last</th></tr></thead><tbody>");
     for agent in stats["agents"].as_array().into_iter().flatten() {
         let name = agent["agent"].as_str().unwrap_or("");
         let _ = write!(
@@ -129,7 +142,7 @@ pub fn stats(seen: &Seen<'_>) -> (u16, String, String) {
             time(&agent["last"])
         );
     }
-    out.push_str("</tbody></table><h2>Tag keys</h2><table id=\"tag-keys\"><thead><tr><th>key</th><th>notes</th></tr></thead><tbody>");
+    out.push_str("</tbody></table></div><h2>Tag keys</h2><div class=\"scroll\"><table id=\"tag-keys\"><thead><tr><th>key</th><th>notes</th></tr></thead><tbody>");
     for key in stats["tag_keys"].as_array().into_iter().flatten() {
         let name = key["key"].as_str().unwrap_or("");
         let _ = write!(
@@ -140,8 +153,21 @@ pub fn stats(seen: &Seen<'_>) -> (u16, String, String) {
             key["notes"].as_i64().unwrap_or(0)
         );
     }
-    out.push_str("</tbody></table>");
+    out.push_str("</tbody></table></div>");
     (200, "Stats".into(), out)
+}
+
+/// A link to a note named as the page names it, with its id.
+fn labelled(seen: &Seen<'_>, id: &str) -> String {
+    let label = seen
+        .read(&format!("/v1/notes/{}", encode(id)), "")
+        .map(|note| label_of(&note, 120))
+        .unwrap_or_else(|_| id.to_string());
+    format!(
+        "{} <span class=\"id muted\">{}</span>",
+        note_link(id, &label),
+        esc(id)
+    )
 }
 
 pub fn conflicts(seen: &Seen<'_>) -> (u16, String, String) {
@@ -175,9 +201,9 @@ pub fn conflicts(seen: &Seen<'_>) -> (u16, String, String) {
             .collect();
         let _ = write!(
             out,
-            "<li class=\"hit\"><div class=\"line\">{} ≠ {}</div><p class=\"passage\">{}</p>",
-            note_link(newer, newer),
-            note_link(older, older),
+            "<li class=\"hit conflict\"><div><span class=\"muted\">newer</span> {}</div><div><span class=\"muted\">older</span> {}</div><p class=\"passage\">{}</p>",
+            labelled(seen, newer),
+            labelled(seen, older),
             esc(&differences.join("; "))
         );
         if seen.writes() {
@@ -190,12 +216,7 @@ pub fn conflicts(seen: &Seen<'_>) -> (u16, String, String) {
                 esc(older)
             );
         }
-        let _ = write!(
-            out,
-            "<p class=\"muted\">or read both: <a href=\"{}\">newer</a>, <a href=\"{}\">older</a></p></li>",
-            esc(&note_href(newer)),
-            esc(&note_href(older))
-        );
+        out.push_str("</li>");
     }
     out.push_str("</ul>");
     (200, "Conflicts".into(), out)

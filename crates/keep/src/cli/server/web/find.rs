@@ -8,7 +8,7 @@ use std::fmt::Write;
 use serde_json::Value;
 
 use super::Seen;
-use super::html::{alert, encode, esc, first_line, note_link, score, tag_chips, time};
+use super::html::{alert, encode, esc, label_of, note_link, score, tag_chips, time};
 use crate::cli::server::api::Query;
 
 /// The filters of the form: query parameter, label, hint.
@@ -131,12 +131,11 @@ pub fn hit_list(hits: &[Value], q: &str) -> String {
 
 fn hit_item(hit: &Value) -> String {
     let id = hit["id"].as_str().unwrap_or("");
-    let summary = hit["summary"].as_str().unwrap_or("");
     let weak = hit["weak"] == true;
     let mut out = format!(
         "<li class=\"hit{}\"><div class=\"line\">{} <span class=\"score\" title=\"score\">{}</span>{}</div><div class=\"id muted\">{}</div>",
         if weak { " weak" } else { "" },
-        note_link(id, &first_line(summary, 160)),
+        note_link(id, &label_of(hit, 160)),
         score(&hit["score"]),
         if weak {
             " <span class=\"badge\" title=\"found only by meaning, and only weakly\">weak</span>"
@@ -186,7 +185,7 @@ fn recent(seen: &Seen<'_>, query: &Query) -> String {
                 let _ = write!(
                     out,
                     "<li class=\"hit\"><div class=\"line\">{}</div><div class=\"id muted\">{}</div><div class=\"meta\">{}{}</div></li>",
-                    note_link(id, &first_line(note["summary"].as_str().unwrap_or(""), 160)),
+                    note_link(id, &label_of(note, 160)),
                     esc(id),
                     time(&note["updated"]),
                     tag_chips(&note["tags"])

@@ -11,7 +11,9 @@ use std::fmt::Write;
 use serde_json::Value;
 
 use super::Seen;
-use super::html::{alert, encode, esc, first_line, note_href, note_link, tag_pairs, with_query};
+use super::html::{
+    alert, encode, esc, first_line, label_of, note_href, note_link, tag_pairs, with_query,
+};
 use crate::cli::server::api::Query;
 
 /// The most notes a tag node shows, and the most nodes a graph has.
@@ -101,13 +103,15 @@ pub fn page(seen: &Seen<'_>, id: &str, query: &Query) -> (u16, String, String) {
         Err((status, message)) => return (status, "No such note".into(), alert(&message)),
     };
     let mut graph = Graph::default();
-    let label = first_line(centre["summary"].as_str().unwrap_or(id), 40);
+    let label = label_of(&centre, 40);
     graph.node(id, &label, Kind::Note, 0, 0);
     let firsts = neighbours(seen, &mut graph, &centre, 0, 1, true);
-    if hops == 2 {
-        for at in firsts {
-            let key = graph.nodes[at].key.trim_start_matches("n:").to_string();
-            if let Ok(note) = seen.read(&format!("/v1/notes/{}", encode(&key)), "") {
+    for at in firsts {
+        // Each neighbour read once: its name, and with two hops its edges.
+        let key = graph.nodes[at].key.trim_start_matches("n:").to_string();
+        if let Ok(note) = seen.read(&format!("/v1/notes/{}", encode(&key)), "") {
+            graph.nodes[at].label = label_of(&note, 40);
+            if hops == 2 {
                 neighbours(seen, &mut graph, &note, at, 2, false);
             }
         }
@@ -209,8 +213,7 @@ fn neighbours(
             let label = sharing
                 .iter()
                 .find(|n| n["id"] == other)
-                .and_then(|n| n["summary"].as_str())
-                .map(|s| first_line(s, 40))
+                .map(|n| label_of(n, 40))
                 .unwrap_or_else(|| other.to_string());
             if let Some(to) = graph.node(other, &label, Kind::Note, hop + 1, tag) {
                 graph.link(tag, to, "");
@@ -266,8 +269,18 @@ fn href(node: &Node) -> String {
 
 fn svg(graph: &Graph) -> String {
     let at = layout(graph);
-    let mut out = String::from(
-        "<svg id=\"graph\" class=\"graph\" viewBox=\"-420 -400 840 800\" role=\"img\" aria-label=\"Neighbourhood graph\">",
+    // The box around every node and its label, with room for the text.
+    let (mut left, mut top, mut right, mut bottom) = (-120.0f64, -40.0f64, 120.0f64, 60.0f64);
+    for &(x, y) in &at {
+        left = left.min(x - 110.0);
+        right = right.max(x + 110.0);
+        top = top.min(y - 30.0);
+        bottom = bottom.max(y + 40.0);
+    }
+    let mut out = format!(
+        "<svg id=\"graph\" class=\"graph\" viewBox=\"{left:.0} {top:.0} {:.0} {:.0}\" role=\"img\" aria-label=\"Neighbourhood graph\">",
+        right - left,
+        bottom - top
     );
     for link in &graph.links {
         let ((x1, y1), (x2, y2)) = (at[link.from], at[link.to]);

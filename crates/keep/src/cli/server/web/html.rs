@@ -75,6 +75,20 @@ pub fn first_line(text: &str, most: usize) -> String {
     format!("{}…", cut.trim_end())
 }
 
+/// What a note is called: its `title` tag, else the first line of its
+/// summary, at most `most` characters.
+pub fn label_of(note: &Value, most: usize) -> String {
+    let title = match &note["tags"]["title"] {
+        Value::Array(values) => values.first().and_then(Value::as_str),
+        Value::String(value) => Some(value.as_str()),
+        _ => None,
+    };
+    match title.filter(|t| !t.trim().is_empty()) {
+        Some(title) => first_line(title, most),
+        None => first_line(note["summary"].as_str().unwrap_or(""), most),
+    }
+}
+
 /// A timestamp as `<time>`: the day and minute, the whole value on hover.
 pub fn time(value: &Value) -> String {
     let Some(text) = value.as_str() else {

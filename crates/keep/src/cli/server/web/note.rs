@@ -9,7 +9,7 @@ use serde_json::{Value, json};
 
 use super::Seen;
 use super::html::{
-    alert, encode, esc, first_line, note_href, note_link, tag_pairs, time, with_query,
+    alert, encode, esc, first_line, label_of, note_href, note_link, tag_pairs, time, with_query,
 };
 
 /// How many log entries a note's page shows.
@@ -55,14 +55,13 @@ pub fn page(seen: &Seen<'_>, id: &str) -> (u16, String, String) {
     if current {
         body.push_str(&log(seen, &plain_id));
     }
-    (200, first_line(summary, 80), body)
+    (200, label_of(&note, 80), body)
 }
 
 fn heading(note: &Value, plain_id: &str, asked: &str) -> String {
-    let summary = note["summary"].as_str().unwrap_or("");
     let mut out = format!(
         "<h1>{}</h1><dl class=\"facts\"><dt>id</dt><dd class=\"id\">{}</dd>",
-        esc(&first_line(summary, 200)),
+        esc(&label_of(note, 200)),
         esc(asked)
     );
     for (label, key) in [
@@ -344,7 +343,7 @@ fn versions(seen: &Seen<'_>, id: &str, shown: i64) -> String {
         return String::new();
     };
     let mut out = format!(
-        "<section aria-labelledby=\"versions-h\"><h2 id=\"versions-h\">Versions ({})</h2><table id=\"versions\"><thead><tr><th>version</th><th>when</th><th>summary</th><th>changed</th></tr></thead><tbody>",
+        "<section aria-labelledby=\"versions-h\"><h2 id=\"versions-h\">Versions ({})</h2><div class=\"scroll\"><table id=\"versions\"><thead><tr><th>version</th><th>when</th><th>summary</th><th>changed</th></tr></thead><tbody>",
         versions.len()
     );
     for version in versions {
@@ -369,7 +368,7 @@ fn versions(seen: &Seen<'_>, id: &str, shown: i64) -> String {
             esc(&change(&version["changed"]))
         );
     }
-    out.push_str("</tbody></table></section>");
+    out.push_str("</tbody></table></div></section>");
     out
 }
 

@@ -47,10 +47,15 @@ function timeOf(value) {
   return el("time", { datetime: value, title: value }, value.slice(0, 16).replace("T", " "));
 }
 
+function labelOf(note) {
+  const title = [].concat((note.tags || {}).title || [])[0];
+  return firstLine(title && String(title).trim() ? title : note.summary, 160);
+}
+
 function hitItem(hit, ranked) {
   const weak = ranked && hit.weak === true;
   const line = el("div", { class: "line" },
-    el("a", { class: "note-link", href: noteHref(hit.id) }, firstLine(hit.summary, 160)));
+    el("a", { class: "note-link", href: noteHref(hit.id) }, labelOf(hit)));
   if (ranked) line.append(" ", el("span", { class: "score", title: "score" }, Number(hit.score).toFixed(3)));
   if (weak) line.append(" ", el("span", { class: "badge", title: "found only by meaning, and only weakly" }, "weak"));
   const item = el("li", { class: weak ? "hit weak" : "hit" }, line, el("div", { class: "id muted" }, hit.id));
