@@ -90,7 +90,7 @@ fn lines(c: &Census, model: Option<&str>) -> Vec<String> {
     out
 }
 
-fn human_bytes(bytes: i64) -> String {
+pub(crate) fn human_bytes(bytes: i64) -> String {
     let b = bytes as f64;
     if b >= 1e9 {
         format!("{:.2} GB", b / 1e9)

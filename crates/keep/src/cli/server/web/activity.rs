@@ -101,7 +101,6 @@ pub fn stats(seen: &Seen<'_>) -> (u16, String, String) {
         ("parts", "parts"),
         ("vectors", "vectors"),
         ("waiting for a vector", "waiting_for_vectors"),
-        ("bytes", "bytes"),
     ] {
         let _ = write!(
             out,
@@ -112,6 +111,11 @@ pub fn stats(seen: &Seen<'_>) -> (u16, String, String) {
                 .unwrap_or_default()
         );
     }
+    let _ = write!(
+        out,
+        "<dt>on disk</dt><dd data-key=\"bytes\">{}</dd>",
+        crate::cli::stats::human_bytes(stats["bytes"].as_i64().unwrap_or(0))
+    );
     let _ = write!(
         out,
         "<dt>model</dt><dd>{}</dd></dl>",
