@@ -394,6 +394,10 @@ fn writes_from_the_page_go_as_the_token_allows_and_only_with_the_csrf_token() {
         ),
     );
     assert!(answer.starts_with("HTTP/1.1 403"), "{answer}");
+    assert!(
+        answer.contains(r#""error":"a write from a browser must show the page's CSRF token"#),
+        "{answer}"
+    );
     // A sign-in posted from another site is refused.
     let answer = raw(
         &server.addr,

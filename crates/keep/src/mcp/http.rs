@@ -118,6 +118,18 @@ fn plain(status: StatusCode, text: &str) -> Response<Body> {
     response
 }
 
+/// An error as the JSON API gives one: `{"error": "..."}`.
+fn json_error(status: StatusCode, message: &str) -> Response<Body> {
+    let body = serde_json::json!({ "error": message }).to_string();
+    let mut response = Response::new(Full::new(Bytes::from(format!("{body}\n"))).boxed());
+    *response.status_mut() = status;
+    response.headers_mut().insert(
+        hyper::header::CONTENT_TYPE,
+        hyper::header::HeaderValue::from_static("application/json"),
+    );
+    response
+}
+
 /// The body length a request declares, if it does.
 fn declared_length(request: &Request<Incoming>) -> Option<u64> {
     request
@@ -580,7 +592,7 @@ pub async fn serve(
                         hyper::Method::GET | hyper::Method::HEAD | hyper::Method::OPTIONS
                     );
                     if !reads && needs_csrf(&request, &credential) && !shows_csrf(&request, &csrf) {
-                        return Ok(plain(
+                        return Ok(json_error(
                             StatusCode::FORBIDDEN,
                             "a write from a browser must show the page's CSRF token (X-Keep-CSRF): reload the page",
                         ));
