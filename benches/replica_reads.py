@@ -21,7 +21,6 @@ replica; then a Markdown table of both.
 import json
 import os
 import random
-import re
 import shutil
 import subprocess
 import sys
@@ -36,23 +35,8 @@ SECONDS = float(sys.argv[3]) if len(sys.argv) > 3 else 30.0
 READERS = int(sys.argv[4]) if len(sys.argv) > 4 else 8
 REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 PG = os.path.join(REPO, "scripts", "pg.sh")
-
-
-def packages(count):
-    """(name, short description, long description) of Debian packages."""
-    text = subprocess.run(["apt-cache", "dumpavail"], capture_output=True, text=True).stdout
-    found, seen = [], set()
-    for stanza in text.split("\n\n"):
-        name = re.search(r"^Package: (.+)$", stanza, re.M)
-        desc = re.search(r"^Description(?:-en)?: (.+)\n((?: .*\n?)*)", stanza, re.M)
-        if not name or not desc or name.group(1) in seen:
-            continue
-        seen.add(name.group(1))
-        body = " ".join(l.strip() for l in desc.group(2).splitlines() if l.strip() != ".")
-        found.append((name.group(1), desc.group(1).strip(), body))
-        if len(found) == count:
-            break
-    return found
+sys.path.insert(0, os.path.join(REPO, "scripts"))
+import bench_support  # noqa: E402
 
 
 def pg(*args):
@@ -60,19 +44,7 @@ def pg(*args):
 
 
 def start_server(env):
-    server = subprocess.Popen([KEEP, "serve", "--listen", "127.0.0.1:0"], env=env,
-                              stderr=subprocess.PIPE, text=True)
-    said = []
-    while True:
-        line = server.stderr.readline()
-        if not line:
-            raise SystemExit(f"keep serve ended: {said}")
-        said.append(line.rstrip())
-        if "serving MCP at" in line:
-            url = re.search(r"https?://\S+", line).group(0).removesuffix("/mcp")
-            break
-    threading.Thread(target=lambda: said.extend(l.rstrip() for l in server.stderr), daemon=True).start()
-    return server, url, said
+    return bench_support.start_server(KEEP, env)
 
 
 def request(url, data=None):
@@ -139,7 +111,7 @@ def run(env, label, queries, fresh, servers):
                         errors.append(f"find: {e}")
 
         def writer():
-            for name, short, body in fresh:
+            for name, short, body, _ in fresh:
                 if time.monotonic() >= stop:
                     break
                 began = time.monotonic()
@@ -190,13 +162,13 @@ def main():
     primary_dir, standby_dir = os.path.join(work, "primary"), os.path.join(work, "standby")
     try:
         primary = pg("start", primary_dir)
-        known = packages(NOTES + 20000)
+        known = bench_support.packages(NOTES + 20000)
         stored, fresh = known[:NOTES], known[NOTES:]
         env = dict(os.environ, KEEP_STORE=primary, KEEP_BACKGROUND_EMBED="0")
         env.pop("KEEP_REPLICAS", None)
         server, url, _ = start_server(env)
         try:
-            for name, short, body in stored:
+            for name, short, body, _ in stored:
                 request(f"{url}/v1/notes", {"text": f"{name}: {short}. {body}", "id": f"pkg/{name}"})
         finally:
             server.terminate()
@@ -204,7 +176,7 @@ def main():
         # Every stored note gets its vector first: a find does not embed a backlog.
         subprocess.run([KEEP, "reindex"], env=env, check=True, capture_output=True)
         standby = pg("standby", standby_dir, primary_dir)
-        queries = [short for _, short, _ in stored]
+        queries = [p.short for p in stored]
         servers = {"primary": postmaster(primary_dir), "standby": postmaster(standby_dir)}
         alone = run(env, "primary alone", queries, fresh[: len(fresh) // 2], servers)
         with_replica = run(dict(env, KEEP_REPLICAS=standby), "primary + 1 replica", queries,

@@ -22,36 +22,20 @@ resident memory.
 import json
 import os
 import random
-import re
 import statistics
 import subprocess
 import sys
 import tempfile
 import time
+from urllib.parse import quote_plus
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "scripts"))
 from cdp import Chromium  # noqa: E402
+from bench_support import packages, start_server  # noqa: E402
 
 KEEP = os.path.abspath(sys.argv[1])
 NOTES = int(sys.argv[2]) if len(sys.argv) > 2 else 10000
 QUERIES = int(sys.argv[3]) if len(sys.argv) > 3 else 30
-
-
-def packages(count):
-    text = subprocess.run(["apt-cache", "dumpavail"], capture_output=True, text=True).stdout
-    found, seen = [], set()
-    for stanza in text.split("\n\n"):
-        name = re.search(r"^Package: (.+)$", stanza, re.M)
-        desc = re.search(r"^Description(?:-en)?: (.+)\n((?: .*\n?)*)", stanza, re.M)
-        section = re.search(r"^Section: (.+)$", stanza, re.M)
-        if not name or not desc or name.group(1) in seen:
-            continue
-        seen.add(name.group(1))
-        body = " ".join(l.strip() for l in desc.group(2).splitlines() if l.strip() != ".")
-        found.append((name.group(1), desc.group(1).strip(), body, section.group(1) if section else "misc"))
-        if len(found) == count:
-            break
-    return found
 
 
 def export_file(found, path):
@@ -89,22 +73,14 @@ def main():
     t = time.monotonic()
     subprocess.run([KEEP, "reindex"], env=env, check=True, capture_output=True)
     print(f"store: {len(found)} notes, vectors made in {time.monotonic() - t:.0f} s", flush=True)
-    server = subprocess.Popen([KEEP, "serve", "--listen", "127.0.0.1:0"], env=env,
-                              stderr=subprocess.PIPE, stdout=subprocess.DEVNULL, text=True)
+    server, base, _ = start_server(KEEP, env)
     try:
-        line = ""
-        while "serving MCP at" not in line:
-            line = server.stderr.readline()
-            if not line:
-                raise SystemExit("keep serve did not start")
-        base = line.split("at ")[1].split()[0].rsplit("/mcp", 1)[0]
         rng = random.Random(7)
         queries = [short for _, short, _, _ in rng.sample(found, QUERIES)]
         paint, response, typed = [], [], []
         with Chromium(1200, 900) as browser:
             browser.open(base + "/?q=warm+up")
             for query in queries:
-                from urllib.parse import quote_plus
                 browser.open(base + "/?q=" + quote_plus(query))
                 browser.wait_for("performance.getEntriesByName('first-contentful-paint').length")
                 paint.append(browser.eval("performance.getEntriesByName('first-contentful-paint')[0].startTime"))

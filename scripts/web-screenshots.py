@@ -19,6 +19,7 @@ import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from cdp import Chromium  # noqa: E402
+from bench_support import start_server  # noqa: E402
 
 KEEP = os.path.abspath(sys.argv[1])
 REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
@@ -43,15 +44,8 @@ def main():
     keep(env, "put", "The office Wi-Fi password is BlueOtter-7731", "--id", "wifi", "--tag", "topic=office")
     keep(env, "put", "The office Wi-Fi password is GreenHeron-2288", "--tag", "topic=office")
     keep(env, "reindex")
-    server = subprocess.Popen([KEEP, "serve", "--listen", "127.0.0.1:0"], env=env,
-                              stderr=subprocess.PIPE, stdout=subprocess.DEVNULL, text=True)
+    server, base, _ = start_server(KEEP, env)
     try:
-        line = ""
-        while "serving MCP at" not in line:
-            line = server.stderr.readline()
-            if not line:
-                raise SystemExit("keep serve did not start")
-        base = line.split("at ")[1].split()[0].rsplit("/mcp", 1)[0]
         sqlite = "file://" + os.path.join(REPO, "testdata", "real", "sqlite-about.html")
         views = [
             ("find", "/?q=" + "how+is+the+lantern+looked+after"),

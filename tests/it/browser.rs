@@ -170,6 +170,19 @@ impl Browser {
         result["result"]["value"].clone()
     }
 
+    /// The strings an expression gives as an array.
+    pub fn strings(&mut self, expression: &str) -> Vec<String> {
+        let value = self.eval(expression);
+        let items = value
+            .as_array()
+            .unwrap_or_else(|| panic!("{expression}: {value}"));
+        items
+            .iter()
+            .filter_map(Value::as_str)
+            .map(str::to_string)
+            .collect()
+    }
+
     /// Waits until `expression` is truthy and returns its value.
     pub fn wait_for(&mut self, expression: &str) -> Value {
         let deadline = Instant::now() + PATIENCE;

@@ -315,13 +315,19 @@ pub fn part_line(text: &str) -> String {
 
 /// The first line of a summary, shortened for listings.
 pub fn first_line(summary: &str) -> String {
+    first_line_of(summary, LINE_CHARS)
+}
+
+/// The first line of a summary that is not blank, at most `most`
+/// characters (the last a `…` when it is cut).
+pub fn first_line_of(summary: &str, most: usize) -> String {
     let line = summary
         .lines()
         .find(|l| !l.trim().is_empty())
         .unwrap_or("")
         .trim();
-    if line.chars().count() > LINE_CHARS {
-        let cut: String = line.chars().take(LINE_CHARS - 1).collect();
+    if line.chars().count() > most {
+        let cut: String = line.chars().take(most.saturating_sub(1)).collect();
         format!("{}…", cut.trim_end())
     } else {
         line.to_string()
@@ -424,5 +430,11 @@ mod tests {
         assert_eq!(first_line("\n\n  hello\nworld"), "hello");
         let long = "x".repeat(200);
         assert_eq!(first_line(&long).chars().count(), LINE_CHARS);
+    }
+
+    #[test]
+    fn a_first_line_is_cut_at_a_character_boundary() {
+        assert_eq!(first_line_of("\n  héllo wörld\nnext", 6), "héllo…");
+        assert_eq!(first_line_of("short", 10), "short");
     }
 }

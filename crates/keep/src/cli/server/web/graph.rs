@@ -12,7 +12,8 @@ use serde_json::Value;
 
 use super::Seen;
 use super::html::{
-    alert, encode, esc, first_line, label_of, note_href, note_link, tag_pairs, with_query,
+    alert, encode, esc, first_line, label_of, note_href, note_link, relations, tag_pairs,
+    with_query,
 };
 use crate::cli::server::api::Query;
 
@@ -160,31 +161,9 @@ fn neighbours(
             }
         }
     };
-    let mut edge_pairs = Vec::new();
-    for edge in note["edges"].as_array().into_iter().flatten() {
-        let (key, target) = (
-            edge["key"].as_str().unwrap_or(""),
-            edge["target"].as_str().unwrap_or(""),
-        );
-        edge_pairs.push((key.to_string(), target.to_string()));
-        reach(graph, target, key);
-    }
-    for edge in note["inverse_edges"].as_array().into_iter().flatten() {
-        reach(
-            graph,
-            edge["source"].as_str().unwrap_or(""),
-            edge["inverse"].as_str().unwrap_or(""),
-        );
-    }
-    for (label, key) in [("replaces", "replaces"), ("replaced by", "replaced_by")] {
-        for other in note[key]
-            .as_array()
-            .into_iter()
-            .flatten()
-            .filter_map(Value::as_str)
-        {
-            reach(graph, other, label);
-        }
+    let links = relations(note);
+    for link in &links {
+        reach(graph, link.other, link.name);
     }
     if !tags {
         return added;
@@ -192,7 +171,10 @@ fn neighbours(
     let own = note["id"].as_str().unwrap_or("");
     let (user, _) = tag_pairs(&note["tags"]);
     for (key, value) in user {
-        if edge_pairs.iter().any(|(k, t)| *k == key && *t == value) || key == "may-supersede" {
+        let is_edge = links
+            .iter()
+            .any(|l| l.arrow == "→" && l.name == key && l.other == value);
+        if is_edge || key == "may-supersede" {
             continue;
         }
         let pair = format!("{key}={value}");

@@ -64,16 +64,7 @@ pub fn with_query(path: &str, pairs: &[(&str, &str)]) -> String {
     }
 }
 
-/// The first line of `text`, at most `most` characters (with `…` when cut).
-pub fn first_line(text: &str, most: usize) -> String {
-    let line = text.lines().find(|l| !l.trim().is_empty()).unwrap_or("");
-    let line = line.trim();
-    if line.chars().count() <= most {
-        return line.to_string();
-    }
-    let cut: String = line.chars().take(most).collect();
-    format!("{}…", cut.trim_end())
-}
+pub use crate::render::text::first_line_of as first_line;
 
 /// What a note is called: its `title` tag, else the first line of its
 /// summary, at most `most` characters.
@@ -128,6 +119,57 @@ pub fn tag_pairs(tags: &Value) -> (Pairs, Pairs) {
     (user, system)
 }
 
+/// A tag `key=value` as a link to the notes that carry it.
+pub fn tag_link(pair: &str) -> String {
+    format!(
+        "<a class=\"tag\" href=\"{}\">{}</a>",
+        esc(&with_query("/", &[("tag", pair)])),
+        esc(pair)
+    )
+}
+
+/// How a note is linked to another: the link's name, the other note, and
+/// the arrow that says which way (`→` out, `←` in, none for replacements,
+/// whose names say it).
+pub struct Relation<'a> {
+    pub name: &'a str,
+    pub other: &'a str,
+    pub arrow: &'static str,
+}
+
+/// Every link of a note (as `get` gives it): edges both ways, the notes it
+/// replaces and those that replace it.
+pub fn relations(note: &Value) -> Vec<Relation<'_>> {
+    fn text(v: &Value) -> &str {
+        v.as_str().unwrap_or("")
+    }
+    let mut out = Vec::new();
+    for edge in note["edges"].as_array().into_iter().flatten() {
+        out.push(Relation {
+            name: text(&edge["key"]),
+            other: text(&edge["target"]),
+            arrow: "→",
+        });
+    }
+    for edge in note["inverse_edges"].as_array().into_iter().flatten() {
+        out.push(Relation {
+            name: text(&edge["inverse"]),
+            other: text(&edge["source"]),
+            arrow: "←",
+        });
+    }
+    for (name, key) in [("replaces", "replaces"), ("replaced by", "replaced_by")] {
+        for other in note[key].as_array().into_iter().flatten() {
+            out.push(Relation {
+                name,
+                other: text(other),
+                arrow: "",
+            });
+        }
+    }
+    out
+}
+
 /// A note's own tags as chips (each a search for notes with it).
 pub fn tag_chips(tags: &Value) -> String {
     let (user, _) = tag_pairs(tags);
@@ -136,13 +178,7 @@ pub fn tag_chips(tags: &Value) -> String {
     }
     let mut out = String::from("<ul class=\"tags\">");
     for (key, value) in &user {
-        let pair = format!("{key}={value}");
-        let _ = write!(
-            out,
-            "<li><a class=\"tag\" href=\"{}\">{}</a></li>",
-            esc(&with_query("/", &[("tag", &pair)])),
-            esc(&pair)
-        );
+        let _ = write!(out, "<li>{}</li>", tag_link(&format!("{key}={value}")));
     }
     out.push_str("</ul>");
     out
@@ -182,11 +218,5 @@ mod tests {
         let link = note_link("x\" onmouseover=\"y", "<b>");
         assert!(!link.contains("\" onmouseover"), "{link}");
         assert!(link.contains("&lt;b&gt;"), "{link}");
-    }
-
-    #[test]
-    fn a_first_line_is_cut_at_a_character_boundary() {
-        assert_eq!(first_line("\n  héllo wörld\nnext", 5), "héllo…");
-        assert_eq!(first_line("short", 10), "short");
     }
 }

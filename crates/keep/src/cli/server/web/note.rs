@@ -9,7 +9,8 @@ use serde_json::{Value, json};
 
 use super::Seen;
 use super::html::{
-    alert, encode, esc, first_line, label_of, note_href, note_link, tag_pairs, time, with_query,
+    alert, encode, esc, first_line, label_of, note_href, note_link, relations, tag_link, tag_pairs,
+    time,
 };
 
 /// How many log entries a note's page shows.
@@ -200,12 +201,7 @@ fn tags(note: &Value, id: &str, writes: bool) -> String {
     );
     for (key, value) in &user {
         let pair = format!("{key}={value}");
-        let _ = write!(
-            out,
-            "<li><a class=\"tag\" href=\"{}\">{}</a>",
-            esc(&with_query("/", &[("tag", &pair)])),
-            esc(&pair)
-        );
+        let _ = write!(out, "<li>{}", tag_link(&pair));
         if writes {
             let button = format!(
                 "<button type=\"submit\" aria-label=\"{0}\" title=\"{0}\">×</button>",
@@ -249,33 +245,14 @@ fn tags(note: &Value, id: &str, writes: bool) -> String {
 
 fn edges(note: &Value) -> String {
     let mut rows = String::new();
-    for edge in note["edges"].as_array().into_iter().flatten() {
-        let target = edge["target"].as_str().unwrap_or("");
+    for link in relations(note) {
         let _ = write!(
             rows,
-            "<li>{} → {}</li>",
-            esc(edge["key"].as_str().unwrap_or("")),
-            note_link(target, target)
+            "<li>{} {} {}</li>",
+            esc(link.name),
+            link.arrow,
+            note_link(link.other, link.other)
         );
-    }
-    for edge in note["inverse_edges"].as_array().into_iter().flatten() {
-        let source = edge["source"].as_str().unwrap_or("");
-        let _ = write!(
-            rows,
-            "<li>{} ← {}</li>",
-            esc(edge["inverse"].as_str().unwrap_or("")),
-            note_link(source, source)
-        );
-    }
-    for (label, key) in [("replaces", "replaces"), ("replaced by", "replaced_by")] {
-        for other in note[key]
-            .as_array()
-            .into_iter()
-            .flatten()
-            .filter_map(Value::as_str)
-        {
-            let _ = write!(rows, "<li>{label} {}</li>", note_link(other, other));
-        }
     }
     if rows.is_empty() {
         return String::new();
