@@ -1,8 +1,9 @@
 //! Benchmark: recall over real multi-session conversations. Every turn of
 //! the LongMemEval sample (testdata/real/longmemeval: 97 questions, 186
-//! dated sessions, 2,176 turns, MIT) is a note dated by its session, so
-//! each question's haystack is its own sessions plus the other 180-odd as
-//! distractors. Two sets of questions are asked of it, each at its own
+//! dated sessions, 2,176 turns, MIT) is a note dated by its session and
+//! tagged with it (an assistant's turn also `in-reply-to` the user's turn
+//! it answers, as keep links a reply), so each question's haystack is its
+//! own sessions plus the other 180-odd as distractors. Two sets of questions are asked of it, each at its own
 //! date (relative times such as "10 days ago" count from there):
 //!
 //! - `longmemeval`: the 97 questions as written, with their evidence
@@ -53,6 +54,9 @@ const DEPTH: usize = 10;
 struct Turn {
     id: String,
     session: String,
+    /// The turn this one answers: an assistant's reply to the user's turn
+    /// before it.
+    answers: Option<String>,
     text: String,
     at: Timestamp,
 }
@@ -100,10 +104,14 @@ fn load() -> (Vec<Turn>, Vec<Question>) {
                 if turn["has_answer"].as_bool() == Some(true) {
                     evidence.insert(id.clone());
                 }
+                let answers =
+                    (k > 0 && turn["role"] == "assistant" && session[k - 1]["role"] == "user")
+                        .then(|| format!("lme/{sid}/{}", k - 1));
                 if fresh {
                     turns.push(Turn {
                         id,
                         session: sid.to_string(),
+                        answers,
                         text: turn["content"].as_str().unwrap().to_string(),
                         at: Timestamp::from_millis(start.millis() + 60_000 * k as i64),
                     });
@@ -213,6 +221,9 @@ fn open_store(config: &Config, paths: &ModelPaths, dir: PathBuf, turns: &[Turn])
         for turn in turns {
             let mut tags = Tags::new();
             tags.insert("session", &turn.session);
+            if let Some(message) = &turn.answers {
+                tags.insert("in-reply-to", message);
+            }
             let opts = PutOptions {
                 id: Some(turn.id.clone()),
                 tags,

@@ -237,6 +237,54 @@ fn deep_recall_follows_edges_and_shared_tags() {
     assert!(text.contains("[via author of review, hop 1]"), "{text}");
 }
 
+#[test]
+fn a_reply_that_matches_brings_up_the_message_it_answers() {
+    let env = Env::with_model();
+    env.ok(&[
+        "put",
+        "We finally brought her home from the shelter last spring",
+        "--id",
+        "said",
+    ]);
+    env.ok(&[
+        "put",
+        "Congratulations on adopting Luna! A rescue cat settles in within a few weeks; keep her litter box somewhere quiet.",
+        "--id",
+        "reply",
+        "-t",
+        "in-reply-to=said",
+        "-t",
+        "chat=yes",
+    ]);
+    env.ok(&[
+        "put",
+        "Feeding schedule for the neighbour's dog while they travel",
+        "--id",
+        "dog",
+    ]);
+    env.ok(&["put", "Luna moth sightings by the lake", "--id", "moth"]);
+    let query = "when did I adopt my cat Luna";
+    let hits = env.json(&["find", query]);
+    let order: Vec<&str> = hits
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|h| h["id"].as_str().unwrap())
+        .collect();
+    assert_eq!(order[..2], ["said", "reply"], "{hits}");
+    assert_eq!(hits[0]["via"]["link"], "in-reply-to");
+    assert_eq!(hits[0]["via"]["from"], "reply");
+    assert_eq!(hits[1]["via"], serde_json::Value::Null);
+    let text = env.ok(&["find", query]);
+    assert!(text.contains("[via in-reply-to of reply, hop 1]"), "{text}");
+    // A message the query may not show stays out, and its reply keeps
+    // its place.
+    assert_eq!(find_ids(&env, &["-t", "chat=yes", query]), ["reply"]);
+    // Without the link the reply comes first again.
+    env.ok(&["tag", "reply", "--remove", "in-reply-to"]);
+    assert_eq!(find_ids(&env, &["-n", "1", query]), ["reply"]);
+}
+
 /// review → alice → bob → carol → dave, each naming the next as author.
 fn chain_of_authors(env: &Env) {
     let chain = [

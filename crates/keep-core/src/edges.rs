@@ -18,7 +18,7 @@ pub const BUILTIN_EDGES: &[(&str, &str)] = &[
     ("speaker", "spoke"),
     ("from", "sent"),
     ("to", "received"),
-    ("in-reply-to", "replies"),
+    (keys::IN_REPLY_TO, "replies"),
     (keys::LINKS_TO, "linked-from"),
     (keys::SUPERSEDES, "superseded-by"),
     (keys::MAY_SUPERSEDE, "may-be-superseded-by"),

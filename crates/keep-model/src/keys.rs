@@ -41,6 +41,9 @@ pub const SAID_AT: &str = "_at";
 /// The edge a note makes to the note it replaces (`supersedes=ID`); the
 /// target is hidden from recall unless asked for. A user key, not `_`.
 pub const SUPERSEDES: &str = "supersedes";
+/// Edge from a reply to the message it answers; recall credits a reply's
+/// match to that message.
+pub const IN_REPLY_TO: &str = "in-reply-to";
 /// The edge a probable update makes to the note it probably replaces
 /// (`may-supersede=ID`), set by `put`; `supersede` turns it into
 /// `supersedes`. A user key, so removing it dismisses the suggestion.

@@ -13,14 +13,16 @@ use crate::recall::weights::{
     WRONG_HIDES_AT,
 };
 use crate::recall::{
-    FindQuery, FindResult, Hit, Matched, Query, RecallMode, candidates, facets, graph, passage,
-    question, when,
+    FindQuery, FindResult, Hit, Matched, Query, RecallMode, Via, candidates, facets, graph,
+    passage, question, replies, when,
 };
+use keep_model::Note;
 use keep_model::keys;
 use keep_model::{NoteFilter, Period};
 use keep_store::NoteReads;
 use keep_store::prelude::*;
 use keep_store::{NoteRid, VecRow};
+use std::collections::HashMap;
 
 /// Time spent giving waiting rows vectors before a search (the last model
 /// call may run past it); the rest are found by keyword and counted in a
@@ -91,7 +93,7 @@ impl Keeper {
             fused = fusion::blend(fused, lists, FACET_WEIGHT);
         }
         let rids: Vec<NoteRid> = fused.iter().map(|f| f.rid).collect();
-        let notes = db.notes_passing(&rids, &query.filter)?;
+        let mut notes = db.notes_passing(&rids, &query.filter)?;
         fused.retain(|f| notes.contains_key(&f.rid));
 
         let half_life = query.half_life_days.unwrap_or(self.settings.half_life_days);
@@ -129,11 +131,19 @@ impl Keeper {
             }
             f.score *= when::time_factor(note, &periods);
         }
+        let answered = if like_rid.is_none() {
+            credit_replies(&db, &mut fused, &mut notes, query)?
+        } else {
+            HashMap::new()
+        };
         fusion::sort_by_score(&mut fused);
         fused.truncate(query.limit);
         let mut hits: Vec<Hit> = fused
             .iter()
-            .map(|f| hit(f, notes[&f.rid].clone()))
+            .map(|f| Hit {
+                via: answered.get(&f.rid).cloned(),
+                ..hit(f, notes[&f.rid].clone())
+            })
             .collect();
         if let Some(at) = query.filter.held_at {
             for h in &mut hits {
@@ -349,6 +359,60 @@ impl Keeper {
             ))),
         }
     }
+}
+
+/// Credits each candidate that replies to a message (`in-reply-to`) to
+/// that message, when the query may show it (`replies`): the messages not
+/// yet among the candidates are read into `notes`. Returns how each
+/// message lifted by a reply was reached.
+fn credit_replies(
+    db: &keep_store::Db<'_>,
+    fused: &mut Vec<Fused>,
+    notes: &mut HashMap<NoteRid, Note>,
+    query: &FindQuery,
+) -> Result<HashMap<NoteRid, Via>> {
+    let mut answered_ids = Vec::new();
+    for f in fused.iter() {
+        if let Some(message) = notes[&f.rid].tags.first(keys::IN_REPLY_TO)
+            && let Some(rid) = db.note_rid(message)?
+        {
+            answered_ids.push((f.rid, rid));
+        }
+    }
+    if answered_ids.is_empty() {
+        return Ok(HashMap::new());
+    }
+    let unread: Vec<NoteRid> = answered_ids
+        .iter()
+        .map(|(_, m)| *m)
+        .filter(|m| !notes.contains_key(m))
+        .collect();
+    let mut read = db.notes_passing(&unread, &query.filter)?;
+    if !query.include_superseded {
+        let feedback = db.feedback_among(&unread)?;
+        read.retain(|rid, _| {
+            feedback
+                .get(rid)
+                .is_none_or(|r| r.wrong - r.useful < WRONG_HIDES_AT)
+        });
+    }
+    notes.extend(read);
+    let answered: HashMap<NoteRid, NoteRid> = answered_ids
+        .into_iter()
+        .filter(|(_, message)| notes.contains_key(message))
+        .collect();
+    let lifted = replies::credit_answered(fused, &answered);
+    Ok(lifted
+        .into_iter()
+        .map(|(message, reply)| {
+            let via = Via {
+                hop: 1,
+                from: notes[&reply].id.clone(),
+                link: keys::IN_REPLY_TO.to_string(),
+            };
+            (message, via)
+        })
+        .collect())
 }
 
 /// Whether a hit was found only by meaning, and only weakly

@@ -1,7 +1,8 @@
 //! Recall: what a query asks (`FindQuery`), what it returns (`Hit`), and
 //! how notes are ranked: candidates from the keyword and vector indexes
 //! (`candidates`), fused by score with parts and versions rolled up to their
-//! note and recency decay (`fusion`), then deep recall along edges and
+//! note and recency decay (`fusion`), a reply's match credited to the
+//! message it answers (`replies`), then deep recall along edges and
 //! distinctive shared tags (`deep`, `graph`). A question's frame ("what do
 //! I have about") is set aside before any of it (`question`). Every weight lives in
 //! `weights`. The keeper runs these steps; this module holds no state.
@@ -13,6 +14,7 @@ pub(crate) mod fusion;
 pub(crate) mod graph;
 pub mod passage;
 pub mod question;
+pub(crate) mod replies;
 pub mod weights;
 pub(crate) mod when;
 

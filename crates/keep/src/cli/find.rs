@@ -18,9 +18,10 @@ use crate::render::{budget, json, text};
 /// are fused by score, then weighted by recency: a note's score halves every
 /// half-life since it was last updated or read. Tag and time filters apply
 /// before ranking. A hit inside a part or an older version is shown on its
-/// note, with where it matched. --deep adds notes reached from the top hits
-/// through edges and distinctive shared tags, marked with how they were
-/// reached. Notes another note supersedes are left out unless
+/// note, with where it matched. A reply (an in-reply-to edge) that matches
+/// brings up the message it answers just above it. --deep adds notes
+/// reached from the top hits through edges and distinctive shared tags,
+/// marked with how they were reached. Notes another note supersedes are left out unless
 /// --all-versions asks for them, and expired notes are left out. A query
 /// put as a question to the memory ("what do I have about X", "find my
 /// notes on X") searches for X. Without a model, find uses keywords only
