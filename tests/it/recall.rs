@@ -280,6 +280,25 @@ fn a_reply_that_matches_brings_up_the_message_it_answers() {
     // A message the query may not show stays out, and its reply keeps
     // its place.
     assert_eq!(find_ids(&env, &["-t", "chat=yes", query]), ["reply"]);
+    // A reply to a note never stored brings up no empty stub.
+    env.ok(&[
+        "put",
+        "Luna the cat chased the laser pointer for an hour",
+        "--id",
+        "orphan",
+        "-t",
+        "in-reply-to=never-stored",
+    ]);
+    let hits = env.json(&["find", "Luna the cat laser pointer"]);
+    assert_eq!(hits[0]["id"], "orphan", "{hits}");
+    assert!(
+        !hits
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|h| h["id"] == "never-stored"),
+        "{hits}"
+    );
     // Without the link the reply comes first again.
     env.ok(&["tag", "reply", "--remove", "in-reply-to"]);
     assert_eq!(find_ids(&env, &["-n", "1", query]), ["reply"]);

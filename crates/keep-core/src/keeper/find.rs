@@ -362,8 +362,9 @@ impl Keeper {
 }
 
 /// Credits each candidate that replies to a message (`in-reply-to`) to
-/// that message, when the query may show it (`replies`): the messages not
-/// yet among the candidates are read into `notes`. Returns how each
+/// that message, when the query may show it and it is more than a stub
+/// (`replies`): the messages not yet among the candidates are read into
+/// `notes`. Returns how each
 /// message lifted by a reply was reached.
 fn credit_replies(
     db: &keep_store::Db<'_>,
@@ -399,7 +400,11 @@ fn credit_replies(
     notes.extend(read);
     let answered: HashMap<NoteRid, NoteRid> = answered_ids
         .into_iter()
-        .filter(|(_, message)| notes.contains_key(message))
+        .filter(|(_, message)| {
+            notes
+                .get(message)
+                .is_some_and(|n| !n.tags.contains_key(keys::STUB))
+        })
         .collect();
     let lifted = replies::credit_answered(fused, &answered);
     Ok(lifted
