@@ -60,6 +60,14 @@ pub trait NoteWrites {
     fn update_note(&self, rid: NoteRid, note: &Note) -> Result<()>;
     /// (Re)indexes a note's summary and tags for keyword search.
     fn index_note_text(&self, rid: NoteRid, summary: &str, tags: &Tags) -> Result<()>;
+    /// Inserts a new note with its tags, its summary and tags indexed for
+    /// keyword search; returns its row key. A database may do it in one
+    /// statement.
+    fn insert_indexed_note(&self, note: &Note) -> Result<NoteRid> {
+        let rid = self.insert_note(note)?;
+        self.index_note_text(rid, &note.summary, &note.tags)?;
+        Ok(rid)
+    }
     /// Replaces the indexed full text of a note; empty text clears it.
     fn index_note_body(&self, rid: NoteRid, body: &str) -> Result<()>;
     /// Replaces every part of a note.

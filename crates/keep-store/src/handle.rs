@@ -119,6 +119,10 @@ impl NoteWrites for Handle<'_> {
         (**self).index_note_text(rid, summary, tags)
     }
 
+    fn insert_indexed_note(&self, note: &Note) -> Result<NoteRid> {
+        (**self).insert_indexed_note(note)
+    }
+
     fn index_note_body(&self, rid: NoteRid, body: &str) -> Result<()> {
         (**self).index_note_body(rid, body)
     }

@@ -563,7 +563,7 @@ impl NotesWritten {
             None => {}
         }
         let note = note_of(record);
-        let rid = db.insert_note(&note)?;
+        let rid = db.insert_indexed_note(&note)?;
         db.log_operation(
             now,
             "import",
@@ -593,7 +593,6 @@ impl NotesWritten {
             })
             .collect();
         db.replace_parts(rid, &parts)?;
-        db.index_note_text(rid, &note.summary, &note.tags)?;
         if let Some(r) = &record.rating {
             let rating = keep_model::Rating {
                 useful: r.useful,

@@ -683,17 +683,17 @@ pub(super) fn write_state(
     );
     let next = &next;
     let (rid, status) = match existing {
-        None => (db.insert_note(next)?, WriteStatus::Created),
+        None => (db.insert_indexed_note(next)?, WriteStatus::Created),
         Some((rid, old)) => {
             if !old.tags.contains_key(keys::STUB) {
                 let vid = db.append_version(*rid, &archived_version(old))?;
                 db.copy_vector(VecRow::Note(*rid), VecRow::Version(vid))?;
             }
             db.update_note(*rid, next)?;
+            db.index_note_text(*rid, &next.summary, &next.tags)?;
             (*rid, WriteStatus::Updated)
         }
     };
-    db.index_note_text(rid, &next.summary, &next.tags)?;
     edges::sync(db, rid, next, existing.map(|(_, n)| n), now)?;
     let (op, detail) = operation_of(existing.map(|(_, n)| n), next);
     db.log_operation(now, op, &next.id, db.version_count(rid)? + 1, detail)?;

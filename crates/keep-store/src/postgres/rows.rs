@@ -76,25 +76,10 @@ fn within_word_index_limit(text: &str) -> &str {
 }
 
 impl NoteWrites for PgDb<'_> {
+    /// Indexed as it is inserted: one statement, and no second row
+    /// version from indexing it after.
     fn insert_note(&self, note: &Note) -> Result<NoteRid> {
-        let rid: i64 = self
-            .one(
-                "INSERT INTO notes (id, summary, content_hash, created, updated, accessed, event_at)
-                 VALUES ($1, $2, $3, $4, $5, $6, $7) RETURNING rid",
-                &[
-                    &note.id,
-                    &note.summary,
-                    &note.content_hash,
-                    &note.created.millis(),
-                    &note.updated.millis(),
-                    &note.accessed.millis(),
-                    &note.at.millis(),
-                ],
-            )?
-            .get(0);
-        let rid = NoteRid(rid);
-        self.write_tags(rid, &note.tags)?;
-        Ok(rid)
+        self.insert_indexed_note(note)
     }
 
     fn update_note(&self, rid: NoteRid, note: &Note) -> Result<()> {
@@ -130,6 +115,40 @@ impl NoteWrites for PgDb<'_> {
             ],
         )?;
         Ok(())
+    }
+
+    fn insert_indexed_note(&self, note: &Note) -> Result<NoteRid> {
+        let tags_text = tags_index_text(&note.tags);
+        let (keys, values): (Vec<&str>, Vec<&str>) = note.tags.pairs().unzip();
+        let rid: i64 = self
+            .one(
+                "WITH n AS (
+                     INSERT INTO notes (id, summary, content_hash, created, updated, accessed,
+                                        event_at, words, words_length)
+                     VALUES ($1, $2, $3, $4, $5, $6, $7,
+                             setweight(to_tsvector('english', keep_words($2)), 'A')
+                             || setweight(to_tsvector('english', keep_words($8)), 'B'),
+                             $9)
+                     RETURNING rid),
+                 t AS (INSERT INTO tags (note, key, value)
+                       SELECT n.rid, k, v FROM n, unnest($10::text[], $11::text[]) AS x(k, v))
+                 SELECT rid FROM n",
+                &[
+                    &note.id,
+                    &note.summary,
+                    &note.content_hash,
+                    &note.created.millis(),
+                    &note.updated.millis(),
+                    &note.accessed.millis(),
+                    &note.at.millis(),
+                    &tags_text,
+                    &(indexed_length(&note.summary) + indexed_length(&tags_text)),
+                    &keys,
+                    &values,
+                ],
+            )?
+            .get(0);
+        Ok(NoteRid(rid))
     }
 
     fn index_note_body(&self, rid: NoteRid, body: &str) -> Result<()> {
