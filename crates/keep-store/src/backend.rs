@@ -9,7 +9,7 @@
 
 use super::keyword::TextSearch;
 use super::plain::Sql;
-use super::vectors::{Nearest, VecKind, VecRow, VectorSpace};
+use super::vectors::{Nearest, NewVector, VecKind, VecRow, VectorSpace};
 use crate::error::Result;
 use crate::ids::{NoteRid, VersionRid};
 use keep_model::{Note, NoteFilter, Part, Tags, Version};
@@ -101,6 +101,10 @@ pub trait Vectors {
     fn set_pending_scope(&self, notes: &[NoteRid]) -> Result<()>;
     /// Stores a row's vector, replacing any it had.
     fn put_vector(&self, row: VecRow, vector: &[u8]) -> Result<()>;
+    /// Stores many rows' vectors, each only while its row's text is still
+    /// the one it was made from (`Embedded::set_vector` for each); returns
+    /// how many were stored.
+    fn set_vectors(&self, vectors: &[NewVector]) -> Result<usize>;
     /// The stored vector of a row as it is stored (little-endian f32), if
     /// it was made from the row's current text.
     fn vector_bytes(&self, row: VecRow) -> Result<Option<Vec<u8>>>;

@@ -14,7 +14,7 @@ use crate::plain::{Cell, Query, Sql};
 use crate::postgres::PgDb;
 use crate::sqlite::SqliteDb;
 use crate::types::Health;
-use crate::vectors::{Nearest, VecKind, VecRow, VectorSpace};
+use crate::vectors::{Nearest, NewVector, VecKind, VecRow, VectorSpace};
 use keep_model::{Note, NoteFilter, Part, Tags, Version};
 
 /// A read handle of a store: derefs to its `Db`.
@@ -171,6 +171,10 @@ impl Vectors for Handle<'_> {
 
     fn put_vector(&self, row: VecRow, vector: &[u8]) -> Result<()> {
         (**self).put_vector(row, vector)
+    }
+
+    fn set_vectors(&self, vectors: &[NewVector]) -> Result<usize> {
+        (**self).set_vectors(vectors)
     }
 
     fn vector_bytes(&self, row: VecRow) -> Result<Option<Vec<u8>>> {

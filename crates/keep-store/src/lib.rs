@@ -60,7 +60,7 @@ pub use tables::{
     Edges, History, Meta, NoteRows, OperationsLog, Ratings, Tokens, Waiting, Watches,
 };
 pub use types::{Health, Lease, Link, ReplicaState, TokenRow, WatchedDir};
-pub use vectors::{PendingText, VecKind, VecRow, VectorSpace, to_bytes as vector_bytes};
+pub use vectors::{NewVector, PendingText, VecKind, VecRow, VectorSpace, to_bytes as vector_bytes};
 #[cfg(not(feature = "postgres"))]
 pub use without_postgres::{
     complete_database_url, listen_for_changes, on_blocking_thread, pgpass_password, shown_url,

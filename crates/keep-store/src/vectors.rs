@@ -116,6 +116,18 @@ impl VecRow {
     }
 }
 
+/// A vector to store on a row while the row's text is still `text`
+/// (`Vectors::set_vectors`).
+#[derive(Debug, Clone)]
+pub struct NewVector {
+    pub row: VecRow,
+    pub text: String,
+    /// The hash of `text`, recorded as what the vector was made from.
+    pub hash: String,
+    /// Little-endian f32, as stored.
+    pub vector: Vec<u8>,
+}
+
 /// A row waiting for its embedding.
 #[derive(Debug, Clone)]
 pub struct PendingText {

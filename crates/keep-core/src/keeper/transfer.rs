@@ -19,7 +19,6 @@ use super::{Keeper, edges};
 use crate::error::{Error, Notice, Result, Transactions};
 use keep_model::time::Timestamp;
 use keep_model::{self as model, Note, Part, Tags, Version};
-use keep_store::Embedded;
 use keep_store::NoteReads;
 use keep_store::operations::Operation;
 use keep_store::{Db, NoteRid, VecRow, VectorSpace};
@@ -432,6 +431,7 @@ impl Keeper {
                     done += 1;
                     progress(done, total);
                 }
+                written.load.store(db)?;
                 let edge_keys = crate::edges::EdgeKeys::load(db)?;
                 for (rid, record) in batch_notes {
                     let note = note_of(record);
@@ -775,11 +775,22 @@ struct VectorLoad {
     vectors: usize,
     waiting: usize,
     notices: Vec<Notice>,
+    /// Decoded vectors of the batch in hand, stored together (`store`).
+    batch: Vec<keep_store::NewVector>,
 }
 
 impl VectorLoad {
-    /// Loads the vectors of an imported note, its versions and its parts
-    /// (line `line` of file `name`).
+    /// Stores the vectors of the batch in hand.
+    fn store(&mut self, db: &Db<'_>) -> Result<()> {
+        if !self.batch.is_empty() {
+            db.set_vectors(&self.batch)?;
+            self.batch.clear();
+        }
+        Ok(())
+    }
+
+    /// Reads the vectors of an imported note, its versions and its parts
+    /// (line `line` of file `name`) into the batch in hand.
     fn record(
         &mut self,
         db: &Db<'_>,
@@ -814,7 +825,12 @@ impl VectorLoad {
             };
             match decode_vector(vector, space.dims) {
                 Ok(bytes) => {
-                    db.set_vector(row, text, &model::content_hash(text.as_bytes()), &bytes)?;
+                    self.batch.push(keep_store::NewVector {
+                        row,
+                        text: text.to_string(),
+                        hash: model::content_hash(text.as_bytes()),
+                        vector: bytes,
+                    });
                     self.vectors += 1;
                 }
                 Err(reason) => {

@@ -4,8 +4,11 @@
 //! dimension; nearest-neighbour search runs over them, and over the exact
 //! distances of the notes a filter lets through.
 
+use std::collections::{HashMap, HashSet};
+
 use crate::prelude::*;
 use pgvector::Vector;
+use postgres::types::ToSql;
 
 use super::PgDb;
 use crate::dialect::Dialect;
@@ -14,7 +17,7 @@ use crate::filter::push_filter;
 use crate::ids::NoteRid;
 use crate::plain::{Query, Sql};
 use crate::vectors::{
-    DIMS_KEY, MODEL_KEY, Nearest, VecKind, VecRow, VectorSpace, adopt_next_sql,
+    DIMS_KEY, MODEL_KEY, Nearest, NewVector, VecKind, VecRow, VectorSpace, adopt_next_sql,
     forget_stale_next_sql, from_bytes, to_bytes,
 };
 use keep_model::NoteFilter;
@@ -165,6 +168,21 @@ impl Vectors for PgDb<'_> {
         Ok(())
     }
 
+    fn set_vectors(&self, vectors: &[NewVector]) -> Result<usize> {
+        let mut stored = 0;
+        for kind in VecKind::ALL {
+            let mut latest: HashMap<i64, &NewVector> = HashMap::new();
+            for v in vectors.iter().filter(|v| v.row.kind() == kind) {
+                latest.insert(v.row.key(), v);
+            }
+            let of_kind: Vec<&NewVector> = latest.into_values().collect();
+            for chunk in of_kind.chunks(VECTORS_PER_STATEMENT) {
+                stored += self.set_vectors_of_kind(kind, chunk)?;
+            }
+        }
+        Ok(stored)
+    }
+
     fn put_vector(&self, row: VecRow, vector: &[u8]) -> Result<()> {
         let (kind, key) = (row.kind(), row.key());
         let vector = Vector::from(from_bytes(vector));
@@ -258,5 +276,57 @@ mod tests {
         assert_eq!(build_megabytes(100_000, 384), 256);
         assert_eq!(build_megabytes(1_000_000, 384), 2_560);
         assert_eq!(build_megabytes(10_000_000, 384), 4_096);
+    }
+}
+
+/// Rows whose vectors one statement stores (two parameters each).
+const VECTORS_PER_STATEMENT: usize = 1_000;
+
+impl PgDb<'_> {
+    /// `set_vectors` for rows of one kind, each key once: the rows whose
+    /// text is unchanged are marked in one statement, and their vectors
+    /// stored in another.
+    fn set_vectors_of_kind(&self, kind: VecKind, vectors: &[&NewVector]) -> Result<usize> {
+        let keys: Vec<i64> = vectors.iter().map(|v| v.row.key()).collect();
+        let hashes: Vec<&str> = vectors.iter().map(|v| v.hash.as_str()).collect();
+        let texts: Vec<&str> = vectors.iter().map(|v| v.text.as_str()).collect();
+        let marked = self.rows(
+            &format!(
+                "UPDATE {r} r SET embedded = x.hash
+                 FROM unnest($1::bigint[], $2::text[], $3::text[]) AS x(key, hash, text)
+                 WHERE r.{k} = x.key AND r.summary = x.text
+                 RETURNING r.{k}",
+                r = kind.row_table(),
+                k = kind.key()
+            ),
+            &[&keys, &hashes, &texts],
+        )?;
+        let marked: HashSet<i64> = marked.iter().map(|row| row.get(0)).collect();
+        let stored: Vec<(i64, Vector)> = vectors
+            .iter()
+            .filter(|v| marked.contains(&v.row.key()))
+            .map(|v| (v.row.key(), Vector::from(from_bytes(&v.vector))))
+            .collect();
+        if stored.is_empty() {
+            return Ok(0);
+        }
+        let values: Vec<String> = (0..stored.len())
+            .map(|i| format!("(${}, ${})", 2 * i + 1, 2 * i + 2))
+            .collect();
+        let params: Vec<&(dyn ToSql + Sync)> = stored
+            .iter()
+            .flat_map(|(key, vector)| [key as &(dyn ToSql + Sync), vector as &(dyn ToSql + Sync)])
+            .collect();
+        // Prepared for this run only: each number of rows is its own text.
+        self.rows_unprepared(
+            &format!(
+                "INSERT INTO {} (key, embedding) VALUES {}
+                 ON CONFLICT (key) DO UPDATE SET embedding = excluded.embedding",
+                kind.vec_table(),
+                values.join(", ")
+            ),
+            &params,
+        )?;
+        Ok(stored.len())
     }
 }

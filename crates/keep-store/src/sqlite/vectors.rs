@@ -17,7 +17,7 @@ use super::{SqliteDb, code_cache, graph, quant};
 use crate::error::Result;
 use crate::ids::NoteRid;
 use crate::vectors::{
-    DIMS_KEY, MODEL_KEY, Nearest, VecKind, VecRow, VectorSpace, adopt_next_sql,
+    DIMS_KEY, MODEL_KEY, Nearest, NewVector, VecKind, VecRow, VectorSpace, adopt_next_sql,
     forget_stale_next_sql, from_bytes, to_bytes,
 };
 use keep_model::NoteFilter;
@@ -272,6 +272,16 @@ impl Vectors for SqliteDb<'_> {
     }
 
     /// Stores a row's vector, replacing any it had.
+    fn set_vectors(&self, vectors: &[NewVector]) -> Result<usize> {
+        let mut stored = 0;
+        for v in vectors {
+            if self.set_vector(v.row, &v.text, &v.hash, &v.vector)? {
+                stored += 1;
+            }
+        }
+        Ok(stored)
+    }
+
     fn put_vector(&self, row: VecRow, vector: &[u8]) -> Result<()> {
         let (kind, key) = (row.kind(), row.key());
         let t = kind.vec_table();
