@@ -266,19 +266,6 @@ impl Vectors for PgDb<'_> {
     }
 }
 
-#[cfg(test)]
-mod tests {
-    use super::build_megabytes;
-
-    #[test]
-    fn an_index_build_asks_for_memory_as_its_vectors_need() {
-        assert_eq!(build_megabytes(0, 384), 64);
-        assert_eq!(build_megabytes(100_000, 384), 256);
-        assert_eq!(build_megabytes(1_000_000, 384), 2_560);
-        assert_eq!(build_megabytes(10_000_000, 384), 4_096);
-    }
-}
-
 /// Rows whose vectors one statement stores (two parameters each).
 const VECTORS_PER_STATEMENT: usize = 1_000;
 
@@ -328,5 +315,18 @@ impl PgDb<'_> {
             &params,
         )?;
         Ok(stored.len())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::build_megabytes;
+
+    #[test]
+    fn an_index_build_asks_for_memory_as_its_vectors_need() {
+        assert_eq!(build_megabytes(0, 384), 64);
+        assert_eq!(build_megabytes(100_000, 384), 256);
+        assert_eq!(build_megabytes(1_000_000, 384), 2_560);
+        assert_eq!(build_megabytes(10_000_000, 384), 4_096);
     }
 }
