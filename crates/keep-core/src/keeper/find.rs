@@ -364,8 +364,7 @@ impl Keeper {
 /// Credits each candidate that replies to a message (`in-reply-to`) to
 /// that message, when the query may show it and it is more than a stub
 /// (`replies`): the messages not yet among the candidates are read into
-/// `notes`. Returns how each
-/// message lifted by a reply was reached.
+/// `notes`. Returns how each message lifted by a reply was reached.
 fn credit_replies(
     db: &keep_store::Db<'_>,
     fused: &mut Vec<Fused>,

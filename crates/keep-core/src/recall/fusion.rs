@@ -237,19 +237,21 @@ pub fn feedback_factor(useful: i64, wrong: i64) -> f64 {
     1.0 + weights::FEEDBACK_MAX_BOOST * (net / weights::FEEDBACK_SCALE).tanh()
 }
 
+/// A fused note with a score and nothing else, for tests of rankings.
+#[cfg(test)]
+pub(crate) fn fused(rid: i64, score: f64) -> Fused {
+    Fused {
+        rid: NoteRid(rid),
+        score,
+        keyword_rank: None,
+        vector_rank: None,
+        similarity: None,
+        matched: None,
+    }
+}
+
 #[cfg(test)]
 mod tests {
-    fn fused(rid: i64, score: f64) -> Fused {
-        Fused {
-            rid: NoteRid(rid),
-            score,
-            keyword_rank: None,
-            vector_rank: None,
-            similarity: None,
-            matched: None,
-        }
-    }
-
     #[test]
     fn each_pieces_best_match_joins_just_below_the_whole_questions_best() {
         let whole = vec![fused(1, 2.0), fused(2, 1.6), fused(3, 1.2)];

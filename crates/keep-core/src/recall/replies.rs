@@ -67,17 +67,7 @@ pub(crate) fn credit_answered(
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    fn fused(rid: i64, score: f64) -> Fused {
-        Fused {
-            rid: NoteRid(rid),
-            score,
-            keyword_rank: Some(1),
-            vector_rank: None,
-            similarity: None,
-            matched: None,
-        }
-    }
+    use crate::recall::fusion::fused;
 
     fn order(fused: &[Fused]) -> Vec<i64> {
         fused.iter().map(|f| f.rid.0).collect()
