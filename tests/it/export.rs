@@ -422,6 +422,71 @@ fn export_of(n: usize) -> String {
     out
 }
 
+/// An export of `n` notes named `deep-I`, each with two archived
+/// versions, two parts and a log line of its own.
+fn export_with_history(n: usize) -> String {
+    let at = "2026-01-01T00:00:00.000Z";
+    let mut out = String::from("{\"format\":\"keep-export\",\"version\":4}\n");
+    for i in 0..n {
+        let note = serde_json::json!({
+            "id": format!("deep-{i}"), "summary": format!("now of deep {i}"),
+            "tags": {"n": [i.to_string()]}, "created": at, "updated": at, "accessed": at,
+            "versions": [
+                {"summary": format!("first of deep {i}"), "tags": {}, "created": at, "updated": at},
+                {"summary": format!("second of deep {i}"), "tags": {}, "created": at, "updated": at},
+            ],
+            "parts": [
+                {"number": 1, "summary": format!("part one of deep {i}")},
+                {"number": 2, "summary": format!("part two of deep {i}")},
+            ],
+        });
+        let log = serde_json::json!({"operation": {
+            "at": at, "agent": "elsewhere", "op": "create", "note": format!("deep-{i}"), "version": 1,
+        }});
+        out.push_str(&format!("{log}\n{note}\n"));
+    }
+    out
+}
+
+#[test]
+fn many_notes_import_with_their_versions_parts_and_log_in_place() {
+    let env = Env::new();
+    std::fs::write(env.path("deep.jsonl"), export_with_history(1_300)).unwrap();
+    let out = env.ok(&["import", "deep.jsonl"]);
+    assert!(
+        out.starts_with("imported 1300 note(s) with 1300 log entries;"),
+        "{out}"
+    );
+    // Past every chunk of rows a statement takes: each row under its own note.
+    for i in [0, 499, 500, 999, 1_000, 1_299] {
+        let text = |selector: &str| env.ok(&["get", &format!("deep-{i}{selector}")]);
+        assert!(text("").contains(&format!("now of deep {i}")));
+        assert!(text("@V{1}").contains(&format!("second of deep {i}")));
+        assert!(text("@V{2}").contains(&format!("first of deep {i}")));
+        assert!(text("@P{1}").contains(&format!("part one of deep {i}")));
+        assert!(text("@P{2}").contains(&format!("part two of deep {i}")));
+        assert_eq!(
+            env.ok(&["list", "-t", &format!("n={i}"), "--ids"]).trim(),
+            format!("deep-{i}")
+        );
+        let log = env.json(&["log", &format!("deep-{i}")]);
+        let ops: Vec<(&str, &str)> = log
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|e| (e["agent"].as_str().unwrap(), e["op"].as_str().unwrap()))
+            .collect();
+        assert_eq!(
+            ops,
+            [("cli", "import"), ("elsewhere", "create")],
+            "deep-{i}"
+        );
+    }
+    let again = env.ok(&["import", "deep.jsonl"]);
+    assert!(again.contains("1300 already present"), "{again}");
+    assert_eq!(env.json(&["log", "deep-7"]).as_array().unwrap().len(), 2);
+}
+
 #[test]
 fn an_import_leaves_its_word_totals_compact() {
     let env = Env::new();

@@ -11,7 +11,7 @@ use super::keyword::TextSearch;
 use super::plain::Sql;
 use super::vectors::{Nearest, NewVector, VecKind, VecRow, VectorSpace};
 use crate::error::Result;
-use crate::ids::{NoteRid, VersionRid};
+use crate::ids::{NoteRid, PartRid, VersionRid};
 use keep_model::{Note, NoteFilter, Part, Tags, Version};
 
 /// One transaction's (or one read's) view of a store, whichever database
@@ -68,6 +68,17 @@ pub trait NoteWrites {
         self.index_note_text(rid, &note.summary, &note.tags)?;
         Ok(rid)
     }
+    /// Inserts new notes as `insert_indexed_note` does, their row keys in
+    /// the same order; a database may write many in one statement.
+    fn insert_indexed_notes(&self, notes: &[Note]) -> Result<Vec<NoteRid>> {
+        notes.iter().map(|n| self.insert_indexed_note(n)).collect()
+    }
+    /// Inserts archived versions with explicit seqs (import), each
+    /// `(note, seq, version)`; their row keys in the same order.
+    fn insert_versions(&self, rows: &[(NoteRid, i64, &Version)]) -> Result<Vec<VersionRid>>;
+    /// Inserts parts of notes that have none yet (import), each
+    /// `(note, part)`; their row keys in the same order.
+    fn insert_parts(&self, rows: &[(NoteRid, &Part)]) -> Result<Vec<PartRid>>;
     /// Replaces the indexed full text of a note; empty text clears it.
     fn index_note_body(&self, rid: NoteRid, body: &str) -> Result<()>;
     /// Replaces every part of a note.

@@ -7,7 +7,7 @@ use std::ops::Deref;
 use crate::backend::{Db, NoteWrites, Upkeep, Vectors};
 use crate::dialect::Dialect;
 use crate::error::Result;
-use crate::ids::{NoteRid, VersionRid};
+use crate::ids::{NoteRid, PartRid, VersionRid};
 use crate::keyword::{IndexSearch, TextIndex, TextSearch};
 use crate::plain::{Cell, Query, Sql};
 #[cfg(feature = "postgres")]
@@ -121,6 +121,18 @@ impl NoteWrites for Handle<'_> {
 
     fn insert_indexed_note(&self, note: &Note) -> Result<NoteRid> {
         (**self).insert_indexed_note(note)
+    }
+
+    fn insert_indexed_notes(&self, notes: &[Note]) -> Result<Vec<NoteRid>> {
+        (**self).insert_indexed_notes(notes)
+    }
+
+    fn insert_versions(&self, rows: &[(NoteRid, i64, &Version)]) -> Result<Vec<VersionRid>> {
+        (**self).insert_versions(rows)
+    }
+
+    fn insert_parts(&self, rows: &[(NoteRid, &Part)]) -> Result<Vec<PartRid>> {
+        (**self).insert_parts(rows)
     }
 
     fn index_note_body(&self, rid: NoteRid, body: &str) -> Result<()> {

@@ -6,6 +6,10 @@
 
 use crate::error::{Error, Result};
 
+/// Rows written or looked up by one statement of many rows: 500 rows of
+/// six values stay far below the placeholders either database allows.
+pub const ROWS_A_STATEMENT: usize = 500;
+
 /// A value bound to a statement or read from a row.
 #[derive(Debug, Clone, PartialEq)]
 pub enum Cell {

@@ -21,7 +21,7 @@ use keep_model::time::Timestamp;
 use keep_model::{self as model, Note, Part, Tags, Version};
 use keep_store::NoteReads;
 use keep_store::operations::Operation;
-use keep_store::{Db, NoteRid, VecRow, VectorSpace};
+use keep_store::{Db, NoteRid, PartRid, VecRow, VectorSpace, VersionRid};
 
 const FORMAT: &str = "keep-export";
 /// 2 added ratings, 3 the operations log, 4 event times (`at`); older
@@ -175,8 +175,10 @@ const EXPORT_PAGE: usize = 500;
 const LOG_PAGE: usize = 5_000;
 /// Notes written in one transaction while importing...
 const IMPORT_BATCH: usize = 5_000;
-/// ...or fewer, once their lines hold this many bytes.
+/// ...or fewer, once their lines hold this many bytes...
 const IMPORT_BATCH_BYTES: usize = 64 << 20;
+/// ...written a thousand at a time, with progress after each.
+const IMPORT_STEP: usize = 1_000;
 /// Ids of skipped notes an import reports by name; the rest are counted.
 pub const LISTED_SKIPS: usize = 10_000;
 /// The store setting that records an import of one file, by its digest:
@@ -424,18 +426,18 @@ impl Keeper {
                     db.set_meta(meta_key, &run.to_json())?;
                 }
                 let mut batch_notes = Vec::with_capacity(batch.len());
-                for (line, record) in &batch {
-                    if let Some(rid) = written.write(db, *line, record, name, now)? {
-                        batch_notes.push((rid, record));
-                    }
-                    done += 1;
+                for chunk in batch.chunks(IMPORT_STEP) {
+                    batch_notes.extend(written.write(db, chunk, name, now)?);
+                    done += chunk.len();
                     progress(done, total);
                 }
                 written.load.store(db)?;
                 let edge_keys = crate::edges::EdgeKeys::load(db)?;
                 for (rid, record) in batch_notes {
                     let note = note_of(record);
-                    edges::sync_with(db, &edge_keys, rid, &note, None, now)?;
+                    if links_anything(&edge_keys, &note) {
+                        edges::sync_with(db, &edge_keys, rid, &note, None, now)?;
+                    }
                 }
                 Ok(())
             })?;
@@ -460,23 +462,20 @@ impl Keeper {
         progress(0);
         self.store.transact(|db| {
             let mut added = 0;
-            let mut last: Option<(String, bool)> = None;
-            while let Some((_, line)) = lines.next_line(Some(LineKind::Operation))? {
+            let mut chunk = Vec::with_capacity(IMPORT_STEP);
+            loop {
+                let line = lines.next_line(Some(LineKind::Operation))?;
                 lines.report(progress);
-                let ExportLine::Operation(entry) = line else {
-                    continue;
-                };
-                let absent = match &last {
-                    Some((id, absent)) if *id == entry.note => *absent,
-                    _ => {
-                        let absent = !holds_more_than_stub(db, &entry.note)?;
-                        last = Some((entry.note.clone(), absent));
-                        absent
-                    }
-                };
-                if absent {
-                    db.append_operation(&entry.to_operation())?;
-                    added += 1;
+                let end = line.is_none();
+                if let Some((_, ExportLine::Operation(entry))) = line {
+                    chunk.push(entry.to_operation());
+                }
+                if chunk.len() == IMPORT_STEP || end {
+                    added += append_absent(db, &chunk)?;
+                    chunk.clear();
+                }
+                if end {
+                    break;
                 }
             }
             run.log_restored = true;
@@ -484,6 +483,31 @@ impl Keeper {
             Ok(added)
         })
     }
+}
+
+/// Appends the entries of `entries` whose note the store lacks (or holds
+/// only as a stub): the log of a note this import is to write; how many.
+fn append_absent(db: &Db<'_>, entries: &[Operation]) -> Result<usize> {
+    let ids: Vec<&str> = entries
+        .iter()
+        .map(|e| e.note.as_str())
+        .collect::<HashSet<_>>()
+        .into_iter()
+        .collect();
+    let present = db.note_rids(&ids)?;
+    let mut held = HashSet::new();
+    for id in present.keys() {
+        if holds_more_than_stub(db, id)? {
+            held.insert(id.as_str());
+        }
+    }
+    let absent: Vec<Operation> = entries
+        .iter()
+        .filter(|e| !held.contains(e.note.as_str()))
+        .cloned()
+        .collect();
+    db.append_operations(&absent)?;
+    Ok(absent.len())
 }
 
 impl ImportRun {
@@ -501,6 +525,12 @@ fn holds_more_than_stub(db: &Db<'_>, id: &str) -> Result<bool> {
     Ok(db
         .note_by_rid(rid)?
         .is_some_and(|n| !(n.tags.contains_key(model::keys::STUB) && n.summary.is_empty())))
+}
+
+/// Whether a newly written note has edges to make (or is a `.tag/KEY`
+/// note declaring some): a new note has none to replace.
+fn links_anything(keys: &crate::edges::EdgeKeys, note: &Note) -> bool {
+    note.id.starts_with(crate::edges::TAG_NOTE_PREFIX) || !keys.edges_of(note).is_empty()
 }
 
 /// Goes back to the start of the file for the next pass.
@@ -538,71 +568,111 @@ struct NotesWritten {
 }
 
 impl NotesWritten {
-    /// Writes one note of the file unless the store has it (a stub is
-    /// replaced); its rid when written.
-    fn write(
+    /// Writes the notes of `batch` the store lacks (a stub is replaced),
+    /// many to a statement where the database can; the rid and record of
+    /// each written.
+    fn write<'r>(
         &mut self,
         db: &Db<'_>,
-        line: usize,
-        record: &Record,
+        batch: &'r [(usize, Record)],
         name: &str,
         now: Timestamp,
-    ) -> Result<Option<NoteRid>> {
-        match db.note_rid(&record.id)? {
-            Some(_)
-                if record.tags.contains_key(model::keys::STUB)
-                    || holds_more_than_stub(db, &record.id)? =>
-            {
-                self.skipped_count += 1;
-                if self.skipped.len() < LISTED_SKIPS {
-                    self.skipped.push(record.id.clone());
-                }
-                return Ok(None);
-            }
-            Some(stub) => db.delete_note(stub)?,
-            None => {}
-        }
-        let note = note_of(record);
-        let rid = db.insert_indexed_note(&note)?;
-        db.log_operation(
-            now,
-            "import",
-            &record.id,
-            record.versions.len() as i64 + 1,
-            "",
-        )?;
-        for (i, v) in record.versions.iter().enumerate() {
-            let version = Version {
-                seq: i as i64 + 1,
-                summary: v.summary.clone(),
-                tags: v.tags.clone(),
-                content_hash: v.content_hash.clone(),
-                created: v.created,
-                updated: v.updated,
-                at: v.at.unwrap_or(if i == 0 { v.created } else { v.updated }),
-            };
-            db.insert_version(rid, version.seq, &version)?;
-        }
-        let parts: Vec<Part> = record
-            .parts
+    ) -> Result<Vec<(NoteRid, &'r Record)>> {
+        let fresh = self.absent(db, batch)?;
+        let notes: Vec<Note> = fresh.iter().map(|(_, r)| note_of(r)).collect();
+        let rids = db.insert_indexed_notes(&notes)?;
+        let logged: Vec<(&str, i64)> = fresh
             .iter()
-            .map(|p| Part {
-                number: p.number,
-                summary: p.summary.clone(),
-                tags: p.tags.clone(),
-            })
+            .map(|(_, r)| (r.id.as_str(), r.versions.len() as i64 + 1))
             .collect();
-        db.replace_parts(rid, &parts)?;
-        if let Some(r) = &record.rating {
-            let rating = keep_model::Rating {
-                useful: r.useful,
-                wrong: r.wrong,
-            };
-            db.set_rating(rid, &rating, r.updated)?;
+        db.log_operations(now, "import", &logged)?;
+        let versions: Vec<(NoteRid, i64, Version)> = rids
+            .iter()
+            .zip(&fresh)
+            .flat_map(|(&rid, (_, r))| r.versions.iter().enumerate().map(move |(i, v)| (rid, i, v)))
+            .map(|(rid, i, v)| (rid, i as i64 + 1, version_of(i, v)))
+            .collect();
+        let rows: Vec<(NoteRid, i64, &Version)> = versions
+            .iter()
+            .map(|(rid, seq, v)| (*rid, *seq, v))
+            .collect();
+        let mut vids = db.insert_versions(&rows)?.into_iter();
+        let parts: Vec<(NoteRid, Part)> = rids
+            .iter()
+            .zip(&fresh)
+            .flat_map(|(&rid, (_, r))| r.parts.iter().map(move |p| (rid, part_of(p))))
+            .collect();
+        let rows: Vec<(NoteRid, &Part)> = parts.iter().map(|(rid, p)| (*rid, p)).collect();
+        let mut pids = db.insert_parts(&rows)?.into_iter();
+        let mut written = Vec::with_capacity(fresh.len());
+        for (&rid, (line, record)) in rids.iter().zip(fresh) {
+            if let Some(r) = &record.rating {
+                let rating = keep_model::Rating {
+                    useful: r.useful,
+                    wrong: r.wrong,
+                };
+                db.set_rating(rid, &rating, r.updated)?;
+            }
+            let vids: Vec<VersionRid> = vids.by_ref().take(record.versions.len()).collect();
+            let pids: Vec<PartRid> = pids.by_ref().take(record.parts.len()).collect();
+            self.load.record(name, line, rid, record, &vids, &pids);
+            written.push((rid, record));
         }
-        self.load.record(db, name, line, rid, record)?;
-        self.imported += 1;
-        Ok(Some(rid))
+        self.imported += written.len();
+        Ok(written)
+    }
+
+    /// The notes of `batch` to write: those the store lacks or holds only
+    /// as a stub (deleted here, to be replaced); the others are counted
+    /// as skipped.
+    fn absent<'r>(
+        &mut self,
+        db: &Db<'_>,
+        batch: &'r [(usize, Record)],
+    ) -> Result<Vec<(usize, &'r Record)>> {
+        let ids: Vec<&str> = batch.iter().map(|(_, r)| r.id.as_str()).collect();
+        let present = db.note_rids(&ids)?;
+        let mut fresh = Vec::with_capacity(batch.len());
+        for (line, record) in batch {
+            match present.get(&record.id) {
+                Some(_)
+                    if record.tags.contains_key(model::keys::STUB)
+                        || holds_more_than_stub(db, &record.id)? =>
+                {
+                    self.skipped_count += 1;
+                    if self.skipped.len() < LISTED_SKIPS {
+                        self.skipped.push(record.id.clone());
+                    }
+                    continue;
+                }
+                Some(&stub) => db.delete_note(stub)?,
+                None => {}
+            }
+            fresh.push((*line, record));
+        }
+        Ok(fresh)
+    }
+}
+
+/// Archived version `i` (0 = oldest) of an exported note.
+fn version_of(i: usize, v: &VersionRecord) -> Version {
+    Version {
+        seq: i as i64 + 1,
+        summary: v.summary.clone(),
+        tags: v.tags.clone(),
+        content_hash: v.content_hash.clone(),
+        created: v.created,
+        updated: v.updated,
+        at: v.at.unwrap_or(if i == 0 { v.created } else { v.updated }),
+    }
+}
+
+/// A part of an exported note.
+fn part_of(p: &PartRecord) -> Part {
+    Part {
+        number: p.number,
+        summary: p.summary.clone(),
+        tags: p.tags.clone(),
     }
 }
 
@@ -789,34 +859,31 @@ impl VectorLoad {
         Ok(())
     }
 
-    /// Reads the vectors of an imported note, its versions and its parts
-    /// (line `line` of file `name`) into the batch in hand.
+    /// Reads the vectors of an imported note, its versions (rows `vids`)
+    /// and its parts (rows `pids`), line `line` of file `name`, into the
+    /// batch in hand.
     fn record(
         &mut self,
-        db: &Db<'_>,
         name: &str,
         line: usize,
         rid: NoteRid,
         record: &Record,
-    ) -> Result<()> {
+        vids: &[VersionRid],
+        pids: &[PartRid],
+    ) {
         let mut rows = vec![(
             String::new(),
             VecRow::Note(rid),
             record.summary.as_str(),
             record.vector.as_deref(),
         )];
-        for (i, v) in record.versions.iter().enumerate() {
-            let seq = i as i64 + 1;
-            if let Some(vid) = db.version_key(rid, seq)? {
-                let what = format!(" (version {seq})");
-                rows.push((what, VecRow::Version(vid), &v.summary, v.vector.as_deref()));
-            }
+        for ((seq, v), &vid) in (1..).zip(&record.versions).zip(vids) {
+            let what = format!(" (version {seq})");
+            rows.push((what, VecRow::Version(vid), &v.summary, v.vector.as_deref()));
         }
-        for p in &record.parts {
-            if let Some(pid) = db.part_key(rid, p.number)? {
-                let what = format!(" (part {})", p.number);
-                rows.push((what, VecRow::Part(pid), &p.summary, p.vector.as_deref()));
-            }
+        for (p, &pid) in record.parts.iter().zip(pids) {
+            let what = format!(" (part {})", p.number);
+            rows.push((what, VecRow::Part(pid), &p.summary, p.vector.as_deref()));
         }
         for (what, row, text, vector) in rows.into_iter().filter(|r| !r.2.is_empty()) {
             let (Some(space), Some(vector)) = (&self.space, vector) else {
@@ -842,7 +909,6 @@ impl VectorLoad {
                 }
             }
         }
-        Ok(())
     }
 }
 

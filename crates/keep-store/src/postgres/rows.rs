@@ -3,10 +3,11 @@
 
 use super::PgDb;
 use crate::error::Result;
-use crate::ids::{NoteRid, VersionRid};
+use crate::ids::{NoteRid, PartRid, VersionRid};
 use crate::plan::{indexed_length, tags_index_text};
 use crate::prelude::*;
 use keep_model::{Note, Part, Tags, Version};
+use std::collections::HashMap;
 
 fn json_tags(tags: &Tags) -> String {
     serde_json::to_string(tags).expect("tags serialise")
@@ -56,8 +57,65 @@ impl PgDb<'_> {
         Ok(VersionRid(vid))
     }
 
-    // Parts.
+    /// Notes inserted by one statement with their word indexes and tags;
+    /// their row keys in the order given.
+    fn insert_indexed_chunk(&self, notes: &[Note]) -> Result<Vec<NoteRid>> {
+        let ids: Vec<&str> = notes.iter().map(|n| n.id.as_str()).collect();
+        let summaries: Vec<&str> = notes.iter().map(|n| n.summary.as_str()).collect();
+        let hashes: Vec<Option<&str>> = notes.iter().map(|n| n.content_hash.as_deref()).collect();
+        let millis = |f: fn(&Note) -> i64| notes.iter().map(f).collect::<Vec<i64>>();
+        let created = millis(|n| n.created.millis());
+        let updated = millis(|n| n.updated.millis());
+        let accessed = millis(|n| n.accessed.millis());
+        let at = millis(|n| n.at.millis());
+        let tags_texts: Vec<String> = notes.iter().map(|n| tags_index_text(&n.tags)).collect();
+        let lengths: Vec<i32> = notes
+            .iter()
+            .zip(&tags_texts)
+            .map(|(n, t)| indexed_length(&n.summary) + indexed_length(t))
+            .collect();
+        let (mut tag_ids, mut keys, mut values) = (Vec::new(), Vec::new(), Vec::new());
+        for note in notes {
+            for (k, v) in note.tags.pairs() {
+                tag_ids.push(note.id.as_str());
+                keys.push(k);
+                values.push(v);
+            }
+        }
+        let rids: HashMap<String, i64> = self
+            .rows(
+                "WITH x AS (
+                     SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::bigint[], $5::bigint[],
+                                          $6::bigint[], $7::bigint[], $8::text[], $9::int[])
+                         AS x(id, summary, content_hash, created, updated, accessed, event_at, tags_text, length)),
+                 n AS (
+                     INSERT INTO notes (id, summary, content_hash, created, updated, accessed,
+                                        event_at, words, words_length)
+                     SELECT id, summary, content_hash, created, updated, accessed, event_at,
+                            setweight(to_tsvector('english', keep_words(summary)), 'A')
+                            || setweight(to_tsvector('english', keep_words(tags_text)), 'B'),
+                            length
+                     FROM x
+                     RETURNING rid, id),
+                 t AS (INSERT INTO tags (note, key, value)
+                       SELECT n.rid, y.k, y.v
+                       FROM unnest($10::text[], $11::text[], $12::text[]) AS y(id, k, v)
+                       JOIN n ON n.id = y.id)
+                 SELECT id, rid FROM n",
+                &[
+                    &ids, &summaries, &hashes, &created, &updated, &accessed, &at, &tags_texts,
+                    &lengths, &tag_ids, &keys, &values,
+                ],
+            )?
+            .iter()
+            .map(|r| (r.get(0), r.get(1)))
+            .collect();
+        Ok(ids.iter().map(|id| NoteRid(rids[*id])).collect())
+    }
 }
+
+/// Rows written by one statement of many: their values travel as arrays.
+const ROWS_A_BATCH: usize = 1_000;
 
 /// Bytes of a document's text its word index takes: a `tsvector` holds at
 /// most 1 MB, lexemes and positions together.
@@ -149,6 +207,77 @@ impl NoteWrites for PgDb<'_> {
             )?
             .get(0);
         Ok(NoteRid(rid))
+    }
+
+    /// A thousand notes to a statement, their tags with them.
+    fn insert_indexed_notes(&self, notes: &[Note]) -> Result<Vec<NoteRid>> {
+        let mut rids = Vec::with_capacity(notes.len());
+        for chunk in notes.chunks(ROWS_A_BATCH) {
+            rids.extend(self.insert_indexed_chunk(chunk)?);
+        }
+        Ok(rids)
+    }
+
+    fn insert_versions(&self, rows: &[(NoteRid, i64, &Version)]) -> Result<Vec<VersionRid>> {
+        let mut vids = Vec::with_capacity(rows.len());
+        for chunk in rows.chunks(ROWS_A_BATCH) {
+            let notes: Vec<i64> = chunk.iter().map(|r| r.0.0).collect();
+            let seqs: Vec<i64> = chunk.iter().map(|r| r.1).collect();
+            let summaries: Vec<&str> = chunk.iter().map(|r| r.2.summary.as_str()).collect();
+            let tags: Vec<String> = chunk.iter().map(|r| json_tags(&r.2.tags)).collect();
+            let hashes: Vec<Option<&str>> =
+                chunk.iter().map(|r| r.2.content_hash.as_deref()).collect();
+            let created: Vec<i64> = chunk.iter().map(|r| r.2.created.millis()).collect();
+            let updated: Vec<i64> = chunk.iter().map(|r| r.2.updated.millis()).collect();
+            let lengths: Vec<i32> = chunk.iter().map(|r| indexed_length(&r.2.summary)).collect();
+            let at: Vec<i64> = chunk.iter().map(|r| r.2.at.millis()).collect();
+            let keys: HashMap<(i64, i64), i64> = self
+                .rows(
+                    "INSERT INTO versions (note, seq, summary, tags, content_hash, created, updated, length, event_at)
+                     SELECT * FROM unnest($1::bigint[], $2::bigint[], $3::text[], $4::text[], $5::text[],
+                                          $6::bigint[], $7::bigint[], $8::int[], $9::bigint[])
+                     RETURNING note, seq, vid",
+                    &[&notes, &seqs, &summaries, &tags, &hashes, &created, &updated, &lengths, &at],
+                )?
+                .iter()
+                .map(|r| ((r.get(0), r.get(1)), r.get(2)))
+                .collect();
+            vids.extend(
+                notes
+                    .iter()
+                    .zip(&seqs)
+                    .map(|(n, s)| VersionRid(keys[&(*n, *s)])),
+            );
+        }
+        Ok(vids)
+    }
+
+    fn insert_parts(&self, rows: &[(NoteRid, &Part)]) -> Result<Vec<PartRid>> {
+        let mut pids = Vec::with_capacity(rows.len());
+        for chunk in rows.chunks(ROWS_A_BATCH) {
+            let notes: Vec<i64> = chunk.iter().map(|r| r.0.0).collect();
+            let numbers: Vec<i64> = chunk.iter().map(|r| i64::from(r.1.number)).collect();
+            let summaries: Vec<&str> = chunk.iter().map(|r| r.1.summary.as_str()).collect();
+            let tags: Vec<String> = chunk.iter().map(|r| json_tags(&r.1.tags)).collect();
+            let lengths: Vec<i32> = chunk.iter().map(|r| indexed_length(&r.1.summary)).collect();
+            let keys: HashMap<(i64, i64), i64> = self
+                .rows(
+                    "INSERT INTO parts (note, number, summary, tags, length)
+                     SELECT * FROM unnest($1::bigint[], $2::bigint[], $3::text[], $4::text[], $5::int[])
+                     RETURNING note, number, pid",
+                    &[&notes, &numbers, &summaries, &tags, &lengths],
+                )?
+                .iter()
+                .map(|r| ((r.get(0), r.get(1)), r.get(2)))
+                .collect();
+            pids.extend(
+                numbers
+                    .iter()
+                    .zip(&notes)
+                    .map(|(p, n)| PartRid(keys[&(*n, *p)])),
+            );
+        }
+        Ok(pids)
     }
 
     fn index_note_body(&self, rid: NoteRid, body: &str) -> Result<()> {

@@ -5,7 +5,7 @@ use rusqlite::params;
 
 use super::SqliteDb;
 use crate::error::Result;
-use crate::ids::{NoteRid, VersionRid};
+use crate::ids::{NoteRid, PartRid, VersionRid};
 use crate::plan::tags_index_text;
 use keep_model::{Note, Part, Tags, Version};
 
@@ -93,14 +93,25 @@ impl NoteWrites for SqliteDb<'_> {
         self.conn
             .prepare_cached("DELETE FROM parts WHERE note = ?1")?
             .execute([rid])?;
-        let mut stmt = self.conn.prepare_cached(
-            "INSERT INTO parts (note, number, summary, tags) VALUES (?1, ?2, ?3, ?4)",
-        )?;
         for part in parts {
-            let tags = serde_json::to_string(&part.tags).expect("tags serialise");
-            stmt.execute(params![rid, part.number, part.summary, tags])?;
+            self.insert_part(rid, part)?;
         }
         Ok(())
+    }
+
+    fn insert_parts(&self, rows: &[(NoteRid, &Part)]) -> Result<Vec<PartRid>> {
+        rows.iter()
+            .map(|&(rid, part)| self.insert_part(rid, part))
+            .collect()
+    }
+
+    fn insert_versions(&self, rows: &[(NoteRid, i64, &Version)]) -> Result<Vec<VersionRid>> {
+        rows.iter()
+            .map(|&(rid, seq, version)| {
+                self.insert_version(rid, seq, version)?;
+                Ok(VersionRid(self.conn.last_insert_rowid()))
+            })
+            .collect()
     }
 
     /// Appends a version after the newest one; returns its row key.
@@ -132,5 +143,17 @@ impl NoteWrites for SqliteDb<'_> {
                 version.at.millis()
             ])?;
         Ok(())
+    }
+}
+
+impl SqliteDb<'_> {
+    fn insert_part(&self, rid: NoteRid, part: &Part) -> Result<PartRid> {
+        let tags = serde_json::to_string(&part.tags).expect("tags serialise");
+        self.conn
+            .prepare_cached(
+                "INSERT INTO parts (note, number, summary, tags) VALUES (?1, ?2, ?3, ?4)",
+            )?
+            .execute(params![rid, part.number, part.summary, tags])?;
+        Ok(PartRid(self.conn.last_insert_rowid()))
     }
 }

@@ -3,7 +3,7 @@
 
 use crate::error::Result;
 use crate::operations::{COLUMNS, FilterValue, INSERT, Operation, OperationFilter, filter_sql};
-use crate::plain::{Cell, Sql, cells};
+use crate::plain::{Cell, ROWS_A_STATEMENT, Sql, cells};
 use keep_model::time::Timestamp;
 
 /// The operations log: who wrote what, appended and never changed.
@@ -27,15 +27,44 @@ pub trait OperationsLog: Sql {
     fn append_operation(&self, entry: &Operation) -> Result<()> {
         self.execute(
             &format!("{INSERT} (?1, ?2, ?3, ?4, ?5, ?6)"),
-            &[
-                entry.at.millis().into(),
-                entry.agent.as_str().into(),
-                entry.op.as_str().into(),
-                entry.note.as_str().into(),
-                entry.version.into(),
-                entry.detail.as_str().into(),
-            ],
+            &operation_cells(entry),
         )?;
+        Ok(())
+    }
+
+    /// Appends writes of one kind at one time by this handle's agent, one
+    /// entry for each `(note, version)`, a few hundred to a statement.
+    fn log_operations(&self, at: Timestamp, op: &str, notes: &[(&str, i64)]) -> Result<()> {
+        let agent = self.agent();
+        let entries: Vec<Operation> = notes
+            .iter()
+            .map(|&(note, version)| Operation::by(&agent, at, op, note, version, ""))
+            .collect();
+        self.append_operations(&entries)
+    }
+
+    /// Appends entries as they are given, a few hundred to a statement
+    /// (an import's).
+    fn append_operations(&self, entries: &[Operation]) -> Result<()> {
+        for chunk in entries.chunks(ROWS_A_STATEMENT) {
+            let rows = (0..chunk.len())
+                .map(|i| {
+                    let n = i * 6;
+                    format!(
+                        "(?{}, ?{}, ?{}, ?{}, ?{}, ?{})",
+                        n + 1,
+                        n + 2,
+                        n + 3,
+                        n + 4,
+                        n + 5,
+                        n + 6
+                    )
+                })
+                .collect::<Vec<_>>()
+                .join(", ");
+            let params: Vec<Cell> = chunk.iter().flat_map(operation_cells).collect();
+            self.execute(&format!("{INSERT} {rows}"), &params)?;
+        }
         Ok(())
     }
 
@@ -65,6 +94,18 @@ pub trait OperationsLog: Sql {
             .map(|r| operation_of(r))
             .collect()
     }
+}
+
+/// The values of an entry, in the order `INSERT` names its columns.
+fn operation_cells(entry: &Operation) -> [Cell; 6] {
+    [
+        entry.at.millis().into(),
+        entry.agent.as_str().into(),
+        entry.op.as_str().into(),
+        entry.note.as_str().into(),
+        entry.version.into(),
+        entry.detail.as_str().into(),
+    ]
 }
 
 /// An entry of the log from its row (`COLUMNS`).

@@ -3,8 +3,9 @@
 
 use crate::error::Result;
 use crate::ids::{NoteRid, PartRid, VersionRid};
-use crate::plain::{PlainQueries, Sql};
+use crate::plain::{Cell, PlainQueries, ROWS_A_STATEMENT, Sql};
 use keep_model::time::Timestamp;
+use std::collections::HashMap;
 
 /// A note's row: its key, counts of its versions and parts, tag counts, deletion, access time, renames, and what the store holds in all (`census`).
 pub trait NoteRows: Sql {
@@ -12,6 +13,26 @@ pub trait NoteRows: Sql {
         Ok(self
             .first_int("SELECT rid FROM notes WHERE id = ?1", &[id.into()])?
             .map(NoteRid))
+    }
+
+    /// The row keys of those of `ids` the store holds, looked up a few
+    /// hundred to a statement.
+    fn note_rids(&self, ids: &[&str]) -> Result<HashMap<String, NoteRid>> {
+        let mut found = HashMap::with_capacity(ids.len());
+        for chunk in ids.chunks(ROWS_A_STATEMENT) {
+            let list = (1..=chunk.len())
+                .map(|n| format!("?{n}"))
+                .collect::<Vec<_>>()
+                .join(", ");
+            let params: Vec<Cell> = chunk.iter().map(|&id| id.into()).collect();
+            for row in self.query(
+                &format!("SELECT id, rid FROM notes WHERE id IN ({list})"),
+                &params,
+            )? {
+                found.insert(row[0].text()?, NoteRid(row[1].int()?));
+            }
+        }
+        Ok(found)
     }
 
     fn version_count(&self, rid: NoteRid) -> Result<i64> {
