@@ -2,7 +2,8 @@
 //! (usearch) over the int8 codes, in a file beside the database, built
 //! from the codes as they stood at one change of the code log.
 //!
-//! A search maps the file (reading only the pages it visits), leaves out
+//! A search maps the file (reading only the pages it visits, see
+//! `graph_view`), leaves out
 //! the rows changed since the graph's change, scores those rows from their
 //! codes instead, and scores every candidate again from its code, so the
 //! similarities are the same as an exact search's. Writers never touch the
@@ -21,6 +22,7 @@ use std::sync::{Arc, Mutex, OnceLock, PoisonError};
 use rusqlite::OptionalExtension;
 use usearch::{Index, IndexOptions, MetricKind, ScalarKind};
 
+use super::graph_view::GraphView;
 use super::{SqliteDb, SqliteStore, code_cache, quant};
 use crate::error::{Error, Result};
 use crate::vectors::{VecKind, from_bytes};
@@ -138,10 +140,8 @@ pub struct GraphState {
     pub due: bool,
 }
 
-/// A graph opened by this process. Its searches take turns: a mapped
-/// graph has a fixed number of search slots, and a search finding none
-/// free would fail (a search takes about a millisecond).
-type SharedGraph = Arc<Mutex<Index>>;
+/// A graph opened by this process, searched by any number of threads.
+type SharedGraph = Arc<GraphView>;
 
 /// Graphs opened by this process, by database file and kind: the file
 /// named by the meta row they were opened for.
@@ -250,12 +250,7 @@ impl SqliteDb<'_> {
         {
             return Some(graph.clone());
         }
-        let graph = Index::restore_view(dir.join(&meta.file).to_str()?).ok()?;
-        if graph.dimensions() != dims {
-            return None;
-        }
-        graph.change_expansion_search(search_expansion(graph.size()));
-        let graph = Arc::new(Mutex::new(graph));
+        let graph = Arc::new(GraphView::open(&dir.join(&meta.file), dims)?);
         graphs.insert((db, kind), (meta.file.clone(), graph.clone()));
         Some(graph)
     }
@@ -278,20 +273,12 @@ impl SqliteDb<'_> {
         let Some(graph) = self.open_graph(kind, &meta, dims) else {
             return Ok(None);
         };
-        let (_, code) = quant::quantize(query);
         let wanted = (k * CANDIDATE_FACTOR).max(CANDIDATES_MIN);
-        let graph = graph.lock().unwrap_or_else(PoisonError::into_inner);
-        let found = if changed.is_empty() {
-            graph.search(&code, wanted)
-        } else {
-            let changed: HashSet<u64> = changed.iter().map(|&k| k as u64).collect();
-            graph.filtered_search(&code, wanted, |key| !changed.contains(&key))
-        };
-        drop(graph);
-        let Ok(found) = found else {
-            return Ok(None);
-        };
-        let mut keys: Vec<i64> = found.keys.iter().map(|&k| k as i64).collect();
+        let skipped: HashSet<u64> = changed.iter().map(|&k| k as u64).collect();
+        let found = graph.search(query, wanted, search_expansion(graph.size()), &|key| {
+            skipped.contains(&key)
+        });
+        let mut keys: Vec<i64> = found.iter().map(|&k| k as i64).collect();
         keys.extend(changed);
         let mut by_code = self
             .codes_of(kind, dims, &keys)?
@@ -1061,6 +1048,43 @@ mod tests {
         });
         assert_eq!(graph_files(&second).len(), 1);
         assert_eq!(second.graph_build().unwrap(), None);
+    }
+
+    #[test]
+    fn the_graph_read_in_place_finds_what_usearch_finds() {
+        let vectors = spread(3_000, 11);
+        let (_dir, mut store) = store_with(&vectors);
+        assert_eq!(
+            refresh(&mut store, 100),
+            GraphWork::Built { vectors: 3_000 }
+        );
+        let dir = store.path.parent().unwrap().to_path_buf();
+        let file = dir.join(&graph_files(&store)[0]);
+        let view = GraphView::open(&file, DIMS).expect("the saved graph opens");
+        assert_eq!(view.size(), 3_000);
+        let theirs = Index::restore_view(file.to_str().unwrap()).unwrap();
+        theirs.change_expansion_search(EXPANSION_SEARCH);
+        let (mut same, mut total) = (0, 0);
+        for q in spread(40, 12) {
+            let ours = view.search(&q, 10, EXPANSION_SEARCH, &|_| false);
+            let (_, code) = quant::quantize(&q);
+            let found = theirs.search(&code, 10).unwrap();
+            assert_eq!(ours.len(), 10);
+            total += 10;
+            same += ours.iter().filter(|k| found.keys.contains(k)).count();
+            // Keys the caller leaves out never come back.
+            let without = view.search(&q, 10, EXPANSION_SEARCH, &|k| k == ours[0]);
+            assert!(!without.contains(&ours[0]));
+            assert_eq!(without[0], ours[1]);
+        }
+        assert!(same * 100 >= total * 95, "{same} of {total} the same");
+        // Not a graph, a graph of other codes, a cut file: none opens.
+        std::fs::write(dir.join("bad"), b"not a graph").unwrap();
+        assert!(GraphView::open(&dir.join("bad"), DIMS).is_none());
+        assert!(GraphView::open(&file, DIMS + 1).is_none());
+        let bytes = std::fs::read(&file).unwrap();
+        std::fs::write(dir.join("cut"), &bytes[..bytes.len() - 100]).unwrap();
+        assert!(GraphView::open(&dir.join("cut"), DIMS).is_none());
     }
 
     #[test]

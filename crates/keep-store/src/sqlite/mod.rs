@@ -9,6 +9,7 @@
 mod check;
 mod code_cache;
 mod graph;
+mod graph_view;
 mod keyword;
 mod listing;
 mod notes;

@@ -57,6 +57,35 @@ fn dots(query: &[i8], values: &[i8], out: &mut [i32]) {
     dots_portable(query, values, out);
 }
 
+/// `a·b` and `b·b` of two codes: a query's against a stored one, and the
+/// stored one's squared length.
+#[inline(always)]
+fn dot_and_square_portable(a: &[i8], b: &[i8]) -> (i32, i32) {
+    let (mut dot, mut square) = (0i32, 0i32);
+    for (&x, &y) in a.iter().zip(b) {
+        let (x, y) = (i32::from(x), i32::from(y));
+        dot += x * y;
+        square += y * y;
+    }
+    (dot, square)
+}
+
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2")]
+fn dot_and_square_avx2(a: &[i8], b: &[i8]) -> (i32, i32) {
+    dot_and_square_portable(a, b)
+}
+
+/// The same loop, compiled for AVX2 when the processor has it.
+pub(super) fn dot_and_square(a: &[i8], b: &[i8]) -> (i32, i32) {
+    #[cfg(target_arch = "x86_64")]
+    if std::arch::is_x86_feature_detected!("avx2") {
+        // SAFETY: the processor supports AVX2, checked just above.
+        return unsafe { dot_and_square_avx2(a, b) };
+    }
+    dot_and_square_portable(a, b)
+}
+
 /// `dots` over all codes, split across the available cores for large sets.
 fn all_dots(query: &[i8], values: &[i8], rows: usize) -> Vec<i32> {
     let mut out = vec![0i32; rows];
