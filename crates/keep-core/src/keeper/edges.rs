@@ -57,6 +57,37 @@ pub(super) fn sync_with(
     Ok(())
 }
 
+/// Links notes an import has just written (none has edges yet), their
+/// targets looked up together: [`sync_with`] for each, in a few
+/// statements for them all.
+pub(super) fn link_new_notes(
+    db: &Db<'_>,
+    keys: &EdgeKeys,
+    notes: &[(NoteRid, Note)],
+    now: Timestamp,
+) -> Result<()> {
+    let mut links = Vec::new();
+    for (rid, note) in notes {
+        if note.id.starts_with(TAG_NOTE_PREFIX) {
+            sync_with(db, keys, *rid, note, None, now)?;
+        } else {
+            links.extend(keys.edges_of(note).into_iter().map(|e| (*rid, e)));
+        }
+    }
+    let targets: Vec<&str> = links.iter().map(|(_, e)| e.target.as_str()).collect();
+    let present = db.note_rids(&targets)?;
+    for (_, edge) in &links {
+        if !present.contains_key(&edge.target) {
+            ensure_target(db, edge, now)?;
+        }
+    }
+    let rows: Vec<(NoteRid, &str, &str)> = links
+        .iter()
+        .map(|(rid, e)| (*rid, e.key.as_str(), e.target.as_str()))
+        .collect();
+    Ok(db.add_edges(&rows)?)
+}
+
 /// Deletes note `rid` (`note`) with everything of it; a `.tag/KEY` note
 /// takes its edges along, and stubs it alone pointed to go too.
 pub(super) fn remove_note(db: &Db<'_>, rid: NoteRid, note: &Note, now: Timestamp) -> Result<()> {

@@ -433,12 +433,11 @@ impl Keeper {
                 }
                 written.load.store(db)?;
                 let edge_keys = crate::edges::EdgeKeys::load(db)?;
-                for (rid, record) in batch_notes {
-                    let note = note_of(record);
-                    if links_anything(&edge_keys, &note) {
-                        edges::sync_with(db, &edge_keys, rid, &note, None, now)?;
-                    }
-                }
+                let notes: Vec<(NoteRid, Note)> = batch_notes
+                    .into_iter()
+                    .map(|(rid, record)| (rid, note_of(record)))
+                    .collect();
+                edges::link_new_notes(db, &edge_keys, &notes, now)?;
                 Ok(())
             })?;
             first = false;
@@ -525,12 +524,6 @@ fn holds_more_than_stub(db: &Db<'_>, id: &str) -> Result<bool> {
     Ok(db
         .note_by_rid(rid)?
         .is_some_and(|n| !(n.tags.contains_key(model::keys::STUB) && n.summary.is_empty())))
-}
-
-/// Whether a newly written note has edges to make (or is a `.tag/KEY`
-/// note declaring some): a new note has none to replace.
-fn links_anything(keys: &crate::edges::EdgeKeys, note: &Note) -> bool {
-    note.id.starts_with(crate::edges::TAG_NOTE_PREFIX) || !keys.edges_of(note).is_empty()
 }
 
 /// Goes back to the start of the file for the next pass.

@@ -3,7 +3,7 @@
 
 use crate::error::Result;
 use crate::ids::NoteRid;
-use crate::plain::Sql;
+use crate::plain::{Cell, ROWS_A_STATEMENT, Sql};
 use keep_model::keys;
 
 /// Edges between notes and the tag lookups that edges and listings use: the keys declared as edges, notes tagged with a key or a value, the catalog of tags.
@@ -28,6 +28,28 @@ pub trait Edges: Sql {
             "INSERT INTO edges (source, key, target) VALUES (?1, ?2, ?3) ON CONFLICT DO NOTHING",
             &[rid.0.into(), key.into(), target.into()],
         )?;
+        Ok(())
+    }
+
+    /// Links each `(note, key, target)`, once, a few hundred to a
+    /// statement.
+    fn add_edges(&self, edges: &[(NoteRid, &str, &str)]) -> Result<()> {
+        for chunk in edges.chunks(ROWS_A_STATEMENT) {
+            let rows = (0..chunk.len())
+                .map(|i| format!("(?{}, ?{}, ?{})", 3 * i + 1, 3 * i + 2, 3 * i + 3))
+                .collect::<Vec<_>>()
+                .join(", ");
+            let params: Vec<Cell> = chunk
+                .iter()
+                .flat_map(|&(rid, key, target)| [rid.0.into(), key.into(), target.into()])
+                .collect();
+            self.execute(
+                &format!(
+                    "INSERT INTO edges (source, key, target) VALUES {rows} ON CONFLICT DO NOTHING"
+                ),
+                &params,
+            )?;
+        }
         Ok(())
     }
 
