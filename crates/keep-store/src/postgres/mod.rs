@@ -44,6 +44,7 @@ const MIGRATIONS: &[(i64, &str)] = &[
     (6, include_str!("migrations/0006_bm25.sql")),
     (7, include_str!("migrations/0007_tokens.sql")),
     (8, include_str!("migrations/0008_event_time.sql")),
+    (9, include_str!("migrations/0009_totals_per_statement.sql")),
 ];
 
 /// The advisory lock every writer holds for its transaction ("keep").
