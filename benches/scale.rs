@@ -520,6 +520,17 @@ fn commands(bin: &Path, target: &Target, n: usize) {
         "keep list -n 20 through keep serve",
         repeated(10, |_| keep(&["list", "-n", "20"])),
     );
+    line(
+        "keep put process through keep serve",
+        repeated(10, |i| {
+            keep(&[
+                "put",
+                &format!(
+                    "Scale bench note {i} of run {run_id} through the server: the door was shut at noon."
+                ),
+            ])
+        }),
+    );
     println!(
         "keep serve peak memory: {:.0} MB",
         support::high_water_mb(server.id())
