@@ -69,16 +69,21 @@ pub trait NoteWrites {
         Ok(rid)
     }
     /// Inserts new notes as `insert_indexed_note` does, their row keys in
-    /// the same order; a database may write many in one statement.
-    fn insert_indexed_notes(&self, notes: &[Note]) -> Result<Vec<NoteRid>> {
-        notes.iter().map(|n| self.insert_indexed_note(n)).collect()
-    }
+    /// the same order; each with the hash of the text its vector was made
+    /// from when one comes with it (an import's, stored by
+    /// `put_vectors`). A database may write many in one statement.
+    fn insert_indexed_notes(&self, notes: &[(Note, Option<String>)]) -> Result<Vec<NoteRid>>;
     /// Inserts archived versions with explicit seqs (import), each
-    /// `(note, seq, version)`; their row keys in the same order.
-    fn insert_versions(&self, rows: &[(NoteRid, i64, &Version)]) -> Result<Vec<VersionRid>>;
-    /// Inserts parts of notes that have none yet (import), each
-    /// `(note, part)`; their row keys in the same order.
-    fn insert_parts(&self, rows: &[(NoteRid, &Part)]) -> Result<Vec<PartRid>>;
+    /// `(note, seq, version, hash of its vector's text)`; their row keys
+    /// in the same order.
+    fn insert_versions(
+        &self,
+        rows: &[(NoteRid, i64, &Version, Option<&str>)],
+    ) -> Result<Vec<VersionRid>>;
+    /// Inserts parts of notes that have none yet (import), each `(note,
+    /// part, hash of its vector's text)`; their row keys in the same
+    /// order.
+    fn insert_parts(&self, rows: &[(NoteRid, &Part, Option<&str>)]) -> Result<Vec<PartRid>>;
     /// Replaces the indexed full text of a note; empty text clears it.
     fn index_note_body(&self, rid: NoteRid, body: &str) -> Result<()>;
     /// Replaces every part of a note.
@@ -112,6 +117,9 @@ pub trait Vectors {
     fn set_pending_scope(&self, notes: &[NoteRid]) -> Result<()>;
     /// Stores a row's vector, replacing any it had.
     fn put_vector(&self, row: VecRow, vector: &[u8]) -> Result<()>;
+    /// Stores the vectors of rows written with the hash of their text
+    /// (`insert_indexed_notes` and its kin), replacing any they had.
+    fn put_vectors(&self, vectors: &[(VecRow, Vec<u8>)]) -> Result<()>;
     /// Stores many rows' vectors, each only while its row's text is still
     /// the one it was made from (`Embedded::set_vector` for each); returns
     /// how many were stored.

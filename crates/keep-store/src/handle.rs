@@ -123,15 +123,18 @@ impl NoteWrites for Handle<'_> {
         (**self).insert_indexed_note(note)
     }
 
-    fn insert_indexed_notes(&self, notes: &[Note]) -> Result<Vec<NoteRid>> {
+    fn insert_indexed_notes(&self, notes: &[(Note, Option<String>)]) -> Result<Vec<NoteRid>> {
         (**self).insert_indexed_notes(notes)
     }
 
-    fn insert_versions(&self, rows: &[(NoteRid, i64, &Version)]) -> Result<Vec<VersionRid>> {
+    fn insert_versions(
+        &self,
+        rows: &[(NoteRid, i64, &Version, Option<&str>)],
+    ) -> Result<Vec<VersionRid>> {
         (**self).insert_versions(rows)
     }
 
-    fn insert_parts(&self, rows: &[(NoteRid, &Part)]) -> Result<Vec<PartRid>> {
+    fn insert_parts(&self, rows: &[(NoteRid, &Part, Option<&str>)]) -> Result<Vec<PartRid>> {
         (**self).insert_parts(rows)
     }
 
@@ -183,6 +186,10 @@ impl Vectors for Handle<'_> {
 
     fn put_vector(&self, row: VecRow, vector: &[u8]) -> Result<()> {
         (**self).put_vector(row, vector)
+    }
+
+    fn put_vectors(&self, vectors: &[(VecRow, Vec<u8>)]) -> Result<()> {
+        (**self).put_vectors(vectors)
     }
 
     fn set_vectors(&self, vectors: &[NewVector]) -> Result<usize> {

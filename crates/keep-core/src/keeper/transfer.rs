@@ -572,33 +572,55 @@ impl NotesWritten {
         now: Timestamp,
     ) -> Result<Vec<(NoteRid, &'r Record)>> {
         let fresh = self.absent(db, batch)?;
-        let notes: Vec<Note> = fresh.iter().map(|(_, r)| note_of(r)).collect();
+        let vectors: Vec<RecordVectors> = fresh
+            .iter()
+            .map(|&(line, r)| self.load.decode(name, line, r))
+            .collect();
+        let notes: Vec<(Note, Option<String>)> = fresh
+            .iter()
+            .zip(&vectors)
+            .map(|((_, r), v)| (note_of(r), v.note.as_ref().map(|(hash, _)| hash.clone())))
+            .collect();
         let rids = db.insert_indexed_notes(&notes)?;
         let logged: Vec<(&str, i64)> = fresh
             .iter()
             .map(|(_, r)| (r.id.as_str(), r.versions.len() as i64 + 1))
             .collect();
         db.log_operations(now, "import", &logged)?;
-        let versions: Vec<(NoteRid, i64, Version)> = rids
+        let versions: Vec<(NoteRid, i64, Version, Option<&str>)> =
+            rids.iter()
+                .zip(fresh.iter().zip(&vectors))
+                .flat_map(|(&rid, ((_, r), v))| {
+                    r.versions.iter().zip(&v.versions).enumerate().map(
+                        move |(i, (version, vector))| {
+                            let hash = vector.as_ref().map(|(hash, _)| hash.as_str());
+                            (rid, i as i64 + 1, version_of(i, version), hash)
+                        },
+                    )
+                })
+                .collect();
+        let rows: Vec<(NoteRid, i64, &Version, Option<&str>)> = versions
             .iter()
-            .zip(&fresh)
-            .flat_map(|(&rid, (_, r))| r.versions.iter().enumerate().map(move |(i, v)| (rid, i, v)))
-            .map(|(rid, i, v)| (rid, i as i64 + 1, version_of(i, v)))
-            .collect();
-        let rows: Vec<(NoteRid, i64, &Version)> = versions
-            .iter()
-            .map(|(rid, seq, v)| (*rid, *seq, v))
+            .map(|(rid, seq, v, hash)| (*rid, *seq, v, *hash))
             .collect();
         let mut vids = db.insert_versions(&rows)?.into_iter();
-        let parts: Vec<(NoteRid, Part)> = rids
+        let parts: Vec<(NoteRid, Part, Option<&str>)> = rids
             .iter()
-            .zip(&fresh)
-            .flat_map(|(&rid, (_, r))| r.parts.iter().map(move |p| (rid, part_of(p))))
+            .zip(fresh.iter().zip(&vectors))
+            .flat_map(|(&rid, ((_, r), v))| {
+                r.parts.iter().zip(&v.parts).map(move |(part, vector)| {
+                    let hash = vector.as_ref().map(|(hash, _)| hash.as_str());
+                    (rid, part_of(part), hash)
+                })
+            })
             .collect();
-        let rows: Vec<(NoteRid, &Part)> = parts.iter().map(|(rid, p)| (*rid, p)).collect();
+        let rows: Vec<(NoteRid, &Part, Option<&str>)> = parts
+            .iter()
+            .map(|(rid, p, hash)| (*rid, p, *hash))
+            .collect();
         let mut pids = db.insert_parts(&rows)?.into_iter();
         let mut written = Vec::with_capacity(fresh.len());
-        for (&rid, (line, record)) in rids.iter().zip(fresh) {
+        for ((&rid, (_, record)), vectors) in rids.iter().zip(fresh).zip(vectors) {
             if let Some(r) = &record.rating {
                 let rating = keep_model::Rating {
                     useful: r.useful,
@@ -608,7 +630,7 @@ impl NotesWritten {
             }
             let vids: Vec<VersionRid> = vids.by_ref().take(record.versions.len()).collect();
             let pids: Vec<PartRid> = pids.by_ref().take(record.parts.len()).collect();
-            self.load.record(name, line, rid, record, &vids, &pids);
+            self.load.hold(rid, &vids, &pids, vectors);
             written.push((rid, record));
         }
         self.imported += written.len();
@@ -838,60 +860,47 @@ struct VectorLoad {
     vectors: usize,
     waiting: usize,
     notices: Vec<Notice>,
-    /// Decoded vectors of the batch in hand, stored together (`store`).
-    batch: Vec<keep_store::NewVector>,
+    /// Vectors of the batch in hand, stored together (`store`).
+    batch: Vec<(VecRow, Vec<u8>)>,
+}
+
+/// A decoded vector and the hash of the text it was made from.
+type Decoded = Option<(String, Vec<u8>)>;
+
+/// The vectors that came with a note of the file: its own, each
+/// version's and each part's, None where none came or it was refused.
+struct RecordVectors {
+    note: Decoded,
+    versions: Vec<Decoded>,
+    parts: Vec<Decoded>,
 }
 
 impl VectorLoad {
-    /// Stores the vectors of the batch in hand.
+    /// Stores the vectors of the batch in hand: their rows were written
+    /// with the hashes of their texts.
     fn store(&mut self, db: &Db<'_>) -> Result<()> {
         if !self.batch.is_empty() {
-            db.set_vectors(&self.batch)?;
+            db.put_vectors(&self.batch)?;
             self.batch.clear();
         }
         Ok(())
     }
 
-    /// Reads the vectors of an imported note, its versions (rows `vids`)
-    /// and its parts (rows `pids`), line `line` of file `name`, into the
-    /// batch in hand.
-    fn record(
-        &mut self,
-        name: &str,
-        line: usize,
-        rid: NoteRid,
-        record: &Record,
-        vids: &[VersionRid],
-        pids: &[PartRid],
-    ) {
-        let mut rows = vec![(
-            String::new(),
-            VecRow::Note(rid),
-            record.summary.as_str(),
-            record.vector.as_deref(),
-        )];
-        for ((seq, v), &vid) in (1..).zip(&record.versions).zip(vids) {
-            let what = format!(" (version {seq})");
-            rows.push((what, VecRow::Version(vid), &v.summary, v.vector.as_deref()));
-        }
-        for (p, &pid) in record.parts.iter().zip(pids) {
-            let what = format!(" (part {})", p.number);
-            rows.push((what, VecRow::Part(pid), &p.summary, p.vector.as_deref()));
-        }
-        for (what, row, text, vector) in rows.into_iter().filter(|r| !r.2.is_empty()) {
+    /// Decodes the vectors of an imported note, its versions and its
+    /// parts (line `line` of file `name`), counting them.
+    fn decode(&mut self, name: &str, line: usize, record: &Record) -> RecordVectors {
+        let mut one = |what: String, text: &str, vector: Option<&str>| -> Decoded {
+            if text.is_empty() {
+                return None;
+            }
             let (Some(space), Some(vector)) = (&self.space, vector) else {
                 self.waiting += 1;
-                continue;
+                return None;
             };
             match decode_vector(vector, space.dims) {
                 Ok(bytes) => {
-                    self.batch.push(keep_store::NewVector {
-                        row,
-                        text: text.to_string(),
-                        hash: model::content_hash(text.as_bytes()),
-                        vector: bytes,
-                    });
                     self.vectors += 1;
+                    Some((model::content_hash(text.as_bytes()), bytes))
                 }
                 Err(reason) => {
                     self.waiting += 1;
@@ -899,7 +908,49 @@ impl VectorLoad {
                         "{name}:{line}: vector of '{}'{what} refused ({reason}); it waits for embedding",
                         record.id
                     )));
+                    None
                 }
+            }
+        };
+        RecordVectors {
+            note: one(String::new(), &record.summary, record.vector.as_deref()),
+            versions: (1..)
+                .zip(&record.versions)
+                .map(|(seq, v)| one(format!(" (version {seq})"), &v.summary, v.vector.as_deref()))
+                .collect(),
+            parts: record
+                .parts
+                .iter()
+                .map(|p| {
+                    one(
+                        format!(" (part {})", p.number),
+                        &p.summary,
+                        p.vector.as_deref(),
+                    )
+                })
+                .collect(),
+        }
+    }
+
+    /// Holds the decoded vectors of a written note (row `rid`), its
+    /// versions (rows `vids`) and its parts (rows `pids`) for `store`.
+    fn hold(
+        &mut self,
+        rid: NoteRid,
+        vids: &[VersionRid],
+        pids: &[PartRid],
+        vectors: RecordVectors,
+    ) {
+        let rows = std::iter::once((VecRow::Note(rid), vectors.note))
+            .chain(
+                vids.iter()
+                    .map(|&v| VecRow::Version(v))
+                    .zip(vectors.versions),
+            )
+            .chain(pids.iter().map(|&p| VecRow::Part(p)).zip(vectors.parts));
+        for (row, decoded) in rows {
+            if let Some((_, bytes)) = decoded {
+                self.batch.push((row, bytes));
             }
         }
     }

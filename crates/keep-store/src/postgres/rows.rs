@@ -59,11 +59,13 @@ impl PgDb<'_> {
 
     /// Notes inserted by one statement with their word indexes and tags;
     /// their row keys in the order given.
-    fn insert_indexed_chunk(&self, notes: &[Note]) -> Result<Vec<NoteRid>> {
+    fn insert_indexed_chunk(&self, chunk: &[(Note, Option<String>)]) -> Result<Vec<NoteRid>> {
+        let notes: Vec<&Note> = chunk.iter().map(|(n, _)| n).collect();
+        let embedded: Vec<Option<&str>> = chunk.iter().map(|(_, e)| e.as_deref()).collect();
         let ids: Vec<&str> = notes.iter().map(|n| n.id.as_str()).collect();
         let summaries: Vec<&str> = notes.iter().map(|n| n.summary.as_str()).collect();
         let hashes: Vec<Option<&str>> = notes.iter().map(|n| n.content_hash.as_deref()).collect();
-        let millis = |f: fn(&Note) -> i64| notes.iter().map(f).collect::<Vec<i64>>();
+        let millis = |f: fn(&Note) -> i64| notes.iter().map(|n| f(n)).collect::<Vec<i64>>();
         let created = millis(|n| n.created.millis());
         let updated = millis(|n| n.updated.millis());
         let accessed = millis(|n| n.accessed.millis());
@@ -75,7 +77,7 @@ impl PgDb<'_> {
             .map(|(n, t)| indexed_length(&n.summary) + indexed_length(t))
             .collect();
         let (mut tag_ids, mut keys, mut values) = (Vec::new(), Vec::new(), Vec::new());
-        for note in notes {
+        for note in &notes {
             for (k, v) in note.tags.pairs() {
                 tag_ids.push(note.id.as_str());
                 keys.push(k);
@@ -86,15 +88,16 @@ impl PgDb<'_> {
             .rows(
                 "WITH x AS (
                      SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::bigint[], $5::bigint[],
-                                          $6::bigint[], $7::bigint[], $8::text[], $9::int[])
-                         AS x(id, summary, content_hash, created, updated, accessed, event_at, tags_text, length)),
+                                          $6::bigint[], $7::bigint[], $8::text[], $9::int[], $13::text[])
+                         AS x(id, summary, content_hash, created, updated, accessed, event_at, tags_text,
+                              length, embedded)),
                  n AS (
                      INSERT INTO notes (id, summary, content_hash, created, updated, accessed,
-                                        event_at, words, words_length)
+                                        event_at, words, words_length, embedded)
                      SELECT id, summary, content_hash, created, updated, accessed, event_at,
                             setweight(to_tsvector('english', keep_words(summary)), 'A')
                             || setweight(to_tsvector('english', keep_words(tags_text)), 'B'),
-                            length
+                            length, embedded
                      FROM x
                      RETURNING rid, id),
                  t AS (INSERT INTO tags (note, key, value)
@@ -104,7 +107,7 @@ impl PgDb<'_> {
                  SELECT id, rid FROM n",
                 &[
                     &ids, &summaries, &hashes, &created, &updated, &accessed, &at, &tags_texts,
-                    &lengths, &tag_ids, &keys, &values,
+                    &lengths, &tag_ids, &keys, &values, &embedded,
                 ],
             )?
             .iter()
@@ -210,7 +213,7 @@ impl NoteWrites for PgDb<'_> {
     }
 
     /// A thousand notes to a statement, their tags with them.
-    fn insert_indexed_notes(&self, notes: &[Note]) -> Result<Vec<NoteRid>> {
+    fn insert_indexed_notes(&self, notes: &[(Note, Option<String>)]) -> Result<Vec<NoteRid>> {
         let mut rids = Vec::with_capacity(notes.len());
         for chunk in notes.chunks(ROWS_A_BATCH) {
             rids.extend(self.insert_indexed_chunk(chunk)?);
@@ -218,7 +221,10 @@ impl NoteWrites for PgDb<'_> {
         Ok(rids)
     }
 
-    fn insert_versions(&self, rows: &[(NoteRid, i64, &Version)]) -> Result<Vec<VersionRid>> {
+    fn insert_versions(
+        &self,
+        rows: &[(NoteRid, i64, &Version, Option<&str>)],
+    ) -> Result<Vec<VersionRid>> {
         let mut vids = Vec::with_capacity(rows.len());
         for chunk in rows.chunks(ROWS_A_BATCH) {
             let notes: Vec<i64> = chunk.iter().map(|r| r.0.0).collect();
@@ -231,13 +237,18 @@ impl NoteWrites for PgDb<'_> {
             let updated: Vec<i64> = chunk.iter().map(|r| r.2.updated.millis()).collect();
             let lengths: Vec<i32> = chunk.iter().map(|r| indexed_length(&r.2.summary)).collect();
             let at: Vec<i64> = chunk.iter().map(|r| r.2.at.millis()).collect();
+            let embedded: Vec<Option<&str>> = chunk.iter().map(|r| r.3).collect();
             let keys: HashMap<(i64, i64), i64> = self
                 .rows(
-                    "INSERT INTO versions (note, seq, summary, tags, content_hash, created, updated, length, event_at)
+                    "INSERT INTO versions (note, seq, summary, tags, content_hash, created, updated, length,
+                                           event_at, embedded)
                      SELECT * FROM unnest($1::bigint[], $2::bigint[], $3::text[], $4::text[], $5::text[],
-                                          $6::bigint[], $7::bigint[], $8::int[], $9::bigint[])
+                                          $6::bigint[], $7::bigint[], $8::int[], $9::bigint[], $10::text[])
                      RETURNING note, seq, vid",
-                    &[&notes, &seqs, &summaries, &tags, &hashes, &created, &updated, &lengths, &at],
+                    &[
+                        &notes, &seqs, &summaries, &tags, &hashes, &created, &updated, &lengths, &at,
+                        &embedded,
+                    ],
                 )?
                 .iter()
                 .map(|r| ((r.get(0), r.get(1)), r.get(2)))
@@ -252,7 +263,7 @@ impl NoteWrites for PgDb<'_> {
         Ok(vids)
     }
 
-    fn insert_parts(&self, rows: &[(NoteRid, &Part)]) -> Result<Vec<PartRid>> {
+    fn insert_parts(&self, rows: &[(NoteRid, &Part, Option<&str>)]) -> Result<Vec<PartRid>> {
         let mut pids = Vec::with_capacity(rows.len());
         for chunk in rows.chunks(ROWS_A_BATCH) {
             let notes: Vec<i64> = chunk.iter().map(|r| r.0.0).collect();
@@ -260,12 +271,14 @@ impl NoteWrites for PgDb<'_> {
             let summaries: Vec<&str> = chunk.iter().map(|r| r.1.summary.as_str()).collect();
             let tags: Vec<String> = chunk.iter().map(|r| json_tags(&r.1.tags)).collect();
             let lengths: Vec<i32> = chunk.iter().map(|r| indexed_length(&r.1.summary)).collect();
+            let embedded: Vec<Option<&str>> = chunk.iter().map(|r| r.2).collect();
             let keys: HashMap<(i64, i64), i64> = self
                 .rows(
-                    "INSERT INTO parts (note, number, summary, tags, length)
-                     SELECT * FROM unnest($1::bigint[], $2::bigint[], $3::text[], $4::text[], $5::int[])
+                    "INSERT INTO parts (note, number, summary, tags, length, embedded)
+                     SELECT * FROM unnest($1::bigint[], $2::bigint[], $3::text[], $4::text[], $5::int[],
+                                          $6::text[])
                      RETURNING note, number, pid",
-                    &[&notes, &numbers, &summaries, &tags, &lengths],
+                    &[&notes, &numbers, &summaries, &tags, &lengths, &embedded],
                 )?
                 .iter()
                 .map(|r| ((r.get(0), r.get(1)), r.get(2)))

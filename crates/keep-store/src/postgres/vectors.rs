@@ -183,6 +183,21 @@ impl Vectors for PgDb<'_> {
         Ok(stored)
     }
 
+    fn put_vectors(&self, vectors: &[(VecRow, Vec<u8>)]) -> Result<()> {
+        for kind in VecKind::ALL {
+            let mut latest: HashMap<i64, &[u8]> = HashMap::new();
+            for (row, vector) in vectors.iter().filter(|(row, _)| row.kind() == kind) {
+                latest.insert(row.key(), vector);
+            }
+            let stored: Vec<(i64, Vector)> = latest
+                .into_iter()
+                .map(|(key, vector)| (key, Vector::from(from_bytes(vector))))
+                .collect();
+            self.store_vectors(kind, &stored)?;
+        }
+        Ok(())
+    }
+
     fn put_vector(&self, row: VecRow, vector: &[u8]) -> Result<()> {
         let (kind, key) = (row.kind(), row.key());
         let vector = Vector::from(from_bytes(vector));
@@ -294,27 +309,35 @@ impl PgDb<'_> {
             .filter(|v| marked.contains(&v.row.key()))
             .map(|v| (v.row.key(), Vector::from(from_bytes(&v.vector))))
             .collect();
-        if stored.is_empty() {
-            return Ok(0);
-        }
-        let values: Vec<String> = (0..stored.len())
-            .map(|i| format!("(${}, ${})", 2 * i + 1, 2 * i + 2))
-            .collect();
-        let params: Vec<&(dyn ToSql + Sync)> = stored
-            .iter()
-            .flat_map(|(key, vector)| [key as &(dyn ToSql + Sync), vector as &(dyn ToSql + Sync)])
-            .collect();
-        // Prepared for this run only: each number of rows is its own text.
-        self.rows_unprepared(
-            &format!(
-                "INSERT INTO {} (key, embedding) VALUES {}
-                 ON CONFLICT (key) DO UPDATE SET embedding = excluded.embedding",
-                kind.vec_table(),
-                values.join(", ")
-            ),
-            &params,
-        )?;
+        self.store_vectors(kind, &stored)?;
         Ok(stored.len())
+    }
+
+    /// Writes the vectors of rows of one kind, each key once, up to
+    /// `VECTORS_PER_STATEMENT` to a statement.
+    fn store_vectors(&self, kind: VecKind, stored: &[(i64, Vector)]) -> Result<()> {
+        for chunk in stored.chunks(VECTORS_PER_STATEMENT) {
+            let values: Vec<String> = (0..chunk.len())
+                .map(|i| format!("(${}, ${})", 2 * i + 1, 2 * i + 2))
+                .collect();
+            let params: Vec<&(dyn ToSql + Sync)> = chunk
+                .iter()
+                .flat_map(|(key, vector)| {
+                    [key as &(dyn ToSql + Sync), vector as &(dyn ToSql + Sync)]
+                })
+                .collect();
+            // Prepared for this run only: each number of rows is its own text.
+            self.rows_unprepared(
+                &format!(
+                    "INSERT INTO {} (key, embedding) VALUES {}
+                     ON CONFLICT (key) DO UPDATE SET embedding = excluded.embedding",
+                    kind.vec_table(),
+                    values.join(", ")
+                ),
+                &params,
+            )?;
+        }
+        Ok(())
     }
 }
 

@@ -24,23 +24,18 @@ impl SqliteDb<'_> {
 impl NoteWrites for SqliteDb<'_> {
     /// Inserts a new note with its tags; returns its row key.
     fn insert_note(&self, note: &Note) -> Result<NoteRid> {
-        self.conn
-            .prepare_cached(
-                "INSERT INTO notes (id, summary, content_hash, created, updated, accessed, event_at)
-                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
-            )?
-            .execute(params![
-                note.id,
-                note.summary,
-                note.content_hash,
-                note.created.millis(),
-                note.updated.millis(),
-                note.accessed.millis(),
-                note.at.millis()
-            ])?;
-        let rid = NoteRid(self.conn.last_insert_rowid());
-        self.write_tags(rid, &note.tags)?;
-        Ok(rid)
+        self.insert_note_row(note, None)
+    }
+
+    fn insert_indexed_notes(&self, notes: &[(Note, Option<String>)]) -> Result<Vec<NoteRid>> {
+        notes
+            .iter()
+            .map(|(note, embedded)| {
+                let rid = self.insert_note_row(note, embedded.as_deref())?;
+                self.index_note_text(rid, &note.summary, &note.tags)?;
+                Ok(rid)
+            })
+            .collect()
     }
 
     /// Replaces the stored state of note `rid` (id and created stay).
@@ -94,23 +89,23 @@ impl NoteWrites for SqliteDb<'_> {
             .prepare_cached("DELETE FROM parts WHERE note = ?1")?
             .execute([rid])?;
         for part in parts {
-            self.insert_part(rid, part)?;
+            self.insert_part(rid, part, None)?;
         }
         Ok(())
     }
 
-    fn insert_parts(&self, rows: &[(NoteRid, &Part)]) -> Result<Vec<PartRid>> {
+    fn insert_parts(&self, rows: &[(NoteRid, &Part, Option<&str>)]) -> Result<Vec<PartRid>> {
         rows.iter()
-            .map(|&(rid, part)| self.insert_part(rid, part))
+            .map(|&(rid, part, embedded)| self.insert_part(rid, part, embedded))
             .collect()
     }
 
-    fn insert_versions(&self, rows: &[(NoteRid, i64, &Version)]) -> Result<Vec<VersionRid>> {
+    fn insert_versions(
+        &self,
+        rows: &[(NoteRid, i64, &Version, Option<&str>)],
+    ) -> Result<Vec<VersionRid>> {
         rows.iter()
-            .map(|&(rid, seq, version)| {
-                self.insert_version(rid, seq, version)?;
-                Ok(VersionRid(self.conn.last_insert_rowid()))
-            })
+            .map(|&(rid, seq, version, embedded)| self.write_version(rid, seq, version, embedded))
             .collect()
     }
 
@@ -126,11 +121,44 @@ impl NoteWrites for SqliteDb<'_> {
 
     /// Inserts a version with an explicit seq (import).
     fn insert_version(&self, rid: NoteRid, seq: i64, version: &Version) -> Result<()> {
+        self.write_version(rid, seq, version, None).map(|_| ())
+    }
+}
+
+impl SqliteDb<'_> {
+    fn insert_note_row(&self, note: &Note, embedded: Option<&str>) -> Result<NoteRid> {
+        self.conn
+            .prepare_cached(
+                "INSERT INTO notes (id, summary, content_hash, created, updated, accessed, event_at, embedded)
+                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)",
+            )?
+            .execute(params![
+                note.id,
+                note.summary,
+                note.content_hash,
+                note.created.millis(),
+                note.updated.millis(),
+                note.accessed.millis(),
+                note.at.millis(),
+                embedded
+            ])?;
+        let rid = NoteRid(self.conn.last_insert_rowid());
+        self.write_tags(rid, &note.tags)?;
+        Ok(rid)
+    }
+
+    fn write_version(
+        &self,
+        rid: NoteRid,
+        seq: i64,
+        version: &Version,
+        embedded: Option<&str>,
+    ) -> Result<VersionRid> {
         let tags = serde_json::to_string(&version.tags).expect("tags serialise");
         self.conn
             .prepare_cached(
-                "INSERT INTO versions (note, seq, summary, tags, content_hash, created, updated, event_at)
-                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)",
+                "INSERT INTO versions (note, seq, summary, tags, content_hash, created, updated, event_at, embedded)
+                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)",
             )?
             .execute(params![
                 rid,
@@ -140,20 +168,19 @@ impl NoteWrites for SqliteDb<'_> {
                 version.content_hash,
                 version.created.millis(),
                 version.updated.millis(),
-                version.at.millis()
+                version.at.millis(),
+                embedded
             ])?;
-        Ok(())
+        Ok(VersionRid(self.conn.last_insert_rowid()))
     }
-}
 
-impl SqliteDb<'_> {
-    fn insert_part(&self, rid: NoteRid, part: &Part) -> Result<PartRid> {
+    fn insert_part(&self, rid: NoteRid, part: &Part, embedded: Option<&str>) -> Result<PartRid> {
         let tags = serde_json::to_string(&part.tags).expect("tags serialise");
         self.conn
             .prepare_cached(
-                "INSERT INTO parts (note, number, summary, tags) VALUES (?1, ?2, ?3, ?4)",
+                "INSERT INTO parts (note, number, summary, tags, embedded) VALUES (?1, ?2, ?3, ?4, ?5)",
             )?
-            .execute(params![rid, part.number, part.summary, tags])?;
+            .execute(params![rid, part.number, part.summary, tags, embedded])?;
         Ok(PartRid(self.conn.last_insert_rowid()))
     }
 }

@@ -282,6 +282,12 @@ impl Vectors for SqliteDb<'_> {
         Ok(stored)
     }
 
+    fn put_vectors(&self, vectors: &[(VecRow, Vec<u8>)]) -> Result<()> {
+        vectors
+            .iter()
+            .try_for_each(|(row, vector)| self.put_vector(*row, vector))
+    }
+
     fn put_vector(&self, row: VecRow, vector: &[u8]) -> Result<()> {
         let (kind, key) = (row.kind(), row.key());
         let t = kind.vec_table();
