@@ -75,6 +75,9 @@ impl GraphView {
         // renamed into place, never changed after; a file removed while
         // mapped stays readable.
         let map = unsafe { Mmap::map(&file) }.ok()?;
+        // A walk jumps from node to node: reading ahead of each would map
+        // pages it never visits.
+        let _ = map.advise(memmap2::Advice::Random);
         let bytes: &[u8] = &map;
         let rows = u32_at(bytes, 0)?;
         if u32_at(bytes, 4)? != dims {
