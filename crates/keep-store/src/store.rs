@@ -300,6 +300,24 @@ impl Store {
         }
     }
 
+    /// Runs two reads of what a client asked to see: on SQLite at once,
+    /// `aside` on a second connection and another thread; elsewhere one
+    /// after the other on `reads`.
+    pub fn reads_beside<A: Send, B>(
+        &self,
+        aside: impl FnOnce(&Db<'_>) -> A + Send,
+        here: impl FnOnce(&Db<'_>) -> B,
+    ) -> (A, B) {
+        match self {
+            Store::Sqlite(s) => s.beside(|db| aside(db), |db| here(db)),
+            #[cfg(feature = "postgres")]
+            Store::Postgres(_) => {
+                let db = self.reads();
+                (aside(&db), here(&db))
+            }
+        }
+    }
+
     /// A handle for reads outside a transaction.
     pub fn db(&self) -> Handle<'_> {
         match self {

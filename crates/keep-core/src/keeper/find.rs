@@ -21,7 +21,7 @@ use keep_model::keys;
 use keep_model::{NoteFilter, Period};
 use keep_store::NoteReads;
 use keep_store::prelude::*;
-use keep_store::{NoteRid, VecRow};
+use keep_store::{Db, NoteRid, Store, VecRow};
 use std::collections::HashMap;
 
 /// Time spent giving waiting rows vectors before a search (the last model
@@ -84,11 +84,13 @@ impl Keeper {
             mode: query.mode,
             periods: &periods,
         };
-        let mut fused = asked.gather(&db, text, query_vector.as_deref(), like_rid)?;
+        let mut fused = asked.gather(&self.store, text, query_vector.as_deref(), like_rid)?;
         if !pieces.is_empty() {
             let lists = pieces
                 .iter()
-                .map(|(piece, vector)| asked.gather(&db, Some(piece), vector.as_deref(), None))
+                .map(|(piece, vector)| {
+                    asked.gather(&self.store, Some(piece), vector.as_deref(), None)
+                })
                 .collect::<Result<Vec<_>>>()?;
             fused = fusion::blend(fused, lists, FACET_WEIGHT);
         }
@@ -514,34 +516,26 @@ struct Asked<'a> {
 
 impl Asked<'_> {
     /// The keyword and vector candidates of `text` (or of the note `like`,
-    /// left out of its own results), fused.
+    /// left out of its own results), fused. When there are both, they are
+    /// read at once (`Store::reads_beside`).
     fn gather(
         &self,
-        db: &keep_store::Db<'_>,
+        store: &Store,
         text: Option<&str>,
         vector: Option<&[f32]>,
         like: Option<NoteRid>,
     ) -> Result<Vec<Fused>> {
-        let mut filters = vec![self.filter.clone()];
-        if self.filter.happened.is_none() {
-            filters.extend(self.periods.iter().map(|p| NoteFilter {
-                happened: Some(*p),
-                ..self.filter.clone()
-            }));
-        }
-        let (mut keyword, mut similar) = (Vec::new(), Vec::new());
-        for filter in &filters {
-            if let Some(t) = text
-                && self.mode != RecallMode::Semantic
-            {
-                let mut found = candidates::keyword(db, t, filter)?;
-                candidates::set_coverage(db, t, &mut found)?;
-                keyword.extend(found);
-            }
-            if let Some(q) = vector {
-                similar.extend(candidates::vector(db, q, filter)?);
-            }
-        }
+        let filters = self.filters();
+        let words = text.filter(|_| self.mode != RecallMode::Semantic);
+        let by_words = |db: &Db<'_>| keyword_candidates(db, words, &filters);
+        let by_meaning = |db: &Db<'_>| vector_candidates(db, vector, &filters);
+        let (keyword, similar) = if words.is_some() && vector.is_some() {
+            store.reads_beside(by_words, by_meaning)
+        } else {
+            let db = store.reads();
+            (by_words(&db), by_meaning(&db))
+        };
+        let (mut keyword, mut similar) = (keyword?, similar?);
         if filters.len() > 1 {
             best_first(&mut keyword, |r| r.bm25);
             best_first(&mut similar, |r| r.similarity);
@@ -550,10 +544,56 @@ impl Asked<'_> {
             similar.retain(|r| r.rid != rid);
         }
         if let Some(q) = vector {
-            candidates::complete_similarities(db, q, &keyword, &mut similar)?;
+            candidates::complete_similarities(&store.reads(), q, &keyword, &mut similar)?;
         }
         Ok(fusion::fuse(&keyword, &similar))
     }
+
+    /// The query's filter, and one for each period the query names when
+    /// the filter names none.
+    fn filters(&self) -> Vec<NoteFilter> {
+        let mut filters = vec![self.filter.clone()];
+        if self.filter.happened.is_none() {
+            filters.extend(self.periods.iter().map(|p| NoteFilter {
+                happened: Some(*p),
+                ..self.filter.clone()
+            }));
+        }
+        filters
+    }
+}
+
+/// Keyword candidates of `words` under each filter, with the share of the
+/// query each holds; none without words.
+fn keyword_candidates(
+    db: &Db<'_>,
+    words: Option<&str>,
+    filters: &[NoteFilter],
+) -> Result<Vec<Ranked>> {
+    let mut keyword = Vec::new();
+    if let Some(t) = words {
+        for filter in filters {
+            let mut found = candidates::keyword(db, t, filter)?;
+            candidates::set_coverage(db, t, &mut found)?;
+            keyword.extend(found);
+        }
+    }
+    Ok(keyword)
+}
+
+/// Vector candidates nearest `vector` under each filter; none without one.
+fn vector_candidates(
+    db: &Db<'_>,
+    vector: Option<&[f32]>,
+    filters: &[NoteFilter],
+) -> Result<Vec<Ranked>> {
+    let mut similar = Vec::new();
+    if let Some(q) = vector {
+        for filter in filters {
+            similar.extend(candidates::vector(db, q, filter)?);
+        }
+    }
+    Ok(similar)
 }
 
 /// Candidates gathered from several filters, best first, each match once.

@@ -207,9 +207,13 @@ impl SqliteDb<'_> {
     /// back to it and they are at most `limit`.
     fn changed_since(&self, kind: VecKind, change: i64, limit: usize) -> Result<Option<Vec<i64>>> {
         let log = code_cache::log_table(kind);
+        // Each bound on its own: SQLite reads min() or max() alone from the
+        // key's end, but scans the whole log for both in one select.
         let (first, last): (Option<i64>, Option<i64>) = self
             .conn
-            .prepare_cached(&format!("SELECT min(seq), max(seq) FROM {log}"))?
+            .prepare_cached(&format!(
+                "SELECT (SELECT min(seq) FROM {log}), (SELECT max(seq) FROM {log})"
+            ))?
             .query_row([], |r| Ok((r.get(0)?, r.get(1)?)))?;
         let reaches = match (first, last) {
             (Some(first), Some(last)) => first <= change + 1 && last >= change,

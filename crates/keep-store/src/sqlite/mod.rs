@@ -6,6 +6,7 @@
 //! `Store::db`; writes through `Store::write`, which runs a closure inside one
 //! immediate transaction so a failure leaves nothing half-written.
 
+mod beside;
 mod check;
 mod code_cache;
 mod graph;
@@ -88,6 +89,9 @@ pub struct SqliteStore {
     disk_full: bool,
     /// Who writes through this store, for the operations log.
     agent: String,
+    /// A second connection for reads run beside this one's, opened on
+    /// first use (`beside`).
+    side: std::cell::Cell<Option<Box<Connection>>>,
 }
 
 /// A handle for statements: either the plain connection or a transaction.
@@ -115,6 +119,7 @@ impl SqliteStore {
                     path,
                     read_only: true,
                     disk_full: true,
+                    side: Default::default(),
                 };
                 store.migrate()?;
                 Ok(store)
@@ -161,6 +166,7 @@ impl SqliteStore {
             path,
             read_only,
             disk_full: false,
+            side: Default::default(),
         };
         store.migrate()?;
         Ok(store)
