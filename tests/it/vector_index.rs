@@ -174,10 +174,17 @@ fn the_index_is_built_in_the_background_and_new_notes_are_found_at_once() {
         said.contains("notes: graph of 2970 vector(s), 1 changed since"),
         "{said}"
     );
+    // One change is searched beside the graph, not folded into it: that
+    // would write the whole file again.
     let out = env.ok(&["reindex"]);
     assert!(
-        out.contains("vector index of notes updated: 1 changed, 2971 vectors"),
+        out.contains("vector index of notes: 2971 vectors, 1 changed since and searched beside it until 2000 are folded in"),
         "{out}"
+    );
+    assert!(
+        doctor(&env).contains("notes: graph of 2970 vector(s), 1 changed since"),
+        "{}",
+        doctor(&env)
     );
     assert_eq!(
         nearest_ten(&env, "make a grocery list from a baking recipe")[0],

@@ -25,8 +25,8 @@ pub use keep_ingest::serve_extraction_worker;
 pub use keep_ingest::summarize::part_line;
 pub use keep_model::{Settings, WorkerCommand};
 pub use keep_store::{
-    DEFAULT_GRAPH_FROM, GraphBuild, GraphState, GraphWork, Link, TextIndexState, TextMerge,
-    VecKind, complete_database_url, is_database_url, listen_for_changes, notices,
+    DEFAULT_GRAPH_FROM, GraphBuild, GraphState, GraphWork, Link, REFRESH_AFTER, TextIndexState,
+    TextMerge, VecKind, complete_database_url, is_database_url, listen_for_changes, notices,
     on_blocking_thread, pgpass_password, shown_url,
 };
 pub use keeper::Keeper;

@@ -10,7 +10,9 @@ use crate::error::{Error, Result, WriteError};
 use crate::handle::Handle;
 #[cfg(feature = "postgres")]
 use crate::postgres::PgStore;
-use crate::sqlite::{GraphBuild, GraphState, GraphWork, SqliteStore, TextIndexState, TextMerge};
+use crate::sqlite::{
+    GraphBuild, GraphSizes, GraphState, GraphWork, SqliteStore, TextIndexState, TextMerge,
+};
 use crate::vectors::VecKind;
 #[cfg(not(feature = "postgres"))]
 use crate::without_postgres::shown_url;
@@ -207,7 +209,7 @@ impl Store {
     /// has none.
     pub fn refresh_graphs(
         &mut self,
-        from: usize,
+        sizes: GraphSizes,
         threads: usize,
         progress: &mut dyn FnMut(VecKind, usize, usize) -> bool,
         waiting: &mut dyn FnMut(&GraphBuild) -> bool,
@@ -223,7 +225,7 @@ impl Store {
         for kind in VecKind::ALL {
             let work = s.refresh_graph_or_wait(
                 kind,
-                from,
+                sizes,
                 threads,
                 &mut |n, total| progress(kind, n, total),
                 waiting,

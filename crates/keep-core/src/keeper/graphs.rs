@@ -5,7 +5,9 @@
 
 use super::Keeper;
 use crate::error::Result;
-use keep_store::{GraphBuild, GraphState, GraphWork, TextIndexState, TextMerge, VecKind};
+use keep_store::{
+    GraphBuild, GraphSizes, GraphState, GraphWork, TextIndexState, TextMerge, VecKind,
+};
 
 impl Keeper {
     /// Where the graph of each kind of vector stands (none on PostgreSQL,
@@ -37,10 +39,10 @@ impl Keeper {
         progress: &mut dyn FnMut(VecKind, usize, usize) -> bool,
         waiting: &mut dyn FnMut(&GraphBuild) -> bool,
     ) -> Result<Vec<(VecKind, GraphWork)>> {
-        let from = self.settings.vector_index_from;
+        let sizes = GraphSizes::from(self.settings.vector_index_from);
         Ok(self
             .store
-            .refresh_graphs(from, threads, progress, waiting)?)
+            .refresh_graphs(sizes, threads, progress, waiting)?)
     }
 
     /// The word indexes due a merge, with the segments each holds.

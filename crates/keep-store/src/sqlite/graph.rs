@@ -38,6 +38,25 @@ const CHANGES_SEARCHED: usize = 20_000;
 /// Changed rows after which a graph is due for a refresh.
 pub const REFRESH_AFTER: usize = 2_000;
 
+/// The sizes that decide a graph's upkeep: the vectors a kind has before
+/// it gets a graph, and the changed rows a refresh folds into one (fewer
+/// are searched beside it).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct GraphSizes {
+    pub from: usize,
+    pub fold_from: usize,
+}
+
+impl GraphSizes {
+    /// Graphs from `from` vectors, folding changes in when they are due.
+    pub fn from(from: usize) -> Self {
+        GraphSizes {
+            from,
+            fold_from: REFRESH_AFTER,
+        }
+    }
+}
+
 /// Graph candidates scored again from their codes, per row wanted, and at
 /// least this many.
 const CANDIDATE_FACTOR: usize = 4;
@@ -114,6 +133,9 @@ pub enum GraphWork {
     Small { vectors: usize },
     /// Already up to date.
     Current { vectors: usize },
+    /// Left as it is: the rows changed since it was made, fewer than a
+    /// refresh folds in, are searched beside it by their codes.
+    Recent { vectors: usize, changed: usize },
     /// Built whole from every code.
     Built { vectors: usize },
     /// The changed rows applied to the graph it had.
@@ -510,14 +532,14 @@ impl SqliteStore {
     pub fn refresh_graph_or_wait(
         &mut self,
         kind: VecKind,
-        from: usize,
+        sizes: GraphSizes,
         threads: usize,
         progress: &mut dyn FnMut(usize, usize) -> bool,
         waiting: &mut dyn FnMut(&GraphBuild) -> bool,
     ) -> Result<GraphWork> {
         let mut waited = false;
         loop {
-            match self.refresh_graph(kind, from, threads, progress)? {
+            match self.refresh_graph(kind, sizes, threads, progress)? {
                 GraphWork::Busy => {}
                 GraphWork::Current { vectors } if waited => {
                     return Ok(GraphWork::Waited { vectors });
@@ -537,13 +559,16 @@ impl SqliteStore {
 
     /// Brings the graph of a kind up to date: built whole when it has none
     /// (or the log no longer reaches back to it), else the rows changed
-    /// since applied to a copy. Below `from` vectors any graph is dropped.
+    /// since applied to a copy once there are `fold_from` of them (fewer
+    /// are searched beside the graph, which is left as it is: folding
+    /// them in reads and writes the whole file). Below `from` vectors any
+    /// graph is dropped.
     /// Rows are added on `threads` threads; `progress(done, total)` hears
     /// how far it is, and stops it by answering false.
     pub fn refresh_graph(
         &mut self,
         kind: VecKind,
-        from: usize,
+        sizes: GraphSizes,
         threads: usize,
         progress: &mut dyn FnMut(usize, usize) -> bool,
     ) -> Result<GraphWork> {
@@ -570,7 +595,7 @@ impl SqliteStore {
         let change = db.log_sequence(kind)?;
         let vectors = db.code_count(kind)?;
         let old = db.graph_meta(kind)?;
-        if vectors < from {
+        if vectors < sizes.from {
             if old.is_some() {
                 self.set_graph(kind, generation, None)?;
             }
@@ -581,15 +606,24 @@ impl SqliteStore {
             Some(meta) => db.changed_since(kind, meta.change, vectors / 4)?,
             None => None,
         };
+        if let (Some(changed), Some(meta)) = (&changed, &old)
+            && changed.len() < sizes.fold_from.max(1)
+            && db.open_graph(kind, meta, space.dims).is_some()
+        {
+            return Ok(match changed.len() {
+                0 => GraphWork::Current { vectors },
+                n => GraphWork::Recent {
+                    vectors,
+                    changed: n,
+                },
+            });
+        }
         lock.publish(kind, 0, vectors);
         let old_graph = old
             .as_ref()
             .and_then(|m| load_graph(&dir.join(&m.file), space.dims));
         let (graph, work) = match (changed, old_graph) {
-            (Some(changed), Some(_)) if changed.is_empty() => {
-                return Ok(GraphWork::Current { vectors });
-            }
-            (Some(changed), Some(graph)) => {
+            (Some(changed), Some(graph)) if !changed.is_empty() => {
                 if !db.apply_changes(&graph, kind, space.dims, &changed, progress)? {
                     return Ok(GraphWork::Stopped);
                 }
@@ -803,11 +837,16 @@ mod tests {
             .collect()
     }
 
+    /// Graphs from `from` vectors, every change folded in at once.
+    fn folding(from: usize) -> GraphSizes {
+        GraphSizes { from, fold_from: 1 }
+    }
+
     /// A refresh on one thread: the same graph every time (rows added on
     /// several threads at once link a little differently each run).
     fn refresh(store: &mut SqliteStore, from: usize) -> GraphWork {
         store
-            .refresh_graph(VecKind::Note, from, 1, &mut |_, _| true)
+            .refresh_graph(VecKind::Note, folding(from), 1, &mut |_, _| true)
             .unwrap()
     }
 
@@ -910,6 +949,63 @@ mod tests {
     }
 
     #[test]
+    fn a_few_changes_are_searched_beside_the_graph_until_enough_are_folded_in() {
+        let vectors = spread(400, 5);
+        let (_dir, mut store) = store_with(&vectors);
+        let sizes = GraphSizes {
+            from: 100,
+            fold_from: 3,
+        };
+        let refresh_with = |store: &mut SqliteStore| {
+            store
+                .refresh_graph(VecKind::Note, sizes, 1, &mut |_, _| true)
+                .unwrap()
+        };
+        assert_eq!(refresh_with(&mut store), GraphWork::Built { vectors: 400 });
+        let built = graph_files(&store);
+        // A row's vector made the opposite of another's: like no other.
+        let opposite = |i: usize| -> Vec<f32> { vectors[i].iter().map(|x| -x).collect() };
+        let change = |store: &mut SqliteStore, rid: i64, like: usize| {
+            store
+                .write(|db| {
+                    db.put_vector(
+                        VecRow::Note(crate::ids::NoteRid(rid)),
+                        &to_bytes(&opposite(like)),
+                    )
+                })
+                .unwrap();
+        };
+        // Two changed rows: the graph file stays, and searches find them.
+        change(&mut store, 30, 200);
+        change(&mut store, 31, 201);
+        assert_eq!(
+            refresh_with(&mut store),
+            GraphWork::Recent {
+                vectors: 400,
+                changed: 2
+            }
+        );
+        assert_eq!(graph_files(&store), built, "the file is left as it was");
+        assert_eq!(assert_graph_answers(&store, &opposite(201), 3)[0].0, 31);
+        // The third is folded in, with the two before.
+        change(&mut store, 32, 202);
+        assert_eq!(
+            refresh_with(&mut store),
+            GraphWork::Updated {
+                vectors: 400,
+                changed: 3
+            }
+        );
+        assert_ne!(graph_files(&store), built);
+        assert_eq!(
+            refresh_with(&mut store),
+            GraphWork::Current { vectors: 400 }
+        );
+        assert_eq!(assert_graph_answers(&store, &opposite(202), 3)[0].0, 32);
+        assert_eq!(assert_graph_answers(&store, &opposite(200), 3)[0].0, 30);
+    }
+
+    #[test]
     fn a_graph_of_another_generation_or_a_lost_file_is_not_used() {
         let vectors = spread(300, 3);
         let (_dir, mut store) = store_with(&vectors);
@@ -949,7 +1045,7 @@ mod tests {
         assert_eq!(refresh(&mut store, 200), GraphWork::Small { vectors: 150 });
         assert!(graph_files(&store).is_empty());
         let stopped = store
-            .refresh_graph(VecKind::Note, 100, 1, &mut |_, _| false)
+            .refresh_graph(VecKind::Note, folding(100), 1, &mut |_, _| false)
             .unwrap();
         assert_eq!(stopped, GraphWork::Stopped);
         assert!(graph_files(&store).is_empty());
@@ -1022,7 +1118,7 @@ mod tests {
             let builder = scope.spawn(move || {
                 let mut told = false;
                 first
-                    .refresh_graph(VecKind::Note, 100, 1, &mut |_, _| {
+                    .refresh_graph(VecKind::Note, folding(100), 1, &mut |_, _| {
                         if !told {
                             told = true;
                             started.send(()).unwrap();
@@ -1038,13 +1134,19 @@ mod tests {
             building.recv().unwrap();
             let mut heard = Vec::new();
             let work = second
-                .refresh_graph_or_wait(VecKind::Note, 100, 1, &mut |_, _| true, &mut |build| {
-                    if heard.is_empty() {
-                        seen.send(*build).unwrap();
-                    }
-                    heard.push(*build);
-                    true
-                })
+                .refresh_graph_or_wait(
+                    VecKind::Note,
+                    folding(100),
+                    1,
+                    &mut |_, _| true,
+                    &mut |build| {
+                        if heard.is_empty() {
+                            seen.send(*build).unwrap();
+                        }
+                        heard.push(*build);
+                        true
+                    },
+                )
                 .unwrap();
             assert_eq!(builder.join().unwrap(), GraphWork::Built { vectors: 5_000 });
             assert_eq!(work, GraphWork::Waited { vectors: 5_000 });

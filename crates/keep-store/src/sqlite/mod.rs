@@ -20,7 +20,7 @@ mod text_upkeep;
 mod vectors;
 
 pub use check::check_file;
-pub use graph::{DEFAULT_GRAPH_FROM, GraphBuild, GraphState, GraphWork};
+pub use graph::{DEFAULT_GRAPH_FROM, GraphBuild, GraphSizes, GraphState, GraphWork, REFRESH_AFTER};
 pub use text_upkeep::{TextIndexState, TextMerge};
 
 use crate::prelude::*;

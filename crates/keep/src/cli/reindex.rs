@@ -1,6 +1,6 @@
 //! `keep reindex`: give every note, version and part its vector.
 
-use keep_core::{GraphWork, TextMerge, VecKind};
+use keep_core::{GraphWork, REFRESH_AFTER, TextMerge, VecKind};
 
 use super::output::{Bars, Format};
 use super::{CliResult, Ctx, Status};
@@ -22,8 +22,10 @@ use super::{CliResult, Ctx, Status};
 ///
 /// Last, in a SQLite store with 50,000 or more vectors of a kind
 /// (`vector_index_from`), the graph index of those vectors is built, or
-/// brought up to date with the rows changed since it was made; and a word
-/// index written in more than 12 segments is merged into one. While
+/// brought up to date with the rows changed since it was made once there
+/// are 2,000 of them (fewer are searched beside it, each by its code:
+/// folding them in rewrites the whole index); and a word index written
+/// in more than 12 segments is merged into one. While
 /// another process builds the index, reindex waits for it (a bar shows
 /// how far the other is) and then does only what is left.
 #[derive(Debug, clap::Args)]
@@ -215,6 +217,9 @@ fn graph_line((kind, work): &(VecKind, GraphWork)) -> Option<String> {
         GraphWork::Busy => Some(format!(
             "vector index of {kind}: another process is bringing it up to date"
         )),
+        GraphWork::Recent { vectors, changed } => Some(format!(
+            "vector index of {kind}: {vectors} vectors, {changed} changed since and searched beside it until {REFRESH_AFTER} are folded in"
+        )),
         GraphWork::Waited { vectors } => Some(format!(
             "vector index of {kind} brought up to date by another process, waited for: {vectors} vectors"
         )),
@@ -229,6 +234,7 @@ fn graph_json((kind, work): &(VecKind, GraphWork)) -> serde_json::Value {
         GraphWork::Waited { vectors } => ("waited", Some(vectors), None),
         GraphWork::Built { vectors } => ("built", Some(vectors), None),
         GraphWork::Updated { vectors, changed } => ("updated", Some(vectors), Some(changed)),
+        GraphWork::Recent { vectors, changed } => ("recent", Some(vectors), Some(changed)),
         GraphWork::Busy => ("busy", None, None),
         GraphWork::Stopped => ("stopped", None, None),
     };
