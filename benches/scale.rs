@@ -298,12 +298,16 @@ fn index_vectors(bin: &Path, target: &Target) {
     let run = measured(keep(bin, target, &["reindex", "--json"]));
     let report: serde_json::Value = serde_json::from_str(&run.stdout).expect("reindex --json");
     for graph in report["vector_index"].as_array().into_iter().flatten() {
-        if matches!(graph["status"].as_str(), Some("built" | "updated")) {
+        if matches!(
+            graph["status"].as_str(),
+            Some("built" | "updated" | "recent")
+        ) {
             println!(
-                "vector index of {}: {} over {} vectors in {:.1} s, peak {:.0} MB",
+                "vector index of {}: {} over {} vectors ({} changed) in {:.1} s, peak {:.0} MB",
                 graph["kind"].as_str().unwrap_or("?"),
                 graph["status"].as_str().unwrap_or("?"),
                 graph["vectors"],
+                graph["changed"],
                 run.wall.as_secs_f64(),
                 run.peak_mb
             );

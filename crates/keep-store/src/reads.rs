@@ -224,6 +224,20 @@ pub trait NoteReads: Sql {
         Ok(self.notes_where(q)?.into_iter().collect())
     }
 
+    /// The notes holding a tag of `key`, read from the tags' index: for a
+    /// key few notes hold, where a filter on it would test every note.
+    fn rids_tagged(&self, key: &str) -> Result<Vec<NoteRid>> {
+        let mut q = Query::default();
+        let key = q.arg(key);
+        q.push(&format!(
+            "SELECT DISTINCT note FROM tags WHERE key = {key} ORDER BY note"
+        ));
+        self.rows_of(&q)?
+            .iter()
+            .map(|r| Ok(NoteRid(r[0].int()?)))
+            .collect()
+    }
+
     /// Every note passing `filter`, by rid.
     fn rids_passing(&self, filter: &NoteFilter) -> Result<Vec<i64>> {
         let mut q = Query::new("SELECT n.rid FROM notes n WHERE TRUE");

@@ -22,7 +22,7 @@ use keep_ingest::pool::{self, Job, Outcome, PoolConfig, Source};
 use keep_ingest::walk;
 pub use keep_ingest::walk::{DEFAULT_MAX_FILES, WalkOptions};
 use keep_ingest::{Document, chunk, fetch, links, ocr};
-use keep_model::{ListOrder, NoteFilter, TagFilter, Tags, file_id, keys};
+use keep_model::{Note, NoteFilter, TagFilter, Tags, file_id, keys};
 use keep_store::NoteReads;
 
 /// Results written per transaction.
@@ -277,7 +277,16 @@ impl Keeper {
             }],
             ..NoteFilter::default()
         };
-        let waiting = self.list(&filter, ListOrder::Id, None)?;
+        // A few notes wait, if any: found through the tags' index, not
+        // by testing every note for the tag (1.8 s at a million).
+        let db = self.store.reads();
+        let tagged = db.rids_tagged(keys::OCR)?;
+        let mut waiting: Vec<Note> = db
+            .notes_passing(&tagged, &self.as_of_now(&filter))?
+            .into_values()
+            .collect();
+        drop(db);
+        waiting.sort_by(|a, b| a.id.cmp(&b.id));
         let targets: Vec<Target> = waiting
             .iter()
             .filter_map(|n| keep_model::path_of_file_id(&n.id))
