@@ -302,9 +302,9 @@ impl Store {
         }
     }
 
-    /// Runs two reads of what a client asked to see: on SQLite at once,
-    /// `aside` on a second connection and another thread; elsewhere one
-    /// after the other on `reads`.
+    /// Runs two reads of what a client asked to see at once: `aside` on a
+    /// second connection and another thread (one after the other on a
+    /// store read through replicas, or opened for reading only).
     pub fn reads_beside<A: Send, B>(
         &self,
         aside: impl FnOnce(&Db<'_>) -> A + Send,
@@ -313,10 +313,7 @@ impl Store {
         match self {
             Store::Sqlite(s) => s.beside(|db| aside(db), |db| here(db)),
             #[cfg(feature = "postgres")]
-            Store::Postgres(_) => {
-                let db = self.reads();
-                (aside(&db), here(&db))
-            }
+            Store::Postgres(s) => s.beside(|db| aside(db), |db| here(db)),
         }
     }
 

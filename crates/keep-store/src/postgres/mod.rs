@@ -9,6 +9,7 @@
 //! committed before its turn, so a read-then-write (the next version
 //! number, a duplicate check, a lease) is never raced. Reads never wait.
 
+mod beside;
 mod check;
 mod plain;
 mod replicas;
@@ -90,6 +91,9 @@ pub struct PgStore {
     agent: String,
     /// Hot standbys that take reads, when configured.
     replicas: Option<replicas::ReadRouting>,
+    /// A second connection to the primary for reads run beside the
+    /// first's, opened on first use (`beside`).
+    side: Cell<Option<Box<Conn>>>,
 }
 
 /// One connection to a server and what lives as long as it: the
@@ -187,6 +191,7 @@ impl PgStore {
             dir: dir.to_path_buf(),
             link,
             replicas: None,
+            side: Cell::new(None),
         };
         store.link.encryption = store.encryption()?;
         store.require_pgvector()?;
@@ -530,7 +535,18 @@ impl Conn {
             encryption: None,
             local: host.as_ref().is_none_or(tls::is_local),
         };
-        let conn = Conn {
+        Ok((Conn::new(client, shown, config, connector), link))
+    }
+
+    /// A connection over `client`, which `config` and `connector` make
+    /// again when it is lost.
+    fn new(
+        client: Client,
+        shown: String,
+        config: postgres::Config,
+        connector: MakeRustlsConnect,
+    ) -> Conn {
+        Conn {
             client: ManuallyDrop::new(RefCell::new(client)),
             prepared: Prepared::default(),
             words: stats::WordStats::default(),
@@ -539,8 +555,7 @@ impl Conn {
             connector,
             last_used: Cell::new(Instant::now()),
             down: RefCell::new(None),
-        };
-        Ok((conn, link))
+        }
     }
 
     /// A handle for statements on this connection, connected again first
