@@ -148,3 +148,43 @@ fn an_inline_note_is_never_found_by_pieces_of_its_id() {
     let found = env.ok(&["find", "--mode", "keyword", "caribou", "--ids"]);
     assert_eq!(found.trim(), "notes/caribou-migration");
 }
+
+/// Ten rare words, five to a note: each is in 650 of 1,500 notes, so
+/// their counts sum to 6,500, past the latest matches a search ranks
+/// (5,000). The notes that hold them are the oldest, and hold five at
+/// once: there are 1,300, not 6,500, and the best, holding its five
+/// twice, is the very first.
+fn export_of_overcounted_words() -> String {
+    const WORDS: [&str; 10] = [
+        "amber", "basil", "cedar", "dahlia", "elder", "fennel", "ginger", "hazel", "iris",
+        "juniper",
+    ];
+    let at = "2026-01-01T00:00:00.000Z";
+    let mut out = String::from("{\"format\":\"keep-export\",\"version\":4}\n");
+    for i in 0..1_500 {
+        let summary = match i {
+            0 => WORDS[..5]
+                .iter()
+                .map(|w| format!("{w} {w}"))
+                .collect::<Vec<_>>()
+                .join(" "),
+            1..1_300 => format!("{} note {i}", WORDS[(i % 2) * 5..][..5].join(" ")),
+            _ => format!("a later note {i} about nothing asked"),
+        };
+        let note = serde_json::json!({
+            "id": format!("many-{i}"), "summary": summary, "tags": {},
+            "created": at, "updated": at, "accessed": at, "versions": [], "parts": [],
+        });
+        out.push_str(&format!("{note}\n"));
+    }
+    out
+}
+
+#[test]
+fn a_search_of_many_rare_words_ranks_the_oldest_match_when_their_counts_overstate_them() {
+    let env = Env::new();
+    env.ok_stdin(&["import", "-"], &export_of_overcounted_words());
+    let query = "amber basil cedar dahlia elder fennel ginger hazel iris juniper";
+    let out = env.ok(&["find", "--mode", "keyword", "--ids", "-n", "3", query]);
+    assert_eq!(out.lines().next(), Some("many-0"), "{out}");
+}

@@ -21,6 +21,11 @@ use crate::plan::Join;
 /// server has no statistics of the index yet.
 const MAX_COUNTED: i64 = 2_000;
 
+/// How many times the matches a search ranks the latest keys searched
+/// first should hold, were matches spread evenly: fewer keys, fewer pages
+/// read; too few, and the keys below are walked as well.
+const NEWEST_SPAN_MARGIN: f64 = 1.25;
+
 /// One indexed column: its table, the key a hit reports, the column and
 /// the column holding each text's length in words, the weights of its
 /// lexeme classes {D, C, B, A} (None: one class, weight 1), and the
@@ -144,7 +149,7 @@ impl PgDb<'_> {
         rows: &str,
     ) -> Result<Option<String>> {
         let (key, table, column) = (index.key, index.table, index.column);
-        let (score, order, newest) = if search.ranked {
+        let (score, order, newest, matches) = if search.ranked {
             let (score, matches) = self.bm25(q, index, search.words, search.join)?;
             if matches == Some(0.0) {
                 return Ok(None);
@@ -152,24 +157,84 @@ impl PgDb<'_> {
             let newest = search
                 .newest
                 .filter(|&n| matches.is_none_or(|m| m > n as f64));
-            (score, "2 DESC".to_string(), newest)
+            (score, "2 DESC".to_string(), newest, matches)
         } else {
-            ("0.0".to_string(), format!("{key} DESC"), None)
+            ("0.0".to_string(), format!("{key} DESC"), None, None)
         };
         let matching = format!("{table}, q WHERE {column} @@ q.any");
         let source = match newest {
-            Some(n) => {
-                let n = q.arg(n);
-                format!(
-                    "(SELECT {table}.* FROM {matching} ORDER BY {key} DESC LIMIT {n}) AS {table}"
-                )
-            }
+            Some(n) => self.newest_matches(q, index, &matching, n, matches)?,
             None => matching,
         };
         Ok(Some(format!(
             "(SELECT {key} AS rid, ({score})::float8 AS score FROM {source}
               ORDER BY {order} LIMIT {rows})"
         )))
+    }
+
+    /// The `n` latest rows of `index` that are `matching`, as a source
+    /// named after its table. Walking the key newest first tests every
+    /// row on the way: for a word in 2.7% of a million notes, 187,000 rows
+    /// on 31,000 pages to find 5,000 (230 ms). When the counts say how
+    /// dense the matches are, only the keys that should hold
+    /// `NEWEST_SPAN_MARGIN` times `n` of them are searched, through both
+    /// indexes at once; the rows below are walked only when those keys
+    /// held fewer than `n`, so the rows ranked are the same.
+    fn newest_matches(
+        &self,
+        q: &mut Query,
+        index: &Index,
+        matching: &str,
+        n: i64,
+        matches: Option<f64>,
+    ) -> Result<String> {
+        let (key, table) = (index.key, index.table);
+        // Only what the score reads: whole rows spilled to disk when kept.
+        let columns = format!(
+            "{table}.{key}, {table}.{}, {table}.{}",
+            index.column, index.length
+        );
+        let bound = match matches {
+            Some(m) if m > 0.0 => self.newest_keys_bound(index, n as f64 / m)?,
+            _ => None,
+        };
+        let n = q.arg(n);
+        let Some(bound) = bound else {
+            return Ok(format!(
+                "(SELECT {columns} FROM {matching} ORDER BY {key} DESC LIMIT {n}) AS {table}"
+            ));
+        };
+        let bound = q.arg(bound);
+        // `{key} + 0` keeps the planner from walking the key's index.
+        Ok(format!(
+            "(WITH recent AS MATERIALIZED (
+                 SELECT {columns} FROM {matching} AND {key} > {bound}
+                 ORDER BY {key} + 0 DESC LIMIT {n})
+              SELECT * FROM recent
+              UNION ALL
+              (SELECT {columns} FROM {matching} AND {key} <= {bound}
+                 AND (SELECT count(*) FROM recent) < {n}
+               ORDER BY {key} DESC LIMIT {n})
+              ORDER BY {key} DESC LIMIT {n}) AS {table}"
+        ))
+    }
+
+    /// The key above which the latest `share` of `index`'s keys hold, with
+    /// a margin, the matches asked for; None when that is all of them.
+    fn newest_keys_bound(&self, index: &Index, share: f64) -> Result<Option<i64>> {
+        let sql = format!(
+            "SELECT min({key}), max({key}) FROM {table}",
+            key = index.key,
+            table = index.table
+        );
+        let row = self.one(&sql, &[])?;
+        let (Some(least), Some(most)) =
+            (row.get::<_, Option<i64>>(0), row.get::<_, Option<i64>>(1))
+        else {
+            return Ok(None);
+        };
+        let keys = ((most - least + 1) as f64 * share * NEWEST_SPAN_MARGIN).ceil() as i64;
+        Ok((most - keys > least).then_some(most - keys))
     }
 
     /// The weighted BM25 score of a row of `index` for `words`, and the
@@ -236,7 +301,16 @@ impl PgDb<'_> {
                         )
                     })
                     .collect();
-                (format!("unnest({column}) u"), counted.join(" + "))
+                // The text's other lexemes are deleted before unnesting,
+                // keeping the classes of those asked: unnesting every
+                // lexeme cost 10 µs a note, half of a common word's search.
+                let others = format!(
+                    "tsvector_to_array(ts_filter(setweight(setweight({column}, 'D'), 'A', ARRAY[{stems}]::text[]), '{{d}}'))"
+                );
+                (
+                    format!("unnest(ts_delete({column}, {others})) u"),
+                    counted.join(" + "),
+                )
             }
         };
         // A sum over the lexemes asked that the text holds, each with its
