@@ -224,3 +224,35 @@ fn a_postgresql_store_of_schema_1_migrates_and_passes_check() {
         "words beyond ASCII after the migration"
     );
 }
+
+#[test]
+fn a_postgresql_vector_index_of_full_precision_is_made_again_over_half_precision_copies() {
+    let env = Env::with_model();
+    if !env.on_postgres() {
+        return;
+    }
+    let lighthouse = env.put("The harbour lighthouse is lit at six.", &[]);
+    env.put("Bread rises overnight in a cool kitchen.", &[]);
+    let half = "SELECT count(*) FROM pg_indexes
+                WHERE indexname = 'vec_notes_hnsw' AND indexdef LIKE '%halfvec(384)%'";
+    assert_eq!(env.sql_count(half), 1, "a new store's index");
+    env.sql(
+        "DROP INDEX vec_notes_hnsw;
+         CREATE INDEX vec_notes_hnsw ON vec_notes
+             USING hnsw ((embedding::vector(384)) vector_cosine_ops);
+         DELETE FROM keep_schema WHERE version >= 10;",
+    );
+    assert_eq!(env.sql_count(half), 0);
+    let found = env.ok(&[
+        "find",
+        "--mode",
+        "semantic",
+        "lamp by the sea",
+        "--ids",
+        "-n",
+        "1",
+    ]);
+    assert_eq!(found.trim(), lighthouse);
+    assert_eq!(env.sql_count(half), 1, "made again by the migration");
+    assert!(env.ok(&["check"]).starts_with("ok: "));
+}

@@ -46,7 +46,16 @@ const MIGRATIONS: &[(i64, &str)] = &[
     (7, include_str!("migrations/0007_tokens.sql")),
     (8, include_str!("migrations/0008_event_time.sql")),
     (9, include_str!("migrations/0009_totals_per_statement.sql")),
+    (10, include_str!("migrations/0010_half_precision_index.sql")),
 ];
+
+/// Migrations that take long on a large store, with what they say before
+/// they start when the store holds at least `SLOW_FROM` vectors of notes.
+const SLOW_MIGRATIONS: &[(i64, &str)] = &[(
+    10,
+    "making the vector indexes again over half-precision copies, once: about a minute for each 150,000 vectors",
+)];
+const SLOW_FROM: f64 = 50_000.0;
 
 /// The advisory lock every writer holds for its transaction ("keep").
 const WRITE_LOCK: i64 = 0x6b65_6570;
@@ -485,7 +494,17 @@ impl PgStore {
             if current > known {
                 return Ok(current);
             }
+            let vectors: f64 = tx
+                .query_one(
+                    "SELECT coalesce((SELECT reltuples FROM pg_class WHERE relname = 'vec_notes'), 0)::float8",
+                    &[],
+                )?
+                .get(0);
             for (version, sql) in MIGRATIONS.iter().filter(|m| m.0 > current) {
+                let slow = SLOW_MIGRATIONS.iter().find(|m| m.0 == *version);
+                if let Some((_, what)) = slow.filter(|_| vectors >= SLOW_FROM) {
+                    crate::notices::say(what);
+                }
                 tx.batch_execute(sql)?;
                 tx.execute("INSERT INTO keep_schema (version) VALUES ($1)", &[version])?;
             }
