@@ -8,6 +8,7 @@
 //! a closure inside one transaction so a failure leaves nothing
 //! half-written.
 
+mod at_once;
 mod backend;
 pub mod census;
 mod dialect;

@@ -4,6 +4,7 @@
 //! server process.
 
 use super::{Conn, PgDb, PgStore};
+use crate::at_once::at_once;
 
 impl PgStore {
     /// Runs `aside` on a second connection, on another thread, while
@@ -27,17 +28,7 @@ impl PgStore {
             return (aside(&db), here(&db));
         };
         let agent = self.agent.as_str();
-        let (a, side, b) = std::thread::scope(|scope| {
-            let worker = scope.spawn(move || {
-                let a = aside(&side.db(agent));
-                (a, side)
-            });
-            let b = here(&self.db());
-            match worker.join() {
-                Ok((a, side)) => (a, side, b),
-                Err(panic) => std::panic::resume_unwind(panic),
-            }
-        });
+        let (a, b, side) = at_once(side, |side| aside(&side.db(agent)), || here(&self.db()));
         self.side.set(Some(side));
         (a, b)
     }

@@ -178,8 +178,11 @@ impl PgDb<'_> {
     /// on 31,000 pages to find 5,000 (230 ms). When the counts say how
     /// dense the matches are, only the keys that should hold
     /// `NEWEST_SPAN_MARGIN` times `n` of them are searched, through both
-    /// indexes at once; the rows below are walked only when those keys
-    /// held fewer than `n`, so the rows ranked are the same.
+    /// indexes at once; the matches below are read only when those keys
+    /// held fewer than `n`, so the rows ranked are the same. Both read
+    /// only pages holding matches: counts summed over words overstate
+    /// the notes holding any of them, and walking the key down to find
+    /// matches that are not there would read every row.
     fn newest_matches(
         &self,
         q: &mut Query,
@@ -214,7 +217,7 @@ impl PgDb<'_> {
               UNION ALL
               (SELECT {columns} FROM {matching} AND {key} <= {bound}
                  AND (SELECT count(*) FROM recent) < {n}
-               ORDER BY {key} DESC LIMIT {n})
+               ORDER BY {key} + 0 DESC LIMIT {n})
               ORDER BY {key} DESC LIMIT {n}) AS {table}"
         ))
     }

@@ -8,6 +8,7 @@ use std::path::Path;
 use rusqlite::{Connection, OpenFlags};
 
 use super::{BUSY_TIMEOUT, SqliteDb, SqliteStore, file_uri};
+use crate::at_once::at_once;
 use crate::operations::DEFAULT_AGENT;
 
 impl SqliteStore {
@@ -24,22 +25,17 @@ impl SqliteStore {
             return (aside(&self.db()), here(&self.db()));
         };
         let codes = self.codes.clone();
-        let (a, side, b) = std::thread::scope(|scope| {
-            let worker = scope.spawn(move || {
-                let db = SqliteDb {
-                    conn: &side,
+        let (a, b, side) = at_once(
+            side,
+            move |side| {
+                aside(&SqliteDb {
+                    conn: side,
                     codes: &codes,
                     agent: DEFAULT_AGENT,
-                };
-                let a = aside(&db);
-                (a, side)
-            });
-            let b = here(&self.db());
-            match worker.join() {
-                Ok((a, side)) => (a, side, b),
-                Err(panic) => std::panic::resume_unwind(panic),
-            }
-        });
+                })
+            },
+            || here(&self.db()),
+        );
         self.side.set(Some(side));
         (a, b)
     }
