@@ -159,6 +159,9 @@ impl PgDb<'_> {
                 .filter(|&n| matches.is_none_or(|m| m > n as f64));
             (score, "2 DESC".to_string(), newest, matches)
         } else {
+            if self.most_matching_rows(index, search.words, search.join)? == Some(0.0) {
+                return Ok(None);
+            }
             ("0.0".to_string(), format!("{key} DESC"), None, None)
         };
         let matching = format!("{table}, q WHERE {column} @@ q.any");
@@ -238,6 +241,23 @@ impl PgDb<'_> {
         };
         let keys = ((most - least + 1) as f64 * share * NEWEST_SPAN_MARGIN).ceil() as i64;
         Ok((most - keys > least).then_some(most - keys))
+    }
+
+    /// The most rows of `index` that can match all or any of `words`
+    /// (None when a count stopped at its cap). Asked for the latest
+    /// notes whose names hold a common word no name holds, the server
+    /// walked every note newest first: 0.6 to 4.6 s at a million.
+    fn most_matching_rows(
+        &self,
+        index: &Index,
+        words: &[String],
+        join: Join,
+    ) -> Result<Option<f64>> {
+        let mut counts = Vec::with_capacity(words.len());
+        for word in words {
+            counts.push(self.rows_holding(index.table, index.column, word, MAX_COUNTED)?);
+        }
+        Ok(most_matching(&counts, join))
     }
 
     /// The weighted BM25 score of a row of `index` for `words`, and the
