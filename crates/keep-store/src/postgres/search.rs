@@ -23,7 +23,7 @@ const MAX_COUNTED: i64 = 2_000;
 
 /// How many times the matches a search ranks the latest keys searched
 /// first should hold, were matches spread evenly: fewer keys, fewer pages
-/// read; too few, and the keys below are walked as well.
+/// read; too few, and the matches below are read as well.
 const NEWEST_SPAN_MARGIN: f64 = 1.25;
 
 /// One indexed column: its table, the key a hit reports, the column and
