@@ -23,7 +23,7 @@ use rusqlite::OptionalExtension;
 use usearch::{Index, IndexOptions, MetricKind, ScalarKind};
 
 use super::graph_view::GraphView;
-use super::{SqliteDb, SqliteStore, code_cache, quant};
+use super::{SqliteDb, SqliteStore, code_cache, quant, signs};
 use crate::error::{Error, Result};
 use crate::vectors::{VecKind, from_bytes};
 
@@ -91,22 +91,25 @@ fn meta_key(kind: VecKind) -> String {
     format!("graph_{}", kind.code_table())
 }
 
-/// The meta keys of every kind's graph.
+/// The meta keys of every kind's graph and signs.
 pub(super) fn meta_keys() -> Vec<String> {
-    VecKind::ALL.into_iter().map(meta_key).collect()
+    VecKind::ALL
+        .into_iter()
+        .flat_map(|kind| [meta_key(kind), signs::meta_key(kind)])
+        .collect()
 }
 
 /// Which graph file holds a kind's vectors, and as of which change of the
 /// code log, in which generation.
 #[derive(Debug, Clone, PartialEq, Eq)]
-struct GraphMeta {
-    generation: i64,
-    change: i64,
-    file: String,
+pub(super) struct GraphMeta {
+    pub(super) generation: i64,
+    pub(super) change: i64,
+    pub(super) file: String,
 }
 
 impl GraphMeta {
-    fn parse(value: &str) -> Option<Self> {
+    pub(super) fn parse(value: &str) -> Option<Self> {
         let mut words = value.split(' ');
         let meta = GraphMeta {
             generation: words.next()?.parse().ok()?,
@@ -121,7 +124,7 @@ impl GraphMeta {
         (plain && words.next().is_none()).then_some(meta)
     }
 
-    fn value(&self) -> String {
+    pub(super) fn value(&self) -> String {
         format!("{} {} {}", self.generation, self.change, self.file)
     }
 }
@@ -145,7 +148,9 @@ pub enum GraphWork {
     /// Another process was refreshing it; this one waited for it to
     /// finish, and the graph is up to date.
     Waited { vectors: usize },
-    /// Stopped by the caller before it was done; nothing changed.
+    /// Stopped by the caller before it was done; the graph is as it was
+    /// (the signs written for searches meanwhile stay until a graph is
+    /// saved).
     Stopped,
 }
 
@@ -158,6 +163,9 @@ pub struct GraphState {
     pub rows: Option<usize>,
     /// Rows changed since (searched one by one).
     pub changed: usize,
+    /// Without a usable graph: the rows of the signs searches use until
+    /// one is built, if there are any.
+    pub signs: Option<usize>,
     /// Whether a refresh would do anything.
     pub due: bool,
 }
@@ -165,12 +173,12 @@ pub struct GraphState {
 /// A graph opened by this process, searched by any number of threads.
 type SharedGraph = Arc<GraphView>;
 
-/// Graphs opened by this process, by database file and kind: the file
-/// named by the meta row they were opened for.
-type OpenGraphs = HashMap<(PathBuf, VecKind), (String, SharedGraph)>;
+/// Index files opened by this process, by database file and kind: the
+/// file named by the meta row they were opened for.
+pub(super) type Opened<T> = HashMap<(PathBuf, VecKind), (String, Arc<T>)>;
 
-fn open_graphs() -> std::sync::MutexGuard<'static, OpenGraphs> {
-    static GRAPHS: OnceLock<Mutex<OpenGraphs>> = OnceLock::new();
+fn open_graphs() -> std::sync::MutexGuard<'static, Opened<GraphView>> {
+    static GRAPHS: OnceLock<Mutex<Opened<GraphView>>> = OnceLock::new();
     GRAPHS
         .get_or_init(Default::default)
         .lock()
@@ -201,12 +209,12 @@ fn as_i8(code: &[u8]) -> &[i8] {
 
 impl SqliteDb<'_> {
     /// The folder of the database, where graph files live.
-    fn graph_dir(&self) -> Option<PathBuf> {
+    pub(super) fn graph_dir(&self) -> Option<PathBuf> {
         let path = self.conn.path().filter(|p| !p.is_empty())?;
         Path::new(path).parent().map(Path::to_path_buf)
     }
 
-    fn generation(&self) -> Result<i64> {
+    pub(super) fn generation(&self) -> Result<i64> {
         Ok(self
             .meta(code_cache::GENERATION_KEY)?
             .and_then(|g| g.parse().ok())
@@ -215,11 +223,13 @@ impl SqliteDb<'_> {
 
     /// The graph meta of a kind, if it is of this generation.
     fn graph_meta(&self, kind: VecKind) -> Result<Option<GraphMeta>> {
-        let Some(meta) = self
-            .meta(&meta_key(kind))?
-            .as_deref()
-            .and_then(GraphMeta::parse)
-        else {
+        self.index_meta(&meta_key(kind))
+    }
+
+    /// The index file the meta row `key` names, if it is of this
+    /// generation.
+    pub(super) fn index_meta(&self, key: &str) -> Result<Option<GraphMeta>> {
+        let Some(meta) = self.meta(key)?.as_deref().and_then(GraphMeta::parse) else {
             return Ok(None);
         };
         Ok((meta.generation == self.generation()?).then_some(meta))
@@ -227,7 +237,12 @@ impl SqliteDb<'_> {
 
     /// The distinct rows changed after `change`, when the log still reaches
     /// back to it and they are at most `limit`.
-    fn changed_since(&self, kind: VecKind, change: i64, limit: usize) -> Result<Option<Vec<i64>>> {
+    pub(super) fn changed_since(
+        &self,
+        kind: VecKind,
+        change: i64,
+        limit: usize,
+    ) -> Result<Option<Vec<i64>>> {
         let log = code_cache::log_table(kind);
         // Each bound on its own: SQLite reads min() or max() alone from the
         // key's end, but scans the whole log for both in one select.
@@ -268,17 +283,48 @@ impl SqliteDb<'_> {
     /// The graph of a kind as the meta row names it, opened once per
     /// process (mapped, not read).
     fn open_graph(&self, kind: VecKind, meta: &GraphMeta, dims: usize) -> Option<SharedGraph> {
+        self.opened(&mut open_graphs(), kind, meta, |path| {
+            GraphView::open(path, dims)
+        })
+    }
+
+    /// The index file `meta` names for a kind, from `opened` when this
+    /// process opened it already, else by `open` (and kept there).
+    pub(super) fn opened<T>(
+        &self,
+        opened: &mut Opened<T>,
+        kind: VecKind,
+        meta: &GraphMeta,
+        open: impl FnOnce(&Path) -> Option<T>,
+    ) -> Option<Arc<T>> {
         let dir = self.graph_dir()?;
         let db = PathBuf::from(self.conn.path()?);
-        let mut graphs = open_graphs();
-        if let Some((file, graph)) = graphs.get(&(db.clone(), kind))
+        if let Some((file, index)) = opened.get(&(db.clone(), kind))
             && *file == meta.file
         {
-            return Some(graph.clone());
+            return Some(index.clone());
         }
-        let graph = Arc::new(GraphView::open(&dir.join(&meta.file), dims)?);
-        graphs.insert((db, kind), (meta.file.clone(), graph.clone()));
-        Some(graph)
+        let index = Arc::new(open(&dir.join(&meta.file))?);
+        opened.insert((db, kind), (meta.file.clone(), index.clone()));
+        Some(index)
+    }
+
+    /// The index file `meta` names, opened by `open`, and the rows changed
+    /// since it was made; None when there is none, the log no longer
+    /// reaches back to it, too many changed or the file does not open.
+    pub(super) fn searchable<T>(
+        &self,
+        kind: VecKind,
+        meta: Option<GraphMeta>,
+        open: impl FnOnce(&GraphMeta) -> Option<Arc<T>>,
+    ) -> Result<Option<(Arc<T>, Vec<i64>)>> {
+        let Some(meta) = meta else {
+            return Ok(None);
+        };
+        let Some(changed) = self.changed_since(kind, meta.change, CHANGES_SEARCHED)? else {
+            return Ok(None);
+        };
+        Ok(open(&meta).map(|index| (index, changed)))
     }
 
     /// The `k` nearest rows of a kind through its graph, or None when it
@@ -290,13 +336,10 @@ impl SqliteDb<'_> {
         query: &[f32],
         k: usize,
     ) -> Result<Option<Vec<(i64, f64)>>> {
-        let Some(meta) = self.graph_meta(kind)? else {
-            return Ok(None);
-        };
-        let Some(changed) = self.changed_since(kind, meta.change, CHANGES_SEARCHED)? else {
-            return Ok(None);
-        };
-        let Some(graph) = self.open_graph(kind, &meta, dims) else {
+        let meta = self.graph_meta(kind)?;
+        let Some((graph, changed)) =
+            self.searchable(kind, meta, |meta| self.open_graph(kind, meta, dims))?
+        else {
             return Ok(None);
         };
         let wanted = (k * CANDIDATE_FACTOR).max(CANDIDATES_MIN);
@@ -306,15 +349,28 @@ impl SqliteDb<'_> {
         });
         let mut keys: Vec<i64> = found.iter().map(|&k| k as i64).collect();
         keys.extend(changed);
+        Ok(Some(self.rescored(kind, dims, query, &keys, k)?))
+    }
+
+    /// The `k` nearest of the candidate rows `keys`: scored from their
+    /// codes, the nearest few again from their floats.
+    pub(super) fn rescored(
+        &self,
+        kind: VecKind,
+        dims: usize,
+        query: &[f32],
+        keys: &[i64],
+        k: usize,
+    ) -> Result<Vec<(i64, f64)>> {
         let mut by_code = self
-            .codes_of(kind, dims, &keys)?
+            .codes_of(kind, dims, keys)?
             .nearest(query, k + EXACT_EXTRA);
         let rest = by_code.split_off(by_code.len().min(EXACT_ROWS));
         let mut found = self.exactly(kind, query, by_code)?;
         found.extend(rest);
         found.sort_by(|a, b| a.1.total_cmp(&b.1));
         found.truncate(k);
-        Ok(Some(found))
+        Ok(found)
     }
 
     /// `found` (nearest first by their codes) scored again from their
@@ -376,6 +432,7 @@ impl SqliteDb<'_> {
             kind,
             rows: None,
             changed: 0,
+            signs: None,
             due: false,
         };
         if !self.has_codes()? {
@@ -391,6 +448,7 @@ impl SqliteDb<'_> {
             state.due = changed.len() >= REFRESH_AFTER;
             return Ok(state);
         }
+        state.signs = self.usable_signs(kind)?;
         // Keys are distinct positive integers, so there are no more rows
         // than the largest key: below the size a graph starts at, the
         // table need not be counted.
@@ -596,7 +654,7 @@ impl SqliteStore {
         let vectors = db.code_count(kind)?;
         let old = db.graph_meta(kind)?;
         if vectors < sizes.from {
-            if old.is_some() {
+            if old.is_some() || db.signs_meta(kind)?.is_some() {
                 self.set_graph(kind, generation, None)?;
             }
             remove_graphs_but(&dir, kind, Path::new(""));
@@ -622,8 +680,16 @@ impl SqliteStore {
         let old_graph = old
             .as_ref()
             .and_then(|m| load_graph(&dir.join(&m.file), space.dims));
-        let (graph, work) = match (changed, old_graph) {
-            (Some(changed), Some(graph)) if !changed.is_empty() => {
+        let update = match (changed, old_graph) {
+            (Some(changed), Some(graph)) if !changed.is_empty() => Some((changed, graph)),
+            _ => None,
+        };
+        if update.is_none() {
+            self.record_signs(kind, space.dims, generation, change, &dir)?;
+        }
+        let db = self.db();
+        let (graph, work) = match update {
+            Some((changed, graph)) => {
                 if !db.apply_changes(&graph, kind, space.dims, &changed, progress)? {
                     return Ok(GraphWork::Stopped);
                 }
@@ -633,7 +699,7 @@ impl SqliteStore {
                 };
                 (graph, work)
             }
-            _ => match db.build_graph(kind, space.dims, vectors, threads, progress)? {
+            None => match db.build_graph(kind, space.dims, vectors, threads, progress)? {
                 Some(graph) => (graph, GraphWork::Built { vectors }),
                 None => return Ok(GraphWork::Stopped),
             },
@@ -679,6 +745,10 @@ impl SqliteStore {
                         .execute("DELETE FROM meta WHERE key = ?1", [meta_key(kind)])?;
                 }
             }
+            // The signs served searches until now; their file goes with
+            // the older graphs.
+            db.conn
+                .execute("DELETE FROM meta WHERE key = ?1", [signs::meta_key(kind)])?;
             Ok(true)
         })
     }
@@ -1048,7 +1118,8 @@ mod tests {
             .refresh_graph(VecKind::Note, folding(100), 1, &mut |_, _| false)
             .unwrap();
         assert_eq!(stopped, GraphWork::Stopped);
-        assert!(graph_files(&store).is_empty());
+        assert_eq!(graph_files(&store).len(), 1);
+        assert!(graph_files(&store)[0].ends_with(".signs"), "no graph");
         assert_eq!(refresh(&mut store, 100), GraphWork::Built { vectors: 150 });
         // Shrunk below the size a graph starts at: the graph goes.
         store
@@ -1068,6 +1139,52 @@ mod tests {
         assert_eq!(refresh(&mut store, 100), GraphWork::Small { vectors: 50 });
         assert!(graph_files(&store).is_empty());
         assert_eq!(store.db().graph_meta(VecKind::Note).unwrap(), None);
+    }
+
+    #[test]
+    fn a_first_build_writes_signs_that_answer_searches_until_the_graph_is_saved() {
+        let vectors = spread(600, 11);
+        let (_dir, mut store) = store_with(&vectors);
+        let stopped = store
+            .refresh_graph(VecKind::Note, folding(100), 1, &mut |_, _| false)
+            .unwrap();
+        assert_eq!(stopped, GraphWork::Stopped);
+        assert!(graph_unused(&store, &vectors[0]));
+        let by_signs = |store: &SqliteStore, q: &[f32], k: usize| {
+            store
+                .db()
+                .nearest_by_signs(VecKind::Note, DIMS, q, k)
+                .unwrap()
+                .expect("the signs answer")
+        };
+        for q in spread(20, 12) {
+            let exact = store.db().nearest_exact(VecKind::Note, &q, 10).unwrap();
+            let found = by_signs(&store, &q, 10);
+            let keys = |found: &[(i64, f64)]| found.iter().map(|f| f.0).collect::<Vec<_>>();
+            assert_eq!(keys(&found), keys(&exact));
+            for ((_, a), (_, b)) in found.iter().zip(&exact) {
+                assert!((a - b).abs() < 1e-5, "{found:?} against {exact:?}");
+            }
+        }
+        assert_eq!(store.db().full_code_reads(VecKind::Note), 0);
+        // A row changed after the signs were written is found by its new
+        // vector, not its old one.
+        let away: Vec<f32> = vectors[40].iter().map(|x| -x).collect();
+        store
+            .write(|db| db.put_vector(VecRow::Note(crate::ids::NoteRid(9)), &to_bytes(&away)))
+            .unwrap();
+        assert_eq!(by_signs(&store, &away, 1)[0].0, 9);
+        assert!(by_signs(&store, &vectors[8], 3).iter().all(|f| f.0 != 9));
+        // Once the graph is saved, the signs are forgotten and their file
+        // removed.
+        assert_eq!(refresh(&mut store, 100), GraphWork::Built { vectors: 600 });
+        assert!(store.db().signs_meta(VecKind::Note).unwrap().is_none());
+        let files = graph_files(&store);
+        assert!(
+            files.len() == 1 && files[0].ends_with(".usearch"),
+            "{files:?}"
+        );
+        assert_graph_answers(&store, &away, 1);
     }
 
     #[test]

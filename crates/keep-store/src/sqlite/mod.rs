@@ -16,6 +16,7 @@ mod listing;
 mod notes;
 mod plain;
 mod quant;
+mod signs;
 mod text_upkeep;
 mod vectors;
 

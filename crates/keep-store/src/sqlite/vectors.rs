@@ -352,6 +352,9 @@ impl Vectors for SqliteDb<'_> {
         if let Some(found) = self.nearest_by_graph(kind, dims, query, k)? {
             return Ok(found);
         }
+        if let Some(found) = self.nearest_by_signs(kind, dims, query, k)? {
+            return Ok(found);
+        }
         Ok(self.codes(kind, dims)?.nearest(query, k))
     }
 

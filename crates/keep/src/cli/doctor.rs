@@ -391,13 +391,17 @@ fn vector_index(keeper: &Keeper) -> Check {
     let from = keeper.settings().vector_index_from;
     let mut parts: Vec<String> = graphs
         .iter()
-        .filter_map(|g| {
-            let rows = g.rows?;
-            Some(format!(
+        .filter_map(|g| match (g.rows, g.signs) {
+            (Some(rows), _) => Some(format!(
                 "{}: graph of {rows} vector(s), {} changed since",
                 g.kind.name(),
                 g.changed
-            ))
+            )),
+            (None, Some(rows)) => Some(format!(
+                "{}: searched by the signs of {rows} vector(s) until its graph is built",
+                g.kind.name()
+            )),
+            (None, None) => None,
         })
         .collect();
     if parts.is_empty() {
