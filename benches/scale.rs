@@ -7,8 +7,7 @@
 //! The default sizes are 10,000 and 100,000; `KEEP_BENCH_BACKENDS=sqlite`
 //! (or `postgres`) measures one database only; `KEEP_BENCH_EXPORT=0`
 //! leaves out `keep export` (minutes at a million notes); `KEEP_BENCH_REBUILD=1`
-//! builds each SQLite store's vector index whole again, measuring searches
-//! while it is built. Needs the release binary,
+//! makes each SQLite store's vector index whole again. Needs the release binary,
 //! the model and the corpus (`./scripts/setup.sh --dev`).
 //!
 //! The notes are derived from real text, so that a million of them take
@@ -295,30 +294,18 @@ fn import(bin: &Path, target: &Target, export: &Path, n: usize) {
 }
 
 /// Brings the vector index up to date (`keep reindex`), timed when it has
-/// work to do. `KEEP_BENCH_REBUILD=1` removes the graph files first, so the
-/// graph is built whole. While a graph is built whole, `during` measures
-/// searches, from the moment the signs searches use meanwhile are written.
-fn index_vectors(bin: &Path, target: &Target, during: &mut dyn FnMut()) {
+/// work to do. `KEEP_BENCH_REBUILD=1` removes the index files first, so
+/// the index is made whole.
+fn index_vectors(bin: &Path, target: &Target) {
     if std::env::var("KEEP_BENCH_REBUILD").as_deref() == Ok("1") {
         for entry in std::fs::read_dir(&target.dir).unwrap().flatten() {
-            if entry.file_name().to_string_lossy().ends_with(".usearch") {
+            let name = entry.file_name().to_string_lossy().into_owned();
+            if name.ends_with(".usearch") || name.ends_with(".signs") {
                 std::fs::remove_file(entry.path()).unwrap();
             }
         }
     }
-    let cmd = keep(bin, target, &["reindex", "--json"]);
-    let reindex = std::thread::spawn(move || measured(cmd));
-    if signs_written(target, &reindex) {
-        println!("while the graph is built whole:");
-        during();
-        let still = if reindex.is_finished() {
-            "the build ended before these were done"
-        } else {
-            "the build ran throughout"
-        };
-        println!("({still})");
-    }
-    let run = reindex.join().unwrap();
+    let run = measured(keep(bin, target, &["reindex", "--json"]));
     let report: serde_json::Value = serde_json::from_str(&run.stdout).expect("reindex --json");
     for graph in report["vector_index"].as_array().into_iter().flatten() {
         if matches!(
@@ -336,33 +323,6 @@ fn index_vectors(bin: &Path, target: &Target, during: &mut dyn FnMut()) {
             );
         }
     }
-}
-
-/// Waits until the refresh `reindex` runs has written the signs of the
-/// notes' codes (true), or has ended (false).
-fn signs_written(target: &Target, reindex: &std::thread::JoinHandle<support::Run>) -> bool {
-    let started = Instant::now();
-    while !reindex.is_finished() {
-        if let Some(rows) = signs_rows(target) {
-            println!(
-                "signs of {rows} codes written {:.1} s after the refresh started",
-                started.elapsed().as_secs_f64()
-            );
-            return true;
-        }
-        std::thread::sleep(Duration::from_millis(20));
-    }
-    false
-}
-
-/// The rows of the signs searches of notes use now, if they use them.
-fn signs_rows(target: &Target) -> Option<usize> {
-    let store = keep_store::SqliteStore::open(&target.dir).ok()?;
-    let state = store
-        .db()
-        .graph_state(keep_store::VecKind::Note, 1 << 40)
-        .ok()?;
-    state.signs
 }
 
 /// Recall of the true ten nearest notes through the store's vector index
@@ -385,24 +345,26 @@ fn graph_recall(target: &Target, queries: &[Vec<f32>]) {
             .filter(|e| by_index.iter().any(|f| f.0 == e.0))
             .count();
     }
-    let graph_mb: f64 = std::fs::read_dir(&target.dir)
-        .into_iter()
-        .flatten()
-        .flatten()
-        .filter(|e| {
-            e.file_name()
-                .to_string_lossy()
-                .starts_with("graph-codes_notes")
-        })
-        .filter_map(|e| e.metadata().ok())
-        .map(|m| m.len() as f64 / 1e6)
-        .sum();
-    let graph = if signs_rows(target).is_some() {
-        "through the signs, while the graph is built".to_string()
-    } else if graph_mb > 0.0 {
+    let file_mb = |ending: &str| -> f64 {
+        std::fs::read_dir(&target.dir)
+            .into_iter()
+            .flatten()
+            .flatten()
+            .filter(|e| {
+                let name = e.file_name().to_string_lossy().into_owned();
+                name.starts_with("graph-codes_notes") && name.ends_with(ending)
+            })
+            .filter_map(|e| e.metadata().ok())
+            .map(|m| m.len() as f64 / 1e6)
+            .sum()
+    };
+    let (graph_mb, signs_mb) = (file_mb(".usearch"), file_mb(".signs"));
+    let graph = if graph_mb > 0.0 {
         format!("through the graph index ({graph_mb:.0} MB file)")
+    } else if signs_mb > 0.0 {
+        format!("through the signs ({signs_mb:.0} MB file)")
     } else {
-        "scanning every code (no graph at this size)".to_string()
+        "scanning every code (no index at this size)".to_string()
     };
     println!(
         "recall of the true 10 nearest {graph}: {:.4} over {} queries",
@@ -692,23 +654,10 @@ fn main() {
                 );
             }
             if database.is_none() {
-                let queries = recall_queries
-                    .get_or_insert_with(|| recall_queries_of(&mut embedder))
-                    .clone();
-                index_vectors(&bin, target, &mut || {
-                    graph_recall(target, &queries);
-                    let found = find_in_process(target, &config, &paths, &mut embedder, &QUERIES);
-                    println!("{}", found.line());
-                    let (p50, p95, peak) = repeated(10, |i| {
-                        keep(&bin, target, &["find", QUERIES[i % QUERIES.len()]])
-                    });
-                    println!(
-                        "keep find process: p50 {} p95 {}, peak {peak:.0} MB",
-                        ms(p50),
-                        ms(p95)
-                    );
-                });
-                graph_recall(target, &queries);
+                index_vectors(&bin, target);
+                let queries =
+                    recall_queries.get_or_insert_with(|| recall_queries_of(&mut embedder));
+                graph_recall(target, queries);
             }
             let found = find_in_process(target, &config, &paths, &mut embedder, &QUERIES);
             println!("{}", found.line());

@@ -1,4 +1,4 @@
-//! The graph index of a large SQLite store's vectors, with the real model
+//! The vector index of a large SQLite store, with the real model
 //! on real text: the 2,970 Debian package summaries of
 //! `testdata/real/duplicates`, searched with the descriptions of their
 //! manual pages.
@@ -53,12 +53,13 @@ fn nearest_ten(env: &Env, query: &str) -> Vec<String> {
     out.lines().map(String::from).collect()
 }
 
-fn graph_files(env: &Env) -> Vec<String> {
+/// The index files beside the store: the signs of the notes' codes.
+fn index_files(env: &Env) -> Vec<String> {
     std::fs::read_dir(env.store())
         .unwrap()
         .flatten()
         .map(|e| e.file_name().to_string_lossy().into_owned())
-        .filter(|n| n.starts_with("graph-") && n.ends_with(".usearch"))
+        .filter(|n| n.starts_with("graph-") && n.ends_with(".signs"))
         .collect()
 }
 
@@ -101,35 +102,35 @@ fn the_vector_index_finds_what_an_exact_search_finds() {
         out.contains("word index of summaries and tags merged from"),
         "{out}"
     );
-    assert_eq!(graph_files(&env).len(), 1);
+    assert_eq!(index_files(&env).len(), 1);
     let said = doctor(&env);
     assert!(
-        said.contains("notes: graph of 2970 vector(s), 0 changed since"),
+        said.contains("notes: signs of 2970 vector(s), 0 changed since"),
         "{said}"
     );
     let queries = queries();
-    let by_graph: Vec<Vec<String>> = queries.iter().map(|q| nearest_ten(&env, q)).collect();
-    // A graph file damaged on disk: searches scan every vector instead.
-    let file = env.store().join(&graph_files(&env)[0]);
+    let by_index: Vec<Vec<String>> = queries.iter().map(|q| nearest_ten(&env, q)).collect();
+    // An index file damaged on disk: searches scan every vector instead.
+    let file = env.store().join(&index_files(&env)[0]);
     let kept = std::fs::read(&file).unwrap();
     std::fs::write(&file, b"damaged").unwrap();
     assert_eq!(nearest_ten(&env, &queries[0]).len(), 10);
     std::fs::write(&file, kept).unwrap();
-    // Below the size graphs start at, the graph goes and searches are
-    // exact: the true ten nearest.
+    // Below the size an index starts at, the index goes and searches
+    // are exact: the true ten nearest.
     configure(&env, 100_000);
     env.ok(&["reindex"]);
-    assert!(graph_files(&env).is_empty());
+    assert!(index_files(&env).is_empty());
     let exact: Vec<Vec<String>> = queries.iter().map(|q| nearest_ten(&env, q)).collect();
     let wanted: usize = exact.iter().map(Vec::len).sum();
     let found: usize = exact
         .iter()
-        .zip(&by_graph)
-        .map(|(exact, graph)| exact.iter().filter(|id| graph.contains(id)).count())
+        .zip(&by_index)
+        .map(|(exact, index)| exact.iter().filter(|id| index.contains(id)).count())
         .sum();
     assert!(wanted > 500, "{wanted}");
     let recall = found as f64 / wanted as f64;
-    eprintln!("recall of the true ten nearest through the graph: {recall:.4}");
+    eprintln!("recall of the true ten nearest through the index: {recall:.4}");
     assert!(recall >= 0.98, "recall {recall:.4}");
 }
 
@@ -139,21 +140,21 @@ fn the_index_is_built_in_the_background_and_new_notes_are_found_at_once() {
     configure(&env, 1000);
     env.set("KEEP_BACKGROUND_EMBED", "1");
     // The import leaves every note waiting for a vector: a detached
-    // process embeds them, then builds the graph.
+    // process embeds them, then writes the index.
     env.ok_stdin(&["import", "-"], &package_export());
     let deadline = Instant::now() + Duration::from_secs(300);
-    while graph_files(&env).is_empty() && Instant::now() < deadline {
+    while index_files(&env).is_empty() && Instant::now() < deadline {
         std::thread::sleep(Duration::from_millis(250));
     }
-    assert_eq!(graph_files(&env).len(), 1, "no graph after five minutes");
+    assert_eq!(index_files(&env).len(), 1, "no index after five minutes");
     wait_for_merge(&env);
     env.set("KEEP_BACKGROUND_EMBED", "0");
     let said = doctor(&env);
     assert!(
-        said.contains("notes: graph of 2970 vector(s), 0 changed since"),
+        said.contains("notes: signs of 2970 vector(s), 0 changed since"),
         "{said}"
     );
-    // Written after the graph: found (or not) at once.
+    // Written after the index: found (or not) at once.
     let id = env.put(
         "A tool that turns recipes for sourdough bread into shopping lists",
         &[],
@@ -163,7 +164,7 @@ fn the_index_is_built_in_the_background_and_new_notes_are_found_at_once() {
         id
     );
     // A deleted note goes to the trash with its vector: not found, and
-    // not a change of the graph.
+    // not a change of the index.
     env.ok(&["del", "7kaa"]);
     let query = "Seven Kingdoms Ancient Adversaries: real-time strategy game";
     let found = nearest_ten(&env, query);
@@ -171,10 +172,10 @@ fn the_index_is_built_in_the_background_and_new_notes_are_found_at_once() {
     assert!(!found.contains(&"7kaa".to_string()), "{found:?}");
     let said = doctor(&env);
     assert!(
-        said.contains("notes: graph of 2970 vector(s), 1 changed since"),
+        said.contains("notes: signs of 2970 vector(s), 1 changed since"),
         "{said}"
     );
-    // One change is searched beside the graph, not folded into it: that
+    // One change is searched beside the index, not folded into it: that
     // would write the whole file again.
     let out = env.ok(&["reindex"]);
     assert!(
@@ -182,7 +183,7 @@ fn the_index_is_built_in_the_background_and_new_notes_are_found_at_once() {
         "{out}"
     );
     assert!(
-        doctor(&env).contains("notes: graph of 2970 vector(s), 1 changed since"),
+        doctor(&env).contains("notes: signs of 2970 vector(s), 1 changed since"),
         "{}",
         doctor(&env)
     );
@@ -241,7 +242,7 @@ fn doctor_says_how_vectors_are_searched() {
     let expected = if env.on_postgres() {
         "index      PostgreSQL keeps HNSW indexes of the vectors"
     } else {
-        "index      exact search (graphs start at 50000 vectors of a kind)"
+        "index      exact search (an index starts at 50000 vectors of a kind)"
     };
     assert!(said.contains(expected), "{said}");
 }

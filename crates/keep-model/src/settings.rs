@@ -58,7 +58,7 @@ pub struct Settings {
     /// unless configured.
     pub providers: Providers,
     /// Vectors of a kind from which a SQLite store searches them through
-    /// a graph index rather than scanning them all.
+    /// an index rather than scanning them all.
     pub vector_index_from: usize,
 }
 

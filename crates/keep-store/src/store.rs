@@ -277,13 +277,13 @@ impl Store {
         }
     }
 
-    /// Where the vector graphs of a SQLite store stand (none on
+    /// Where the vector indexes of a SQLite store stand (none on
     /// PostgreSQL).
     pub fn graph_states(&self, from: usize) -> Result<Vec<GraphState>> {
         match self {
             Store::Sqlite(s) => VecKind::ALL
                 .into_iter()
-                .map(|kind| s.db().graph_state(kind, from))
+                .map(|kind| s.db().graph_state(kind, GraphSizes::from(from)))
                 .collect(),
             #[cfg(feature = "postgres")]
             Store::Postgres(_) => Ok(Vec::new()),

@@ -1,4 +1,4 @@
-//! The upkeep of a SQLite store's indexes: the graph indexes of a large
+//! The upkeep of a SQLite store's indexes: the vector indexes of a large
 //! store's vectors (where they stand, whether a refresh is due, the
 //! refresh itself) and the merging of its word indexes, run by `keep
 //! reindex` and by whichever process drains the store's backlog.
@@ -10,13 +10,13 @@ use keep_store::{
 };
 
 impl Keeper {
-    /// Where the graph of each kind of vector stands (none on PostgreSQL,
+    /// Where the index of each kind of vector stands (none on PostgreSQL,
     /// whose HNSW indexes the server keeps).
     pub fn vector_graphs(&self) -> Result<Vec<GraphState>> {
         Ok(self.store.graph_states(self.settings.vector_index_from)?)
     }
 
-    /// Whether a graph is missing, out of date or no longer wanted.
+    /// Whether an index is missing, out of date or no longer wanted.
     pub fn vector_graphs_due(&self) -> Result<bool> {
         Ok(self.vector_graphs()?.iter().any(|g| g.due))
     }

@@ -1,30 +1,34 @@
 //! The signs of a kind's codes: one bit a dimension of each code, set
-//! when the vector lies above the mean of all of them there, in a file
-//! beside the database. It is written in seconds before a graph is built
-//! whole, and searched while the graph is missing: the bits of every row
-//! (48 bytes at 384 dimensions, an eighth of the codes) are compared with
-//! the query's, and the closest few thousand scored again from their
-//! codes. Without it, a search during a first build at a million vectors
-//! reads and scores all 384 MB of codes.
+//! when the vector lies above the mean of all of them there, with the
+//! codes themselves, in a file beside the database. They are the index
+//! of a large store's vectors below the size graphs start at, and what
+//! searches use while a graph is built whole. A search compares the bits
+//! of every row (48 bytes at 384 dimensions, an eighth of the codes) with
+//! the query's, and scores the closest few thousand again from their
+//! codes in the file: at a million vectors it reads 48 MB of bits and a
+//! few thousand codes, where a scan reads and scores 384 MB of codes.
 //!
-//! The file (little-endian): `keepsig1`, the dimensions and the rows (two
+//! The file (little-endian): `keepsig2`, the dimensions and the rows (two
 //! u64), the mean (one f32 a dimension, padded to eight bytes), the rows'
-//! keys (i64, ascending), then each row's bits (u64 words).
+//! keys (i64, ascending), each row's bits (u64 words), each row's scale
+//! (f32, padded to eight bytes), then each row's code (one byte a
+//! dimension).
 
 use crate::prelude::*;
+use std::collections::HashSet;
 use std::fs::File;
-use std::io::{BufWriter, Write};
+use std::os::unix::fs::FileExt;
 use std::path::Path;
 use std::sync::{Arc, Mutex, OnceLock, PoisonError};
 
 use memmap2::Mmap;
 
-use super::graph::{GraphMeta, Opened};
+use super::graph::{GraphMeta, GraphSizes, GraphWork, Opened, remove_graphs_but};
 use super::{SqliteDb, SqliteStore, quant};
 use crate::error::{Error, Result};
 use crate::vectors::VecKind;
 
-const MAGIC: &[u8; 8] = b"keepsig1";
+const MAGIC: &[u8; 8] = b"keepsig2";
 const HEADER: usize = 24;
 
 /// Rows whose bits come closest to the query's, scored again from their
@@ -35,13 +39,45 @@ const CANDIDATE_SHARE: usize = 250;
 /// 0.984).
 const CANDIDATES_MIN: usize = 1_000;
 const CANDIDATES_MAX: usize = 8_000;
+/// ...and at least this many per row wanted (a hybrid search asks for 210).
+const CANDIDATES_PER_ROW: usize = 4;
+
+/// Rows read between two progress reports.
+const PROGRESS_EVERY: usize = 65_536;
 
 fn words_of(dims: usize) -> usize {
     dims.div_ceil(64)
 }
 
-fn mean_bytes(dims: usize) -> usize {
-    (dims * 4).next_multiple_of(8)
+/// Where each part of a signs file of `rows` rows begins, and its size.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+struct Layout {
+    dims: usize,
+    rows: usize,
+    keys: usize,
+    bits: usize,
+    scales: usize,
+    codes: usize,
+    size: usize,
+}
+
+impl Layout {
+    fn of(dims: usize, rows: usize) -> Option<Layout> {
+        let keys = HEADER + (dims * 4).next_multiple_of(8);
+        let bits = keys.checked_add(rows.checked_mul(8)?)?;
+        let scales = bits.checked_add(rows.checked_mul(words_of(dims) * 8)?)?;
+        let codes = scales.checked_add(rows.checked_mul(4)?.next_multiple_of(8))?;
+        let size = codes.checked_add(rows.checked_mul(dims)?)?;
+        Some(Layout {
+            dims,
+            rows,
+            keys,
+            bits,
+            scales,
+            codes,
+            size,
+        })
+    }
 }
 
 /// The bits of `v` against `mean`: bit `i` set when `v[i]` is above it.
@@ -57,8 +93,7 @@ fn sign_bits(v: impl Iterator<Item = f32>, mean: &[f32], out: &mut [u64]) {
 /// A signs file, mapped.
 pub(super) struct Signs {
     map: Mmap,
-    dims: usize,
-    rows: usize,
+    layout: Layout,
 }
 
 impl Signs {
@@ -73,20 +108,23 @@ impl Signs {
         // renamed into place, never changed after; a file removed while
         // mapped stays readable.
         let map = unsafe { Mmap::map(&file) }.ok()?;
+        // The bits are all read by each search; the codes of a few
+        // thousand rows are, here and there.
+        let _ = map.advise(memmap2::Advice::Random);
         let word = |at: usize| -> Option<usize> {
             Some(u64::from_le_bytes(map.get(at..at + 8)?.try_into().ok()?) as usize)
         };
         if map.get(..8)? != MAGIC || word(8)? != dims {
             return None;
         }
-        let rows = word(16)?;
-        let size = HEADER + mean_bytes(dims) + rows.checked_mul(8 * (1 + words_of(dims)))?;
-        let signs = Signs { map, dims, rows };
-        (signs.map.len() == size
+        let layout = Layout::of(dims, word(16)?)?;
+        let signs = Signs { map, layout };
+        (signs.map.len() == layout.size
             && signs.mean().len() == dims
-            && signs.keys().len() == rows
-            && signs.bits().len() == rows * words_of(dims))
-        .then_some(signs)
+            && signs.keys().len() == layout.rows
+            && signs.bits().len() == layout.rows * words_of(dims)
+            && signs.scales().len() == layout.rows)
+            .then_some(signs)
     }
 
     /// The part of the file at `at`, `len` values of `T` long; empty when
@@ -100,34 +138,139 @@ impl Signs {
     }
 
     fn mean(&self) -> &[f32] {
-        self.slice(HEADER, self.dims)
+        self.slice(HEADER, self.layout.dims)
     }
 
     fn keys(&self) -> &[i64] {
-        self.slice(HEADER + mean_bytes(self.dims), self.rows)
+        self.slice(self.layout.keys, self.layout.rows)
     }
 
     fn bits(&self) -> &[u64] {
-        let at = HEADER + mean_bytes(self.dims) + self.rows * 8;
-        self.slice(at, self.rows * words_of(self.dims))
+        let words = self.layout.rows * words_of(self.layout.dims);
+        self.slice(self.layout.bits, words)
+    }
+
+    fn scales(&self) -> &[f32] {
+        self.slice(self.layout.scales, self.layout.rows)
+    }
+
+    fn code(&self, row: usize) -> &[u8] {
+        let at = self.layout.codes + row * self.layout.dims;
+        &self.map[at..at + self.layout.dims]
     }
 
     pub(super) fn rows(&self) -> usize {
-        self.rows
+        self.layout.rows
     }
 
-    /// The keys of the `wanted` rows whose bits differ least from the
-    /// query's.
-    pub(super) fn closest(&self, query: &[f32], wanted: usize) -> Vec<i64> {
+    /// The rows (by position, ascending) of the `wanted` whose bits differ
+    /// least from the query's.
+    fn closest(&self, query: &[f32], wanted: usize) -> Vec<usize> {
         let unit = quant::unit_vector(query);
-        let mut bits = vec![0u64; words_of(self.dims)];
+        let mut bits = vec![0u64; words_of(self.layout.dims)];
         sign_bits(unit.into_iter(), self.mean(), &mut bits);
         let distances = hamming_distances(self.bits(), &bits);
-        let keys = self.keys();
-        fewest(&distances, self.dims, wanted)
-            .into_iter()
-            .map(|i| keys[i])
-            .collect()
+        fewest(&distances, self.layout.dims, wanted)
+    }
+
+    /// The codes of `rows` (ascending positions), but for the keys in
+    /// `left_out`.
+    fn codes(&self, rows: &[usize], left_out: &HashSet<i64>) -> quant::Codes {
+        let mut codes = quant::Codes::new(self.layout.dims);
+        let (keys, scales) = (self.keys(), self.scales());
+        for &row in rows {
+            if !left_out.contains(&keys[row]) {
+                codes.push(keys[row], scales[row], self.code(row));
+            }
+        }
+        codes
+    }
+}
+
+/// Writes a signs file row by row: the codes as they come, the keys, bits
+/// and scales (60 bytes a row) once all are in; under another name, renamed
+/// into place once synced.
+struct SignsWriter {
+    file: File,
+    partial: std::path::PathBuf,
+    layout: Layout,
+    row: usize,
+    keys: Vec<u8>,
+    bits: Vec<u8>,
+    scales: Vec<u8>,
+    codes: Vec<u8>,
+    codes_from: usize,
+}
+
+/// Codes held before they are written, in rows.
+const CODES_BUFFERED: usize = 4_096;
+
+impl SignsWriter {
+    fn create(path: &Path, mean: &[f32], rows: usize) -> std::io::Result<SignsWriter> {
+        let dims = mean.len();
+        let layout = Layout::of(dims, rows)
+            .ok_or_else(|| std::io::Error::other("too many vectors for a signs file"))?;
+        let partial = path.with_extension("signs.partial");
+        let file = File::create(&partial)?;
+        file.set_len(layout.size as u64)?;
+        let mut head = MAGIC.to_vec();
+        head.extend((dims as u64).to_le_bytes());
+        head.extend((rows as u64).to_le_bytes());
+        mean.iter().for_each(|m| head.extend(m.to_le_bytes()));
+        file.write_all_at(&head, 0)?;
+        Ok(SignsWriter {
+            file,
+            partial,
+            layout,
+            row: 0,
+            keys: Vec::with_capacity(rows * 8),
+            bits: Vec::with_capacity(rows * words_of(dims) * 8),
+            scales: Vec::with_capacity(rows * 4),
+            codes: Vec::with_capacity(CODES_BUFFERED * dims),
+            codes_from: 0,
+        })
+    }
+
+    fn push(&mut self, key: i64, scale: f32, code: &[u8], bits: &[u64]) -> std::io::Result<()> {
+        if self.row == self.layout.rows || code.len() != self.layout.dims {
+            return Err(std::io::Error::other(
+                "the codes changed while they were read",
+            ));
+        }
+        self.keys.extend(key.to_le_bytes());
+        bits.iter().for_each(|w| self.bits.extend(w.to_le_bytes()));
+        self.scales.extend(scale.to_le_bytes());
+        self.codes.extend_from_slice(code);
+        self.row += 1;
+        if self.codes.len() == CODES_BUFFERED * self.layout.dims {
+            self.write_codes()?;
+        }
+        Ok(())
+    }
+
+    fn write_codes(&mut self) -> std::io::Result<()> {
+        let at = self.layout.codes + self.codes_from * self.layout.dims;
+        self.file.write_all_at(&self.codes, at as u64)?;
+        self.codes_from = self.row;
+        self.codes.clear();
+        Ok(())
+    }
+
+    fn finish(mut self, path: &Path) -> std::io::Result<()> {
+        if self.row != self.layout.rows {
+            return Err(std::io::Error::other(
+                "the codes changed while they were read",
+            ));
+        }
+        self.write_codes()?;
+        self.file
+            .write_all_at(&self.keys, self.layout.keys as u64)?;
+        self.file
+            .write_all_at(&self.bits, self.layout.bits as u64)?;
+        self.file
+            .write_all_at(&self.scales, self.layout.scales as u64)?;
+        self.file.sync_all()?;
+        std::fs::rename(&self.partial, path)
     }
 }
 
@@ -191,34 +334,6 @@ fn fewest(distances: &[u16], dims: usize, wanted: usize) -> Vec<usize> {
     picked
 }
 
-/// Writes a signs file to `path`: under another name first, renamed into
-/// place once synced.
-fn save(path: &Path, dims: usize, mean: &[f32], keys: &[i64], bits: &[u64]) -> Result<()> {
-    let partial = path.with_extension("signs.partial");
-    let write = || -> std::io::Result<()> {
-        let file = File::create(&partial)?;
-        let mut out = BufWriter::new(&file);
-        out.write_all(MAGIC)?;
-        out.write_all(&(dims as u64).to_le_bytes())?;
-        out.write_all(&(keys.len() as u64).to_le_bytes())?;
-        for m in mean {
-            out.write_all(&m.to_le_bytes())?;
-        }
-        out.write_all(&vec![0u8; mean_bytes(dims) - dims * 4])?;
-        for key in keys {
-            out.write_all(&key.to_le_bytes())?;
-        }
-        for word in bits {
-            out.write_all(&word.to_le_bytes())?;
-        }
-        out.flush()?;
-        drop(out);
-        file.sync_all()
-    };
-    write().map_err(|e| Error::io(&partial, e))?;
-    std::fs::rename(&partial, path).map_err(|e| Error::io(path, e))
-}
-
 fn open_signs() -> std::sync::MutexGuard<'static, Opened<Signs>> {
     static SIGNS: OnceLock<Mutex<Opened<Signs>>> = OnceLock::new();
     SIGNS
@@ -239,30 +354,38 @@ pub(super) fn file_name(kind: VecKind, generation: i64, change: i64) -> String {
 }
 
 impl SqliteDb<'_> {
-    /// The mean of every code of a kind, as unit vectors.
-    fn code_mean(&self, kind: VecKind, dims: usize) -> Result<(Vec<f32>, usize)> {
+    /// The mean of every code of a kind, as unit vectors, and the rows
+    /// read; None when `progress` stopped it.
+    fn code_mean(
+        &self,
+        kind: VecKind,
+        dims: usize,
+        progress: &mut dyn FnMut(usize) -> bool,
+    ) -> Result<Option<(Vec<f32>, usize)>> {
         let mut sum = vec![0f64; dims];
         let mut rows = 0usize;
-        self.each_code(kind, dims, |_, scale, code| {
+        let read = self.each_code(kind, dims, &mut |_, scale, code| {
             for (s, &c) in sum.iter_mut().zip(code) {
                 *s += f64::from(c as i8) * f64::from(scale);
             }
             rows += 1;
+            !rows.is_multiple_of(PROGRESS_EVERY) || progress(rows)
         })?;
         let mean = sum
             .iter()
             .map(|s| (s / rows.max(1) as f64) as f32)
             .collect();
-        Ok((mean, rows))
+        Ok(read.then_some((mean, rows)))
     }
 
-    /// Each code of a kind of `dims` bytes, by ascending key.
+    /// Each code of a kind of `dims` bytes, by ascending key, until `each`
+    /// answers false; whether every one was read.
     fn each_code(
         &self,
         kind: VecKind,
         dims: usize,
-        mut each: impl FnMut(i64, f32, &[u8]),
-    ) -> Result<()> {
+        each: &mut dyn FnMut(i64, f32, &[u8]) -> bool,
+    ) -> Result<bool> {
         let sql = format!(
             "SELECT key, scale, code FROM {} ORDER BY key",
             kind.code_table()
@@ -273,31 +396,71 @@ impl SqliteDb<'_> {
             let code = row.get_ref(2)?.as_blob().map_err(rusqlite::Error::from)?;
             if code.len() == dims {
                 let scale: f64 = row.get(1)?;
-                each(row.get(0)?, scale as f32, code);
+                if !each(row.get(0)?, scale as f32, code) {
+                    return Ok(false);
+                }
             }
         }
-        Ok(())
+        Ok(true)
     }
 
-    /// Writes the signs of every code of a kind to `path` (under another
-    /// name first, renamed into place once synced); the rows written.
-    fn write_signs(&self, kind: VecKind, dims: usize, path: &Path) -> Result<usize> {
-        let (mean, rows) = self.code_mean(kind, dims)?;
-        let words = words_of(dims);
-        let mut keys = Vec::with_capacity(rows);
-        let mut bits = Vec::with_capacity(rows * words);
-        let mut row_bits = vec![0u64; words];
+    /// What `read` returns, its reads all from one snapshot of the store
+    /// (when not already inside a transaction).
+    fn in_snapshot<T>(&self, read: impl FnOnce() -> Result<T>) -> Result<T> {
+        let snapshot = self.conn.is_autocommit();
+        if snapshot {
+            self.conn.execute_batch("BEGIN")?;
+        }
+        let result = read();
+        if snapshot {
+            self.conn.execute_batch("COMMIT")?;
+        }
+        result
+    }
+
+    /// Writes the signs and codes of every code of a kind to `path`,
+    /// reading the codes twice (their mean, then each; from one snapshot,
+    /// see `in_snapshot`); the rows written, or None when
+    /// `progress(done, total)` stopped it.
+    fn write_signs(
+        &self,
+        kind: VecKind,
+        dims: usize,
+        path: &Path,
+        total: usize,
+        progress: &mut dyn FnMut(usize, usize) -> bool,
+    ) -> Result<Option<usize>> {
+        let first_pass = self.code_mean(kind, dims, &mut |done| progress(done / 2, total))?;
+        let Some((mean, rows)) = first_pass else {
+            return Ok(None);
+        };
+        let total = total.max(rows);
+        let failed = |e| Error::io(path, e);
+        let mut out = SignsWriter::create(path, &mean, rows).map_err(failed)?;
+        let mut row_bits = vec![0u64; words_of(dims)];
         let mut unit = vec![0f32; dims];
-        self.each_code(kind, dims, |key, scale, code| {
+        let mut error = None;
+        let mut done = 0usize;
+        let read = self.each_code(kind, dims, &mut |key, scale, code| {
             for (u, &c) in unit.iter_mut().zip(code) {
                 *u = f32::from(c as i8) * scale;
             }
             sign_bits(unit.iter().copied(), &mean, &mut row_bits);
-            keys.push(key);
-            bits.extend_from_slice(&row_bits);
+            if let Err(e) = out.push(key, scale, code, &row_bits) {
+                error = Some(e);
+                return false;
+            }
+            done += 1;
+            !done.is_multiple_of(PROGRESS_EVERY) || progress((rows + done) / 2, total)
         })?;
-        save(path, dims, &mean, &keys, &bits)?;
-        Ok(keys.len())
+        if let Some(e) = error {
+            return Err(failed(e));
+        }
+        if !read {
+            return Ok(None);
+        }
+        out.finish(path).map_err(failed)?;
+        Ok(Some(rows))
     }
 
     /// The signs file of a kind, if one of this generation is recorded.
@@ -313,15 +476,16 @@ impl SqliteDb<'_> {
         })
     }
 
-    /// The rows of the signs of a kind, when a search would use them.
-    pub(super) fn usable_signs(&self, kind: VecKind) -> Result<Option<usize>> {
+    /// The rows of the signs of a kind and the rows changed since, when a
+    /// search would use them.
+    pub(super) fn usable_signs(&self, kind: VecKind) -> Result<Option<(usize, usize)>> {
         let Some(space) = self.vector_space()? else {
             return Ok(None);
         };
         let found = self.searchable(kind, self.signs_meta(kind)?, |meta| {
             self.open_signs(kind, meta, space.dims)
         })?;
-        Ok(found.map(|(signs, _)| signs.rows()))
+        Ok(found.map(|(signs, changed)| (signs.rows(), changed.len())))
     }
 
     /// The `k` nearest rows of a kind through its signs, or None when it
@@ -341,30 +505,41 @@ impl SqliteDb<'_> {
         };
         let wanted = (signs.rows() / CANDIDATE_SHARE)
             .clamp(CANDIDATES_MIN, CANDIDATES_MAX)
-            .max(k * 40);
-        // A changed row's old bits may be among them: its code is read as
-        // it is now, or not at all when it is gone.
-        let mut keys = signs.closest(query, wanted);
-        keys.extend(changed);
-        Ok(Some(self.rescored(kind, dims, query, &keys, k)?))
+            .max(k * CANDIDATES_PER_ROW);
+        // A changed row's old code may be in the file: it is read as it is
+        // now, or not at all when it is gone.
+        let left_out: HashSet<i64> = changed.iter().copied().collect();
+        let closest = signs.codes(&signs.closest(query, wanted), &left_out);
+        let wanted = k + super::graph::EXACT_EXTRA;
+        let mut by_code = closest.nearest(query, wanted);
+        by_code.extend(self.codes_of(kind, dims, &changed)?.nearest(query, wanted));
+        by_code.sort_by(|a, b| a.1.total_cmp(&b.1).then(a.0.cmp(&b.0)));
+        by_code.truncate(wanted);
+        Ok(Some(self.nearest_exactly(kind, query, by_code, k)?))
     }
 }
 
 impl SqliteStore {
     /// Writes the signs of a kind's codes and records them as of
-    /// `change`, for searches while its graph is built; false when the
-    /// vectors changed generation meanwhile (nothing is recorded).
+    /// `change` (of `generation`); whether they were recorded (not when
+    /// the vectors changed generation meanwhile), None when `progress`
+    /// stopped it.
     pub(super) fn record_signs(
         &mut self,
         kind: VecKind,
         dims: usize,
-        generation: i64,
-        change: i64,
+        (generation, change): (i64, i64),
         dir: &Path,
-    ) -> Result<bool> {
+        progress: &mut dyn FnMut(usize, usize) -> bool,
+    ) -> Result<Option<bool>> {
         let file = file_name(kind, generation, change);
         let path = dir.join(&file);
-        self.db().write_signs(kind, dims, &path)?;
+        let db = self.db();
+        let total = db.code_count(kind)?;
+        let written = db.in_snapshot(|| db.write_signs(kind, dims, &path, total, progress))?;
+        if written.is_none() {
+            return Ok(None);
+        }
         let meta = GraphMeta {
             generation,
             change,
@@ -380,7 +555,54 @@ impl SqliteStore {
         if !recorded {
             let _ = std::fs::remove_file(&path);
         }
-        Ok(recorded)
+        Ok(Some(recorded))
+    }
+
+    /// Brings the signs of a kind up to date, its index below the size
+    /// graphs start at: written whole when there are none usable, or once
+    /// `fold_from` rows changed since (fewer are searched beside them).
+    pub(super) fn refresh_signs(
+        &mut self,
+        kind: VecKind,
+        sizes: GraphSizes,
+        dims: usize,
+        dir: &Path,
+        progress: &mut dyn FnMut(usize, usize) -> bool,
+    ) -> Result<GraphWork> {
+        let db = self.db();
+        let at = (db.generation()?, db.log_sequence(kind)?);
+        let vectors = db.code_count(kind)?;
+        let old = db.signs_meta(kind)?;
+        let changed = match &old {
+            Some(meta) if db.open_signs(kind, meta, dims).is_some() => {
+                db.changed_since(kind, meta.change, vectors / 4)?
+            }
+            _ => None,
+        };
+        if let Some(changed) = &changed
+            && changed.len() < sizes.fold_from.max(1)
+        {
+            return Ok(match changed.len() {
+                0 => GraphWork::Current { vectors },
+                n => GraphWork::Recent {
+                    vectors,
+                    changed: n,
+                },
+            });
+        }
+        progress(0, vectors);
+        match self.record_signs(kind, dims, at, dir, progress)? {
+            None => return Ok(GraphWork::Stopped),
+            Some(true) => remove_graphs_but(dir, kind, &dir.join(file_name(kind, at.0, at.1))),
+            Some(false) => {}
+        }
+        Ok(match changed {
+            Some(changed) => GraphWork::Updated {
+                vectors,
+                changed: changed.len(),
+            },
+            None => GraphWork::Built { vectors },
+        })
     }
 }
 
@@ -430,12 +652,15 @@ mod tests {
             .map(|i| all.iter().map(|v| v[i]).sum::<f32>() / all.len() as f32)
             .collect();
         let path = dir.join("s.signs");
-        let keys: Vec<i64> = (0..all.len() as i64).map(|i| i * 10 + 10).collect();
-        let mut bits = vec![0u64; all.len() * words_of(dims)];
-        for (v, row) in all.iter().zip(bits.chunks_exact_mut(words_of(dims))) {
-            sign_bits(v.iter().copied(), &mean, row);
+        let mut out = SignsWriter::create(&path, &mean, all.len()).unwrap();
+        let mut bits = vec![0u64; words_of(dims)];
+        for (i, v) in all.iter().enumerate() {
+            sign_bits(v.iter().copied(), &mean, &mut bits);
+            let (scale, code) = quant::quantize(v);
+            let code: Vec<u8> = code.iter().map(|&c| c as u8).collect();
+            out.push(i as i64 * 10 + 10, scale, &code, &bits).unwrap();
         }
-        save(&path, dims, &mean, &keys, &bits).unwrap();
+        out.finish(&path).unwrap();
         path
     }
 
@@ -454,8 +679,16 @@ mod tests {
                 .map(|(i, v)| (-dot(&q, v), i as i64 * 10 + 10))
                 .collect();
             exact.sort_by(|a, b| a.0.total_cmp(&b.0));
-            let closest = signs.closest(&q, 300);
-            assert_eq!(closest.len(), 300);
+            let rows = signs.closest(&q, 300);
+            assert_eq!(rows.len(), 300);
+            let closest: Vec<i64> = rows.iter().map(|&row| row as i64 * 10 + 10).collect();
+            let left_out = exact[5].1;
+            let codes = signs.codes(&rows, &HashSet::from([left_out]));
+            let scored: Vec<i64> = codes.iter().map(|(key, _)| key).collect();
+            assert_eq!(scored.len(), 300 - usize::from(closest.contains(&left_out)));
+            assert!(!scored.contains(&left_out), "left out");
+            let found = codes.nearest(&q, 1);
+            assert_eq!(found[0].0, exact[0].1, "scored from the file's codes");
             assert!(closest.contains(&exact[0].1), "the nearest is always held");
             wanted += 10;
             held += exact[..10]

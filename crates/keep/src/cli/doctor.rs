@@ -398,15 +398,16 @@ fn vector_index(keeper: &Keeper) -> Check {
                 g.changed
             )),
             (None, Some(rows)) => Some(format!(
-                "{}: searched by the signs of {rows} vector(s) until its graph is built",
-                g.kind.name()
+                "{}: signs of {rows} vector(s), {} changed since",
+                g.kind.name(),
+                g.changed
             )),
             (None, None) => None,
         })
         .collect();
     if parts.is_empty() {
         parts.push(format!(
-            "exact search (graphs start at {from} vectors of a kind)"
+            "exact search (an index starts at {from} vectors of a kind)"
         ));
     }
     let due: Vec<&str> = graphs
@@ -417,7 +418,7 @@ fn vector_index(keeper: &Keeper) -> Check {
     let building = keeper.vector_graph_build().ok().flatten();
     if !due.is_empty() {
         parts.push(format!(
-            "the graph of {} is due{}",
+            "the index of {} is due{}",
             due.join(", "),
             match &building {
                 Some(build) => format!(

@@ -21,7 +21,8 @@ use super::{CliResult, Ctx, Status};
 /// and embeds everything again.
 ///
 /// Last, in a SQLite store with 50,000 or more vectors of a kind
-/// (`vector_index_from`), the graph index of those vectors is built, or
+/// (`vector_index_from`), the index of those vectors (the signs of each,
+/// one bit a dimension; a graph from 2,000,000) is written, or
 /// brought up to date with the rows changed since it was made once there
 /// are 2,000 of them (fewer are searched beside it, each by its code:
 /// folding them in rewrites the whole index); and a word index written
