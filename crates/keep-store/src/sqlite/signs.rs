@@ -347,8 +347,8 @@ pub(super) fn meta_key(kind: VecKind) -> String {
     format!("signs_{}", kind.code_table())
 }
 
-/// The name of the signs file of a kind as of a change: beside its
-/// graphs, and removed with them when a graph is saved.
+/// The name of the signs file of a kind as of a change: named as its
+/// graphs are, so that saving a newer index file of the kind removes it.
 pub(super) fn file_name(kind: VecKind, generation: i64, change: i64) -> String {
     format!("graph-{}-{generation}-{change}.signs", kind.code_table())
 }
