@@ -134,6 +134,32 @@ impl SqliteDb<'_> {
             .query_row([], |r| r.get(0))?)
     }
 
+    /// Each code of a kind of `dims` bytes, by ascending key, until `each`
+    /// answers false; whether every one was read.
+    pub(super) fn each_code(
+        &self,
+        kind: VecKind,
+        dims: usize,
+        each: &mut dyn FnMut(i64, f32, &[u8]) -> bool,
+    ) -> Result<bool> {
+        let sql = format!(
+            "SELECT key, scale, code FROM {} ORDER BY key",
+            kind.code_table()
+        );
+        let mut stmt = self.conn.prepare_cached(&sql)?;
+        let mut rows = stmt.query([])?;
+        while let Some(row) = rows.next()? {
+            let code = row.get_ref(2)?.as_blob().map_err(rusqlite::Error::from)?;
+            if code.len() == dims {
+                let scale: f64 = row.get(1)?;
+                if !each(row.get(0)?, scale as f32, code) {
+                    return Ok(false);
+                }
+            }
+        }
+        Ok(true)
+    }
+
     fn read_all_codes(
         &self,
         kind: VecKind,
@@ -143,17 +169,10 @@ impl SqliteDb<'_> {
     ) -> Result<Cached> {
         let change = self.last_change(kind)?;
         let mut codes = quant::Codes::new(dims);
-        let sql = format!(
-            "SELECT key, scale, code FROM {} ORDER BY key",
-            kind.code_table()
-        );
-        let mut stmt = self.conn.prepare_cached(&sql)?;
-        let mut rows = stmt.query([])?;
-        while let Some(row) = rows.next()? {
-            let scale: f64 = row.get(1)?;
-            let code = row.get_ref(2)?.as_blob().map_err(rusqlite::Error::from)?;
-            codes.push(row.get(0)?, scale as f32, code);
-        }
+        self.each_code(kind, dims, &mut |key, scale, code| {
+            codes.push(key, scale, code);
+            true
+        })?;
         Ok(Cached {
             epoch,
             change,

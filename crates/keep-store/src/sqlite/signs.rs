@@ -378,32 +378,6 @@ impl SqliteDb<'_> {
         Ok(read.then_some((mean, rows)))
     }
 
-    /// Each code of a kind of `dims` bytes, by ascending key, until `each`
-    /// answers false; whether every one was read.
-    fn each_code(
-        &self,
-        kind: VecKind,
-        dims: usize,
-        each: &mut dyn FnMut(i64, f32, &[u8]) -> bool,
-    ) -> Result<bool> {
-        let sql = format!(
-            "SELECT key, scale, code FROM {} ORDER BY key",
-            kind.code_table()
-        );
-        let mut stmt = self.conn.prepare(&sql)?;
-        let mut rows = stmt.query([])?;
-        while let Some(row) = rows.next()? {
-            let code = row.get_ref(2)?.as_blob().map_err(rusqlite::Error::from)?;
-            if code.len() == dims {
-                let scale: f64 = row.get(1)?;
-                if !each(row.get(0)?, scale as f32, code) {
-                    return Ok(false);
-                }
-            }
-        }
-        Ok(true)
-    }
-
     /// What `read` returns, its reads all from one snapshot of the store
     /// (when not already inside a transaction).
     fn in_snapshot<T>(&self, read: impl FnOnce() -> Result<T>) -> Result<T> {
