@@ -376,3 +376,276 @@ fn two_servers_on_one_database_accept_the_same_tokens() {
     assert!(server_a.terminate().success());
     assert!(server_b.terminate().success());
 }
+
+/// The notes a token scoped to project a must leave as they are: project
+/// b's and the unscoped `now`, as an export holds them (every version,
+/// part, rating and access time).
+fn others(env: &Env) -> Vec<String> {
+    env.ok(&["export", "--no-vectors"])
+        .lines()
+        .filter(|line| {
+            let record: Value = serde_json::from_str(line).unwrap_or(Value::Null);
+            record["id"] == "now"
+                || record["tags"]["project"]
+                    .as_array()
+                    .is_some_and(|v| v.contains(&json!("b")))
+        })
+        .map(str::to_string)
+        .collect()
+}
+
+/// The secrets of project b, which nothing a project-a token is answered
+/// may hold.
+const SECRETS: [&str; 3] = ["hunter2", "Tr0ub4dor&3", "importer in March"];
+
+fn holds_a_secret(body: &str) -> Option<&'static str> {
+    SECRETS.into_iter().find(|s| body.contains(s))
+}
+
+#[test]
+fn a_scoped_token_reaches_nothing_of_another_project() {
+    let mut env = Env::new();
+    let put = |args: &[&str]| env.ok(args);
+    put(&[
+        "put",
+        "The production database password is hunter2",
+        "--id",
+        "secret/db",
+        "-t",
+        "project=b",
+    ]);
+    put(&[
+        "put",
+        "The production database password is hunter2, rotated monthly",
+        "--id",
+        "secret/db",
+        "-t",
+        "project=b",
+    ]);
+    put(&[
+        "put",
+        "Team B plan: ship the importer in March.",
+        "--id",
+        "b/plan",
+        "-t",
+        "project=b",
+    ]);
+    put(&[
+        "put",
+        "The backup root password is Tr0ub4dor&3 on the vault host.",
+        "--id",
+        "ops/backup-root",
+        "-t",
+        "project=b",
+    ]);
+    put(&[
+        "put",
+        "Team A roadmap: a new search page.",
+        "--id",
+        "a/roadmap",
+        "-t",
+        "project=a",
+    ]);
+    put(&["now", "Reviewing the release notes."]);
+    let secret = |args: &[&str]| env.ok(args).trim().to_string();
+    let teama = secret(&["token", "add", "teama", "--scope", "project=a"]);
+    let reader = secret(&["token", "add", "ro", "--read-only"]);
+    let owner = secret(&["serve", "--token"]);
+    env.at("2026-11-22T12:00:00Z");
+    let before = others(&env);
+    assert_eq!(before.len(), 4, "{before:?}");
+
+    let server = Server::start(&env, &["--listen", "127.0.0.1:0", "--require-token"]);
+    let origin = server.url.trim_end_matches("/mcp").to_string();
+    let notes = format!("{origin}/v1/notes");
+    let as_a = |method: &str, url: &str, body: Option<&str>| {
+        let (status, said) = api(Some(&teama), method, url, body);
+        assert_eq!(holds_a_secret(&said), None, "{method} {url}: {said}");
+        (status, said)
+    };
+
+    // Each way in that was open before, by name.
+    let cases: [(&str, String, Option<&str>, u16); 12] = [
+        (
+            "POST",
+            notes.clone(),
+            Some(r#"{"id": "secret/db", "text": "owned by team a"}"#),
+            409,
+        ),
+        (
+            "POST",
+            notes.clone(),
+            Some(r#"{"id": "now", "text": "Team A took over."}"#),
+            409,
+        ),
+        (
+            "POST",
+            notes.clone(),
+            Some(r#"{"text": "A planted note.", "tags": ["project=b"]}"#),
+            403,
+        ),
+        (
+            "POST",
+            notes.clone(),
+            Some(r#"{"text": "Team A plan, the new one.", "supersedes": ["b/plan"]}"#),
+            404,
+        ),
+        (
+            "POST",
+            format!("{notes}/a%2Froadmap/supersede"),
+            Some(r#"{"olds": ["b/plan"]}"#),
+            404,
+        ),
+        (
+            "POST",
+            format!("{notes}/b%2Fplan/supersede"),
+            Some(r#"{"olds": ["a/roadmap"]}"#),
+            404,
+        ),
+        (
+            "POST",
+            format!("{notes}/a%2Froadmap/tags"),
+            Some(r#"{"remove": ["project"]}"#),
+            403,
+        ),
+        (
+            "POST",
+            format!("{notes}/a%2Froadmap/tags"),
+            Some(r#"{"add": ["project=b"]}"#),
+            403,
+        ),
+        ("GET", format!("{notes}/secret%2Fdb"), None, 404),
+        ("GET", format!("{notes}/secret%2Fdb%40V%7B1%7D"), None, 404),
+        ("GET", format!("{notes}/secret%2Fdb/history"), None, 404),
+        (
+            "POST",
+            format!("{notes}/secret%2Fdb/trash"),
+            Some("{}"),
+            404,
+        ),
+    ];
+    for (method, url, body, expected) in &cases {
+        let (status, said) = as_a(method, url, *body);
+        assert_eq!(status, *expected, "{method} {url} {body:?}: {said}");
+    }
+    // The duplicate verdict compares with project a's notes only, and
+    // names nothing else; asked to update, it updates nothing else.
+    for body in [
+        r#"{"text": "The backup root password is Tr0ub4dor&4 on the vault host."}"#,
+        r#"{"text": "The production database password is hunter3, rotated monthly", "update": true}"#,
+    ] {
+        let (status, said) = api(Some(&teama), "POST", &notes, Some(body));
+        assert!(status == 200 || status == 201, "{body}: {said}");
+        for other in ["ops/backup-root", "secret/db", "Tr0ub4dor&3", "hunter2"] {
+            assert!(!said.contains(other), "{body}: {said}");
+        }
+    }
+    for url in [
+        format!("{origin}/v1/find?q=password"),
+        format!("{origin}/v1/find?q=password&deep=true"),
+        format!("{notes}?limit=100"),
+        format!("{origin}/v1/log?limit=100"),
+        format!("{origin}/v1/conflicts"),
+    ] {
+        let (status, said) = as_a("GET", &url, None);
+        assert!(status == 200 || status == 403, "{url}: {said}");
+        assert!(
+            !said.contains("secret/db") && !said.contains("b/plan"),
+            "{url}: {said}"
+        );
+    }
+
+    // Every route the API describes, with the example it gives, aimed at
+    // project b's note by each caller: nothing of project b comes back to
+    // project a, and nothing of it changes unless the owner asks.
+    let (status, described) = api(Some(&owner), "GET", &format!("{origin}/openapi.json"), None);
+    assert_eq!(status, 200);
+    let (_, described) = described.split_once("\r\n\r\n").unwrap();
+    let described: Value = serde_json::from_str(described).unwrap();
+    let mut routes = 0;
+    for (path, operations) in described["paths"].as_object().unwrap() {
+        for (method, operation) in operations.as_object().unwrap() {
+            let method = method.to_uppercase();
+            let body = operation["requestBody"]["content"]["application/json"]["example"]
+                .as_object()
+                .map(|b| {
+                    let mut b = b.clone();
+                    if path == "/v1/notes" {
+                        b.insert("id".into(), json!("secret/db"));
+                    }
+                    Value::Object(b).to_string()
+                })
+                .or_else(|| (method == "POST").then(|| "{}".to_string()));
+            let url = format!(
+                "{origin}{}{}",
+                path.replace("{id}", "secret%2Fdb"),
+                if path == "/v1/find" {
+                    "?q=password"
+                } else {
+                    ""
+                }
+            );
+            routes += 1;
+            let (status, said) = as_a(&method, &url, body.as_deref());
+            if path.contains("{id}") || (method == "POST" && path == "/v1/notes") {
+                assert!(
+                    status == 404 || status == 409,
+                    "{method} {path} as teama: {status} {said}"
+                );
+            }
+            if method == "POST" {
+                let (status, said) = api(Some(&reader), &method, &url, body.as_deref());
+                assert_eq!(status, 403, "{method} {path} read-only: {said}");
+            } else {
+                let (status, said) = api(Some(&reader), &method, &url, body.as_deref());
+                assert!(status < 500, "{method} {path} read-only: {status} {said}");
+            }
+            let (status, _) = api(None, &method, &url, body.as_deref());
+            assert_eq!(status, 401, "{method} {path} without a token");
+        }
+    }
+    assert!(routes >= 15, "{routes} routes described");
+    assert!(server.terminate().success());
+    assert_eq!(others(&env), before, "project b and 'now' as they were");
+
+    // The reference MCP client with the same token: the note it cannot
+    // see cannot be forgotten, tagged, superseded or read either.
+    let server = Server::start(&env, &["--listen", "127.0.0.1:0", "--require-token"]);
+    let script = crate::common::repo_root().join("tests/mcp_rights_client.py");
+    let calls = json!({
+        "get": {"id": "secret/db"},
+        "forget": {"id": "secret/db", "purge": true},
+        "tag": {"id": "secret/db", "add": ["x=y"]},
+        "supersede": {"id": "a/roadmap", "olds": ["b/plan"]},
+        "revert": {"id": "secret/db"},
+        "related": {"id": "secret/db"},
+        "remember": {"text": "owned by team a", "id": "secret/db"},
+    });
+    let out = env
+        .program(
+            &client_python(),
+            &[
+                script.to_str().unwrap(),
+                &server.url,
+                &teama,
+                &calls.to_string(),
+            ],
+        )
+        .env("NOTE", "secret/db")
+        .output()
+        .unwrap();
+    let said = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert_eq!(holds_a_secret(&said), None, "{said}");
+    let answer: Value = serde_json::from_str(said.trim()).unwrap();
+    for tool in calls.as_object().unwrap().keys() {
+        assert_eq!(answer["calls"][tool]["error"], true, "{tool}: {answer}");
+    }
+    assert!(answer["resource"]["error"].is_string(), "{answer}");
+    assert!(server.terminate().success());
+    assert_eq!(others(&env), before, "project b and 'now' as they were");
+}

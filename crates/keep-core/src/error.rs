@@ -74,6 +74,16 @@ pub enum Error {
     #[error("{0}")]
     ModelMismatch(String),
 
+    /// The caller may not do this (a read-only token writing, a tag
+    /// outside its scope, a command that reaches the whole store).
+    #[error("{0}")]
+    Forbidden(String),
+
+    /// The id is held by a note outside the caller's scope; nothing of
+    /// that note is said.
+    #[error("'{0}' is taken by a note outside this scope; give another id")]
+    Taken(String),
+
     /// A refusal that comes with a way out (`advice`).
     #[error("{message}")]
     Refused { message: String, advice: Advice },
@@ -135,6 +145,16 @@ impl Error {
     /// True when the error means "nothing matched" rather than "something broke".
     pub fn is_not_found(&self) -> bool {
         matches!(self, Error::NotFound(_))
+    }
+
+    /// True when the caller's rights refuse what it asked.
+    pub fn is_forbidden(&self) -> bool {
+        matches!(self, Error::Forbidden(_))
+    }
+
+    /// True when an id is held by a note the caller may not see.
+    pub fn is_taken(&self) -> bool {
+        matches!(self, Error::Taken(_))
     }
 
     /// True when recall by meaning cannot run (no model, or vectors of

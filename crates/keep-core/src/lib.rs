@@ -6,6 +6,7 @@
 //! builds [`Settings`] from its flags, environment and config file, opens
 //! a `Keeper`, and renders what it returns.
 
+pub mod caller;
 mod edges;
 pub mod embed;
 pub mod error;
@@ -19,6 +20,7 @@ pub mod recall;
 pub use keep_model as model;
 pub use keep_model::settings;
 
+pub use caller::Caller;
 pub use embed::{Embedder, SharedModel};
 pub use error::{Advice, Error, Notice, Result};
 pub use keep_ingest::serve_extraction_worker;

@@ -50,9 +50,15 @@ impl Keeper {
         let (format, sessions) = chat::read(text)
             .map_err(|e| Error::invalid(format!("{name}: line {}: {}", e.line, e.reason)))?;
         let now = self.now();
+        self.caller.may_write("import")?;
         let contents: Vec<(Content, PutOptions, usize)> = sessions
             .iter()
-            .map(|s| session_content(format, s, now))
+            .map(|s| {
+                let (content, mut opts, turns) = session_content(format, s, now)?;
+                opts.tags = self.caller.scoped_tags(opts.tags)?;
+                opts.within.extend(self.caller.filters());
+                Ok((content, opts, turns))
+            })
             .collect::<Result<_>>()?;
         let total = contents.len();
         let outcomes = self.store.transact(|db| {

@@ -51,7 +51,7 @@ impl Keeper {
     pub fn conflicts(&mut self, filter: &NoteFilter, limit: usize) -> Result<Vec<Conflict>> {
         let filter = NoteFilter {
             hide_superseded: true,
-            ..self.as_of_now(filter)
+            ..self.scoped_now(filter)
         };
         let newest = self.store.reads().list_notes_from(
             &filter,

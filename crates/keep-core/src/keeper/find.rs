@@ -41,7 +41,7 @@ impl Keeper {
             )));
         }
         let mut query = query.clone();
-        query.filter = self.as_of_now(&query.filter);
+        query.filter = self.scoped_now(&query.filter);
         query.filter.hide_superseded = !query.include_superseded;
         let query = &query;
         let mut notices = Vec::new();
@@ -54,6 +54,7 @@ impl Keeper {
                 (Some(question::topic(text)), None)
             }
             Query::Like(id) => {
+                self.may_read(id)?;
                 let rid = self
                     .store
                     .reads()
@@ -180,6 +181,7 @@ impl Keeper {
                 query.limit.max(DEEP_MIN_RESULTS),
             )?);
         }
+        hits.retain(|h| self.caller.covers(&h.note.tags));
         if query_vector.is_some() && like_rid.is_none() {
             notices.extend(self.switch_notice()?);
             let waiting = db.count_pending()?;
@@ -309,6 +311,7 @@ impl Keeper {
     /// distinctive tag (strongest first), then its nearest neighbours by
     /// meaning when vectors are available.
     pub fn related(&mut self, id: &str, limit: usize) -> Result<FindResult> {
+        self.may_read(id)?;
         let rid = self
             .store
             .db()
@@ -339,6 +342,7 @@ impl Keeper {
                 Err(e) => return Err(e),
             }
         }
+        hits.retain(|h| self.caller.covers(&h.note.tags));
         Ok(FindResult { hits, notices })
     }
 

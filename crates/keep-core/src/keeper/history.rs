@@ -35,6 +35,7 @@ impl Keeper {
     /// deleted when `delete_if_first` says so, else refused
     /// (`Error::NoEarlierVersion`).
     pub fn revert(&mut self, id: &str, delete_if_first: bool) -> Result<RevertOutcome> {
+        self.may_change(id, "revert")?;
         let now = self.now();
         self.store.transact(|db| {
             let (rid, current) = db.note(id)?.ok_or_else(|| Error::NotFound(id.into()))?;
@@ -71,6 +72,8 @@ impl Keeper {
         only_current: bool,
     ) -> Result<MoveOutcome> {
         model::validate_id(target)?;
+        self.may_change(source, "move")?;
+        self.may_change(target, "move")?;
         if source == target {
             return Err(Error::invalid(format!(
                 "cannot move '{source}' into itself"

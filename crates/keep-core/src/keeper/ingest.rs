@@ -156,6 +156,8 @@ impl Keeper {
         opts: &IngestOptions,
         progress: &mut dyn FnMut(Progress<'_>),
     ) -> Result<IngestReport> {
+        let confined = self.confine_ingest(opts)?;
+        let opts = &confined;
         let started = std::time::Instant::now();
         let mut report = IngestReport::default();
         let jobs = self.plan(targets, opts, &mut report)?;
@@ -266,6 +268,18 @@ impl Keeper {
         single_outcome(report, &path.display().to_string())
     }
 
+    /// `opts` held to the caller's rights, as `confine_put` holds a put.
+    fn confine_ingest(&self, opts: &IngestOptions) -> Result<IngestOptions> {
+        let mut confined = opts.clone();
+        self.caller.may_write("put")?;
+        confined.tags = self.caller.scoped_tags(confined.tags)?;
+        confined.within.extend(self.caller.filters());
+        for old in &confined.supersedes {
+            self.may_change(old, "supersede")?;
+        }
+        Ok(confined)
+    }
+
     /// Reads again the files of notes stored while OCR was missing.
     /// Returns how many got their text and how many still wait.
     pub fn read_pending_ocr(&mut self) -> Result<(usize, usize)> {
@@ -282,7 +296,7 @@ impl Keeper {
         let db = self.store.reads();
         let tagged = db.rids_tagged(keys::OCR)?;
         let mut waiting: Vec<Note> = db
-            .notes_passing(&tagged, &self.as_of_now(&filter))?
+            .notes_passing(&tagged, &self.scoped_now(&filter))?
             .into_values()
             .collect();
         drop(db);

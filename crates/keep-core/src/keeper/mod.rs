@@ -16,6 +16,7 @@ mod lease;
 mod paths;
 mod providers;
 mod read;
+mod rights;
 mod switch;
 mod tokens;
 mod transfer;
@@ -69,6 +70,8 @@ pub struct Keeper {
     tokens: Option<std::sync::Arc<crate::embed::TokenCounter>>,
     /// Reads not yet recorded on the primary (a store with replicas).
     accesses: read::Accesses,
+    /// Who asks now: the owner until a front end says otherwise.
+    caller: crate::caller::Caller,
 }
 
 impl Drop for Keeper {
@@ -97,6 +100,7 @@ impl Keeper {
             load_for: LoadFor::default(),
             tokens: None,
             accesses: read::Accesses::default(),
+            caller: crate::caller::Caller::owner(),
         })
     }
 
@@ -134,6 +138,7 @@ impl Keeper {
 
     /// What the store holds, and who wrote it.
     pub fn census(&self) -> Result<keep_store::census::Census> {
+        self.caller.must_see_everything("stats")?;
         Ok(self.store.reads().census()?)
     }
 
@@ -144,8 +149,19 @@ impl Keeper {
     }
 
     /// Entries of the operations log, newest first.
+    /// A scoped caller sees the entries of the notes it may see now.
     pub fn operations(&self, filter: &OperationFilter) -> Result<Vec<Operation>> {
-        Ok(self.store.reads().operations(filter)?)
+        let entries = self.store.reads().operations(filter)?;
+        if self.caller.sees_everything() {
+            return Ok(entries);
+        }
+        let mut seen = Vec::with_capacity(entries.len());
+        for entry in entries {
+            if self.sees(&entry.note)? {
+                seen.push(entry);
+            }
+        }
+        Ok(seen)
     }
 
     /// The settings this keeper was opened with.

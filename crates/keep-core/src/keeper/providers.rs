@@ -309,6 +309,7 @@ impl Keeper {
     /// `analyze` provider) or, with `heuristic`, by headings as `put`
     /// does. The parts replace the old ones and are embedded.
     pub fn analyze(&mut self, id: &str, heuristic: bool) -> Result<Analysis> {
+        self.may_change(id, "analyze")?;
         let (rid, note) = self
             .store
             .db()

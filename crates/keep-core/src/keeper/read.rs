@@ -72,8 +72,14 @@ impl Keeper {
     }
 
     /// The current state of a note, without touching its access time.
+    /// A note outside the caller's scope is none.
     pub fn peek(&self, id: &str) -> Result<Option<Note>> {
-        Ok(self.store.db().note(id)?.map(|(_, n)| n))
+        Ok(self
+            .store
+            .db()
+            .note(id)?
+            .map(|(_, n)| n)
+            .filter(|n| self.caller.covers(&n.tags)))
     }
 
     /// Shows a note (or a version or part of it) and records the access,
@@ -98,7 +104,7 @@ impl Keeper {
     /// recorded on the primary in batches (`record_accesses`), so a read
     /// does not wait for a write.
     fn record_access(&mut self, id: &str) -> Result<()> {
-        if self.store.is_read_only() {
+        if self.store.is_read_only() || self.caller.read_only {
             return Ok(());
         }
         self.accesses.held.push((id.to_string(), self.now()));
@@ -141,6 +147,7 @@ impl Keeper {
 
     /// Like `get`, without recording the access.
     pub fn view(&self, target: &NoteRef) -> Result<NoteView> {
+        self.may_read(&target.id)?;
         let db = self.store.reads();
         let (rid, current) = db
             .note(&target.id)?
@@ -178,13 +185,26 @@ impl Keeper {
             .collect();
         let (replaces, replaced_by) = supersession_chain(&db, &note.id)?;
         let until = held_until(&db, &note, &history, replaced_by.first())?;
+        let mut inverse_edges = edge_keys.edges_into(&db, &note.id)?;
+        drop(db);
+        let (replaces, replaced_by) = (self.seen_ids(replaces)?, self.seen_ids(replaced_by)?);
+        if !self.caller.sees_everything() {
+            let mut seen = Vec::with_capacity(inverse_edges.len());
+            for edge in inverse_edges {
+                if self.sees(&edge.source)? {
+                    seen.push(edge);
+                }
+            }
+            inverse_edges = seen;
+        }
+        let db = self.store.reads();
         Ok(NoteView {
             until,
             replaces,
             replaced_by,
             rating: db.rating(rid)?.unwrap_or_default(),
             edges: edge_keys.edges_of(&note),
-            inverse_edges: edge_keys.edges_into(&db, &note.id)?,
+            inverse_edges,
             parts: db.parts(rid)?,
             note,
             version,
@@ -231,6 +251,7 @@ impl Keeper {
 
     /// Archived versions of a note, newest first, with their offsets.
     pub fn history(&self, id: &str) -> Result<Vec<(i64, Version)>> {
+        self.may_read(id)?;
         let db = self.store.reads();
         let rid = db.note_rid(id)?.ok_or_else(|| Error::NotFound(id.into()))?;
         let versions = db.versions(rid)?;
@@ -250,7 +271,7 @@ impl Keeper {
         limit: Option<usize>,
     ) -> Result<Vec<Note>> {
         let notes = self.store.reads().list_notes_from(
-            &self.as_of_now(filter),
+            &self.scoped_now(filter),
             order,
             &PageFrom::First,
             limit,
@@ -275,7 +296,7 @@ impl Keeper {
         limit: usize,
     ) -> Result<Vec<Note>> {
         let notes = self.store.reads().list_notes_from(
-            &self.as_of_now(filter),
+            &self.scoped_now(filter),
             order,
             from,
             Some(limit),
@@ -284,30 +305,73 @@ impl Keeper {
     }
 
     pub fn count(&self, filter: &NoteFilter) -> Result<usize> {
-        Ok(self.store.reads().count_notes(&self.as_of_now(filter))?)
+        Ok(self.store.reads().count_notes(&self.scoped_now(filter))?)
     }
 
-    /// `filter` with expiry judged now, unless it names its own instant.
-    pub(super) fn as_of_now(&self, filter: &NoteFilter) -> NoteFilter {
+    /// `filter` narrowed to the caller's scope, with expiry judged now
+    /// unless it names its own instant.
+    pub(super) fn scoped_now(&self, filter: &NoteFilter) -> NoteFilter {
         let mut filter = filter.clone();
         filter.as_of.get_or_insert_with(|| self.now());
+        self.within_scope(&mut filter);
         filter
     }
 
     /// Ids starting with `prefix`, in order, at most `limit` (for completion).
     pub fn ids_starting_with(&self, prefix: &str, limit: usize) -> Result<Vec<String>> {
-        Ok(self.store.reads().ids_starting_with(prefix, Some(limit))?)
+        let ids = self.store.reads().ids_starting_with(prefix, Some(limit))?;
+        self.seen_ids(ids)
     }
 
     /// User tag keys and their most used values (up to `values_per_key`).
+    /// A scoped caller's catalogue is made from the notes it may see.
     pub fn tag_catalog(&self, values_per_key: usize) -> Result<Vec<(String, Vec<String>)>> {
-        Ok(self.store.reads().tag_catalog(values_per_key)?)
+        if self.caller.sees_everything() {
+            return Ok(self.store.reads().tag_catalog(values_per_key)?);
+        }
+        let notes = self.list(
+            &NoteFilter::default(),
+            ListOrder::default(),
+            Some(SCOPED_CATALOG_NOTES),
+        )?;
+        Ok(catalog_of(&notes, values_per_key))
     }
 
     /// A number that changes when another process writes to the store.
     pub fn data_version(&self) -> Result<i64> {
         Ok(self.store.db().data_version()?)
     }
+}
+
+/// Notes a scoped caller's tag catalogue is read from, at most.
+const SCOPED_CATALOG_NOTES: usize = 10_000;
+
+/// User tag keys of `notes` with their most used values, most used first.
+fn catalog_of(notes: &[Note], values_per_key: usize) -> Vec<(String, Vec<String>)> {
+    let mut counts: std::collections::BTreeMap<String, std::collections::HashMap<String, usize>> =
+        Default::default();
+    for note in notes {
+        for (key, value) in note.tags.user_tags().pairs() {
+            *counts
+                .entry(key.to_string())
+                .or_default()
+                .entry(value.to_string())
+                .or_default() += 1;
+        }
+    }
+    counts
+        .into_iter()
+        .map(|(key, values)| {
+            let mut values: Vec<(String, usize)> = values.into_iter().collect();
+            values.sort_by(|a, b| b.1.cmp(&a.1).then_with(|| a.0.cmp(&b.0)));
+            let values = values
+                .into_iter()
+                .take(values_per_key)
+                .map(|(v, _)| v)
+                .collect();
+            (key, values)
+        })
+        .collect()
 }
 
 /// A tag filter list from `-t` arguments.

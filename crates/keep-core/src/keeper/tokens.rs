@@ -118,6 +118,7 @@ impl Keeper {
     /// Makes token `name` with `rights`; returns its secret, which is not
     /// kept and cannot be shown again.
     pub fn add_token(&mut self, name: &str, rights: &Rights) -> Result<String> {
+        self.caller.must_own("token add")?;
         check_name(name)?;
         check_scope(&rights.scope)?;
         let now = self.now();
@@ -148,6 +149,7 @@ impl Keeper {
 
     /// Every token, by name.
     pub fn tokens(&self) -> Result<Vec<Token>> {
+        self.caller.must_own("token list")?;
         Ok(self
             .store
             .db()
@@ -159,6 +161,7 @@ impl Keeper {
 
     /// Revokes token `name`: its next request is refused.
     pub fn revoke_token(&mut self, name: &str) -> Result<()> {
+        self.caller.must_own("token revoke")?;
         if !self.store.transact(|db| Ok(db.remove_token(name)?))? {
             return Err(Error::invalid(format!(
                 "no token named '{name}' (keep token list shows them)"
@@ -170,6 +173,7 @@ impl Keeper {
     /// Gives token `name` a new secret (its rights unchanged); the old
     /// one is refused from its next request. Returns the new secret.
     pub fn rotate_token(&mut self, name: &str) -> Result<String> {
+        self.caller.must_own("token rotate")?;
         let secret = new_secret()?;
         let hash = secret_hash(&secret);
         if !self
@@ -188,6 +192,7 @@ impl Keeper {
     /// token `owner@PLACE` with every right, its hash replaced when the
     /// token is. Names with `@` cannot be made with `add_token`.
     pub fn share_owner_token(&mut self, secret: &str, place: &str) -> Result<()> {
+        self.caller.must_own("sharing the owner's token")?;
         let place: String = place
             .chars()
             .filter(|c| c.is_ascii_alphanumeric() || matches!(c, '-' | '.'))

@@ -254,6 +254,7 @@ impl Keeper {
         vectors: bool,
         progress: &mut dyn FnMut(usize, usize),
     ) -> Result<usize> {
+        self.caller.must_see_everything("export")?;
         self.store.snapshot(|db| {
             let space = write_header(db, out, vectors)?;
             let total = db.note_count()?;
@@ -285,6 +286,9 @@ impl Keeper {
         vectors: bool,
         ids: &[String],
     ) -> Result<usize> {
+        for id in ids {
+            self.may_read(id)?;
+        }
         self.store.snapshot(|db| {
             let mut notes = Vec::with_capacity(ids.len());
             for id in ids {
@@ -316,6 +320,7 @@ impl Keeper {
         name: &str,
         progress: &mut dyn FnMut(ImportStep, usize, usize),
     ) -> Result<ImportOutcome> {
+        self.caller.must_own("import")?;
         let size = input
             .seek(std::io::SeekFrom::End(0))
             .map_err(|e| Error::io(name, e))?;

@@ -46,6 +46,7 @@ impl Keeper {
 
     /// Takes note `id` out of the trash, as a new version.
     pub fn restore(&mut self, id: &str) -> Result<WriteOutcome> {
+        self.may_change(id, "restore")?;
         let now = self.now();
         self.store.transact(|db| {
             let (rid, current) = db.note(id)?.ok_or_else(|| Error::NotFound(id.into()))?;

@@ -121,8 +121,10 @@ impl Keeper {
     ) -> Result<Option<Duplicate>> {
         let filter = NoteFilter {
             hide_superseded: true,
-            tags: within.to_vec(),
-            ..self.as_of_now(&NoteFilter::default())
+            ..self.scoped_now(&NoteFilter {
+                tags: within.to_vec(),
+                ..NoteFilter::default()
+            })
         };
         let (mut similarity, candidates) = {
             let db = self.store.db();
@@ -193,6 +195,7 @@ impl Keeper {
     /// `supersedes=OLD`, so recall hides the old notes, and drops the
     /// `may-supersede` links it answers.
     pub fn supersede(&mut self, id: &str, olds: &[String]) -> Result<super::WriteOutcome> {
+        self.may_change(id, "supersede")?;
         let (_, note) = self
             .store
             .db()
@@ -220,6 +223,7 @@ impl Keeper {
             if self.store.db().note_rid(old)?.is_none() {
                 return Err(Error::NotFound(old.clone()));
             }
+            self.may_change(old, "supersede")?;
         }
         let mut edit = super::TagEdit::default();
         for old in &olds {
@@ -235,6 +239,7 @@ impl Keeper {
     /// Records one rating of note `id` and returns its totals; recall
     /// gives rated notes a bounded boost or penalty.
     pub fn rate(&mut self, id: &str, feedback: Feedback) -> Result<Rating> {
+        self.may_change(id, "rate")?;
         let now = self.now();
         self.store.transact(|db| {
             let rid = db.note_rid(id)?.ok_or_else(|| Error::NotFound(id.into()))?;
@@ -244,6 +249,7 @@ impl Keeper {
 
     /// How note `id` was rated; zero counts when never.
     pub fn rating(&self, id: &str) -> Result<Rating> {
+        self.may_read(id)?;
         let db = self.store.db();
         let rid = db.note_rid(id)?.ok_or_else(|| Error::NotFound(id.into()))?;
         Ok(db.rating(rid)?.unwrap_or_default())

@@ -59,6 +59,7 @@ impl Keeper {
         recursive: bool,
         excludes: &[String],
     ) -> Result<WatchedDir> {
+        self.caller.must_own("watch")?;
         let dir = absolute(dir)?;
         let dir = dir.canonicalize().map_err(|e| Error::io(&dir, e))?;
         if !dir.is_dir() {
@@ -76,6 +77,7 @@ impl Keeper {
 
     /// Stops watching `dir`; its notes stay. False when it was not watched.
     pub fn remove_watch(&mut self, dir: &Path) -> Result<bool> {
+        self.caller.must_own("unwatch")?;
         let dir = absolute(dir)?;
         let canonical = dir.canonicalize().unwrap_or(dir.clone());
         self.store.transact(|db| {

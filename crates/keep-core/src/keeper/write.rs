@@ -345,9 +345,7 @@ pub(super) fn check_scope(id: &str, note: &Note, within: &[TagFilter]) -> Result
     if within.iter().all(|f| f.matches(&note.tags)) {
         Ok(())
     } else {
-        Err(Error::invalid(format!(
-            "'{id}' is taken by a note outside this scope; give another id"
-        )))
+        Err(Error::Taken(id.to_string()))
     }
 }
 
@@ -476,6 +474,7 @@ impl Keeper {
         source: &str,
         mut opts: PutOptions,
     ) -> Result<WriteOutcome> {
+        self.confine_put(&mut opts, "put")?;
         let mut content = inline_content(text, source, &opts)?;
         content.parts = keep_ingest::chunk::sectioned(&content.text);
         let probe = if probes_duplicates(&opts) && self.store.db().note_rid(&content.id)?.is_none()
@@ -516,6 +515,20 @@ impl Keeper {
         Ok(outcome)
     }
 
+    /// Holds a put to the caller's rights: a reader is refused, the
+    /// scope's tags are added (another value of a scope key is refused),
+    /// only notes inside the scope may be changed or compared with, and
+    /// each note superseded must be one the caller may change.
+    pub(super) fn confine_put(&self, opts: &mut PutOptions, what: &str) -> Result<()> {
+        self.caller.may_write(what)?;
+        opts.tags = self.caller.scoped_tags(std::mem::take(&mut opts.tags))?;
+        opts.within.extend(self.caller.filters());
+        for old in &opts.supersedes {
+            self.may_change(old, "supersede")?;
+        }
+        Ok(())
+    }
+
     fn put_content(&mut self, mut content: Content, opts: PutOptions) -> Result<WriteOutcome> {
         self.queue_provider_work(&mut content, opts.summary.is_some());
         let now = self.now();
@@ -527,6 +540,10 @@ impl Keeper {
 
     /// Adds and removes tags; a change archives the previous state.
     pub fn tag(&mut self, id: &str, edit: &TagEdit) -> Result<WriteOutcome> {
+        self.may_change(id, "tag")?;
+        self.caller.refuses_foreign_values(&edit.add)?;
+        self.caller
+            .refuses_leaving(&edit.remove_keys, &edit.remove_values)?;
         check_inverse_tag(id, &edit.add)?;
         for key in edit
             .remove_keys
@@ -570,6 +587,7 @@ impl Keeper {
     /// Replaces a note's summary, keeping its tags and content; a change
     /// archives the previous state and the note is embedded again.
     pub fn set_summary(&mut self, id: &str, summary: &str) -> Result<WriteOutcome> {
+        self.may_change(id, "a new summary")?;
         let summary = summary.trim();
         if summary.is_empty() {
             return Err(Error::invalid("the summary is empty"));
@@ -592,6 +610,7 @@ impl Keeper {
     /// that archived version. Notes in the trash longer than the
     /// configured time go for good first.
     pub fn delete(&mut self, target: &NoteRef, how: &DeleteHow) -> Result<Deleted> {
+        self.may_change(&target.id, "delete")?;
         self.purge_old_trash()?;
         if target.selector.is_none() && !how.purge && self.settings.trash_days > 0.0 {
             return self.trash(&target.id, how.reason.as_deref());

@@ -19,6 +19,7 @@ mod order;
 mod prompt;
 mod resources;
 pub mod rights;
+use rights::CallerRights;
 mod tasks;
 mod tools;
 pub use tools::{Summary as ToolSummary, summaries as tool_summaries};
@@ -250,7 +251,12 @@ impl KeepServer {
         let _turn = ticket.turn().await;
         let keepers = self.keepers.clone();
         let result = tokio::task::spawn_blocking(move || {
-            keep_core::on_blocking_thread(|| keepers.with(|keeper| f(keeper, &ctx)))
+            keep_core::on_blocking_thread(|| {
+                keepers.with(|keeper| {
+                    keeper.set_caller(ctx.caller());
+                    f(keeper, &ctx)
+                })
+            })
         })
         .await
         .map_err(|e| McpError::internal_error(format!("the call failed: {e}"), None))

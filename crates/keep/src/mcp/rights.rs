@@ -1,65 +1,51 @@
-//! Who calls over HTTP and what they may do: the store's owner (its own
+//! Who calls over HTTP, as the server sees it: the store's owner (its own
 //! token, or no token from this machine), or a token made with `keep token
 //! add`, read-only or confined to tags. The HTTP side finds the caller;
-//! every tool, resource and route asks it before it reads or writes.
+//! the keeper of each request is handed it and refuses what it may not
+//! do. What is left here is how a front end names and frames it.
 
 use std::sync::Arc;
 
-use keep_core::model::Tags;
+pub use keep_core::Caller;
 
 use super::tools::Context;
 
-/// A client of `keep serve`, as its token says.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Caller {
-    /// The token's name; None for the owner.
-    pub token: Option<String>,
-    /// May only read.
-    pub read_only: bool,
-    /// Tags every note it reads carries and every note it writes gets.
-    pub scope: Tags,
-}
-
-impl Caller {
-    /// The store's owner: every right, the whole store.
-    pub fn owner() -> Self {
-        Caller {
-            token: None,
-            read_only: false,
-            scope: Tags::default(),
-        }
-    }
-
+/// What the server's front ends ask of a caller.
+pub trait CallerRights {
     /// Why it may not do what tool or route `what` does, which writes;
-    /// None when it may.
-    pub fn refuses_write(&self, what: &str) -> Option<String> {
-        self.read_only.then(|| {
-            format!(
-                "the token '{}' may only read: {what} writes",
-                self.token.as_deref().unwrap_or("owner")
-            )
-        })
-    }
+    /// None when it may (said before any work starts).
+    fn refuses_write(&self, what: &str) -> Option<String>;
 
     /// Who the operations log names for its writes: its token's name
     /// (with the name the client gave kept as the entry's detail), or for
     /// the owner the name the client gave.
-    pub fn author(&self, declared: &str) -> String {
+    fn author(&self, declared: &str) -> String;
+
+    /// `base` with this caller in it, its scope added to the server's.
+    fn context(&self, base: &Arc<Context>) -> Arc<Context>;
+}
+
+impl CallerRights for Caller {
+    fn refuses_write(&self, what: &str) -> Option<String> {
+        self.may_write(what).err().map(|e| e.to_string())
+    }
+
+    fn author(&self, declared: &str) -> String {
         match &self.token {
             Some(name) => keep_core::keeper::agent_via(name, declared),
             None => declared.to_string(),
         }
     }
 
-    /// `base` with this caller's scope added to the server's.
-    pub fn context(&self, base: &Arc<Context>) -> Arc<Context> {
-        if self.scope.is_empty() {
+    fn context(&self, base: &Arc<Context>) -> Arc<Context> {
+        if self.is_owner() {
             return Arc::clone(base);
         }
         let mut ctx = base.as_ref().clone();
         for (key, value) in self.scope.pairs() {
             ctx.scope.insert(key, value);
         }
+        ctx.caller = self.clone();
         Arc::new(ctx)
     }
 }

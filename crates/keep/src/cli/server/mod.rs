@@ -247,7 +247,8 @@ impl Lent<'_> {
 
 impl Drop for Lent<'_> {
     fn drop(&mut self) {
-        if let Some(keeper) = self.keeper.take() {
+        if let Some(mut keeper) = self.keeper.take() {
+            keeper.set_caller(keep_core::Caller::owner());
             if let (Some(client), Some(mark)) = (&self.client, keeper.write_mark()) {
                 self.warm.remember_mark(client, mark);
             }

@@ -56,6 +56,9 @@ pub struct Context {
     /// The server's scope: every note read must carry these tags, and every
     /// note written gets them. Empty: the whole store.
     pub scope: Tags,
+    /// Who calls: the keeper holds every call to its rights, within
+    /// `scope` as well.
+    pub caller: keep_core::Caller,
     /// Set when the client asked for progress (`_meta.progressToken`).
     pub progress: Option<ProgressSink>,
     /// Set when the client cancels the call.
@@ -63,6 +66,12 @@ pub struct Context {
 }
 
 impl Context {
+    /// The caller the keeper is handed for a call: its own rights, within
+    /// the server's scope.
+    pub fn caller(&self) -> keep_core::Caller {
+        self.caller.clone().within(&self.scope)
+    }
+
     /// Tells the client how far the call is, when it asked.
     pub fn report(&self, done: usize, total: Option<usize>, what: String) {
         if let Some(sink) = &self.progress {

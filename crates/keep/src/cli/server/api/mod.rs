@@ -20,7 +20,7 @@ use crate::cli::input::Stdin;
 use crate::cli::output::{Format, Out};
 use crate::cli::{Cli, CliError, Ctx, NOT_STORED, Status, dispatch};
 use crate::mcp::http::{Answer, Visit};
-use crate::mcp::rights::Caller;
+use crate::mcp::rights::{Caller, CallerRights};
 use keep_core::model::Tags;
 
 /// The OpenAPI 3.1 document of this API.
@@ -55,6 +55,7 @@ impl crate::mcp::http::Routes for Api {
             warm: &self.warm,
             author: &author,
             caller,
+            scope: &self.scope,
         };
         let asked = Asked {
             method,
@@ -142,6 +143,8 @@ pub struct Serving<'a> {
     pub warm: &'a Arc<Warm>,
     pub author: &'a str,
     pub caller: &'a Caller,
+    /// The server's own scope, which the caller's adds to.
+    pub scope: &'a Tags,
 }
 
 /// What a request asks, read from its method, path, query and body.
@@ -568,6 +571,7 @@ pub(super) fn run(warm: &Serving<'_>, args: Vec<String>) -> Ran {
     );
     if let Ok(keeper) = ctx.keeper() {
         keeper.set_agent(warm.author);
+        keeper.set_caller(warm.caller.clone().within(&warm.scope));
     }
     let ended = dispatch(&mut ctx, cli.command);
     // The answer's own status is returned below; a client gone cannot read it anyway.
