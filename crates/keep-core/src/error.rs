@@ -97,6 +97,24 @@ pub enum Error {
     Ingest(#[from] keep_ingest::Error),
 }
 
+/// Whose fault an error is, for a front end to answer by: an HTTP
+/// status, an exit code.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Kind {
+    /// Nothing of that name (or nothing the caller may see).
+    NotFound,
+    /// The caller's rights do not reach it.
+    Refused,
+    /// The id is held by a note the caller may not see.
+    Conflict,
+    /// What was asked is malformed or cannot be done as asked.
+    BadInput,
+    /// The store (or a server it needs) failed; asking again later may work.
+    Unavailable,
+    /// Anything else.
+    Failed,
+}
+
 /// What would put a problem right, for a front end to say its own way.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Advice {
@@ -145,6 +163,24 @@ impl Error {
     /// True when the error means "nothing matched" rather than "something broke".
     pub fn is_not_found(&self) -> bool {
         matches!(self, Error::NotFound(_))
+    }
+
+    /// Whose fault it is.
+    pub fn kind(&self) -> Kind {
+        match self {
+            Error::NotFound(_) => Kind::NotFound,
+            Error::Forbidden(_) => Kind::Refused,
+            Error::Taken(_) => Kind::Conflict,
+            e if e.is_store_fault() => Kind::Unavailable,
+            Error::ProviderUnreachable { .. } => Kind::Unavailable,
+            Error::Invalid(_)
+            | Error::NoEarlierVersion { .. }
+            | Error::IsFolder { .. }
+            | Error::Import { .. }
+            | Error::Refused { .. }
+            | Error::Ingest(_) => Kind::BadInput,
+            _ => Kind::Failed,
+        }
     }
 
     /// True when the caller's rights refuse what it asked.

@@ -245,6 +245,7 @@ impl Failures {
             return Err(err);
         }
         out.warn(&err.to_string());
+        out.failed(err.kind());
         self.code = self.code.max(err.code());
         Ok(())
     }
@@ -334,6 +335,16 @@ impl CliError {
             CliError::Core(e) if e.is_not_found() => 1,
             CliError::Busy(_) => 1,
             _ => 2,
+        }
+    }
+
+    /// Whose fault it is, as the core sorts its own errors.
+    pub fn kind(&self) -> keep_core::Kind {
+        match self {
+            CliError::Core(e) => e.kind(),
+            CliError::Usage(_) | CliError::Hinted { .. } => keep_core::Kind::BadInput,
+            CliError::Busy(_) => keep_core::Kind::Unavailable,
+            CliError::Io(_) => keep_core::Kind::Failed,
         }
     }
 

@@ -23,6 +23,9 @@ pub struct Out {
     err: Box<dyn Write + Send>,
     color: bool,
     bars: Bars,
+    /// The kind of the first per-argument failure reported, for a front
+    /// end that answers by kind (the JSON API's status).
+    failure: Option<keep_core::Kind>,
 }
 
 /// Where progress bars are drawn.
@@ -79,6 +82,7 @@ impl Out {
             } else {
                 Bars::Hidden
             },
+            failure: None,
         }
     }
 
@@ -106,7 +110,18 @@ impl Out {
             err,
             color,
             bars,
+            failure: None,
         }
+    }
+
+    /// Records the kind of a per-argument failure (the first one stays).
+    pub fn failed(&mut self, kind: keep_core::Kind) {
+        self.failure.get_or_insert(kind);
+    }
+
+    /// The kind of the first per-argument failure, if any.
+    pub fn failure(&self) -> Option<keep_core::Kind> {
+        self.failure
     }
 
     /// Where this output draws progress bars.

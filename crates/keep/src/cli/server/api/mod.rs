@@ -46,10 +46,6 @@ impl crate::mcp::http::Routes for Api {
 
     fn answer(&self, visit: &Visit, method: &str, path: &str, query: &str, body: &[u8]) -> Answer {
         let caller = &visit.caller;
-        let mut scope = self.scope.clone();
-        for (key, value) in caller.scope.pairs() {
-            scope.insert(key, value);
-        }
         let author = caller.author(API_AGENT);
         let serving = Serving {
             warm: &self.warm,
@@ -64,9 +60,9 @@ impl crate::mcp::http::Routes for Api {
             body,
         };
         if web::serves(path) {
-            return web::answer(&serving, &scope, visit, &asked);
+            return web::answer(&serving, visit, &asked);
         }
-        let reply = answer(&serving, &scope, &asked);
+        let reply = answer(&serving, &asked);
         Answer::json(reply.status, reply.body)
     }
 
@@ -77,15 +73,9 @@ impl crate::mcp::http::Routes for Api {
 
 /// What a GET of an API path gives: its JSON, or the status and message
 /// of its error (for the web page, which reads through the same routes).
-pub fn read(
-    serving: &Serving<'_>,
-    scope: &Tags,
-    path: &str,
-    query: &str,
-) -> Result<Value, (u16, String)> {
+pub fn read(serving: &Serving<'_>, path: &str, query: &str) -> Result<Value, (u16, String)> {
     let reply = answer(
         serving,
-        scope,
         &Asked {
             method: "GET",
             path,
@@ -159,7 +149,7 @@ pub struct Asked<'a> {
 /// Who the operations log names for a write through the JSON API.
 const API_AGENT: &str = "api";
 
-pub fn answer(warm: &Serving<'_>, scope: &Tags, asked: &Asked<'_>) -> Reply {
+pub fn answer(warm: &Serving<'_>, asked: &Asked<'_>) -> Reply {
     let query = Query::parse(asked.query);
     let route = asked.path.strip_prefix(PREFIX);
     match (asked.method, asked.path, route) {
@@ -176,17 +166,14 @@ pub fn answer(warm: &Serving<'_>, scope: &Tags, asked: &Asked<'_>) -> Reply {
             status: 200,
             body: OPENAPI.as_bytes().to_vec(),
         },
-        ("GET", _, Some("find")) => find(warm, scope, &query),
-        ("GET", _, Some("notes")) => list(warm, scope, &query),
-        ("POST", _, Some("notes")) => match warm.caller.refuses_write("POST /v1/notes") {
-            Some(why) => Reply::error(403, &why),
-            None => put(warm, scope, asked.body),
-        },
-        ("GET", _, Some("log")) => activity::log(warm, scope, &query),
-        ("GET", _, Some("stats")) => activity::stats(warm, scope, &query),
-        ("GET", _, Some("conflicts")) => activity::conflicts(warm, scope, &query),
+        ("GET", _, Some("find")) => find(warm, &query),
+        ("GET", _, Some("notes")) => list(warm, &query),
+        ("POST", _, Some("notes")) => put(warm, asked.body),
+        ("GET", _, Some("log")) => activity::log(warm, &query),
+        ("GET", _, Some("stats")) => activity::stats(warm, &query),
+        ("GET", _, Some("conflicts")) => activity::conflicts(warm, &query),
         (method, _, Some(rest)) if rest.starts_with("notes/") => {
-            note_route(warm, scope, method, &rest["notes/".len()..], asked.body)
+            note_route(warm, method, &rest["notes/".len()..], asked.body)
         }
         (_, _, Some("find" | "notes" | "log" | "stats" | "conflicts"))
         | (_, "/health" | "/openapi.json", _) => not_allowed(),
@@ -197,22 +184,15 @@ pub fn answer(warm: &Serving<'_>, scope: &Tags, asked: &Asked<'_>) -> Reply {
 /// What a note's path does: `notes/ID` reads it, `notes/ID/history` lists
 /// its versions, `notes/ID/ACTION` (tags, rate, supersede, trash, restore)
 /// writes it.
-fn note_route(warm: &Serving<'_>, scope: &Tags, method: &str, rest: &str, body: &[u8]) -> Reply {
+fn note_route(warm: &Serving<'_>, method: &str, rest: &str, body: &[u8]) -> Reply {
     let action = rest
         .rsplit_once('/')
         .filter(|(_, action)| *action == "history" || actions::ACTIONS.contains(action));
     match (method, action) {
-        ("GET", None) => get(warm, scope, &decode(rest)),
-        ("GET", Some((id, "history"))) => history(warm, scope, &decode(id)),
+        ("GET", None) => get(warm, &decode(rest)),
+        ("GET", Some((id, "history"))) => history(warm, &decode(id)),
         ("POST", Some((id, action))) => {
-            let route = format!("POST /v1/notes/ID/{action}");
-            if let Some(why) = warm.caller.refuses_write(&route) {
-                return Reply::error(403, &why);
-            }
             let id = decode(id);
-            if !scope.is_empty() && get(warm, scope, &id).status != 200 {
-                return not_found(&id);
-            }
             match action {
                 "tags" => tag(warm, &id, body),
                 other => actions::act(warm, other, &id, body),
@@ -276,13 +256,6 @@ impl Query {
     }
 }
 
-/// `--tag KEY=VALUE` for each tag of the server's scope.
-pub(super) fn scope_tags(scope: &Tags, args: &mut Vec<String>) {
-    for (k, v) in scope.pairs() {
-        args.push(format!("--tag={k}={v}"));
-    }
-}
-
 const FILTERS: [(&str, &str); 6] = [
     ("tag", "tag"),
     ("since", "since"),
@@ -292,7 +265,7 @@ const FILTERS: [(&str, &str); 6] = [
     ("limit", "limit"),
 ];
 
-fn find(warm: &Serving<'_>, scope: &Tags, query: &Query) -> Reply {
+fn find(warm: &Serving<'_>, query: &Query) -> Reply {
     let Some(text) = query.one("q").filter(|q| !q.trim().is_empty()) else {
         return Reply::error(400, "find needs a query: ?q=TEXT");
     };
@@ -300,61 +273,31 @@ fn find(warm: &Serving<'_>, scope: &Tags, query: &Query) -> Reply {
     query.options(&FILTERS, &mut args);
     query.options(&[("mode", "mode"), ("hops", "hops")], &mut args);
     query.flag("deep", "deep", &mut args);
-    scope_tags(scope, &mut args);
     args.extend(["--".into(), text.into()]);
     run(warm, args).reply(200)
 }
 
-fn list(warm: &Serving<'_>, scope: &Tags, query: &Query) -> Reply {
+fn list(warm: &Serving<'_>, query: &Query) -> Reply {
     let mut args = vec!["list".to_string()];
     query.options(&FILTERS, &mut args);
     query.options(&[("sort", "sort")], &mut args);
-    scope_tags(scope, &mut args);
     if let Some(pattern) = query.one("pattern") {
         args.extend(["--".into(), pattern.into()]);
     }
     run(warm, args).reply(200)
 }
 
-fn get(warm: &Serving<'_>, scope: &Tags, id: &str) -> Reply {
-    let ran = run(warm, vec!["get".into(), "--".into(), id.into()]);
-    let mut reply = ran.reply(200);
-    if reply.status == 200 {
-        // One id asked, one note given: the note itself.
-        let note = match serde_json::from_slice::<Value>(&reply.body) {
-            Ok(Value::Array(mut notes)) if notes.len() == 1 => notes.remove(0),
-            Ok(other) => other,
-            Err(_) => return reply,
-        };
-        if !in_scope(&note, scope) {
-            return not_found(id);
-        }
-        reply = Reply::json(200, &note);
-    }
-    reply
+/// One id asked, one note given: the note itself.
+fn get(warm: &Serving<'_>, id: &str) -> Reply {
+    run(warm, vec!["get".into(), "--".into(), id.into()])
+        .reply(200)
+        .only_one()
 }
 
 /// Every version of a note, the current first, each with what it changed.
-fn history(warm: &Serving<'_>, scope: &Tags, id: &str) -> Reply {
-    if !scope.is_empty() && get(warm, scope, id).status != 200 {
-        return not_found(id);
-    }
+fn history(warm: &Serving<'_>, id: &str) -> Reply {
     let args = vec!["get".into(), "--history".into(), "--".into(), id.into()];
     run(warm, args).reply(200).only_one()
-}
-
-pub(super) fn not_found(id: &str) -> Reply {
-    Reply::error(404, &format!("no note '{id}'"))
-}
-
-/// Whether a note (as `--json get` shows it) carries every tag of the
-/// scope.
-fn in_scope(note: &Value, scope: &Tags) -> bool {
-    scope.pairs().all(|(k, v)| match &note["tags"][k] {
-        Value::String(s) => s == v,
-        Value::Array(values) => values.iter().any(|x| x == v),
-        _ => false,
-    })
 }
 
 /// A note to put, as a request body gives it.
@@ -421,7 +364,7 @@ pub(super) fn body<T: for<'de> Deserialize<'de>>(bytes: &[u8]) -> Result<T, Repl
     })
 }
 
-fn put(warm: &Serving<'_>, scope: &Tags, bytes: &[u8]) -> Reply {
+fn put(warm: &Serving<'_>, bytes: &[u8]) -> Reply {
     let note: NewNote = match body(bytes) {
         Ok(note) => note,
         Err(reply) => return reply,
@@ -430,7 +373,6 @@ fn put(warm: &Serving<'_>, scope: &Tags, bytes: &[u8]) -> Reply {
     for tag in note.tags.pairs() {
         args.push(format!("--tag={tag}"));
     }
-    scope_tags(scope, &mut args);
     let options = [
         ("id", note.id),
         ("summary", note.summary),
@@ -493,9 +435,34 @@ pub(super) struct Ran {
     stdout: Vec<u8>,
     stderr: String,
     ended: Result<Status, CliError>,
+    /// The kind of the first per-argument failure the command reported.
+    failure: Option<keep_core::Kind>,
+}
+
+/// The HTTP status that answers an error of `kind`.
+pub(super) fn status_of(kind: keep_core::Kind) -> u16 {
+    use keep_core::Kind;
+    match kind {
+        Kind::NotFound => 404,
+        Kind::Refused => 403,
+        Kind::Conflict => 409,
+        Kind::BadInput => 400,
+        Kind::Unavailable => 503,
+        Kind::Failed => 500,
+    }
 }
 
 impl Ran {
+    /// A command that ended before it ran.
+    fn failed(e: CliError) -> Ran {
+        Ran {
+            stdout: Vec::new(),
+            stderr: String::new(),
+            ended: Err(e),
+            failure: None,
+        }
+    }
+
     /// The HTTP answer: `ok` with what the command printed when it
     /// succeeded (or found a duplicate, which its JSON says), else an
     /// error whose status says whose fault it is.
@@ -514,14 +481,12 @@ impl Ran {
                     body: self.stdout,
                 };
             }
-            Ok(Status::Failed(1)) => 404,
-            Ok(Status::Failed(_)) => 400,
-            Err(CliError::Core(e)) if e.is_not_found() => 404,
-            Err(CliError::Core(e)) if e.is_store_fault() => 503,
-            Err(CliError::Core(keep_core::Error::Invalid(_))) => 400,
-            Err(CliError::Usage(_) | CliError::Hinted { .. }) => 400,
-            Err(CliError::Busy(_)) => 503,
-            Err(_) => 500,
+            Ok(Status::Failed(code)) => match self.failure {
+                Some(kind) => status_of(kind),
+                None if *code == 1 => 404,
+                None => 400,
+            },
+            Err(e) => status_of(e.kind()),
         };
         let message = match &self.ended {
             Err(e) => e.to_string(),
@@ -544,23 +509,17 @@ pub(super) fn run(warm: &Serving<'_>, args: Vec<String>) -> Ran {
                 .next()
                 .unwrap_or("")
                 .trim_start_matches("error: ");
-            return Ran {
-                stdout: Vec::new(),
-                stderr: String::new(),
-                ended: Err(CliError::Usage(first.to_string())),
-            };
+            return Ran::failed(CliError::Usage(first.to_string()));
         }
     };
     let mut lent = match warm.warm.lend_to(Some(&format!("api:{}", warm.author))) {
         Ok(lent) => lent,
-        Err(e) => {
-            return Ran {
-                stdout: Vec::new(),
-                stderr: String::new(),
-                ended: Err(e),
-            };
-        }
+        Err(e) => return Ran::failed(e),
     };
+    // Every read and write of the command is held to the caller's rights.
+    let keeper = lent.keeper();
+    keeper.set_agent(warm.author);
+    keeper.set_caller(warm.caller.clone().within(warm.scope));
     let (out, stdout, stderr) = Out::captured(false);
     let mut ctx = Ctx::new(
         warm.warm.config.clone(),
@@ -569,11 +528,8 @@ pub(super) fn run(warm: &Serving<'_>, args: Vec<String>) -> Ran {
         out,
         Stdin::sent(Box::new(std::io::empty()), false),
     );
-    if let Ok(keeper) = ctx.keeper() {
-        keeper.set_agent(warm.author);
-        keeper.set_caller(warm.caller.clone().within(&warm.scope));
-    }
     let ended = dispatch(&mut ctx, cli.command);
+    let failure = ctx.out.failure();
     // The answer's own status is returned below; a client gone cannot read it anyway.
     ctx.out.flush().ok();
     if let Some(keeper) = ctx.into_keeper() {
@@ -583,5 +539,6 @@ pub(super) fn run(warm: &Serving<'_>, args: Vec<String>) -> Ran {
         stdout: stdout.take(),
         stderr: String::from_utf8_lossy(&stderr.take()).into_owned(),
         ended,
+        failure,
     }
 }

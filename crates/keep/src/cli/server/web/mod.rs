@@ -14,8 +14,6 @@ mod html;
 mod note;
 mod theme;
 
-use keep_core::model::Tags;
-
 use super::api::{Asked, Serving, read};
 use crate::mcp::http::{Answer, Visit};
 use html::esc;
@@ -31,17 +29,16 @@ pub fn serves(path: &str) -> bool {
 }
 
 /// What one request of the page sees: the server as its caller reaches
-/// it, the caller's scope and its visit.
+/// it, and its visit.
 pub struct Seen<'a> {
     pub serving: &'a Serving<'a>,
-    pub scope: &'a Tags,
     pub visit: &'a Visit,
 }
 
 impl Seen<'_> {
     /// A GET of an API path, as this caller.
     fn read(&self, path: &str, query: &str) -> Result<serde_json::Value, (u16, String)> {
-        read(self.serving, self.scope, path, query)
+        read(self.serving, path, query)
     }
 
     /// Whether the caller may write.
@@ -51,12 +48,8 @@ impl Seen<'_> {
 }
 
 /// Answers a request of one of the page's paths.
-pub fn answer(serving: &Serving<'_>, scope: &Tags, visit: &Visit, asked: &Asked<'_>) -> Answer {
-    let seen = Seen {
-        serving,
-        scope,
-        visit,
-    };
+pub fn answer(serving: &Serving<'_>, visit: &Visit, asked: &Asked<'_>) -> Answer {
+    let seen = Seen { serving, visit };
     if let Some(name) = asked.path.strip_prefix("/assets/") {
         return assets::answer(serving.warm, name);
     }
