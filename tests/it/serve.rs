@@ -25,10 +25,33 @@ pub(crate) struct Server {
 
 impl Server {
     pub(crate) fn start(env: &Env, args: &[&str]) -> Server {
+        Server::start_with(env, args, None)
+    }
+
+    /// `start`, with at most `files` open files (RLIMIT_NOFILE) when given.
+    pub(crate) fn start_with(env: &Env, args: &[&str], files: Option<u64>) -> Server {
         let mut all = vec!["serve"];
         all.extend_from_slice(args);
-        let mut child = env
-            .cmd(&all)
+        let mut command = env.cmd(&all);
+        if let Some(files) = files {
+            use std::os::unix::process::CommandExt;
+            let limit = libc::rlimit {
+                rlim_cur: files,
+                rlim_max: files,
+            };
+            // SAFETY: setrlimit is async-signal-safe and touches only the
+            // child about to run keep.
+            unsafe {
+                command.pre_exec(move || {
+                    if libc::setrlimit(libc::RLIMIT_NOFILE, &limit) == 0 {
+                        Ok(())
+                    } else {
+                        Err(std::io::Error::last_os_error())
+                    }
+                });
+            }
+        }
+        let mut child = command
             .stderr(Stdio::piped())
             .stdout(Stdio::null())
             .spawn()
@@ -1437,4 +1460,50 @@ fn plain_http_on_an_open_address_is_warned_of_and_a_wrong_key_is_refused() {
     );
     let said = env.fails(&["serve", "--tls-cert", &cert("server.crt")], 2);
     assert!(said.contains("--tls-key"), "{said}");
+}
+
+#[test]
+fn a_server_held_open_by_idle_and_slow_clients_still_answers() {
+    let env = Env::new();
+    env.ok(&["put", "The queue restarts at noon.", "--id", "queue"]);
+    let server = Server::start_with(&env, &["--listen", "127.0.0.1:0"], Some(64));
+    // 200 connections that never send a request, and 20 whose bodies
+    // never finish: far more than 64 open files allow.
+    let idle: Vec<TcpStream> = (0..200)
+        .map(|_| TcpStream::connect(&server.addr).unwrap())
+        .collect();
+    let slow: Vec<TcpStream> = (0..20)
+        .map(|_| {
+            let mut stream = TcpStream::connect(&server.addr).unwrap();
+            let head = format!(
+                "POST /v1/notes HTTP/1.1\r\nHost: {}\r\nContent-Type: application/json\r\nContent-Length: 1000\r\n\r\n{{\"te",
+                server.addr
+            );
+            stream.write_all(head.as_bytes()).unwrap();
+            stream
+        })
+        .collect();
+    let url = format!("http://{}/v1/notes/queue", server.addr);
+    for _ in 0..3 {
+        let (code, out) = curl(&["-w", "\n%{http_code}"], &url);
+        assert_eq!(code, 0, "{out}");
+        assert!(out.trim_end().ends_with("200"), "{out}");
+        assert!(out.contains("The queue restarts at noon."), "{out}");
+    }
+    drop(idle);
+    drop(slow);
+    let (code, out) = curl(&["-w", "\n%{http_code}"], &url);
+    assert!(code == 0 && out.trim_end().ends_with("200"), "{out}");
+    // Each request is named on stderr with its caller, status and id.
+    let said = server.said();
+    let line = said
+        .iter()
+        .find(|l| l.contains("GET /v1/notes/queue 200"))
+        .unwrap_or_else(|| panic!("no access line in {said:?}"));
+    assert!(line.contains(" owner "), "{line}");
+    assert!(
+        !said.iter().any(|l| l.contains("restarts at noon")),
+        "{said:?}"
+    );
+    assert!(server.terminate().success());
 }

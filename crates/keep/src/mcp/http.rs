@@ -19,6 +19,7 @@ use tokio::net::TcpListener;
 use tokio_util::sync::CancellationToken;
 
 use super::auth::{Auth, Credential};
+use super::connections::{Answering, Connections, State};
 use super::rights::Caller;
 use super::{KeepServer, notify, tools::Context};
 use keep_core::SharedModel;
@@ -34,6 +35,11 @@ pub const MAX_BODY: u64 = 16 * 1024 * 1024;
 /// How long a connection may take to send a request's headers; an idle
 /// connection is closed after it.
 const HEADER_TIMEOUT: Duration = Duration::from_secs(10);
+/// How long a request's body may take to arrive once its headers have.
+const BODY_TIMEOUT: Duration = Duration::from_secs(30);
+/// The first and the longest pause after a failed accept (no file left
+/// for a connection): the loop waits instead of spinning.
+const ACCEPT_PAUSE: (Duration, Duration) = (Duration::from_millis(10), Duration::from_secs(1));
 
 /// What `keep serve` asks of the HTTP side.
 pub struct HttpOptions {
@@ -68,6 +74,8 @@ pub trait Routes: Send + Sync {
 /// Who asks, and what a page needs to write on their behalf.
 pub struct Visit {
     pub caller: Caller,
+    /// The request's id, returned in `X-Request-Id` and named in errors.
+    pub request_id: String,
     /// The CSRF token a write from this browser must show
     /// (`X-Keep-CSRF`).
     pub csrf: String,
@@ -166,16 +174,35 @@ fn from_this_machine(request: &Request<Incoming>) -> bool {
     host_ok && origin_ok
 }
 
-/// Reads a request's body, at most `limit` bytes.
-async fn read_body(request: Request<Incoming>, limit: u64) -> Result<Bytes, Response<Body>> {
-    let limited = http_body_util::Limited::new(request.into_body(), limit as usize);
-    match limited.collect().await {
-        Ok(collected) => Ok(collected.to_bytes()),
-        Err(_) => Err(plain(
+/// Reads a body, at most `limit` bytes, within `BODY_TIMEOUT`.
+async fn read_limited(body: Incoming, limit: u64) -> Result<Bytes, Response<Body>> {
+    let limited = http_body_util::Limited::new(body, limit as usize);
+    match tokio::time::timeout(BODY_TIMEOUT, limited.collect()).await {
+        Ok(Ok(collected)) => Ok(collected.to_bytes()),
+        Ok(Err(_)) => Err(plain(
             StatusCode::PAYLOAD_TOO_LARGE,
             &format!("a request body may hold at most {limit} bytes"),
         )),
+        Err(_) => {
+            let mut response = plain(
+                StatusCode::REQUEST_TIMEOUT,
+                &format!(
+                    "the request body did not arrive within {} s",
+                    BODY_TIMEOUT.as_secs()
+                ),
+            );
+            response.headers_mut().insert(
+                hyper::header::CONNECTION,
+                hyper::header::HeaderValue::from_static("close"),
+            );
+            Err(response)
+        }
     }
+}
+
+/// Reads a request's body, at most `limit` bytes, within `BODY_TIMEOUT`.
+async fn read_body(request: Request<Incoming>, limit: u64) -> Result<Bytes, Response<Body>> {
+    read_limited(request.into_body(), limit).await
 }
 
 /// Answers a request of the other routes on a thread that may block.
@@ -183,14 +210,22 @@ async fn answer_route(
     request: Request<Incoming>,
     routes: Arc<dyn Routes>,
     visit: Visit,
+    conn: &Conn,
 ) -> Response<Body> {
     let method = request.method().as_str().to_string();
     let path = request.uri().path().to_string();
     let query = request.uri().query().unwrap_or("").to_string();
     let body = match read_body(request, MAX_BODY).await {
         Ok(body) => body,
-        Err(response) => return response,
+        Err(response) => {
+            if response.status() == StatusCode::REQUEST_TIMEOUT {
+                conn.connections
+                    .name_slow(conn.from, "a request body did not arrive in time");
+            }
+            return response;
+        }
     };
+    let _answering = Answering::start(&conn.state, &conn.connections);
     let answer =
         tokio::task::spawn_blocking(move || routes.answer(&visit, &method, &path, &query, &body))
             .await;
@@ -507,130 +542,76 @@ pub async fn serve(
         Arc::new(sessions_kept),
         config(options.listen, stop.child_token()),
     );
-    let auth = Arc::new(options.auth);
-    let routes = options.routes;
-    let loopback = options.listen.ip().is_loopback();
+    let shared = Arc::new(Shared {
+        service,
+        auth: Arc::new(options.auth),
+        routes: options.routes,
+        loopback: options.listen.ip().is_loopback(),
+        tls: options.tls.is_some(),
+    });
     let tls = options.tls.map(tokio_rustls::TlsAcceptor::from);
+    let held = Connections::for_this_process();
     let mut connections = tokio::task::JoinSet::new();
+    let mut pause = ACCEPT_PAUSE.0;
     loop {
+        tokio::select! {
+            _ = held.room() => {}
+            _ = stop.cancelled() => break,
+        }
         let (stream, from) = tokio::select! {
             accepted = listener.accept() => match accepted {
                 Ok(accepted) => accepted,
-                Err(_) => continue,
+                Err(e) => {
+                    held.name_slow(
+                        std::net::IpAddr::from([0, 0, 0, 0]),
+                        &format!("accepting a connection failed ({e}); retrying after a pause"),
+                    );
+                    tokio::select! {
+                        _ = tokio::time::sleep(pause) => {}
+                        _ = stop.cancelled() => break,
+                    }
+                    pause = (pause * 2).min(ACCEPT_PAUSE.1);
+                    continue;
+                }
             },
             _ = stop.cancelled() => break,
         };
-        let service = service.clone();
-        let auth = Arc::clone(&auth);
-        let routes = Arc::clone(&routes);
-        let tls_on = tls.is_some();
-        let handler = hyper::service::service_fn(move |mut request: Request<Incoming>| {
-            let service = service.clone();
-            let auth = Arc::clone(&auth);
-            let routes = Arc::clone(&routes);
-            async move {
-                let path = request.uri().path().to_string();
-                let for_routes = routes.serves(&path);
-                if path != ENDPOINT && !for_routes {
-                    return Ok::<_, Infallible>(plain(
-                        StatusCode::NOT_FOUND,
-                        &format!(
-                            "keep serves a web page at /, MCP at {ENDPOINT} and a JSON API described at /openapi.json"
-                        ),
-                    ));
-                }
-                if for_routes && loopback && !from_this_machine(&request) {
-                    return Ok(plain(
-                        StatusCode::FORBIDDEN,
-                        "only loopback Host and Origin headers are accepted",
-                    ));
-                }
-                let post = request.method() == hyper::Method::POST;
-                if for_routes && post && path == "/signin" {
-                    return Ok(sign_in(request, &auth, &routes, from.ip(), tls_on).await);
-                }
-                let credential = Credential::of(&request);
-                let caller = match auth.check(&credential, from.ip()).await {
-                    Ok(caller) => caller,
-                    Err(refusal) => {
-                        let browsing = request.method() == hyper::Method::GET
-                            && for_routes
-                            && routes.is_page(&path);
-                        if browsing {
-                            let mut response = response_of(with_status(
-                                routes.sign_in(match credential {
-                                    Credential::Cookie(_) => Some(&refusal.message),
-                                    _ => None,
-                                }),
-                                refusal.status.as_u16(),
-                            ));
-                            if let Ok(value) =
-                                hyper::header::HeaderValue::from_str(&cookie_of(None, tls_on))
-                            {
-                                response
-                                    .headers_mut()
-                                    .insert(hyper::header::SET_COOKIE, value);
-                            }
-                            return Ok(response);
-                        }
-                        return Ok(refusal.response(plain));
-                    }
-                };
-                if declared_length(&request).is_some_and(|n| n > MAX_BODY) {
-                    return Ok(plain(
-                        StatusCode::PAYLOAD_TOO_LARGE,
-                        &format!("a request body may hold at most {MAX_BODY} bytes"),
-                    ));
-                }
-                if for_routes {
-                    if post && path == "/signout" {
-                        return Ok(sign_out(request, &auth, credential, tls_on).await);
-                    }
-                    let csrf = auth.csrf_token(&credential);
-                    let reads = matches!(
-                        *request.method(),
-                        hyper::Method::GET | hyper::Method::HEAD | hyper::Method::OPTIONS
-                    );
-                    if !reads && needs_csrf(&request, &credential) && !shows_csrf(&request, &csrf) {
-                        return Ok(json_error(
-                            StatusCode::FORBIDDEN,
-                            "a write from a browser must show the page's CSRF token (X-Keep-CSRF): reload the page",
-                        ));
-                    }
-                    let visit = Visit {
-                        caller,
-                        csrf,
-                        signed_in: matches!(credential, Credential::Cookie(_)),
-                    };
-                    return Ok(answer_route(request, routes, visit).await);
-                }
-                request.extensions_mut().insert(caller);
-                let closing = request.method() == hyper::Method::DELETE;
-                let request =
-                    request.map(|body| http_body_util::Limited::new(body, MAX_BODY as usize));
-                let mut response = service.handle(request).await;
-                if closing && response.status() == StatusCode::ACCEPTED {
-                    // The session is gone at once, not later: say so, as
-                    // clients expect (the Python SDK warns on 202).
-                    *response.status_mut() = StatusCode::OK;
-                }
-                Ok(response)
-            }
+        pause = ACCEPT_PAUSE.0;
+        let place = held.hold();
+        let conn = Conn {
+            state: Arc::clone(&place.state),
+            connections: Arc::clone(&held),
+            from: from.ip(),
+        };
+        let shared = Arc::clone(&shared);
+        let handler = hyper::service::service_fn(move |request: Request<Incoming>| {
+            let shared = Arc::clone(&shared);
+            let conn = conn.clone();
+            async move { Ok::<_, Infallible>(logged(request, &shared, &conn).await) }
         });
         let acceptor = tls.clone();
         connections.spawn(async move {
             // A connection that fails or is dropped by its client concerns
-            // that client alone; so does a handshake that fails or stalls.
-            match acceptor {
-                None => serve_connection(stream, handler).await,
-                Some(acceptor) => {
-                    if let Ok(Ok(stream)) =
-                        tokio::time::timeout(HEADER_TIMEOUT, acceptor.accept(stream)).await
-                    {
-                        serve_connection(stream, handler).await;
+            // that client alone; so does a handshake that fails or stalls;
+            // one closed to make room ends here.
+            let close = place.close.clone();
+            let served = async move {
+                match acceptor {
+                    None => serve_connection(stream, handler).await,
+                    Some(acceptor) => {
+                        if let Ok(Ok(stream)) =
+                            tokio::time::timeout(HEADER_TIMEOUT, acceptor.accept(stream)).await
+                        {
+                            serve_connection(stream, handler).await;
+                        }
                     }
                 }
+            };
+            tokio::select! {
+                _ = served => {}
+                _ = close.cancelled() => {}
             }
+            drop(place);
         });
         while connections.try_join_next().is_some() {}
     }
@@ -640,4 +621,201 @@ pub async fn serve(
     })
     .await;
     Ok(())
+}
+
+/// What every request of a server shares.
+struct Shared {
+    service: StreamableHttpService<KeepServer, LocalSessionManager>,
+    auth: Arc<Auth>,
+    routes: Arc<dyn Routes>,
+    loopback: bool,
+    tls: bool,
+}
+
+/// The connection a request came on.
+#[derive(Clone)]
+struct Conn {
+    state: Arc<State>,
+    connections: Arc<Connections>,
+    from: std::net::IpAddr,
+}
+
+/// Requests answered by this process, for their ids.
+static REQUESTS: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
+
+/// A new request id: unique within this server's life, and unlike those
+/// of another server process.
+fn request_id() -> String {
+    let n = REQUESTS.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+    format!("{:x}-{n:x}", std::process::id())
+}
+
+/// Answers one request, with its id in `X-Request-Id`, and writes its
+/// access line on stderr: when, who, what, the status and how long (never
+/// a secret, a query string or note text).
+async fn logged(request: Request<Incoming>, shared: &Shared, conn: &Conn) -> Response<Body> {
+    let started = std::time::Instant::now();
+    let id = request_id();
+    let method = request.method().to_string();
+    let path = request.uri().path().to_string();
+    let mut who = String::from("-");
+    let mut what = path.clone();
+    let mut response = handle(request, shared, conn, &id, &mut who, &mut what).await;
+    if let Ok(value) = hyper::header::HeaderValue::from_str(&id) {
+        response.headers_mut().insert("x-request-id", value);
+    }
+    eprintln!(
+        "{} {} {method} {} {} {:.1}ms {id}",
+        keep_core::model::Clock::System.now(),
+        printable(&who),
+        printable(&what),
+        response.status().as_u16(),
+        started.elapsed().as_secs_f64() * 1000.0,
+    );
+    response
+}
+
+/// `text` with control characters shown as `?`, so a request cannot
+/// write to the terminal that reads the log.
+fn printable(text: &str) -> String {
+    text.chars()
+        .map(|c| if c.is_control() { '?' } else { c })
+        .collect()
+}
+
+/// What the MCP message `body` asks, for the access line: its method,
+/// and a tool's, prompt's or resource's name.
+fn mcp_method(body: &[u8]) -> Option<String> {
+    let message: serde_json::Value = serde_json::from_slice(body).ok()?;
+    let method = message["method"].as_str()?;
+    let params = &message["params"];
+    let named = params["name"]
+        .as_str()
+        .or_else(|| params["uri"].as_str().map(|_| "resource"));
+    Some(match named {
+        Some(name) => format!("{method}:{name}"),
+        None => method.to_string(),
+    })
+}
+
+/// Answers one request; `who` gets the caller's name once known, and
+/// `what` the MCP method asked.
+async fn handle(
+    mut request: Request<Incoming>,
+    shared: &Shared,
+    conn: &Conn,
+    request_id: &str,
+    who: &mut String,
+    what: &mut String,
+) -> Response<Body> {
+    let (auth, routes) = (&shared.auth, &shared.routes);
+    let path = request.uri().path().to_string();
+    let for_routes = routes.serves(&path);
+    if path != ENDPOINT && !for_routes {
+        return plain(
+            StatusCode::NOT_FOUND,
+            &format!(
+                "keep serves a web page at /, MCP at {ENDPOINT} and a JSON API described at /openapi.json"
+            ),
+        );
+    }
+    if for_routes && shared.loopback && !from_this_machine(&request) {
+        return plain(
+            StatusCode::FORBIDDEN,
+            "only loopback Host and Origin headers are accepted",
+        );
+    }
+    let post = request.method() == hyper::Method::POST;
+    if for_routes && post && path == "/signin" {
+        return sign_in(request, auth, routes, conn.from, shared.tls).await;
+    }
+    let credential = Credential::of(&request);
+    let caller = match auth.check(&credential, conn.from).await {
+        Ok(caller) => caller,
+        Err(refusal) => {
+            let browsing =
+                request.method() == hyper::Method::GET && for_routes && routes.is_page(&path);
+            if browsing {
+                let mut response = response_of(with_status(
+                    routes.sign_in(match credential {
+                        Credential::Cookie(_) => Some(&refusal.message),
+                        _ => None,
+                    }),
+                    refusal.status.as_u16(),
+                ));
+                if let Ok(value) =
+                    hyper::header::HeaderValue::from_str(&cookie_of(None, shared.tls))
+                {
+                    response
+                        .headers_mut()
+                        .insert(hyper::header::SET_COOKIE, value);
+                }
+                return response;
+            }
+            return refusal.response(plain);
+        }
+    };
+    *who = caller.name().to_string();
+    if declared_length(&request).is_some_and(|n| n > MAX_BODY) {
+        return plain(
+            StatusCode::PAYLOAD_TOO_LARGE,
+            &format!("a request body may hold at most {MAX_BODY} bytes"),
+        );
+    }
+    if for_routes {
+        if post && path == "/signout" {
+            return sign_out(request, auth, credential, shared.tls).await;
+        }
+        let csrf = auth.csrf_token(&credential);
+        let reads = matches!(
+            *request.method(),
+            hyper::Method::GET | hyper::Method::HEAD | hyper::Method::OPTIONS
+        );
+        if !reads && needs_csrf(&request, &credential) && !shows_csrf(&request, &csrf) {
+            return json_error(
+                StatusCode::FORBIDDEN,
+                "a write from a browser must show the page's CSRF token (X-Keep-CSRF): reload the page",
+            );
+        }
+        let visit = Visit {
+            caller,
+            request_id: request_id.to_string(),
+            csrf,
+            signed_in: matches!(credential, Credential::Cookie(_)),
+        };
+        return answer_route(request, Arc::clone(routes), visit, conn).await;
+    }
+    request.extensions_mut().insert(caller);
+    let closing = request.method() == hyper::Method::DELETE;
+    let mut response = if post {
+        let (parts, body) = request.into_parts();
+        let body = match read_limited(body, MAX_BODY).await {
+            Ok(body) => body,
+            Err(response) => {
+                if response.status() == StatusCode::REQUEST_TIMEOUT {
+                    conn.connections
+                        .name_slow(conn.from, "a request body did not arrive in time");
+                }
+                return response;
+            }
+        };
+        if let Some(method) = mcp_method(&body) {
+            *what = format!("{path} {method}");
+        }
+        let _answering = Answering::start(&conn.state, &conn.connections);
+        shared
+            .service
+            .handle(Request::from_parts(parts, Full::new(body)))
+            .await
+    } else {
+        let _answering = Answering::start(&conn.state, &conn.connections);
+        let request = request.map(|body| http_body_util::Limited::new(body, MAX_BODY as usize));
+        shared.service.handle(request).await
+    };
+    if closing && response.status() == StatusCode::ACCEPTED {
+        // The session is gone at once, not later: say so, as clients
+        // expect (the Python SDK warns on 202).
+        *response.status_mut() = StatusCode::OK;
+    }
+    response
 }

@@ -10,6 +10,7 @@
 
 pub mod auth;
 mod confirm;
+pub mod connections;
 mod framing;
 pub mod http;
 pub mod idle;

@@ -63,7 +63,7 @@ impl crate::mcp::http::Routes for Api {
             return web::answer(&serving, visit, &asked);
         }
         let reply = answer(&serving, &asked);
-        Answer::json(reply.status, reply.body)
+        Answer::json(reply.status, reply.naming(&visit.request_id))
     }
 
     fn sign_in(&self, failed: Option<&str>) -> Answer {
@@ -104,6 +104,20 @@ pub struct Reply {
 }
 
 impl Reply {
+    /// The body, an error naming request `id` (as `X-Request-Id` does).
+    fn naming(self, id: &str) -> Vec<u8> {
+        if self.status < 400 {
+            return self.body;
+        }
+        match serde_json::from_slice::<Value>(&self.body) {
+            Ok(Value::Object(mut error)) => {
+                error.insert("request_id".into(), Value::String(id.to_string()));
+                Reply::json(self.status, &Value::Object(error)).body
+            }
+            _ => self.body,
+        }
+    }
+
     /// The one item of an array answer, as a command that takes many ids
     /// gives for one.
     fn only_one(self) -> Reply {
@@ -160,7 +174,14 @@ pub fn answer(warm: &Serving<'_>, asked: &Asked<'_>) -> Reply {
             } else {
                 200
             };
-            Reply::json(status, &serde_json::to_value(health).unwrap_or_default())
+            // Where the store is, the process and its work are the owner's
+            // to see.
+            let shown = if warm.caller.is_owner() {
+                serde_json::to_value(health).unwrap_or_default()
+            } else {
+                json!({ "status": health.status, "version": health.version })
+            };
+            Reply::json(status, &shown)
         }
         ("GET", "/openapi.json", _) => Reply {
             status: 200,
