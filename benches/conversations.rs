@@ -1,9 +1,13 @@
-//! Benchmark: recall over real multi-session conversations. Every turn of
-//! the LongMemEval sample (testdata/real/longmemeval: 97 questions, 186
-//! dated sessions, 2,176 turns, MIT) is a note dated by its session and
-//! tagged with it (an assistant's turn also `in-reply-to` the user's turn
-//! it answers, as keep links a reply), so each question's haystack is its
-//! own sessions plus the other 180-odd as distractors. Two sets of questions are asked of it, each at its own
+//! Benchmark: recall over real multi-session conversations, brought in
+//! as a user brings them. The sessions of the LongMemEval sample
+//! (testdata/real/longmemeval: 97 questions, 186 dated sessions, 2,176
+//! turns, MIT) are written as one chat export in JSON Lines (`session`,
+//! `time`, `speaker`, `text`; each session renamed `c0001`, ..., so no
+//! name says which sessions hold an answer) and go in through `keep
+//! import --format chat`, then `keep reindex`: each session one note, each
+//! turn a part, and no tag a user's import would not make. Each
+//! question's haystack is its own sessions plus the other 180-odd as
+//! distractors. Two sets of questions are asked of it, each at its own
 //! date (relative times such as "10 days ago" count from there):
 //!
 //! - `longmemeval`: the 97 questions as written, with their evidence
@@ -14,20 +18,26 @@
 //!   (two questions on different sessions asked as one; both pieces are
 //!   evidence).
 //!
-//! For each set and question type it prints recall_any@5 and @10 (an
-//! evidence turn among the first 5 or 10), recall_all@5 (every evidence
-//! turn among the first 5), NDCG@10 and session recall@5 (an evidence
-//! session among the sessions of the first 5) for Okapi BM25 over the
-//! turns, dense (MiniLM, keep's vector list), plain reciprocal-rank fusion
-//! of those two lists, keep's own keyword list, keep's `find` and `find
-//! --deep`, and the median and 95th-percentile time of a query.
+//! The questions are split in two by a seeded hash of their LongMemEval
+//! id: `dev` (for tuning) and `held-out` (for reporting); a built question
+//! goes where its source questions go (two-part questions pair questions
+//! of one split only). A result counts when it is
+//! an evidence turn (`ID@P{N}`). For each split, set and question type it
+//! prints recall_any@5 and @10 (an evidence turn among the first 5 or 10),
+//! recall_all@5 (every evidence turn among the first 5: the whole story),
+//! NDCG@10 and session recall@5 for Okapi BM25 over the turns, dense
+//! (MiniLM, keep's vector list), plain reciprocal-rank fusion of those
+//! two, keep's own keyword list, keep's `find` and `find --deep` over the
+//! import, and keep's `find` over a second store where each turn was put
+//! as a note of its own (`keep turns`); and the median and
+//! 95th-percentile time of a query.
 //!
 //!     cargo bench --bench conversations
 //!
-//! With `KEEP_BENCH_STORES=DIR` the store is kept in `DIR/conversations`
-//! and reused. With `KEEP_CONVERSATIONS_MISSES=FILE` every question keep
-//! misses in its first five is written to FILE with its ranking.
-//! Needs the model from ./scripts/setup.sh --models-only.
+//! With `KEEP_BENCH_STORES=DIR` the stores are kept in `DIR` and reused.
+//! With `KEEP_CONVERSATIONS_MISSES=FILE` every question keep misses in its
+//! first five is written to FILE with its ranking. Needs the model
+//! (`keep models install`).
 
 // A benchmark or test harness: a failed step is its report.
 #![allow(clippy::unwrap_used)]
@@ -36,27 +46,30 @@ mod support;
 
 use std::collections::{BTreeMap, HashMap, HashSet};
 use std::io::Write;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
 use keep::config::{Config, Environment};
 use keep_core::Keeper;
 use keep_core::embed::ModelPaths;
 use keep_core::keeper::PutOptions;
-use keep_core::model::{Clock, Tags, Timestamp};
+use keep_core::model::{Clock, Timestamp};
 use keep_core::recall::FindQuery;
 use serde_json::Value;
+use sha2::{Digest, Sha256};
 use support::{ms, percentile, plain_fusion};
 
 /// Results looked at per method.
 const DEPTH: usize = 10;
+/// The seed of the development/held-out split.
+const SPLIT_SEED: &str = "keep-conversations-1";
 
 struct Turn {
+    /// Its address after the import: `chat/jsonl/SESSION@P{N}`.
     id: String,
+    /// The renamed session (`c0001`).
     session: String,
-    /// The turn this one answers: an assistant's reply to the user's turn
-    /// before it.
-    answers: Option<String>,
+    speaker: String,
     text: String,
     at: Timestamp,
 }
@@ -64,6 +77,7 @@ struct Turn {
 #[derive(Clone)]
 struct Question {
     set: &'static str,
+    split: &'static str,
     kind: String,
     text: String,
     now: Timestamp,
@@ -83,12 +97,29 @@ fn parse_date(text: &str) -> Timestamp {
     Timestamp::parse_rfc3339(&format!("{day}T{time}:00Z")).unwrap()
 }
 
-/// The turns of every session and the questions as written.
+/// `dev` or `held-out`, by a seeded hash of the question's id.
+fn split_of(question_id: &str) -> &'static str {
+    let digest = Sha256::digest(format!("{SPLIT_SEED}/{question_id}").as_bytes());
+    if digest[0] % 2 == 0 {
+        "dev"
+    } else {
+        "held-out"
+    }
+}
+
+/// The address the import gives turn `k` (0-based) of renamed session
+/// `session`.
+fn address(session: &str, k: usize) -> String {
+    format!("chat/jsonl/{session}@P{{{}}}", k + 1)
+}
+
+/// The turns of every session and the questions as written; sessions
+/// are renamed in the order they first appear.
 fn load() -> (Vec<Turn>, Vec<Question>) {
     let data: Vec<Value> =
         serde_json::from_slice(&std::fs::read(sample_path()).expect("sample")).expect("json");
     let mut turns = Vec::new();
-    let mut seen = HashSet::new();
+    let mut renamed: HashMap<String, String> = HashMap::new();
     let mut questions = Vec::new();
     for q in &data {
         let mut evidence = HashSet::new();
@@ -97,22 +128,20 @@ fn load() -> (Vec<Turn>, Vec<Question>) {
         let sessions = q["haystack_sessions"].as_array().unwrap();
         for ((sid, date), session) in ids.iter().zip(dates).zip(sessions) {
             let sid = sid.as_str().unwrap();
+            let fresh = !renamed.contains_key(sid);
+            let next = format!("c{:04}", renamed.len() + 1);
+            let name = renamed.entry(sid.to_string()).or_insert(next).clone();
             let start = parse_date(date.as_str().unwrap());
-            let fresh = seen.insert(sid.to_string());
             for (k, turn) in session.as_array().unwrap().iter().enumerate() {
-                let id = format!("lme/{sid}/{k}");
                 if turn["has_answer"].as_bool() == Some(true) {
-                    evidence.insert(id.clone());
+                    evidence.insert(address(&name, k));
                 }
-                let answers =
-                    (k > 0 && turn["role"] == "assistant" && session[k - 1]["role"] == "user")
-                        .then(|| format!("lme/{sid}/{}", k - 1));
                 if fresh {
                     turns.push(Turn {
-                        id,
-                        session: sid.to_string(),
-                        answers,
-                        text: turn["content"].as_str().unwrap().to_string(),
+                        id: address(&name, k),
+                        session: name.clone(),
+                        speaker: turn["role"].as_str().unwrap().to_string(),
+                        text: turn["content"].as_str().unwrap().trim().to_string(),
                         at: Timestamp::from_millis(start.millis() + 60_000 * k as i64),
                     });
                 }
@@ -120,6 +149,7 @@ fn load() -> (Vec<Turn>, Vec<Question>) {
         }
         questions.push(Question {
             set: "longmemeval",
+            split: split_of(q["question_id"].as_str().unwrap()),
             kind: q["question_type"].as_str().unwrap().to_string(),
             text: q["question"].as_str().unwrap().to_string(),
             now: parse_date(q["question_date"].as_str().unwrap()),
@@ -128,7 +158,7 @@ fn load() -> (Vec<Turn>, Vec<Question>) {
                 .as_array()
                 .unwrap()
                 .iter()
-                .map(|s| s.as_str().unwrap().to_string())
+                .map(|s| renamed[s.as_str().unwrap()].clone())
                 .collect(),
         });
     }
@@ -191,11 +221,12 @@ fn built(questions: &[Question], turns: &[Turn]) -> Vec<Question> {
     for step in [1, 2] {
         for i in 0..n {
             let (a, b) = (&questions[i], &questions[(i + step * 7) % n]);
-            if a.sessions.iter().any(|s| b.sessions.contains(s)) {
+            if a.split != b.split || a.sessions.iter().any(|s| b.sessions.contains(s)) {
                 continue;
             }
             out.push(Question {
                 set: "built",
+                split: a.split,
                 kind: "two-part".into(),
                 text: format!(
                     "{}, and {}?",
@@ -211,30 +242,91 @@ fn built(questions: &[Question], turns: &[Turn]) -> Vec<Question> {
     out
 }
 
-/// Opens (or builds) the store of every turn, each a note dated by its
-/// session and tagged with it.
-fn open_store(config: &Config, paths: &ModelPaths, dir: PathBuf, turns: &[Turn]) -> Keeper {
+/// The turns as a chat export in JSON Lines, as a user's would be.
+fn chat_export(turns: &[Turn]) -> String {
+    turns
+        .iter()
+        .map(|t| {
+            let line = serde_json::json!({
+                "session": t.session,
+                "time": t.at.to_string(),
+                "speaker": t.speaker,
+                "text": t.text,
+            });
+            format!("{line}\n")
+        })
+        .collect()
+}
+
+/// Runs the keep binary on the store in `dir`, as a user would.
+fn keep_command(dir: &Path, args: &[&str]) {
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_keep"))
+        .args(args)
+        .env("KEEP_STORE", dir)
+        .output()
+        .expect("run keep");
+    assert!(
+        out.status.success(),
+        "keep {args:?}: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+}
+
+/// Opens (or builds) the store the chat export was imported into, with
+/// `keep import --format chat` and `keep reindex`.
+fn imported_store(config: &Config, paths: &ModelPaths, dir: PathBuf, turns: &[Turn]) -> Keeper {
+    if !dir.join("keep.db").is_file() {
+        let start = Instant::now();
+        std::fs::create_dir_all(&dir).expect("store folder");
+        let export = dir.join("conversations.jsonl");
+        std::fs::write(&export, chat_export(turns)).expect("export");
+        keep_command(
+            &dir,
+            &["import", "--format", "chat", export.to_str().unwrap()],
+        );
+        keep_command(&dir, &["reindex"]);
+        println!(
+            "{} turns imported as a chat export and embedded in {:.0} s",
+            turns.len(),
+            start.elapsed().as_secs_f64()
+        );
+    }
+    support::keeper_at(config, paths, dir)
+}
+
+/// The id of turn `address` put as a note of its own: `turn/SESSION/N`.
+fn turn_note_id(address: &str) -> String {
+    let rest = address.trim_start_matches("chat/jsonl/");
+    let (session, part) = rest.split_once("@P{").unwrap();
+    format!("turn/{session}/{}", part.trim_end_matches('}'))
+}
+
+/// The address a turn note `turn/SESSION/N` stands for.
+fn address_of_turn_note(id: &str) -> String {
+    let mut parts = id.splitn(3, '/').skip(1);
+    let (session, n) = (parts.next().unwrap_or(""), parts.next().unwrap_or(""));
+    format!("chat/jsonl/{session}@P{{{n}}}")
+}
+
+/// Opens (or builds) the store where each turn is a note of its own,
+/// dated by its session, with no tag of the bench's.
+fn turns_store(config: &Config, paths: &ModelPaths, dir: PathBuf, turns: &[Turn]) -> Keeper {
     let reused = dir.join("keep.db").is_file();
     let mut keeper = support::keeper_at(config, paths, dir);
     if !reused {
         let start = Instant::now();
         for turn in turns {
-            let mut tags = Tags::new();
-            tags.insert("session", &turn.session);
-            if let Some(message) = &turn.answers {
-                tags.insert("in-reply-to", message);
-            }
             let opts = PutOptions {
-                id: Some(turn.id.clone()),
-                tags,
+                id: Some(turn_note_id(&turn.id)),
                 at: Some(turn.at),
                 ..PutOptions::default()
             };
-            keeper.put_text(&turn.text, "inline", opts).expect("put");
+            let text = format!("{}: {}", turn.speaker, turn.text);
+            keeper.put_text(&text, "inline", opts).expect("put");
         }
         keeper.embed_pending(None).expect("embed");
         println!(
-            "{} turns put and embedded in {:.0} s",
+            "{} turns put as notes and embedded in {:.0} s",
             turns.len(),
             start.elapsed().as_secs_f64()
         );
@@ -311,13 +403,14 @@ impl Bm25 {
     }
 }
 
-const METHODS: [&str; 6] = [
+const METHODS: [&str; 7] = [
     "BM25",
     "dense",
     "RRF",
     "keep keyword",
     "keep",
     "keep --deep",
+    "keep turns",
 ];
 
 #[derive(Default, Clone)]
@@ -366,17 +459,24 @@ impl Score {
     }
 }
 
-/// The session of turn note `lme/SESSION/K`.
+/// The session of a result: `chat/jsonl/SESSION@P{N}` or the session's
+/// note `chat/jsonl/SESSION`.
 fn session_of(id: &str) -> &str {
-    id.split('/').nth(1).unwrap_or_default()
+    let rest = id.strip_prefix("chat/jsonl/").unwrap_or_default();
+    rest.split("@P{").next().unwrap_or_default()
 }
 
 /// Every method's first results for `q`, and the time keep's two took.
-fn rankings(keeper: &mut Keeper, bm25: &Bm25, q: &Question) -> ([Vec<String>; 6], [Duration; 2]) {
+fn rankings(
+    keeper: &mut Keeper,
+    turn_notes: &mut Keeper,
+    bm25: &Bm25,
+    q: &Question,
+) -> ([Vec<String>; 7], [Duration; 2]) {
     let lists = keeper.candidate_lists(&q.text).expect("candidates");
     let okapi = bm25.search(&q.text, 50);
     let mut times = [Duration::ZERO; 2];
-    let mut keep = |deep: bool, slot: &mut Duration| {
+    let find = |keeper: &mut Keeper, deep: bool, slot: &mut Duration| {
         let t = Instant::now();
         let found = keeper
             .find(&FindQuery {
@@ -387,14 +487,19 @@ fn rankings(keeper: &mut Keeper, bm25: &Bm25, q: &Question) -> ([Vec<String>; 6]
         *slot = t.elapsed();
         found
             .hits
-            .into_iter()
-            .map(|h| h.note.id)
+            .iter()
+            .map(|h| h.address())
             .take(DEPTH)
             .collect::<Vec<_>>()
     };
     let [plain, deep] = &mut times;
-    let keep_plain = keep(false, plain);
-    let keep_deep = keep(true, deep);
+    let keep_plain = find(keeper, false, plain);
+    let keep_deep = find(keeper, true, deep);
+    let mut untimed = Duration::ZERO;
+    let keep_turns = find(turn_notes, false, &mut untimed)
+        .into_iter()
+        .map(|id| address_of_turn_note(&id))
+        .collect();
     let ids = |list: &[(String, f64)]| list.iter().map(|(id, _)| id.clone()).collect();
     (
         [
@@ -404,6 +509,7 @@ fn rankings(keeper: &mut Keeper, bm25: &Bm25, q: &Question) -> ([Vec<String>; 6]
             ids(&lists.keyword),
             keep_plain,
             keep_deep,
+            keep_turns,
         ],
         times,
     )
@@ -428,27 +534,28 @@ fn main() {
         questions.iter().filter(|q| q.set == "built").count(),
     );
     let temp = tempfile::tempdir().expect("temp dir");
-    let dir = std::env::var_os("KEEP_BENCH_STORES")
-        .map_or_else(|| temp.path().to_path_buf(), PathBuf::from)
-        .join("conversations");
-    let mut keeper = open_store(&config, &paths, dir, &turns);
+    let stores = std::env::var_os("KEEP_BENCH_STORES")
+        .map_or_else(|| temp.path().to_path_buf(), PathBuf::from);
+    let mut keeper = imported_store(&config, &paths, stores.join("conversations"), &turns);
+    let mut turn_notes = turns_store(&config, &paths, stores.join("conversation-turns"), &turns);
     let bm25 = Bm25::new(&turns);
     let mut misses = std::env::var_os("KEEP_CONVERSATIONS_MISSES")
         .map(|path| std::io::BufWriter::new(std::fs::File::create(path).expect("misses file")));
 
     // (set, kind) -> a score per method; "all" rows too.
     let mut table: BTreeMap<(String, String), Vec<Score>> = BTreeMap::new();
-    let mut multi_part = vec![Score::default(); METHODS.len()];
+    let mut multi_part: BTreeMap<&str, Vec<Score>> = BTreeMap::new();
     let mut times: [Vec<Duration>; 2] = Default::default();
     for q in &questions {
         keeper = keeper.with_clock(Clock::Fixed(q.now));
-        let (lists, took) = rankings(&mut keeper, &bm25, q);
+        turn_notes = turn_notes.with_clock(Clock::Fixed(q.now));
+        let (lists, took) = rankings(&mut keeper, &mut turn_notes, &bm25, q);
         times[0].push(took[0]);
         times[1].push(took[1]);
         for key in [
-            (q.set.to_string(), q.kind.clone()),
-            (q.set.to_string(), "all".to_string()),
-            ("both".to_string(), "all".to_string()),
+            (format!("{} / {}", q.split, q.set), q.kind.clone()),
+            (format!("{} / {}", q.split, q.set), "all".to_string()),
+            (format!("{} / both", q.split), "all".to_string()),
         ] {
             let scores = table
                 .entry(key)
@@ -458,7 +565,10 @@ fn main() {
             }
         }
         if q.evidence.len() > 1 {
-            for (score, ranking) in multi_part.iter_mut().zip(&lists) {
+            let scores = multi_part
+                .entry(q.split)
+                .or_insert_with(|| vec![Score::default(); METHODS.len()]);
+            for (score, ranking) in scores.iter_mut().zip(&lists) {
                 score.add(q, ranking);
             }
         }
@@ -482,12 +592,14 @@ fn main() {
             println!("{}", score.row(name));
         }
     }
-    println!(
-        "multi-part: evidence in 2 or more turns ({} questions)",
-        multi_part[0].n
-    );
-    for (score, name) in multi_part.iter().zip(METHODS) {
-        println!("{}", score.row(name));
+    for (split, scores) in &multi_part {
+        println!(
+            "{split} / multi-part: evidence in 2 or more turns ({} questions)",
+            scores[0].n
+        );
+        for (score, name) in scores.iter().zip(METHODS) {
+            println!("{}", score.row(name));
+        }
     }
     for (name, samples) in ["keep", "keep --deep"].iter().zip(&mut times) {
         let p50 = percentile(samples, 0.5);

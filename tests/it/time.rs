@@ -861,3 +861,82 @@ fn both_pieces_of_a_compound_question_are_in_the_first_results() {
         );
     }
 }
+
+#[test]
+fn each_turn_of_an_imported_conversation_is_a_result_of_its_own() {
+    let data = longmemeval();
+    let env = Env::with_model();
+    let ids = [
+        "answer_d8a1af6c_4",
+        "answer_f25c32f5_1",
+        "answer_f25c32f5_2",
+        "answer_2cec623b_1",
+        "answer_2cec623b_2",
+    ];
+    let sessions: Vec<Dated<'_>> = ids
+        .iter()
+        .map(|id| {
+            let (date, turns) = session(&data, id);
+            (*id, date, turns)
+        })
+        .collect();
+    let file = env.path("export.jsonl");
+    std::fs::write(&file, jsonl_export(&sessions)).unwrap();
+    env.ok(&["import", "--format", "chat", file.to_str().unwrap()]);
+    env.ok(&["reindex"]);
+    let question = "What was the airline that I flied with on Valentine's day?";
+    let hits = env.json(&["find", "-n", "10", question]);
+    let hits = hits.as_array().unwrap();
+    let valentine = "chat/jsonl/answer_d8a1af6c_4";
+    assert_eq!(hits[0]["id"], valentine, "{hits:?}");
+    // Turns of one conversation, each with its address and speaker.
+    let turns: Vec<&Value> = hits
+        .iter()
+        .filter(|h| h["id"] == valentine && h["part"].is_i64())
+        .collect();
+    assert!(turns.len() >= 2, "several turns of one session: {hits:?}");
+    let mut parts = Vec::new();
+    for turn in &turns {
+        let part = turn["part"].as_i64().unwrap();
+        assert_eq!(turn["address"], format!("{valentine}@P{{{part}}}"));
+        assert!(["user", "assistant"].contains(&turn["speaker"].as_str().unwrap()));
+        parts.push(part);
+    }
+    parts.sort_unstable();
+    parts.dedup();
+    assert_eq!(parts.len(), turns.len(), "each turn once: {parts:?}");
+    // The evidence (the first and fifth turns) is in the first three.
+    let top: Vec<i64> = hits[..3]
+        .iter()
+        .filter(|h| h["id"] == valentine)
+        .filter_map(|h| h["part"].as_i64())
+        .collect();
+    assert!(top.contains(&1) || top.contains(&5), "{hits:?}");
+    // -C 1: the turns either side of each turn found.
+    let around = env.json(&["find", "-n", "3", "-C", "1", question]);
+    for hit in around
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|h| h["part"].is_i64())
+    {
+        let part = hit["part"].as_i64().unwrap();
+        let shown: Vec<i64> = hit["around"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|n| n["part"].as_i64().unwrap())
+            .collect();
+        let expected: Vec<i64> = [part - 1, part + 1]
+            .into_iter()
+            .filter(|p| *p >= 1)
+            .collect();
+        assert_eq!(shown, expected, "{hit}");
+    }
+    // --ids names each turn by its address, which get reads.
+    let listed = env.ok(&["find", "--ids", "-n", "3", question]);
+    let first = listed.lines().next().unwrap();
+    assert_eq!(first, hits[0]["address"].as_str().unwrap());
+    let turn = env.json(&["get", first]);
+    assert_eq!(turn[0]["id"], valentine, "{turn}");
+}

@@ -7,14 +7,14 @@
 use super::Keeper;
 use crate::error::{Advice, Error, Notice, Result};
 use crate::recall::fusion::Ranked;
-use crate::recall::fusion::{self, Fused};
+use crate::recall::fusion::{self, Fused, Unit};
 use crate::recall::weights::{
     DEEP_MIN_RESULTS, FACET_WEIGHT, MAX_DEEP_HOPS, SUPERSEDED_FACTOR, WEAK_SIMILARITY,
     WRONG_HIDES_AT,
 };
 use crate::recall::{
-    FindQuery, FindResult, Hit, Matched, Query, RecallMode, Via, candidates, facets, graph,
-    passage, question, replies, when,
+    FindQuery, FindResult, Hit, Matched, Neighbour, PartHit, Query, RecallMode, Via, candidates,
+    facets, graph, passage, question, replies, when,
 };
 use keep_model::Note;
 use keep_model::keys;
@@ -22,7 +22,7 @@ use keep_model::{NoteFilter, Period};
 use keep_store::NoteReads;
 use keep_store::prelude::*;
 use keep_store::{Db, NoteRid, Store, VecRow};
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 
 /// Time spent giving waiting rows vectors before a search (the last model
 /// call may run past it); the rest are found by keyword and counted in a
@@ -84,6 +84,7 @@ impl Keeper {
             filter: &query.filter,
             mode: query.mode,
             periods: &periods,
+            parts: query.parts,
         };
         let mut fused = asked.gather(&self.store, text, query_vector.as_deref(), like_rid)?;
         if !pieces.is_empty() {
@@ -95,7 +96,8 @@ impl Keeper {
                 .collect::<Result<Vec<_>>>()?;
             fused = fusion::blend(fused, lists, FACET_WEIGHT);
         }
-        let rids: Vec<NoteRid> = fused.iter().map(|f| f.rid).collect();
+        let mut rids: Vec<NoteRid> = fused.iter().map(|f| f.rid).collect();
+        rids.dedup();
         let mut notes = db.notes_passing(&rids, &query.filter)?;
         fused.retain(|f| notes.contains_key(&f.rid));
 
@@ -144,7 +146,7 @@ impl Keeper {
         let mut hits: Vec<Hit> = fused
             .iter()
             .map(|f| Hit {
-                via: answered.get(&f.rid).cloned(),
+                via: answered.get(&f.unit()).cloned(),
                 ..hit(f, notes[&f.rid].clone())
             })
             .collect();
@@ -165,6 +167,9 @@ impl Keeper {
             }
             let source = matched_text.as_deref().unwrap_or(&h.note.summary);
             h.passage = passage::passage(source, text);
+            if let Some(turn) = f.turn {
+                h.part = Some(part_hit(&db, f.rid, turn, query.around)?);
+            }
         }
         if like_rid.is_none() {
             notices.extend(weak_notice(&hits));
@@ -268,8 +273,9 @@ impl Keeper {
     }
 
     /// The keyword and vector candidates of a text query, rolled up to
-    /// their notes, best first: (id, BM25 score or 0 when unranked) and
-    /// (id, cosine). For benchmarks that compare ways of ranking.
+    /// their notes (a turn of a conversation stands alone, as `ID@P{N}`),
+    /// best first: (id, BM25 score or 0 when unranked) and (id, cosine).
+    /// For benchmarks that compare ways of ranking.
     pub fn candidate_lists(&mut self, text: &str) -> Result<CandidateLists> {
         let text = question::topic(text.trim());
         let query_vector = self.query_vector(Some(text), None)?.ok();
@@ -284,14 +290,24 @@ impl Keeper {
         if let Some(q) = &query_vector {
             candidates::complete_similarities(&db, q, &keyword, &mut completed)?;
         }
+        let asked = Asked {
+            filter: &filter,
+            mode: RecallMode::Hybrid,
+            periods: &[],
+            parts: false,
+        };
+        let turns = asked.turn_notes(&db, &keyword, &vector)?;
+        // A turn of a conversation is named as `find` names it: ID@P{N}.
         let named = |list: Vec<fusion::Ranked>, score: fn(&fusion::Ranked) -> f64| {
-            fusion::roll_up(&list)
+            fusion::roll_up_units(&list, &turns)
                 .into_iter()
                 .map(|r| {
-                    Ok((
-                        db.note_by_rid(r.rid)?.map(|n| n.id).unwrap_or_default(),
-                        score(&r),
-                    ))
+                    let id = db.note_by_rid(r.rid)?.map(|n| n.id).unwrap_or_default();
+                    let name = match r.unit(&turns) {
+                        (_, Some(part)) => format!("{id}@P{{{part}}}"),
+                        (_, None) => id,
+                    };
+                    Ok((name, score(&r)))
                 })
                 .collect::<Result<Vec<_>>>()
         };
@@ -376,16 +392,17 @@ fn credit_replies(
     fused: &mut Vec<Fused>,
     notes: &mut HashMap<NoteRid, Note>,
     query: &FindQuery,
-) -> Result<HashMap<NoteRid, Via>> {
+) -> Result<HashMap<Unit, Via>> {
     let mut answered_ids = Vec::new();
-    for f in fused.iter() {
+    for f in fused.iter().filter(|f| f.turn.is_none()) {
         if let Some(message) = notes[&f.rid].tags.first(keys::IN_REPLY_TO)
             && let Some(rid) = db.note_rid(message)?
         {
             answered_ids.push((f.rid, rid));
         }
     }
-    if answered_ids.is_empty() {
+    let turns_answered = answered_turns(db, fused)?;
+    if answered_ids.is_empty() && turns_answered.is_empty() {
         return Ok(HashMap::new());
     }
     let unread: Vec<NoteRid> = answered_ids
@@ -403,26 +420,102 @@ fn credit_replies(
         });
     }
     notes.extend(read);
-    let answered: HashMap<NoteRid, NoteRid> = answered_ids
+    let mut answered: HashMap<Unit, Unit> = answered_ids
         .into_iter()
         .filter(|(_, message)| {
             notes
                 .get(message)
                 .is_some_and(|n| !n.tags.contains_key(keys::STUB))
         })
+        .map(|(reply, message)| ((reply, None), (message, None)))
         .collect();
+    answered.extend(turns_answered);
     let lifted = replies::credit_answered(fused, &answered);
     Ok(lifted
         .into_iter()
-        .map(|(message, reply)| {
+        .map(|(message, (rid, turn))| {
+            let from = match turn {
+                Some(n) => format!("{}@P{{{n}}}", notes[&rid].id),
+                None => notes[&rid].id.clone(),
+            };
             let via = Via {
                 hop: 1,
-                from: notes[&reply].id.clone(),
+                from,
                 link: keys::IN_REPLY_TO.to_string(),
             };
             (message, via)
         })
         .collect())
+}
+
+/// The turns among `fused` that answer the turn before them: a turn by
+/// another speaker right after a turn of the one who opened the
+/// conversation (an assistant's reply to the person's message).
+fn answered_turns(db: &keep_store::Db<'_>, fused: &[Fused]) -> Result<HashMap<Unit, Unit>> {
+    let mut openers: HashMap<NoteRid, Option<String>> = HashMap::new();
+    let mut answered = HashMap::new();
+    for f in fused {
+        let Some(n) = f.turn.filter(|n| *n > 1) else {
+            continue;
+        };
+        let opener = match openers.get(&f.rid) {
+            Some(opener) => opener.clone(),
+            None => {
+                let opener = speaker_of(db, f.rid, 1)?;
+                openers.insert(f.rid, opener.clone());
+                opener
+            }
+        };
+        let Some(opener) = opener else { continue };
+        let (before, this) = (speaker_of(db, f.rid, n - 1)?, speaker_of(db, f.rid, n)?);
+        if before.as_deref() == Some(opener.as_str()) && this.is_some_and(|s| s != opener) {
+            answered.insert(f.unit(), (f.rid, Some(n - 1)));
+        }
+    }
+    Ok(answered)
+}
+
+/// Who said part `n` of note `rid`, when it is a turn.
+fn speaker_of(db: &keep_store::Db<'_>, rid: NoteRid, n: i64) -> Result<Option<String>> {
+    let Ok(number) = u32::try_from(n) else {
+        return Ok(None);
+    };
+    Ok(db
+        .part(rid, number)?
+        .and_then(|p| p.tags.first("speaker").map(str::to_string)))
+}
+
+/// Part `n` of note `rid` as a result: who said it and when, and the
+/// `around` parts either side of it.
+fn part_hit(db: &keep_store::Db<'_>, rid: NoteRid, n: i64, around: usize) -> Result<PartHit> {
+    let part_of = |n: i64| -> Result<Option<keep_model::Part>> {
+        match u32::try_from(n) {
+            Ok(number) if number > 0 => Ok(db.part(rid, number)?),
+            _ => Ok(None),
+        }
+    };
+    let own = part_of(n)?;
+    let tag = |key: &str| {
+        own.as_ref()
+            .and_then(|p| p.tags.first(key).map(str::to_string))
+    };
+    let mut neighbours = Vec::new();
+    let reach = i64::try_from(around).unwrap_or(i64::MAX / 4);
+    for m in (n.saturating_sub(reach)..=n.saturating_add(reach)).filter(|m| *m != n) {
+        if let Some(p) = part_of(m)? {
+            neighbours.push(Neighbour {
+                part: m,
+                speaker: p.tags.first("speaker").map(str::to_string),
+                text: p.summary,
+            });
+        }
+    }
+    Ok(PartHit {
+        part: n,
+        speaker: tag("speaker"),
+        said_at: tag(keys::SAID_AT),
+        around: neighbours,
+    })
 }
 
 /// Whether a hit was found only by meaning, and only weakly
@@ -507,6 +600,7 @@ fn hit(f: &Fused, note: keep_model::Note) -> Hit {
         via: None,
         passage: String::new(),
         weak: is_weak(f),
+        part: None,
     }
 }
 
@@ -516,6 +610,8 @@ struct Asked<'a> {
     mode: RecallMode,
     /// Periods the query names: candidates from each are gathered too.
     periods: &'a [Period],
+    /// Every note's parts are results of their own, not only turns.
+    parts: bool,
 }
 
 impl Asked<'_> {
@@ -547,10 +643,40 @@ impl Asked<'_> {
         if let Some(rid) = like {
             similar.retain(|r| r.rid != rid);
         }
+        let db = store.reads();
+        let turns = self.turn_notes(&db, &keyword, &similar)?;
         if let Some(q) = vector {
-            candidates::complete_similarities(&store.reads(), q, &keyword, &mut similar)?;
+            candidates::complete_similarities(&db, q, &keyword, &mut similar)?;
+            candidates::complete_part_similarities(&db, q, &keyword, &mut similar, &turns)?;
         }
-        Ok(fusion::fuse(&keyword, &similar))
+        Ok(fusion::fuse(&keyword, &similar, &turns))
+    }
+
+    /// The notes among the candidates whose parts are results of their
+    /// own: conversations (their turns), or every note with `parts`.
+    fn turn_notes(
+        &self,
+        db: &Db<'_>,
+        keyword: &[Ranked],
+        similar: &[Ranked],
+    ) -> Result<HashSet<NoteRid>> {
+        let mut with_parts: Vec<NoteRid> = keyword
+            .iter()
+            .chain(similar)
+            .filter(|r| matches!(r.matched, Some(Matched::Part { .. })))
+            .map(|r| r.rid)
+            .collect();
+        with_parts.sort_unstable();
+        with_parts.dedup();
+        if self.parts || with_parts.is_empty() {
+            return Ok(with_parts.into_iter().collect());
+        }
+        Ok(db
+            .notes_passing(&with_parts, self.filter)?
+            .into_iter()
+            .filter(|(_, note)| note.tags.contains(keys::SOURCE, "chat"))
+            .map(|(rid, _)| rid)
+            .collect())
     }
 
     /// The query's filter, and one for each period the query names when

@@ -5,14 +5,14 @@
 use std::collections::HashSet;
 
 use super::Matched;
-use super::fusion::{Ranked, roll_up};
+use super::fusion::{Ranked, Unit, roll_up, roll_up_units};
 use super::weights::{
     CANDIDATES, HIDDEN_MATCH_COVERAGE, MIN_SIMILARITY, OLD_WORDING_KEYWORD_FACTOR,
     OLD_WORDING_VECTOR_FACTOR,
 };
 use crate::error::Result;
 use keep_model::NoteFilter;
-use keep_store::{Db, Embedded, Keyword, NoteReads, TextIndex};
+use keep_store::{Db, Embedded, Keyword, NoteReads, NoteRid, NoteRows, TextIndex, VecRow};
 
 /// BM25 candidates from current text, parts and archived versions, best first.
 pub(crate) fn keyword(db: &Db<'_>, text: &str, filter: &NoteFilter) -> Result<Vec<Ranked>> {
@@ -121,6 +121,71 @@ pub(crate) fn complete_similarities(
     }
     sort_by_similarity(vector);
     Ok(())
+}
+
+/// Adds to `vector` the similarity of each keyword candidate that is a
+/// part of one of `turns` (a result of its own) and not among the
+/// nearest, read from the part's own vector: a turn found by its words
+/// is weighed on its meaning too, not on its conversation's.
+pub(crate) fn complete_part_similarities(
+    db: &Db<'_>,
+    q: &[f32],
+    keyword: &[Ranked],
+    vector: &mut Vec<Ranked>,
+    turns: &HashSet<NoteRid>,
+) -> Result<()> {
+    if turns.is_empty() {
+        return Ok(());
+    }
+    let near: HashSet<Unit> = vector.iter().map(|r| r.unit(turns)).collect();
+    let mut added = false;
+    for r in roll_up_units(keyword, turns) {
+        let unit = r.unit(turns);
+        let (rid, Some(part)) = unit else { continue };
+        if near.contains(&unit) {
+            continue;
+        }
+        let Ok(number) = u32::try_from(part) else {
+            continue;
+        };
+        let Some(key) = db.part_key(rid, number)? else {
+            continue;
+        };
+        let Some(stored) = db.vector(VecRow::Part(key))? else {
+            continue;
+        };
+        let similarity = cosine(q, &stored);
+        if similarity >= MIN_SIMILARITY {
+            vector.push(Ranked::within(
+                rid,
+                Matched::Part {
+                    part,
+                    section: None,
+                },
+                Some(similarity),
+            ));
+            added = true;
+        }
+    }
+    if added {
+        sort_by_similarity(vector);
+    }
+    Ok(())
+}
+
+/// Cosine similarity of two vectors (0 when either is zero).
+fn cosine(a: &[f32], b: &[f32]) -> f64 {
+    let (mut dot, mut aa, mut bb) = (0.0f64, 0.0f64, 0.0f64);
+    for (x, y) in a.iter().zip(b) {
+        let (x, y) = (f64::from(*x), f64::from(*y));
+        dot += x * y;
+        aa += x * x;
+        bb += y * y;
+    }
+    if aa <= 0.0 || bb <= 0.0 {
+        return 0.0;
+    }
+    dot / (aa.sqrt() * bb.sqrt())
 }
 
 fn sort_by_similarity(list: &mut [Ranked]) {

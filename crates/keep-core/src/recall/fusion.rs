@@ -1,9 +1,10 @@
-//! Fusion of candidate lists: parts and versions roll up to their note,
-//! the keyword and vector lists combine by normalised score weighted by
-//! each list's confidence, then recency decay and feedback. Pure functions
-//! over ranked lists.
+//! Fusion of candidate lists: parts and versions roll up to their note
+//! (but the turns of a conversation, each ranked on its own), the keyword
+//! and vector lists combine by normalised score weighted by each list's
+//! confidence, then recency decay and feedback. Pure functions over
+//! ranked lists.
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 
 use super::Matched;
 use super::weights::{
@@ -27,10 +28,15 @@ pub struct Ranked {
     pub coverage: Option<f64>,
 }
 
-/// A note after fusion.
+/// What a result is: a note, or one turn (part) of a conversation note.
+pub type Unit = (NoteRid, Option<i64>);
+
+/// A note (or a turn of one) after fusion.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Fused {
     pub rid: NoteRid,
+    /// The turn (part number) this result is, when it is one.
+    pub turn: Option<i64>,
     pub score: f64,
     /// 1-based rank in the keyword list.
     pub keyword_rank: Option<usize>,
@@ -40,7 +46,24 @@ pub struct Fused {
     pub matched: Option<Matched>,
 }
 
+impl Fused {
+    pub fn unit(&self) -> Unit {
+        (self.rid, self.turn)
+    }
+}
+
 impl Ranked {
+    /// What the candidate counts for: its turn when its note is one of
+    /// `turns` (a conversation) and it matched a part, else its note.
+    pub fn unit(&self, turns: &HashSet<NoteRid>) -> Unit {
+        match &self.matched {
+            Some(Matched::Part { part, .. }) if turns.contains(&self.rid) => {
+                (self.rid, Some(*part))
+            }
+            _ => (self.rid, None),
+        }
+    }
+
     /// A candidate matching a note's current text.
     pub fn note(rid: NoteRid) -> Self {
         Ranked {
@@ -66,9 +89,15 @@ impl Ranked {
 
 /// Keeps the first entry of each note: parts and versions roll up to it.
 pub(crate) fn roll_up(list: &[Ranked]) -> Vec<Ranked> {
-    let mut seen = std::collections::HashSet::new();
+    roll_up_units(list, &HashSet::new())
+}
+
+/// Keeps the first entry of each unit: the parts and versions of a note
+/// roll up to it, but each turn of a note in `turns` stands alone.
+pub(crate) fn roll_up_units(list: &[Ranked], turns: &HashSet<NoteRid>) -> Vec<Ranked> {
+    let mut seen = HashSet::new();
     list.iter()
-        .filter(|r| seen.insert(r.rid))
+        .filter(|r| seen.insert(r.unit(turns)))
         .cloned()
         .collect()
 }
@@ -80,9 +109,12 @@ pub(crate) fn roll_up(list: &[Ranked]) -> Vec<Ranked> {
 /// list's weight grows with its confidence: how far its first score stands
 /// above its fifth (for the keyword list, times the share of the query its
 /// first hit holds). Best first, ties broken by rid for a stable order.
-pub fn fuse(keyword: &[Ranked], vector: &[Ranked]) -> Vec<Fused> {
-    let keyword = roll_up(keyword);
-    let vector = roll_up(vector);
+///
+/// The parts of the notes in `turns` (conversations) are results of their
+/// own, so several turns of one conversation may be found.
+pub fn fuse(keyword: &[Ranked], vector: &[Ranked], turns: &HashSet<NoteRid>) -> Vec<Fused> {
+    let keyword = roll_up_units(keyword, turns);
+    let vector = roll_up_units(vector, turns);
     let bm25: Vec<f64> = keyword
         .iter()
         .enumerate()
@@ -117,7 +149,7 @@ pub fn fuse(keyword: &[Ranked], vector: &[Ranked]) -> Vec<Fused> {
             }
         })
         .collect();
-    let mut by_rid: HashMap<NoteRid, Fused> = HashMap::new();
+    let mut by_unit: HashMap<Unit, Fused> = HashMap::new();
     let lists = [
         (KEYWORD_WEIGHT, &keyword, &keyword_evidence, true),
         (VECTOR_WEIGHT, &vector, &vector_evidence, false),
@@ -131,8 +163,10 @@ pub fn fuse(keyword: &[Ranked], vector: &[Ranked]) -> Vec<Fused> {
         }
         for (i, (r, e)) in list.iter().zip(evidence).enumerate() {
             let rank = i + 1;
-            let entry = by_rid.entry(r.rid).or_insert(Fused {
-                rid: r.rid,
+            let (rid, turn) = r.unit(turns);
+            let entry = by_unit.entry((rid, turn)).or_insert(Fused {
+                rid,
+                turn,
                 score: 0.0,
                 keyword_rank: None,
                 vector_rank: None,
@@ -151,7 +185,7 @@ pub fn fuse(keyword: &[Ranked], vector: &[Ranked]) -> Vec<Fused> {
             }
         }
     }
-    let mut fused: Vec<Fused> = by_rid.into_values().collect();
+    let mut fused: Vec<Fused> = by_unit.into_values().collect();
     sort_by_score(&mut fused);
     fused
 }
@@ -189,7 +223,7 @@ fn confidence(evidence: &[f64]) -> f64 {
 pub fn blend(whole: Vec<Fused>, pieces: Vec<Vec<Fused>>, piece_weight: f64) -> Vec<Fused> {
     let top = |list: &[Fused]| list.first().map_or(0.0, |f| f.score);
     let whole_top = top(&whole);
-    let mut by_rid: HashMap<NoteRid, Fused> = whole.into_iter().map(|f| (f.rid, f)).collect();
+    let mut by_unit: HashMap<Unit, Fused> = whole.into_iter().map(|f| (f.unit(), f)).collect();
     for list in pieces {
         let piece_top = top(&list);
         if piece_top <= 0.0 || whole_top <= 0.0 {
@@ -198,21 +232,26 @@ pub fn blend(whole: Vec<Fused>, pieces: Vec<Vec<Fused>>, piece_weight: f64) -> V
         let scale = piece_weight * whole_top / piece_top;
         for mut f in list.into_iter().take(PIECE_TOP) {
             f.score *= scale;
-            match by_rid.get(&f.rid) {
+            match by_unit.get(&f.unit()) {
                 Some(kept) if kept.score >= f.score => {}
                 _ => {
-                    by_rid.insert(f.rid, f);
+                    by_unit.insert(f.unit(), f);
                 }
             }
         }
     }
-    let mut fused: Vec<Fused> = by_rid.into_values().collect();
+    let mut fused: Vec<Fused> = by_unit.into_values().collect();
     sort_by_score(&mut fused);
     fused
 }
 
 pub fn sort_by_score(fused: &mut [Fused]) {
-    fused.sort_by(|a, b| b.score.total_cmp(&a.score).then(a.rid.cmp(&b.rid)));
+    fused.sort_by(|a, b| {
+        b.score
+            .total_cmp(&a.score)
+            .then(a.rid.cmp(&b.rid))
+            .then(a.turn.cmp(&b.turn))
+    });
 }
 
 /// ACT-R style decay: halves every `half_life_days`; 0 disables it.
@@ -242,6 +281,7 @@ pub fn feedback_factor(useful: i64, wrong: i64) -> f64 {
 pub(crate) fn fused(rid: i64, score: f64) -> Fused {
     Fused {
         rid: NoteRid(rid),
+        turn: None,
         score,
         keyword_rank: None,
         vector_rank: None,
@@ -262,6 +302,10 @@ mod tests {
         assert!((blended[1].score - 1.9).abs() < 1e-9);
     }
     use super::*;
+
+    fn none() -> HashSet<NoteRid> {
+        HashSet::new()
+    }
 
     fn r(rid: i64) -> Ranked {
         Ranked {
@@ -292,6 +336,7 @@ mod tests {
         let fused = fuse(
             &[kw(1, 9.0), kw(2, 8.0), kw(3, 8.0)],
             &[vec(3, 0.7), vec(4, 0.6)],
+            &none(),
         );
         assert_eq!(fused[0].rid, NoteRid(3));
         assert_eq!(fused[0].keyword_rank, Some(3));
@@ -307,6 +352,7 @@ mod tests {
         let fused = fuse(
             &[kw(1, 2.1), kw(3, 2.0), kw(4, 2.0), kw(5, 1.9), kw(6, 1.9)],
             &[vec(2, 0.79), vec(7, 0.35), vec(1, 0.30)],
+            &none(),
         );
         assert_eq!(fused[0].rid, NoteRid(2));
     }
@@ -319,7 +365,11 @@ mod tests {
             coverage: Some(0.16),
             ..kw(2, 1.0)
         };
-        let fused = fuse(std::slice::from_ref(&dog), &[vec(1, 0.59), vec(2, 0.42)]);
+        let fused = fuse(
+            std::slice::from_ref(&dog),
+            &[vec(1, 0.59), vec(2, 0.42)],
+            &none(),
+        );
         assert_eq!(fused[0].rid, NoteRid(1), "{fused:?}");
         // Without coverage (a note holding the whole query) the same lists
         // rank the keyword match first.
@@ -327,7 +377,7 @@ mod tests {
             coverage: Some(1.0),
             ..dog
         };
-        let fused = fuse(&[whole], &[vec(1, 0.59), vec(2, 0.42)]);
+        let fused = fuse(&[whole], &[vec(1, 0.59), vec(2, 0.42)], &none());
         assert_eq!(fused[0].rid, NoteRid(2), "{fused:?}");
     }
 
@@ -342,13 +392,14 @@ mod tests {
                 vec(6, 0.52),
                 vec(7, 0.52),
             ],
+            &none(),
         );
         assert_eq!(fused[0].rid, NoteRid(1));
     }
 
     #[test]
     fn equal_evidence_ties_break_by_rid() {
-        let fused = fuse(&[kw(9, 5.0), kw(4, 5.0)], &[]);
+        let fused = fuse(&[kw(9, 5.0), kw(4, 5.0)], &[], &none());
         assert_eq!(fused[0].score, fused[1].score);
         assert_eq!(fused[0].rid, NoteRid(4));
         assert_eq!(fused[1].rid, NoteRid(9));
@@ -365,7 +416,7 @@ mod tests {
 
     #[test]
     fn newest_first_keyword_hits_count_by_rank() {
-        let fused = fuse(&[r(1), r(2)], &[]);
+        let fused = fuse(&[r(1), r(2)], &[], &none());
         assert!(fused[0].score > fused[1].score && fused[1].score > 0.0);
         assert_eq!(fused[0].rid, NoteRid(1));
     }
@@ -382,7 +433,7 @@ mod tests {
             bm25: None,
             coverage: None,
         };
-        let fused = fuse(&[], &[part, r(8), r(7)]);
+        let fused = fuse(&[], &[part, r(8), r(7)], &none());
         assert_eq!(fused.len(), 2);
         assert_eq!(fused[0].rid, NoteRid(7));
         assert_eq!(
@@ -393,6 +444,33 @@ mod tests {
             })
         );
         assert_eq!(fused[1].vector_rank, Some(2));
+    }
+
+    #[test]
+    fn the_turns_of_a_conversation_are_results_of_their_own() {
+        let turn = |part, similarity| Ranked {
+            rid: NoteRid(7),
+            matched: Some(Matched::Part {
+                part,
+                section: None,
+            }),
+            similarity: Some(similarity),
+            bm25: None,
+            coverage: None,
+        };
+        let list = [turn(2, 0.9), turn(5, 0.8), vec(8, 0.7)];
+        let fused = fuse(&[], &list, &HashSet::from([NoteRid(7)]));
+        let units: Vec<Unit> = fused.iter().map(Fused::unit).collect();
+        assert_eq!(
+            units,
+            [
+                (NoteRid(7), Some(2)),
+                (NoteRid(7), Some(5)),
+                (NoteRid(8), None)
+            ]
+        );
+        // Another note's parts still roll up.
+        assert_eq!(fuse(&[], &list, &none()).len(), 2);
     }
 
     #[test]

@@ -138,5 +138,6 @@ fn reached_hit(note: Note, score: f64, via: Via) -> Hit {
         matched: None,
         via: Some(via),
         weak: false,
+        part: None,
     }
 }

@@ -52,6 +52,11 @@ pub struct FindQuery {
     pub mode: RecallMode,
     /// Also return notes that another note supersedes (ranked lower).
     pub include_superseded: bool,
+    /// Each part of every note is a result of its own, as the turns of a
+    /// conversation always are (else a document's parts roll up to it).
+    pub parts: bool,
+    /// Turns of the conversation shown before and after each turn found.
+    pub around: usize,
 }
 
 impl FindQuery {
@@ -66,6 +71,8 @@ impl FindQuery {
             half_life_days: None,
             mode: RecallMode::Hybrid,
             include_superseded: false,
+            parts: false,
+            around: 0,
         }
     }
 
@@ -106,7 +113,34 @@ pub enum Matched {
     Version { version: i64 },
 }
 
-/// One recalled note and why it ranked where it did.
+/// A part found as a result of its own (a turn of a conversation, or
+/// any part with `parts`): its number, who said it and when, and the
+/// turns around it when asked for.
+#[derive(Debug, Clone, Default, Serialize, schemars::JsonSchema)]
+pub struct PartHit {
+    /// Its number (`ID@P{N}`).
+    pub part: i64,
+    /// Who said it, for a turn.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub speaker: Option<String>,
+    /// When it was said, when the conversation says.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub said_at: Option<String>,
+    /// The parts just before and after it, in order (`around`).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub around: Vec<Neighbour>,
+}
+
+/// A part next to a part found.
+#[derive(Debug, Clone, Serialize, schemars::JsonSchema)]
+pub struct Neighbour {
+    pub part: i64,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub speaker: Option<String>,
+    pub text: String,
+}
+
+/// One recalled note (or part of one) and why it ranked where it did.
 #[derive(Debug, Clone)]
 pub struct Hit {
     pub note: Note,
@@ -125,6 +159,19 @@ pub struct Hit {
     /// Found only by meaning, and only weakly (below
     /// `weights::WEAK_SIMILARITY`): probably not about the query.
     pub weak: bool,
+    /// Set when the result is one part of the note, found on its own.
+    pub part: Option<PartHit>,
+}
+
+impl Hit {
+    /// How to name the result: `ID@P{N}` for a part found on its own,
+    /// else the note's id.
+    pub fn address(&self) -> String {
+        match &self.part {
+            Some(p) => format!("{}@P{{{}}}", self.note.id, p.part),
+            None => self.note.id.clone(),
+        }
+    }
 }
 
 #[derive(Debug, Clone, Default)]

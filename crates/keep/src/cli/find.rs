@@ -18,8 +18,11 @@ use crate::render::{budget, json, text};
 /// are fused by score, then weighted by recency: a note's score halves every
 /// half-life since it was last updated or read. Tag and time filters apply
 /// before ranking. A hit inside a part or an older version is shown on its
-/// note, with where it matched. A reply (an in-reply-to edge) that matches
-/// brings up the message it answers just above it. --deep adds notes
+/// note, with where it matched; but each turn of an imported conversation
+/// is a result of its own (ID@P{N}, with who said it; --parts does the
+/// same for a document's parts), and -C N shows the N turns either side.
+/// A reply (an in-reply-to edge, or a turn answering the turn before it)
+/// that matches brings up the message it answers just above it. --deep adds notes
 /// reached from the top hits through edges and distinctive shared tags,
 /// marked with how they were reached. Notes another note supersedes are left out unless
 /// --all-versions asks for them, and expired notes are left out. A query
@@ -81,6 +84,16 @@ pub struct Args {
     /// Recency half-life in days; 0 turns decay off [default: 30, or half_life_days in the config file]
     #[arg(long, value_name = "DAYS")]
     pub half_life: Option<f64>,
+
+    /// Show N parts before and after each part found (the turns around a turn of a conversation)
+    #[arg(short = 'C', long, value_name = "N", default_value_t = 0)]
+    #[serde(default)]
+    pub around: usize,
+
+    /// Find each part of a document on its own, as each turn of a conversation always is
+    #[arg(long)]
+    #[serde(default)]
+    pub parts: bool,
 }
 
 #[derive(
@@ -125,6 +138,8 @@ pub fn run(ctx: &mut Ctx, args: Args) -> CliResult {
         half_life_days: args.half_life,
         mode: args.mode.into(),
         include_superseded: args.all_versions,
+        parts: args.parts,
+        around: args.around,
     };
     if query.mode != RecallMode::Keyword
         && let Some(notice) = keeper.embed_before_search()
@@ -161,13 +176,27 @@ pub fn print_hits(ctx: &mut Ctx, result: &FindResult) -> Result<(), CliError> {
         Format::Json => {}
         Format::Ids => {
             for h in &result.hits {
-                ctx.out.line(&h.note.id)?;
+                ctx.out.line(&h.address())?;
             }
         }
         Format::Text => {
             for h in &result.hits {
+                let Some(part) = &h.part else {
+                    ctx.out
+                        .note_line(&h.note, Some(h.score), &text::hit_remark(h))?;
+                    continue;
+                };
+                // A part found on its own is shown by its address and text.
+                let shown = keep_core::model::Note {
+                    id: h.address(),
+                    summary: h.passage.clone(),
+                    ..h.note.clone()
+                };
                 ctx.out
-                    .note_line(&h.note, Some(h.score), &text::hit_remark(h))?;
+                    .note_line(&shown, Some(h.score), &text::hit_remark(h))?;
+                for n in &part.around {
+                    ctx.out.line(&text::neighbour_line(n))?;
+                }
             }
         }
     }

@@ -22,6 +22,7 @@ use super::auth::{Auth, Credential};
 use super::connections::{Answering, Connections, State};
 use super::rights::Caller;
 use super::{KeepServer, notify, tools::Context};
+use crate::render::text::printable;
 use keep_core::SharedModel;
 
 /// The path of the MCP endpoint.
@@ -673,14 +674,6 @@ async fn logged(request: Request<Incoming>, shared: &Shared, conn: &Conn) -> Res
         started.elapsed().as_secs_f64() * 1000.0,
     );
     response
-}
-
-/// `text` with control characters shown as `?`, so a request cannot
-/// write to the terminal that reads the log.
-fn printable(text: &str) -> String {
-    text.chars()
-        .map(|c| if c.is_control() { '?' } else { c })
-        .collect()
 }
 
 /// What the MCP message `body` asks, for the access line: its method,

@@ -69,11 +69,51 @@ pub struct HitJson {
     /// True when the note was found only by meaning, and only weakly:
     /// probably not about the query.
     pub weak: bool,
+    /// For a part found on its own (a turn of a conversation): its
+    /// number, `ID@P{N}`, who said it and when, and the parts around it.
+    #[serde(flatten)]
+    pub part: PartFields,
+}
+
+/// What a result that is one part of its note adds: absent otherwise.
+#[derive(Debug, Clone, Default, Serialize, JsonSchema)]
+pub struct PartFields {
+    /// The part's number.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub part: Option<i64>,
+    /// `ID@P{N}`, for `keep get`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub address: Option<String>,
+    /// Who said it, for a turn of a conversation.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub speaker: Option<String>,
+    /// When it was said, when the conversation says.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub said_at: Option<String>,
+    /// The parts just before and after it, in order (`around`).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub around: Vec<keep_core::recall::Neighbour>,
+}
+
+impl From<&Hit> for PartFields {
+    fn from(h: &Hit) -> Self {
+        match &h.part {
+            None => PartFields::default(),
+            Some(p) => PartFields {
+                part: Some(p.part),
+                address: Some(h.address()),
+                speaker: p.speaker.clone(),
+                said_at: p.said_at.clone(),
+                around: p.around.clone(),
+            },
+        }
+    }
 }
 
 impl From<&Hit> for HitJson {
     fn from(h: &Hit) -> Self {
         HitJson {
+            part: PartFields::from(h),
             note: NoteJson::from(&h.note),
             score: h.score,
             relevance: h.similarity.map(rounded),
@@ -147,11 +187,16 @@ pub struct BriefHit {
     /// probably not about the query.
     #[serde(skip_serializing_if = "std::ops::Not::not")]
     pub weak: bool,
+    /// For a part found on its own (a turn of a conversation): its
+    /// number, `ID@P{N}`, who said it and when, and the parts around it.
+    #[serde(flatten)]
+    pub part: PartFields,
 }
 
 impl From<&Hit> for BriefHit {
     fn from(h: &Hit) -> Self {
         BriefHit {
+            part: PartFields::from(h),
             note: BriefNote::from(&h.note),
             score: h.score,
             relevance: h.similarity.map(rounded),

@@ -147,6 +147,30 @@ pub fn matched_label(matched: &Matched) -> String {
     }
 }
 
+/// A part shown beside a part found: `    @P{3} alice: text`, on one line.
+pub fn neighbour_line(n: &keep_core::recall::Neighbour) -> String {
+    let text: String = n
+        .text
+        .split_whitespace()
+        .collect::<Vec<_>>()
+        .join(" ")
+        .chars()
+        .take(NEIGHBOUR_CHARS)
+        .collect();
+    format!("    @P{{{}}} {}", n.part, printable(&text))
+}
+
+/// `text` with control characters shown as `?`, so what a note (or a
+/// request) says cannot drive the terminal it is printed on.
+pub fn printable(text: &str) -> String {
+    text.chars()
+        .map(|c| if c.is_control() { '?' } else { c })
+        .collect()
+}
+
+/// Characters of a neighbouring part a listing shows.
+const NEIGHBOUR_CHARS: usize = 200;
+
 /// How deep recall reached a note: `via author of ID`.
 pub fn via_label(via: &Via) -> String {
     format!("via {} of {}", via.link, via.from)
@@ -157,6 +181,14 @@ pub fn via_label(via: &Via) -> String {
 pub fn hit_remark(hit: &Hit) -> String {
     if let Some(via) = &hit.via {
         return format!("[{}, hop {}]", via_label(via), via.hop);
+    }
+    if let Some(part) = &hit.part {
+        let said = [part.speaker.as_deref(), part.said_at.as_deref()];
+        let said: Vec<&str> = said.into_iter().flatten().collect();
+        return match said.is_empty() {
+            true => String::new(),
+            false => format!("[{}]", said.join(", ")),
+        };
     }
     match &hit.matched {
         Some(m) => format!("[in {}]", matched_label(m)),

@@ -53,7 +53,16 @@ pub struct Args {
     pub format: Format,
     /// Size the answer for a context window: whole results, best first, until their JSON forms reach this many tokens (counted with the embedding model's tokenizer); "tokens" says how many they take and "left_out" how many more did not fit.
     pub max_tokens: Option<usize>,
+    /// With each turn of a conversation found (a result with "address" ID@P{N}), also return this many turns before and after it ("around"), 0 to 10.
+    #[serde(default)]
+    pub around: usize,
+    /// Return each part of a long document as a result of its own, as the turns of a conversation always are.
+    #[serde(default)]
+    pub parts: bool,
 }
+
+/// Turns shown either side of a turn found, at most.
+const MAX_AROUND: usize = 10;
 
 pub struct Recall;
 
@@ -119,6 +128,8 @@ impl ToolDef for Recall {
             half_life_days: None,
             mode,
             include_superseded: args.include_superseded,
+            parts: args.parts,
+            around: args.around.min(MAX_AROUND),
         })?;
         notices.append(&mut result.notices);
         result.notices = notices;

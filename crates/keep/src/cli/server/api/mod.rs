@@ -538,9 +538,8 @@ pub(super) fn run(warm: &Serving<'_>, args: Vec<String>) -> Ran {
         Err(e) => return Ran::failed(e),
     };
     // Every read and write of the command is held to the caller's rights.
-    let keeper = lent.keeper();
-    keeper.set_agent(warm.author);
-    keeper.set_caller(warm.caller.clone().within(warm.scope));
+    lent.keeper()
+        .set_caller(warm.caller.clone().within(warm.scope));
     let (out, stdout, stderr) = Out::captured(false);
     let mut ctx = Ctx::new(
         warm.warm.config.clone(),
@@ -549,6 +548,9 @@ pub(super) fn run(warm: &Serving<'_>, args: Vec<String>) -> Ran {
         out,
         Stdin::sent(Box::new(std::io::empty()), false),
     );
+    if let Ok(keeper) = ctx.keeper() {
+        keeper.set_agent(warm.author);
+    }
     let ended = dispatch(&mut ctx, cli.command);
     let failure = ctx.out.failure();
     // The answer's own status is returned below; a client gone cannot read it anyway.
