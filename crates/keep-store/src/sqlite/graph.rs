@@ -25,7 +25,8 @@ use rusqlite::OptionalExtension;
 use usearch::{Index, IndexOptions, MetricKind, ScalarKind};
 
 use super::graph_view::GraphView;
-use super::{SqliteDb, SqliteStore, code_cache, quant, signs};
+use super::index_keys::{graph_key as meta_key, signs_key};
+use super::{SqliteDb, SqliteStore, code_cache, quant};
 use crate::error::{Error, Result};
 use crate::vectors::{VecKind, from_bytes};
 
@@ -98,19 +99,6 @@ fn search_expansion(rows: usize) -> usize {
 
 /// Rows added to a graph between two progress reports.
 const BATCH: usize = 4_096;
-
-/// The meta key naming the graph of a kind.
-fn meta_key(kind: VecKind) -> String {
-    format!("graph_{}", kind.code_table())
-}
-
-/// The meta keys of every kind's graph and signs.
-pub(super) fn meta_keys() -> Vec<String> {
-    VecKind::ALL
-        .into_iter()
-        .flat_map(|kind| [meta_key(kind), signs::meta_key(kind)])
-        .collect()
-}
 
 /// Which graph file holds a kind's vectors, and as of which change of the
 /// code log, in which generation.
@@ -794,7 +782,7 @@ impl SqliteStore {
             // The signs served searches until now; their file goes with
             // the older graphs.
             db.conn
-                .execute("DELETE FROM meta WHERE key = ?1", [signs::meta_key(kind)])?;
+                .execute("DELETE FROM meta WHERE key = ?1", [signs_key(kind)])?;
             Ok(true)
         })
     }

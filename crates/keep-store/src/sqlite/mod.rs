@@ -11,6 +11,7 @@ mod check;
 mod code_cache;
 mod graph;
 mod graph_view;
+mod index_keys;
 mod keyword;
 mod listing;
 mod notes;

@@ -24,6 +24,7 @@ use std::sync::{Arc, Mutex, OnceLock, PoisonError};
 use memmap2::Mmap;
 
 use super::graph::{GraphMeta, GraphSizes, GraphWork, Opened, remove_graphs_but};
+use super::index_keys::signs_key as meta_key;
 use super::{SqliteDb, SqliteStore, quant};
 use crate::error::{Error, Result};
 use crate::vectors::VecKind;
@@ -340,11 +341,6 @@ fn open_signs() -> std::sync::MutexGuard<'static, Opened<Signs>> {
         .get_or_init(Default::default)
         .lock()
         .unwrap_or_else(PoisonError::into_inner)
-}
-
-/// The meta key naming the signs file of a kind.
-pub(super) fn meta_key(kind: VecKind) -> String {
-    format!("signs_{}", kind.code_table())
 }
 
 /// The name of the signs file of a kind as of a change: named as its

@@ -13,7 +13,7 @@ use std::sync::Arc;
 
 use rusqlite::{OptionalExtension, params};
 
-use super::{SqliteDb, code_cache, graph, quant};
+use super::{SqliteDb, code_cache, index_keys, quant};
 use crate::error::Result;
 use crate::ids::NoteRid;
 use crate::vectors::{
@@ -228,7 +228,7 @@ impl Vectors for SqliteDb<'_> {
         }
         sql.push_str(&format!(
             "DELETE FROM meta WHERE key IN ('{MODEL_KEY}', '{DIMS_KEY}', '{CODES_KEY}', '{}');",
-            graph::meta_keys().join("', '")
+            index_keys::all().join("', '")
         ));
         sql.push_str(&code_cache::next_generation_sql());
         self.conn.execute_batch(&sql)?;

@@ -206,7 +206,7 @@ pub fn run(ctx: &mut Ctx, args: Args) -> CliResult {
                 trust_tokenless,
                 token_lookup(Arc::clone(&warm)),
             ),
-            routes: Arc::new(crate::cli::server::api::Api {
+            routes: Arc::new(crate::cli::server::routes::Api {
                 warm: Arc::clone(&warm),
                 scope: server_ctx.scope.clone(),
             }),

@@ -15,6 +15,9 @@ use hyper::{Request, StatusCode};
 
 use super::rights::Caller;
 
+/// The cookie the sign-in form sets, holding the token.
+pub const COOKIE: &str = "keep_token";
+
 /// Looks up a token a client shows: its caller, None when no token has
 /// that secret (or it expired), or why it could not be looked up. Blocks.
 pub type Lookup = Arc<dyn Fn(&str) -> Result<Option<Caller>, String> + Send + Sync>;
@@ -208,7 +211,7 @@ fn bearer<B>(request: &Request<B>) -> Option<String> {
 
 /// The token of the sign-in cookie, if the request has one.
 fn signed_in<B>(request: &Request<B>) -> Option<String> {
-    let prefix = format!("{}=", super::http::COOKIE);
+    let prefix = format!("{COOKIE}=");
     request
         .headers()
         .get_all(hyper::header::COOKIE)

@@ -111,8 +111,7 @@ impl Answer {
 
 /// The header a write from a browser carries its CSRF token in.
 pub const CSRF_HEADER: &str = "x-keep-csrf";
-/// The cookie the sign-in form sets.
-pub const COOKIE: &str = "keep_token";
+pub use super::auth::COOKIE;
 /// How long a sign-in lasts, in seconds (30 days).
 const SIGNED_IN_FOR: u64 = 30 * 24 * 3600;
 /// What a page may load and run: its own scripts, styles and images,

@@ -4,6 +4,8 @@
 
 pub mod api;
 pub mod lock;
+pub mod query;
+pub mod routes;
 pub mod socket;
 pub mod tls;
 pub mod web;

@@ -2,74 +2,30 @@
 //! web page: `find`, `get`, `list`, `put`, `tag`, `rate`, `supersede`,
 //! trash and restore, `log`, `stats` and `conflicts` as the command line
 //! runs them with `--json` (the same shapes), `/health`, and the OpenAPI
-//! document that describes them (`/openapi.json`). The web page's own
-//! paths are answered by `web` under the same caller.
+//! document that describes them (`/openapi.json`).
 
 mod actions;
 mod activity;
 
 use std::sync::Arc;
 
-use percent_encoding::percent_decode_str;
 use serde::Deserialize;
 use serde_json::{Value, json};
 
 use super::Warm;
-use super::web;
+pub use super::query::{Query, decode};
 use crate::cli::input::Stdin;
 use crate::cli::output::{Format, Out};
 use crate::cli::{Cli, CliError, Ctx, NOT_STORED, Status, dispatch};
-use crate::mcp::http::{Answer, Visit};
-use crate::mcp::rights::{Caller, CallerRights};
+
+use crate::mcp::rights::Caller;
 use keep_core::model::Tags;
 
 /// The OpenAPI 3.1 document of this API.
 pub const OPENAPI: &str = include_str!("openapi.json");
 
 /// The prefix of the API's paths.
-const PREFIX: &str = "/v1/";
-
-/// The API of one server: its keepers and its scope.
-pub struct Api {
-    pub warm: Arc<Warm>,
-    pub scope: Tags,
-}
-
-impl crate::mcp::http::Routes for Api {
-    fn serves(&self, path: &str) -> bool {
-        serves(path) || web::serves(path)
-    }
-
-    fn is_page(&self, path: &str) -> bool {
-        web::serves(path)
-    }
-
-    fn answer(&self, visit: &Visit, method: &str, path: &str, query: &str, body: &[u8]) -> Answer {
-        let caller = &visit.caller;
-        let author = caller.author(API_AGENT);
-        let serving = Serving {
-            warm: &self.warm,
-            author: &author,
-            caller,
-            scope: &self.scope,
-        };
-        let asked = Asked {
-            method,
-            path,
-            query,
-            body,
-        };
-        if web::serves(path) {
-            return web::answer(&serving, visit, &asked);
-        }
-        let reply = answer(&serving, &asked);
-        Answer::json(reply.status, reply.naming(&visit.request_id))
-    }
-
-    fn sign_in(&self, failed: Option<&str>) -> Answer {
-        web::sign_in(failed)
-    }
-}
+pub(super) const PREFIX: &str = "/v1/";
 
 /// What a GET of an API path gives: its JSON, or the status and message
 /// of its error (for the web page, which reads through the same routes).
@@ -105,7 +61,7 @@ pub struct Reply {
 
 impl Reply {
     /// The body, an error naming request `id` (as `X-Request-Id` does).
-    fn naming(self, id: &str) -> Vec<u8> {
+    pub fn naming(self, id: &str) -> Vec<u8> {
         if self.status < 400 {
             return self.body;
         }
@@ -130,7 +86,7 @@ impl Reply {
         self
     }
 
-    pub(super) fn json(status: u16, value: &Value) -> Reply {
+    pub fn json(status: u16, value: &Value) -> Reply {
         let mut body = serde_json::to_vec_pretty(value).unwrap_or_default();
         body.push(b'\n');
         Reply { status, body }
@@ -161,7 +117,7 @@ pub struct Asked<'a> {
 
 /// Answers one request; runs on a thread that may block.
 /// Who the operations log names for a write through the JSON API.
-const API_AGENT: &str = "api";
+pub(super) const API_AGENT: &str = "api";
 
 pub fn answer(warm: &Serving<'_>, asked: &Asked<'_>) -> Reply {
     let query = Query::parse(asked.query);
@@ -225,56 +181,6 @@ fn note_route(warm: &Serving<'_>, method: &str, rest: &str, body: &[u8]) -> Repl
 
 fn not_allowed() -> Reply {
     Reply::error(405, "method not allowed here: see /openapi.json")
-}
-
-pub(super) fn decode(text: &str) -> String {
-    percent_decode_str(text).decode_utf8_lossy().into_owned()
-}
-
-/// The parameters of a query string, in order.
-pub(super) struct Query(Vec<(String, String)>);
-
-impl Query {
-    pub(super) fn parse(text: &str) -> Query {
-        Query(
-            text.split('&')
-                .filter(|p| !p.is_empty())
-                .map(|pair| {
-                    let (k, v) = pair.split_once('=').unwrap_or((pair, ""));
-                    (decode(&k.replace('+', " ")), decode(&v.replace('+', " ")))
-                })
-                .collect(),
-        )
-    }
-
-    pub(super) fn one(&self, key: &str) -> Option<&str> {
-        self.0
-            .iter()
-            .find(|(k, _)| k == key)
-            .map(|(_, v)| v.as_str())
-    }
-
-    pub(super) fn all<'a>(&'a self, key: &'a str) -> impl Iterator<Item = &'a str> + 'a {
-        self.0
-            .iter()
-            .filter(move |(k, _)| k == key)
-            .map(|(_, v)| v.as_str())
-    }
-
-    /// `--option VALUE` for each parameter named in `options`.
-    pub(super) fn options(&self, options: &[(&str, &str)], args: &mut Vec<String>) {
-        for (param, option) in options {
-            for value in self.all(param) {
-                args.push(format!("--{option}={value}"));
-            }
-        }
-    }
-
-    fn flag(&self, param: &str, option: &str, args: &mut Vec<String>) {
-        if self.one(param).is_some_and(|v| v == "true" || v == "1") {
-            args.push(format!("--{option}"));
-        }
-    }
 }
 
 const FILTERS: [(&str, &str); 6] = [

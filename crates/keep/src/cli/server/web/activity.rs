@@ -9,7 +9,7 @@ use serde_json::{Value, json};
 
 use super::Seen;
 use super::html::{alert, encode, esc, label_of, note_link, time, with_query};
-use crate::cli::server::api::Query;
+use crate::cli::server::query::Query;
 
 pub fn log(seen: &Seen<'_>, query: &Query) -> (u16, String, String) {
     let agent = query.one("agent").unwrap_or("").trim();

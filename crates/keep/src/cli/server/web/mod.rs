@@ -71,7 +71,7 @@ pub fn answer(serving: &Serving<'_>, visit: &Visit, asked: &Asked<'_>) -> Answer
                 .into_owned()
         })
     };
-    let query = super::api::Query::parse(asked.query);
+    let query = super::query::Query::parse(asked.query);
     let (status, title, body) = match asked.path {
         "/" => find::page(&seen, &query),
         "/log" => activity::log(&seen, &query),
