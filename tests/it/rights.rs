@@ -649,3 +649,65 @@ fn a_scoped_token_reaches_nothing_of_another_project() {
     assert!(server.terminate().success());
     assert_eq!(others(&env), before, "project b and 'now' as they were");
 }
+
+#[test]
+fn an_mcp_session_answers_only_the_token_that_opened_it() {
+    let env = Env::new();
+    let secret = |args: &[&str]| env.ok(args).trim().to_string();
+    let alice = secret(&["token", "add", "alice"]);
+    let bob = secret(&["token", "add", "bob"]);
+    let server = Server::start(&env, &["--listen", "127.0.0.1:0", "--require-token"]);
+    let post = |token: &str, session: Option<&str>, body: &str| {
+        let auth = format!("Authorization: Bearer {token}");
+        let mut args = vec![
+            "-X",
+            "POST",
+            "-D",
+            "-",
+            "-w",
+            "\n%{http_code}",
+            "-H",
+            &auth,
+            "-H",
+            "Content-Type: application/json",
+            "-H",
+            "Accept: application/json, text/event-stream",
+            "-d",
+            body,
+        ];
+        let header = session.map(|s| format!("Mcp-Session-Id: {s}"));
+        if let Some(header) = &header {
+            args.extend(["-H", header]);
+        }
+        let (code, out) = curl(&args, &server.url);
+        assert_eq!(code, 0, "{out}");
+        let (rest, status) = out.trim_end().rsplit_once('\n').unwrap();
+        (status.parse::<u16>().unwrap(), rest.to_string())
+    };
+    let initialize = r#"{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"raw","version":"1"}}}"#;
+    let (status, said) = post(&alice, None, initialize);
+    assert_eq!(status, 200, "{said}");
+    let session = said
+        .lines()
+        .find_map(|l| {
+            let (name, value) = l.split_once(':')?;
+            name.eq_ignore_ascii_case("mcp-session-id")
+                .then(|| value.trim().to_string())
+        })
+        .unwrap_or_else(|| panic!("no session id in {said}"));
+    let list = r#"{"jsonrpc":"2.0","id":2,"method":"tools/list","params":{}}"#;
+    let (status, said) = post(&bob, Some(&session), list);
+    assert_eq!(status, 404, "another token's session: {said}");
+    assert!(!said.contains("remember"), "{said}");
+    let (status, said) = post(&alice, Some(&session), list);
+    assert_eq!(status, 200, "{said}");
+    assert!(said.contains("remember"), "{said}");
+    // Each request is named on stderr by its caller, with an id it was
+    // answered with.
+    let said = server.said();
+    assert!(
+        said.iter().any(|l| l.contains(" bob POST /mcp 404 ")),
+        "{said:?}"
+    );
+    assert!(server.terminate().success());
+}

@@ -537,13 +537,15 @@ pub async fn serve(
     };
     let mut sessions_kept = LocalSessionManager::default();
     sessions_kept.session_config.keep_alive = Some(options.session_idle);
+    let sessions_kept = Arc::new(sessions_kept);
     let service = StreamableHttpService::new(
         factory,
-        Arc::new(sessions_kept),
+        Arc::clone(&sessions_kept),
         config(options.listen, stop.child_token()),
     );
     let shared = Arc::new(Shared {
         service,
+        owners: SessionOwners::new(sessions_kept),
         auth: Arc::new(options.auth),
         routes: options.routes,
         loopback: options.listen.ip().is_loopback(),
@@ -626,6 +628,8 @@ pub async fn serve(
 /// What every request of a server shares.
 struct Shared {
     service: StreamableHttpService<KeepServer, LocalSessionManager>,
+    /// Who opened each MCP session.
+    owners: SessionOwners,
     auth: Arc<Auth>,
     routes: Arc<dyn Routes>,
     loopback: bool,
@@ -777,6 +781,28 @@ async fn handle(
         };
         return answer_route(request, Arc::clone(routes), visit, conn).await;
     }
+    let session = request
+        .headers()
+        .get(SESSION_HEADER)
+        .and_then(|v| v.to_str().ok())
+        .map(str::to_string);
+    match &session {
+        Some(id) if !shared.owners.opened_by(id, &caller).await => {
+            // Another caller's session answers as one that does not exist.
+            return json_error(StatusCode::NOT_FOUND, "no such session");
+        }
+        None if post && shared.owners.count_of(&caller).await >= SESSIONS_PER_CALLER => {
+            return json_error(
+                StatusCode::TOO_MANY_REQUESTS,
+                &format!(
+                    "'{}' has {SESSIONS_PER_CALLER} MCP sessions open: close one (DELETE {ENDPOINT}) or wait until one has been idle long enough to close",
+                    caller.name()
+                ),
+            );
+        }
+        _ => {}
+    }
+    let opener = caller.clone();
     request.extensions_mut().insert(caller);
     let closing = request.method() == hyper::Method::DELETE;
     let mut response = if post {
@@ -809,5 +835,66 @@ async fn handle(
         // expect (the Python SDK warns on 202).
         *response.status_mut() = StatusCode::OK;
     }
+    if session.is_none()
+        && let Some(opened) = response
+            .headers()
+            .get(SESSION_HEADER)
+            .and_then(|v| v.to_str().ok())
+    {
+        shared.owners.opened(opened, &opener);
+    }
     response
+}
+
+/// The header naming an MCP session.
+const SESSION_HEADER: &str = "mcp-session-id";
+/// MCP sessions one caller (a token, or the owner) may hold open at once.
+const SESSIONS_PER_CALLER: usize = 64;
+
+/// Who opened each MCP session: a session answers only the caller that
+/// opened it, and a caller holds at most `SESSIONS_PER_CALLER`.
+struct SessionOwners {
+    owners: Mutex<std::collections::HashMap<String, Caller>>,
+    live: Arc<LocalSessionManager>,
+}
+
+impl SessionOwners {
+    fn new(live: Arc<LocalSessionManager>) -> Self {
+        SessionOwners {
+            owners: Mutex::new(std::collections::HashMap::new()),
+            live,
+        }
+    }
+
+    fn lock(&self) -> std::sync::MutexGuard<'_, std::collections::HashMap<String, Caller>> {
+        self.owners
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+    }
+
+    fn opened(&self, id: &str, caller: &Caller) {
+        self.lock().insert(id.to_string(), caller.clone());
+    }
+
+    /// Whether session `id` may be used by `caller`: it opened it (a
+    /// session unknown here is left to the session manager to refuse).
+    async fn opened_by(&self, id: &str, caller: &Caller) -> bool {
+        self.forget_closed().await;
+        self.lock().get(id).is_none_or(|owner| owner == caller)
+    }
+
+    /// How many live sessions `caller` opened.
+    async fn count_of(&self, caller: &Caller) -> usize {
+        self.forget_closed().await;
+        self.lock()
+            .values()
+            .filter(|owner| *owner == caller)
+            .count()
+    }
+
+    /// Forgets the sessions the manager has closed.
+    async fn forget_closed(&self) {
+        let live = self.live.sessions.read().await;
+        self.lock().retain(|id, _| live.contains_key(id.as_str()));
+    }
 }
