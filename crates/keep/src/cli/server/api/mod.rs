@@ -198,8 +198,12 @@ fn find(warm: &Serving<'_>, query: &Query) -> Reply {
     };
     let mut args = vec!["find".to_string()];
     query.options(&FILTERS, &mut args);
-    query.options(&[("mode", "mode"), ("hops", "hops")], &mut args);
+    query.options(
+        &[("mode", "mode"), ("hops", "hops"), ("around", "around")],
+        &mut args,
+    );
     query.flag("deep", "deep", &mut args);
+    query.flag("parts", "parts", &mut args);
     args.extend(["--".into(), text.into()]);
     run(warm, args).reply(200)
 }
