@@ -2,7 +2,9 @@
 //! a date in it the session's date); a turn starts with its speaker in
 //! bold (`**Alice:** text`, `**Alice** (2023-05-08 13:56): text`) or after
 //! a bracketed time (`[2023-05-08 13:56] Alice: text`); other lines carry
-//! on the turn before.
+//! on the turn before. A time of day alone (`[10:07]`, `(9:05 pm)`) is
+//! read on the day of the session's heading, and without one the turn
+//! keeps its place with no time.
 
 use keep_model::time::{Timestamp, parse_loose};
 
@@ -20,7 +22,7 @@ pub(super) fn read(text: &str) -> Result<Vec<Session>, ChatError> {
             }
             current.started = date_in(&title);
             current.title = Some(title).filter(|t| !t.is_empty());
-        } else if let Some(turn) = turn_line(line) {
+        } else if let Some(turn) = turn_line(line, current.started) {
             saw_turn = true;
             current.turns.push(turn);
         } else if let Some(turn) = current.turns.last_mut() {
@@ -54,14 +56,14 @@ fn empty_session() -> Session {
 }
 
 /// `**Alice:** text`, `**Alice**: text`, `**Alice** (TIME): text` or
-/// `[TIME] Alice: text`.
-fn turn_line(line: &str) -> Option<Turn> {
+/// `[TIME] Alice: text`; a time of day alone is read on `day`.
+fn turn_line(line: &str, day: Option<Timestamp>) -> Option<Turn> {
     let line = line.trim_start_matches(['-', ' ']).trim_start();
     if let Some(rest) = line.strip_prefix('[') {
         let (time, rest) = rest.split_once(']')?;
-        let time = parse_loose(time.trim())?;
+        let time = time_in(time, day)?;
         let (speaker, text) = rest.trim_start().split_once(':')?;
-        return speaker_turn(speaker, Some(time), text);
+        return speaker_turn(speaker, time, text);
     }
     let rest = line.strip_prefix("**")?;
     let end = rest.find("**")?;
@@ -72,7 +74,7 @@ fn turn_line(line: &str) -> Option<Turn> {
     let (time, after) = match after.strip_prefix('(') {
         Some(inner) => {
             let (time, after) = inner.split_once(')')?;
-            (Some(parse_loose(time.trim())?), after.trim_start())
+            (time_in(time, day)?, after.trim_start())
         }
         None => (None, after),
     };
@@ -91,6 +93,49 @@ fn speaker_turn(speaker: &str, time: Option<Timestamp>, text: &str) -> Option<Tu
     })
 }
 
+/// What a turn's time says: a date and time; a time of day, on `day`
+/// when the session has one (else no time); None when it is no time.
+fn time_in(text: &str, day: Option<Timestamp>) -> Option<Option<Timestamp>> {
+    let text = text.trim();
+    if let Some(full) = parse_loose(text) {
+        return Some(Some(full));
+    }
+    let seconds = time_of_day(text)?;
+    Some(day.map(|d| {
+        let midnight = d.millis() - d.millis().rem_euclid(86_400_000);
+        Timestamp::from_millis(midnight + seconds * 1000)
+    }))
+}
+
+/// Seconds since midnight of `10:07`, `10:07:30`, `9:05 pm` or `9:05PM`.
+fn time_of_day(text: &str) -> Option<i64> {
+    let lower = text.to_ascii_lowercase();
+    let (clock, half) = match lower.trim_end_matches('.').strip_suffix("pm") {
+        Some(clock) => (clock.trim(), Some(12)),
+        None => match lower.strip_suffix("am") {
+            Some(clock) => (clock.trim(), Some(0)),
+            None => (lower.as_str(), None),
+        },
+    };
+    let mut fields = clock.split(':');
+    let hour: i64 = fields.next()?.trim().parse().ok()?;
+    let minute: i64 = fields.next()?.trim().parse().ok()?;
+    let second: i64 = match fields.next() {
+        Some(s) => s.trim().parse().ok()?,
+        None => 0,
+    };
+    if fields.next().is_some() || minute > 59 || second > 59 {
+        return None;
+    }
+    let hour = match half {
+        Some(offset) if (1..=12).contains(&hour) => hour % 12 + offset,
+        Some(_) => return None,
+        None if hour <= 23 => hour,
+        None => return None,
+    };
+    Some(hour * 3600 + minute * 60 + second)
+}
+
 /// A date written in a heading (`## 2023-05-08`, `# Call, 8 May 2023`).
 fn date_in(title: &str) -> Option<Timestamp> {
     title
@@ -100,4 +145,50 @@ fn date_in(title: &str) -> Option<Timestamp> {
                 .then(|| parse_loose(word))
                 .flatten()
         })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn turns_with_a_time_of_day_alone_are_turns_of_their_own() {
+        let log = "# Standup 2026-03-02\n[10:05] Bo: the build is green\n**Ana** (10:07): ship it\n[9:15 pm] Bo: shipped\nand tagged\n";
+        let sessions = read(log).unwrap();
+        let turns = &sessions[0].turns;
+        let said: Vec<(&str, &str)> = turns
+            .iter()
+            .map(|t| (t.speaker.as_str(), t.text.as_str()))
+            .collect();
+        assert_eq!(
+            said,
+            [
+                ("Bo", "the build is green"),
+                ("Ana", "ship it"),
+                ("Bo", "shipped\nand tagged")
+            ]
+        );
+        let times: Vec<String> = turns
+            .iter()
+            .map(|t| t.time.map(|t| t.to_string()).unwrap_or_default())
+            .collect();
+        assert_eq!(
+            times,
+            [
+                "2026-03-02T10:05:00.000Z",
+                "2026-03-02T10:07:00.000Z",
+                "2026-03-02T21:15:00.000Z"
+            ]
+        );
+    }
+
+    #[test]
+    fn without_a_dated_heading_a_time_of_day_leaves_the_turn_undated() {
+        let sessions = read("[10:07] Ana: hello\n[10:08] Bo: hi\n").unwrap();
+        let turns = &sessions[0].turns;
+        assert_eq!(turns.len(), 2);
+        assert!(turns.iter().all(|t| t.time.is_none()));
+        assert!(time_of_day("25:00").is_none() && time_of_day("13:00 pm").is_none());
+        assert!(time_in("not a time", None).is_none());
+    }
 }
