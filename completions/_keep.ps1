@@ -151,6 +151,7 @@ Register-ArgumentCompleter -Native -CommandName 'keep' -ScriptBlock {
             [CompletionResult]::new('--deep', '--deep', [CompletionResultType]::ParameterName, 'Also follow edges and shared tags from the top hits (two links deep unless --hops says)')
             [CompletionResult]::new('--all-versions', '--all-versions', [CompletionResultType]::ParameterName, 'Also find notes superseded by newer ones (ranked below them)')
             [CompletionResult]::new('--parts', '--parts', [CompletionResultType]::ParameterName, 'Find each part of a document on its own, as each turn of a conversation always is')
+            [CompletionResult]::new('--explain', '--explain', [CompletionResultType]::ParameterName, 'Say what made each hit''s score: its keyword and meaning shares, and each factor (recency, feedback, importance, superseded, time), the reply credited to it or the link that reached it')
             [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print one JSON document instead of text')
             [CompletionResult]::new('--ids', '--ids', [CompletionResultType]::ParameterName, 'Print only ids, one per line (for xargs)')
             [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')

@@ -144,6 +144,7 @@ set edit:completion:arg-completer[keep] = {|@words|
             cand --deep 'Also follow edges and shared tags from the top hits (two links deep unless --hops says)'
             cand --all-versions 'Also find notes superseded by newer ones (ranked below them)'
             cand --parts 'Find each part of a document on its own, as each turn of a conversation always is'
+            cand --explain 'Say what made each hit''s score: its keyword and meaning shares, and each factor (recency, feedback, importance, superseded, time), the reply credited to it or the link that reached it'
             cand --json 'Print one JSON document instead of text'
             cand --ids 'Print only ids, one per line (for xargs)'
             cand -h 'Print help (see more with ''--help'')'

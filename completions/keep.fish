@@ -128,6 +128,7 @@ complete -c keep -n "__fish_keep_using_subcommand find" -s a -l all -d 'Include 
 complete -c keep -n "__fish_keep_using_subcommand find" -l deep -d 'Also follow edges and shared tags from the top hits (two links deep unless --hops says)'
 complete -c keep -n "__fish_keep_using_subcommand find" -l all-versions -d 'Also find notes superseded by newer ones (ranked below them)'
 complete -c keep -n "__fish_keep_using_subcommand find" -l parts -d 'Find each part of a document on its own, as each turn of a conversation always is'
+complete -c keep -n "__fish_keep_using_subcommand find" -l explain -d 'Say what made each hit\'s score: its keyword and meaning shares, and each factor (recency, feedback, importance, superseded, time), the reply credited to it or the link that reached it'
 complete -c keep -n "__fish_keep_using_subcommand find" -l json -d 'Print one JSON document instead of text'
 complete -c keep -n "__fish_keep_using_subcommand find" -l ids -d 'Print only ids, one per line (for xargs)'
 complete -c keep -n "__fish_keep_using_subcommand find" -s h -l help -d 'Print help (see more with \'--help\')'

@@ -560,3 +560,55 @@ fn a_query_about_nothing_stored_is_answered_as_weak() {
     let hits = env.json(&["find", "kitten"]);
     assert_eq!(hits[0]["weak"], false, "{hits}");
 }
+
+#[test]
+fn explain_says_what_made_each_score() {
+    let mut env = Env::with_model();
+    env.ok(&[
+        "put",
+        "The harbour light is lit at dusk by the keeper.",
+        "--id",
+        "light",
+    ]);
+    env.ok(&[
+        "put",
+        "Ferries leave the harbour every hour.",
+        "--id",
+        "ferry",
+    ]);
+    env.ok(&["rate", "ferry", "useful"]);
+    env.at("2026-12-22T10:00:00Z");
+    let hits = env.json(&["find", "--explain", "harbour light"]);
+    let hits = hits.as_array().unwrap();
+    assert!(hits.len() >= 2, "{hits:?}");
+    for hit in hits {
+        let why = &hit["explain"];
+        let product = (why["keyword"].as_f64().unwrap() + why["meaning"].as_f64().unwrap())
+            * ["recency", "feedback", "importance", "superseded", "time"]
+                .iter()
+                .map(|f| why[*f].as_f64().unwrap())
+                .product::<f64>();
+        let score = hit["score"].as_f64().unwrap();
+        assert!((product - score).abs() < 1e-6, "{hit}");
+        assert!(why["recency"].as_f64().unwrap() < 1.0, "a month on: {why}");
+    }
+    let light = hits.iter().find(|h| h["id"] == "light").unwrap();
+    assert!(
+        light["explain"]["keyword"].as_f64().unwrap() > 0.0,
+        "{light}"
+    );
+    let ferry = hits.iter().find(|h| h["id"] == "ferry").unwrap();
+    assert!(
+        ferry["explain"]["feedback"].as_f64().unwrap() > 1.0,
+        "{ferry}"
+    );
+    // Without --explain, no such field; as text, a line under each hit.
+    let plain = env.json(&["find", "harbour light"]);
+    assert!(plain[0].get("explain").is_none(), "{plain}");
+    let text = env.ok(&["find", "--explain", "harbour light"]);
+    assert!(
+        text.lines()
+            .any(|l| l.starts_with("    keyword ") && l.contains("× recency")),
+        "{text}"
+    );
+}

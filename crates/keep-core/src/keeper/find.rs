@@ -13,8 +13,8 @@ use crate::recall::weights::{
     WRONG_HIDES_AT,
 };
 use crate::recall::{
-    FindQuery, FindResult, Hit, Matched, Neighbour, PartHit, Query, RecallMode, Via, candidates,
-    facets, graph, passage, question, replies, when,
+    Explanation, FindQuery, FindResult, Hit, Matched, Neighbour, PartHit, Query, RecallMode, Via,
+    candidates, facets, graph, passage, question, replies, when,
 };
 use keep_model::Note;
 use keep_model::keys;
@@ -117,24 +117,34 @@ impl Keeper {
         } else {
             Default::default()
         };
+        let mut explained: HashMap<Unit, Explanation> = HashMap::new();
         for f in &mut fused {
             let note = &notes[&f.rid];
             let last = note.updated.max(note.accessed);
-            f.score *= fusion::decay_factor(last.days_until(now), half_life);
-            if let Some(rating) = feedback.get(&f.rid) {
-                f.score *= fusion::feedback_factor(rating.useful, rating.wrong);
+            let why = Explanation {
+                keyword: f.by_keyword,
+                meaning: f.by_meaning,
+                recency: fusion::decay_factor(last.days_until(now), half_life),
+                feedback: feedback
+                    .get(&f.rid)
+                    .map_or(1.0, |r| fusion::feedback_factor(r.useful, r.wrong)),
+                importance: note
+                    .tags
+                    .first(keys::IMPORTANCE)
+                    .and_then(|i| i.parse().ok())
+                    .map_or(1.0, fusion::importance_factor),
+                superseded: if superseded.contains(&f.rid) {
+                    SUPERSEDED_FACTOR
+                } else {
+                    1.0
+                },
+                time: when::time_factor(note, &periods),
+                ..Explanation::default()
+            };
+            f.score *= why.recency * why.feedback * why.importance * why.superseded * why.time;
+            if query.explain {
+                explained.insert(f.unit(), why);
             }
-            if let Some(importance) = note
-                .tags
-                .first(keys::IMPORTANCE)
-                .and_then(|i| i.parse().ok())
-            {
-                f.score *= fusion::importance_factor(importance);
-            }
-            if superseded.contains(&f.rid) {
-                f.score *= SUPERSEDED_FACTOR;
-            }
-            f.score *= when::time_factor(note, &periods);
         }
         let answered = if like_rid.is_none() {
             credit_replies(&db, &mut fused, &mut notes, query)?
@@ -147,6 +157,10 @@ impl Keeper {
             .iter()
             .map(|f| Hit {
                 via: answered.get(&f.unit()).cloned(),
+                explain: query.explain.then(|| Explanation {
+                    credited_from: answered.get(&f.unit()).map(|v| v.from.clone()),
+                    ..explained.get(&f.unit()).cloned().unwrap_or_default()
+                }),
                 ..hit(f, notes[&f.rid].clone())
             })
             .collect();
@@ -178,13 +192,22 @@ impl Keeper {
             }
         }
         if query.deep {
-            hits.extend(graph::deep_hits(
+            let reached = graph::deep_hits(
                 &db,
                 &fused,
                 &query.filter,
                 query.hops,
                 query.limit.max(DEEP_MIN_RESULTS),
-            )?);
+            )?;
+            hits.extend(reached.into_iter().map(|mut h| {
+                if query.explain {
+                    h.explain = h.via.as_ref().map(|v| Explanation {
+                        reached_by: Some(format!("{} of {}, hop {}", v.link, v.from, v.hop)),
+                        ..Explanation::default()
+                    });
+                }
+                h
+            }));
         }
         hits.retain(|h| self.caller.covers(&h.note.tags));
         if query_vector.is_some() && like_rid.is_none() {
@@ -601,6 +624,7 @@ fn hit(f: &Fused, note: keep_model::Note) -> Hit {
         passage: String::new(),
         weak: is_weak(f),
         part: None,
+        explain: None,
     }
 }
 

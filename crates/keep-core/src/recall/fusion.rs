@@ -44,6 +44,10 @@ pub struct Fused {
     pub vector_rank: Option<usize>,
     pub similarity: Option<f64>,
     pub matched: Option<Matched>,
+    /// What the keyword list gave its fused score.
+    pub by_keyword: f64,
+    /// What the vector list gave its fused score.
+    pub by_meaning: f64,
 }
 
 impl Fused {
@@ -172,8 +176,15 @@ pub fn fuse(keyword: &[Ranked], vector: &[Ranked], turns: &HashSet<NoteRid>) -> 
                 vector_rank: None,
                 similarity: None,
                 matched: r.matched.clone(),
+                by_keyword: 0.0,
+                by_meaning: 0.0,
             });
             entry.score += weight * e;
+            if is_keyword {
+                entry.by_keyword += weight * e;
+            } else {
+                entry.by_meaning += weight * e;
+            }
             if is_keyword {
                 entry.keyword_rank = Some(rank);
             } else {
@@ -287,6 +298,8 @@ pub(crate) fn fused(rid: i64, score: f64) -> Fused {
         vector_rank: None,
         similarity: None,
         matched: None,
+        by_keyword: 0.0,
+        by_meaning: 0.0,
     }
 }
 

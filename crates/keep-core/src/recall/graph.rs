@@ -139,5 +139,6 @@ fn reached_hit(note: Note, score: f64, via: Via) -> Hit {
         via: Some(via),
         weak: false,
         part: None,
+        explain: None,
     }
 }

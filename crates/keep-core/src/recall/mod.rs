@@ -57,6 +57,8 @@ pub struct FindQuery {
     pub parts: bool,
     /// Turns of the conversation shown before and after each turn found.
     pub around: usize,
+    /// Say what made each hit's score (`Hit::explain`).
+    pub explain: bool,
 }
 
 impl FindQuery {
@@ -73,6 +75,7 @@ impl FindQuery {
             include_superseded: false,
             parts: false,
             around: 0,
+            explain: false,
         }
     }
 
@@ -131,6 +134,36 @@ pub struct PartHit {
     pub around: Vec<Neighbour>,
 }
 
+/// What made a hit's score, when asked (`explain`): the fused score is
+/// `keyword + meaning` (each list's weighted share), times each factor;
+/// a message lifted by its reply takes the reply's score.
+#[derive(Debug, Clone, Default, Serialize, schemars::JsonSchema)]
+pub struct Explanation {
+    /// The keyword list's part of the fused score (BM25 over the best,
+    /// times the share of the query the note says, weighted).
+    pub keyword: f64,
+    /// The vector list's part of the fused score (cosine above the floor
+    /// over the best, weighted).
+    pub meaning: f64,
+    /// Recency decay since the note was updated or read.
+    pub recency: f64,
+    /// Ratings (`useful`, `wrong`).
+    pub feedback: f64,
+    /// The note's `_importance`.
+    pub importance: f64,
+    /// A newer note supersedes it.
+    pub superseded: f64,
+    /// The periods the query names (its dates against the note's).
+    pub time: f64,
+    /// The reply (`ID` or `ID@P{N}`) whose match was credited to it.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub credited_from: Option<String>,
+    /// The link deep recall followed to reach it (then nothing above
+    /// applies: its score comes from the hit it was reached from).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub reached_by: Option<String>,
+}
+
 /// A part next to a part found.
 #[derive(Debug, Clone, Serialize, schemars::JsonSchema)]
 pub struct Neighbour {
@@ -161,6 +194,8 @@ pub struct Hit {
     pub weak: bool,
     /// Set when the result is one part of the note, found on its own.
     pub part: Option<PartHit>,
+    /// What made its score, when the query asked (`explain`).
+    pub explain: Option<Explanation>,
 }
 
 impl Hit {

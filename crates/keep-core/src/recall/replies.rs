@@ -62,6 +62,8 @@ pub(crate) fn credit_answered(
                     part,
                     section: None,
                 }),
+                by_keyword: 0.0,
+                by_meaning: 0.0,
             });
             lifted.insert(message, reply);
         }

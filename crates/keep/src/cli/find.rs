@@ -94,6 +94,11 @@ pub struct Args {
     #[arg(long)]
     #[serde(default)]
     pub parts: bool,
+
+    /// Say what made each hit's score: its keyword and meaning shares, and each factor (recency, feedback, importance, superseded, time), the reply credited to it or the link that reached it
+    #[arg(long)]
+    #[serde(default)]
+    pub explain: bool,
 }
 
 #[derive(
@@ -140,6 +145,7 @@ pub fn run(ctx: &mut Ctx, args: Args) -> CliResult {
         include_superseded: args.all_versions,
         parts: args.parts,
         around: args.around,
+        explain: args.explain,
     };
     if query.mode != RecallMode::Keyword
         && let Some(notice) = keeper.embed_before_search()
@@ -184,6 +190,9 @@ pub fn print_hits(ctx: &mut Ctx, result: &FindResult) -> Result<(), CliError> {
                 let Some(part) = &h.part else {
                     ctx.out
                         .note_line(&h.note, Some(h.score), &text::hit_remark(h))?;
+                    if let Some(why) = &h.explain {
+                        ctx.out.line(&text::explanation_line(why))?;
+                    }
                     continue;
                 };
                 // A part found on its own is shown by its address and text.
@@ -194,6 +203,9 @@ pub fn print_hits(ctx: &mut Ctx, result: &FindResult) -> Result<(), CliError> {
                 };
                 ctx.out
                     .note_line(&shown, Some(h.score), &text::hit_remark(h))?;
+                if let Some(why) = &h.explain {
+                    ctx.out.line(&text::explanation_line(why))?;
+                }
                 for n in &part.around {
                     ctx.out.line(&text::neighbour_line(n))?;
                 }

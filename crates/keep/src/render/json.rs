@@ -73,6 +73,9 @@ pub struct HitJson {
     /// number, `ID@P{N}`, who said it and when, and the parts around it.
     #[serde(flatten)]
     pub part: PartFields,
+    /// What made its score, when asked (`--explain`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub explain: Option<keep_core::recall::Explanation>,
 }
 
 /// What a result that is one part of its note adds: absent otherwise.
@@ -114,6 +117,7 @@ impl From<&Hit> for HitJson {
     fn from(h: &Hit) -> Self {
         HitJson {
             part: PartFields::from(h),
+            explain: h.explain.clone(),
             note: NoteJson::from(&h.note),
             score: h.score,
             relevance: h.similarity.map(rounded),
@@ -191,12 +195,16 @@ pub struct BriefHit {
     /// number, `ID@P{N}`, who said it and when, and the parts around it.
     #[serde(flatten)]
     pub part: PartFields,
+    /// What made its score, when asked (`explain`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub explain: Option<keep_core::recall::Explanation>,
 }
 
 impl From<&Hit> for BriefHit {
     fn from(h: &Hit) -> Self {
         BriefHit {
             part: PartFields::from(h),
+            explain: h.explain.clone(),
             note: BriefNote::from(&h.note),
             score: h.score,
             relevance: h.similarity.map(rounded),

@@ -168,6 +168,34 @@ pub fn printable(text: &str) -> String {
         .collect()
 }
 
+/// What made a hit's score, on one indented line: `    keyword 0.312 +
+/// meaning 0.520 × recency 0.97` (factors of 1 left out).
+pub fn explanation_line(why: &keep_core::recall::Explanation) -> String {
+    if let Some(reached) = &why.reached_by {
+        return format!("    reached by {}", printable(reached));
+    }
+    let mut line = format!(
+        "    keyword {:.3} + meaning {:.3}",
+        why.keyword, why.meaning
+    );
+    let factors = [
+        ("recency", why.recency),
+        ("feedback", why.feedback),
+        ("importance", why.importance),
+        ("superseded", why.superseded),
+        ("time", why.time),
+    ];
+    for (name, factor) in factors {
+        if (factor - 1.0).abs() > 1e-9 {
+            line.push_str(&format!(" × {name} {factor:.2}"));
+        }
+    }
+    if let Some(reply) = &why.credited_from {
+        line.push_str(&format!("; credited from {}", printable(reply)));
+    }
+    line
+}
+
 /// Characters of a neighbouring part a listing shows.
 const NEIGHBOUR_CHARS: usize = 200;
 

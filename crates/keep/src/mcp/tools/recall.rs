@@ -59,6 +59,9 @@ pub struct Args {
     /// Return each part of a long document as a result of its own, as the turns of a conversation always are.
     #[serde(default)]
     pub parts: bool,
+    /// Say what made each result's score ("explain"): its keyword and meaning shares and each factor.
+    #[serde(default)]
+    pub explain: bool,
 }
 
 /// Turns shown either side of a turn found, at most.
@@ -130,6 +133,7 @@ impl ToolDef for Recall {
             include_superseded: args.include_superseded,
             parts: args.parts,
             around: args.around.min(MAX_AROUND),
+            explain: args.explain,
         })?;
         notices.append(&mut result.notices);
         result.notices = notices;

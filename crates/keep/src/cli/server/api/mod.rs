@@ -204,6 +204,7 @@ fn find(warm: &Serving<'_>, query: &Query) -> Reply {
     );
     query.flag("deep", "deep", &mut args);
     query.flag("parts", "parts", &mut args);
+    query.flag("explain", "explain", &mut args);
     args.extend(["--".into(), text.into()]);
     run(warm, args).reply(200)
 }
