@@ -384,7 +384,7 @@ async def scoped_server():
         await tool_error(s, "recall", {"like": "decision/db"}, "no note")
         await tool_error(s, "feedback", {"id": "decision/db", "rating": "wrong"}, "no note")
         await tool_error(s, "remember", {"id": "decision/db", "text": "overwrite"}, "outside this scope")
-        await tool_error(s, "remember", {"text": "x", "tags": ["project=beta"]}, "outside this server's scope")
+        await tool_error(s, "remember", {"text": "x", "tags": ["project=beta"]}, "is outside the scope of")
         await tool_error(s, "tag", {"id": mine["id"], "remove": ["project"]}, "cannot be removed")
         now = await ok(s, "now", {"text": "Alpha: preparing the Friday release."})
         check(now["note"]["id"] == "now:project=alpha", f"scoped now: {now}")

@@ -172,17 +172,19 @@ impl Keeper {
             }
         }
         for (h, f) in hits.iter_mut().zip(&fused) {
-            let mut matched_text = None;
+            let mut matched_part = None;
             if let Some(Matched::Part { part, section }) = &mut h.matched
                 && let Some(found) = db.part(f.rid, u32::try_from(*part).unwrap_or(0))?
             {
                 *section = found.tags.first(keys::SECTION).map(str::to_string);
-                matched_text = Some(found.summary);
+                matched_part = Some(found);
             }
-            let source = matched_text.as_deref().unwrap_or(&h.note.summary);
+            let source = matched_part
+                .as_ref()
+                .map_or(&h.note.summary, |p| &p.summary);
             h.passage = passage::passage(source, text);
             if let Some(turn) = f.turn {
-                h.part = Some(part_hit(&db, f.rid, turn, query.around)?);
+                h.part = Some(part_hit(&db, f.rid, turn, matched_part, query.around)?);
             }
         }
         if like_rid.is_none() {
@@ -508,24 +510,32 @@ fn speaker_of(db: &keep_store::Db<'_>, rid: NoteRid, n: i64) -> Result<Option<St
         .and_then(|p| p.tags.first("speaker").map(str::to_string)))
 }
 
-/// Part `n` of note `rid` as a result: who said it and when, and the
-/// `around` parts either side of it.
-fn part_hit(db: &keep_store::Db<'_>, rid: NoteRid, n: i64, around: usize) -> Result<PartHit> {
-    let part_of = |n: i64| -> Result<Option<keep_model::Part>> {
-        match u32::try_from(n) {
-            Ok(number) if number > 0 => Ok(db.part(rid, number)?),
-            _ => Ok(None),
-        }
-    };
-    let own = part_of(n)?;
+/// Part `n` of note `rid` as a result (`own`, already read): who said
+/// it and when, and the `around` parts either side of it, those the note
+/// has.
+fn part_hit(
+    db: &keep_store::Db<'_>,
+    rid: NoteRid,
+    n: i64,
+    own: Option<keep_model::Part>,
+    around: usize,
+) -> Result<PartHit> {
     let tag = |key: &str| {
         own.as_ref()
             .and_then(|p| p.tags.first(key).map(str::to_string))
     };
     let mut neighbours = Vec::new();
-    let reach = i64::try_from(around).unwrap_or(i64::MAX / 4);
-    for m in (n.saturating_sub(reach)..=n.saturating_add(reach)).filter(|m| *m != n) {
-        if let Some(p) = part_of(m)? {
+    if around > 0 {
+        let reach = i64::try_from(around).unwrap_or(i64::MAX);
+        let first = n.saturating_sub(reach).max(1);
+        let last = n.saturating_add(reach).min(db.part_count(rid)?);
+        for m in (first..=last).filter(|m| *m != n) {
+            let Ok(number) = u32::try_from(m) else {
+                continue;
+            };
+            let Some(p) = db.part(rid, number)? else {
+                continue;
+            };
             neighbours.push(Neighbour {
                 part: m,
                 speaker: p.tags.first("speaker").map(str::to_string),

@@ -217,13 +217,7 @@ async fn answer_route(
     let query = request.uri().query().unwrap_or("").to_string();
     let body = match read_body(request, MAX_BODY).await {
         Ok(body) => body,
-        Err(response) => {
-            if response.status() == StatusCode::REQUEST_TIMEOUT {
-                conn.connections
-                    .name_slow(conn.from, "a request body did not arrive in time");
-            }
-            return response;
-        }
+        Err(response) => return conn.named_if_slow(response),
     };
     let _answering = Answering::start(&conn.state, &conn.connections);
     let answer =
@@ -644,6 +638,18 @@ struct Conn {
     from: std::net::IpAddr,
 }
 
+impl Conn {
+    /// `response`, after naming the client on stderr (once) when it is
+    /// the answer to a body that did not arrive in time.
+    fn named_if_slow(&self, response: Response<Body>) -> Response<Body> {
+        if response.status() == StatusCode::REQUEST_TIMEOUT {
+            self.connections
+                .name_slow(self.from, "a request body did not arrive in time");
+        }
+        response
+    }
+}
+
 /// Requests answered by this process, for their ids.
 static REQUESTS: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
 
@@ -809,13 +815,7 @@ async fn handle(
         let (parts, body) = request.into_parts();
         let body = match read_limited(body, MAX_BODY).await {
             Ok(body) => body,
-            Err(response) => {
-                if response.status() == StatusCode::REQUEST_TIMEOUT {
-                    conn.connections
-                        .name_slow(conn.from, "a request body did not arrive in time");
-                }
-                return response;
-            }
+            Err(response) => return conn.named_if_slow(response),
         };
         if let Some(method) = mcp_method(&body) {
             *what = format!("{path} {method}");

@@ -81,18 +81,12 @@ impl Context {
 
     /// The scope as filters, for listings and writes.
     pub fn scope_filters(&self) -> Vec<TagFilter> {
-        self.scope
-            .pairs()
-            .map(|(k, v)| TagFilter {
-                key: k.to_string(),
-                value: Some(v.to_string()),
-            })
-            .collect()
+        self.caller().filters()
     }
 
     /// True when note tags `tags` lie inside the scope.
     pub fn covers(&self, tags: &Tags) -> bool {
-        self.scope.pairs().all(|(k, v)| tags.contains(k, v))
+        self.caller().covers(tags)
     }
 
     /// Fails, as for a note that does not exist, when note `id` lies
@@ -115,16 +109,8 @@ impl Context {
     /// User tags for a write, with the scope's tags added. Another value
     /// for a scope key would make the note visible to another scope, so
     /// it is refused.
-    pub fn scoped(&self, mut tags: Tags) -> Result<Tags, CallError> {
-        for (key, value) in self.scope.pairs() {
-            if let Some(other) = tags.values(key).find(|v| *v != value) {
-                return Err(CallError::Failed(format!(
-                    "tag '{key}={other}' is outside this server's scope ({key}={value})"
-                )));
-            }
-        }
-        tags.merge(&self.scope);
-        Ok(tags)
+    pub fn scoped(&self, tags: Tags) -> Result<Tags, CallError> {
+        Ok(self.caller().scoped_tags(tags)?)
     }
 
     /// The scope of the 'now' note: the one asked for, inside the

@@ -60,16 +60,6 @@ impl ToolDef for Tag {
                 }
             }
         }
-        let leaves_scope = edit.remove_keys.iter().any(|k| ctx.scope.contains_key(k))
-            || edit
-                .remove_values
-                .iter()
-                .any(|(k, v)| ctx.scope.contains(k, v));
-        if leaves_scope {
-            return Err(CallError::Failed(
-                "the tags of this server's scope cannot be removed".into(),
-            ));
-        }
         let outcome = keeper.tag(&id, &edit)?;
         let tags = keeper.peek(&id)?.map(|n| n.tags).unwrap_or_default();
         Ok(Output {
