@@ -1,5 +1,6 @@
 //! `keep conflicts`: live notes that give two values for one subject.
 
+use keep_commands::conflicts::Conflicts;
 use keep_core::keeper::Conflict;
 
 use super::filter::FilterArgs;
@@ -30,9 +31,10 @@ pub struct Args {
 }
 
 pub fn run(ctx: &mut Ctx, args: Args) -> CliResult {
-    let keeper = ctx.keeper()?;
-    let filter = args.filter.to_filter(keeper, None)?;
-    let conflicts = keeper.conflicts(&filter, args.limit)?;
+    let conflicts = ctx.run(Conflicts {
+        filters: args.filter.filters(),
+        limit: args.limit,
+    })?;
     match ctx.format {
         Format::Json => ctx.out.json(&conflicts)?,
         Format::Ids => {

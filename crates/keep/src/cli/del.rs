@@ -4,7 +4,8 @@
 use clap_complete::ArgValueCompleter;
 
 use super::complete;
-use keep_core::keeper::{DeleteHow, Deleted};
+use keep_commands::trash::Delete;
+use keep_core::keeper::Deleted;
 
 use super::output::Format;
 use super::{CliError, CliResult, Ctx};
@@ -42,22 +43,18 @@ pub struct Args {
 }
 
 pub fn run(ctx: &mut Ctx, args: Args) -> CliResult {
-    let how = DeleteHow {
-        purge: args.purge,
-        reason: args.reason.clone(),
-    };
     super::for_each_id(
         ctx,
         &args.ids,
-        |ctx, arg| delete_one(ctx, arg, &how),
+        |ctx, arg| {
+            ctx.run(Delete {
+                id: arg.into(),
+                purge: args.purge,
+                reason: args.reason.clone(),
+            })
+        },
         print_line,
     )
-}
-
-fn delete_one(ctx: &mut Ctx, arg: &str, how: &DeleteHow) -> Result<Deleted, CliError> {
-    let keeper = ctx.keeper()?;
-    let target = keeper.resolve(arg)?;
-    Ok(keeper.delete(&target, how)?)
 }
 
 fn print_line(ctx: &mut Ctx, d: &Deleted) -> Result<(), CliError> {

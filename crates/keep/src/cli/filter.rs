@@ -2,10 +2,8 @@
 
 use clap_complete::ArgValueCompleter;
 
-use super::CliError;
 use super::complete;
-use keep_core::keeper::{FilterSpec, Keeper};
-use keep_core::model::{Expired, NoteFilter};
+use keep_commands::Filters;
 
 #[derive(Debug, Default, clap::Args, serde::Serialize, serde::Deserialize)]
 pub struct FilterArgs {
@@ -35,16 +33,15 @@ pub struct FilterArgs {
 }
 
 impl FilterArgs {
-    pub fn to_filter(&self, keeper: &Keeper, scope: Option<&str>) -> Result<NoteFilter, CliError> {
-        Ok(keeper.filter(&FilterSpec {
-            tags: &self.tags,
-            since: self.since.as_deref(),
-            until: self.until.as_deref(),
-            scope,
-            as_of: self.as_of.as_deref(),
-            when: self.when.as_deref(),
-            include_system: self.all,
-            expired: Expired::Hidden,
-        })?)
+    /// The filters as the commands take them.
+    pub fn filters(&self) -> Filters {
+        Filters {
+            tag: self.tags.clone(),
+            since: self.since.clone(),
+            until: self.until.clone(),
+            as_of: self.as_of.clone(),
+            when: self.when.clone(),
+            all: self.all,
+        }
     }
 }

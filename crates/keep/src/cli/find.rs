@@ -3,13 +3,13 @@
 use clap_complete::ArgValueCompleter;
 
 use super::complete;
-use keep_core::recall::weights::DEEP_HOPS;
-use keep_core::recall::{FindQuery, FindResult, Query, RecallMode};
+use keep_commands::find::Find;
+use keep_core::recall::{FindResult, RecallMode};
 
 use super::filter::FilterArgs;
 use super::output::Format;
 use super::{CliError, CliResult, Ctx, Status};
-use crate::render::{budget, json, text};
+use crate::render::{json, text};
 
 /// Find notes by meaning and by keyword, best first.
 ///
@@ -121,54 +121,27 @@ impl From<Mode> for RecallMode {
 }
 
 pub fn run(ctx: &mut Ctx, args: Args) -> CliResult {
-    let text = args.query.join(" ");
-    if args.like.is_none() && text.trim().is_empty() {
-        return Err(CliError::Usage("the query is empty".into()));
-    }
-    if args.half_life.is_some_and(|h| h < 0.0 || !h.is_finite()) {
-        return Err(CliError::Usage("--half-life must be 0 or more days".into()));
-    }
     let id_pattern = super::renamed(ctx, "find --scope", "--id-pattern", &args.scope)
         .or_else(|| args.id_pattern.clone());
-    let keeper = ctx.keeper()?;
-    let query = FindQuery {
-        query: match &args.like {
-            Some(id) => Query::Like(id.clone()),
-            None => Query::Text(text),
-        },
-        filter: args.filter.to_filter(keeper, id_pattern.as_deref())?,
+    let found = ctx.run(Find {
+        q: args.query.join(" "),
+        like: args.like,
+        filters: args.filter.filters(),
+        id_pattern,
         limit: args.limit,
-        deep: args.deep || args.hops.is_some(),
-        hops: args.hops.unwrap_or(DEEP_HOPS),
-        half_life_days: args.half_life,
+        deep: args.deep,
+        hops: args.hops,
         mode: args.mode.into(),
-        include_superseded: args.all_versions,
-        parts: args.parts,
+        all_versions: args.all_versions,
+        max_tokens: args.max_tokens,
+        half_life: args.half_life,
         around: args.around,
+        parts: args.parts,
         explain: args.explain,
-    };
-    if query.mode != RecallMode::Keyword
-        && let Some(notice) = keeper.embed_before_search()
-    {
-        ctx.out.notice(&notice);
-    }
-    let mut result = ctx.keeper()?.find(&query)?;
-    if let Some(max_tokens) = args.max_tokens {
-        let counter = ctx.keeper()?.token_counter()?;
-        let fitted = budget::fit(json::hits(&result), max_tokens, &counter)?;
-        result.hits.truncate(fitted.kept.len());
-        if fitted.left_out > 0 {
-            result
-                .notices
-                .push(keep_core::Notice::new(budget::left_out_notice(
-                    fitted.left_out,
-                    max_tokens,
-                )));
-        }
-    }
-    print_hits(ctx, &result)?;
+    })?;
+    print_hits(ctx, &found.result)?;
     if ctx.format == Format::Json {
-        ctx.out.json(&json::hits(&result))?;
+        ctx.out.json(&json::hits(&found.result))?;
     }
     Ok(Status::Success)
 }

@@ -3,17 +3,16 @@
 use clap_complete::ArgValueCompleter;
 
 use super::complete;
+use keep_commands::get::{Get, History, Parts, Similar};
 use keep_core::Keeper;
 use keep_core::keeper::{NoteView, parse_filters};
-use keep_core::model::{NoteRef, Selector, TagFilter};
+use keep_core::model::{Selector, TagFilter};
 use serde_json::Value;
 
 use super::output::Format;
 use super::{CliError, CliResult, Ctx, Failures, Status};
-use crate::render::json::{
-    self, HistoryJson, PartJson, PartsJson, SimilarJson, VersionJson, ViewJson,
-};
-use crate::render::text::{change_label, first_line, part_line};
+use crate::render::json::{HistoryJson, PartsJson};
+use crate::render::text::{change_label, first_line};
 
 /// Show notes, an archived version (ID@V{N}) or a part (ID@P{N}).
 ///
@@ -100,55 +99,71 @@ fn show_one(
     args: &Args,
     filters: &[TagFilter],
 ) -> Result<Option<Value>, CliError> {
-    let keeper = ctx.keeper()?;
-    let mut target = keeper.resolve(arg)?;
-    if let Some(n) = args.version {
-        if target.selector.is_some() {
-            return Err(CliError::Usage(format!(
-                "'{arg}' already selects a version or part; drop -V"
-            )));
-        }
-        target.selector = Some(Selector::Version(n));
-    }
-    if args.history {
-        return show_history(ctx, &target, filters);
-    }
-    if args.parts {
-        return show_parts(ctx, &target, filters);
-    }
-    if args.similar {
-        if let Some(notice) = ctx.keeper()?.embed_before_search() {
-            ctx.out.notice(&notice);
-        }
-        let result = ctx.keeper()?.similar(&target.id, args.limit)?;
-        super::find::print_hits(ctx, &result)?;
-        return Ok(Some(to_value(&SimilarJson {
-            id: target.id.clone(),
-            similar: json::hits(&result),
-        })));
-    }
-    let keeper = ctx.keeper()?;
-    let as_of = match &args.as_of {
-        Some(when) => {
-            needs_plain_id(&target, "--as-of picks the version")?;
-            Some(keep_core::model::dates::parse_instant(when, keeper.now())?)
-        }
-        None => None,
-    };
-    let view = match as_of {
-        Some(at) => keeper.view_as_of(&target.id, at)?,
-        None => keeper.view(&target)?,
-    };
-    if !filters.iter().all(|f| f.matches(&view.note.tags)) {
+    if !filters.is_empty() && !passes(ctx.keeper()?, arg, args, filters)? {
         return Ok(None);
     }
-    let view = match as_of {
-        Some(at) => keeper.get_as_of(&target.id, at)?,
-        None => keeper.get(&target)?,
+    if args.history {
+        let history = ctx.run(History { id: arg.into() })?;
+        print_history(ctx, &history)?;
+        return Ok(Some(to_value(&history)));
+    }
+    if args.parts {
+        let parts = ctx.run(Parts { id: arg.into() })?;
+        print_parts(ctx, &parts)?;
+        return Ok(Some(to_value(&parts)));
+    }
+    if args.similar {
+        let alike = ctx.run(Similar {
+            id: arg.into(),
+            limit: args.limit,
+        })?;
+        super::find::print_hits(ctx, &alike.result)?;
+        return Ok(Some(to_value(&alike)));
+    }
+    let viewed = ctx.run(Get {
+        id: arg.into(),
+        version: args.version,
+        as_of: args.as_of.clone(),
+    })?;
+    warn_if_in_trash(ctx, &viewed.view.note.id, &viewed.view.note.tags);
+    match ctx.format {
+        Format::Json => {}
+        Format::Ids => ctx.out.line(&address(&viewed.view))?,
+        Format::Text => ctx.out.note_view(&viewed.view)?,
+    }
+    Ok(Some(to_value(&viewed)))
+}
+
+/// Whether the note `arg` names (the state asked for) carries every tag
+/// of `filters`; read without recording an access.
+fn passes(
+    keeper: &Keeper,
+    arg: &str,
+    args: &Args,
+    filters: &[TagFilter],
+) -> Result<bool, CliError> {
+    let mut target = keeper.resolve(arg)?;
+    if target.selector.is_none() {
+        target.selector = args.version.map(Selector::Version);
+    }
+    let view = match &args.as_of {
+        Some(when) if target.selector.is_none() => {
+            let at = keep_core::model::dates::parse_instant(when, keeper.now())?;
+            keeper.view_as_of(&target.id, at)?
+        }
+        _ => keeper.view(&target)?,
     };
-    warn_if_in_trash(ctx, &target.id, &view.note.tags);
-    render(ctx, &target, &view)?;
-    Ok(Some(to_value(&ViewJson::full(&view))))
+    Ok(filters.iter().all(|f| f.matches(&view.note.tags)))
+}
+
+/// How a view is addressed: `ID`, `ID@V{N}` or `ID@P{N}`.
+fn address(view: &NoteView) -> String {
+    let id = &view.note.id;
+    match (&view.part, view.version) {
+        (Some(part), _) => format!("{id}@P{{{}}}", part.number),
+        (None, 0) => id.clone(),
+        (None, n) => format!("{id}@V{{{n}}}"),
+    }
 }
 
 /// Says on stderr that a note shown is in the trash, since when and why.
@@ -167,71 +182,23 @@ fn warn_if_in_trash(ctx: &mut Ctx, id: &str, tags: &keep_core::model::Tags) {
     ));
 }
 
-fn render(ctx: &mut Ctx, target: &NoteRef, view: &NoteView) -> Result<(), CliError> {
-    match ctx.format {
-        Format::Json => {}
-        Format::Ids => ctx.out.line(&target.to_string())?,
-        Format::Text => ctx.out.note_view(view)?,
+fn print_parts(ctx: &mut Ctx, parts: &PartsJson) -> Result<(), CliError> {
+    let id = &parts.id;
+    for part in &parts.parts {
+        match ctx.format {
+            Format::Json => {}
+            Format::Ids => ctx.out.line(&format!("{id}@P{{{}}}", part.part))?,
+            Format::Text => ctx
+                .out
+                .line(&format!("{id}@P{{{}}}  {}", part.part, part.summary))?,
+        }
     }
     Ok(())
 }
 
-/// Refuses an id with a version or part selector for a view of the whole
-/// note (`why` names the view).
-fn needs_plain_id(target: &NoteRef, why: &str) -> Result<(), CliError> {
-    match target.selector {
-        Some(_) => Err(CliError::Usage(format!(
-            "'{target}': {why}; give the plain id"
-        ))),
-        None => Ok(()),
-    }
-}
-
-fn show_parts(
-    ctx: &mut Ctx,
-    target: &NoteRef,
-    filters: &[TagFilter],
-) -> Result<Option<Value>, CliError> {
-    needs_plain_id(target, "--parts lists every part")?;
-    let view = ctx.keeper()?.view(target)?;
-    if !filters.iter().all(|f| f.matches(&view.note.tags)) {
-        return Ok(None);
-    }
-    let id = &target.id;
-    for part in &view.parts {
-        match ctx.format {
-            Format::Json => {}
-            Format::Ids => ctx.out.line(&format!("{id}@P{{{}}}", part.number))?,
-            Format::Text => ctx.out.line(&format!(
-                "{id}@P{{{}}}  {}",
-                part.number,
-                part_line(&part.summary)
-            ))?,
-        }
-    }
-    Ok(Some(to_value(&PartsJson {
-        id: id.clone(),
-        parts: view.parts.iter().map(PartJson::from).collect(),
-    })))
-}
-
-fn show_history(
-    ctx: &mut Ctx,
-    target: &NoteRef,
-    filters: &[TagFilter],
-) -> Result<Option<Value>, CliError> {
-    needs_plain_id(target, "--history shows every version")?;
-    let keeper: &Keeper = ctx.keeper()?;
-    let current = keeper
-        .peek(&target.id)?
-        .ok_or_else(|| keep_core::Error::NotFound(target.id.clone()))?;
-    if !filters.iter().all(|f| f.matches(&current.tags)) {
-        return Ok(None);
-    }
-    let history = keeper.history(&target.id)?;
-    let id = target.id.clone();
-    let versions = VersionJson::all(&current, &history);
-    for v in &versions {
+fn print_history(ctx: &mut Ctx, history: &HistoryJson) -> Result<(), CliError> {
+    let id = &history.id;
+    for v in &history.versions {
         match ctx.format {
             Format::Json => {}
             Format::Ids => ctx.out.line(&format!("{id}@V{{{}}}", v.version))?,
@@ -244,7 +211,7 @@ fn show_history(
             ))?,
         }
     }
-    Ok(Some(to_value(&HistoryJson { id, versions })))
+    Ok(())
 }
 
 /// The JSON value of one argument's result; `get` prints them as one array.

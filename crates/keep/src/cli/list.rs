@@ -3,7 +3,8 @@
 use super::filter::FilterArgs;
 use super::output::Format;
 use super::{CliResult, Ctx, Status};
-use keep_core::model::{Expired, ListOrder};
+use keep_commands::list::List;
+use keep_core::model::ListOrder;
 
 use crate::render::json;
 
@@ -68,15 +69,16 @@ impl From<Sort> for ListOrder {
 }
 
 pub fn run(ctx: &mut Ctx, args: Args) -> CliResult {
-    let keeper = ctx.keeper()?;
-    let mut filter = args.filter.to_filter(keeper, args.pattern.as_deref())?;
-    if args.expired {
-        filter.expired = Expired::Only;
-    }
-    if args.deleted {
-        filter.tags.push(keep_core::Keeper::trash_filter());
-    }
-    let notes = keeper.list(&filter, args.sort.into(), args.limit)?;
+    let notes = ctx
+        .run(List {
+            pattern: args.pattern,
+            filters: args.filter.filters(),
+            sort: args.sort.into(),
+            limit: args.limit,
+            expired: args.expired,
+            deleted: args.deleted,
+        })?
+        .notes;
     match ctx.format {
         Format::Json => ctx.out.json(&json::notes(&notes))?,
         Format::Ids => {

@@ -1,8 +1,8 @@
 //! `keep log`: the operations log, newest first.
 
 use clap_complete::ArgValueCompleter;
-use keep_core::keeper::{Operation, OperationFilter};
-use keep_core::model::time::parse_bound;
+use keep_commands::log::Log;
+use keep_core::keeper::Operation;
 
 use super::complete;
 use super::output::Format;
@@ -36,20 +36,11 @@ pub struct Args {
 }
 
 pub fn run(ctx: &mut Ctx, args: Args) -> CliResult {
-    let keeper = ctx.keeper()?;
-    let since = match &args.since {
-        Some(text) => Some(parse_bound(text, keeper.now())?),
-        None => None,
-    };
-    let note = match &args.id {
-        Some(id) => Some(keeper.resolve(id)?.id),
-        None => None,
-    };
-    let entries = keeper.operations(&OperationFilter {
-        note,
-        agent: args.agent.clone(),
-        since,
-        limit: Some(args.limit),
+    let entries = ctx.run(Log {
+        id: args.id,
+        agent: args.agent,
+        since: args.since,
+        limit: args.limit,
     })?;
     match ctx.format {
         Format::Json => ctx.out.json(&entries)?,

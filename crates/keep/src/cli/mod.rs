@@ -406,6 +406,11 @@ impl Ctx {
         self.keeper
     }
 
+    /// Runs one of the typed commands on the keeper.
+    pub fn run<C: keep_commands::Command>(&mut self, command: C) -> Result<C::Output, CliError> {
+        Ok(command.run(self.keeper()?)?)
+    }
+
     pub fn keeper(&mut self) -> Result<&mut Keeper, CliError> {
         if self.keeper.is_none() {
             let mut keeper = Keeper::open(self.config.settings()?)?;

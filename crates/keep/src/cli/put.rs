@@ -9,8 +9,8 @@ use std::path::{Path, PathBuf};
 use indicatif::ProgressBar;
 
 use keep_core::keeper::{
-    DEFAULT_MAX_FILES, IngestOptions, OnDuplicate, Progress, PutOptions, Target, WalkOptions,
-    WriteOutcome, WriteStatus, is_url,
+    DEFAULT_MAX_FILES, IngestOptions, Progress, Target, WalkOptions, WriteOutcome, WriteStatus,
+    is_url,
 };
 use keep_core::model::Tags;
 
@@ -151,18 +151,18 @@ pub fn run(ctx: &mut Ctx, args: Args) -> CliResult {
             Err(CliError::Usage("--watch takes folders, not text".into()))
         }
         Input::Text(text) => {
-            let opts = PutOptions {
+            let outcome = ctx.run(keep_commands::put::Put {
+                text,
                 id: args.id.clone(),
-                tags,
+                tags: args.tags.clone().into(),
                 summary: args.summary.clone(),
-                at,
-                expires,
-                supersedes: args.supersedes.clone(),
+                at: args.at.clone(),
+                expires: args.expires.clone(),
                 importance: args.importance,
-                on_duplicate: OnDuplicate::asked(args.update, args.allow_duplicate),
-                within: Vec::new(),
-            };
-            let outcome = ctx.keeper()?.put_text(&text, "inline", opts)?;
+                supersedes: args.supersedes.clone(),
+                update: args.update,
+                allow_duplicate: args.allow_duplicate,
+            })?;
             print_outcome(ctx, &outcome)?;
             tell_duplicate(&mut ctx.out, &outcome);
             Ok(status_of(&outcome))

@@ -2,12 +2,11 @@
 
 use clap_complete::ArgValueCompleter;
 
-use keep_core::keeper::Feedback;
+use keep_commands::rate::{Rate, Verdict};
 
 use super::complete;
 use super::output::Format;
-use super::{CliError, CliResult, Ctx, Status};
-use crate::render::json::RatedJson;
+use super::{CliResult, Ctx, Status};
 
 /// Rate a note as useful or wrong.
 ///
@@ -38,20 +37,13 @@ pub enum RatingArg {
 }
 
 pub fn run(ctx: &mut Ctx, args: Args) -> CliResult {
-    let keeper = ctx.keeper()?;
-    let target = keeper.resolve(&args.id)?;
-    if target.selector.is_some() {
-        return Err(CliError::Usage(format!(
-            "'{}': rate the note, not one of its versions or parts",
-            args.id
-        )));
-    }
-    let feedback = match args.rating {
-        RatingArg::Useful => Feedback::Useful,
-        RatingArg::Wrong => Feedback::Wrong,
-    };
-    let rating = keeper.rate(&target.id, feedback)?;
-    let rated = RatedJson::new(&target.id, rating);
+    let rated = ctx.run(Rate {
+        id: args.id,
+        rating: match args.rating {
+            RatingArg::Useful => Verdict::Useful,
+            RatingArg::Wrong => Verdict::Wrong,
+        },
+    })?;
     match ctx.format {
         Format::Json => ctx.out.json(&rated)?,
         Format::Ids => ctx.out.line(&rated.id)?,

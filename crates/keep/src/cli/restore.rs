@@ -3,6 +3,7 @@
 use clap_complete::ArgValueCompleter;
 
 use super::complete;
+use keep_commands::restore::Restore;
 use keep_core::keeper::WriteOutcome;
 
 use super::output::Format;
@@ -34,12 +35,5 @@ pub fn run(ctx: &mut Ctx, args: Args) -> CliResult {
 }
 
 fn restore_one(ctx: &mut Ctx, arg: &str) -> Result<WriteOutcome, CliError> {
-    let keeper = ctx.keeper()?;
-    let target = keeper.resolve(arg)?;
-    if target.selector.is_some() {
-        return Err(CliError::Usage(format!(
-            "'{arg}': a whole note is restored; give the plain id"
-        )));
-    }
-    Ok(keeper.restore(&target.id)?)
+    ctx.run(Restore { id: arg.into() })
 }

@@ -1,5 +1,6 @@
 //! `keep stats`: what the store holds, and who wrote it.
 
+use keep_commands::stats::Stats;
 use keep_core::keeper::Census;
 
 use super::output::Format;
@@ -22,32 +23,21 @@ pub struct Args {
 }
 
 pub fn run(ctx: &mut Ctx, args: Args) -> CliResult {
-    let keeper = ctx.keeper()?;
-    let census = keeper.census()?;
-    let model = keeper.vector_model()?;
-    let waiting = match args.waiting {
-        Some(limit) => Some(keeper.waiting_for_vectors(limit)?),
-        None => None,
-    };
+    let counted = ctx.run(Stats {
+        waiting: args.waiting,
+    })?;
     match ctx.format {
-        Format::Json => {
-            let mut value = serde_json::to_value(&census).map_err(std::io::Error::other)?;
-            value["model"] = serde_json::json!(model);
-            if let Some(ids) = &waiting {
-                value["waiting"] = serde_json::json!(ids);
-            }
-            ctx.out.json(&value)?;
-        }
+        Format::Json => ctx.out.json(&counted)?,
         Format::Ids => {
-            for id in waiting.iter().flatten() {
+            for id in counted.waiting.iter().flatten() {
                 ctx.out.line(id)?;
             }
         }
         Format::Text => {
-            for line in lines(&census, model.as_deref()) {
+            for line in lines(&counted.census, counted.model.as_deref()) {
                 ctx.out.line(&line)?;
             }
-            if let Some(ids) = waiting.filter(|ids| !ids.is_empty()) {
+            if let Some(ids) = counted.waiting.filter(|ids| !ids.is_empty()) {
                 ctx.out.line(&format!("waiting   {}", ids.join(" · ")))?;
             }
         }

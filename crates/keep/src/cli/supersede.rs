@@ -4,7 +4,8 @@ use clap_complete::ArgValueCompleter;
 
 use super::complete;
 use super::put::print_outcome;
-use super::{CliError, CliResult, Ctx, Status};
+use super::{CliResult, Ctx, Status};
+use keep_commands::supersede::Supersede;
 
 /// Accept a note as the successor of the notes it replaces.
 ///
@@ -27,15 +28,10 @@ pub struct Args {
 }
 
 pub fn run(ctx: &mut Ctx, args: Args) -> CliResult {
-    let keeper = ctx.keeper()?;
-    let target = keeper.resolve(&args.id)?;
-    if target.selector.is_some() {
-        return Err(CliError::Usage(format!(
-            "'{}': a note supersedes, not one of its versions or parts",
-            args.id
-        )));
-    }
-    let outcome = keeper.supersede(&target.id, &args.olds)?;
+    let outcome = ctx.run(Supersede {
+        id: args.id,
+        olds: args.olds,
+    })?;
     print_outcome(ctx, &outcome)?;
     Ok(Status::Success)
 }

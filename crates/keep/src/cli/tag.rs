@@ -3,11 +3,10 @@
 use clap_complete::ArgValueCompleter;
 
 use super::complete;
-use keep_core::keeper::{TagEdit, WriteOutcome};
-use keep_core::model::{parse_user_tag, validate_tag_key};
+use keep_commands::tag::Tag;
+use keep_core::keeper::WriteOutcome;
 
 use super::output::Format;
-use super::put::parse_tags;
 use super::{CliError, CliResult, Ctx};
 use crate::render::text::status_word;
 
@@ -39,44 +38,19 @@ pub struct Args {
 }
 
 pub fn run(ctx: &mut Ctx, args: Args) -> CliResult {
-    let edit = parse_edit(&args)?;
-    super::for_each_id(
-        ctx,
-        &args.ids,
-        |ctx, id| tag_one(ctx, id, &edit),
-        print_line,
-    )
-}
-
-fn parse_edit(args: &Args) -> Result<TagEdit, CliError> {
     if args.tags.is_empty() && args.remove.is_empty() && args.remove_value.is_empty() {
         return Err(CliError::Usage(
             "nothing to do: give -t KEY=VALUE, --remove KEY or --remove-value KEY=VALUE".into(),
         ));
     }
-    for key in &args.remove {
-        validate_tag_key(key, key)?;
-    }
-    Ok(TagEdit {
-        add: parse_tags(&args.tags)?,
-        remove_keys: args.remove.clone(),
-        remove_values: args
-            .remove_value
-            .iter()
-            .map(|a| parse_user_tag(a))
-            .collect::<Result<_, _>>()?,
-    })
-}
-
-fn tag_one(ctx: &mut Ctx, arg: &str, edit: &TagEdit) -> Result<WriteOutcome, CliError> {
-    let keeper = ctx.keeper()?;
-    let target = keeper.resolve(arg)?;
-    if target.selector.is_some() {
-        return Err(CliError::Usage(format!(
-            "'{arg}': only the current version of a note can be tagged"
-        )));
-    }
-    Ok(keeper.tag(&target.id, edit)?)
+    let tag = |id: &str| Tag {
+        id: id.into(),
+        add: args.tags.clone().into(),
+        remove: args.remove.clone(),
+        remove_value: args.remove_value.clone(),
+    };
+    tag("").check()?;
+    super::for_each_id(ctx, &args.ids, |ctx, id| ctx.run(tag(id)), print_line)
 }
 
 fn print_line(ctx: &mut Ctx, outcome: &WriteOutcome) -> Result<(), CliError> {

@@ -4,6 +4,6 @@
 //! would put a problem right, in the words of each front end.
 
 pub mod advice;
-pub mod budget;
-pub mod json;
+pub use keep_commands::budget;
+pub use keep_commands::shapes as json;
 pub mod text;

@@ -7,8 +7,8 @@ use keep_core::keeper::{NoteView, WriteStatus};
 use keep_core::model::{Change, Edge, Note, Rating, keys};
 use keep_core::recall::{Hit, Matched, Via};
 
-/// Characters of a summary's first line shown in listings.
-const LINE_CHARS: usize = 100;
+pub use keep_commands::shapes::part_line;
+use keep_commands::shapes::{LINE_CHARS, shorten};
 
 /// Wraps text in ANSI colours, or leaves it alone.
 #[derive(Clone, Copy)]
@@ -356,21 +356,6 @@ pub fn display_line(note: &Note) -> String {
         ));
     }
     shorten(&format!("{title} — {summary}"))
-}
-
-fn shorten(line: &str) -> String {
-    if line.chars().count() > LINE_CHARS {
-        let cut: String = line.chars().take(LINE_CHARS - 1).collect();
-        format!("{}…", cut.trim_end())
-    } else {
-        line.to_string()
-    }
-}
-
-/// How a part is listed: its heading and first sentence, or what its code
-/// is (see `keep_core::part_line`), shortened.
-pub fn part_line(text: &str) -> String {
-    shorten(&keep_core::part_line(text))
 }
 
 /// The first line of a summary, shortened for listings.

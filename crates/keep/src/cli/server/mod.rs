@@ -273,7 +273,7 @@ impl Drop for Lent<'_> {
 }
 
 /// What `/health` and `keep serve --status` report.
-#[derive(Debug, Clone, Serialize, Deserialize)]
+#[derive(Debug, Clone, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct Health {
     /// "ok"; "degraded" when the model cannot be loaded; "unavailable"
     /// when the store cannot be reached.
@@ -300,7 +300,7 @@ pub struct Health {
 }
 
 /// How far the build of a vector index (graph) stands.
-#[derive(Debug, Clone, Serialize, Deserialize)]
+#[derive(Debug, Clone, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct IndexBuild {
     pub kind: Option<String>,
     pub done: usize,
@@ -308,7 +308,7 @@ pub struct IndexBuild {
 }
 
 /// A replica of the store, as `/health` reports it.
-#[derive(Debug, Clone, Serialize, Deserialize)]
+#[derive(Debug, Clone, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct ReplicaHealth {
     /// The server and database, without a password.
     pub server: String,
@@ -320,7 +320,7 @@ pub struct ReplicaHealth {
     pub skipped: Option<String>,
 }
 
-#[derive(Debug, Clone, Serialize, Deserialize)]
+#[derive(Debug, Clone, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct StoreHealth {
     /// The folder, or the database without its password.
     pub location: String,
@@ -328,7 +328,7 @@ pub struct StoreHealth {
     pub error: Option<String>,
 }
 
-#[derive(Debug, Clone, Serialize, Deserialize)]
+#[derive(Debug, Clone, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct ModelHealth {
     /// False until the first command that needs the model.
     pub loaded: bool,

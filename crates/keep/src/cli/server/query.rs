@@ -1,5 +1,4 @@
-//! A request's query string, read once: its parameters in order, decoded,
-//! and how they become a command's options.
+//! A request's query string, read once: its parameters in order, decoded.
 
 use percent_encoding::percent_decode_str;
 
@@ -38,18 +37,8 @@ impl Query {
             .map(|(_, v)| v.as_str())
     }
 
-    /// `--option VALUE` for each parameter named in `options`.
-    pub fn options(&self, options: &[(&str, &str)], args: &mut Vec<String>) {
-        for (param, option) in options {
-            for value in self.all(param) {
-                args.push(format!("--{option}={value}"));
-            }
-        }
-    }
-
-    pub fn flag(&self, param: &str, option: &str, args: &mut Vec<String>) {
-        if self.one(param).is_some_and(|v| v == "true" || v == "1") {
-            args.push(format!("--{option}"));
-        }
+    /// The parameters, in order.
+    pub fn pairs(&self) -> Vec<(String, String)> {
+        self.0.clone()
     }
 }

@@ -1,7 +1,7 @@
 //! The JSON forms of notes, views and recall hits: one type per shape,
-//! shared by the command line's `--json` and the MCP server (whose output
-//! schemas are derived from these types), so the same thing always has
-//! the same shape.
+//! shared by the command line's `--json`, the JSON API and the MCP server
+//! (whose schemas are derived from these types), so the same thing always
+//! has the same shape.
 
 use keep_core::keeper::NoteView;
 use keep_core::model::{Change, Edge, Note, Part, Rating, StateRef, Tags, Timestamp, Version};
@@ -9,10 +9,27 @@ use keep_core::recall::{FindResult, Hit, Matched, Via};
 use schemars::JsonSchema;
 use serde::Serialize;
 
-use super::text::part_line;
-
 /// Characters of a summary shown in the brief form.
 pub const BRIEF_CHARS: usize = 300;
+
+/// Characters of a line in a listing.
+pub const LINE_CHARS: usize = 100;
+
+/// `line` cut to [`LINE_CHARS`], the last a `…` when it is cut.
+pub fn shorten(line: &str) -> String {
+    if line.chars().count() > LINE_CHARS {
+        let cut: String = line.chars().take(LINE_CHARS - 1).collect();
+        format!("{}…", cut.trim_end())
+    } else {
+        line.to_string()
+    }
+}
+
+/// How a part is listed: its heading and first sentence, or what its code
+/// is (see `keep_core::part_line`), shortened.
+pub fn part_line(text: &str) -> String {
+    shorten(&keep_core::part_line(text))
+}
 
 /// A note's current state.
 #[derive(Debug, Clone, Serialize, JsonSchema)]
