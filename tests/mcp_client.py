@@ -380,7 +380,7 @@ async def scoped_server():
         await tool_error(s, "tag", {"id": "decision/db", "add": ["x=y"]}, "no note")
         await tool_error(s, "forget", {"id": "decision/db"}, "no note")
         await tool_error(s, "related", {"id": "decision/db"}, "no note")
-        await tool_error(s, "stats", {}, "confined to a scope")
+        await tool_error(s, "stats", {}, "counts the whole store")
         await tool_error(s, "recall", {"like": "decision/db"}, "no note")
         await tool_error(s, "feedback", {"id": "decision/db", "rating": "wrong"}, "no note")
         await tool_error(s, "remember", {"id": "decision/db", "text": "overwrite"}, "outside this scope")

@@ -96,9 +96,6 @@ impl Find {
                 "the half-life must be 0 or more days".into(),
             ));
         }
-        if self.hops.is_some_and(|h| !(1..=5).contains(&h)) {
-            return Err(Error::Invalid("hops is a number from 1 to 5".into()));
-        }
         if self.limit == 0 {
             return Err(Error::Invalid("the limit is a number from 1 up".into()));
         }

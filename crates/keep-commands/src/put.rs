@@ -53,7 +53,7 @@ impl Put {
     fn options(&self, keeper: &Keeper) -> Result<PutOptions> {
         if self.update && self.allow_duplicate {
             return Err(Error::Invalid(
-                "update and allow_duplicate cannot both be asked".into(),
+                "give either update or allow_duplicate, not both".into(),
             ));
         }
         if self.importance.is_some_and(|n| !(1..=5).contains(&n)) {

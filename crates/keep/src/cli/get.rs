@@ -99,6 +99,11 @@ fn show_one(
     args: &Args,
     filters: &[TagFilter],
 ) -> Result<Option<Value>, CliError> {
+    if args.as_of.is_some() && ctx.keeper()?.resolve(arg)?.selector.is_some() {
+        return Err(CliError::Usage(format!(
+            "'{arg}': --as-of picks the version; give the plain id"
+        )));
+    }
     if !filters.is_empty() && !passes(ctx.keeper()?, arg, args, filters)? {
         return Ok(None);
     }

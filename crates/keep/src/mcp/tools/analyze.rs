@@ -27,9 +27,8 @@ impl ToolDef for Analyze {
     type Args = Args;
     type Output = Analysis;
 
-    fn call(keeper: &mut Keeper, ctx: &Context, args: Args) -> Result<Analysis, CallError> {
+    fn call(keeper: &mut Keeper, _ctx: &Context, args: Args) -> Result<Analysis, CallError> {
         let id = plain_id(keeper, &args.id, "analysing")?;
-        ctx.check(keeper, &id)?;
         if !args.heuristic && keeper.settings().providers.analyze.is_none() {
             return Err(keep_core::Error::invalid(
                 "no model is configured to analyse with ([providers.analyze] in keep's config file); call with heuristic=true",

@@ -1,8 +1,8 @@
 //! `conflicts`: live notes that give two values for one subject.
 
+use keep_commands::{Command, Filters};
 use keep_core::Keeper;
-use keep_core::keeper::{Conflict, FilterSpec};
-use keep_core::model::Expired;
+use keep_core::keeper::Conflict;
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
@@ -37,19 +37,15 @@ impl ToolDef for Conflicts {
     type Args = Args;
     type Output = Output;
 
-    fn call(keeper: &mut Keeper, ctx: &Context, args: Args) -> Result<Output, CallError> {
-        let mut filter = keeper.filter(&FilterSpec {
-            as_of: None,
-            when: None,
-            tags: &args.tags,
-            since: None,
-            until: None,
-            scope: None,
-            include_system: false,
-            expired: Expired::Hidden,
-        })?;
-        filter.tags.extend(ctx.scope_filters());
-        let conflicts = keeper.conflicts(&filter, limit(args.limit, DEFAULT, MAX)?)?;
+    fn call(keeper: &mut Keeper, _ctx: &Context, args: Args) -> Result<Output, CallError> {
+        let conflicts = keep_commands::conflicts::Conflicts {
+            filters: Filters {
+                tag: args.tags,
+                ..Filters::default()
+            },
+            limit: limit(args.limit, DEFAULT, MAX)?,
+        }
+        .run(keeper)?;
         Ok(Output { conflicts })
     }
 }

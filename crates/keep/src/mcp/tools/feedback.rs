@@ -1,7 +1,8 @@
 //! `feedback`: say whether a recalled note was useful or wrong.
 
+use keep_commands::Command;
+use keep_commands::rate::{Rate, Verdict as Rating};
 use keep_core::Keeper;
-use keep_core::keeper::Feedback as Rating;
 use schemars::JsonSchema;
 use serde::Deserialize;
 
@@ -36,13 +37,16 @@ impl ToolDef for Feedback {
     type Args = Args;
     type Output = RatedJson;
 
-    fn call(keeper: &mut Keeper, ctx: &Context, args: Args) -> Result<RatedJson, CallError> {
-        let id = plain_id(keeper, &args.id, "rated")?;
-        ctx.check(keeper, &id)?;
+    fn call(keeper: &mut Keeper, _ctx: &Context, args: Args) -> Result<RatedJson, CallError> {
+        plain_id(keeper, &args.id, "rated")?;
         let rating = match args.rating {
             Verdict::Useful => Rating::Useful,
             Verdict::Wrong => Rating::Wrong,
         };
-        Ok(RatedJson::new(&id, keeper.rate(&id, rating)?))
+        Ok(Rate {
+            id: args.id,
+            rating,
+        }
+        .run(keeper)?)
     }
 }

@@ -1,8 +1,10 @@
 //! `forget`: put a note in the trash (or delete it for good), or delete
 //! one archived version of it.
 
+use keep_commands::Command;
+use keep_commands::trash::Delete;
 use keep_core::Keeper;
-use keep_core::keeper::{DeleteHow, Deleted};
+use keep_core::keeper::Deleted;
 use schemars::JsonSchema;
 use serde::Deserialize;
 
@@ -30,12 +32,12 @@ impl ToolDef for Forget {
     type Args = Args;
     type Output = Deleted;
 
-    fn call(keeper: &mut Keeper, ctx: &Context, args: Args) -> Result<Deleted, CallError> {
-        let how = DeleteHow {
+    fn call(keeper: &mut Keeper, _ctx: &Context, args: Args) -> Result<Deleted, CallError> {
+        Ok(Delete {
+            id: args.id,
             purge: args.purge,
             reason: args.reason,
-        };
-        let target = ctx.target(keeper, &args.id)?;
-        Ok(keeper.delete(&target, &how)?)
+        }
+        .run(keeper)?)
     }
 }

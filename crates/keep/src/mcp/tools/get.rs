@@ -1,5 +1,7 @@
 //! `get`: one note in full, optionally with its history and similar notes.
 
+use keep_commands::Command;
+use keep_commands::get::Similar;
 use keep_core::Keeper;
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
@@ -41,21 +43,14 @@ impl ToolDef for Get {
     type Args = Args;
     type Output = Output;
 
-    fn call(keeper: &mut Keeper, ctx: &Context, args: Args) -> Result<Output, CallError> {
-        let target = ctx.target(keeper, &args.id)?;
-        let view = match &args.as_of {
-            Some(when) => {
-                if target.selector.is_some() {
-                    return Err(CallError::Failed(format!(
-                        "'{}': as_of picks the version; give the plain id",
-                        args.id
-                    )));
-                }
-                let at = keep_core::model::dates::parse_instant(when, keeper.now())?;
-                keeper.get_as_of(&target.id, at)?
-            }
-            None => keeper.get(&target)?,
-        };
+    fn call(keeper: &mut Keeper, _ctx: &Context, args: Args) -> Result<Output, CallError> {
+        let view = keep_commands::get::Get {
+            id: args.id.clone(),
+            version: None,
+            as_of: args.as_of,
+        }
+        .run(keeper)?
+        .view;
         let note = if args.history {
             ViewJson::full(&view)
         } else {
@@ -63,12 +58,12 @@ impl ToolDef for Get {
         };
         let similar = match args.similar {
             Some(n) => {
-                let n = limit(Some(n), n, SIMILAR_MAX)?;
-                // Notes still waiting for vectors are only missed, not wrong; the search goes on.
-                let _ = keeper.embed_before_search();
-                let mut result = keeper.similar(&target.id, n)?;
-                ctx.retain_hits(&mut result);
-                Some(result.hits.iter().map(BriefHit::from).collect())
+                let alike = Similar {
+                    id: view.note.id.clone(),
+                    limit: limit(Some(n), n, SIMILAR_MAX)?,
+                }
+                .run(keeper)?;
+                Some(alike.result.hits.iter().map(BriefHit::from).collect())
             }
             None => None,
         };

@@ -1,8 +1,7 @@
 //! `list`: notes without a query, by tags, time window and id pattern.
 
+use keep_commands::{Command, Filters};
 use keep_core::Keeper;
-use keep_core::keeper::FilterSpec;
-use keep_core::model::Expired;
 use keep_core::model::ListOrder;
 use schemars::JsonSchema;
 use serde::Deserialize;
@@ -82,26 +81,25 @@ impl ToolDef for List {
     type Args = Args;
     type Output = Listing<BriefNote, NoteJson>;
 
-    fn call(keeper: &mut Keeper, ctx: &Context, args: Args) -> Result<Self::Output, CallError> {
-        let mut filter = keeper.filter(&FilterSpec {
-            tags: &args.tags,
-            since: args.since.as_deref(),
-            until: args.until.as_deref(),
-            scope: args.id_pattern.as_deref(),
-            as_of: args.as_of.as_deref(),
-            when: args.when.as_deref(),
-            include_system: args.include_system,
-            expired: if args.expired {
-                Expired::Only
-            } else {
-                Expired::Hidden
+    fn call(keeper: &mut Keeper, _ctx: &Context, args: Args) -> Result<Self::Output, CallError> {
+        let listed = keep_commands::list::List {
+            pattern: args.id_pattern,
+            filters: Filters {
+                tag: args.tags,
+                since: args.since,
+                until: args.until,
+                as_of: args.as_of,
+                when: args.when,
+                all: args.include_system,
             },
-        })?;
-        filter.tags.extend(ctx.scope_filters());
-        let limit = limit(args.limit, DEFAULT, MAX)?;
-        let notes = keeper.list(&filter, args.order.into(), Some(limit))?;
+            sort: args.order.into(),
+            limit: Some(limit(args.limit, DEFAULT, MAX)?),
+            expired: args.expired,
+            deleted: false,
+        }
+        .run(keeper)?;
         Ok(Listing::of(
-            &notes,
+            &listed.notes,
             args.format,
             |n| n.id.clone(),
             |n| BriefNote::from(n),

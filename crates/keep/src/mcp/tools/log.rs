@@ -1,8 +1,8 @@
 //! `log`: who changed what, newest first.
 
+use keep_commands::Command;
 use keep_core::Keeper;
-use keep_core::keeper::{Operation, OperationFilter};
-use keep_core::model::time::parse_bound;
+use keep_core::keeper::Operation;
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
@@ -40,25 +40,14 @@ impl ToolDef for Log {
     type Args = Args;
     type Output = Output;
 
-    fn call(keeper: &mut Keeper, ctx: &Context, args: Args) -> Result<Output, CallError> {
-        let note = match &args.id {
-            Some(id) => {
-                let id = ctx.target(keeper, id)?.id;
-                Some(id)
-            }
-            None => None,
-        };
-        let since = match &args.since {
-            Some(text) => Some(parse_bound(text, keeper.now())?),
-            None => None,
-        };
-        let mut entries = keeper.operations(&OperationFilter {
-            note,
+    fn call(keeper: &mut Keeper, _ctx: &Context, args: Args) -> Result<Output, CallError> {
+        let entries = keep_commands::log::Log {
+            id: args.id,
             agent: args.agent,
-            since,
-            limit: Some(limit(args.limit, DEFAULT, MAX)?),
-        })?;
-        entries.retain(|e| ctx.check(keeper, &e.note).is_ok());
+            since: args.since,
+            limit: limit(args.limit, DEFAULT, MAX)?,
+        }
+        .run(keeper)?;
         Ok(Output { entries })
     }
 }

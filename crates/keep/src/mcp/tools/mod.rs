@@ -30,7 +30,7 @@ use std::path::PathBuf;
 use std::sync::Arc;
 use std::sync::atomic::AtomicBool;
 
-use keep_core::model::{NoteRef, TagFilter, Tags};
+use keep_core::model::{TagFilter, Tags};
 use keep_core::{Error, Keeper};
 use rmcp::handler::server::common::{schema_for_output, schema_for_type};
 use rmcp::model::{JsonObject, Tool, ToolAnnotations};
@@ -89,21 +89,13 @@ impl Context {
         self.caller().covers(tags)
     }
 
-    /// Fails, as for a note that does not exist, when note `id` lies
-    /// outside the scope: a scoped client cannot learn what is outside.
+    /// Fails, as for a note that does not exist, when the caller cannot
+    /// see note `id` (the keeper reads only what its caller may).
     pub fn check(&self, keeper: &Keeper, id: &str) -> Result<(), CallError> {
         match keeper.peek(id)? {
-            Some(note) if self.covers(&note.tags) => Ok(()),
-            _ if self.scope.is_empty() => Ok(()),
-            _ => Err(Error::NotFound(id.to_string()).into()),
+            Some(_) => Ok(()),
+            None => Err(Error::NotFound(id.to_string()).into()),
         }
-    }
-
-    /// The note (and version or part) `arg` names, if the scope covers it.
-    pub fn target(&self, keeper: &Keeper, arg: &str) -> Result<NoteRef, CallError> {
-        let target = keeper.resolve(arg)?;
-        self.check(keeper, &target.id)?;
-        Ok(target)
     }
 
     /// User tags for a write, with the scope's tags added. Another value
@@ -126,11 +118,6 @@ impl Context {
             (false, None) => Some(server.join(",")),
             (false, Some(asked)) => Some(format!("{}/{asked}", server.join(","))),
         }
-    }
-
-    /// Leaves only the hits inside the scope.
-    pub fn retain_hits(&self, result: &mut keep_core::recall::FindResult) {
-        result.hits.retain(|h| self.covers(&h.note.tags));
     }
 }
 

@@ -1,14 +1,13 @@
 //! `recall`: hybrid search of memory.
 
+use keep_commands::find::Find;
+use keep_commands::{Command, Filters};
 use keep_core::Keeper;
-use keep_core::keeper::FilterSpec;
-use keep_core::model::Expired;
-use keep_core::recall::weights::DEEP_HOPS;
-use keep_core::recall::{FindQuery, Query, RecallMode};
+use keep_core::recall::RecallMode;
 use schemars::JsonSchema;
 use serde::Deserialize;
 
-use super::{CallError, Context, Format, Hints, HitListing, ToolDef, hit_listing, limit, plain_id};
+use super::{CallError, Context, Format, Hints, HitListing, ToolDef, hit_listing, limit};
 
 const DEFAULT: usize = 10;
 const MAX: usize = 50;
@@ -86,58 +85,39 @@ impl ToolDef for Recall {
         }
     }
 
-    fn call(keeper: &mut Keeper, ctx: &Context, args: Args) -> Result<HitListing, CallError> {
-        let text = args.query.filter(|q| !q.trim().is_empty());
-        let query = match (text, &args.like) {
-            (Some(_), Some(_)) => {
-                return Err(CallError::Failed(
-                    "give either a query or 'like', not both".into(),
-                ));
-            }
-            (Some(text), None) => Query::Text(text),
-            (None, Some(id)) => {
-                let id = plain_id(keeper, id, "compared")?;
-                ctx.check(keeper, &id)?;
-                Query::Like(id)
-            }
-            (None, None) => {
-                return Err(CallError::Failed(
-                    "give a query, or the id of a note in 'like'".into(),
-                ));
-            }
-        };
-        let mut filter = keeper.filter(&FilterSpec {
-            tags: &args.tags,
-            since: args.since.as_deref(),
-            until: args.until.as_deref(),
-            scope: args.id_pattern.as_deref(),
-            as_of: args.as_of.as_deref(),
-            when: args.when.as_deref(),
-            include_system: false,
-            expired: Expired::Hidden,
-        })?;
-        filter.tags.extend(ctx.scope_filters());
-        let mode = args.mode;
-        let mut notices = Vec::new();
-        if mode != RecallMode::Keyword {
-            notices.extend(keeper.embed_before_search());
+    fn call(keeper: &mut Keeper, _ctx: &Context, args: Args) -> Result<HitListing, CallError> {
+        let query = args.query.filter(|q| !q.trim().is_empty());
+        if query.is_none() && args.like.is_none() {
+            return Err(CallError::Failed(
+                "give a query, or the id of a note in 'like'".into(),
+            ));
         }
-        let mut result = keeper.find(&FindQuery {
-            query,
-            filter,
+        let found = Find {
+            q: query.unwrap_or_default(),
+            like: args.like,
+            filters: Filters {
+                tag: args.tags,
+                since: args.since,
+                until: args.until,
+                as_of: args.as_of,
+                when: args.when,
+                all: false,
+            },
+            id_pattern: args.id_pattern,
             limit: limit(args.limit, DEFAULT, MAX)?,
-            deep: args.deep || args.hops.is_some(),
-            hops: args.hops.unwrap_or(DEEP_HOPS),
-            half_life_days: None,
-            mode,
-            include_superseded: args.include_superseded,
-            parts: args.parts,
+            deep: args.deep,
+            hops: args.hops,
+            mode: args.mode,
+            all_versions: args.include_superseded,
+            // The listing is fitted in the form it is returned in, below.
+            max_tokens: None,
+            half_life: None,
             around: args.around.min(MAX_AROUND),
+            parts: args.parts,
             explain: args.explain,
-        })?;
-        notices.append(&mut result.notices);
-        result.notices = notices;
-        let mut listing = hit_listing(&result, args.format);
+        }
+        .run(keeper)?;
+        let mut listing = hit_listing(&found.result, args.format);
         if let Some(max_tokens) = args.max_tokens {
             let counter = keeper.token_counter()?;
             listing.fit(max_tokens, &counter)?;

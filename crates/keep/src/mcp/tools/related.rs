@@ -31,14 +31,12 @@ impl ToolDef for Related {
     type Args = Args;
     type Output = HitListing;
 
-    fn call(keeper: &mut Keeper, ctx: &Context, args: Args) -> Result<HitListing, CallError> {
+    fn call(keeper: &mut Keeper, _ctx: &Context, args: Args) -> Result<HitListing, CallError> {
         let id = plain_id(keeper, &args.id, "related")?;
-        ctx.check(keeper, &id)?;
         let limit = limit(args.limit, DEFAULT, MAX)?;
         let mut notices: Vec<keep_core::Notice> =
             keeper.embed_before_search().into_iter().collect();
         let mut result = keeper.related(&id, limit)?;
-        ctx.retain_hits(&mut result);
         notices.append(&mut result.notices);
         result.notices = notices;
         Ok(hit_listing(&result, args.format))

@@ -1,8 +1,9 @@
 //! `remember`: store text as a note.
 
+use keep_commands::Command;
+use keep_commands::put::Put;
 use keep_core::Keeper;
 use keep_core::keeper::{OnDuplicate, PutOptions, WriteOutcome};
-use keep_core::model;
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
@@ -89,7 +90,7 @@ impl ToolDef for Remember {
             .collect()
     }
 
-    fn call(keeper: &mut Keeper, ctx: &Context, args: Args) -> Result<Output, CallError> {
+    fn call(keeper: &mut Keeper, _ctx: &Context, args: Args) -> Result<Output, CallError> {
         match (&args.text, args.facts.is_empty()) {
             (Some(_), false) => Err(CallError::Failed("give text or facts, not both".into())),
             (None, true) => Err(CallError::Failed(
@@ -98,7 +99,7 @@ impl ToolDef for Remember {
             (Some(text), true) => {
                 let text = text.clone();
                 Ok(Output {
-                    outcome: Some(remember_one(keeper, ctx, &text, &args)?),
+                    outcome: Some(remember_one(keeper, &text, &args)?),
                     results: Vec::new(),
                     replaced: None,
                 })
@@ -112,7 +113,7 @@ impl ToolDef for Remember {
                 let results = args
                     .facts
                     .iter()
-                    .map(|fact| match remember_one(keeper, ctx, fact, &args) {
+                    .map(|fact| match remember_one(keeper, fact, &args) {
                         Ok(outcome) => FactResult {
                             outcome: Some(outcome),
                             error: None,
@@ -134,12 +135,7 @@ impl ToolDef for Remember {
 }
 
 /// Stores one text with the options of `args`.
-fn remember_one(
-    keeper: &mut Keeper,
-    ctx: &Context,
-    text: &str,
-    args: &Args,
-) -> Result<WriteOutcome, CallError> {
+fn remember_one(keeper: &mut Keeper, text: &str, args: &Args) -> Result<WriteOutcome, CallError> {
     if text.trim().is_empty() {
         return Err(CallError::Failed("the text is empty".into()));
     }
@@ -149,35 +145,17 @@ fn remember_one(
             text.len()
         )));
     }
-    if let Some(id) = &args.id {
-        model::validate_id(id)?;
-    }
-    if args.update && args.allow_duplicate {
-        return Err(CallError::Failed(
-            "give either update or allow_duplicate, not both".into(),
-        ));
-    }
-    let at = match &args.at {
-        Some(when) => Some(model::dates::parse_event_time(when, keeper.now())?),
-        None => None,
-    };
-    let expires = match &args.expires {
-        Some(when) => Some(model::time::parse_expiry_from(when, keeper.now(), at)?),
-        None => None,
-    };
-    let opts = PutOptions {
+    Ok(Put {
+        text: text.to_string(),
         id: args.id.clone(),
-        tags: ctx.scoped(model::parse_user_tags(&args.tags)?)?,
+        tags: args.tags.clone().into(),
         summary: args.summary.clone(),
-        at,
-        expires,
-        supersedes: args.supersedes.clone(),
+        at: args.at.clone(),
+        expires: args.expires.clone(),
         importance: args.importance,
-        on_duplicate: OnDuplicate::asked(args.update, args.allow_duplicate),
-        within: ctx.scope_filters(),
-    };
-    for id in &opts.supersedes {
-        ctx.check(keeper, id)?;
+        supersedes: args.supersedes.clone(),
+        update: args.update,
+        allow_duplicate: args.allow_duplicate,
     }
-    Ok(keeper.put_text(text, "inline", opts)?)
+    .run(keeper)?)
 }

@@ -1,5 +1,6 @@
 //! `restore`: take a note out of the trash.
 
+use keep_commands::Command;
 use keep_core::Keeper;
 use keep_core::keeper::WriteOutcome;
 use schemars::JsonSchema;
@@ -25,9 +26,8 @@ impl ToolDef for Restore {
     type Args = Args;
     type Output = WriteOutcome;
 
-    fn call(keeper: &mut Keeper, ctx: &Context, args: Args) -> Result<WriteOutcome, CallError> {
-        let id = plain_id(keeper, &args.id, "restored")?;
-        ctx.check(keeper, &id)?;
-        Ok(keeper.restore(&id)?)
+    fn call(keeper: &mut Keeper, _ctx: &Context, args: Args) -> Result<WriteOutcome, CallError> {
+        plain_id(keeper, &args.id, "restored")?;
+        Ok(keep_commands::restore::Restore { id: args.id }.run(keeper)?)
     }
 }

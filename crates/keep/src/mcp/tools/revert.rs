@@ -27,9 +27,8 @@ impl ToolDef for Revert {
     type Args = Args;
     type Output = RevertOutcome;
 
-    fn call(keeper: &mut Keeper, ctx: &Context, args: Args) -> Result<RevertOutcome, CallError> {
+    fn call(keeper: &mut Keeper, _ctx: &Context, args: Args) -> Result<RevertOutcome, CallError> {
         let id = plain_id(keeper, &args.id, "reverted")?;
-        ctx.check(keeper, &id)?;
         match keeper.revert(&id, args.delete) {
             Err(e @ keep_core::Error::NoEarlierVersion { .. }) => Err(CallError::Failed(format!(
                 "{e}; call revert with \"delete\": true to delete the note instead"

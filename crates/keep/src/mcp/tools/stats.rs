@@ -1,5 +1,6 @@
 //! `stats`: what the store holds, and who wrote it.
 
+use keep_commands::Command;
 use keep_core::Keeper;
 use keep_core::keeper::Census;
 use schemars::JsonSchema;
@@ -29,15 +30,11 @@ impl ToolDef for Stats {
     type Args = Args;
     type Output = Output;
 
-    fn call(keeper: &mut Keeper, ctx: &Context, _args: Args) -> Result<Output, CallError> {
-        if !ctx.scope.is_empty() {
-            return Err(CallError::Failed(
-                "stats counts the whole store, and this server is confined to a scope".into(),
-            ));
-        }
+    fn call(keeper: &mut Keeper, _ctx: &Context, _args: Args) -> Result<Output, CallError> {
+        let counted = keep_commands::stats::Stats { waiting: None }.run(keeper)?;
         Ok(Output {
-            census: keeper.census()?,
-            model: keeper.vector_model()?,
+            census: counted.census,
+            model: counted.model,
         })
     }
 }

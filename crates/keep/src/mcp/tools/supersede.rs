@@ -1,5 +1,6 @@
 //! `supersede`: accept a note as the successor of older notes.
 
+use keep_commands::Command;
 use keep_core::Keeper;
 use keep_core::keeper::WriteOutcome;
 use schemars::JsonSchema;
@@ -27,12 +28,12 @@ impl ToolDef for Supersede {
     type Args = Args;
     type Output = WriteOutcome;
 
-    fn call(keeper: &mut Keeper, ctx: &Context, args: Args) -> Result<WriteOutcome, CallError> {
-        let id = plain_id(keeper, &args.id, "superseding")?;
-        ctx.check(keeper, &id)?;
-        for old in &args.olds {
-            ctx.check(keeper, old)?;
+    fn call(keeper: &mut Keeper, _ctx: &Context, args: Args) -> Result<WriteOutcome, CallError> {
+        plain_id(keeper, &args.id, "superseding")?;
+        Ok(keep_commands::supersede::Supersede {
+            id: args.id,
+            olds: args.olds,
         }
-        Ok(keeper.supersede(&id, &args.olds)?)
+        .run(keeper)?)
     }
 }

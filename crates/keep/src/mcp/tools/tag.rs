@@ -1,8 +1,9 @@
 //! `tag`: add and remove tags on a note.
 
+use keep_commands::Command;
 use keep_core::Keeper;
-use keep_core::keeper::{TagEdit, WriteStatus};
-use keep_core::model::{self, Tags};
+use keep_core::keeper::WriteStatus;
+use keep_core::model::Tags;
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
@@ -39,28 +40,21 @@ impl ToolDef for Tag {
     type Args = Args;
     type Output = Output;
 
-    fn call(keeper: &mut Keeper, ctx: &Context, args: Args) -> Result<Output, CallError> {
+    fn call(keeper: &mut Keeper, _ctx: &Context, args: Args) -> Result<Output, CallError> {
         if args.add.is_empty() && args.remove.is_empty() {
             return Err(CallError::Failed(
                 "nothing to do: give tags to add or remove".into(),
             ));
         }
         let id = plain_id(keeper, &args.id, "tagged")?;
-        ctx.check(keeper, &id)?;
-        let mut edit = TagEdit {
-            add: ctx.scoped(model::parse_user_tags(&args.add)?)?,
-            ..TagEdit::default()
-        };
-        for arg in &args.remove {
-            match arg.split_once('=') {
-                Some(_) => edit.remove_values.push(model::parse_user_tag(arg)?),
-                None => {
-                    model::validate_tag_key(arg, arg)?;
-                    edit.remove_keys.push(arg.clone());
-                }
-            }
+        let (remove_value, remove) = args.remove.into_iter().partition(|r| r.contains('='));
+        let outcome = keep_commands::tag::Tag {
+            id: id.clone(),
+            add: args.add.into(),
+            remove,
+            remove_value,
         }
-        let outcome = keeper.tag(&id, &edit)?;
+        .run(keeper)?;
         let tags = keeper.peek(&id)?.map(|n| n.tags).unwrap_or_default();
         Ok(Output {
             id: outcome.id,

@@ -196,10 +196,7 @@ fn run<C: Command>(serving: &Serving<'_>, args: Value, ok: catalog::Status) -> R
             );
         }
     };
-    match serving
-        .run(command)
-        .map(serde_json::to_value)
-    {
+    match serving.run(command).map(serde_json::to_value) {
         Ok(Ok(value)) => Reply::json(ok(&value), &value),
         Ok(Err(e)) => Reply::error(500, &e.to_string()),
         Err(e) => Reply::failed(&e),
