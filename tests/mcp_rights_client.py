@@ -4,12 +4,15 @@ may do.
 
 Usage: mcp_rights_client.py URL TOKEN CALLS
 
-TOKEN is "-" for none. CALLS is a JSON object: tool name -> arguments.
-Prints one JSON line: "http" (the status when the server refused the
-session), "tools" (the names tools/list offers), "calls" (per tool:
-"error" and the first text of its answer), and "resource" (reading
-keep://note/ID for the id in the environment variable NOTE, if set:
-"error" or "text").
+TOKEN is "-" for none. CALLS is a JSON object (tool name -> arguments) or
+a list of [label, tool name, arguments]. Prints one JSON line: "http" (the
+status when the server refused the session), "tools" (the names
+tools/list offers), "schemas" (each tool's input schema), "calls" (per
+tool or label: "error" and the first text of its answer), "resource"
+(reading keep://note/ID for the id in the environment variable NOTE, if
+set: "error" or "text"), and with NOTE also "now" (keep://now), "prompt"
+(the text of each prompt listed) and "completion" (the ids offered for
+keep://note/{id} after the first two letters of NOTE).
 """
 
 import asyncio
@@ -18,10 +21,20 @@ import os
 import sys
 
 from mcp import ClientSession
+from mcp.types import ResourceTemplateReference
 from mcp.client.streamable_http import streamable_http_client
 from mcp.shared._httpx_utils import create_mcp_http_client
 
 URL, TOKEN, CALLS = sys.argv[1], sys.argv[2], json.loads(sys.argv[3])
+
+
+async def read_text(session, uri):
+    """A resource's text, or the server's refusal as the client sees it."""
+    try:
+        read_back = await session.read_resource(uri)
+        return {"text": read_back.contents[0].text}
+    except Exception as e:
+        return {"error": str(e)}
 
 
 async def main():
@@ -39,18 +52,36 @@ async def main():
         async with client, streamable_http_client(URL, http_client=client) as (read, write):
             async with ClientSession(read, write) as session:
                 await session.initialize()
-                out["tools"] = sorted(t.name for t in (await session.list_tools()).tools)
-                for name, args in CALLS.items():
+                tools = (await session.list_tools()).tools
+                out["tools"] = sorted(t.name for t in tools)
+                out["schemas"] = {t.name: t.input_schema for t in tools}
+                calls = CALLS.items() if isinstance(CALLS, dict) else [(label, (name, args)) for label, name, args in CALLS]
+                for label, call in calls:
+                    name, args = call if isinstance(call, tuple) else (label, call)
                     result = await session.call_tool(name, args)
-                    text = result.content[0].text if result.content and hasattr(result.content[0], "text") else ""
-                    out["calls"][name] = {"error": bool(result.is_error), "text": text}
+                    text = " ".join(c.text for c in result.content if hasattr(c, "text"))
+                    if result.structured_content is not None:
+                        text += json.dumps(result.structured_content)
+                    out["calls"][label] = {"error": bool(result.is_error), "text": text}
                 note = os.environ.get("NOTE")
                 if note:
+                    out["resource"] = await read_text(session, f"keep://note/{note}")
+                    out["now"] = await read_text(session, "keep://now")
+                    out["prompt"] = {}
+                    for prompt in (await session.list_prompts()).prompts:
+                        try:
+                            got = await session.get_prompt(prompt.name, {})
+                            out["prompt"][prompt.name] = " ".join(
+                                m.content.text for m in got.messages if hasattr(m.content, "text"))
+                        except Exception as e:
+                            out["prompt"][prompt.name] = f"error: {e}"
                     try:
-                        read_back = await session.read_resource(f"keep://note/{note}")
-                        out["resource"] = {"text": read_back.contents[0].text}
-                    except Exception as e:  # the server's refusal, as the client sees it
-                        out["resource"] = {"error": str(e)}
+                        done = await session.complete(
+                            ResourceTemplateReference(type="ref/resource", uri="keep://note/{id}"),
+                            {"name": "id", "value": note[:2]})
+                        out["completion"] = done.completion.values
+                    except Exception as e:
+                        out["completion"] = [f"error: {e}"]
     except BaseException:  # an HTTP refusal ends the session
         if not refusals:
             raise

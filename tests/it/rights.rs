@@ -4,6 +4,12 @@
 //! revoked, unknown, none on a loopback address with and without
 //! `--require-token`, none on an open address); and the operations log
 //! naming a token's writes by its name, whatever the client calls itself.
+//! One test is generated from the registries themselves: every route the
+//! OpenAPI document lists and every tool `tools/list` offers, each with
+//! the example it declares aimed at another project's note every way
+//! (directly, as what it supersedes, planting that project's tag,
+//! removing one's own), plus the resources, prompts, completions and the
+//! web page's views, so a route or tool added later is covered as it is.
 
 use serde_json::{Value, json};
 
@@ -449,8 +455,6 @@ fn a_scoped_token_reaches_nothing_of_another_project() {
     put(&["now", "Reviewing the release notes."]);
     let secret = |args: &[&str]| env.ok(args).trim().to_string();
     let teama = secret(&["token", "add", "teama", "--scope", "project=a"]);
-    let reader = secret(&["token", "add", "ro", "--read-only"]);
-    let owner = secret(&["serve", "--token"]);
     env.at("2026-11-22T12:00:00Z");
     let before = others(&env);
     assert_eq!(before.len(), 4, "{before:?}");
@@ -555,97 +559,6 @@ fn a_scoped_token_reaches_nothing_of_another_project() {
         );
     }
 
-    // Every route the API describes, with the example it gives, aimed at
-    // project b's note by each caller: nothing of project b comes back to
-    // project a, and nothing of it changes unless the owner asks.
-    let (status, described) = api(Some(&owner), "GET", &format!("{origin}/openapi.json"), None);
-    assert_eq!(status, 200);
-    let (_, described) = described.split_once("\r\n\r\n").unwrap();
-    let described: Value = serde_json::from_str(described).unwrap();
-    let mut routes = 0;
-    for (path, operations) in described["paths"].as_object().unwrap() {
-        for (method, operation) in operations.as_object().unwrap() {
-            let method = method.to_uppercase();
-            let body = operation["requestBody"]["content"]["application/json"]["example"]
-                .as_object()
-                .map(|b| {
-                    let mut b = b.clone();
-                    if path == "/v1/notes" {
-                        b.insert("id".into(), json!("secret/db"));
-                    }
-                    Value::Object(b).to_string()
-                })
-                .or_else(|| (method == "POST").then(|| "{}".to_string()));
-            let url = format!(
-                "{origin}{}{}",
-                path.replace("{id}", "secret%2Fdb"),
-                if path == "/v1/find" {
-                    "?q=password"
-                } else {
-                    ""
-                }
-            );
-            routes += 1;
-            let (status, said) = as_a(&method, &url, body.as_deref());
-            if path.contains("{id}") || (method == "POST" && path == "/v1/notes") {
-                assert!(
-                    status == 404 || status == 409,
-                    "{method} {path} as teama: {status} {said}"
-                );
-            }
-            if method == "POST" {
-                let (status, said) = api(Some(&reader), &method, &url, body.as_deref());
-                assert_eq!(status, 403, "{method} {path} read-only: {said}");
-            } else {
-                let (status, said) = api(Some(&reader), &method, &url, body.as_deref());
-                assert!(status < 500, "{method} {path} read-only: {status} {said}");
-            }
-            let (status, _) = api(None, &method, &url, body.as_deref());
-            assert_eq!(status, 401, "{method} {path} without a token");
-        }
-    }
-    assert!(routes >= 15, "{routes} routes described");
-    assert!(server.terminate().success());
-    assert_eq!(others(&env), before, "project b and 'now' as they were");
-
-    // The reference MCP client with the same token: the note it cannot
-    // see cannot be forgotten, tagged, superseded or read either.
-    let server = Server::start(&env, &["--listen", "127.0.0.1:0", "--require-token"]);
-    let script = crate::common::repo_root().join("tests/mcp_rights_client.py");
-    let calls = json!({
-        "get": {"id": "secret/db"},
-        "forget": {"id": "secret/db", "purge": true},
-        "tag": {"id": "secret/db", "add": ["x=y"]},
-        "supersede": {"id": "a/roadmap", "olds": ["b/plan"]},
-        "revert": {"id": "secret/db"},
-        "related": {"id": "secret/db"},
-        "remember": {"text": "owned by team a", "id": "secret/db"},
-    });
-    let out = env
-        .program(
-            &client_python(),
-            &[
-                script.to_str().unwrap(),
-                &server.url,
-                &teama,
-                &calls.to_string(),
-            ],
-        )
-        .env("NOTE", "secret/db")
-        .output()
-        .unwrap();
-    let said = String::from_utf8_lossy(&out.stdout);
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    assert_eq!(holds_a_secret(&said), None, "{said}");
-    let answer: Value = serde_json::from_str(said.trim()).unwrap();
-    for tool in calls.as_object().unwrap().keys() {
-        assert_eq!(answer["calls"][tool]["error"], true, "{tool}: {answer}");
-    }
-    assert!(answer["resource"]["error"].is_string(), "{answer}");
     assert!(server.terminate().success());
     assert_eq!(others(&env), before, "project b and 'now' as they were");
 }
@@ -710,4 +623,448 @@ fn an_mcp_session_answers_only_the_token_that_opened_it() {
         "{said:?}"
     );
     assert!(server.terminate().success());
+}
+
+/// The note of project b every generated request aims at, and project a's
+/// own note, for requests that join the two.
+const THEIRS: &str = "secret/db";
+const OURS: &str = "a/roadmap";
+
+fn encoded(id: &str) -> String {
+    id.replace('%', "%25")
+        .replace('/', "%2F")
+        .replace('@', "%40")
+        .replace('{', "%7B")
+        .replace('}', "%7D")
+}
+
+/// The ways a request can reach project b's note: aimed at it directly,
+/// or at project a's note with b's note as what it supersedes, with b's
+/// scope tag planted, or with a's own scope key removed. `example` is the
+/// registry's example; `takes` the names of the arguments the entry takes.
+fn aimed(example: &Value, takes: &[String]) -> Vec<(&'static str, Value)> {
+    let has = |key: &str| takes.iter().any(|k| k == key);
+    let with = |pairs: &[(&str, Value)]| {
+        let mut args = example.clone();
+        for (key, value) in pairs {
+            if has(key) {
+                args[*key] = value.clone();
+            }
+        }
+        args
+    };
+    let theirs = json!(THEIRS);
+    let ours = json!(OURS);
+    let mut variants = vec![(
+        "theirs",
+        with(&[
+            ("id", theirs.clone()),
+            ("source", theirs.clone()),
+            ("target", theirs.clone()),
+        ]),
+    )];
+    if example.get("like").is_some() {
+        variants.push(("like", with(&[("like", theirs.clone())])));
+    }
+    for list in ["olds", "supersedes"] {
+        if has(list) {
+            variants.push((
+                "olds",
+                with(&[("id", ours.clone()), (list, json!([THEIRS]))]),
+            ));
+        }
+    }
+    for tags in ["tags", "add"] {
+        if has(tags) {
+            variants.push((
+                "plant",
+                with(&[("id", ours.clone()), (tags, json!(["project=b"]))]),
+            ));
+        }
+    }
+    if has("remove") {
+        variants.push((
+            "unscope",
+            with(&[("id", ours.clone()), ("remove", json!(["project"]))]),
+        ));
+    }
+    if has("source") && has("target") {
+        variants.push((
+            "into",
+            with(&[("source", ours.clone()), ("target", theirs.clone())]),
+        ));
+    }
+    variants
+}
+
+/// Every JSON API route the document describes, with its example aimed
+/// at project b's note each way: (label, method, path and query, body).
+fn api_requests(described: &Value) -> Vec<(String, String, String, Option<String>)> {
+    let mut requests = Vec::new();
+    for (path, operations) in described["paths"].as_object().unwrap() {
+        for (method, operation) in operations.as_object().unwrap() {
+            let method = method.to_uppercase();
+            let parameters = operation["parameters"]
+                .as_array()
+                .cloned()
+                .unwrap_or_default();
+            let body = &operation["requestBody"]["content"]["application/json"];
+            let (example, takes): (Value, Vec<String>) = if method == "GET" {
+                let example = parameters
+                    .iter()
+                    .filter(|p| p["in"] == "query" && p.get("example").is_some())
+                    .map(|p| {
+                        (
+                            p["name"].as_str().unwrap().to_string(),
+                            p["example"].clone(),
+                        )
+                    })
+                    .collect::<serde_json::Map<_, _>>();
+                let takes = parameters
+                    .iter()
+                    .filter_map(|p| p["name"].as_str().map(str::to_string))
+                    .collect();
+                (Value::Object(example), takes)
+            } else {
+                let takes = body["schema"]["properties"]
+                    .as_object()
+                    .map(|p| p.keys().cloned().collect())
+                    .unwrap_or_default();
+                let mut takes: Vec<String> = takes;
+                if path.contains("{id}") {
+                    takes.push("id".into());
+                }
+                (body["example"].clone(), takes)
+            };
+            for (variant, mut args) in aimed(&example, &takes) {
+                let id = args
+                    .as_object_mut()
+                    .and_then(|a| {
+                        if path.contains("{id}") {
+                            a.remove("id")
+                        } else {
+                            None
+                        }
+                    })
+                    .and_then(|v| v.as_str().map(str::to_string))
+                    .unwrap_or_else(|| THEIRS.to_string());
+                let mut url = path.replace("{id}", &encoded(&id));
+                let body = if method == "GET" {
+                    let query: Vec<String> = args
+                        .as_object()
+                        .unwrap()
+                        .iter()
+                        .flat_map(|(k, v)| {
+                            match v {
+                                Value::Array(values) => values.clone(),
+                                other => vec![other.clone()],
+                            }
+                            .into_iter()
+                            .map(move |v| {
+                                let v = v.as_str().map_or(v.to_string(), str::to_string);
+                                format!(
+                                    "{k}={}",
+                                    encoded(&v).replace(' ', "%20").replace('=', "%3D")
+                                )
+                            })
+                        })
+                        .collect();
+                    if !query.is_empty() {
+                        url = format!("{url}?{}", query.join("&"));
+                    }
+                    None
+                } else {
+                    Some(args.to_string())
+                };
+                requests.push((
+                    format!("{method} {path} {variant}"),
+                    method.clone(),
+                    url,
+                    body,
+                ));
+            }
+        }
+    }
+    requests
+}
+
+/// Every MCP tool the registry lists, with its example aimed at project
+/// b's note each way: [label, tool, arguments].
+fn tool_calls(schemas: &Value) -> Value {
+    let mut calls = Vec::new();
+    for (tool, schema) in schemas.as_object().unwrap() {
+        let example = schema["examples"][0].clone();
+        assert!(example.is_object(), "{tool} declares no example: {schema}");
+        let takes: Vec<String> = schema["properties"]
+            .as_object()
+            .map(|p| p.keys().cloned().collect())
+            .unwrap_or_default();
+        for (variant, args) in aimed(&example, &takes) {
+            calls.push(json!([format!("{tool}:{variant}"), tool, args]));
+        }
+    }
+    Value::Array(calls)
+}
+
+/// The web page's views, each aimed at project b's note where it names one.
+fn views() -> Vec<String> {
+    let theirs = encoded(THEIRS);
+    vec![
+        "/".into(),
+        "/?q=password".into(),
+        format!("/note/{theirs}"),
+        format!("/graph/{theirs}"),
+        "/log".into(),
+        "/stats".into(),
+        "/conflicts".into(),
+    ]
+}
+
+/// One session of the reference MCP client: the calls, project b's note
+/// as a resource, `now`, the prompts and the completion of note ids.
+fn mcp_session(env: &Env, url: &str, token: &str, calls: &Value) -> Value {
+    let script = crate::common::repo_root().join("tests/mcp_rights_client.py");
+    let out = env
+        .program(
+            &client_python(),
+            &[script.to_str().unwrap(), url, token, &calls.to_string()],
+        )
+        .env("NOTE", THEIRS)
+        .output()
+        .unwrap();
+    let said = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    serde_json::from_str(said.trim()).unwrap()
+}
+
+#[test]
+fn every_route_tool_resource_prompt_and_view_holds_each_caller_to_its_rights() {
+    let mut env = Env::new();
+    let put = |args: &[&str]| env.ok(args);
+    put(&[
+        "put",
+        "The production database password is hunter2",
+        "--id",
+        THEIRS,
+        "-t",
+        "project=b",
+    ]);
+    put(&[
+        "put",
+        "The production database password is hunter2, rotated monthly",
+        "--id",
+        THEIRS,
+        "-t",
+        "project=b",
+    ]);
+    put(&[
+        "put",
+        "Team B plan: ship the importer in March.",
+        "--id",
+        "b/plan",
+        "-t",
+        "project=b",
+    ]);
+    put(&[
+        "put",
+        "The backup root password is Tr0ub4dor&3 on the vault host.",
+        "--id",
+        "ops/backup-root",
+        "-t",
+        "project=b",
+    ]);
+    put(&[
+        "put",
+        "Team A roadmap: a new search page.",
+        "--id",
+        OURS,
+        "-t",
+        "project=a",
+    ]);
+    put(&["now", "Reviewing the release notes."]);
+    let secret = |args: &[&str]| env.ok(args).trim().to_string();
+    let teama = secret(&["token", "add", "teama", "--scope", "project=a"]);
+    let teamb = secret(&["token", "add", "teamb", "--scope", "project=b"]);
+    let reader = secret(&["token", "add", "ro", "--read-only"]);
+    let expired = secret(&["token", "add", "old", "--expires", "PT1H"]);
+    let revoked = secret(&["token", "add", "gone"]);
+    env.ok(&["token", "revoke", "gone"]);
+    let owner = secret(&["serve", "--token"]);
+    env.at("2026-11-22T12:00:00Z");
+    let before = others(&env);
+
+    let strict = Server::start(&env, &["--listen", "127.0.0.1:0", "--require-token"]);
+    let origin = strict.url.trim_end_matches("/mcp").to_string();
+    let (status, described) = api(Some(&owner), "GET", &format!("{origin}/openapi.json"), None);
+    assert_eq!(status, 200);
+    let described: Value =
+        serde_json::from_str(described.split_once("\r\n\r\n").unwrap().1).unwrap();
+    let requests = api_requests(&described);
+    let registry = mcp_session(&env, &strict.url, &owner, &json!([]));
+    let calls = tool_calls(&registry["schemas"]);
+    assert!(requests.len() >= 20, "{} requests", requests.len());
+    assert_eq!(
+        calls
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|c| c[1].as_str().unwrap().to_string())
+            .collect::<std::collections::BTreeSet<_>>()
+            .len(),
+        ALL_TOOLS
+    );
+
+    // Callers that may not change project b: each asked everything.
+    let page =
+        |token: Option<&str>, path: &str| api(token, "GET", &format!("{origin}{path}"), None);
+    // A refused caller waits longer with each failure, so they ask at once.
+    let refused = [
+        ("none", None),
+        ("expired", Some(expired.as_str())),
+        ("revoked", Some(revoked.as_str())),
+        ("unknown", Some("keep_not_a_token")),
+    ];
+    let asks: Vec<(&str, Option<&str>, String, String, String, Option<String>)> = refused
+        .iter()
+        .flat_map(|(who, token)| {
+            let views = views()
+                .into_iter()
+                .map(|path| (path.clone(), "GET".to_string(), path, None));
+            requests
+                .iter()
+                .cloned()
+                .chain(views)
+                .map(move |(label, method, url, body)| (*who, *token, label, method, url, body))
+        })
+        .collect();
+    for chunk in asks.chunks(48) {
+        std::thread::scope(|threads| {
+            for (who, token, label, method, url, body) in chunk {
+                let origin = &origin;
+                threads.spawn(move || {
+                    let (status, said) =
+                        api(*token, method, &format!("{origin}{url}"), body.as_deref());
+                    assert_eq!(status, 401, "{who}: {label}: {said}");
+                    assert_eq!(holds_a_secret(&said), None, "{who}: {label}: {said}");
+                });
+            }
+        });
+    }
+    std::thread::scope(|threads| {
+        for (who, token) in &refused {
+            let (env, url, calls) = (&env, &strict.url, &calls);
+            threads.spawn(move || {
+                let answer = mcp_session(env, url, token.unwrap_or("-"), calls);
+                assert_eq!(answer["http"], 401, "{who}: {answer}");
+            });
+        }
+    });
+    for (label, method, url, body) in &requests {
+        let (status, said) = api(
+            Some(&reader),
+            method,
+            &format!("{origin}{url}"),
+            body.as_deref(),
+        );
+        if method == "POST" {
+            assert_eq!(status, 403, "read-only: {label}: {said}");
+        } else {
+            assert!(status < 500, "read-only: {label}: {status} {said}");
+        }
+        let (status, said) = api(
+            Some(&teama),
+            method,
+            &format!("{origin}{url}"),
+            body.as_deref(),
+        );
+        assert!(status < 500, "teama: {label}: {status} {said}");
+        assert_eq!(holds_a_secret(&said), None, "teama: {label}: {said}");
+        let path = url.split('?').next().unwrap_or(url);
+        if label.ends_with(" theirs") && path.contains(&encoded(THEIRS)) {
+            assert!(
+                status == 404 || status == 409,
+                "teama: {label}: {status} {said}"
+            );
+        }
+    }
+    for path in views() {
+        let (status, said) = page(Some(&teama), &path);
+        assert_eq!(holds_a_secret(&said), None, "teama: {path}: {said}");
+        if path.contains(&encoded(THEIRS)) {
+            assert_eq!(status, 404, "teama: {path}");
+        }
+        let (status, _) = page(Some(&reader), &path);
+        assert_eq!(status, 200, "read-only: {path}");
+    }
+    let answer = mcp_session(&env, &strict.url, &reader, &calls);
+    for call in calls.as_array().unwrap() {
+        let (label, tool) = (call[0].as_str().unwrap(), call[1].as_str().unwrap());
+        if !READING.contains(&tool) {
+            assert!(
+                refused_for_rights(&answer, label),
+                "read-only: {label}: {answer}"
+            );
+        }
+    }
+    let answer = mcp_session(&env, &strict.url, &teama, &calls);
+    let said = answer.to_string();
+    assert_eq!(holds_a_secret(&said), None, "teama over MCP: {said}");
+    assert!(answer["resource"]["error"].is_string(), "{answer}");
+    assert!(
+        !answer["completion"].to_string().contains(THEIRS),
+        "{answer}"
+    );
+    for call in calls.as_array().unwrap() {
+        let (label, tool) = (call[0].as_str().unwrap(), call[1].as_str().unwrap());
+        let names_it = registry["schemas"][tool]["required"]
+            .as_array()
+            .is_some_and(|r| r.contains(&json!("id")));
+        if label.ends_with(":theirs") && names_it {
+            assert_eq!(
+                answer["calls"][label]["error"], true,
+                "teama: {label}: {answer}"
+            );
+        }
+    }
+    assert_eq!(others(&env), before, "project b and 'now' as they were");
+
+    // Project b's own token, the owner by token, and the owner on loopback
+    // where no token is asked: they reach the note.
+    let (status, said) = api(
+        Some(&teamb),
+        "GET",
+        &format!("{origin}/v1/notes/{}", encoded(THEIRS)),
+        None,
+    );
+    assert_eq!(status, 200, "{said}");
+    assert!(said.contains("hunter2"));
+    let get = json!([["get", "get", {"id": THEIRS}]]);
+    for token in [teamb.as_str(), owner.as_str()] {
+        let answer = mcp_session(&env, &strict.url, token, &get);
+        assert_eq!(answer["calls"]["get"]["error"], false, "{answer}");
+        assert!(
+            answer["resource"]["text"]
+                .as_str()
+                .unwrap()
+                .contains("hunter2"),
+            "{answer}"
+        );
+    }
+    assert!(strict.terminate().success());
+    let open = Server::start(&env, &["--listen", "127.0.0.1:0"]);
+    let origin = open.url.trim_end_matches("/mcp").to_string();
+    let (status, said) = api(
+        None,
+        "GET",
+        &format!("{origin}/v1/notes/{}", encoded(THEIRS)),
+        None,
+    );
+    assert_eq!(status, 200, "{said}");
+    let answer = mcp_session(&env, &open.url, "-", &get);
+    assert_eq!(answer["calls"]["get"]["error"], false, "{answer}");
+    assert!(open.terminate().success());
 }

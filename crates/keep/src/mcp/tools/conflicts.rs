@@ -34,6 +34,7 @@ impl ToolDef for Conflicts {
     const TITLE: &'static str = "Conflicting notes";
     const DESCRIPTION: &'static str = "Pairs of live notes that look like two values for one subject (two passwords, two dates), with what tells them apart: pairs remember linked as a possible update, then close pairs among the newest notes. Resolve one with supersede (the newer replaces the older).";
     const HINTS: Hints = Hints::READ_ONLY;
+    const EXAMPLE: &'static str = r#"{"limit": 10}"#;
     type Args = Args;
     type Output = Output;
 

@@ -34,6 +34,7 @@ impl ToolDef for Feedback {
     const TITLE: &'static str = "Rate a note";
     const DESCRIPTION: &'static str = "Say whether a note was useful or wrong. Ratings are counted and give the note a small, bounded lift or drop in recall; to correct a wrong note, remember the right fact with supersedes set to its id.";
     const HINTS: Hints = Hints::WRITE;
+    const EXAMPLE: &'static str = r#"{"id": "ops/backup", "rating": "useful"}"#;
     type Args = Args;
     type Output = RatedJson;
 

@@ -40,6 +40,7 @@ impl ToolDef for Get {
     const TITLE: &'static str = "Get a note";
     const DESCRIPTION: &'static str = "Fetch one note in full: summary, tags, dates, parts, and its links to and from other notes. \"ID@V{1}\" reads the previous version, \"ID@P{2}\" the second part. With as_of, the state that held at that time. Optionally include its version history and its most similar notes.";
     const HINTS: Hints = Hints::READ_ONLY;
+    const EXAMPLE: &'static str = r#"{"id": "ops/backup", "history": true}"#;
     type Args = Args;
     type Output = Output;
 

@@ -78,6 +78,7 @@ impl ToolDef for List {
     const TITLE: &'static str = "List notes";
     const DESCRIPTION: &'static str = "List notes without a query, most recently updated first by default, filtered by tags, time window, event time (when) and id pattern, or as they stood at a past time (as_of). Use it to browse what is in memory; use recall to search.";
     const HINTS: Hints = Hints::READ_ONLY;
+    const EXAMPLE: &'static str = r#"{"tags": ["topic=ops"], "limit": 10}"#;
     type Args = Args;
     type Output = Listing<BriefNote, NoteJson>;
 

@@ -37,6 +37,7 @@ impl ToolDef for Log {
     const TITLE: &'static str = "Who changed what";
     const DESCRIPTION: &'static str = "The operations log, newest first: when, which agent (an MCP client's name/version, cli, ...), what (create, update, tag, trash, restore, revert, purge, move, import), which note and its version count after. Filter by note, agent and time.";
     const HINTS: Hints = Hints::READ_ONLY;
+    const EXAMPLE: &'static str = r#"{"id": "ops/backup", "limit": 10}"#;
     type Args = Args;
     type Output = Output;
 

@@ -194,6 +194,9 @@ pub trait ToolDef {
     const TITLE: &'static str;
     const DESCRIPTION: &'static str;
     const HINTS: Hints;
+    /// An example of its arguments, JSON: shown to clients in the input
+    /// schema's `examples`, and what the rights test calls it with.
+    const EXAMPLE: &'static str;
     type Args: DeserializeOwned + JsonSchema + 'static;
     type Output: Serialize + JsonSchema + 'static;
 
@@ -217,13 +220,24 @@ fn definition<T: ToolDef>() -> Tool {
         .destructive(T::HINTS.destructive)
         .idempotent(T::HINTS.idempotent)
         .open_world(false);
-    let input = schema::portable(schema_for_type::<T::Args>(), schema::Side::Input);
+    let input = with_example(
+        schema::portable(schema_for_type::<T::Args>(), schema::Side::Input),
+        T::EXAMPLE,
+    );
     let output = schema::portable(schema_for_output::<T::Output>(), schema::Side::Output);
     Tool::new(T::NAME, T::DESCRIPTION, input)
         .with_title(T::TITLE)
         .with_icons(vec![super::icon()])
         .with_annotations(annotations)
         .with_raw_output_schema(object_schema(output))
+}
+
+/// An input schema with `example` (JSON) as its one example.
+fn with_example(schema: Arc<JsonObject>, example: &str) -> Arc<JsonObject> {
+    let example: Value = serde_json::from_str(example).expect("a tool's example is JSON");
+    let mut schema = schema.as_ref().clone();
+    schema.insert("examples".into(), json!([example]));
+    Arc::new(schema)
 }
 
 /// An output schema whose root says `type: object`, as MCP requires; a
@@ -259,6 +273,8 @@ struct Entry {
     definition: fn() -> Tool,
     run: fn(&mut Keeper, &Context, Value) -> Result<Value, CallError>,
     texts_to_embed: fn(&Value) -> Vec<String>,
+    #[cfg(test)]
+    takes: fn(&Value) -> Result<(), String>,
 }
 
 const fn entry<T: ToolDef>() -> Entry {
@@ -270,6 +286,12 @@ const fn entry<T: ToolDef>() -> Entry {
         definition: definition::<T>,
         run: run::<T>,
         texts_to_embed: texts_of::<T>,
+        #[cfg(test)]
+        takes: |args| {
+            T::Args::deserialize(args)
+                .map(drop)
+                .map_err(|e| e.to_string())
+        },
     }
 }
 
@@ -552,6 +574,15 @@ fn hit_listing(result: &keep_core::recall::FindResult, format: Format) -> HitLis
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn every_tools_example_is_arguments_it_takes() {
+        for (entry, tool) in REGISTRY.iter().zip(definitions()) {
+            let example = &tool.input_schema["examples"][0];
+            assert!(example.is_object(), "{}", entry.name);
+            assert_eq!((entry.takes)(example), Ok(()), "{}", entry.name);
+        }
+    }
 
     #[test]
     fn every_tool_has_object_schemas_and_hints() {

@@ -36,6 +36,7 @@ impl ToolDef for Now {
     const TITLE: &'static str = "Now";
     const DESCRIPTION: &'static str = "Read or replace the 'now' note: the current intentions and state of work, to pick up where you left off. Setting it keeps the previous text as a version. Use a scope for a separate 'now' per project or agent. Returns the note, or null when it was never set.";
     const HINTS: Hints = Hints::WRITE;
+    const EXAMPLE: &'static str = r#"{"text": "Reviewing the backup runbook.", "now_name": "ops"}"#;
     type Args = Args;
     type Output = Output;
 

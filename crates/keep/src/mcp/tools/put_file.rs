@@ -32,6 +32,7 @@ impl ToolDef for PutFile {
     const TITLE: &'static str = "Remember a file";
     const DESCRIPTION: &'static str = "Store a file, or the files of a folder, as notes whose ids are their file:// URIs: text, Markdown, HTML, PDF, PostScript, DOCX, PPTX, ODT, ODP, audio tags and images (with OCR). A changed file becomes a new version; an unchanged one is skipped. Returns the ids added, updated and unchanged, and each failure with its reason. Only paths under the folders the user allowed when starting the server can be read.";
     const HINTS: Hints = Hints::IDEMPOTENT_WRITE;
+    const EXAMPLE: &'static str = r#"{"path": "/home/me/notes/runbook.md", "tags": ["topic=ops"]}"#;
     type Args = Args;
     type Output = IngestReport;
 

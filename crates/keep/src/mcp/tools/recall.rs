@@ -73,6 +73,7 @@ impl ToolDef for Recall {
     const TITLE: &'static str = "Recall";
     const DESCRIPTION: &'static str = "Search memory by meaning and keywords together, best first, favouring recent notes. Narrow with tags, since/until (when stored), when (when it happened) and an id pattern; as_of answers with what held at a past time. Returns brief notes (id, start of summary, tags, score) by default; fetch a whole note with get. Set deep to also follow links and shared tags from the top hits (hops: how many links, 1 to 5, default 2).";
     const HINTS: Hints = Hints::READ_ONLY;
+    const EXAMPLE: &'static str = r#"{"query": "when does the backup run", "limit": 5}"#;
     type Args = Args;
     type Output = HitListing;
 

@@ -72,6 +72,8 @@ impl ToolDef for Remember {
     const TITLE: &'static str = "Remember";
     const DESCRIPTION: &'static str = "Store a note in long-term memory: a fact, decision, observation or anything worth recalling later. Returns the note's id and a status: created, updated (an earlier state is kept as a version), unchanged, duplicate (the text restates a note already stored, with the same numbers, dates, names and identifiers: nothing is stored and that note's id comes back with \"duplicate_of\"; set update to make the text its next version), or possible_update (the text says the same of the same subject with another detail: it is stored, and \"possible_update_of\" names the older note and \"differences\" what changed; call supersede with the new id to hide the older note from recall). Give an id to update a named note; give tags (\"key=value\") to make it easy to filter later. Give facts instead of text to store several at once, each with its own outcome in results.";
     const HINTS: Hints = Hints::IDEMPOTENT_WRITE;
+    const EXAMPLE: &'static str =
+        r#"{"text": "The backup runs at 02:00 on the vault host.", "tags": ["topic=ops"]}"#;
     type Args = Args;
     type Output = Output;
 

@@ -23,6 +23,7 @@ impl ToolDef for Restore {
     const DESCRIPTION: &'static str =
         "Bring a note that forget put in the trash back, as it was, into recall and listings.";
     const HINTS: Hints = Hints::WRITE;
+    const EXAMPLE: &'static str = r#"{"id": "ops/backup"}"#;
     type Args = Args;
     type Output = WriteOutcome;
 

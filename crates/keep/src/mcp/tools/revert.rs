@@ -24,6 +24,7 @@ impl ToolDef for Revert {
     const TITLE: &'static str = "Revert a note";
     const DESCRIPTION: &'static str = "Undo the last change to a note: its previous version becomes current. A note without history is refused unless delete is true, which deletes it.";
     const HINTS: Hints = Hints::DESTRUCTIVE;
+    const EXAMPLE: &'static str = r#"{"id": "ops/backup"}"#;
     type Args = Args;
     type Output = RevertOutcome;
 

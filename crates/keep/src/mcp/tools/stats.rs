@@ -27,6 +27,7 @@ impl ToolDef for Stats {
     const TITLE: &'static str = "What memory holds";
     const DESCRIPTION: &'static str = "Counts of notes (and in the trash, system notes, stubs), versions, parts, vectors and those waiting, the commonest tag keys, each agent's writes and the store's size.";
     const HINTS: Hints = Hints::READ_ONLY;
+    const EXAMPLE: &'static str = r#"{}"#;
     type Args = Args;
     type Output = Output;
 

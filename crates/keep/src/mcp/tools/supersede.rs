@@ -25,6 +25,7 @@ impl ToolDef for Supersede {
     const TITLE: &'static str = "Accept an update";
     const DESCRIPTION: &'static str = "Accept a note as the successor of older notes: recall hides the older ones from then on. When remember answers \"possible_update\" (the new fact is about what an older note says, with another detail), call this with the new id to accept it; name olds to supersede other notes.";
     const HINTS: Hints = Hints::IDEMPOTENT_WRITE;
+    const EXAMPLE: &'static str = r#"{"id": "ops/backup-v2", "olds": ["ops/backup"]}"#;
     type Args = Args;
     type Output = WriteOutcome;
 
