@@ -699,7 +699,10 @@ fn aimed(example: &Value, takes: &[String]) -> Vec<(&'static str, Value)> {
 
 /// Every JSON API route the document describes, with its example aimed
 /// at project b's note each way: (label, method, path and query, body).
-fn api_requests(described: &Value) -> Vec<(String, String, String, Option<String>)> {
+/// A request: its label, method, path with query, and body.
+type Request = (String, String, String, Option<String>);
+
+fn api_requests(described: &Value) -> Vec<Request> {
     let mut requests = Vec::new();
     for (path, operations) in described["paths"].as_object().unwrap() {
         for (method, operation) in operations.as_object().unwrap() {
@@ -928,7 +931,7 @@ fn every_route_tool_resource_prompt_and_view_holds_each_caller_to_its_rights() {
         ("revoked", Some(revoked.as_str())),
         ("unknown", Some("keep_not_a_token")),
     ];
-    let asks: Vec<(&str, Option<&str>, String, String, String, Option<String>)> = refused
+    let asks: Vec<(&str, Option<&str>, Request)> = refused
         .iter()
         .flat_map(|(who, token)| {
             let views = views()
@@ -938,12 +941,12 @@ fn every_route_tool_resource_prompt_and_view_holds_each_caller_to_its_rights() {
                 .iter()
                 .cloned()
                 .chain(views)
-                .map(move |(label, method, url, body)| (*who, *token, label, method, url, body))
+                .map(move |request| (*who, *token, request))
         })
         .collect();
     for chunk in asks.chunks(48) {
         std::thread::scope(|threads| {
-            for (who, token, label, method, url, body) in chunk {
+            for (who, token, (label, method, url, body)) in chunk {
                 let origin = &origin;
                 threads.spawn(move || {
                     let (status, said) =
