@@ -27,18 +27,17 @@ pub mod output;
 mod put;
 mod rate;
 mod reindex;
-pub mod remote;
 mod repair;
 mod restore;
 mod revert;
 mod secrets;
 mod serve;
-pub mod server;
 mod stats;
 mod supersede;
 mod tag;
 mod token;
 mod ui;
+pub mod warm;
 mod watch;
 
 use std::io;
@@ -487,9 +486,9 @@ pub fn run(cli: Cli) -> CliResult {
         )));
     }
     let command = match cli.command {
-        Some(command) => match remote::offer(&mut ctx, command) {
-            remote::Offered::Answered(result) => return result,
-            remote::Offered::Alone(command) => Some(*command),
+        Some(command) => match warm::remote::offer(&mut ctx, command) {
+            warm::remote::Offered::Answered(result) => return result,
+            warm::remote::Offered::Alone(command) => Some(*command),
         },
         None => None,
     };

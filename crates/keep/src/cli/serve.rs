@@ -13,11 +13,11 @@ use tokio_util::sync::CancellationToken;
 
 use super::{CliError, CliResult, Ctx, Status};
 use crate::cli::output::Format;
-use crate::cli::server::lock::{Holder, Lock, holder};
-use crate::cli::server::{Health, Warm};
-use crate::mcp::auth::{Auth, Lookup};
-use crate::mcp::http::{ENDPOINT, HttpOptions, Sessions};
 use crate::mcp::rights::Caller;
+use crate::server::auth::{Auth, Lookup};
+use crate::server::http::{ENDPOINT, HttpOptions, Sessions};
+use crate::server::lock::{Holder, Lock, holder};
+use crate::server::{Health, Warm};
 
 /// Serve the store to many MCP clients, scripts and commands at once.
 ///
@@ -126,7 +126,7 @@ pub fn run(ctx: &mut Ctx, args: Args) -> CliResult {
     let owner_token = token(&store)?;
     let tls = match (&args.tls_cert, &args.tls_key) {
         (Some(cert), Some(key)) => {
-            Some(crate::cli::server::tls::server_config(cert, key).map_err(CliError::Usage)?)
+            Some(crate::server::tls::server_config(cert, key).map_err(CliError::Usage)?)
         }
         _ => None,
     };
@@ -170,7 +170,7 @@ pub fn run(ctx: &mut Ctx, args: Args) -> CliResult {
         url.clone(),
         running.started.clone(),
     ));
-    let _socket = crate::cli::server::socket::serve(&store, Arc::clone(&warm))?;
+    let _socket = super::warm::socket::serve(&store, Arc::clone(&warm))?;
     let database = keeper.settings().database.clone();
     drop(keeper);
     let runtime = tokio::runtime::Builder::new_multi_thread()
@@ -206,7 +206,7 @@ pub fn run(ctx: &mut Ctx, args: Args) -> CliResult {
                 trust_tokenless,
                 token_lookup(Arc::clone(&warm)),
             ),
-            routes: Arc::new(crate::cli::server::routes::Api {
+            routes: Arc::new(crate::server::routes::Api {
                 warm: Arc::clone(&warm),
                 scope: server_ctx.scope.clone(),
             }),
@@ -214,7 +214,7 @@ pub fn run(ctx: &mut Ctx, args: Args) -> CliResult {
             lender: warm,
             tls,
         };
-        crate::mcp::http::serve(
+        crate::server::http::serve(
             store.clone(),
             database,
             model,
@@ -352,7 +352,7 @@ fn status(ctx: &mut Ctx, store: &Path) -> CliResult {
     let holds = holder(store)?;
     let held = holds != Holder::Nobody;
     let asked = if held {
-        super::remote::health(store)
+        super::warm::remote::health(store)
     } else {
         None
     };

@@ -3,6 +3,8 @@
 use keep_commands::stats::Stats;
 use keep_core::keeper::Census;
 
+use crate::render::text::human_bytes;
+
 use super::output::Format;
 use super::{CliResult, Ctx, Status};
 
@@ -78,15 +80,4 @@ fn lines(c: &Census, model: Option<&str>) -> Vec<String> {
         ));
     }
     out
-}
-
-pub(crate) fn human_bytes(bytes: i64) -> String {
-    let b = bytes as f64;
-    if b >= 1e9 {
-        format!("{:.2} GB", b / 1e9)
-    } else if b >= 1e6 {
-        format!("{:.1} MB", b / 1e6)
-    } else {
-        format!("{:.0} KB", b / 1e3)
-    }
 }

@@ -8,11 +8,8 @@
 // clients negotiate today; the SDK marks them deprecated for a later one.
 #![allow(deprecated)]
 
-pub mod auth;
 mod confirm;
-pub mod connections;
 mod framing;
-pub mod http;
 pub mod idle;
 mod links;
 mod notify;
@@ -101,7 +98,7 @@ impl Keepers {
 }
 
 #[derive(Clone)]
-struct KeepServer {
+pub struct KeepServer {
     keepers: Keepers,
     /// The keeper's model, which calls use before their turn.
     model: SharedModel,
@@ -558,4 +555,47 @@ async fn run(server: KeepServer) -> std::io::Result<()> {
     // Replies still queued after five seconds are for a client that stopped reading.
     let _ = tokio::time::timeout(Duration::from_secs(5), framing.outbound).await;
     Ok(())
+}
+
+/// Sessions made so far by `over_http`, for the keepers' client names.
+static SESSIONS_MADE: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+
+/// What makes the MCP sessions of `keep serve`: one server per session,
+/// sharing the keepers `lender` lends, the watch of the store's changes
+/// (kept while the second value lives) and the idle count; `opened` is
+/// told of each session.
+pub fn over_http(
+    lender: Arc<dyn Lender>,
+    store_dir: &std::path::Path,
+    database: Option<&str>,
+    model: SharedModel,
+    ctx: Context,
+    opened: impl Fn() + Send + Sync + 'static,
+) -> (
+    impl Fn() -> Result<KeepServer, std::io::Error> + Send + Sync + 'static,
+    Option<impl Drop>,
+) {
+    let keepers = Keepers::Lent(lender, None);
+    let notifiers = Arc::new(notify::Notifiers::default());
+    let changes = notify::watch_store(store_dir, database, Arc::clone(&notifiers));
+    let idle = Arc::new(idle::Idle::default());
+    let ctx = Arc::new(ctx);
+    let factory = move || {
+        let notes = Arc::new(notify::Notifier::new(keepers.clone()));
+        notifiers.add(&notes);
+        opened();
+        let session = SESSIONS_MADE.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        Ok(KeepServer {
+            keepers: keepers.for_client(&format!("mcp:{session}")),
+            model: model.clone(),
+            // Each session's calls in the order it sent them; sessions do
+            // not wait for each other.
+            order: Arc::default(),
+            idle: Arc::clone(&idle),
+            ctx: Arc::clone(&ctx),
+            notes,
+            tasks: TaskManager::new(),
+        })
+    };
+    (factory, changes)
 }

@@ -15,7 +15,7 @@ use super::html::{
     alert, encode, esc, first_line, label_of, note_href, note_link, relations, tag_pairs,
     with_query,
 };
-use crate::cli::server::query::Query;
+use crate::server::query::Query;
 
 /// The most notes a tag node shows, and the most nodes a graph has.
 const PER_TAG: usize = 5;

@@ -9,7 +9,7 @@ use serde_json::Value;
 
 use super::Seen;
 use super::html::{alert, encode, esc, label_of, note_link, score, tag_chips, time};
-use crate::cli::server::query::Query;
+use crate::server::query::Query;
 
 /// The filters of the form: query parameter, label, hint.
 const FILTERS: [(&str, &str, &str); 4] = [

@@ -20,8 +20,8 @@ use tokio_util::sync::CancellationToken;
 
 use super::auth::{Auth, Credential};
 use super::connections::{Answering, Connections, State};
-use super::rights::Caller;
-use super::{KeepServer, notify, tools::Context};
+use crate::mcp::rights::Caller;
+use crate::mcp::{Context, KeepServer, Lender};
 use crate::render::text::printable;
 use keep_core::SharedModel;
 
@@ -51,7 +51,7 @@ pub struct HttpOptions {
     pub auth: super::auth::Auth,
     pub ctx: Context,
     /// Lends keepers to the sessions' calls.
-    pub lender: Arc<dyn super::Lender>,
+    pub lender: Arc<dyn Lender>,
     /// Paths served beside MCP.
     pub routes: Arc<dyn Routes>,
     /// TLS for every connection, when set.
@@ -491,9 +491,6 @@ where
 /// Serves MCP on `options.listen` until `stop` is cancelled; `ready` gets
 /// the address bound (the port, when 0 was asked) before the first
 /// request is taken.
-/// Sessions made by this server, to name each one's keepers.
-static SESSIONS_MADE: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
-
 pub async fn serve(
     store_dir: std::path::PathBuf,
     database: Option<String>,
@@ -503,32 +500,17 @@ pub async fn serve(
     sessions: Arc<Sessions>,
     stop: CancellationToken,
 ) -> std::io::Result<()> {
-    let keepers = super::Keepers::Lent(Arc::clone(&options.lender), None);
-    let notifiers = Arc::new(notify::Notifiers::default());
-    let _changes = notify::watch_store(&store_dir, database.as_deref(), Arc::clone(&notifiers));
-    let idle = Arc::new(super::idle::Idle::default());
-    let ctx = Arc::new(options.ctx);
-    let factory = {
-        let notifiers = Arc::clone(&notifiers);
-        let sessions = Arc::clone(&sessions);
-        move || {
-            let notes = Arc::new(notify::Notifier::new(keepers.clone()));
-            notifiers.add(&notes);
-            sessions.open();
-            let session = SESSIONS_MADE.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-            Ok(KeepServer {
-                keepers: keepers.for_client(&format!("mcp:{session}")),
-                model: model.clone(),
-                // Each session's calls in the order it sent them; sessions
-                // do not wait for each other.
-                order: Arc::default(),
-                idle: Arc::clone(&idle),
-                ctx: Arc::clone(&ctx),
-                notes,
-                tasks: super::TaskManager::new(),
-            })
-        }
-    };
+    let (factory, _changes) = crate::mcp::over_http(
+        Arc::clone(&options.lender),
+        &store_dir,
+        database.as_deref(),
+        model,
+        options.ctx,
+        {
+            let sessions = Arc::clone(&sessions);
+            move || sessions.open()
+        },
+    );
     let mut sessions_kept = LocalSessionManager::default();
     sessions_kept.session_config.keep_alive = Some(options.session_idle);
     let sessions_kept = Arc::new(sessions_kept);

@@ -11,9 +11,9 @@ use std::os::unix::net::UnixStream;
 use std::path::Path;
 use std::time::Duration;
 
-use super::{CliError, CliResult, Command, Ctx, Delegated, Status};
-use crate::cli::server::Health;
-use crate::cli::server::wire::{self, Ask, Done, Kind, OtherVersion, Request, Run};
+use super::wire::{self, Ask, Done, Kind, OtherVersion, Request, Run};
+use crate::cli::{CliError, CliResult, Command, Ctx, Delegated, Status};
+use crate::server::Health;
 
 /// How long a client waits for a server to take its request.
 const TAKE_TIMEOUT: Duration = Duration::from_secs(10);

@@ -15,7 +15,7 @@ mod note;
 mod theme;
 
 use super::api::{Asked, Serving, read};
-use crate::mcp::http::{Answer, Visit};
+use crate::server::http::{Answer, Visit};
 use html::esc;
 
 /// Whether `path` is one of the page's.

@@ -6,8 +6,8 @@ use std::sync::Arc;
 use super::Warm;
 use super::api::{self, API_AGENT, Asked, Serving};
 use super::web;
-use crate::mcp::http::{Answer, Visit};
 use crate::mcp::rights::CallerRights;
+use crate::server::http::{Answer, Visit};
 use keep_core::model::Tags;
 
 /// The API of one server: its keepers and its scope.
@@ -16,7 +16,7 @@ pub struct Api {
     pub scope: Tags,
 }
 
-impl crate::mcp::http::Routes for Api {
+impl crate::server::http::Routes for Api {
     fn serves(&self, path: &str) -> bool {
         api::serves(path) || web::serves(path)
     }

@@ -8,7 +8,7 @@ use schemars::generate::{Contract, SchemaSettings};
 use serde_json::{Map, Value, json};
 
 use super::catalog::{Route, routes};
-use crate::cli::server::Health;
+use crate::server::Health;
 
 /// Where the document keeps its shared schemas.
 const SCHEMAS: &str = "/components/schemas";

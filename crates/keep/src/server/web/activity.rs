@@ -9,7 +9,7 @@ use serde_json::{Value, json};
 
 use super::Seen;
 use super::html::{alert, encode, esc, label_of, note_link, time, with_query};
-use crate::cli::server::query::Query;
+use crate::server::query::Query;
 
 pub fn log(seen: &Seen<'_>, query: &Query) -> (u16, String, String) {
     let agent = query.one("agent").unwrap_or("").trim();
@@ -114,7 +114,7 @@ pub fn stats(seen: &Seen<'_>) -> (u16, String, String) {
     let _ = write!(
         out,
         "<dt>on disk</dt><dd data-key=\"bytes\">{}</dd>",
-        crate::cli::stats::human_bytes(stats["bytes"].as_i64().unwrap_or(0))
+        crate::render::text::human_bytes(stats["bytes"].as_i64().unwrap_or(0))
     );
     let _ = write!(
         out,

@@ -13,7 +13,7 @@ use std::time::{Duration, Instant};
 use hyper::header::{HeaderValue, WWW_AUTHENTICATE};
 use hyper::{Request, StatusCode};
 
-use super::rights::Caller;
+use crate::mcp::rights::Caller;
 
 /// The cookie the sign-in form sets, holding the token.
 pub const COOKIE: &str = "keep_token";

@@ -8,11 +8,11 @@ use std::path::{Path, PathBuf};
 use std::sync::{Arc, Condvar, Mutex, PoisonError};
 use std::time::Duration;
 
-use super::Warm;
 use super::wire::{self, Ask, Done, FrameWriter, Kind, OtherVersion, Request, Run, StdinFrames};
 use crate::cli::input::Stdin;
 use crate::cli::output::{Bars, Out};
 use crate::cli::{Ctx, Status, dispatch};
+use crate::server::Warm;
 
 /// Commands run at once; further clients wait for one to end.
 const AT_ONCE: usize = 8;

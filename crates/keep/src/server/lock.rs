@@ -8,8 +8,6 @@ use std::os::unix::io::AsRawFd;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
-use crate::cli::CliError;
-
 const LOCK_FILE: &str = "serve.lock";
 
 /// How long a starting server waits for the lock: a keep older than this
@@ -33,7 +31,7 @@ pub enum Holder {
 impl Lock {
     /// The lock, waiting a moment for whoever holds it only to ask; None
     /// when another process holds it after that.
-    pub fn take(store: &Path) -> Result<Option<Lock>, CliError> {
+    pub fn take(store: &Path) -> keep_core::Result<Option<Lock>> {
         let until = Instant::now() + PATIENCE;
         loop {
             if let Some(lock) = Self::try_take(store)? {
@@ -46,7 +44,7 @@ impl Lock {
         }
     }
 
-    fn try_take(store: &Path) -> Result<Option<Lock>, CliError> {
+    fn try_take(store: &Path) -> keep_core::Result<Option<Lock>> {
         let path = lock_path(store);
         let file = std::fs::OpenOptions::new()
             .create(true)
@@ -63,7 +61,7 @@ impl Lock {
 /// Who holds the lock of `store`, read from the system's table of locks
 /// without taking it; where that table cannot be read, by taking the lock
 /// for a moment.
-pub fn holder(store: &Path) -> Result<Holder, CliError> {
+pub fn holder(store: &Path) -> keep_core::Result<Holder> {
     let Ok(meta) = std::fs::metadata(lock_path(store)) else {
         return Ok(Holder::Nobody);
     };

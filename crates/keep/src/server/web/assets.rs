@@ -3,8 +3,8 @@
 
 use std::sync::Arc;
 
-use crate::cli::server::Warm;
-use crate::mcp::http::Answer;
+use crate::server::Warm;
+use crate::server::http::Answer;
 
 const SCRIPT: &str = include_str!("assets/page.js");
 const STYLE: &str = include_str!("assets/page.css");

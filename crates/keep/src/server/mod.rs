@@ -1,15 +1,19 @@
-//! What `keep serve` shares between its doors (the store socket, the
-//! JSON API, the health endpoint): warm keepers over one loaded model,
-//! and the health report.
+//! The server of `keep serve`, in one room: HTTP (`http`, with its
+//! connections in `connections` and tokens, sign-in and CSRF in `auth`),
+//! MCP over HTTP, the JSON API (`api`), the web page (`web`), TLS, and the
+//! lock that says a server holds the store; and what its doors share
+//! (the store's socket for the command line among them): warm keepers
+//! over one loaded model, and the health report.
 
 pub mod api;
+pub mod auth;
+pub mod connections;
+pub mod http;
 pub mod lock;
 pub mod query;
 pub mod routes;
-pub mod socket;
 pub mod tls;
 pub mod web;
-pub mod wire;
 
 use std::collections::HashMap;
 use std::sync::{Arc, Condvar, Mutex, PoisonError};
@@ -17,9 +21,8 @@ use std::time::{Duration, Instant};
 
 use serde::{Deserialize, Serialize};
 
-use crate::cli::CliError;
 use crate::config::Config;
-use crate::mcp::http::Sessions;
+use crate::server::http::Sessions;
 use keep_core::{Keeper, SharedModel};
 
 /// Keepers kept open between commands; more are opened while many run.
@@ -74,14 +77,14 @@ impl Warm {
     /// A keeper for one command or call, an idle one or one opened now,
     /// once fewer than `AT_MOST` are lent; it comes back when the lease
     /// is dropped.
-    pub fn lend(&self) -> Result<Lent<'_>, CliError> {
+    pub fn lend(&self) -> keep_core::Result<Lent<'_>> {
         self.lend_to(None)
     }
 
     /// `lend` for `client` (an MCP session, an API token): its reads see
     /// the writes it made through other keepers, and the keeper's writes
     /// are remembered as its own when it comes back.
-    pub fn lend_to(&self, client: Option<&str>) -> Result<Lent<'_>, CliError> {
+    pub fn lend_to(&self, client: Option<&str>) -> keep_core::Result<Lent<'_>> {
         let mut lent = self.lent.lock().unwrap_or_else(PoisonError::into_inner);
         while *lent >= AT_MOST {
             lent = self
@@ -103,7 +106,13 @@ impl Warm {
             .pop();
         let keeper = match idle {
             Some(keeper) => keeper,
-            None => Keeper::open(self.config.settings()?)?.with_shared_model(self.model.clone()),
+            None => {
+                let settings = self
+                    .config
+                    .settings()
+                    .map_err(|e| keep_core::Error::Invalid(e.0))?;
+                Keeper::open(settings)?.with_shared_model(self.model.clone())
+            }
         };
         keeper.set_write_mark(client.and_then(|c| self.mark_of(c)));
         lease.keeper = Some(keeper);

@@ -88,10 +88,7 @@ pub struct Serving<'a> {
 impl Serving<'_> {
     /// Runs `command` as this caller, on a keeper lent for it.
     pub fn run<C: Command>(&self, command: C) -> Result<C::Output, keep_core::Error> {
-        let mut lent = self
-            .warm
-            .lend_to(Some(&format!("api:{}", self.author)))
-            .map_err(|e| keep_core::Error::Invalid(e.to_string()))?;
+        let mut lent = self.warm.lend_to(Some(&format!("api:{}", self.author)))?;
         let keeper = lent.keeper();
         keeper.set_caller(self.caller.clone().within(self.scope));
         keeper.set_agent(self.author);
