@@ -189,3 +189,48 @@ fn stats_counts_what_the_store_holds_and_who_wrote_it() {
     );
     assert!(text.contains("agent     cli: 5 write(s)"), "{text}");
 }
+
+#[test]
+fn keep_log_says_which_command_ran_and_nothing_of_the_notes() {
+    let env = Env::new();
+    env.ok(&["put", "The vault combination is 31-07-19.", "--id", "vault"]);
+    let quiet = env.run(&["find", "vault", "--mode", "keyword"]);
+    assert!(quiet.status.success());
+    assert_eq!(String::from_utf8_lossy(&quiet.stderr), "", "off by default");
+    let told = env
+        .cmd(&["find", "vault combination", "--mode", "keyword"])
+        .env("KEEP_LOG", "debug")
+        .output()
+        .unwrap();
+    let said = String::from_utf8_lossy(&told.stderr);
+    assert!(told.status.success(), "{said}");
+    assert!(
+        said.lines()
+            .any(|l| l.contains("DEBUG keep_commands: ran command=\"Find\" ms=")),
+        "{said}"
+    );
+    for private in ["31-07-19", "vault combination", "The vault"] {
+        assert!(!said.contains(private), "{private} logged: {said}");
+    }
+    let failed = env
+        .cmd(&["get", "nowhere"])
+        .env("KEEP_LOG", "keep_commands=debug")
+        .output()
+        .unwrap();
+    let said = String::from_utf8_lossy(&failed.stderr);
+    assert!(
+        said.contains("command=\"Get\"") && said.contains("kind=NotFound"),
+        "{said}"
+    );
+    let unreadable = env
+        .cmd(&["list"])
+        .env("KEEP_LOG", "keep=loud")
+        .output()
+        .unwrap();
+    let said = String::from_utf8_lossy(&unreadable.stderr);
+    assert!(unreadable.status.success());
+    assert!(
+        said.starts_with("keep: KEEP_LOG: ") && said.contains("logging at the default (off)"),
+        "{said}"
+    );
+}

@@ -41,6 +41,24 @@ pub trait Command: DeserializeOwned + JsonSchema {
     fn run(self, keeper: &mut Keeper) -> Result<Self::Output>;
 }
 
+/// Runs `command` on `keeper`, saying at debug level which command ran,
+/// how long it took and how it ended (never its arguments, which may hold
+/// note text).
+pub fn run<C: Command>(command: C, keeper: &mut Keeper) -> Result<C::Output> {
+    let started = std::time::Instant::now();
+    let ran = command.run(keeper);
+    let name = std::any::type_name::<C>()
+        .rsplit("::")
+        .next()
+        .unwrap_or("command");
+    let ms = started.elapsed().as_secs_f64() * 1000.0;
+    match &ran {
+        Ok(_) => tracing::debug!(command = name, ms, "ran"),
+        Err(e) => tracing::debug!(command = name, ms, kind = ?e.kind(), "failed"),
+    }
+    ran
+}
+
 /// Fails, naming `id`, when it carries a version or part selector:
 /// `what` says why the command takes the whole note.
 pub(crate) fn plain_id(keeper: &Keeper, id: &str, what: &str) -> Result<String> {

@@ -91,6 +91,10 @@ pub const VARIABLES: &[(&str, &str)] = &[
         "an RFC 3339 instant used as \"now\" (reproducible imports and scripts)",
     ),
     (
+        "KEEP_LOG",
+        "how much keep logs on stderr: off, error, warn, info, debug or trace, or per target (keep::access=info,keep_commands=debug); never a secret, a query or note text [default: off, info for keep serve (one access line per request)]",
+    ),
+    (
         "KEEP_FETCH_TIMEOUT",
         "seconds a URL may take in all [default: 30]",
     ),

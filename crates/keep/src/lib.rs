@@ -10,6 +10,7 @@
 pub mod cli;
 pub mod config;
 pub mod connect;
+pub mod logging;
 pub mod mcp;
 pub mod render;
 pub mod server;

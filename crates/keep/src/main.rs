@@ -32,6 +32,7 @@ fn main() -> ExitCode {
     }
     clap_complete::CompleteEnv::with_factory(cli::command).complete();
     let cli = cli::parse();
+    keep::logging::init(cli.serves());
     match cli::run(cli) {
         Ok(Status::Success) => ExitCode::SUCCESS,
         Ok(Status::Failed(code)) => ExitCode::from(code),

@@ -108,6 +108,14 @@ pub enum Command {
 /// argument right after it when options of `put` follow, so text that
 /// starts with '-' keeps its options: `keep put -- "-text" --id X`.
 /// A password in a database URL is then hidden from `ps`.
+impl Cli {
+    /// Whether this is `keep serve` running a server (not asking after
+    /// one with `--status`).
+    pub fn serves(&self) -> bool {
+        matches!(&self.command, Some(Command::Serve(args)) if !args.status && !args.token)
+    }
+}
+
 pub fn parse() -> Cli {
     let cli = Cli::parse_from(protect_text_after_double_dash(
         std::env::args_os().collect(),
@@ -407,7 +415,8 @@ impl Ctx {
 
     /// Runs one of the typed commands on the keeper.
     pub fn run<C: keep_commands::Command>(&mut self, command: C) -> Result<C::Output, CliError> {
-        Ok(command.run(self.keeper()?)?)
+        let keeper = self.keeper()?;
+        Ok(keep_commands::run(command, keeper)?)
     }
 
     pub fn keeper(&mut self) -> Result<&mut Keeper, CliError> {

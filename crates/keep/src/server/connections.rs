@@ -145,7 +145,7 @@ impl Connections {
     pub fn name_slow(&self, from: IpAddr, what: &str) {
         let mut named = self.named.lock().unwrap_or_else(PoisonError::into_inner);
         if named.len() < NAMED_AT_MOST && named.insert(from) {
-            eprintln!("keep serve: {from}: {what}; its connection was closed");
+            tracing::warn!("{from}: {what}; its connection was closed");
         }
     }
 

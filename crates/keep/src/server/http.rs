@@ -643,8 +643,8 @@ fn request_id() -> String {
 }
 
 /// Answers one request, with its id in `X-Request-Id`, and writes its
-/// access line on stderr: when, who, what, the status and how long (never
-/// a secret, a query string or note text).
+/// access line (`keep::access`): who, what, the status, how long and the
+/// request's id (never a secret, a query string or note text).
 async fn logged(request: Request<Incoming>, shared: &Shared, conn: &Conn) -> Response<Body> {
     let started = std::time::Instant::now();
     let id = request_id();
@@ -656,9 +656,10 @@ async fn logged(request: Request<Incoming>, shared: &Shared, conn: &Conn) -> Res
     if let Ok(value) = hyper::header::HeaderValue::from_str(&id) {
         response.headers_mut().insert("x-request-id", value);
     }
-    eprintln!(
-        "{} {} {method} {} {} {:.1}ms {id}",
-        keep_core::model::Clock::System.now(),
+    tracing::info!(
+        target: crate::logging::ACCESS,
+        request_id = %id,
+        "{} {method} {} {} {:.1}ms",
         printable(&who),
         printable(&what),
         response.status().as_u16(),

@@ -254,7 +254,11 @@ fn object_schema(schema: Arc<JsonObject>) -> Arc<JsonObject> {
 fn run<T: ToolDef>(keeper: &mut Keeper, ctx: &Context, args: Value) -> Result<Value, CallError> {
     let args: T::Args =
         serde_json::from_value(args).map_err(|e| CallError::BadArguments(e.to_string()))?;
-    let output = T::call(keeper, ctx, args)?;
+    let started = std::time::Instant::now();
+    let called = T::call(keeper, ctx, args);
+    let ms = started.elapsed().as_secs_f64() * 1000.0;
+    tracing::debug!(tool = T::NAME, ms, failed = called.is_err(), "called");
+    let output = called?;
     let value = serde_json::to_value(output)
         .map_err(|e| CallError::Failed(format!("the result could not be written: {e}")))?;
     fit(value)

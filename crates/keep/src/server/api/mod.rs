@@ -92,7 +92,7 @@ impl Serving<'_> {
         let keeper = lent.keeper();
         keeper.set_caller(self.caller.clone().within(self.scope));
         keeper.set_agent(self.author);
-        command.run(keeper)
+        keep_commands::run(command, keeper)
     }
 }
 
