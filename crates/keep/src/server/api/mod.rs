@@ -67,11 +67,8 @@ impl Reply {
     /// The answer to a core error: its message, with the status of its
     /// kind.
     fn failed(e: &keep_core::Error) -> Reply {
-        let message = match e.advice() {
-            Some(advice) => format!("{e}; {}", crate::render::advice::for_agent(&advice)),
-            None => e.to_string(),
-        };
-        Reply::error(status_of(e.kind()), &message)
+        let (status, message) = refusal(e);
+        Reply::error(status, &message)
     }
 }
 
@@ -102,6 +99,15 @@ pub struct Asked<'a> {
     pub path: &'a str,
     pub query: &'a str,
     pub body: &'a [u8],
+}
+
+/// The status and message that answer core error `e`.
+pub fn refusal(e: &keep_core::Error) -> (u16, String) {
+    let message = match e.advice() {
+        Some(advice) => format!("{e}; {}", crate::render::advice::for_agent(&advice)),
+        None => e.to_string(),
+    };
+    (status_of(e.kind()), message)
 }
 
 /// The HTTP status that answers an error of `kind`.
@@ -197,26 +203,5 @@ fn run<C: Command>(serving: &Serving<'_>, args: Value, ok: catalog::Status) -> R
         Ok(Ok(value)) => Reply::json(ok(&value), &value),
         Ok(Err(e)) => Reply::error(500, &e.to_string()),
         Err(e) => Reply::failed(&e),
-    }
-}
-
-/// A GET of an API path as `serving`'s caller: its JSON, or the status and
-/// message of its error.
-pub fn read(serving: &Serving<'_>, path: &str, query: &str) -> Result<Value, (u16, String)> {
-    let reply = answer(
-        serving,
-        &Asked {
-            method: "GET",
-            path,
-            query,
-            body: &[],
-        },
-    );
-    let value: Value = serde_json::from_slice(&reply.body).unwrap_or(Value::Null);
-    if reply.status == 200 {
-        Ok(value)
-    } else {
-        let message = value["error"].as_str().unwrap_or("the request failed");
-        Err((reply.status, message.to_string()))
     }
 }

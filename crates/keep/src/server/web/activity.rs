@@ -5,7 +5,13 @@
 
 use std::fmt::Write;
 
-use serde_json::{Value, json};
+use keep_commands::Filters;
+use keep_commands::conflicts::Conflicts;
+use keep_commands::get::Get;
+use keep_commands::log::Log;
+use keep_commands::stats::Stats;
+use keep_core::keeper::Operation;
+use serde_json::json;
 
 use super::Seen;
 use super::html::{alert, encode, esc, label_of, note_link, time, with_query};
@@ -22,18 +28,18 @@ pub fn log(seen: &Seen<'_>, query: &Query) -> (u16, String, String) {
         esc(agent),
         esc(since)
     );
-    let mut pairs = vec!["limit=200".to_string()];
-    for (name, value) in [("agent", agent), ("since", since)] {
-        if !value.is_empty() {
-            pairs.push(format!("{name}={}", encode(value)));
-        }
-    }
-    match seen.read("/v1/log", &pairs.join("&")) {
-        Ok(Value::Array(entries)) => {
+    let given = |value: &str| (!value.is_empty()).then(|| value.to_string());
+    let asked = Log {
+        id: None,
+        agent: given(agent),
+        since: given(since),
+        limit: 200,
+    };
+    match seen.run(asked) {
+        Ok(entries) => {
             body.push_str(&log_table(&entries, true));
             (200, "Log".into(), body)
         }
-        Ok(_) => (200, "Log".into(), body),
         Err((status, message)) => {
             body.push_str(&alert(&message));
             (status, "Log".into(), body)
@@ -42,7 +48,7 @@ pub fn log(seen: &Seen<'_>, query: &Query) -> (u16, String, String) {
 }
 
 /// Log entries as a table; `with_note` adds the note's column.
-pub fn log_table(entries: &[Value], with_note: bool) -> String {
+pub fn log_table(entries: &[Operation], with_note: bool) -> String {
     if entries.is_empty() {
         return "<p id=\"log\" class=\"muted\">No entries.</p>".into();
     }
@@ -51,28 +57,26 @@ pub fn log_table(entries: &[Value], with_note: bool) -> String {
         "<div class=\"scroll\"><table id=\"log\"><thead><tr><th>when</th><th>agent</th><th>what</th>{note_head}<th>version</th></tr></thead><tbody>"
     );
     for entry in entries {
-        let agent = entry["agent"].as_str().unwrap_or("");
-        let note = entry["note"].as_str().unwrap_or("");
+        let agent = entry.agent.as_str();
+        let note = entry.note.as_str();
         let note_cell = if with_note {
             format!("<td>{}</td>", note_link(note, note))
         } else {
             String::new()
         };
-        let detail = entry["detail"]
-            .as_str()
-            .map(|d| format!(" <span class=\"muted\">{}</span>", esc(d)))
-            .unwrap_or_default();
+        let detail = if entry.detail.is_empty() {
+            String::new()
+        } else {
+            format!(" <span class=\"muted\">{}</span>", esc(&entry.detail))
+        };
         let _ = write!(
             out,
             "<tr><td>{}</td><td><a href=\"{}\">{}</a>{detail}</td><td>{}</td>{note_cell}<td>{}</td></tr>",
-            time(&entry["at"]),
+            time(entry.at),
             esc(&with_query("/log", &[("agent", agent)])),
             esc(agent),
-            esc(entry["op"].as_str().unwrap_or("")),
-            entry["version"]
-                .as_i64()
-                .map(|v| v.to_string())
-                .unwrap_or_default()
+            esc(&entry.op),
+            entry.version
         );
     }
     out.push_str("</tbody></table></div>");
@@ -83,7 +87,9 @@ pub fn log_table(entries: &[Value], with_note: bool) -> String {
 const WAITING_SHOWN: usize = 20;
 
 pub fn stats(seen: &Seen<'_>) -> (u16, String, String) {
-    let stats = match seen.read("/v1/stats", &format!("waiting={WAITING_SHOWN}")) {
+    let stats = match seen.run(Stats {
+        waiting: Some(WAITING_SHOWN),
+    }) {
         Ok(stats) => stats,
         Err((status, message)) => {
             return (
@@ -94,39 +100,32 @@ pub fn stats(seen: &Seen<'_>) -> (u16, String, String) {
         }
     };
     let mut out = String::from("<h1>Stats</h1><dl class=\"facts\" id=\"stats\">");
-    for (label, key) in [
-        ("notes", "notes"),
-        ("in the trash", "in_trash"),
-        ("versions", "versions"),
-        ("parts", "parts"),
-        ("vectors", "vectors"),
-        ("waiting for a vector", "waiting_for_vectors"),
+    let census = &stats.census;
+    for (label, key, n) in [
+        ("notes", "notes", census.notes),
+        ("in the trash", "in_trash", census.in_trash),
+        ("versions", "versions", census.versions),
+        ("parts", "parts", census.parts),
+        ("vectors", "vectors", census.vectors),
+        (
+            "waiting for a vector",
+            "waiting_for_vectors",
+            census.waiting_for_vectors,
+        ),
     ] {
-        let _ = write!(
-            out,
-            "<dt>{label}</dt><dd data-key=\"{key}\">{}</dd>",
-            stats[key]
-                .as_i64()
-                .map(|n| n.to_string())
-                .unwrap_or_default()
-        );
+        let _ = write!(out, "<dt>{label}</dt><dd data-key=\"{key}\">{n}</dd>");
     }
     let _ = write!(
         out,
         "<dt>on disk</dt><dd data-key=\"bytes\">{}</dd>",
-        crate::render::text::human_bytes(stats["bytes"].as_i64().unwrap_or(0))
+        crate::render::text::human_bytes(census.bytes)
     );
     let _ = write!(
         out,
         "<dt>model</dt><dd>{}</dd></dl>",
-        esc(stats["model"].as_str().unwrap_or("none"))
+        esc(stats.model.as_deref().unwrap_or("none"))
     );
-    let waiting: Vec<&str> = stats["waiting"]
-        .as_array()
-        .into_iter()
-        .flatten()
-        .filter_map(Value::as_str)
-        .collect();
+    let waiting = stats.waiting.clone().unwrap_or_default();
     if !waiting.is_empty() {
         out.push_str("<h2>Waiting for a vector</h2><p class=\"muted\">Found by their words until the server's embedder reaches them; the most recently updated first.</p><ul id=\"waiting\" class=\"edges\">");
         for id in &waiting {
@@ -135,26 +134,24 @@ pub fn stats(seen: &Seen<'_>) -> (u16, String, String) {
         out.push_str("</ul>");
     }
     out.push_str("<h2>Agents</h2><div class=\"scroll\"><table id=\"agents\"><thead><tr><th>agent</th><th>writes</th><th>last</th></tr></thead><tbody>");
-    for agent in stats["agents"].as_array().into_iter().flatten() {
-        let name = agent["agent"].as_str().unwrap_or("");
+    for agent in &census.agents {
         let _ = write!(
             out,
             "<tr><td><a href=\"{}\">{}</a></td><td>{}</td><td>{}</td></tr>",
-            esc(&with_query("/log", &[("agent", name)])),
-            esc(name),
-            agent["writes"].as_i64().unwrap_or(0),
-            time(&agent["last"])
+            esc(&with_query("/log", &[("agent", &agent.agent)])),
+            esc(&agent.agent),
+            agent.writes,
+            time(agent.last)
         );
     }
     out.push_str("</tbody></table></div><h2>Tag keys</h2><div class=\"scroll\"><table id=\"tag-keys\"><thead><tr><th>key</th><th>notes</th></tr></thead><tbody>");
-    for key in stats["tag_keys"].as_array().into_iter().flatten() {
-        let name = key["key"].as_str().unwrap_or("");
+    for key in &census.tag_keys {
         let _ = write!(
             out,
             "<tr><td><a href=\"{}\">{}</a></td><td>{}</td></tr>",
-            esc(&with_query("/", &[("tag", name)])),
-            esc(name),
-            key["notes"].as_i64().unwrap_or(0)
+            esc(&with_query("/", &[("tag", &key.key)])),
+            esc(&key.key),
+            key.notes
         );
     }
     out.push_str("</tbody></table></div>");
@@ -164,8 +161,8 @@ pub fn stats(seen: &Seen<'_>) -> (u16, String, String) {
 /// A link to a note named as the page names it, with its id.
 fn labelled(seen: &Seen<'_>, id: &str) -> String {
     let label = seen
-        .read(&format!("/v1/notes/{}", encode(id)), "")
-        .map(|note| label_of(&note, 120))
+        .run(Get::id(id))
+        .map(|viewed| label_of(&viewed.view.note.summary, &viewed.view.note.tags, 120))
         .unwrap_or_else(|_| id.to_string());
     format!(
         "{} <span class=\"id muted\">{}</span>",
@@ -175,9 +172,12 @@ fn labelled(seen: &Seen<'_>, id: &str) -> String {
 }
 
 pub fn conflicts(seen: &Seen<'_>) -> (u16, String, String) {
-    let pairs = match seen.read("/v1/conflicts", "limit=50") {
-        Ok(Value::Array(pairs)) => pairs,
-        Ok(_) => Vec::new(),
+    let asked = Conflicts {
+        filters: Filters::default(),
+        limit: 50,
+    };
+    let pairs = match seen.run(asked) {
+        Ok(pairs) => pairs,
         Err((status, message)) => {
             return (
                 status,
@@ -195,14 +195,8 @@ pub fn conflicts(seen: &Seen<'_>) -> (u16, String, String) {
     }
     out.push_str("<ul id=\"conflicts\" class=\"results\">");
     for pair in &pairs {
-        let newer = pair["newer"].as_str().unwrap_or("");
-        let older = pair["older"].as_str().unwrap_or("");
-        let differences: Vec<&str> = pair["differences"]
-            .as_array()
-            .into_iter()
-            .flatten()
-            .filter_map(Value::as_str)
-            .collect();
+        let (newer, older) = (pair.newer.as_str(), pair.older.as_str());
+        let differences = &pair.differences;
         let _ = write!(
             out,
             "<li class=\"hit conflict\"><div><span class=\"muted\">newer</span> {}</div><div><span class=\"muted\">older</span> {}</div><p class=\"passage\">{}</p>",

@@ -5,10 +5,13 @@
 
 use std::fmt::Write;
 
-use serde_json::Value;
+use keep_commands::Filters;
+use keep_commands::find::Find;
+use keep_commands::list::List;
+use keep_core::recall::{Hit, RecallMode};
 
 use super::Seen;
-use super::html::{alert, encode, esc, label_of, note_link, score, tag_chips, time};
+use super::html::{alert, esc, label_of, note_link, score, tag_chips, time};
 use crate::server::query::Query;
 
 /// The filters of the form: query parameter, label, hint.
@@ -79,21 +82,38 @@ fn form(query: &Query, q: &str) -> String {
     )
 }
 
-/// The API query of the form's values.
-fn api_query(query: &Query, q: &str) -> String {
-    let mut pairs = vec![format!("q={}", encode(q)), format!("limit={SHOWN}")];
-    for name in ["tag", "since", "until", "when", "mode"] {
-        if let Some(value) = query.one(name).filter(|v| !v.trim().is_empty()) {
-            pairs.push(format!("{name}={}", encode(value.trim())));
-        }
+/// The filters the form sets, as the commands take them.
+fn filters(query: &Query) -> Filters {
+    let set = |name: &str| {
+        query
+            .one(name)
+            .map(str::trim)
+            .filter(|v| !v.is_empty())
+            .map(str::to_string)
+    };
+    Filters {
+        tag: set("tag").into_iter().collect(),
+        since: set("since"),
+        until: set("until"),
+        when: set("when"),
+        ..Filters::default()
     }
-    pairs.join("&")
 }
 
 fn results(seen: &Seen<'_>, query: &Query, q: &str) -> (u16, String) {
-    match seen.read("/v1/find", &api_query(query, q)) {
-        Ok(Value::Array(hits)) => (200, hit_list(&hits, q)),
-        Ok(_) => (200, hit_list(&[], q)),
+    let mode = match query.one("mode").map(str::trim) {
+        Some("keyword") => RecallMode::Keyword,
+        Some("semantic") => RecallMode::Semantic,
+        _ => RecallMode::Hybrid,
+    };
+    let find = Find {
+        filters: filters(query),
+        limit: SHOWN,
+        mode,
+        ..Find::text(q)
+    };
+    match seen.run(find) {
+        Ok(found) => (200, hit_list(&found.result.hits, q)),
         Err((status, message)) => (
             status,
             format!("<ol id=\"results\"></ol>{}", alert(&message)),
@@ -103,7 +123,7 @@ fn results(seen: &Seen<'_>, query: &Query, q: &str) -> (u16, String) {
 
 /// The results as a list, with the note the command line gives when every
 /// one is weak.
-pub fn hit_list(hits: &[Value], q: &str) -> String {
+pub fn hit_list(hits: &[Hit], q: &str) -> String {
     let mut out = String::new();
     let status = match hits.len() {
         0 => "No notes match.".to_string(),
@@ -114,7 +134,7 @@ pub fn hit_list(hits: &[Value], q: &str) -> String {
         out,
         "<p id=\"status\" class=\"muted\" aria-live=\"polite\">{status}</p>"
     );
-    if !hits.is_empty() && hits.iter().all(|h| h["weak"] == true) {
+    if !hits.is_empty() && hits.iter().all(|h| h.weak) {
         out.push_str("<p class=\"notice\">No close match: no note shares a word with the query, and the nearest in meaning are only weakly alike.</p>");
     }
     let _ = write!(
@@ -129,75 +149,69 @@ pub fn hit_list(hits: &[Value], q: &str) -> String {
     out
 }
 
-fn hit_item(hit: &Value) -> String {
-    let id = hit["id"].as_str().unwrap_or("");
-    let weak = hit["weak"] == true;
+fn hit_item(hit: &Hit) -> String {
+    let note = &hit.note;
+    let id = note.id.as_str();
     let mut out = format!(
         "<li class=\"hit{}\"><div class=\"line\">{} <span class=\"score\" title=\"score\">{}</span>{}</div><div class=\"id muted\">{}</div>",
-        if weak { " weak" } else { "" },
-        note_link(id, &label_of(hit, 160)),
-        score(&hit["score"]),
-        if weak {
+        if hit.weak { " weak" } else { "" },
+        note_link(id, &label_of(&note.summary, &note.tags, 160)),
+        score(hit.score),
+        if hit.weak {
             " <span class=\"badge\" title=\"found only by meaning, and only weakly\">weak</span>"
         } else {
             ""
         },
         esc(id)
     );
-    if let Some(passage) = hit["passage"].as_str().filter(|p| !p.is_empty()) {
-        let _ = write!(out, "<p class=\"passage\">{}</p>", esc(passage));
+    if !hit.passage.is_empty() {
+        let _ = write!(out, "<p class=\"passage\">{}</p>", esc(&hit.passage));
     }
-    if let Some(via) = hit["via"].as_object() {
+    if let Some(via) = &hit.via {
         let _ = write!(
             out,
             "<p class=\"muted\">reached from {} by {}</p>",
-            note_link(
-                via["from"].as_str().unwrap_or(""),
-                via["from"].as_str().unwrap_or("")
-            ),
-            esc(via["link"].as_str().unwrap_or(""))
+            note_link(&via.from, &via.from),
+            esc(&via.link)
         );
     }
     let _ = write!(
         out,
         "<div class=\"meta\">{}{}</div></li>",
-        time(&hit["at"]),
-        tag_chips(&hit["tags"])
+        time(note.at),
+        tag_chips(&note.tags)
     );
     out
 }
 
 /// The newest notes, for a page opened without a query.
 fn recent(seen: &Seen<'_>, query: &Query) -> String {
-    let mut pairs = vec![format!("limit={SHOWN}")];
-    for name in ["tag", "since", "until", "when"] {
-        if let Some(value) = query.one(name).filter(|v| !v.trim().is_empty()) {
-            pairs.push(format!("{name}={}", encode(value.trim())));
-        }
-    }
-    match seen.read("/v1/notes", &pairs.join("&")) {
-        Ok(Value::Array(notes)) => {
+    let list = List {
+        filters: filters(query),
+        limit: Some(SHOWN),
+        ..List::default()
+    };
+    match seen.run(list) {
+        Ok(listed) => {
             let mut out = String::from(
                 "<h2 id=\"status\">Newest notes</h2><ol id=\"results\" class=\"results\">",
             );
-            for note in &notes {
-                let id = note["id"].as_str().unwrap_or("");
+            for note in &listed.notes {
                 let _ = write!(
                     out,
                     "<li class=\"hit\"><div class=\"line\">{}</div><div class=\"id muted\">{}</div><div class=\"meta\">{}{}</div></li>",
-                    note_link(id, &label_of(note, 160)),
-                    esc(id),
-                    time(&note["updated"]),
-                    tag_chips(&note["tags"])
+                    note_link(&note.id, &label_of(&note.summary, &note.tags, 160)),
+                    esc(&note.id),
+                    time(note.updated),
+                    tag_chips(&note.tags)
                 );
             }
-            if notes.is_empty() {
+            if listed.notes.is_empty() {
                 out.push_str("<li class=\"muted\">The store holds no notes yet.</li>");
             }
             out.push_str("</ol>");
             out
         }
-        Ok(_) => String::new(),
         Err((_, message)) => alert(&message),
     }
 }

@@ -8,7 +8,10 @@ use std::collections::HashMap;
 use std::f64::consts::TAU;
 use std::fmt::Write;
 
-use serde_json::Value;
+use keep_commands::Filters;
+use keep_commands::get::Get;
+use keep_commands::list::List;
+use keep_commands::shapes::ViewJson;
 
 use super::Seen;
 use super::html::{
@@ -99,19 +102,19 @@ impl Graph {
 
 pub fn page(seen: &Seen<'_>, id: &str, query: &Query) -> (u16, String, String) {
     let hops = if query.one("hops") == Some("2") { 2 } else { 1 };
-    let centre = match seen.read(&format!("/v1/notes/{}", encode(id)), "") {
+    let centre = match read(seen, id) {
         Ok(note) => note,
         Err((status, message)) => return (status, "No such note".into(), alert(&message)),
     };
     let mut graph = Graph::default();
-    let label = label_of(&centre, 40);
+    let label = name_of(&centre);
     graph.node(id, &label, Kind::Note, 0, 0);
     let firsts = neighbours(seen, &mut graph, &centre, 0, 1, true);
     for at in firsts {
         // Each neighbour read once: its name, and with two hops its edges.
         let key = graph.nodes[at].key.trim_start_matches("n:").to_string();
-        if let Ok(note) = seen.read(&format!("/v1/notes/{}", encode(&key)), "") {
-            graph.nodes[at].label = label_of(&note, 40);
+        if let Ok(note) = read(seen, &key) {
+            graph.nodes[at].label = name_of(&note);
             if hops == 2 {
                 neighbours(seen, &mut graph, &note, at, 2, false);
             }
@@ -141,13 +144,24 @@ pub fn page(seen: &Seen<'_>, id: &str, query: &Query) -> (u16, String, String) {
     (200, format!("Graph of {label}"), body)
 }
 
+/// Note `id` as `get` shows it, read as the page's caller.
+fn read(seen: &Seen<'_>, id: &str) -> Result<ViewJson, (u16, String)> {
+    seen.run(Get::id(id))
+        .map(|viewed| ViewJson::full(&viewed.view))
+}
+
+/// What a node of note `note` is called.
+fn name_of(note: &ViewJson) -> String {
+    label_of(&note.note.summary, &note.note.tags, 40)
+}
+
 /// Adds the neighbours of `note` (node `at`) at `hop`: its edges both
 /// ways, what it replaces and what replaces it, and (with `tags`) a node
 /// for each of its tags with notes sharing it. Returns the notes added.
 fn neighbours(
     seen: &Seen<'_>,
     graph: &mut Graph,
-    note: &Value,
+    note: &ViewJson,
     at: usize,
     hop: usize,
     tags: bool,
@@ -168,8 +182,8 @@ fn neighbours(
     if !tags {
         return added;
     }
-    let own = note["id"].as_str().unwrap_or("");
-    let (user, _) = tag_pairs(&note["tags"]);
+    let own = note.note.id.as_str();
+    let (user, _) = tag_pairs(&note.note.tags);
     for (key, value) in user {
         let is_edge = links
             .iter()
@@ -182,22 +196,20 @@ fn neighbours(
             break;
         };
         graph.link(at, tag, "tag");
-        let query = format!("tag={}&limit={}", encode(&pair), PER_TAG + 1);
-        let Ok(Value::Array(sharing)) = seen.read("/v1/notes", &query) else {
+        let sharing = List {
+            filters: Filters {
+                tag: vec![pair.clone()],
+                ..Filters::default()
+            },
+            limit: Some(PER_TAG + 1),
+            ..List::default()
+        };
+        let Ok(sharing) = seen.run(sharing) else {
             continue;
         };
-        for other in sharing
-            .iter()
-            .filter_map(|n| n["id"].as_str())
-            .filter(|o| *o != own)
-            .take(PER_TAG)
-        {
-            let label = sharing
-                .iter()
-                .find(|n| n["id"] == other)
-                .map(|n| label_of(n, 40))
-                .unwrap_or_else(|| other.to_string());
-            if let Some(to) = graph.node(other, &label, Kind::Note, hop + 1, tag) {
+        for other in sharing.notes.iter().filter(|n| n.id != own).take(PER_TAG) {
+            let label = label_of(&other.summary, &other.tags, 40);
+            if let Some(to) = graph.node(&other.id, &label, Kind::Note, hop + 1, tag) {
                 graph.link(tag, to, "");
             }
         }

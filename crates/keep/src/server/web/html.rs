@@ -5,8 +5,9 @@
 
 use std::fmt::Write;
 
+use keep_commands::shapes::ViewJson;
+use keep_core::model::{Tags, Timestamp};
 use percent_encoding::{AsciiSet, NON_ALPHANUMERIC, utf8_percent_encode};
-use serde_json::Value;
 
 /// What stays as it is in a path segment or query value.
 const KEPT: &AsciiSet = &NON_ALPHANUMERIC
@@ -68,28 +69,21 @@ pub use crate::render::text::first_line_of as first_line;
 
 /// What a note is called: its `title` tag, else the first line of its
 /// summary, at most `most` characters.
-pub fn label_of(note: &Value, most: usize) -> String {
-    let title = match &note["tags"]["title"] {
-        Value::Array(values) => values.first().and_then(Value::as_str),
-        Value::String(value) => Some(value.as_str()),
-        _ => None,
-    };
-    match title.filter(|t| !t.trim().is_empty()) {
+pub fn label_of(summary: &str, tags: &Tags, most: usize) -> String {
+    match tags.first("title").filter(|t| !t.trim().is_empty()) {
         Some(title) => first_line(title, most),
-        None => first_line(note["summary"].as_str().unwrap_or(""), most),
+        None => first_line(summary, most),
     }
 }
 
 /// A timestamp as `<time>`: the day and minute, the whole value on hover.
-pub fn time(value: &Value) -> String {
-    let Some(text) = value.as_str() else {
-        return String::new();
-    };
-    let short = text.get(..16).unwrap_or(text).replace('T', " ");
+pub fn time(at: Timestamp) -> String {
+    let text = at.to_string();
+    let short = text.get(..16).unwrap_or(&text).replace('T', " ");
     format!(
         "<time datetime=\"{}\" title=\"{}\">{}</time>",
-        esc(text),
-        esc(text),
+        esc(&text),
+        esc(&text),
         esc(&short)
     )
 }
@@ -97,25 +91,12 @@ pub fn time(value: &Value) -> String {
 /// Tags as `(key, value)` pairs.
 pub type Pairs = Vec<(String, String)>;
 
-/// The `key=value` pairs of a tags object, keep's own (`_`) ones apart.
-pub fn tag_pairs(tags: &Value) -> (Pairs, Pairs) {
-    let mut user = Vec::new();
-    let mut system = Vec::new();
-    for (key, values) in tags.as_object().into_iter().flatten() {
-        let values: Vec<&str> = match values {
-            Value::Array(vs) => vs.iter().filter_map(Value::as_str).collect(),
-            Value::String(v) => vec![v.as_str()],
-            _ => Vec::new(),
-        };
-        for value in values {
-            let pair = (key.clone(), value.to_string());
-            if key.starts_with('_') {
-                system.push(pair);
-            } else {
-                user.push(pair);
-            }
-        }
-    }
+/// The `key=value` pairs of a note's tags, keep's own (`_`) ones apart.
+pub fn tag_pairs(tags: &Tags) -> (Pairs, Pairs) {
+    let (system, user): (Pairs, Pairs) = tags
+        .pairs()
+        .map(|(k, v)| (k.to_string(), v.to_string()))
+        .partition(|(k, _)| k.starts_with('_'));
     (user, system)
 }
 
@@ -139,39 +120,34 @@ pub struct Relation<'a> {
 
 /// Every link of a note (as `get` gives it): edges both ways, the notes it
 /// replaces and those that replace it.
-pub fn relations(note: &Value) -> Vec<Relation<'_>> {
-    fn text(v: &Value) -> &str {
-        v.as_str().unwrap_or("")
-    }
-    let mut out = Vec::new();
-    for edge in note["edges"].as_array().into_iter().flatten() {
-        out.push(Relation {
-            name: text(&edge["key"]),
-            other: text(&edge["target"]),
-            arrow: "→",
-        });
-    }
-    for edge in note["inverse_edges"].as_array().into_iter().flatten() {
-        out.push(Relation {
-            name: text(&edge["inverse"]),
-            other: text(&edge["source"]),
-            arrow: "←",
-        });
-    }
-    for (name, key) in [("replaces", "replaces"), ("replaced by", "replaced_by")] {
-        for other in note[key].as_array().into_iter().flatten() {
-            out.push(Relation {
-                name,
-                other: text(other),
-                arrow: "",
-            });
-        }
-    }
-    out
+pub fn relations(note: &ViewJson) -> Vec<Relation<'_>> {
+    let out_edges = note.edges.iter().map(|e| Relation {
+        name: &e.key,
+        other: &e.target,
+        arrow: "→",
+    });
+    let in_edges = note.inverse_edges.iter().map(|e| Relation {
+        name: &e.inverse,
+        other: &e.source,
+        arrow: "←",
+    });
+    let replaced = [
+        ("replaces", &note.replaces),
+        ("replaced by", &note.replaced_by),
+    ]
+    .into_iter()
+    .flat_map(|(name, others)| {
+        others.iter().map(move |other| Relation {
+            name,
+            other,
+            arrow: "",
+        })
+    });
+    out_edges.chain(in_edges).chain(replaced).collect()
 }
 
 /// A note's own tags as chips (each a search for notes with it).
-pub fn tag_chips(tags: &Value) -> String {
+pub fn tag_chips(tags: &Tags) -> String {
     let (user, _) = tag_pairs(tags);
     if user.is_empty() {
         return String::new();
@@ -185,11 +161,8 @@ pub fn tag_chips(tags: &Value) -> String {
 }
 
 /// A score as the command line prints it.
-pub fn score(value: &Value) -> String {
-    value
-        .as_f64()
-        .map(|s| format!("{s:.3}"))
-        .unwrap_or_default()
+pub fn score(score: f64) -> String {
+    format!("{score:.3}")
 }
 
 /// A message in the page, read out by screen readers.

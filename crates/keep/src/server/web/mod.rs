@@ -1,9 +1,9 @@
 //! The web page of `keep serve`: a team's memory in a browser. Every view
-//! is HTML rendered here from what the JSON API gives the same caller
-//! (find, a note, the log, stats, conflicts, a note's neighbourhood), so
-//! the page, scripts and tokens share one set of rules; every write the
-//! page makes is a JSON API route, sent by the page's script with the
-//! CSRF token. The script, style sheet and theme are compiled in; the
+//! is HTML rendered here from the typed results of the commands the JSON
+//! API runs (find, list, a note, its history, the log, stats, conflicts),
+//! run as the same caller, so the page, scripts and tokens share one set
+//! of rules; every write the page makes is a JSON API route, sent by the
+//! page's script with the CSRF token. The script, style sheet and theme are compiled in; the
 //! page loads nothing from elsewhere.
 
 mod activity;
@@ -14,9 +14,10 @@ mod html;
 mod note;
 mod theme;
 
-use super::api::{Asked, Serving, read};
+use super::api::{Asked, Serving, refusal};
 use crate::server::http::{Answer, Visit};
 use html::esc;
+use keep_commands::Command;
 
 /// Whether `path` is one of the page's.
 pub fn serves(path: &str) -> bool {
@@ -36,9 +37,10 @@ pub struct Seen<'a> {
 }
 
 impl Seen<'_> {
-    /// A GET of an API path, as this caller.
-    fn read(&self, path: &str, query: &str) -> Result<serde_json::Value, (u16, String)> {
-        read(self.serving, path, query)
+    /// Runs `command` as this caller: its result, or the status and
+    /// message of its error.
+    fn run<C: Command>(&self, command: C) -> Result<C::Output, (u16, String)> {
+        self.serving.run(command).map_err(|e| refusal(&e))
     }
 
     /// Whether the caller may write.

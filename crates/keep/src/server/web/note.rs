@@ -5,7 +5,13 @@
 
 use std::fmt::Write;
 
+use keep_commands::get::{Get, History};
+use keep_commands::log::Log;
+use keep_commands::shapes::ViewJson;
+use keep_core::model::{Rating, keys};
 use serde_json::{Value, json};
+
+use crate::render::text::change_label;
 
 use super::Seen;
 use super::html::{
@@ -17,24 +23,24 @@ use super::html::{
 const LOG_SHOWN: usize = 50;
 
 pub fn page(seen: &Seen<'_>, id: &str) -> (u16, String, String) {
-    let note = match seen.read(&format!("/v1/notes/{}", encode(id)), "") {
-        Ok(note) => note,
+    let note = match seen.run(Get::id(id)) {
+        Ok(viewed) => ViewJson::full(&viewed.view),
         Err((status, message)) => return (status, "No such note".into(), alert(&message)),
     };
-    let plain_id = note["id"].as_str().unwrap_or(id).to_string();
-    let summary = note["summary"].as_str().unwrap_or("");
-    let current = note["version"].as_i64().unwrap_or(0) == 0 && note["part"].is_null();
+    let plain_id = note.note.id.clone();
+    let summary = note.note.summary.as_str();
+    let current = note.version == 0 && note.part.is_none();
     let mut body = heading(&note, &plain_id, id);
     if current && seen.writes() {
         body.push_str(&actions(&note, &plain_id));
     }
-    if let Some(part) = note["part"].as_object() {
+    if let Some(part) = &note.part {
         let _ = write!(
             body,
             "<p class=\"muted\">Part {} of {}</p><div class=\"text\">{}</div>",
-            part.get("part").and_then(Value::as_i64).unwrap_or(0),
+            part.part,
             note_link(&plain_id, &plain_id),
-            esc(part.get("text").and_then(Value::as_str).unwrap_or(""))
+            esc(&part.text)
         );
     } else {
         let _ = write!(
@@ -46,41 +52,42 @@ pub fn page(seen: &Seen<'_>, id: &str) -> (u16, String, String) {
     body.push_str(&tags(&note, &plain_id, current && seen.writes()));
     body.push_str(&edges(&note));
     body.push_str(&parts(&note, &plain_id));
-    if note["part"].is_null() {
-        body.push_str(&versions(
-            seen,
-            &plain_id,
-            note["version"].as_i64().unwrap_or(0),
-        ));
+    if note.part.is_none() {
+        body.push_str(&versions(seen, &plain_id, note.version));
     }
     if current {
         body.push_str(&log(seen, &plain_id));
     }
-    (200, label_of(&note, 80), body)
+    (200, label(&note, 80), body)
 }
 
-fn heading(note: &Value, plain_id: &str, asked: &str) -> String {
+/// What the note shown is called.
+fn label(note: &ViewJson, most: usize) -> String {
+    label_of(&note.note.summary, &note.note.tags, most)
+}
+
+fn heading(note: &ViewJson, plain_id: &str, asked: &str) -> String {
     let mut out = format!(
         "<h1>{}</h1><dl class=\"facts\"><dt>id</dt><dd class=\"id\">{}</dd>",
-        esc(&label_of(note, 200)),
+        esc(&label(note, 200)),
         esc(asked)
     );
-    for (label, key) in [
-        ("event time", "at"),
-        ("created", "created"),
-        ("updated", "updated"),
-        ("until", "until"),
+    let n = &note.note;
+    for (label, at) in [
+        ("event time", Some(n.at)),
+        ("created", Some(n.created)),
+        ("updated", Some(n.updated)),
+        ("until", note.until),
     ] {
-        if note[key].is_string() {
-            let _ = write!(out, "<dt>{label}</dt><dd>{}</dd>", time(&note[key]));
+        if let Some(at) = at {
+            let _ = write!(out, "<dt>{label}</dt><dd>{}</dd>", time(at));
         }
     }
-    if let Some(rating) = note["rating"].as_object() {
+    if note.rating != Rating::default() {
         let _ = write!(
             out,
             "<dt>rated</dt><dd id=\"rating\">useful {}, wrong {}</dd>",
-            rating.get("useful").and_then(Value::as_i64).unwrap_or(0),
-            rating.get("wrong").and_then(Value::as_i64).unwrap_or(0)
+            note.rating.useful, note.rating.wrong
         );
     }
     let _ = write!(
@@ -88,26 +95,20 @@ fn heading(note: &Value, plain_id: &str, asked: &str) -> String {
         "</dl><p><a href=\"{}\">Neighbourhood graph</a></p>",
         esc(&format!("/graph/{}", encode(plain_id)))
     );
-    if let Some(deleted) = first_tag(note, "_deleted") {
-        let reason = first_tag(note, "_deleted_reason")
+    if let Some(deleted) = n.tags.first(keys::DELETED) {
+        let reason = n
+            .tags
+            .first(keys::DELETED_REASON)
             .map(|r| format!(" ({r})"))
             .unwrap_or_default();
         let _ = write!(
             out,
             "<p class=\"notice\" id=\"trashed\">In the trash since {}{}.</p>",
-            esc(&deleted),
+            esc(deleted),
             esc(&reason)
         );
     }
     out
-}
-
-fn first_tag(note: &Value, key: &str) -> Option<String> {
-    match &note["tags"][key] {
-        Value::Array(values) => values.first()?.as_str().map(str::to_string),
-        Value::String(value) => Some(value.clone()),
-        _ => None,
-    }
 }
 
 /// A form the page's script sends as JSON to `route` (a path under
@@ -134,7 +135,7 @@ fn act_with(
     )
 }
 
-fn actions(note: &Value, id: &str) -> String {
+fn actions(note: &ViewJson, id: &str) -> String {
     let mut out = String::from("<div class=\"actions\" aria-label=\"Act on this note\">");
     out.push_str(&act(
         id,
@@ -152,14 +153,7 @@ fn actions(note: &Value, id: &str) -> String {
         "Wrong",
         "rate-wrong",
     ));
-    let olds: Vec<String> = match &note["tags"]["may-supersede"] {
-        Value::Array(values) => values
-            .iter()
-            .filter_map(Value::as_str)
-            .map(str::to_string)
-            .collect(),
-        _ => Vec::new(),
-    };
+    let olds: Vec<&str> = note.note.tags.values("may-supersede").collect();
     if !olds.is_empty() {
         let label = format!("Accept as the update of {}", olds.join(", "));
         out.push_str(&act(
@@ -171,7 +165,7 @@ fn actions(note: &Value, id: &str) -> String {
             "supersede",
         ));
     }
-    if first_tag(note, "_deleted").is_some() {
+    if note.note.tags.first(keys::DELETED).is_some() {
         out.push_str(&act(
             id,
             "restore",
@@ -194,8 +188,8 @@ fn actions(note: &Value, id: &str) -> String {
     out
 }
 
-fn tags(note: &Value, id: &str, writes: bool) -> String {
-    let (user, system) = tag_pairs(&note["tags"]);
+fn tags(note: &ViewJson, id: &str, writes: bool) -> String {
+    let (user, system) = tag_pairs(&note.note.tags);
     let mut out = String::from(
         "<section aria-labelledby=\"tags-h\"><h2 id=\"tags-h\">Tags</h2><ul class=\"tags\" id=\"tags\">",
     );
@@ -243,7 +237,7 @@ fn tags(note: &Value, id: &str, writes: bool) -> String {
     out
 }
 
-fn edges(note: &Value) -> String {
+fn edges(note: &ViewJson) -> String {
     let mut rows = String::new();
     for link in relations(note) {
         let _ = write!(
@@ -262,69 +256,47 @@ fn edges(note: &Value) -> String {
     )
 }
 
-fn parts(note: &Value, id: &str) -> String {
-    let Some(parts) = note["parts"].as_array().filter(|p| !p.is_empty()) else {
+fn parts(note: &ViewJson, id: &str) -> String {
+    let parts = &note.parts;
+    if parts.is_empty() {
         return String::new();
-    };
+    }
     let mut out = format!(
         "<section aria-labelledby=\"parts-h\"><h2 id=\"parts-h\">Parts ({})</h2><ol id=\"parts\" class=\"parts\">",
         parts.len()
     );
     for part in parts {
-        let n = part["part"].as_i64().unwrap_or(0);
+        let n = part.part;
         let selector = format!("{id}@P{{{n}}}");
         let _ = write!(
             out,
             "<li id=\"p{n}\"><h3><a href=\"{}\">@P{{{n}}}</a> {}</h3><div class=\"text\">{}</div></li>",
             esc(&note_href(&selector)),
-            esc(&first_line(part["summary"].as_str().unwrap_or(""), 120)),
-            esc(part["text"].as_str().unwrap_or(""))
+            esc(&first_line(&part.summary, 120)),
+            esc(&part.text)
         );
     }
     out.push_str("</ol></section>");
     out
 }
 
-/// What a version changed, as the command line labels it.
-fn change(changed: &Value) -> String {
-    let mut what = Vec::new();
-    if changed["created"] == true {
-        what.push("created".to_string());
-    }
-    if changed["summary"] == true {
-        what.push("summary".to_string());
-    }
-    if changed["content"] == true {
-        what.push("content".to_string());
-    }
-    for (sign, key) in [("+", "tags_added"), ("−", "tags_removed")] {
-        let (user, system) = tag_pairs(&changed[key]);
-        for (k, v) in user.iter().chain(&system) {
-            what.push(format!("{sign}{k}={v}"));
-        }
-    }
-    if what.is_empty() {
-        what.push("no change".into());
-    }
-    what.join(", ")
-}
-
 /// Every version, the current first, each with what it changed; the one
 /// shown marked.
 fn versions(seen: &Seen<'_>, id: &str, shown: i64) -> String {
-    let history = match seen.read(&format!("/v1/notes/{}/history", encode(id)), "") {
+    let history = match seen.run(History { id: id.into() }) {
         Ok(history) => history,
         Err((_, message)) => return alert(&message),
     };
-    let Some(versions) = history["versions"].as_array().filter(|v| v.len() > 1) else {
+    let versions = &history.versions;
+    if versions.len() < 2 {
         return String::new();
-    };
+    }
     let mut out = format!(
         "<section aria-labelledby=\"versions-h\"><h2 id=\"versions-h\">Versions ({})</h2><div class=\"scroll\"><table id=\"versions\"><thead><tr><th>version</th><th>when</th><th>summary</th><th>changed</th></tr></thead><tbody>",
         versions.len()
     );
     for version in versions {
-        let n = version["version"].as_i64().unwrap_or(0);
+        let n = version.version;
         let (href, label) = if n == 0 {
             (note_href(id), "current".to_string())
         } else {
@@ -340,9 +312,9 @@ fn versions(seen: &Seen<'_>, id: &str, shown: i64) -> String {
             "<tr{here}><td><a href=\"{}\">{}</a></td><td>{}</td><td>{}</td><td>{}</td></tr>",
             esc(&href),
             esc(&label),
-            time(&version["updated"]),
-            esc(&first_line(version["summary"].as_str().unwrap_or(""), 100)),
-            esc(&change(&version["changed"]))
+            time(version.updated),
+            esc(&first_line(&version.summary, 100)),
+            esc(&change_label(&version.changed))
         );
     }
     out.push_str("</tbody></table></div></section>");
@@ -350,9 +322,14 @@ fn versions(seen: &Seen<'_>, id: &str, shown: i64) -> String {
 }
 
 fn log(seen: &Seen<'_>, id: &str) -> String {
-    let entries = match seen.read("/v1/log", &format!("id={}&limit={LOG_SHOWN}", encode(id))) {
-        Ok(Value::Array(entries)) => entries,
-        Ok(_) => Vec::new(),
+    let asked = Log {
+        id: Some(id.into()),
+        agent: None,
+        since: None,
+        limit: LOG_SHOWN,
+    };
+    let entries = match seen.run(asked) {
+        Ok(entries) => entries,
         Err((_, message)) => return alert(&message),
     };
     if entries.is_empty() {
