@@ -408,51 +408,34 @@ fn holds_a_secret(body: &str) -> Option<&'static str> {
     SECRETS.into_iter().find(|s| body.contains(s))
 }
 
+/// Project b's notes (a secret with two versions, a plan, another
+/// secret), project a's roadmap, and the unscoped `now` note.
+fn seed_projects(env: &Env) {
+    let notes = [
+        ("The production database password is hunter2", THEIRS, "b"),
+        (
+            "The production database password is hunter2, rotated monthly",
+            THEIRS,
+            "b",
+        ),
+        ("Team B plan: ship the importer in March.", "b/plan", "b"),
+        (
+            "The backup root password is Tr0ub4dor&3 on the vault host.",
+            "ops/backup-root",
+            "b",
+        ),
+        ("Team A roadmap: a new search page.", OURS, "a"),
+    ];
+    for (text, id, project) in notes {
+        env.ok(&["put", text, "--id", id, "-t", &format!("project={project}")]);
+    }
+    env.ok(&["now", "Reviewing the release notes."]);
+}
+
 #[test]
 fn a_scoped_token_reaches_nothing_of_another_project() {
     let mut env = Env::new();
-    let put = |args: &[&str]| env.ok(args);
-    put(&[
-        "put",
-        "The production database password is hunter2",
-        "--id",
-        "secret/db",
-        "-t",
-        "project=b",
-    ]);
-    put(&[
-        "put",
-        "The production database password is hunter2, rotated monthly",
-        "--id",
-        "secret/db",
-        "-t",
-        "project=b",
-    ]);
-    put(&[
-        "put",
-        "Team B plan: ship the importer in March.",
-        "--id",
-        "b/plan",
-        "-t",
-        "project=b",
-    ]);
-    put(&[
-        "put",
-        "The backup root password is Tr0ub4dor&3 on the vault host.",
-        "--id",
-        "ops/backup-root",
-        "-t",
-        "project=b",
-    ]);
-    put(&[
-        "put",
-        "Team A roadmap: a new search page.",
-        "--id",
-        "a/roadmap",
-        "-t",
-        "project=a",
-    ]);
-    put(&["now", "Reviewing the release notes."]);
+    seed_projects(&env);
     let secret = |args: &[&str]| env.ok(args).trim().to_string();
     let teama = secret(&["token", "add", "teama", "--scope", "project=a"]);
     env.at("2026-11-22T12:00:00Z");
@@ -847,48 +830,7 @@ fn mcp_session(env: &Env, url: &str, token: &str, calls: &Value) -> Value {
 #[test]
 fn every_route_tool_resource_prompt_and_view_holds_each_caller_to_its_rights() {
     let mut env = Env::new();
-    let put = |args: &[&str]| env.ok(args);
-    put(&[
-        "put",
-        "The production database password is hunter2",
-        "--id",
-        THEIRS,
-        "-t",
-        "project=b",
-    ]);
-    put(&[
-        "put",
-        "The production database password is hunter2, rotated monthly",
-        "--id",
-        THEIRS,
-        "-t",
-        "project=b",
-    ]);
-    put(&[
-        "put",
-        "Team B plan: ship the importer in March.",
-        "--id",
-        "b/plan",
-        "-t",
-        "project=b",
-    ]);
-    put(&[
-        "put",
-        "The backup root password is Tr0ub4dor&3 on the vault host.",
-        "--id",
-        "ops/backup-root",
-        "-t",
-        "project=b",
-    ]);
-    put(&[
-        "put",
-        "Team A roadmap: a new search page.",
-        "--id",
-        OURS,
-        "-t",
-        "project=a",
-    ]);
-    put(&["now", "Reviewing the release notes."]);
+    seed_projects(&env);
     let secret = |args: &[&str]| env.ok(args).trim().to_string();
     let teama = secret(&["token", "add", "teama", "--scope", "project=a"]);
     let teamb = secret(&["token", "add", "teamb", "--scope", "project=b"]);

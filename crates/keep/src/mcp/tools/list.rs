@@ -1,12 +1,12 @@
 //! `list`: notes without a query, by tags, time window and id pattern.
 
-use keep_commands::{Command, Filters};
+use keep_commands::Command;
 use keep_core::Keeper;
 use keep_core::model::ListOrder;
 use schemars::JsonSchema;
 use serde::Deserialize;
 
-use super::{CallError, Context, Format, Hints, Listing, ToolDef, limit};
+use super::{CallError, Context, Format, Hints, Listing, ToolDef, filters, limit};
 use crate::render::json::{BriefNote, NoteJson};
 
 const DEFAULT: usize = 20;
@@ -85,14 +85,13 @@ impl ToolDef for List {
     fn call(keeper: &mut Keeper, _ctx: &Context, args: Args) -> Result<Self::Output, CallError> {
         let listed = keep_commands::list::List {
             pattern: args.id_pattern,
-            filters: Filters {
-                tag: args.tags,
-                since: args.since,
-                until: args.until,
-                as_of: args.as_of,
-                when: args.when,
-                all: args.include_system,
-            },
+            filters: filters(
+                args.tags,
+                (args.since, args.until),
+                args.as_of,
+                args.when,
+                args.include_system,
+            ),
             sort: args.order.into(),
             limit: Some(limit(args.limit, DEFAULT, MAX)?),
             expired: args.expired,

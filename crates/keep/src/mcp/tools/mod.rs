@@ -399,6 +399,25 @@ pub fn exists(name: &str) -> bool {
 }
 
 /// A listing's `limit`: the default when absent, at most `max`.
+/// The tag and time filters a listing or a search asks for, as the
+/// commands take them.
+fn filters(
+    tag: Vec<String>,
+    (since, until): (Option<String>, Option<String>),
+    as_of: Option<String>,
+    when: Option<String>,
+    all: bool,
+) -> keep_commands::Filters {
+    keep_commands::Filters {
+        tag,
+        since,
+        until,
+        as_of,
+        when,
+        all,
+    }
+}
+
 fn limit(asked: Option<usize>, default: usize, max: usize) -> Result<usize, CallError> {
     match asked {
         None => Ok(default),

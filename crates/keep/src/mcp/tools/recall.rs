@@ -1,13 +1,13 @@
 //! `recall`: hybrid search of memory.
 
+use keep_commands::Command;
 use keep_commands::find::Find;
-use keep_commands::{Command, Filters};
 use keep_core::Keeper;
 use keep_core::recall::RecallMode;
 use schemars::JsonSchema;
 use serde::Deserialize;
 
-use super::{CallError, Context, Format, Hints, HitListing, ToolDef, hit_listing, limit};
+use super::{CallError, Context, Format, Hints, HitListing, ToolDef, filters, hit_listing, limit};
 
 const DEFAULT: usize = 10;
 const MAX: usize = 50;
@@ -96,14 +96,13 @@ impl ToolDef for Recall {
         let found = Find {
             q: query.unwrap_or_default(),
             like: args.like,
-            filters: Filters {
-                tag: args.tags,
-                since: args.since,
-                until: args.until,
-                as_of: args.as_of,
-                when: args.when,
-                all: false,
-            },
+            filters: filters(
+                args.tags,
+                (args.since, args.until),
+                args.as_of,
+                args.when,
+                false,
+            ),
             id_pattern: args.id_pattern,
             limit: limit(args.limit, DEFAULT, MAX)?,
             deep: args.deep,
