@@ -402,7 +402,12 @@ fn others(env: &Env) -> Vec<String> {
 
 /// The secrets of project b, which nothing a project-a token is answered
 /// may hold.
-const SECRETS: [&str; 3] = ["hunter2", "Tr0ub4dor&3", "importer in March"];
+const SECRETS: [&str; 4] = [
+    "hunter2",
+    "Tr0ub4dor&3",
+    "importer in March",
+    "sk-test-4242",
+];
 
 fn holds_a_secret(body: &str) -> Option<&'static str> {
     SECRETS.into_iter().find(|s| body.contains(s))
@@ -429,6 +434,12 @@ fn seed_projects(env: &Env) {
     for (text, id, project) in notes {
         env.ok(&["put", text, "--id", id, "-t", &format!("project={project}")]);
     }
+    env.ok(&[
+        "put",
+        "The staging API key is sk-test-4242.",
+        "-t",
+        "project=b",
+    ]);
     env.ok(&["now", "Reviewing the release notes."]);
 }
 
@@ -440,7 +451,7 @@ fn a_scoped_token_reaches_nothing_of_another_project() {
     let teama = secret(&["token", "add", "teama", "--scope", "project=a"]);
     env.at("2026-11-22T12:00:00Z");
     let before = others(&env);
-    assert_eq!(before.len(), 4, "{before:?}");
+    assert_eq!(before.len(), 5, "{before:?}");
 
     let server = Server::start(&env, &["--listen", "127.0.0.1:0", "--require-token"]);
     let origin = server.url.trim_end_matches("/mcp").to_string();
@@ -542,6 +553,23 @@ fn a_scoped_token_reaches_nothing_of_another_project() {
         );
     }
 
+    // The same text as a note of project b is a note of project a's own,
+    // under an id of its own: neither a refusal nor the id says that b
+    // holds that text.
+    let theirs = env.ok(&["list", "--ids", "-t", "project=b"]);
+    let (status, said) = api(
+        Some(&teama),
+        "POST",
+        &notes,
+        Some(r#"{"text": "The staging API key is sk-test-4242."}"#),
+    );
+    assert_eq!(status, 201, "{said}");
+    let mine: Value = serde_json::from_str(said.split_once("\r\n\r\n").unwrap().1).unwrap();
+    let mine = mine["id"].as_str().unwrap();
+    assert!(
+        mine.starts_with('%') && !theirs.contains(mine),
+        "{mine} in {theirs}"
+    );
     assert!(server.terminate().success());
     assert_eq!(others(&env), before, "project b and 'now' as they were");
 }

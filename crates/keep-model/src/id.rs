@@ -25,6 +25,23 @@ pub fn inline_id(text: &str) -> String {
     format!("%{}", &content_hash(text.as_bytes())[..12])
 }
 
+/// The id of inline text put by a caller confined to `scope`: as
+/// `inline_id`, with the scope's tags in the digest, so two scopes that
+/// store the same text get two notes, and neither learns from the id that
+/// the other holds that text. An empty scope gives `inline_id`.
+pub fn scoped_inline_id(text: &str, scope: &crate::Tags) -> String {
+    if scope.is_empty() {
+        return inline_id(text);
+    }
+    let mut keyed = String::from("scope:");
+    for (key, value) in scope.pairs() {
+        keyed.push_str(&format!("{key}={value};"));
+    }
+    keyed.push('\n');
+    keyed.push_str(text);
+    inline_id(&keyed)
+}
+
 /// Ids starting with `.` are system notes, hidden unless asked for.
 pub fn is_system_id(id: &str) -> bool {
     id.starts_with('.')

@@ -21,7 +21,8 @@ pub use error::Invalid;
 pub use filter::{Expired, ListKey, ListOrder, NoteFilter, PageFrom, Period};
 pub use id::{
     MAX_ID_BYTES, NOW_ID, content_hash, file_id, inline_id, is_system_id, lexically_normal,
-    path_of_file_id, percent_decode, percent_decode_bytes, printable, validate_id,
+    path_of_file_id, percent_decode, percent_decode_bytes, printable, scoped_inline_id,
+    validate_id,
 };
 pub use keys::is_system_key;
 pub use note::{Edge, Note, Part, Rating, Version};

@@ -476,6 +476,9 @@ impl Keeper {
     ) -> Result<WriteOutcome> {
         self.confine_put(&mut opts, "put")?;
         let mut content = inline_content(text, source, &opts)?;
+        if opts.id.is_none() {
+            content.id = model::scoped_inline_id(&content.text, &self.caller.scope);
+        }
         content.parts = keep_ingest::chunk::sectioned(&content.text);
         let probe = if probes_duplicates(&opts) && self.store.db().note_rid(&content.id)?.is_none()
         {
