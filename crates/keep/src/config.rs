@@ -92,7 +92,7 @@ pub const VARIABLES: &[(&str, &str)] = &[
     ),
     (
         "KEEP_LOG",
-        "how much keep logs on stderr: off, error, warn, info, debug or trace, or per target (keep::access=info,keep_commands=debug); never a secret, a query or note text [default: off, info for keep serve (one access line per request)]",
+        "how much keep logs on stderr: off, error, warn, info, debug or trace, or per target (keep::access=info,keep_commands=debug); never a secret, a query or note text [default: off; for keep serve, keep's own events at info (one access line per request) and other warnings]",
     ),
     (
         "KEEP_FETCH_TIMEOUT",

@@ -1,9 +1,10 @@
 //! Structured logs on stderr, through `tracing`: `KEEP_LOG` says how much
 //! (`off`, `error`, `warn`, `info`, `debug`, `trace`, or per-target
 //! directives such as `keep::access=info,keep_core=debug`). Off by default
-//! for the command line, whose stderr is for people; `info` by default
-//! for `keep serve`, which writes one access line per request there. No
-//! event carries a secret, a query string or note text.
+//! for the command line, whose stderr is for people; for `keep serve`,
+//! keep's own events at `info` (one access line per request) and the
+//! libraries' warnings. No event carries a secret, a query string or note
+//! text.
 
 use tracing_subscriber::EnvFilter;
 
@@ -16,7 +17,9 @@ pub const ACCESS: &str = "keep::access";
 /// Starts logging for this process: `serving` when it is `keep serve`.
 /// A `KEEP_LOG` that cannot be read is said once and the default kept.
 pub fn init(serving: bool) {
-    let default = if serving { "info" } else { "off" };
+    // The server's own lines at info; the libraries under it say only
+    // what goes wrong.
+    let default = if serving { "warn,keep=info" } else { "off" };
     let asked = std::env::var(VARIABLE)
         .ok()
         .filter(|v| !v.trim().is_empty());
