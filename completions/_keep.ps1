@@ -45,6 +45,7 @@ Register-ArgumentCompleter -Native -CommandName 'keep' -ScriptBlock {
             [CompletionResult]::new('move', 'move', [CompletionResultType]::ParameterValue, 'Move the version history of ''now'' (or of another note) into a named note')
             [CompletionResult]::new('export', 'export', [CompletionResultType]::ParameterValue, 'Export every note, with tags, full history and parts, as JSON Lines')
             [CompletionResult]::new('import', 'import', [CompletionResultType]::ParameterValue, 'Import notes from a file written by ''keep export'', or conversations (--format chat)')
+            [CompletionResult]::new('why', 'why', [CompletionResultType]::ParameterValue, 'Say why a note is, or is not, among the hits of a search')
             [CompletionResult]::new('reindex', 'reindex', [CompletionResultType]::ParameterValue, 'Embed everything that has no vector yet, with the configured model')
             [CompletionResult]::new('analyze', 'analyze', [CompletionResultType]::ParameterValue, 'Cut a note into meaningful parts with a language model')
             [CompletionResult]::new('check', 'check', [CompletionResultType]::ParameterValue, 'Verify the store: the database file, indexes, vectors, numbering')
@@ -292,6 +293,28 @@ Register-ArgumentCompleter -Native -CommandName 'keep' -ScriptBlock {
             [CompletionResult]::new('--store', '--store', [CompletionResultType]::ParameterName, 'Store directory, holding keep.db, or a PostgreSQL URL (postgres://USER@HOST/DB) (or KEEP_STORE) [default: the platform data directory + /keep]')
             [CompletionResult]::new('-v', '-v', [CompletionResultType]::ParameterName, 'Also list the ids that were skipped, one per line on stderr')
             [CompletionResult]::new('--verbose', '--verbose', [CompletionResultType]::ParameterName, 'Also list the ids that were skipped, one per line on stderr')
+            [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print one JSON document instead of text')
+            [CompletionResult]::new('--ids', '--ids', [CompletionResultType]::ParameterName, 'Print only ids, one per line (for xargs)')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            break
+        }
+        'keep;why' {
+            [CompletionResult]::new('-t', '-t', [CompletionResultType]::ParameterName, 'Only notes with this tag: KEY or KEY=VALUE (repeatable; all must match)')
+            [CompletionResult]::new('--tag', '--tag', [CompletionResultType]::ParameterName, 'Only notes with this tag: KEY or KEY=VALUE (repeatable; all must match)')
+            [CompletionResult]::new('--since', '--since', [CompletionResultType]::ParameterName, 'Only notes updated since: an ISO 8601 duration back from now (P7D, PT1H), a date or a timestamp')
+            [CompletionResult]::new('--until', '--until', [CompletionResultType]::ParameterName, 'Only notes updated until: an ISO 8601 duration back from now, a date or a timestamp')
+            [CompletionResult]::new('--as-of', '--as-of', [CompletionResultType]::ParameterName, 'Only what held then, each note as it stood (superseded and expired ones included while they held): a date, a timestamp, a duration back from now or a spoken day')
+            [CompletionResult]::new('--when', '--when', [CompletionResultType]::ParameterName, 'Only notes whose event time (put --at), or a date their text speaks of, falls in PERIOD: 2023, 2023-05, 2023-05-07, last week, P7D or FROM..UNTIL')
+            [CompletionResult]::new('-S', '-S ', [CompletionResultType]::ParameterName, 'Only ids matching this prefix or glob')
+            [CompletionResult]::new('--id-pattern', '--id-pattern', [CompletionResultType]::ParameterName, 'Only ids matching this prefix or glob')
+            [CompletionResult]::new('-n', '-n', [CompletionResultType]::ParameterName, 'How many hits the search shows')
+            [CompletionResult]::new('--limit', '--limit', [CompletionResultType]::ParameterName, 'How many hits the search shows')
+            [CompletionResult]::new('--mode', '--mode', [CompletionResultType]::ParameterName, 'Which candidates to rank: both fused, keywords only or embeddings only')
+            [CompletionResult]::new('--store', '--store', [CompletionResultType]::ParameterName, 'Store directory, holding keep.db, or a PostgreSQL URL (postgres://USER@HOST/DB) (or KEEP_STORE) [default: the platform data directory + /keep]')
+            [CompletionResult]::new('-a', '-a', [CompletionResultType]::ParameterName, 'Include system notes (ids starting with ''.''), expired notes and notes in the trash')
+            [CompletionResult]::new('--all', '--all', [CompletionResultType]::ParameterName, 'Include system notes (ids starting with ''.''), expired notes and notes in the trash')
+            [CompletionResult]::new('--all-versions', '--all-versions', [CompletionResultType]::ParameterName, 'Also find notes superseded by newer ones')
             [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print one JSON document instead of text')
             [CompletionResult]::new('--ids', '--ids', [CompletionResultType]::ParameterName, 'Print only ids, one per line (for xargs)')
             [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
@@ -567,6 +590,7 @@ Register-ArgumentCompleter -Native -CommandName 'keep' -ScriptBlock {
             [CompletionResult]::new('move', 'move', [CompletionResultType]::ParameterValue, 'Move the version history of ''now'' (or of another note) into a named note')
             [CompletionResult]::new('export', 'export', [CompletionResultType]::ParameterValue, 'Export every note, with tags, full history and parts, as JSON Lines')
             [CompletionResult]::new('import', 'import', [CompletionResultType]::ParameterValue, 'Import notes from a file written by ''keep export'', or conversations (--format chat)')
+            [CompletionResult]::new('why', 'why', [CompletionResultType]::ParameterValue, 'Say why a note is, or is not, among the hits of a search')
             [CompletionResult]::new('reindex', 'reindex', [CompletionResultType]::ParameterValue, 'Embed everything that has no vector yet, with the configured model')
             [CompletionResult]::new('analyze', 'analyze', [CompletionResultType]::ParameterValue, 'Cut a note into meaningful parts with a language model')
             [CompletionResult]::new('check', 'check', [CompletionResultType]::ParameterValue, 'Verify the store: the database file, indexes, vectors, numbering')
@@ -632,6 +656,9 @@ Register-ArgumentCompleter -Native -CommandName 'keep' -ScriptBlock {
             break
         }
         'keep;help;import' {
+            break
+        }
+        'keep;help;why' {
             break
         }
         'keep;help;reindex' {

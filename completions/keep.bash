@@ -109,6 +109,9 @@ _keep() {
             keep,watch)
                 cmd="keep__subcmd__watch"
                 ;;
+            keep,why)
+                cmd="keep__subcmd__why"
+                ;;
             keep__subcmd__help,analyze)
                 cmd="keep__subcmd__help__subcmd__analyze"
                 ;;
@@ -202,6 +205,9 @@ _keep() {
             keep__subcmd__help,watch)
                 cmd="keep__subcmd__help__subcmd__watch"
                 ;;
+            keep__subcmd__help,why)
+                cmd="keep__subcmd__help__subcmd__why"
+                ;;
             keep__subcmd__help__subcmd__models,install)
                 cmd="keep__subcmd__help__subcmd__models__subcmd__install"
                 ;;
@@ -293,7 +299,7 @@ _keep() {
 
     case "${cmd}" in
         keep)
-            opts="-h -V --store --json --ids --help --version put get list find tag del restore log stats revert rate supersede conflicts now move export import reindex analyze check repair backup models doctor connect token watch ui mcp serve help"
+            opts="-h -V --store --json --ids --help --version put get list find tag del restore log stats revert rate supersede conflicts now move export import why reindex analyze check repair backup models doctor connect token watch ui mcp serve help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 1 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -651,7 +657,7 @@ _keep() {
             return 0
             ;;
         keep__subcmd__help)
-            opts="put get list find tag del restore log stats revert rate supersede conflicts now move export import reindex analyze check repair backup models doctor connect token watch ui mcp serve help"
+            opts="put get list find tag del restore log stats revert rate supersede conflicts now move export import why reindex analyze check repair backup models doctor connect token watch ui mcp serve help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1197,6 +1203,20 @@ _keep() {
             return 0
             ;;
         keep__subcmd__help__subcmd__watch)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        keep__subcmd__help__subcmd__why)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
@@ -2081,6 +2101,68 @@ _keep() {
             case "${prev}" in
                 --remove)
                     COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --store)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        keep__subcmd__why)
+            opts="-t -a -S -n -h --tag --since --until --as-of --when --all --id-pattern --limit --mode --all-versions --store --json --ids --help"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --tag)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                -t)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --since)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --until)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --as-of)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --when)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --id-pattern)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                -S)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --limit)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                -n)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --mode)
+                    COMPREPLY=($(compgen -W "hybrid keyword semantic" -- "${cur}"))
                     return 0
                     ;;
                 --store)

@@ -42,6 +42,7 @@ set edit:completion:arg-completer[keep] = {|@words|
             cand move 'Move the version history of ''now'' (or of another note) into a named note'
             cand export 'Export every note, with tags, full history and parts, as JSON Lines'
             cand import 'Import notes from a file written by ''keep export'', or conversations (--format chat)'
+            cand why 'Say why a note is, or is not, among the hits of a search'
             cand reindex 'Embed everything that has no vector yet, with the configured model'
             cand analyze 'Cut a note into meaningful parts with a language model'
             cand check 'Verify the store: the database file, indexes, vectors, numbering'
@@ -272,6 +273,27 @@ set edit:completion:arg-completer[keep] = {|@words|
             cand --store 'Store directory, holding keep.db, or a PostgreSQL URL (postgres://USER@HOST/DB) (or KEEP_STORE) [default: the platform data directory + /keep]'
             cand -v 'Also list the ids that were skipped, one per line on stderr'
             cand --verbose 'Also list the ids that were skipped, one per line on stderr'
+            cand --json 'Print one JSON document instead of text'
+            cand --ids 'Print only ids, one per line (for xargs)'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+        }
+        &'keep;why'= {
+            cand -t 'Only notes with this tag: KEY or KEY=VALUE (repeatable; all must match)'
+            cand --tag 'Only notes with this tag: KEY or KEY=VALUE (repeatable; all must match)'
+            cand --since 'Only notes updated since: an ISO 8601 duration back from now (P7D, PT1H), a date or a timestamp'
+            cand --until 'Only notes updated until: an ISO 8601 duration back from now, a date or a timestamp'
+            cand --as-of 'Only what held then, each note as it stood (superseded and expired ones included while they held): a date, a timestamp, a duration back from now or a spoken day'
+            cand --when 'Only notes whose event time (put --at), or a date their text speaks of, falls in PERIOD: 2023, 2023-05, 2023-05-07, last week, P7D or FROM..UNTIL'
+            cand -S 'Only ids matching this prefix or glob'
+            cand --id-pattern 'Only ids matching this prefix or glob'
+            cand -n 'How many hits the search shows'
+            cand --limit 'How many hits the search shows'
+            cand --mode 'Which candidates to rank: both fused, keywords only or embeddings only'
+            cand --store 'Store directory, holding keep.db, or a PostgreSQL URL (postgres://USER@HOST/DB) (or KEEP_STORE) [default: the platform data directory + /keep]'
+            cand -a 'Include system notes (ids starting with ''.''), expired notes and notes in the trash'
+            cand --all 'Include system notes (ids starting with ''.''), expired notes and notes in the trash'
+            cand --all-versions 'Also find notes superseded by newer ones'
             cand --json 'Print one JSON document instead of text'
             cand --ids 'Print only ids, one per line (for xargs)'
             cand -h 'Print help (see more with ''--help'')'
@@ -513,6 +535,7 @@ set edit:completion:arg-completer[keep] = {|@words|
             cand move 'Move the version history of ''now'' (or of another note) into a named note'
             cand export 'Export every note, with tags, full history and parts, as JSON Lines'
             cand import 'Import notes from a file written by ''keep export'', or conversations (--format chat)'
+            cand why 'Say why a note is, or is not, among the hits of a search'
             cand reindex 'Embed everything that has no vector yet, with the configured model'
             cand analyze 'Cut a note into meaningful parts with a language model'
             cand check 'Verify the store: the database file, indexes, vectors, numbering'
@@ -561,6 +584,8 @@ set edit:completion:arg-completer[keep] = {|@words|
         &'keep;help;export'= {
         }
         &'keep;help;import'= {
+        }
+        &'keep;help;why'= {
         }
         &'keep;help;reindex'= {
         }

@@ -612,3 +612,91 @@ fn explain_says_what_made_each_score() {
         "{text}"
     );
 }
+
+#[test]
+fn why_says_where_a_note_stands_for_a_search() {
+    let env = Env::with_model();
+    env.ok(&[
+        "put",
+        "Rotate the database password every month on the vault host.",
+        "--id",
+        "vault",
+        "-t",
+        "topic=ops",
+    ]);
+    env.ok(&[
+        "put",
+        "The staging database password lives in the team vault.",
+        "--id",
+        "staging",
+    ]);
+    env.ok(&[
+        "put",
+        "Zebras graze on the savanna at dawn.",
+        "--id",
+        "zebra",
+    ]);
+    let why = |args: &[&str]| {
+        let mut all = vec!["why"];
+        all.extend(args);
+        env.ok(&all).trim().to_string()
+    };
+    let first = find_ids(&env, &["database password", "-n", "1"]).remove(0);
+    let second = if first == "vault" { "staging" } else { "vault" };
+    assert!(
+        why(&[&first, "database password", "-n", "1"])
+            .starts_with(&format!("{first}: hit 1, score ")),
+    );
+    assert_eq!(
+        env.json(&["why", second, "database password", "-n", "1"])["stage"],
+        "below_cut"
+    );
+    let said = why(&[second, "database password", "-n", "1"]);
+    assert!(
+        said.contains("ranked 2, below the 1 shown") && said.ends_with("-n 2 shows it"),
+        "{said}"
+    );
+    let said = why(&["vault", "database password", "-t", "topic=finance"]);
+    assert!(
+        said.ends_with("left out by the tag filter topic=finance"),
+        "{said}"
+    );
+    env.ok(&["supersede", "staging", "vault"]);
+    let said = why(&["vault", "database password"]);
+    assert!(
+        said.ends_with("left out by being superseded by a newer note"),
+        "{said}"
+    );
+    assert!(why(&["vault", "database password", "--all-versions"]).contains(": hit "));
+    let standing = env.json(&["why", "zebra", "database password"]);
+    assert_eq!(standing["stage"], "not_candidate", "{standing}");
+    assert_eq!(standing["shares_words"], false, "{standing}");
+    assert!(standing["similarity"].as_f64().unwrap() < 0.2, "{standing}");
+    let said = why(&["zebra", "database password"]);
+    assert!(
+        said.contains("no word of the query is in it")
+            && said.contains("below the 0.20 that counts as related"),
+        "{said}"
+    );
+    // A note without its vector yet, and no word of the query.
+    env.cmd(&[
+        "put",
+        "Penguins huddle together through the polar night.",
+        "--id",
+        "penguin",
+    ])
+    .env("KEEP_BACKGROUND_EMBED", "0")
+    .output()
+    .unwrap();
+    let said = why(&["penguin", "database password"]);
+    assert!(
+        said.ends_with(
+            "not indexed yet: it has no vector and no word of the query ('keep reindex' embeds it)"
+        ),
+        "{said}"
+    );
+    assert_eq!(
+        env.fails(&["why", "nowhere", "database password"], 1),
+        "keep: no note 'nowhere'\n"
+    );
+}

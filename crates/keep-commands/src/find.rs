@@ -82,7 +82,8 @@ impl Find {
         }
     }
 
-    fn query(&self, keeper: &Keeper) -> Result<FindQuery> {
+    /// The core's query: the arguments checked and resolved.
+    pub fn query(&self, keeper: &Keeper) -> Result<FindQuery> {
         if self.like.is_none() && self.q.trim().is_empty() {
             return Err(Error::Invalid("the query is empty".into()));
         }

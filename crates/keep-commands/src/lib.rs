@@ -21,6 +21,7 @@ pub mod stats;
 pub mod supersede;
 pub mod tag;
 pub mod trash;
+pub mod why;
 pub mod wire;
 
 use keep_core::{Keeper, Result};

@@ -231,6 +231,16 @@ impl TagFilter {
     }
 }
 
+impl std::fmt::Display for TagFilter {
+    /// `KEY` or `KEY=VALUE`, as it is given.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match &self.value {
+            None => f.write_str(&self.key),
+            Some(v) => write!(f, "{}={v}", self.key),
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -56,6 +56,7 @@ fn trash_or_stub(key: &str) -> String {
 /// that has text and no vector, the most recently updated first.
 pub(super) fn waiting<D: PlainQueries + ?Sized>(db: &D, limit: usize) -> Result<Vec<String>> {
     const WAITS: &str = "embedded IS NULL AND summary <> ''";
+    let limit = limit.min(i64::MAX as usize);
     let sql = format!(
         "SELECT n.id, n.updated, CAST(0 AS BIGINT) FROM notes n WHERE (n.{WAITS}) \
          OR EXISTS (SELECT 1 FROM versions v WHERE v.note = n.rid AND v.{WAITS}) \

@@ -257,7 +257,7 @@ impl Keeper {
 
     /// The query's vector: the note's own for `like`, else the text's
     /// embedding; or why there is none.
-    fn query_vector(
+    pub(super) fn query_vector(
         &mut self,
         text: Option<&str>,
         like: Option<NoteRid>,
@@ -570,7 +570,7 @@ fn weak_notice(hits: &[Hit]) -> Option<Notice> {
 }
 
 /// Why a search has no query vector.
-enum NoVector {
+pub(super) enum NoVector {
     /// No vector was made yet (for the store, or for the `like` note).
     NoneStored,
     /// The model cannot be used, why, and what would mend it.

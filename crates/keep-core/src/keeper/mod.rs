@@ -23,6 +23,7 @@ mod transfer;
 mod trash;
 mod truth;
 mod watch;
+mod why;
 mod write;
 
 use keep_store::prelude::*;
@@ -54,6 +55,7 @@ pub use tokens::{Rights, Token};
 pub use transfer::{ImportOutcome, ImportStep};
 pub use truth::{Duplicate, Feedback, OnDuplicate};
 pub use watch::SyncReport;
+pub use why::Why;
 pub use write::{
     DeleteHow, Deleted, PutOptions, TagEdit, WriteOutcome, WriteStatus, text_to_probe,
 };

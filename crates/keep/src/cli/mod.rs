@@ -39,6 +39,7 @@ mod token;
 mod ui;
 pub mod warm;
 mod watch;
+mod why;
 
 use std::io;
 use std::path::PathBuf;
@@ -536,6 +537,7 @@ pub enum Delegated {
     Move(mv::Args),
     Export(export::Args),
     Import(import::Args),
+    Why(why::Args),
 }
 
 impl Delegated {
@@ -586,6 +588,7 @@ fn run_delegated(ctx: &mut Ctx, command: Delegated) -> CliResult {
         Delegated::Move(args) => mv::run(ctx, args),
         Delegated::Export(args) => export::run(ctx, args),
         Delegated::Import(args) => import::run(ctx, args),
+        Delegated::Why(args) => why::run(ctx, args),
     }
 }
 

@@ -7,7 +7,7 @@ use std::sync::LazyLock;
 
 use keep_commands::{
     Command, conflicts::Conflicts, find::Find, get, list::List, log::Log, put::Put, rate::Rate,
-    restore::Restore, stats::Stats, supersede::Supersede, tag::Tag, trash::Trash,
+    restore::Restore, stats::Stats, supersede::Supersede, tag::Tag, trash::Trash, why::Why,
 };
 use schemars::{Schema, SchemaGenerator};
 use serde_json::Value;
@@ -137,6 +137,12 @@ pub fn routes() -> &'static [Route] {
                 "The notes nearest in meaning to a note, as keep get --similar",
                 "the notes, nearest first",
                 r#"{"limit": 5}"#,
+            ),
+            route::<Why>(
+                ("GET", "/v1/notes/{id}/why", "why"),
+                "Where a note stands for a search and what keeps it from the hits, as keep why",
+                "the stage: shown, below_cut, filtered, not_candidate or not_indexed",
+                r#"{"q": "backup password", "limit": 5}"#,
             ),
             route::<Tag>(
                 ("POST", "/v1/notes/{id}/tags", "tag"),
