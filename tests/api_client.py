@@ -101,6 +101,18 @@ older = check("GET", "/v1/notes/{id}", "/v1/notes/" + urllib.parse.quote("light@
 assert older["version"] == 1 and older["tags"]["place"] == ["harbour"], older
 check("GET", "/v1/notes/{id}", "/v1/notes/nowhere", 404)
 
+history = check("GET", "/v1/notes/{id}/history", "/v1/notes/light/history", 200)
+assert [v["version"] for v in history["versions"]][:2] == [0, 1], history
+parts = check("GET", "/v1/notes/{id}/parts", "/v1/notes/light/parts", 200)
+assert parts == {"id": "light", "parts": []}, parts
+alike = check("GET", "/v1/notes/{id}/similar", "/v1/notes/light/similar?limit=3", 200)
+assert alike["id"] == "light" and len(alike["similar"]) <= 3, alike
+why = check("GET", "/v1/notes/{id}/why", "/v1/notes/light/why?q=" + urllib.parse.quote("when is the harbour lit"), 200)
+assert why["stage"] == "shown" and why["rank"] == 1, why
+why = check("GET", "/v1/notes/{id}/why", "/v1/notes/light/why?q=harbour&tag=" + urllib.parse.quote("place=nowhere"), 200)
+assert why == {"stage": "filtered", "by": ["the tag filter place=nowhere"]}, why
+check("GET", "/v1/notes/{id}/why", "/v1/notes/light/why?q=harbour&limit=many", 400)
+check("GET", "/v1/notes/{id}/why", "/v1/notes/nowhere/why?q=harbour", 404)
 rated = check("POST", "/v1/notes/{id}/rate", "/v1/notes/light/rate", 200, {"rating": "useful"})
 assert rated == {"id": "light", "useful": 1, "wrong": 0}, rated
 check("POST", "/v1/notes/{id}/rate", "/v1/notes/light/rate", 400, {"rating": "great"})
