@@ -148,3 +148,46 @@ fn help_and_usage_read_right() {
         assert!(err.contains("--json and --ids do not apply"), "{err}");
     }
 }
+
+#[test]
+fn note_text_cannot_drive_the_terminal() {
+    let env = Env::new();
+    let hostile = "Release notes\x1b]52;c;cm0gLXJmIH4=\x07 are\x1b[2J\x1b[H in \x1b]8;;http://evil.example\x07the wiki\x1b]8;;\x07\r\nfor \u{9b}8mall\x08 teams.";
+    env.ok(&[
+        "put",
+        "--text",
+        hostile,
+        "--id",
+        "notes/release",
+    ]);
+    let harmless = |out: &[u8]| {
+        !out.iter().any(|b| matches!(b, 0x1b | 0x07 | 0x08 | b'\r'))
+            && !String::from_utf8_lossy(out).contains('\u{9b}')
+    };
+    for args in [
+        &["get", "notes/release"][..],
+        &["find", "release notes", "--mode", "keyword"],
+        &["list"],
+        &["get", "notes/release", "--history"],
+    ] {
+        let out = env.run(args);
+        assert!(out.status.success(), "{args:?}");
+        assert!(
+            harmless(&out.stdout),
+            "{args:?}: {:?}",
+            String::from_utf8_lossy(&out.stdout)
+        );
+    }
+    let shown = env.ok(&["get", "notes/release"]);
+    assert!(
+        shown.contains("?]52;c;cm0gLXJmIH4=?")
+            && shown.contains("?]8;;http://evil.example?the wiki"),
+        "{shown}"
+    );
+    // The JSON gives the text as it was stored, escaped as JSON escapes it.
+    let stored = env.json(&["get", "notes/release"]);
+    assert_eq!(
+        stored[0]["summary"].as_str().unwrap().replace("\r\n", "\n"),
+        hostile.replace("\r\n", "\n")
+    );
+}

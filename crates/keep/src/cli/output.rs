@@ -135,7 +135,7 @@ impl Out {
 
     /// `keep: TEXT` on stderr (or where this `Out` keeps its notices).
     pub fn warn(&mut self, text: &str) {
-        let _ = writeln!(self.err, "keep: {text}");
+        let _ = writeln!(self.err, "keep: {}", text::inert(text));
     }
 
     /// A notice of the core, with what would put it right, on stderr.
@@ -145,11 +145,12 @@ impl Out {
 
     /// A line on stderr as it is, for reports that are not warnings.
     pub fn note(&mut self, text: &str) {
-        let _ = writeln!(self.err, "{text}");
+        let _ = writeln!(self.err, "{}", text::inert(text));
     }
 
+    /// A line of text output, made inert for a terminal (`text::inert`).
     pub fn line(&mut self, text: &str) -> io::Result<()> {
-        writeln!(self.w, "{text}")
+        writeln!(self.w, "{}", text::inert(text))
     }
 
     pub fn raw(&mut self) -> &mut dyn Write {
@@ -173,12 +174,12 @@ impl Out {
     /// `ID  DATE  first line` (with a score, and a remark, when given).
     pub fn note_line(&mut self, note: &Note, score: Option<f64>, remark: &str) -> io::Result<()> {
         let line = text::note_line(note, score, remark, self.painter());
-        writeln!(self.w, "{line}")
+        writeln!(self.w, "{}", text::inert(&line))
     }
 
     /// The frontmatter view used by `get` and `now`.
     pub fn note_view(&mut self, view: &NoteView) -> io::Result<()> {
-        let text = text::view_text(view, self.color);
+        let text = text::inert(&text::view_text(view, self.color));
         self.w.write_all(text.as_bytes())
     }
 }

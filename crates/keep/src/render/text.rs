@@ -168,6 +168,48 @@ pub fn printable(text: &str) -> String {
         .collect()
 }
 
+/// The colours `Painter` gives, the only escape sequences text output
+/// keeps: SGR with these parameters.
+const OWN_STYLES: [&str; 5] = ["0", "1;36", "2", "34", ""];
+
+/// `text` made inert for a terminal: every control character but a line
+/// break and a tab becomes `?` (a carriage return before a line break is
+/// dropped), so text that came from a note, a file or a web page cannot
+/// move the cursor, clear the screen, set the clipboard (OSC 52), hide a
+/// link (OSC 8) or retitle the window; keep's own colours (SGR sequences
+/// of `Painter`) are kept.
+pub fn inert(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    let mut rest = text;
+    while let Some(c) = rest.chars().next() {
+        let len = c.len_utf8();
+        if c == '\x1b'
+            && let Some(sequence) = own_colour(rest)
+        {
+            out.push_str(sequence);
+            rest = &rest[sequence.len()..];
+            continue;
+        }
+        match c {
+            '\n' | '\t' => out.push(c),
+            '\r' if rest[len..].starts_with('\n') => {}
+            c if c.is_control() => out.push('?'),
+            c => out.push(c),
+        }
+        rest = &rest[len..];
+    }
+    out
+}
+
+/// The SGR sequence `Painter` writes at the start of `text`, if it is one.
+fn own_colour(text: &str) -> Option<&str> {
+    let body = text.strip_prefix("\x1b[")?;
+    let end = body.find('m')?;
+    OWN_STYLES
+        .contains(&&body[..end])
+        .then(|| &text[..2 + end + 1])
+}
+
 /// What made a hit's score, on one indented line: `    keyword 0.312 +
 /// meaning 0.520 × recency 0.97` (factors of 1 left out).
 pub fn explanation_line(why: &keep_core::recall::Explanation) -> String {
@@ -471,6 +513,19 @@ pub fn human_bytes(bytes: i64) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn text_from_notes_cannot_drive_the_terminal() {
+        let hostile = "a\x1b]52;c;ZXZpbA==\x07b\x1b[2Jc\u{9b}31md\re\x08f\x1b]8;;http://x\x07g\x1b]8;;\x07\r\nh\ti";
+        let shown = inert(hostile);
+        assert_eq!(
+            shown,
+            "a?]52;c;ZXZpbA==?b?[2Jc?31md?e?f?]8;;http://x?g?]8;;?\nh\ti"
+        );
+        let painted = Painter { color: true }.paint(Style::Id, "id");
+        assert_eq!(inert(&painted), painted);
+        assert_eq!(inert("\x1b[8mhidden\x1b[0m"), "?[8mhidden\x1b[0m");
+    }
 
     #[test]
     fn yaml_quotes_only_when_needed() {
