@@ -153,13 +153,7 @@ fn help_and_usage_read_right() {
 fn note_text_cannot_drive_the_terminal() {
     let env = Env::new();
     let hostile = "Release notes\x1b]52;c;cm0gLXJmIH4=\x07 are\x1b[2J\x1b[H in \x1b]8;;http://evil.example\x07the wiki\x1b]8;;\x07\r\nfor \u{9b}8mall\x08 teams.";
-    env.ok(&[
-        "put",
-        "--text",
-        hostile,
-        "--id",
-        "notes/release",
-    ]);
+    env.ok(&["put", "--text", hostile, "--id", "notes/release"]);
     let harmless = |out: &[u8]| {
         !out.iter().any(|b| matches!(b, 0x1b | 0x07 | 0x08 | b'\r'))
             && !String::from_utf8_lossy(out).contains('\u{9b}')
@@ -190,4 +184,26 @@ fn note_text_cannot_drive_the_terminal() {
         stored[0]["summary"].as_str().unwrap().replace("\r\n", "\n"),
         hostile.replace("\r\n", "\n")
     );
+}
+
+#[test]
+fn a_new_store_is_its_owners_alone() {
+    use std::os::unix::fs::PermissionsExt;
+    let env = Env::new();
+    env.ok(&["put", "The door code is 4711.", "--id", "door"]);
+    let mode =
+        |path: &std::path::Path| std::fs::metadata(path).unwrap().permissions().mode() & 0o777;
+    let store = env.store();
+    assert_eq!(mode(&store), 0o700, "{}", store.display());
+    if !env.on_postgres() {
+        for file in ["keep.db", "keep.db-wal", "keep.db-shm"] {
+            let path = store.join(file);
+            if path.exists() {
+                assert_eq!(mode(&path), 0o600, "{file}");
+            }
+        }
+        assert!(store.join("keep.db").exists());
+    }
+    let said = String::from_utf8(env.run(&["doctor"]).stdout).unwrap();
+    assert!(!said.contains("other users may read"), "{said}");
 }

@@ -26,6 +26,7 @@ pub mod plan;
 #[cfg(feature = "postgres")]
 mod postgres;
 pub mod prelude;
+mod private;
 mod reads;
 mod sqlite;
 mod store;

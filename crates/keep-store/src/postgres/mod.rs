@@ -192,7 +192,7 @@ impl PgStore {
         password: Option<&str>,
         replicas: &keep_model::Replicas,
     ) -> Result<Self> {
-        std::fs::create_dir_all(dir).map_err(|e| Error::io(dir, e))?;
+        crate::private::folder(dir)?;
         let (primary, link) = Conn::open(url, password, CONNECT_TIMEOUT)?;
         let mut store = PgStore {
             agent: super::operations::DEFAULT_AGENT.into(),

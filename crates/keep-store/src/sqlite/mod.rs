@@ -139,8 +139,9 @@ impl SqliteStore {
         let path = dir.join(DB_FILE);
         let read_only = path.is_file() && !(writable(&path) && writable(dir));
         if !read_only {
-            std::fs::create_dir_all(dir).map_err(|e| Error::io(dir, e))?;
+            crate::private::folder(dir)?;
         }
+        let made_now = !path.exists();
         register_sqlite_vec();
         let conn = if read_only {
             open_read_only(&path)?
@@ -153,6 +154,9 @@ impl SqliteStore {
                     | OpenFlags::SQLITE_OPEN_URI,
             )?
         };
+        if made_now && !read_only {
+            crate::private::new_file(&path)?;
+        }
         conn.busy_timeout(BUSY_TIMEOUT)?;
         // A newer keep's store is refused before anything is set on it.
         refuse_newer(&conn, &path)?;
