@@ -176,7 +176,14 @@ fn deleting_asks_first_and_an_error_keeps_the_browser_running() {
 #[test]
 fn editing_in_the_editor_stores_a_new_version_with_the_tags_kept() {
     let mut env = Env::new();
-    env.set("VISUAL", "sed -i s/Tuesday/Wednesday/");
+    let seen = env.path("seen");
+    env.set(
+        "VISUAL",
+        &format!(
+            "f() {{ stat -c '%a %n' \"$1\" > '{}'; sed -i s/Tuesday/Wednesday/ \"$1\"; }}; f",
+            seen.display()
+        ),
+    );
     let id = env.ok(&[
         "put",
         "The lights were fixed on Tuesday",
@@ -205,6 +212,26 @@ fn editing_in_the_editor_stores_a_new_version_with_the_tags_kept() {
         note[0]["versions"][0]["summary"],
         "The lights were fixed on Tuesday"
     );
+    // The editor's file was the user's alone, under a name nobody could
+    // guess, and is gone.
+    let seen = std::fs::read_to_string(&seen).unwrap();
+    let (mode, file) = seen.trim().split_once(' ').unwrap();
+    assert_eq!(mode, "600", "{seen}");
+    let name = std::path::Path::new(file)
+        .file_name()
+        .unwrap()
+        .to_string_lossy()
+        .to_string();
+    assert!(
+        name.starts_with("keep-edit-") && name.ends_with(".md"),
+        "{name}"
+    );
+    let middle = &name["keep-edit-".len()..name.len() - ".md".len()];
+    assert!(
+        !middle.chars().all(|c| c.is_ascii_digit()),
+        "not a process id: {name}"
+    );
+    assert!(!std::path::Path::new(file).exists(), "{file} left behind");
 }
 
 #[test]

@@ -250,10 +250,16 @@ pub fn run(open: Arc<Opener>, theme: Theme, options: UiOptions) -> io::Result<()
 }
 
 /// Hands the terminal to `$VISUAL` or `$EDITOR` (default `vi`) on a
-/// temporary file holding `text`; returns what was saved.
+/// temporary file holding `text`; returns what was saved. The file has a
+/// name nobody can guess, is made anew (never through a link another
+/// user planted) and is readable by the user only; it is removed after.
 fn edit_in_editor(terminal: &mut Term, text: &str, editor: &str) -> io::Result<String> {
-    let path = std::env::temp_dir().join(format!("keep-edit-{}.md", std::process::id()));
-    std::fs::write(&path, text)?;
+    let file = tempfile::Builder::new()
+        .prefix("keep-edit-")
+        .suffix(".md")
+        .tempfile()?;
+    std::fs::write(file.path(), text)?;
+    let path = file.path().to_path_buf();
     leave_screen();
     let status = std::process::Command::new("sh")
         .arg("-c")
@@ -266,7 +272,7 @@ fn edit_in_editor(terminal: &mut Term, text: &str, editor: &str) -> io::Result<S
         Ok(s) => Err(io::Error::other(format!("{editor} exited with {s}"))),
         Err(e) => Err(io::Error::other(format!("cannot start {editor}: {e}"))),
     };
-    let _ = std::fs::remove_file(&path);
+    drop(file);
     enter_screen()?;
     terminal.clear()?;
     result
