@@ -421,3 +421,45 @@ fn the_entry_written_starts_a_keep_that_answers_mcp() {
     drop(stdin);
     child.wait().unwrap();
 }
+
+#[test]
+fn a_link_planted_where_the_backup_goes_is_replaced_not_followed() {
+    use std::os::unix::fs::PermissionsExt;
+    let env = Env::new();
+    let project = env.path("cloned");
+    std::fs::create_dir_all(&project).unwrap();
+    // What a hostile repository ships: a project file, and its backup's
+    // name as a link to a file of the user's.
+    let victim = env.path("bashrc");
+    std::fs::write(&victim, "alias ll='ls -l'\n").unwrap();
+    let file = project.join(".mcp.json");
+    std::fs::write(&file, "{\"mcpServers\": {}}\n").unwrap();
+    std::fs::set_permissions(&file, std::fs::Permissions::from_mode(0o600)).unwrap();
+    let backup = project.join(".mcp.json.keep.bak");
+    std::os::unix::fs::symlink(&victim, &backup).unwrap();
+    env.ok(&[
+        "connect",
+        "claude-code",
+        "--project",
+        project.to_str().unwrap(),
+        "--write",
+    ]);
+    assert_eq!(
+        std::fs::read_to_string(&victim).unwrap(),
+        "alias ll='ls -l'\n"
+    );
+    let meta = std::fs::symlink_metadata(&backup).unwrap();
+    assert!(
+        meta.file_type().is_file(),
+        "the link is replaced by the backup"
+    );
+    assert_eq!(
+        meta.permissions().mode() & 0o777,
+        0o600,
+        "the old file's mode"
+    );
+    assert_eq!(
+        std::fs::read_to_string(&backup).unwrap(),
+        "{\"mcpServers\": {}}\n"
+    );
+}

@@ -379,7 +379,9 @@ fn say_unchanged(
 
 /// Writes the merged text in place of `file` (through a symbolic link to
 /// the file it names), atomically, with the old file's permissions (a new
-/// one holding a token only its owner may read); returns the backup.
+/// one holding a token only its owner may read); returns the backup,
+/// written the same way beside it with the old file's mode, so a link
+/// planted where the backup goes is replaced, never followed.
 fn write_merged(
     file: &Path,
     merged: &Merged,
@@ -393,18 +395,28 @@ fn write_merged(
         .ok()
         .map(|m| m.permissions().mode() & 0o7777);
     let backup = match old_mode {
-        Some(_) => {
+        Some(mode) => {
             let backup = PathBuf::from(format!("{}.keep.bak", real.display()));
-            std::fs::copy(&real, &backup).map_err(io)?;
+            let old = std::fs::read(&real).map_err(io)?;
+            replace(&backup, &old, mode).map_err(io)?;
             Some(backup)
         }
         None => None,
     };
     let secret = matches!(transport, Transport::Http { token: Some(_), .. });
     let mode = old_mode.unwrap_or(if secret { 0o600 } else { 0o644 });
+    replace(&real, merged.text.as_bytes(), mode).map_err(io)?;
+    Ok(backup)
+}
+
+/// Puts a file holding `bytes` with `mode` at `path`: written to a new
+/// file beside it (made anew, never through a link) and renamed over
+/// `path`, which replaces whatever was there (a link too) at once.
+fn replace(path: &Path, bytes: &[u8], mode: u32) -> std::io::Result<()> {
+    let dir = path.parent().unwrap_or(Path::new("."));
     let partial = dir.join(format!(
         ".{}.keep-{}",
-        real.file_name().unwrap_or_default().to_string_lossy(),
+        path.file_name().unwrap_or_default().to_string_lossy(),
         std::process::id()
     ));
     let written = (|| {
@@ -413,16 +425,15 @@ fn write_merged(
             .create_new(true)
             .mode(mode)
             .open(&partial)?;
-        out.write_all(merged.text.as_bytes())?;
+        out.write_all(bytes)?;
         out.set_permissions(std::fs::Permissions::from_mode(mode))?;
         out.sync_all()?;
-        std::fs::rename(&partial, &real)
+        std::fs::rename(&partial, path)
     })();
-    if let Err(e) = written {
+    if written.is_err() {
         let _ = std::fs::remove_file(&partial);
-        return Err(io(e));
     }
-    Ok(backup)
+    written
 }
 
 /// One line per client: its file and whether it has an entry named keep.
