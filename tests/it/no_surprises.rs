@@ -163,6 +163,8 @@ fn note_text_cannot_drive_the_terminal() {
         &["find", "release notes", "--mode", "keyword"],
         &["list"],
         &["get", "notes/release", "--history"],
+        &["log"],
+        &["get", "notes/release", "--parts"],
     ] {
         let out = env.run(args);
         assert!(out.status.success(), "{args:?}");
@@ -174,8 +176,9 @@ fn note_text_cannot_drive_the_terminal() {
     }
     let shown = env.ok(&["get", "notes/release"]);
     assert!(
-        shown.contains("?]52;c;cm0gLXJmIH4=?")
-            && shown.contains("?]8;;http://evil.example?the wiki"),
+        shown.contains(r"\x1b]52;c;cm0gLXJmIH4=\x07")
+            && shown.contains(r"\x1b]8;;http://evil.example\x07the wiki")
+            && shown.contains(r"for \x9b8mall\x08 teams."),
         "{shown}"
     );
     // The JSON gives the text as it was stored, escaped as JSON escapes it.
@@ -204,6 +207,34 @@ fn a_new_store_is_its_owners_alone() {
         }
         assert!(store.join("keep.db").exists());
     }
+    env.ok(&["serve", "--token"]);
+    env.ok(&["backup", env.path("copy.db").to_str().unwrap()]);
     let said = String::from_utf8(env.run(&["doctor"]).stdout).unwrap();
     assert!(!said.contains("other users may read"), "{said}");
+    // Every file keep made in the store, and its backup, is the user's alone.
+    let mut made = vec![env.path("copy.db")];
+    for entry in walk(&store) {
+        made.push(entry);
+    }
+    for path in made {
+        let mode = mode(&path);
+        if path.is_dir() {
+            assert_eq!(mode, 0o700, "{}", path.display());
+        } else {
+            assert_eq!(mode & 0o077, 0, "{}: {mode:o}", path.display());
+        }
+    }
+}
+
+/// Every file and folder under `dir`.
+fn walk(dir: &std::path::Path) -> Vec<std::path::PathBuf> {
+    let mut all = Vec::new();
+    for entry in std::fs::read_dir(dir).unwrap() {
+        let path = entry.unwrap().path();
+        if path.is_dir() {
+            all.extend(walk(&path));
+        }
+        all.push(path);
+    }
+    all
 }

@@ -21,6 +21,12 @@ fn run_as_extractor() -> Option<u8> {
 }
 
 fn main() -> ExitCode {
+    // What keep makes (the store, its index files, tokens, locks, backups,
+    // models) is the user's alone, whatever umask it was started with.
+    // SAFETY: umask takes a mode and returns the old one; no pointers.
+    unsafe {
+        libc::umask(0o077);
+    }
     if let Some(code) = run_as_extractor() {
         return ExitCode::from(code);
     }

@@ -173,11 +173,11 @@ pub fn printable(text: &str) -> String {
 const OWN_STYLES: [&str; 5] = ["0", "1;36", "2", "34", ""];
 
 /// `text` made inert for a terminal: every control character but a line
-/// break and a tab becomes `?` (a carriage return before a line break is
-/// dropped), so text that came from a note, a file or a web page cannot
-/// move the cursor, clear the screen, set the clipboard (OSC 52), hide a
-/// link (OSC 8) or retitle the window; keep's own colours (SGR sequences
-/// of `Painter`) are kept.
+/// break and a tab is shown as `\xNN` (a carriage return before a line
+/// break is dropped), so text that came from a note, a file or a web page
+/// cannot move the cursor, clear the screen, set the clipboard (OSC 52),
+/// hide a link (OSC 8) or retitle the window, and what it tried is seen;
+/// keep's own colours (SGR sequences of `Painter`) are kept.
 pub fn inert(text: &str) -> String {
     let mut out = String::with_capacity(text.len());
     let mut rest = text;
@@ -193,7 +193,7 @@ pub fn inert(text: &str) -> String {
         match c {
             '\n' | '\t' => out.push(c),
             '\r' if rest[len..].starts_with('\n') => {}
-            c if c.is_control() => out.push('?'),
+            c if c.is_control() => out.push_str(&format!("\\x{:02x}", u32::from(c))),
             c => out.push(c),
         }
         rest = &rest[len..];
@@ -520,11 +520,11 @@ mod tests {
         let shown = inert(hostile);
         assert_eq!(
             shown,
-            "a?]52;c;ZXZpbA==?b?[2Jc?31md?e?f?]8;;http://x?g?]8;;?\nh\ti"
+            "a\\x1b]52;c;ZXZpbA==\\x07b\\x1b[2Jc\\x9b31md\\x0de\\x08f\\x1b]8;;http://x\\x07g\\x1b]8;;\\x07\nh\ti"
         );
         let painted = Painter { color: true }.paint(Style::Id, "id");
         assert_eq!(inert(&painted), painted);
-        assert_eq!(inert("\x1b[8mhidden\x1b[0m"), "?[8mhidden\x1b[0m");
+        assert_eq!(inert("\x1b[8mhidden\x1b[0m"), "\\x1b[8mhidden\x1b[0m");
     }
 
     #[test]
