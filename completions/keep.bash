@@ -1341,7 +1341,7 @@ _keep() {
             return 0
             ;;
         keep__subcmd__mcp)
-            opts="-h --allow --scope --store --json --ids --help"
+            opts="-h --allow --allow-hidden --scope --store --json --ids --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1773,7 +1773,7 @@ _keep() {
             return 0
             ;;
         keep__subcmd__serve)
-            opts="-h --listen --allow --scope --require-token --token --status --tls-cert --tls-key --session-timeout --store --json --ids --help"
+            opts="-h --listen --allow --allow-hidden --scope --require-token --token --status --tls-cert --tls-key --session-timeout --store --json --ids --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0

@@ -345,6 +345,7 @@ complete -c keep -n "__fish_keep_using_subcommand ui" -s h -l help -d 'Print hel
 complete -c keep -n "__fish_keep_using_subcommand mcp" -l allow -d 'Let put_file read files under DIR (repeatable)' -r -F
 complete -c keep -n "__fish_keep_using_subcommand mcp" -l scope -d 'Confine every tool to notes tagged KEY=VALUE, and tag every note written with it (repeatable; all apply)' -r
 complete -c keep -n "__fish_keep_using_subcommand mcp" -l store -d 'Store directory, holding keep.db, or a PostgreSQL URL (postgres://USER@HOST/DB) (or KEEP_STORE) [default: the platform data directory + /keep]' -r -F
+complete -c keep -n "__fish_keep_using_subcommand mcp" -l allow-hidden -d 'Let put_file read hidden files and folders (names starting with \'.\') under the folders allowed'
 complete -c keep -n "__fish_keep_using_subcommand mcp" -l json -d 'Print one JSON document instead of text'
 complete -c keep -n "__fish_keep_using_subcommand mcp" -l ids -d 'Print only ids, one per line (for xargs)'
 complete -c keep -n "__fish_keep_using_subcommand mcp" -s h -l help -d 'Print help (see more with \'--help\')'
@@ -355,6 +356,7 @@ complete -c keep -n "__fish_keep_using_subcommand serve" -l tls-cert -d 'Serve H
 complete -c keep -n "__fish_keep_using_subcommand serve" -l tls-key -d 'The private key of --tls-cert (PEM)' -r -F
 complete -c keep -n "__fish_keep_using_subcommand serve" -l session-timeout -d 'Close an MCP session after SECONDS without a request' -r
 complete -c keep -n "__fish_keep_using_subcommand serve" -l store -d 'Store directory, holding keep.db, or a PostgreSQL URL (postgres://USER@HOST/DB) (or KEEP_STORE) [default: the platform data directory + /keep]' -r -F
+complete -c keep -n "__fish_keep_using_subcommand serve" -l allow-hidden -d 'Let put_file read hidden files and folders (names starting with \'.\') under the folders allowed'
 complete -c keep -n "__fish_keep_using_subcommand serve" -l require-token -d 'Ask for a token on a loopback address too (without it, a request with no token from this machine is the owner\'s)'
 complete -c keep -n "__fish_keep_using_subcommand serve" -l token -d 'Print the store\'s token (made on first use, kept with mode 0600) and exit'
 complete -c keep -n "__fish_keep_using_subcommand serve" -l status -d 'Ask the store\'s server how it is: store reachable, model, backlog, uptime (exit 1 when none answers or the store is unreachable)'

@@ -389,3 +389,75 @@ fn every_example_call_of_the_agents_guide_is_accepted() {
         }
     }
 }
+
+#[test]
+fn put_file_says_nothing_of_files_outside_and_reads_hidden_ones_only_when_allowed() {
+    let env = Env::new();
+    let allowed = env.path("notes");
+    std::fs::create_dir_all(allowed.join(".ssh")).unwrap();
+    std::fs::write(
+        allowed.join("plan.md"),
+        "# Plan\n\nShip the importer in March.\n",
+    )
+    .unwrap();
+    std::fs::write(allowed.join(".env"), "TOKEN=sk-live-1234\n").unwrap();
+    std::fs::write(
+        allowed.join(".ssh/id_ed25519"),
+        "-----BEGIN OPENSSH PRIVATE KEY-----\n",
+    )
+    .unwrap();
+    let dir = allowed.to_str().unwrap();
+    let ask = |args: &[&str], paths: &[String]| -> Vec<Value> {
+        let mut lines = handshake();
+        for (i, path) in paths.iter().enumerate() {
+            lines.push(call(10 + i as u64, "put_file", json!({ "path": path })));
+        }
+        let mut input = lines.join("\n");
+        input.push('\n');
+        let output = env.run_with_stdin(args, input.as_bytes());
+        assert!(output.status.success());
+        let mut answers: Vec<Value> = String::from_utf8(output.stdout)
+            .unwrap()
+            .lines()
+            .map(|l| serde_json::from_str::<Value>(l).unwrap())
+            .filter(|m| m["id"].as_u64().is_some_and(|id| id >= 10))
+            .collect();
+        answers.sort_by_key(|m| m["id"].as_u64());
+        answers.into_iter().map(|m| m["result"].clone()).collect()
+    };
+    let text = |answer: &Value| {
+        answer["content"][0]["text"]
+            .as_str()
+            .unwrap_or("")
+            .to_string()
+    };
+    let paths = [
+        "/etc/passwd".to_string(),
+        "/etc/no-such-file-here".to_string(),
+        format!("{dir}/.env"),
+        format!("{dir}/.ssh/id_ed25519"),
+        format!("{dir}/plan.md"),
+    ];
+    let answers = ask(&["mcp", "--allow", dir], &paths);
+    assert_eq!(
+        text(&answers[0]),
+        "'/etc/passwd' is outside the allowed folders"
+    );
+    assert_eq!(
+        text(&answers[1]),
+        "'/etc/no-such-file-here' is outside the allowed folders"
+    );
+    for answer in &answers[2..4] {
+        assert_eq!(answer["isError"], true, "{answer}");
+        assert!(text(answer).contains("is hidden"), "{answer}");
+    }
+    assert_eq!(answers[4]["isError"], false, "{}", answers[4]);
+    assert!(
+        env.ok(&["list", "--ids"])
+            .lines()
+            .all(|id| !id.contains(".env"))
+    );
+    let answers = ask(&["mcp", "--allow", dir, "--allow-hidden"], &paths[2..3]);
+    assert_eq!(answers[0]["isError"], false, "{}", answers[0]);
+    assert!(env.ok(&["list", "--ids"]).contains(".env"));
+}

@@ -15,7 +15,10 @@ use super::{CliError, CliResult, Ctx, Status};
 /// once.
 ///
 /// put_file reads only files under the folders given with --allow (after
-/// resolving symbolic links); without --allow it refuses every file.
+/// resolving symbolic links), and of those no hidden file or folder (a
+/// name starting with '.') unless --allow-hidden; without --allow it
+/// refuses every file. A path outside is refused in the same words
+/// whether it exists or not.
 ///
 /// --scope project=x confines the server to one project: every read
 /// (recall, list, get, related, the resources) sees only notes tagged
@@ -32,13 +35,18 @@ pub struct Args {
     #[arg(long = "allow", value_name = "DIR")]
     pub allow: Vec<PathBuf>,
 
+    /// Let put_file read hidden files and folders (names starting with '.') under the folders allowed
+    #[arg(long, requires = "allow")]
+    pub allow_hidden: bool,
+
     /// Confine every tool to notes tagged KEY=VALUE, and tag every note written with it (repeatable; all apply)
     #[arg(long = "scope", value_name = "KEY=VALUE")]
     pub scope: Vec<String>,
 }
 
 pub fn run(ctx: &mut Ctx, args: Args) -> CliResult {
-    let server_ctx = context(&args.allow, &args.scope)?;
+    let mut server_ctx = context(&args.allow, &args.scope)?;
+    server_ctx.allow_hidden = args.allow_hidden;
     crate::mcp::idle::use_few_heaps();
     let keeper = ctx.take_keeper()?;
     crate::mcp::serve(keeper, server_ctx)?;

@@ -59,6 +59,10 @@ pub struct Args {
     #[arg(long = "allow", value_name = "DIR")]
     pub allow: Vec<PathBuf>,
 
+    /// Let put_file read hidden files and folders (names starting with '.') under the folders allowed
+    #[arg(long, requires = "allow")]
+    pub allow_hidden: bool,
+
     /// Confine every tool to notes tagged KEY=VALUE, and tag every note written with it (repeatable)
     #[arg(long = "scope", value_name = "KEY=VALUE")]
     pub scope: Vec<String>,
@@ -112,7 +116,8 @@ pub fn run(ctx: &mut Ctx, args: Args) -> CliResult {
     if args.status {
         return status(ctx, &store);
     }
-    let server_ctx = super::mcp::context(&args.allow, &args.scope)?;
+    let mut server_ctx = super::mcp::context(&args.allow, &args.scope)?;
+    server_ctx.allow_hidden = args.allow_hidden;
     if super::secrets::some_were_hidden() {
         ctx.out.warn(
             "the password in --store is hidden from ps now, but every user of this machine could read it while keep started, and your shell keeps it; give it in PGPASSWORD, ~/.pgpass or KEEP_PASSWORD_FILE instead",

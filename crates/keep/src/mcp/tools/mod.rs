@@ -53,6 +53,8 @@ pub type ProgressSink = tokio::sync::mpsc::UnboundedSender<(f64, Option<f64>, St
 pub struct Context {
     /// Canonical folders `put_file` may read under.
     pub roots: Vec<PathBuf>,
+    /// Whether `put_file` may read hidden files and folders under them.
+    pub allow_hidden: bool,
     /// The server's scope: every note read must carry these tags, and every
     /// note written gets them. Empty: the whole store.
     pub scope: Tags,

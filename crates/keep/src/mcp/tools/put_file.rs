@@ -38,6 +38,12 @@ impl ToolDef for PutFile {
 
     fn call(keeper: &mut Keeper, ctx: &Context, args: Args) -> Result<IngestReport, CallError> {
         let path = allowed_path(&ctx.roots, Path::new(&args.path))?;
+        if !ctx.allow_hidden && hidden_below_root(&ctx.roots, &path) {
+            return Err(CallError::Failed(format!(
+                "'{}' is hidden (a name starting with '.'): the server reads hidden files only when started with --allow-hidden",
+                args.path
+            )));
+        }
         let opts = IngestOptions {
             walk: WalkOptions {
                 recursive: args.recursive,
@@ -70,7 +76,21 @@ impl ToolDef for PutFile {
     }
 }
 
-/// The canonical form of `path` when it lies under one of `roots`.
+/// Whether a part of `path` below the root it lies under is hidden (its
+/// name starts with '.').
+fn hidden_below_root(roots: &[PathBuf], path: &Path) -> bool {
+    let below = roots
+        .iter()
+        .find_map(|root| path.strip_prefix(root).ok())
+        .unwrap_or(path);
+    below
+        .components()
+        .any(|c| c.as_os_str().to_string_lossy().starts_with('.'))
+}
+
+/// The canonical form of `path` when it lies under one of `roots`. A path
+/// outside them is refused in the same words whether it exists or not, so
+/// the answer says nothing of the files outside.
 pub fn allowed_path(roots: &[PathBuf], path: &Path) -> Result<PathBuf, CallError> {
     if roots.is_empty() {
         return Err(CallError::Failed(
@@ -84,16 +104,20 @@ pub fn allowed_path(roots: &[PathBuf], path: &Path) -> Result<PathBuf, CallError
             path.display()
         )));
     }
-    let real = path
-        .canonicalize()
-        .map_err(|e| CallError::Failed(format!("{}: {e}", path.display())))?;
-    if roots.iter().any(|root| real.starts_with(root)) {
-        Ok(real)
-    } else {
-        Err(CallError::Failed(format!(
+    let outside = || {
+        CallError::Failed(format!(
             "'{}' is outside the allowed folders",
             path.display()
-        )))
+        ))
+    };
+    let under_a_root = |p: &Path| roots.iter().any(|root| p.starts_with(root));
+    match path.canonicalize() {
+        Ok(real) if under_a_root(&real) => Ok(real),
+        Ok(_) => Err(outside()),
+        Err(e) if under_a_root(&model::lexically_normal(path)) => {
+            Err(CallError::Failed(format!("{}: {e}", path.display())))
+        }
+        Err(_) => Err(outside()),
     }
 }
 
@@ -116,5 +140,22 @@ mod tests {
         assert!(allowed_path(&roots, &escape).is_err());
         assert!(allowed_path(&[], &inside).is_err());
         assert!(allowed_path(&roots, Path::new("a.txt")).is_err());
+        // Outside, a file that exists and one that does not are refused alike.
+        let said = |p: &Path| allowed_path(&roots, p).err().unwrap().to_string();
+        let there = Path::new("/etc/passwd");
+        let not_there = Path::new("/etc/no-such-file-here");
+        assert_eq!(said(there), "'/etc/passwd' is outside the allowed folders");
+        assert_eq!(
+            said(not_there),
+            "'/etc/no-such-file-here' is outside the allowed folders"
+        );
+        assert!(said(&root_path.join("missing.txt")).contains("missing.txt: "));
+        // Hidden names below the root, not above it.
+        assert!(hidden_below_root(&roots, &root_path.join(".env")));
+        assert!(hidden_below_root(
+            &roots,
+            &root_path.join(".ssh/id_ed25519")
+        ));
+        assert!(!hidden_below_root(&roots, &inside));
     }
 }
