@@ -565,7 +565,7 @@ Register-ArgumentCompleter -Native -CommandName 'keep' -ScriptBlock {
             [CompletionResult]::new('--session-timeout', '--session-timeout', [CompletionResultType]::ParameterName, 'Close an MCP session after SECONDS without a request')
             [CompletionResult]::new('--store', '--store', [CompletionResultType]::ParameterName, 'Store directory, holding keep.db, or a PostgreSQL URL (postgres://USER@HOST/DB) (or KEEP_STORE) [default: the platform data directory + /keep]')
             [CompletionResult]::new('--allow-hidden', '--allow-hidden', [CompletionResultType]::ParameterName, 'Let put_file read hidden files and folders (names starting with ''.'') under the folders allowed')
-            [CompletionResult]::new('--require-token', '--require-token', [CompletionResultType]::ParameterName, 'Ask for a token on a loopback address too (without it, a request with no token from this machine is the owner''s)')
+            [CompletionResult]::new('--require-token', '--require-token', [CompletionResultType]::ParameterName, 'Ask for a token on a loopback address too (without it, a request with no token from this user on this machine is the owner''s)')
             [CompletionResult]::new('--token', '--token', [CompletionResultType]::ParameterName, 'Print the store''s token (made on first use, kept with mode 0600) and exit')
             [CompletionResult]::new('--status', '--status', [CompletionResultType]::ParameterName, 'Ask the store''s server how it is: store reachable, model, backlog, uptime (exit 1 when none answers or the store is unreachable)')
             [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print one JSON document instead of text')

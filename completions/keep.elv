@@ -511,7 +511,7 @@ set edit:completion:arg-completer[keep] = {|@words|
             cand --session-timeout 'Close an MCP session after SECONDS without a request'
             cand --store 'Store directory, holding keep.db, or a PostgreSQL URL (postgres://USER@HOST/DB) (or KEEP_STORE) [default: the platform data directory + /keep]'
             cand --allow-hidden 'Let put_file read hidden files and folders (names starting with ''.'') under the folders allowed'
-            cand --require-token 'Ask for a token on a loopback address too (without it, a request with no token from this machine is the owner''s)'
+            cand --require-token 'Ask for a token on a loopback address too (without it, a request with no token from this user on this machine is the owner''s)'
             cand --token 'Print the store''s token (made on first use, kept with mode 0600) and exit'
             cand --status 'Ask the store''s server how it is: store reachable, model, backlog, uptime (exit 1 when none answers or the store is unreachable)'
             cand --json 'Print one JSON document instead of text'

@@ -357,7 +357,7 @@ complete -c keep -n "__fish_keep_using_subcommand serve" -l tls-key -d 'The priv
 complete -c keep -n "__fish_keep_using_subcommand serve" -l session-timeout -d 'Close an MCP session after SECONDS without a request' -r
 complete -c keep -n "__fish_keep_using_subcommand serve" -l store -d 'Store directory, holding keep.db, or a PostgreSQL URL (postgres://USER@HOST/DB) (or KEEP_STORE) [default: the platform data directory + /keep]' -r -F
 complete -c keep -n "__fish_keep_using_subcommand serve" -l allow-hidden -d 'Let put_file read hidden files and folders (names starting with \'.\') under the folders allowed'
-complete -c keep -n "__fish_keep_using_subcommand serve" -l require-token -d 'Ask for a token on a loopback address too (without it, a request with no token from this machine is the owner\'s)'
+complete -c keep -n "__fish_keep_using_subcommand serve" -l require-token -d 'Ask for a token on a loopback address too (without it, a request with no token from this user on this machine is the owner\'s)'
 complete -c keep -n "__fish_keep_using_subcommand serve" -l token -d 'Print the store\'s token (made on first use, kept with mode 0600) and exit'
 complete -c keep -n "__fish_keep_using_subcommand serve" -l status -d 'Ask the store\'s server how it is: store reachable, model, backlog, uptime (exit 1 when none answers or the store is unreachable)'
 complete -c keep -n "__fish_keep_using_subcommand serve" -l json -d 'Print one JSON document instead of text'

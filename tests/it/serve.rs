@@ -1518,3 +1518,62 @@ fn a_server_held_open_by_idle_and_slow_clients_still_answers() {
     );
     assert!(server.terminate().success());
 }
+
+/// `curl -w %{http_code}` run as `uid` (through `setpriv`): the status.
+fn status_as(uid: u32, url: &str, headers: &[&str]) -> u16 {
+    let id = uid.to_string();
+    let mut command = std::process::Command::new("setpriv");
+    command.args([
+        &format!("--reuid={id}"),
+        &format!("--regid={id}"),
+        "--clear-groups",
+        "curl",
+        "--silent",
+        "--output",
+        "/dev/null",
+        "--max-time",
+        "20",
+        "-w",
+        "%{http_code}",
+    ]);
+    for header in headers {
+        command.args(["-H", header]);
+    }
+    let out = command.arg(url).output().expect("setpriv");
+    String::from_utf8_lossy(&out.stdout)
+        .trim()
+        .parse()
+        .unwrap_or(0)
+}
+
+#[test]
+fn on_loopback_only_this_user_is_served_without_a_token() {
+    // SAFETY: getuid takes nothing and cannot fail.
+    let me = unsafe { libc::getuid() };
+    if me != 0 {
+        eprintln!(
+            "skipped: another account's request needs root to run as uid 65534 (running as {me})"
+        );
+        return;
+    }
+    let env = Env::new();
+    env.ok(&["put", "The vault combination is 31-07-19.", "--id", "vault"]);
+    let server = Server::start(&env, &["--listen", "127.0.0.1:0"]);
+    let note = format!("http://{}/v1/notes/vault", server.addr);
+    assert_eq!(status_as(me, &note, &[]), 200, "the server's own user");
+    assert_eq!(status_as(65534, &note, &[]), 401, "another account");
+    assert_eq!(
+        status_as(me, &note, &["X-Forwarded-For: 192.0.2.7"]),
+        401,
+        "a request through a proxy"
+    );
+    assert_eq!(
+        status_as(65534, &format!("http://{}/mcp", server.addr), &[]),
+        401,
+        "MCP too"
+    );
+    let token = env.ok(&["serve", "--token"]).trim().to_string();
+    let bearer = format!("Authorization: Bearer {token}");
+    assert_eq!(status_as(65534, &note, &[&bearer]), 200, "with the token");
+    assert!(server.terminate().success());
+}

@@ -32,8 +32,12 @@ use crate::server::{Health, Warm};
 /// background. It listens on
 /// 127.0.0.1:7377 unless --listen says otherwise. On a loopback address
 /// only loopback Host and Origin headers are accepted (a web page cannot
-/// reach it); on any other address every request must carry the store's
-/// token (Authorization: Bearer TOKEN; see --token). With --tls-cert and
+/// reach it), and a request without a token is served as the owner's only
+/// when it comes from this user (the kernel names the user of a loopback
+/// client's socket) and not through a proxy (Forwarded, X-Forwarded-For);
+/// any other account on the machine needs a token. On any other address
+/// every request must carry the store's token (Authorization: Bearer
+/// TOKEN; see --token). With --tls-cert and
 /// --tls-key it speaks HTTPS only (a renewed certificate is served from the
 /// next connection on); on an address other machines can reach, give them,
 /// or the token and the notes cross the network readable. SIGTERM or
@@ -67,7 +71,7 @@ pub struct Args {
     #[arg(long = "scope", value_name = "KEY=VALUE")]
     pub scope: Vec<String>,
 
-    /// Ask for a token on a loopback address too (without it, a request with no token from this machine is the owner's)
+    /// Ask for a token on a loopback address too (without it, a request with no token from this user on this machine is the owner's)
     #[arg(long)]
     pub require_token: bool,
 

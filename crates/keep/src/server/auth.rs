@@ -129,9 +129,17 @@ impl Auth {
     }
 
     /// The caller a credential shows from `from`, or the refusal to send.
-    pub async fn check(&self, credential: &Credential, from: IpAddr) -> Result<Caller, Refusal> {
+    /// Who `credential` shows, for a client at `from`; `this_user` says
+    /// the client runs as this server's user, the one a request without a
+    /// token may be trusted from.
+    pub async fn check(
+        &self,
+        credential: &Credential,
+        from: IpAddr,
+        this_user: bool,
+    ) -> Result<Caller, Refusal> {
         let Some(secret) = credential.secret().map(str::to_string) else {
-            if self.trust_tokenless {
+            if self.trust_tokenless && this_user {
                 return Ok(Caller::owner());
             }
             return Err(self

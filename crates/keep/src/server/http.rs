@@ -344,6 +344,13 @@ fn needs_csrf<B>(request: &Request<B>, credential: &Credential) -> bool {
     }
 }
 
+/// Whether the request came through a proxy that says so: then whoever
+/// connected is the proxy, not the client.
+fn forwarded<B>(request: &Request<B>) -> bool {
+    let headers = request.headers();
+    headers.contains_key(hyper::header::FORWARDED) || headers.contains_key("x-forwarded-for")
+}
+
 /// Whether the request shows the CSRF token `expected`.
 fn shows_csrf<B>(request: &Request<B>, expected: &str) -> bool {
     request
@@ -374,7 +381,7 @@ async fn sign_in(
         return response_of(with_status(routes.sign_in(Some("give a token")), 400));
     }
     let credential = Credential::Cookie(token.clone());
-    match auth.check(&credential, from).await {
+    match auth.check(&credential, from, false).await {
         Ok(_) => see_other("/", &cookie_of(Some(&token), tls)),
         Err(refusal) => response_of(with_status(
             routes.sign_in(Some(&refusal.message)),
@@ -560,6 +567,10 @@ pub async fn serve(
             state: Arc::clone(&place.state),
             connections: Arc::clone(&held),
             from: from.ip(),
+            this_user: shared.loopback
+                && stream
+                    .local_addr()
+                    .is_ok_and(|local| super::peer::is_this_user(local, from)),
         };
         let shared = Arc::clone(&shared);
         let handler = hyper::service::service_fn(move |request: Request<Incoming>| {
@@ -618,6 +629,9 @@ struct Conn {
     state: Arc<State>,
     connections: Arc<Connections>,
     from: std::net::IpAddr,
+    /// The client runs as this server's user (a loopback connection whose
+    /// socket the kernel says is ours).
+    this_user: bool,
 }
 
 impl Conn {
@@ -715,7 +729,14 @@ async fn handle(
         return sign_in(request, auth, routes, conn.from, shared.tls).await;
     }
     let credential = Credential::of(&request);
-    let caller = match auth.check(&credential, conn.from).await {
+    let caller = match auth
+        .check(
+            &credential,
+            conn.from,
+            conn.this_user && !forwarded(&request),
+        )
+        .await
+    {
         Ok(caller) => caller,
         Err(refusal) => {
             let browsing =

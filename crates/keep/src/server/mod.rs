@@ -10,6 +10,7 @@ pub mod auth;
 pub mod connections;
 pub mod http;
 pub mod lock;
+pub mod peer;
 pub mod query;
 pub mod routes;
 pub mod tls;
