@@ -446,7 +446,7 @@ Register-ArgumentCompleter -Native -CommandName 'keep' -ScriptBlock {
             [CompletionResult]::new('--http', '--http', [CompletionResultType]::ParameterName, 'Call the keep serve at URL (e.g. http://127.0.0.1:7377/mcp) instead of starting keep mcp')
             [CompletionResult]::new('--name', '--name', [CompletionResultType]::ParameterName, 'The server''s name in the client')
             [CompletionResult]::new('--allow', '--allow', [CompletionResultType]::ParameterName, 'Let put_file read files under DIR (passed to keep mcp; repeatable)')
-            [CompletionResult]::new('--scope', '--scope', [CompletionResultType]::ParameterName, 'Confine the server to notes tagged KEY=VALUE (passed to keep mcp; repeatable)')
+            [CompletionResult]::new('--scope', '--scope', [CompletionResultType]::ParameterName, 'Confine the server to notes tagged KEY=VALUE (passed to keep mcp; with --http --project, the rights of the project''s token; repeatable)')
             [CompletionResult]::new('--store', '--store', [CompletionResultType]::ParameterName, 'Store directory, holding keep.db, or a PostgreSQL URL (postgres://USER@HOST/DB) (or KEEP_STORE) [default: the platform data directory + /keep]')
             [CompletionResult]::new('--write', '--write', [CompletionResultType]::ParameterName, 'Merge the entry into the file (the old file kept as FILE.keep.bak) instead of printing it')
             [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print one JSON document instead of text')

@@ -407,7 +407,7 @@ set edit:completion:arg-completer[keep] = {|@words|
             cand --http 'Call the keep serve at URL (e.g. http://127.0.0.1:7377/mcp) instead of starting keep mcp'
             cand --name 'The server''s name in the client'
             cand --allow 'Let put_file read files under DIR (passed to keep mcp; repeatable)'
-            cand --scope 'Confine the server to notes tagged KEY=VALUE (passed to keep mcp; repeatable)'
+            cand --scope 'Confine the server to notes tagged KEY=VALUE (passed to keep mcp; with --http --project, the rights of the project''s token; repeatable)'
             cand --store 'Store directory, holding keep.db, or a PostgreSQL URL (postgres://USER@HOST/DB) (or KEEP_STORE) [default: the platform data directory + /keep]'
             cand --write 'Merge the entry into the file (the old file kept as FILE.keep.bak) instead of printing it'
             cand --json 'Print one JSON document instead of text'

@@ -292,7 +292,7 @@ complete -c keep -n "__fish_keep_using_subcommand connect" -l file -d 'Use this 
 complete -c keep -n "__fish_keep_using_subcommand connect" -l http -d 'Call the keep serve at URL (e.g. http://127.0.0.1:7377/mcp) instead of starting keep mcp' -r
 complete -c keep -n "__fish_keep_using_subcommand connect" -l name -d 'The server\'s name in the client' -r
 complete -c keep -n "__fish_keep_using_subcommand connect" -l allow -d 'Let put_file read files under DIR (passed to keep mcp; repeatable)' -r -F
-complete -c keep -n "__fish_keep_using_subcommand connect" -l scope -d 'Confine the server to notes tagged KEY=VALUE (passed to keep mcp; repeatable)' -r
+complete -c keep -n "__fish_keep_using_subcommand connect" -l scope -d 'Confine the server to notes tagged KEY=VALUE (passed to keep mcp; with --http --project, the rights of the project\'s token; repeatable)' -r
 complete -c keep -n "__fish_keep_using_subcommand connect" -l store -d 'Store directory, holding keep.db, or a PostgreSQL URL (postgres://USER@HOST/DB) (or KEEP_STORE) [default: the platform data directory + /keep]' -r -F
 complete -c keep -n "__fish_keep_using_subcommand connect" -l write -d 'Merge the entry into the file (the old file kept as FILE.keep.bak) instead of printing it'
 complete -c keep -n "__fish_keep_using_subcommand connect" -l json -d 'Print one JSON document instead of text'

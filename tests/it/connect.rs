@@ -463,3 +463,103 @@ fn a_link_planted_where_the_backup_goes_is_replaced_not_followed() {
         "{\"mcpServers\": {}}\n"
     );
 }
+
+#[test]
+fn a_project_file_never_gets_the_owners_token() {
+    use std::os::unix::fs::PermissionsExt;
+    let env = Env::new();
+    let owner = env.ok(&["serve", "--token"]).trim().to_string();
+    let project = env.path("app");
+    std::fs::create_dir_all(&project).unwrap();
+    // A project file committed world-readable before.
+    let file = project.join(".mcp.json");
+    std::fs::write(&file, "{\"mcpServers\": {}}\n").unwrap();
+    std::fs::set_permissions(&file, std::fs::Permissions::from_mode(0o644)).unwrap();
+    let dir = project.to_str().unwrap();
+    let url = "https://keep.example.org/mcp";
+    let args = [
+        "connect",
+        "claude-code",
+        "--project",
+        dir,
+        "--http",
+        url,
+        "--scope",
+        "project=app",
+    ];
+    // Printing makes nothing and shows no secret.
+    let out = env.run(&args);
+    assert!(out.status.success());
+    let printed = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        printed.contains("Bearer TOKEN") && !printed.contains(&owner),
+        "{printed}"
+    );
+    assert!(
+        !env.ok(&["token", "list"])
+            .contains("connect-claude-code-app")
+    );
+    // Written: a token of the project's own, with its scope, in a 0600 file.
+    let mut write = args.to_vec();
+    write.push("--write");
+    let out = env.run(&write);
+    let said = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{said}");
+    assert!(
+        said.contains("made the token 'connect-claude-code-app'")
+            && said.contains("keep token revoke connect-claude-code-app"),
+        "{said}"
+    );
+    let text = std::fs::read_to_string(&file).unwrap();
+    assert!(!text.contains(&owner), "{text}");
+    let secret = text
+        .split("Bearer ")
+        .nth(1)
+        .unwrap()
+        .split('"')
+        .next()
+        .unwrap();
+    assert!(secret.starts_with("keep_") || secret.len() > 20, "{text}");
+    assert_eq!(
+        std::fs::metadata(&file).unwrap().permissions().mode() & 0o777,
+        0o600
+    );
+    let tokens = env.ok(&["token", "list"]);
+    assert!(
+        tokens
+            .lines()
+            .any(|l| l.contains("connect-claude-code-app") && l.contains("project=app")),
+        "{tokens}"
+    );
+    // A project file that is a link is refused, not written through.
+    let elsewhere = env.path("elsewhere.json");
+    std::fs::write(&elsewhere, "{}\n").unwrap();
+    let linked = env.path("linked");
+    std::fs::create_dir_all(&linked).unwrap();
+    std::os::unix::fs::symlink(&elsewhere, linked.join(".mcp.json")).unwrap();
+    let err = env.fails(
+        &[
+            "connect",
+            "claude-code",
+            "--project",
+            linked.to_str().unwrap(),
+            "--write",
+        ],
+        2,
+    );
+    assert!(err.contains("a link in the project"), "{err}");
+    assert_eq!(std::fs::read_to_string(&elsewhere).unwrap(), "{}\n");
+    // --scope with --http changes nothing but a project's token: said so.
+    let err = env.fails(
+        &[
+            "connect",
+            "cursor",
+            "--http",
+            "http://127.0.0.1:7377/mcp",
+            "--scope",
+            "a=b",
+        ],
+        2,
+    );
+    assert!(err.contains("--scope with --http"), "{err}");
+}

@@ -34,8 +34,13 @@ use crate::connect::{CLIENTS, Client, Places, Platform, Target, Transport, is_lo
 ///
 /// An --http URL on this machine (localhost, 127.0.0.1, ::1) needs no
 /// token. Any other gets "Authorization: Bearer TOKEN" with the token of
-/// KEEP_SERVE_TOKEN, else of this store's 'keep serve --token' (the server
-/// on another machine prints its own).
+/// KEEP_SERVE_TOKEN, else, for a project file (which may end up in a
+/// repository), a token of the project's own: --write makes
+/// 'connect-CLIENT-PROJECT' in this store (write rights, --scope when
+/// given; again, a new secret) and says how to revoke it; else this
+/// store's 'keep serve --token' (the server on another machine prints its
+/// own). A file that holds a token is written 0600. With --project, a
+/// project file that is a symbolic link is refused, not written through.
 ///
 /// With no CLIENT, lists the clients, their files and whether each has an
 /// entry named keep.
@@ -69,8 +74,8 @@ pub struct Args {
     #[arg(long = "allow", value_name = "DIR", conflicts_with = "http")]
     pub allow: Vec<PathBuf>,
 
-    /// Confine the server to notes tagged KEY=VALUE (passed to keep mcp; repeatable)
-    #[arg(long = "scope", value_name = "KEY=VALUE", conflicts_with = "http")]
+    /// Confine the server to notes tagged KEY=VALUE (passed to keep mcp; with --http --project, the rights of the project's token; repeatable)
+    #[arg(long = "scope", value_name = "KEY=VALUE")]
     pub scope: Vec<String>,
 }
 
@@ -98,7 +103,13 @@ pub fn run(ctx: &mut Ctx, args: Args) -> CliResult {
     check_name(&args.name)?;
     let file = file_of(client, &args, &places)?;
     let target = client.target(file);
-    let transport = transport(ctx, &args)?;
+    if args.project.is_some() && target.file.is_symlink() {
+        return Err(CliError::Usage(format!(
+            "{}: a link in the project; keep does not write through it (it would write where the link points)",
+            target.file.display()
+        )));
+    }
+    let transport = transport(ctx, &args, client)?;
     let entry = client.entry(&transport).map_err(|e| CliError::Usage(e.0))?;
     let existing = read_existing(&target.file)?;
     let merged = merge::merge(existing.as_deref(), &target, &args.name, &entry);
@@ -200,9 +211,9 @@ fn file_of(client: Client, args: &Args, places: &Places) -> Result<PathBuf, CliE
 }
 
 /// How the client reaches keep: this binary over stdio, or a server.
-fn transport(ctx: &mut Ctx, args: &Args) -> Result<Transport, CliError> {
+fn transport(ctx: &mut Ctx, args: &Args, client: Client) -> Result<Transport, CliError> {
     if let Some(url) = &args.http {
-        return http_transport(ctx, url);
+        return http_transport(ctx, url, args, client);
     }
     super::mcp::context(&args.allow, &args.scope)?;
     let program = std::env::current_exe()?.canonicalize()?;
@@ -241,11 +252,26 @@ fn transport(ctx: &mut Ctx, args: &Args) -> Result<Transport, CliError> {
     })
 }
 
-fn http_transport(ctx: &mut Ctx, url: &str) -> Result<Transport, CliError> {
+/// The transport to the server at `url`: no token on this machine; off
+/// it, the token of KEEP_SERVE_TOKEN, else for a project file a token of
+/// the project's own (never the owner's, which a project file may carry
+/// into a repository), else the owner's.
+fn http_transport(
+    ctx: &mut Ctx,
+    url: &str,
+    args: &Args,
+    client: Client,
+) -> Result<Transport, CliError> {
     if !url.starts_with("http://") && !url.starts_with("https://") {
         return Err(CliError::Usage(format!(
             "--http {url}: give the server's http:// or https:// URL, e.g. http://127.0.0.1:7377/mcp"
         )));
+    }
+    let mints = ctx.config.serve_token.is_none() && args.project.is_some() && !is_loopback_url(url);
+    if !args.scope.is_empty() && !mints {
+        return Err(CliError::Usage(
+            "--scope with --http sets the rights of a project file's own token (--project, a server off this machine, no KEEP_SERVE_TOKEN); here it would change nothing".into(),
+        ));
     }
     if is_loopback_url(url) {
         return Ok(Transport::Http {
@@ -253,9 +279,10 @@ fn http_transport(ctx: &mut Ctx, url: &str) -> Result<Transport, CliError> {
             token: None,
         });
     }
-    let token = match &ctx.config.serve_token {
-        Some(token) => Some(token.clone()),
-        None => match &ctx.config.store {
+    let token = match (&ctx.config.serve_token, &args.project) {
+        (Some(token), _) => Some(token.clone()),
+        (None, Some(project)) => Some(project_token(ctx, args, client, project)?),
+        (None, None) => match &ctx.config.store {
             Some(store) => super::serve::stored_token(store)?,
             None => None,
         },
@@ -269,6 +296,62 @@ fn http_transport(ctx: &mut Ctx, url: &str) -> Result<Transport, CliError> {
         url: url.to_string(),
         token: Some(token),
     })
+}
+
+/// A token of the project's own for `client`, named
+/// `connect-CLIENT-PROJECT`, with write rights (and `--scope`): made
+/// anew, or its secret rotated when it exists; said on stderr with how to
+/// revoke it. Printing the entry (without --write) makes no token.
+fn project_token(
+    ctx: &mut Ctx,
+    args: &Args,
+    client: Client,
+    project: &Path,
+) -> Result<String, CliError> {
+    let folder = std::path::absolute(project)?;
+    let project_name: String = folder
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_else(|| "project".into())
+        .chars()
+        .map(|c| {
+            if c.is_ascii_alphanumeric() || c == '-' {
+                c
+            } else {
+                '-'
+            }
+        })
+        .collect();
+    let name = format!("connect-{}-{project_name}", client.name());
+    if !args.write {
+        ctx.out.warn(&format!(
+            "a project file does not get the store's own token: --write makes the token '{name}' for it"
+        ));
+        return Ok("TOKEN".into());
+    }
+    let keeper = ctx.keeper()?;
+    let exists = keeper.tokens()?.iter().any(|t| t.name == name);
+    let secret = if exists {
+        keeper.rotate_token(&name)?
+    } else {
+        keeper.add_token(
+            &name,
+            &keep_core::keeper::Rights {
+                read_only: false,
+                scope: args.scope.clone(),
+                expires: None,
+            },
+        )?
+    };
+    let made = if exists {
+        "gave a new secret to"
+    } else {
+        "made"
+    };
+    ctx.out.warn(&format!(
+        "{made} the token '{name}' for this project file; 'keep token revoke {name}' revokes it"
+    ));
+    Ok(secret)
 }
 
 /// The file's text, or None when there is no file yet.
@@ -404,7 +487,12 @@ fn write_merged(
         None => None,
     };
     let secret = matches!(transport, Transport::Http { token: Some(_), .. });
-    let mode = old_mode.unwrap_or(if secret { 0o600 } else { 0o644 });
+    // A file that holds a token is its owner's alone, whatever it was.
+    let mode = if secret {
+        0o600
+    } else {
+        old_mode.unwrap_or(0o644)
+    };
     replace(&real, merged.text.as_bytes(), mode).map_err(io)?;
     Ok(backup)
 }
