@@ -472,3 +472,34 @@ fn paging_far_down_a_long_list_and_back_shows_the_notes_at_each_place() {
     pane.keys(&["q"]);
     pane.wait_for("exited 0");
 }
+
+#[test]
+fn note_text_cannot_drive_the_terminal_of_the_browser() {
+    let env = Env::new();
+    env.ok(&[
+        "put",
+        "--text",
+        "Alpha\x1b]52;c;cHduZWQ=\x07 beta\x1b]2;pwned\x07 gamma\x1b[2J\x1b[H delta",
+        "--id",
+        "hostile",
+    ]);
+    let pane = Pane::start(&env, &["ui"], 100, 20);
+    // tmux would take a clipboard write or a title from the application.
+    pane.tmux(&["set", "-g", "set-clipboard", "on"]);
+    pane.tmux(&["set", "-g", "allow-rename", "on"]);
+    pane.wait_for("notes 1/1");
+    let screen = pane.wait_for("delta");
+    assert!(
+        screen.contains("notes 1/1"),
+        "the screen was not cleared:\n{screen}"
+    );
+    let title = pane.tmux(&["display", "-p", "-t", "0", "#{pane_title}"]);
+    assert!(!title.contains("pwned"), "{title}");
+    let buffers = pane.tmux(&["list-buffers"]);
+    assert!(
+        !buffers.contains("pwned") && buffers.trim().is_empty(),
+        "{buffers}"
+    );
+    pane.keys(&["q"]);
+    pane.wait_for("exited 0");
+}
