@@ -487,6 +487,19 @@ fn a_project_file_never_gets_the_owners_token() {
         "--scope",
         "project=app",
     ];
+    // No server of this store here: no token a server could know.
+    let mut write = args.to_vec();
+    write.push("--write");
+    if !env.on_postgres() {
+        let out = env.run(&write);
+        let said = String::from_utf8_lossy(&out.stderr);
+        assert!(said.contains("wrote no token"), "{said}");
+        let text = std::fs::read_to_string(&file).unwrap();
+        assert!(!text.contains("Bearer") && !text.contains(&owner), "{text}");
+    }
+    // With one (or a database the servers share): a token of the
+    // project's own, with its scope, in a 0600 file.
+    let server = crate::serve::Server::start(&env, &["--listen", "127.0.0.1:0"]);
     // Printing makes nothing and shows no secret.
     let out = env.run(&args);
     assert!(out.status.success());
@@ -499,9 +512,6 @@ fn a_project_file_never_gets_the_owners_token() {
         !env.ok(&["token", "list"])
             .contains("connect-claude-code-app")
     );
-    // Written: a token of the project's own, with its scope, in a 0600 file.
-    let mut write = args.to_vec();
-    write.push("--write");
     let out = env.run(&write);
     let said = String::from_utf8_lossy(&out.stderr);
     assert!(out.status.success(), "{said}");
@@ -562,4 +572,5 @@ fn a_project_file_never_gets_the_owners_token() {
         2,
     );
     assert!(err.contains("--scope with --http"), "{err}");
+    assert!(server.terminate().success());
 }

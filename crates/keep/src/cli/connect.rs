@@ -37,7 +37,9 @@ use crate::connect::{CLIENTS, Client, Places, Platform, Target, Transport, is_lo
 /// KEEP_SERVE_TOKEN, else, for a project file (which may end up in a
 /// repository), a token of the project's own: --write makes
 /// 'connect-CLIENT-PROJECT' in this store (write rights, --scope when
-/// given; again, a new secret) and says how to revoke it; else this
+/// given; again, a new secret) and says how to revoke it, when the store
+/// is a database the servers share or a server of this store runs here
+/// (else the entry gets no token, and keep says so); else this
 /// store's 'keep serve --token' (the server on another machine prints its
 /// own). A file that holds a token is written 0600. With --project, a
 /// project file that is a symbolic link is refused, not written through.
@@ -281,7 +283,18 @@ fn http_transport(
     }
     let token = match (&ctx.config.serve_token, &args.project) {
         (Some(token), _) => Some(token.clone()),
-        (None, Some(project)) => Some(project_token(ctx, args, client, project)?),
+        (None, Some(project)) if tokens_reach_the_server(ctx) => {
+            Some(project_token(ctx, args, client, project)?)
+        }
+        (None, Some(_)) => {
+            ctx.out.warn(&format!(
+                "wrote no token: no server of this store runs here, so a token made in it may not be one {url} knows; give the server's in KEEP_SERVE_TOKEN"
+            ));
+            return Ok(Transport::Http {
+                url: url.to_string(),
+                token: None,
+            });
+        }
         (None, None) => match &ctx.config.store {
             Some(store) => super::serve::stored_token(store)?,
             None => None,
@@ -296,6 +309,19 @@ fn http_transport(
         url: url.to_string(),
         token: Some(token),
     })
+}
+
+/// Whether a token made in this store is one the server at an --http URL
+/// knows: the store is a database the servers share, or a server of this
+/// store runs here.
+fn tokens_reach_the_server(ctx: &Ctx) -> bool {
+    ctx.config.database.is_some()
+        || ctx
+            .config
+            .store
+            .as_deref()
+            .and_then(super::warm::remote::health)
+            .is_some_and(|h| h.is_ok())
 }
 
 /// A token of the project's own for `client`, named
