@@ -212,26 +212,23 @@ fn editing_in_the_editor_stores_a_new_version_with_the_tags_kept() {
         note[0]["versions"][0]["summary"],
         "The lights were fixed on Tuesday"
     );
-    // The editor's file was the user's alone, under a name nobody could
-    // guess, and is gone.
+    // The editor's file was the user's alone, in a folder of the user's
+    // alone, under names nobody could guess, and both are gone.
     let seen = std::fs::read_to_string(&seen).unwrap();
     let (mode, file) = seen.trim().split_once(' ').unwrap();
     assert_eq!(mode, "600", "{seen}");
-    let name = std::path::Path::new(file)
-        .file_name()
-        .unwrap()
-        .to_string_lossy()
-        .to_string();
-    assert!(
-        name.starts_with("keep-edit-") && name.ends_with(".md"),
-        "{name}"
-    );
-    let middle = &name["keep-edit-".len()..name.len() - ".md".len()];
+    let file = std::path::Path::new(file);
+    let folder = file.parent().unwrap();
+    let folder_name = folder.file_name().unwrap().to_string_lossy().to_string();
+    assert!(folder_name.starts_with("keep-edit-"), "{folder_name}");
+    let name = file.file_name().unwrap().to_string_lossy().to_string();
+    assert!(name.starts_with("note-") && name.ends_with(".md"), "{name}");
+    let middle = &folder_name["keep-edit-".len()..];
     assert!(
         !middle.chars().all(|c| c.is_ascii_digit()),
-        "not a process id: {name}"
+        "not a process id: {folder_name}"
     );
-    assert!(!std::path::Path::new(file).exists(), "{file} left behind");
+    assert!(!folder.exists(), "{} left behind", folder.display());
 }
 
 #[test]

@@ -250,14 +250,17 @@ pub fn run(open: Arc<Opener>, theme: Theme, options: UiOptions) -> io::Result<()
 }
 
 /// Hands the terminal to `$VISUAL` or `$EDITOR` (default `vi`) on a
-/// temporary file holding `text`; returns what was saved. The file has a
-/// name nobody can guess, is made anew (never through a link another
-/// user planted) and is readable by the user only; it is removed after.
+/// temporary file holding `text`; returns what was saved. The file is
+/// made anew (never through a link another user planted) in a folder of
+/// the user's alone under a name nobody can guess, so what the editor
+/// writes beside it (swap and backup files) is private too; both are
+/// removed after.
 fn edit_in_editor(terminal: &mut Term, text: &str, editor: &str) -> io::Result<String> {
+    let folder = tempfile::Builder::new().prefix("keep-edit-").tempdir()?;
     let file = tempfile::Builder::new()
-        .prefix("keep-edit-")
+        .prefix("note-")
         .suffix(".md")
-        .tempfile()?;
+        .tempfile_in(folder.path())?;
     std::fs::write(file.path(), text)?;
     let path = file.path().to_path_buf();
     leave_screen();
@@ -273,6 +276,7 @@ fn edit_in_editor(terminal: &mut Term, text: &str, editor: &str) -> io::Result<S
         Err(e) => Err(io::Error::other(format!("cannot start {editor}: {e}"))),
     };
     drop(file);
+    drop(folder);
     enter_screen()?;
     terminal.clear()?;
     result
