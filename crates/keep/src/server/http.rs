@@ -567,10 +567,8 @@ pub async fn serve(
             state: Arc::clone(&place.state),
             connections: Arc::clone(&held),
             from: from.ip(),
-            this_user: shared.loopback
-                && stream
-                    .local_addr()
-                    .is_ok_and(|local| super::peer::is_this_user(local, from)),
+            ends: stream.local_addr().ok().map(|local| (local, from)),
+            this_user: Arc::default(),
         };
         let shared = Arc::clone(&shared);
         let handler = hyper::service::service_fn(move |request: Request<Incoming>| {
@@ -629,12 +627,23 @@ struct Conn {
     state: Arc<State>,
     connections: Arc<Connections>,
     from: std::net::IpAddr,
-    /// The client runs as this server's user (a loopback connection whose
-    /// socket the kernel says is ours).
-    this_user: bool,
+    /// This server's end and the client's.
+    ends: Option<(SocketAddr, SocketAddr)>,
+    /// Whether the client runs as this server's user, once asked.
+    this_user: Arc<std::sync::OnceLock<bool>>,
 }
 
 impl Conn {
+    /// Whether the client runs as this server's user (the kernel says the
+    /// client's socket is this user's), asked of the kernel once per
+    /// connection and only for a request without a token.
+    fn is_this_user(&self) -> bool {
+        *self.this_user.get_or_init(|| {
+            self.ends
+                .is_some_and(|(local, peer)| super::peer::is_this_user(local, peer))
+        })
+    }
+
     /// `response`, after naming the client on stderr (once) when it is
     /// the answer to a body that did not arrive in time.
     fn named_if_slow(&self, response: Response<Body>) -> Response<Body> {
@@ -729,14 +738,11 @@ async fn handle(
         return sign_in(request, auth, routes, conn.from, shared.tls).await;
     }
     let credential = Credential::of(&request);
-    let caller = match auth
-        .check(
-            &credential,
-            conn.from,
-            conn.this_user && !forwarded(&request),
-        )
-        .await
-    {
+    let trusted = matches!(credential, Credential::None)
+        && shared.loopback
+        && !forwarded(&request)
+        && conn.is_this_user();
+    let caller = match auth.check(&credential, conn.from, trusted).await {
         Ok(caller) => caller,
         Err(refusal) => {
             let browsing =
