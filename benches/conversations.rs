@@ -466,6 +466,99 @@ fn session_of(id: &str) -> &str {
     rest.split("@P{").next().unwrap_or_default()
 }
 
+/// The seed of which sessions the store for unanswerable questions holds.
+const ABSTAIN_SEED: &str = "keep-abstain-1";
+
+/// Whether the store for unanswerable questions holds `session`: about
+/// half the sessions, by a seeded hash of the renamed session.
+fn in_half_store(session: &str) -> bool {
+    Sha256::digest(format!("{ABSTAIN_SEED}/{session}").as_bytes())[0] % 2 == 0
+}
+
+/// How the relevance floor does on one split: answerable questions (all
+/// their evidence sessions in the half store) that kept their hits, and
+/// unanswerable ones (none of them there) that got none.
+#[derive(Default)]
+struct Abstention {
+    answerable: usize,
+    answered: usize,
+    answered_any5: usize,
+    unanswerable: usize,
+    abstained: usize,
+}
+
+impl Abstention {
+    fn row(&self, split: &str) -> String {
+        let share = |a: usize, n: usize| a as f64 / n.max(1) as f64;
+        format!(
+            "{split}: answerable {} (kept their hits {:.3}, any@5 {:.3}); unanswerable {} (said nothing relevant {:.3})",
+            self.answerable,
+            share(self.answered, self.answerable),
+            share(self.answered_any5, self.answerable),
+            self.unanswerable,
+            share(self.abstained, self.unanswerable),
+        )
+    }
+}
+
+/// Asks every question of the store that holds about half the sessions:
+/// one whose sessions are all there should keep its hits, one whose
+/// sessions are all elsewhere should be told nothing is relevant. With
+/// `KEEP_CONVERSATIONS_FLOOR=FILE` each question's hits (with the floor
+/// at 0) are written to FILE with their wording share and similarity.
+fn abstention(mut half: Keeper, questions: &[Question]) -> BTreeMap<&'static str, Abstention> {
+    let mut dump = std::env::var_os("KEEP_CONVERSATIONS_FLOOR")
+        .map(|path| std::io::BufWriter::new(std::fs::File::create(path).expect("floor file")));
+    let mut out: BTreeMap<&'static str, Abstention> = BTreeMap::new();
+    for q in questions {
+        let held = q.sessions.iter().filter(|s| in_half_store(s)).count();
+        let answerable = held == q.sessions.len();
+        if !answerable && held > 0 {
+            continue;
+        }
+        half = half.with_clock(Clock::Fixed(q.now));
+        let found = half.find(&FindQuery::text(q.text.clone(), DEPTH)).expect("find");
+        let row = out.entry(q.split).or_default();
+        if answerable {
+            row.answerable += 1;
+            row.answered += usize::from(!found.hits.is_empty());
+            row.answered_any5 += usize::from(
+                found.hits.iter().take(5).any(|h| q.evidence.contains(&h.address())),
+            );
+        } else {
+            row.unanswerable += 1;
+            row.abstained += usize::from(found.hits.is_empty());
+        }
+        if let Some(file) = &mut dump {
+            let all = half
+                .find(&FindQuery {
+                    explain: true,
+                    floor: Some(0.0),
+                    ..FindQuery::text(q.text.clone(), DEPTH)
+                })
+                .expect("find");
+            let hits: Vec<Value> = all
+                .hits
+                .iter()
+                .map(|h| {
+                    serde_json::json!({
+                        "evidence": q.evidence.contains(&h.address()),
+                        "wording": h.explain.as_ref().map(|e| e.wording),
+                        "similarity": h.similarity,
+                        "relevance": h.relevance,
+                    })
+                })
+                .collect();
+            let line = serde_json::json!({
+                "split": q.split, "set": q.set, "kind": q.kind, "answerable": answerable,
+                "question": q.text, "hits": hits, "unheard": all.unheard,
+            });
+            writeln!(file, "{line}").expect("floor file");
+        }
+    }
+    out
+}
+
 /// Every method's first results for `q`, and the time keep's two took.
 fn rankings(
     keeper: &mut Keeper,
@@ -525,6 +618,7 @@ fn main() {
     let extra = built(&questions, &turns);
     questions.extend(extra);
     let sessions: HashSet<&str> = turns.iter().map(|t| t.session.as_str()).collect();
+    let sessions_count = sessions.len();
     println!(
         "{} turns in {} sessions; {} questions ({} as written, {} built)",
         turns.len(),
@@ -600,6 +694,19 @@ fn main() {
         for (score, name) in scores.iter().zip(METHODS) {
             println!("{}", score.row(name));
         }
+    }
+    let held: Vec<Turn> = turns
+        .into_iter()
+        .filter(|t| in_half_store(&t.session))
+        .collect();
+    let half = imported_store(&config, &paths, stores.join("conversations-half"), &held);
+    println!(
+        "\nthe relevance floor, on a store of {} of the {} sessions:",
+        held.iter().map(|t| t.session.as_str()).collect::<HashSet<_>>().len(),
+        sessions_count,
+    );
+    for (split, row) in abstention(half, &questions) {
+        println!("{}", row.row(split));
     }
     for (name, samples) in ["keep", "keep --deep"].iter().zip(&mut times) {
         let p50 = percentile(samples, 0.5);

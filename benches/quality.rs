@@ -238,7 +238,16 @@ fn ask(
                 })
                 .expect("find");
             if let Some(out) = dump {
+                let all = keeper
+                    .find(&FindQuery {
+                        half_life_days: Some(0.0),
+                        floor: Some(0.0),
+                        ..FindQuery::text(text.clone(), DEPTH)
+                    })
+                    .expect("find");
+                let best = all.hits.iter().filter_map(|h| h.relevance).fold(0.0, f64::max);
                 let line = serde_json::json!({
+                    "best_relevance": best, "unheard": all.unheard,
                     "store": store, "form": form, "query": text, "expected": row.id,
                     "keyword": lists.keyword, "vector": lists.vector, "completed": lists.completed,
                     "keep": keep.hits.iter().map(|h| &h.note.id).collect::<Vec<_>>(),

@@ -521,7 +521,7 @@ _keep() {
             return 0
             ;;
         keep__subcmd__find)
-            opts="-t -a -S -n -C -h --id --tag --since --until --as-of --when --all --id-pattern --scope --limit --deep --hops --mode --all-versions --max-tokens --half-life --around --parts --explain --store --json --ids --help"
+            opts="-t -a -S -n -C -h --id --tag --since --until --as-of --when --all --id-pattern --scope --limit --deep --hops --mode --all-versions --max-tokens --half-life --around --parts --explain --floor --store --json --ids --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -596,6 +596,10 @@ _keep() {
                     return 0
                     ;;
                 -C)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --floor)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;

@@ -535,30 +535,64 @@ fn meaning_beats_one_incidental_shared_word() {
 }
 
 #[test]
-fn a_query_about_nothing_stored_is_answered_as_weak() {
+fn a_query_about_nothing_stored_finds_nothing_relevant_and_says_so() {
     let env = Env::with_model();
     env.put(
         "A small grey cat sleeps on the warm carpet by the fire.",
         &[],
     );
     env.put("Chess club meets on Thursdays in the library.", &[]);
+    env.put("The ferry to the island leaves at nine from pier two.", &[]);
+    // Near in meaning only loosely: nothing is returned, and it is said
+    // with the words nothing holds, the best relevance and the floor.
     let out = env.run(&["--json", "find", "zebra harpsichord tournament"]);
-    assert!(out.status.success());
+    assert!(out.status.success(), "{out:?}");
     let hits: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(hits, serde_json::json!([]));
     let err = String::from_utf8_lossy(&out.stderr);
-    assert!(err.contains("no close match"), "{err}");
-    assert!(!hits.as_array().unwrap().is_empty());
     assert!(
-        hits.as_array().unwrap().iter().all(|h| h["weak"] == true),
-        "{hits}"
+        err.starts_with(
+            "keep: nothing relevant: no note holds 'zebra', 'harpsichord' or 'tournament'; the closest, %"
+        ),
+        "{err}"
+    );
+    assert!(err.ends_with("(floor 0.23); --floor 0 shows it\n"), "{err}");
+    assert_eq!(err.lines().count(), 1, "{err}");
+    // --floor 0 shows the nearest anyway, each marked weak with its relevance.
+    let hits = env.json(&["find", "--floor", "0", "zebra harpsichord tournament"]);
+    let hits = hits.as_array().unwrap();
+    assert!(!hits.is_empty());
+    for hit in hits {
+        let relevance = hit["relevance"].as_f64().unwrap();
+        assert!((0.0..0.23).contains(&relevance), "{hit}");
+        assert_eq!(hit["weak"], true, "{hit}");
+    }
+    // A question about what is stored is answered, relevant.
+    let hits = env.json(&["find", "when does the ferry to the island leave the pier"]);
+    assert!(hits[0]["summary"].as_str().unwrap().starts_with("The ferry"), "{hits}");
+    assert!(hits[0]["relevance"].as_f64().unwrap() >= 0.23, "{hits}");
+    assert_eq!(hits[0]["weak"], false, "{hits}");
+    // A short query about a note is kept though its words are new.
+    let hits = env.json(&["find", "kitten"]);
+    assert!(hits[0]["summary"].as_str().unwrap().contains("cat"), "{hits}");
+    assert_eq!(hits[0]["weak"], false, "{hits}");
+    // Keywords only: every match holds a word of the query, kept unless
+    // a floor is asked for.
+    let found = env.ok(&["find", "--ids", "--mode", "keyword", "chess tournament"]);
+    assert_eq!(found.lines().count(), 1, "{found}");
+    let out = env.run(&["find", "--mode", "keyword", "--floor", "0.9", "chess tournament"]);
+    assert!(out.stdout.is_empty(), "{out:?}");
+    // A floor outside 0 to 1 is refused, saying what it should be.
+    let out = env.run(&["find", "--floor", "2", "kitten"]);
+    assert_eq!(out.status.code(), Some(2), "{out:?}");
+    assert_eq!(
+        String::from_utf8_lossy(&out.stderr),
+        "keep: the relevance floor is a number from 0 to 1\n"
     );
     // Nothing near at all: nothing found, and said.
     let out = env.run(&["find", "quarterly tax filing deadline"]);
     assert!(out.stdout.is_empty());
-    assert!(String::from_utf8_lossy(&out.stderr).contains("nothing found"));
-    // A short query that is about a note is not weak.
-    let hits = env.json(&["find", "kitten"]);
-    assert_eq!(hits[0]["weak"], false, "{hits}");
+    assert!(String::from_utf8_lossy(&out.stderr).contains("nothing"));
 }
 
 #[test]

@@ -55,6 +55,10 @@ pub struct Find {
     /// Say what made each hit's score.
     #[serde(default, deserialize_with = "wire::flag")]
     pub explain: bool,
+    /// The relevance floor, 0 to 1 (the default unless given): when every hit is below it, none is returned; 0 returns the nearest, however far.
+    #[serde(default, deserialize_with = "wire::maybe_number")]
+    #[schemars(range(min = 0.0, max = 1.0))]
+    pub floor: Option<f64>,
 }
 
 fn ten() -> usize {
@@ -79,6 +83,7 @@ impl Find {
             around: 0,
             parts: false,
             explain: false,
+            floor: None,
         }
     }
 
@@ -95,6 +100,11 @@ impl Find {
         if self.half_life.is_some_and(|h| h < 0.0 || !h.is_finite()) {
             return Err(Error::Invalid(
                 "the half-life must be 0 or more days".into(),
+            ));
+        }
+        if self.floor.is_some_and(|f| !(0.0..=1.0).contains(&f)) {
+            return Err(Error::Invalid(
+                "the relevance floor is a number from 0 to 1".into(),
             ));
         }
         if self.limit == 0 {
@@ -115,6 +125,7 @@ impl Find {
             parts: self.parts,
             around: self.around,
             explain: self.explain,
+            floor: self.floor,
         })
     }
 }

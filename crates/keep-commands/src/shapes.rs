@@ -69,10 +69,16 @@ pub struct HitJson {
     /// The ranking score (keyword and vector scores fused, with recency and
     /// feedback): it orders one result list and means nothing across lists.
     pub score: f64,
+    /// How relevant the hit is to the query, 0 to 1, on a scale that does
+    /// not depend on the other hits: half the share of the query's wording
+    /// its text holds (each word by its rarity), half how close in meaning
+    /// it is. Below the relevance floor (0.3 unless asked) a hit is weak.
+    /// Null for notes reached through links and for `like` searches.
+    pub relevance: Option<f64>,
     /// How close in meaning the best matching text is to the query: the
     /// cosine similarity, about 0.2 (loosely related) to 1 (the same).
-    /// Null for keyword-only matches and notes reached through links.
-    pub relevance: Option<f64>,
+    /// Null when it has no vector or is further than 0.2.
+    pub similarity: Option<f64>,
     /// The sentences that matched (of the part, when a part matched).
     pub passage: String,
     /// 1-based rank among keyword candidates.
@@ -83,8 +89,8 @@ pub struct HitJson {
     pub matched: Option<Matched>,
     /// Set for notes reached by deep recall.
     pub via: Option<Via>,
-    /// True when the note was found only by meaning, and only weakly:
-    /// probably not about the query.
+    /// True when its relevance is below the floor: probably not about
+    /// the query.
     pub weak: bool,
     /// For a part found on its own (a turn of a conversation): its
     /// number, `ID@P{N}`, who said it and when, and the parts around it.
@@ -137,7 +143,8 @@ impl From<&Hit> for HitJson {
             explain: h.explain.clone(),
             note: NoteJson::from(&h.note),
             score: h.score,
-            relevance: h.similarity.map(rounded),
+            relevance: h.relevance.map(rounded),
+            similarity: h.similarity.map(rounded),
             passage: h.passage.clone(),
             keyword_rank: h.keyword_rank,
             vector_rank: h.vector_rank,
@@ -192,8 +199,9 @@ pub struct BriefHit {
     pub note: BriefNote,
     /// The ranking score; it orders one result list only.
     pub score: f64,
-    /// Cosine similarity of the best matching text to the query (about 0.2
-    /// loosely related, 1 the same); absent for keyword-only matches.
+    /// How relevant it is to the query, 0 to 1, comparable across
+    /// searches: half the share of the query's wording it holds, half how
+    /// close in meaning it is; below the floor (0.3 unless asked) it is weak.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub relevance: Option<f64>,
     /// The sentences that matched (of the part, when a part matched).
@@ -204,8 +212,8 @@ pub struct BriefHit {
     /// Set for notes reached by deep recall.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub via: Option<Via>,
-    /// True when the note was found only by meaning, and only weakly:
-    /// probably not about the query.
+    /// True when its relevance is below the floor: probably not about
+    /// the query.
     #[serde(skip_serializing_if = "std::ops::Not::not")]
     pub weak: bool,
     /// For a part found on its own (a turn of a conversation): its
@@ -224,7 +232,7 @@ impl From<&Hit> for BriefHit {
             explain: h.explain.clone(),
             note: BriefNote::from(&h.note),
             score: h.score,
-            relevance: h.similarity.map(rounded),
+            relevance: h.relevance.map(rounded),
             passage: h.passage.clone(),
             matched: h.matched.clone(),
             via: h.via.clone(),

@@ -138,6 +138,8 @@ pub enum Advice {
     PipOrWheels,
     /// Use the keep that made this store (or a newer one).
     NewerKeep,
+    /// Search again with the relevance floor at 0 to see the nearest.
+    FloorZero,
 }
 
 impl Error {

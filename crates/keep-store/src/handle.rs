@@ -67,6 +67,10 @@ impl TextSearch for Handle<'_> {
         (**self).note_total()
     }
 
+    fn part_total(&self) -> Result<f64> {
+        (**self).part_total()
+    }
+
     fn rows_holding_word(&self, index: TextIndex, word: &str, cap: i64) -> Result<f64> {
         (**self).rows_holding_word(index, word, cap)
     }

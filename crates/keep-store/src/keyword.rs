@@ -73,6 +73,8 @@ const FILTERED_COMMON_ROWS: i64 = 10_000;
 pub trait TextSearch: Sql {
     /// How many notes the store holds (estimated where counting costs).
     fn note_total(&self) -> Result<f64>;
+    /// How many parts the store holds (estimated where counting costs).
+    fn part_total(&self) -> Result<f64>;
     /// How many rows of `index` hold `word`, counted up to `cap` (or
     /// estimated).
     fn rows_holding_word(&self, index: TextIndex, word: &str, cap: i64) -> Result<f64>;
@@ -137,6 +139,23 @@ pub trait Keyword: TextSearch {
             }
         }
         Ok(KeywordPlan::of(words, rare))
+    }
+
+    /// The number of texts a search can return (notes and their parts),
+    /// and how many of them hold each of `words` (each index counted up to
+    /// `cap`): 0 for a word that nothing in the store holds.
+    fn text_frequencies(&self, words: &[String], cap: usize) -> Result<(usize, Vec<usize>)> {
+        let mut counts = Vec::with_capacity(words.len());
+        for word in words {
+            let mut notes: f64 = 0.0;
+            for index in [TextIndex::NoteText, TextIndex::Bodies, TextIndex::NoteNames] {
+                notes = notes.max(self.rows_holding_word(index, word, cap as i64)?);
+            }
+            let parts = self.rows_holding_word(TextIndex::Parts, word, cap as i64)?;
+            counts.push((notes + parts) as usize);
+        }
+        let total = self.note_total()?.max(0.0) + self.part_total()?.max(0.0);
+        Ok((total as usize, counts))
     }
 
     /// The number of notes, and how many of them hold each of `words` in

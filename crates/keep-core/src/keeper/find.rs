@@ -9,12 +9,12 @@ use crate::error::{Advice, Error, Notice, Result};
 use crate::recall::fusion::Ranked;
 use crate::recall::fusion::{self, Fused, Unit};
 use crate::recall::weights::{
-    DEEP_MIN_RESULTS, FACET_WEIGHT, MAX_DEEP_HOPS, SUPERSEDED_FACTOR, WEAK_SIMILARITY,
+    DEEP_MIN_RESULTS, FACET_WEIGHT, MAX_DEEP_HOPS, RELEVANCE_FLOOR, SUPERSEDED_FACTOR,
     WRONG_HIDES_AT,
 };
 use crate::recall::{
     Explanation, FindQuery, FindResult, Hit, Matched, Neighbour, PartHit, Query, RecallMode, Via,
-    candidates, facets, graph, passage, question, replies, when,
+    candidates, facets, graph, passage, question, relevance, replies, when,
 };
 use keep_model::Note;
 use keep_model::keys;
@@ -171,6 +171,23 @@ impl Keeper {
                 }
             }
         }
+        // Every keyword match holds a word of the query: without meaning
+        // to weigh, only a floor asked for applies.
+        let floor = query.floor.unwrap_or(if query_vector.is_some() {
+            RELEVANCE_FLOOR
+        } else {
+            0.0
+        });
+        let mut judge = match text {
+            Some(t) => Some(relevance::Judge::of(
+                &db,
+                t,
+                !periods.is_empty(),
+                query_vector.is_some(),
+                floor,
+            )?),
+            None => None,
+        };
         for (h, f) in hits.iter_mut().zip(&fused) {
             let mut matched_part = None;
             if let Some(Matched::Part { part, section }) = &mut h.matched
@@ -184,13 +201,25 @@ impl Keeper {
                 .map_or(&h.note.summary, |p| &p.summary);
             h.passage = passage::passage(source, text);
             if let Some(turn) = f.turn {
-                h.part = Some(part_hit(&db, f.rid, turn, matched_part, query.around)?);
+                h.part = Some(part_hit(&db, f.rid, turn, matched_part.clone(), query.around)?);
+            }
+            if let Some(judge) = &mut judge {
+                let source = matched_part
+                    .as_ref()
+                    .map_or(&h.note.summary, |p| &p.summary);
+                let judged = judge.judge(&h.address(), source, f.coverage, f.similarity);
+                h.relevance = Some(judged.relevance);
+                h.weak = judged.relevance < RELEVANCE_FLOOR;
+                if let Some(why) = &mut h.explain {
+                    why.wording = judged.wording;
+                }
             }
         }
         if like_rid.is_none() {
-            notices.extend(weak_notice(&hits));
-            if hits.is_empty() {
-                notices.push(Notice::new("nothing found"));
+            match below_floor(&mut hits, judge.as_ref()) {
+                Some(nothing_relevant) => notices.push(nothing_relevant),
+                None if hits.is_empty() => notices.push(Notice::new("nothing found")),
+                None => {}
             }
         }
         if query.deep {
@@ -229,7 +258,11 @@ impl Keeper {
                 });
             }
         }
-        Ok(FindResult { hits, notices })
+        Ok(FindResult {
+            hits,
+            notices,
+            unheard: judge.map(|j| j.unheard().to_vec()).unwrap_or_default(),
+        })
     }
 
     /// The pieces of a compound text query (`facets`), each with its
@@ -384,7 +417,11 @@ impl Keeper {
             }
         }
         hits.retain(|h| self.caller.covers(&h.note.tags));
-        Ok(FindResult { hits, notices })
+        Ok(FindResult {
+            hits,
+            notices,
+            ..FindResult::default()
+        })
     }
 
     /// Gives vectors to waiting rows before a search, for about
@@ -551,22 +588,39 @@ fn part_hit(
     })
 }
 
-/// Whether a hit was found only by meaning, and only weakly
-/// (`WEAK_SIMILARITY`): an answer to keep, but not one to trust.
-fn is_weak(f: &Fused) -> bool {
-    f.keyword_rank.is_none() && f.similarity.is_some_and(|s| s < WEAK_SIMILARITY)
-}
-
-/// What a search says when every hit is weak: nothing in the store is
-/// clearly about the query.
-fn weak_notice(hits: &[Hit]) -> Option<Notice> {
-    if hits.is_empty() || !hits.iter().all(|h| h.weak) {
+/// When the best hit is below the relevance floor, no hit is returned and
+/// the search says so, naming the closest it left out and the query's
+/// words that nothing in the store holds; else nothing changes.
+fn below_floor(hits: &mut Vec<Hit>, judge: Option<&relevance::Judge>) -> Option<Notice> {
+    let judge = judge?;
+    let (best, closest) = judge.closest()?;
+    if hits.is_empty() || !judge.nothing_relevant() {
         return None;
     }
-    let best = hits.iter().filter_map(|h| h.similarity).fold(0.0, f64::max);
-    Some(Notice::new(format!(
-        "no close match: no note shares a word with the query, and the nearest in meaning is only {best:.2} alike (weak below {WEAK_SIMILARITY})"
-    )))
+    let unheard = judge.unheard();
+    let unheard = if unheard.is_empty() {
+        String::new()
+    } else {
+        format!("no note holds {}; ", quoted_list(unheard))
+    };
+    let notice = Notice::advised(
+        format!(
+            "nothing relevant: {unheard}the closest, {closest}, is {best:.2} relevant (floor {})",
+            judge.floor
+        ),
+        Advice::FloorZero,
+    );
+    hits.clear();
+    Some(notice)
+}
+
+/// `'a'`, `'a' or 'b'`, `'a', 'b' or 'c'`.
+fn quoted_list(words: &[String]) -> String {
+    let quoted: Vec<String> = words.iter().map(|w| format!("'{w}'")).collect();
+    match quoted.split_last() {
+        Some((last, rest)) if !rest.is_empty() => format!("{} or {last}", rest.join(", ")),
+        _ => quoted.concat(),
+    }
 }
 
 /// Why a search has no query vector.
@@ -632,7 +686,8 @@ fn hit(f: &Fused, note: keep_model::Note) -> Hit {
         matched: f.matched.clone(),
         via: None,
         passage: String::new(),
-        weak: is_weak(f),
+        relevance: None,
+        weak: false,
         part: None,
         explain: None,
     }

@@ -236,13 +236,13 @@ pub(crate) fn set_coverage(db: &Db<'_>, text: &str, keyword: &mut [Ranked]) -> R
 }
 
 /// Notes counted at most for a word's rarity in `set_coverage`.
-const COVERAGE_COUNT_CAP: usize = 10_000;
+pub(crate) const COVERAGE_COUNT_CAP: usize = 10_000;
 
 /// A word's weight by how few of `total` notes hold it (`df`), as BM25
 /// weighs it, never quite zero: one that no note holds weighs most. The
 /// two counts are taken one after the other, so while others write `df`
 /// may exceed `total`: it counts as every note then (never a NaN score).
-fn idf(total: usize, df: usize) -> f64 {
+pub(crate) fn idf(total: usize, df: usize) -> f64 {
     let (n, df) = (total as f64, df.min(total) as f64);
     ((n - df + 0.5) / (df + 0.5) + 1.0).ln()
 }

@@ -48,6 +48,9 @@ pub struct Fused {
     pub by_keyword: f64,
     /// What the vector list gave its fused score.
     pub by_meaning: f64,
+    /// The share of the query the note holds, when it was a keyword
+    /// candidate matched in its own text (None counts as all there).
+    pub coverage: Option<f64>,
 }
 
 impl Fused {
@@ -178,6 +181,7 @@ pub fn fuse(keyword: &[Ranked], vector: &[Ranked], turns: &HashSet<NoteRid>) -> 
                 matched: r.matched.clone(),
                 by_keyword: 0.0,
                 by_meaning: 0.0,
+                coverage: None,
             });
             entry.score += weight * e;
             if is_keyword {
@@ -187,6 +191,9 @@ pub fn fuse(keyword: &[Ranked], vector: &[Ranked], turns: &HashSet<NoteRid>) -> 
             }
             if is_keyword {
                 entry.keyword_rank = Some(rank);
+                if r.matched.is_none() {
+                    entry.coverage = Some(r.coverage.unwrap_or(1.0));
+                }
             } else {
                 entry.vector_rank = Some(rank);
                 entry.similarity = r.similarity;
@@ -300,6 +307,7 @@ pub(crate) fn fused(rid: i64, score: f64) -> Fused {
         matched: None,
         by_keyword: 0.0,
         by_meaning: 0.0,
+        coverage: None,
     }
 }
 

@@ -137,6 +137,7 @@ fn reached_hit(note: Note, score: f64, via: Via) -> Hit {
         similarity: None,
         matched: None,
         via: Some(via),
+        relevance: None,
         weak: false,
         part: None,
         explain: None,

@@ -14,6 +14,7 @@ pub(crate) mod fusion;
 pub(crate) mod graph;
 pub mod passage;
 pub mod question;
+pub(crate) mod relevance;
 pub(crate) mod replies;
 pub mod weights;
 pub(crate) mod when;
@@ -59,6 +60,9 @@ pub struct FindQuery {
     pub around: usize,
     /// Say what made each hit's score (`Hit::explain`).
     pub explain: bool,
+    /// The relevance floor (`weights::RELEVANCE_FLOOR` when None): a
+    /// search whose every hit is below it returns none; 0 keeps them.
+    pub floor: Option<f64>,
 }
 
 impl FindQuery {
@@ -76,6 +80,7 @@ impl FindQuery {
             parts: false,
             around: 0,
             explain: false,
+            floor: None,
         }
     }
 
@@ -155,6 +160,9 @@ pub struct Explanation {
     pub superseded: f64,
     /// The periods the query names (its dates against the note's).
     pub time: f64,
+    /// The share of the query's wording (each word by its rarity) that
+    /// its text holds: half of its relevance.
+    pub wording: f64,
     /// The reply (`ID` or `ID@P{N}`) whose match was credited to it.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub credited_from: Option<String>,
@@ -189,8 +197,12 @@ pub struct Hit {
     pub via: Option<Via>,
     /// The sentences of the matched text around the best match, bounded.
     pub passage: String,
-    /// Found only by meaning, and only weakly (below
-    /// `weights::WEAK_SIMILARITY`): probably not about the query.
+    /// How relevant it is to the query on a scale of its own, 0 to 1
+    /// (`relevance`): the share of the query's wording it holds and how
+    /// close in meaning it is. Unlike `score`, comparable across searches.
+    /// None for a note reached through a link or found by likeness.
+    pub relevance: Option<f64>,
+    /// Below the relevance floor: probably not about the query.
     pub weak: bool,
     /// Set when the result is one part of the note, found on its own.
     pub part: Option<PartHit>,
@@ -214,4 +226,7 @@ pub struct FindResult {
     pub hits: Vec<Hit>,
     /// Things the user should know, such as recall falling back to keywords.
     pub notices: Vec<crate::error::Notice>,
+    /// The query's words that no note holds (a search about something
+    /// not stored names them when it finds nothing relevant).
+    pub unheard: Vec<String>,
 }

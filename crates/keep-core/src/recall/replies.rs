@@ -64,6 +64,7 @@ pub(crate) fn credit_answered(
                 }),
                 by_keyword: 0.0,
                 by_meaning: 0.0,
+                coverage: None,
             });
             lifted.insert(message, reply);
         }

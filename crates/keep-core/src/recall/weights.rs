@@ -62,14 +62,29 @@ pub const COVERAGE_EXPONENT: f64 = 1.0 / 3.0;
 /// of the query (the note's own text may not hold the words).
 pub const HIDDEN_MATCH_COVERAGE: f64 = 0.5;
 
-/// A note found only by meaning, and less similar than this, is a weak
-/// hit: marked `weak` in `--json` and MCP, and when every hit is weak
-/// `find` says that nothing is close. Not dropped: one-word queries sit
-/// low even when right ("kitten" / "The cat sits on the mat." 0.34), while
-/// unrelated text sits lower ("zebra harpsichord tournament" / "Chess club
-/// meets on Thursdays in the library." 0.26, / the cat 0.01). See docs/recall.md
-/// for what the quality bench measured.
-pub const WEAK_SIMILARITY: f64 = 0.30;
+
+/// A hit's relevance (`relevance::relevance`) is this share of how much
+/// of the query's wording it holds (each word by its rarity) and the rest
+/// of how close in meaning it is, its cosine counted above
+/// `RELEVANCE_MEANING_FLOOR`. These and the floors below were chosen on
+/// the development questions of `cargo bench --bench conversations`
+/// (answerable ones asked of a store holding their sessions, unanswerable
+/// ones of a store without them): the largest share of unanswerable
+/// questions answered with nothing while every answerable one kept its
+/// hits (docs/recall.md has the figures, held-out questions included).
+pub const RELEVANCE_COVERAGE_WEIGHT: f64 = 0.4;
+/// Cosine that counts as no closeness at all in a hit's relevance.
+pub const RELEVANCE_MEANING_FLOOR: f64 = 0.1;
+/// The relevance floor: hits below it are weak, and a search whose every
+/// hit is below it returns none and says that nothing relevant was found.
+pub const RELEVANCE_FLOOR: f64 = 0.23;
+/// Queries of at most this many topic words are short: also judged by
+/// meaning alone...
+pub const SHORT_QUERY_WORDS: usize = 2;
+/// ...counted above this cosine, so that 0.30 reaches the floor ("kitten"
+/// / "The cat sits on the mat." is 0.34; "zebra harpsichord tournament" /
+/// "Chess club meets on Thursdays in the library." 0.26).
+pub const SHORT_QUERY_MEANING_FLOOR: f64 = 0.09;
 
 /// Vector candidates less similar than this (cosine) are dropped.
 pub const MIN_SIMILARITY: f64 = SIMILARITY_FLOOR;

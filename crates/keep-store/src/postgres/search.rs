@@ -354,6 +354,10 @@ impl TextSearch for PgDb<'_> {
         self.rows_in("notes")
     }
 
+    fn part_total(&self) -> Result<f64> {
+        self.rows_in("parts")
+    }
+
     fn rows_holding_word(&self, index: TextIndex, word: &str, cap: i64) -> Result<f64> {
         let index = self::index(index);
         self.rows_holding(index.table, index.column, word, cap)

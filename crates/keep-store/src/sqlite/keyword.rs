@@ -81,6 +81,17 @@ impl TextSearch for SqliteDb<'_> {
         Ok(total as f64)
     }
 
+    fn part_total(&self) -> Result<f64> {
+        let total: i64 = self
+            .conn
+            .prepare_cached(
+                "SELECT coalesce((SELECT n FROM counts WHERE name = 'parts'),
+                                 (SELECT count(*) FROM parts))",
+            )?
+            .query_row([], |r| r.get(0))?;
+        Ok(total as f64)
+    }
+
     /// Reads at most `cap` rows of the index.
     fn rows_holding_word(&self, index: TextIndex, word: &str, cap: i64) -> Result<f64> {
         let (table, _, _) = fts(index);

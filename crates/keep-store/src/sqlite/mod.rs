@@ -55,6 +55,7 @@ const MIGRATIONS: &[(i64, &str)] = &[
     (10, include_str!("migrations/0010_note_count.sql")),
     (11, include_str!("migrations/0011_tokens.sql")),
     (12, include_str!("migrations/0012_event_time.sql")),
+    (13, include_str!("migrations/0013_part_count.sql")),
 ];
 
 /// Int8 codes of each kind of vector, with the epoch they were read at:

@@ -27,8 +27,11 @@ use crate::render::{json, text};
 /// marked with how they were reached. Notes another note supersedes are left out unless
 /// --all-versions asks for them, and expired notes are left out. A query
 /// put as a question to the memory ("what do I have about X", "find my
-/// notes on X") searches for X. Without a model, find uses keywords only
-/// and says so on stderr.
+/// notes on X") searches for X. Each hit has a relevance from 0 to 1 (the
+/// share of the query's wording it holds and how close in meaning it is);
+/// when every hit is below the relevance floor, find returns none and says
+/// "nothing relevant" on stderr (--floor 0 shows the nearest anyway).
+/// Without a model, find uses keywords only and says so on stderr.
 #[derive(Debug, clap::Args, serde::Serialize, serde::Deserialize)]
 pub struct Args {
     /// What to look for
@@ -99,6 +102,11 @@ pub struct Args {
     #[arg(long)]
     #[serde(default)]
     pub explain: bool,
+
+    /// The relevance floor, 0 to 1: when every hit is below it, none is shown; 0 shows the nearest, however far [default: 0.3]
+    #[arg(long, value_name = "R")]
+    #[serde(default)]
+    pub floor: Option<f64>,
 }
 
 #[derive(
@@ -138,6 +146,7 @@ pub fn run(ctx: &mut Ctx, args: Args) -> CliResult {
         around: args.around,
         parts: args.parts,
         explain: args.explain,
+        floor: args.floor,
     })?;
     print_hits(ctx, &found.result)?;
     if ctx.format == Format::Json {

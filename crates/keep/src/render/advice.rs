@@ -39,6 +39,7 @@ pub fn for_terminal(advice: &Advice) -> String {
                 .into()
         }
         Advice::NewerKeep => "use the keep that wrote it, or a newer one".into(),
+        Advice::FloorZero => "--floor 0 shows it".into(),
     }
 }
 
@@ -70,6 +71,7 @@ pub fn for_agent(advice: &Advice) -> String {
                 .into()
         }
         Advice::NewerKeep => "this store needs a newer keep".into(),
+        Advice::FloorZero => "floor 0 returns it".into(),
     }
 }
 

@@ -61,6 +61,9 @@ pub struct Args {
     /// Say what made each result's score ("explain"): its keyword and meaning shares and each factor.
     #[serde(default)]
     pub explain: bool,
+    /// The relevance floor, 0 to 1 (default 0.3): when every result is below it, none is returned and a notice says nothing relevant was found; 0 returns the nearest, however far.
+    #[serde(default)]
+    pub floor: Option<f64>,
 }
 
 /// Turns shown either side of a turn found, at most.
@@ -115,6 +118,7 @@ impl ToolDef for Recall {
             around: args.around.min(MAX_AROUND),
             parts: args.parts,
             explain: args.explain,
+            floor: args.floor,
         }
         .run(keeper)?;
         let mut listing = hit_listing(&found.result, args.format);

@@ -8,7 +8,7 @@ use std::fmt::Write;
 use keep_commands::Filters;
 use keep_commands::find::Find;
 use keep_commands::list::List;
-use keep_core::recall::{Hit, RecallMode};
+use keep_core::recall::{FindResult, Hit, RecallMode};
 
 use super::Seen;
 use super::html::{alert, esc, label_of, note_link, score, tag_chips, time};
@@ -113,7 +113,7 @@ fn results(seen: &Seen<'_>, query: &Query, q: &str) -> (u16, String) {
         ..Find::text(q)
     };
     match seen.run(find) {
-        Ok(found) => (200, hit_list(&found.result.hits, q)),
+        Ok(found) => (200, hit_list(&found.result, q)),
         Err((status, message)) => (
             status,
             format!("<ol id=\"results\"></ol>{}", alert(&message)),
@@ -121,9 +121,10 @@ fn results(seen: &Seen<'_>, query: &Query, q: &str) -> (u16, String) {
     }
 }
 
-/// The results as a list, with the note the command line gives when every
-/// one is weak.
-pub fn hit_list(hits: &[Hit], q: &str) -> String {
+/// The results as a list, with what the command line says when nothing
+/// is relevant or every hit is weak.
+pub fn hit_list(result: &FindResult, q: &str) -> String {
+    let hits = &result.hits;
     let mut out = String::new();
     let status = match hits.len() {
         0 => "No notes match.".to_string(),
@@ -134,8 +135,14 @@ pub fn hit_list(hits: &[Hit], q: &str) -> String {
         out,
         "<p id=\"status\" class=\"muted\" aria-live=\"polite\">{status}</p>"
     );
-    if !hits.is_empty() && hits.iter().all(|h| h.weak) {
-        out.push_str("<p class=\"notice\">No close match: no note shares a word with the query, and the nearest in meaning are only weakly alike.</p>");
+    let nothing_relevant = result
+        .notices
+        .iter()
+        .find(|n| n.text.starts_with("nothing relevant"));
+    if let Some(notice) = nothing_relevant {
+        let _ = write!(out, "<p class=\"notice\">{}</p>", esc(&capitalised(&notice.text)));
+    } else if !hits.is_empty() && hits.iter().all(|h| h.weak) {
+        out.push_str("<p class=\"notice\">No close match: every result is below the relevance floor.</p>");
     }
     let _ = write!(
         out,
@@ -158,7 +165,7 @@ fn hit_item(hit: &Hit) -> String {
         note_link(id, &label_of(&note.summary, &note.tags, 160)),
         score(hit.score),
         if hit.weak {
-            " <span class=\"badge\" title=\"found only by meaning, and only weakly\">weak</span>"
+            " <span class=\"badge\" title=\"below the relevance floor\">weak</span>"
         } else {
             ""
         },
@@ -214,4 +221,13 @@ fn recent(seen: &Seen<'_>, query: &Query) -> String {
         }
         Err((_, message)) => alert(&message),
     }
+}
+
+/// `text` with its first letter in capitals.
+fn capitalised(text: &str) -> String {
+    let mut chars = text.chars();
+    chars
+        .next()
+        .map(|c| c.to_uppercase().chain(chars).collect())
+        .unwrap_or_default()
 }

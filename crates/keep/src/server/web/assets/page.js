@@ -57,7 +57,7 @@ function hitItem(hit, ranked) {
   const line = el("div", { class: "line" },
     el("a", { class: "note-link", href: noteHref(hit.id) }, labelOf(hit)));
   if (ranked) line.append(" ", el("span", { class: "score", title: "score" }, Number(hit.score).toFixed(3)));
-  if (weak) line.append(" ", el("span", { class: "badge", title: "found only by meaning, and only weakly" }, "weak"));
+  if (weak) line.append(" ", el("span", { class: "badge", title: "below the relevance floor" }, "weak"));
   const item = el("li", { class: weak ? "hit weak" : "hit" }, line, el("div", { class: "id muted" }, hit.id));
   if (ranked && hit.passage) item.append(el("p", { class: "passage" }, hit.passage));
   item.append(el("div", { class: "meta" }, timeOf(ranked ? hit.at : hit.updated), tagChips(hit.tags)));
@@ -76,7 +76,7 @@ function showResults(hits, ranked, q) {
   if (ranked) {
     status.textContent = hits.length === 0 ? "No notes match." : hits.length === 1 ? "1 note." : hits.length + " notes, best first.";
     if (hits.length && hits.every((h) => h.weak === true)) {
-      results.before(el("p", { class: "notice" }, "No close match: no note shares a word with the query, and the nearest in meaning are only weakly alike."));
+      results.before(el("p", { class: "notice" }, "No close match: every result is below the relevance floor."));
     }
   } else {
     status.textContent = "Newest notes";
