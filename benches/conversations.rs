@@ -30,7 +30,11 @@
 //! two, keep's own keyword list, keep's `find` and `find --deep` over the
 //! import, and keep's `find` over a second store where each turn was put
 //! as a note of its own (`keep turns`); and the median and
-//! 95th-percentile time of a query.
+//! 95th-percentile time of a query. Then the relevance floor: a third
+//! store holds the sessions of one seeded half, and each question is
+//! asked of it: one whose sessions are all there should keep its hits,
+//! one whose sessions are all elsewhere should be told nothing is
+//! relevant.
 //!
 //!     cargo bench --bench conversations
 //!
@@ -517,13 +521,19 @@ fn abstention(mut half: Keeper, questions: &[Question]) -> BTreeMap<&'static str
             continue;
         }
         half = half.with_clock(Clock::Fixed(q.now));
-        let found = half.find(&FindQuery::text(q.text.clone(), DEPTH)).expect("find");
+        let found = half
+            .find(&FindQuery::text(q.text.clone(), DEPTH))
+            .expect("find");
         let row = out.entry(q.split).or_default();
         if answerable {
             row.answerable += 1;
             row.answered += usize::from(!found.hits.is_empty());
             row.answered_any5 += usize::from(
-                found.hits.iter().take(5).any(|h| q.evidence.contains(&h.address())),
+                found
+                    .hits
+                    .iter()
+                    .take(5)
+                    .any(|h| q.evidence.contains(&h.address())),
             );
         } else {
             row.unanswerable += 1;
@@ -702,7 +712,10 @@ fn main() {
     let half = imported_store(&config, &paths, stores.join("conversations-half"), &held);
     println!(
         "\nthe relevance floor, on a store of {} of the {} sessions:",
-        held.iter().map(|t| t.session.as_str()).collect::<HashSet<_>>().len(),
+        held.iter()
+            .map(|t| t.session.as_str())
+            .collect::<HashSet<_>>()
+            .len(),
         sessions_count,
     );
     for (split, row) in abstention(half, &questions) {

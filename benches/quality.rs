@@ -245,7 +245,11 @@ fn ask(
                         ..FindQuery::text(text.clone(), DEPTH)
                     })
                     .expect("find");
-                let best = all.hits.iter().filter_map(|h| h.relevance).fold(0.0, f64::max);
+                let best = all
+                    .hits
+                    .iter()
+                    .filter_map(|h| h.relevance)
+                    .fold(0.0, f64::max);
                 let line = serde_json::json!({
                     "best_relevance": best, "unheard": all.unheard,
                     "store": store, "form": form, "query": text, "expected": row.id,

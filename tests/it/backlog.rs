@@ -122,7 +122,7 @@ fn a_vector_does_not_depend_on_the_texts_batched_with_it() {
     let hits = env.json(&["find", short, "--mode", "semantic", "-n", "1"]);
     let hit = &hits[0];
     assert!(hit["id"].as_str().unwrap().ends_with("short.txt"), "{hit}");
-    let similarity = hit["relevance"].as_f64().unwrap();
+    let similarity = hit["similarity"].as_f64().unwrap();
     assert!(
         similarity > 0.999,
         "the same text embedded alone (the query) and in a batch (the note) gives the same vector: {similarity}"

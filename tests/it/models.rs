@@ -76,7 +76,7 @@ fn a_binary_alone_installs_its_models_and_finds_by_meaning() {
     assert!(keep(&["put", "The cat sits on the mat."]).status.success());
     let (found, _) = text(&keep(&["--json", "find", "kitten"]));
     let hits: serde_json::Value = serde_json::from_str(&found).unwrap();
-    assert!(hits[0]["relevance"].as_f64().unwrap() > 0.3, "{hits}");
+    assert!(hits[0]["similarity"].as_f64().unwrap() > 0.3, "{hits}");
     let out = keep(&["doctor"]);
     let (stdout, _) = text(&out);
     assert!(out.status.success(), "{stdout}");

@@ -25,7 +25,7 @@ fn a_paraphrase_sharing_no_words_is_found() {
     assert!(find_ids(&env, &["--mode", "keyword", query]).is_empty());
     assert_eq!(find_ids(&env, &[query])[0], target);
     let hit = &env.json(&["find", query])[0];
-    assert!(hit["relevance"].as_f64().unwrap() > 0.3, "{hit}");
+    assert!(hit["similarity"].as_f64().unwrap() > 0.3, "{hit}");
     assert_eq!(hit["keyword_rank"], serde_json::Value::Null);
     assert_eq!(hit["vector_rank"], 1);
 }
@@ -569,18 +569,34 @@ fn a_query_about_nothing_stored_finds_nothing_relevant_and_says_so() {
     }
     // A question about what is stored is answered, relevant.
     let hits = env.json(&["find", "when does the ferry to the island leave the pier"]);
-    assert!(hits[0]["summary"].as_str().unwrap().starts_with("The ferry"), "{hits}");
+    assert!(
+        hits[0]["summary"]
+            .as_str()
+            .unwrap()
+            .starts_with("The ferry"),
+        "{hits}"
+    );
     assert!(hits[0]["relevance"].as_f64().unwrap() >= 0.23, "{hits}");
     assert_eq!(hits[0]["weak"], false, "{hits}");
     // A short query about a note is kept though its words are new.
     let hits = env.json(&["find", "kitten"]);
-    assert!(hits[0]["summary"].as_str().unwrap().contains("cat"), "{hits}");
+    assert!(
+        hits[0]["summary"].as_str().unwrap().contains("cat"),
+        "{hits}"
+    );
     assert_eq!(hits[0]["weak"], false, "{hits}");
     // Keywords only: every match holds a word of the query, kept unless
     // a floor is asked for.
     let found = env.ok(&["find", "--ids", "--mode", "keyword", "chess tournament"]);
     assert_eq!(found.lines().count(), 1, "{found}");
-    let out = env.run(&["find", "--mode", "keyword", "--floor", "0.9", "chess tournament"]);
+    let out = env.run(&[
+        "find",
+        "--mode",
+        "keyword",
+        "--floor",
+        "0.9",
+        "chess tournament",
+    ]);
     assert!(out.stdout.is_empty(), "{out:?}");
     // A floor outside 0 to 1 is refused, saying what it should be.
     let out = env.run(&["find", "--floor", "2", "kitten"]);

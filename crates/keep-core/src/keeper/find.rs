@@ -201,7 +201,13 @@ impl Keeper {
                 .map_or(&h.note.summary, |p| &p.summary);
             h.passage = passage::passage(source, text);
             if let Some(turn) = f.turn {
-                h.part = Some(part_hit(&db, f.rid, turn, matched_part.clone(), query.around)?);
+                h.part = Some(part_hit(
+                    &db,
+                    f.rid,
+                    turn,
+                    matched_part.clone(),
+                    query.around,
+                )?);
             }
             if let Some(judge) = &mut judge {
                 let source = matched_part

@@ -236,7 +236,7 @@ pub(crate) fn set_coverage(db: &Db<'_>, text: &str, keyword: &mut [Ranked]) -> R
 }
 
 /// Notes counted at most for a word's rarity in `set_coverage`.
-pub(crate) const COVERAGE_COUNT_CAP: usize = 10_000;
+const COVERAGE_COUNT_CAP: usize = 10_000;
 
 /// A word's weight by how few of `total` notes hold it (`df`), as BM25
 /// weighs it, never quite zero: one that no note holds weighs most. The

@@ -62,24 +62,18 @@ impl Judge {
         similarity: Option<f64>,
     ) -> Judged {
         let wording = self.words.coverage(text).max(held.unwrap_or(0.0));
-        let relevance = relevance(
-            self.words.is_short(),
-            wording,
-            similarity,
-            self.by_meaning,
-        );
+        let relevance = relevance(self.words.is_short(), wording, similarity, self.by_meaning);
         if self.closest.as_ref().is_none_or(|(b, _)| relevance > *b) {
             self.closest = Some((relevance, address.to_string()));
         }
-        Judged {
-            relevance,
-            wording,
-        }
+        Judged { relevance, wording }
     }
 
     /// Whether nothing found is relevant: the best hit is below the floor.
     pub(crate) fn nothing_relevant(&self) -> bool {
-        self.closest.as_ref().is_some_and(|(best, _)| *best < self.floor)
+        self.closest
+            .as_ref()
+            .is_some_and(|(best, _)| *best < self.floor)
     }
 
     /// The best relevance of any hit, and that hit's address.
@@ -92,6 +86,11 @@ impl Judge {
         &self.words.unheard
     }
 }
+
+/// Texts counted at most, in each index, for a word's rarity: a word held
+/// by more weighs little either way, and counting stops early in a large
+/// store.
+const RARITY_COUNT_CAP: usize = 1_000;
 
 /// The query's topic words, stemmed, each with its weight by rarity.
 #[derive(Debug, Clone, Default)]
@@ -115,7 +114,7 @@ impl QueryWords {
         if topic.is_empty() {
             return Ok(QueryWords::default());
         }
-        let (total, counts) = db.text_frequencies(&topic, super::candidates::COVERAGE_COUNT_CAP)?;
+        let (total, counts) = db.text_frequencies(&topic, RARITY_COUNT_CAP)?;
         let unheard = topic
             .iter()
             .zip(&counts)
@@ -188,9 +187,32 @@ pub(crate) fn relevance(
 /// Words that name a time: a year, a month, a day of the week.
 fn names_a_time(word: &str) -> bool {
     const NAMES: [&str; 26] = [
-        "january", "february", "march", "april", "may", "june", "july", "august", "september",
-        "october", "november", "december", "jan", "feb", "mar", "apr", "jun", "jul", "aug",
-        "sep", "sept", "oct", "nov", "dec", "monday", "tuesday",
+        "january",
+        "february",
+        "march",
+        "april",
+        "may",
+        "june",
+        "july",
+        "august",
+        "september",
+        "october",
+        "november",
+        "december",
+        "jan",
+        "feb",
+        "mar",
+        "apr",
+        "jun",
+        "jul",
+        "aug",
+        "sep",
+        "sept",
+        "oct",
+        "nov",
+        "dec",
+        "monday",
+        "tuesday",
     ];
     const DAYS: [&str; 5] = ["wednesday", "thursday", "friday", "saturday", "sunday"];
     let year = word.len() == 4

@@ -62,7 +62,6 @@ pub const COVERAGE_EXPONENT: f64 = 1.0 / 3.0;
 /// of the query (the note's own text may not hold the words).
 pub const HIDDEN_MATCH_COVERAGE: f64 = 0.5;
 
-
 /// A hit's relevance (`relevance::relevance`) is this share of how much
 /// of the query's wording it holds (each word by its rarity) and the rest
 /// of how close in meaning it is, its cosine counted above

@@ -140,9 +140,15 @@ pub fn hit_list(result: &FindResult, q: &str) -> String {
         .iter()
         .find(|n| n.text.starts_with("nothing relevant"));
     if let Some(notice) = nothing_relevant {
-        let _ = write!(out, "<p class=\"notice\">{}</p>", esc(&capitalised(&notice.text)));
+        let _ = write!(
+            out,
+            "<p class=\"notice\">{}</p>",
+            esc(&capitalised(&notice.text))
+        );
     } else if !hits.is_empty() && hits.iter().all(|h| h.weak) {
-        out.push_str("<p class=\"notice\">No close match: every result is below the relevance floor.</p>");
+        out.push_str(
+            "<p class=\"notice\">No close match: every result is below the relevance floor.</p>",
+        );
     }
     let _ = write!(
         out,
