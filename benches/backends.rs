@@ -5,7 +5,7 @@
 //! DIR is an SQLite store with vectors (for example `DIR/100000` that
 //! `KEEP_BENCH_STORES=DIR KEEP_BENCH_SIZES=100000 cargo bench --bench
 //! recall` keeps). The bench starts a private PostgreSQL
-//! (`./scripts/pg.sh`, from `./scripts/setup.sh --dev`) in a temporary
+//! (`./scripts/pg.sh`, from `./scripts/setup.sh`) in a temporary
 //! folder, exports the source once, imports it into a new SQLite store and
 //! a new PostgreSQL database (the bulk import rate), measures in-process
 //! find on both (hybrid less the query embedding, keyword, meaning), then

@@ -5,7 +5,7 @@
 //! hand-labelled pages (testdata/real/labels.tsv) get a summary that opens
 //! with their own words; then `keep find` processes on that store.
 //!
-//!     ./scripts/setup.sh --dev && cargo build --release && cargo bench --bench corpus
+//!     ./scripts/setup.sh && cargo build --release && cargo bench --bench corpus
 
 // A benchmark or test harness: a failed step is its report.
 #![allow(clippy::unwrap_used)]
@@ -155,7 +155,7 @@ fn main() {
     let corpus = root().join("target/corpus").canonicalize().unwrap();
     assert!(
         corpus.join(".complete").exists(),
-        "install the corpus first: ./scripts/setup.sh --dev"
+        "install the corpus first: ./scripts/setup.sh"
     );
     let (files, bytes) = size_of(&corpus);
     let mb = bytes as f64 / 1e6;

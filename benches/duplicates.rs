@@ -9,7 +9,7 @@
 //! that have no duplicate, and each wrong merge. A merge is a "same"
 //! verdict; a probable update stores the text, so it is not one.
 //!
-//!     ./scripts/setup.sh --models-only && cargo bench --bench duplicates
+//!     keep models install && cargo bench --bench duplicates
 
 // A benchmark or test harness: a failed step is its report.
 #![allow(clippy::unwrap_used)]

@@ -5,7 +5,7 @@
 //!
 //!     cargo build --release && cargo bench --bench ingest
 //!
-//! Needs ./scripts/setup.sh --models-only (embedding and OCR models).
+//! Needs the models (`keep models install`: embedding and OCR models).
 
 // A benchmark or test harness: a failed step is its report.
 #![allow(clippy::unwrap_used)]

@@ -26,7 +26,7 @@
 //! 50,000 unless set) is searched through its vector index, built before
 //! the queries: run once with `vector_index_from = 1000` to compare the
 //! index with exact search on the same stores.
-//! Needs the model from ./scripts/setup.sh --models-only.
+//! Needs the model (`keep models install`).
 
 // A benchmark or test harness: a failed step is its report.
 #![allow(clippy::unwrap_used)]

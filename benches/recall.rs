@@ -9,7 +9,7 @@
 //! With `KEEP_BENCH_STORES=DIR` the store of each size is kept in
 //! `DIR/<size>` and reused by later runs (bulk put is then not measured).
 //!
-//! Needs the model from ./scripts/setup.sh --models-only.
+//! Needs the model (`keep models install`).
 
 // A benchmark or test harness: a failed step is its report.
 #![allow(clippy::unwrap_used)]

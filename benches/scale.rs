@@ -8,7 +8,7 @@
 //! (or `postgres`) measures one database only; `KEEP_BENCH_EXPORT=0`
 //! leaves out `keep export` (minutes at a million notes); `KEEP_BENCH_REBUILD=1`
 //! makes each SQLite store's vector index whole again. Needs the release binary,
-//! the model and the corpus (`./scripts/setup.sh --dev`).
+//! the model and the corpus (`./scripts/setup.sh`).
 //!
 //! The notes are derived from real text, so that a million of them take
 //! minutes to make rather than hours of embedding: 4,000 sentences of the
@@ -129,7 +129,7 @@ fn embedded_pool(embedder: &mut OnnxEmbedder) -> Vec<(String, Vec<f32>)> {
     let all = corpus_sentences(&support::repo().join("target/corpus"));
     assert!(
         all.len() >= POOL,
-        "{} sentences in target/corpus: run ./scripts/setup.sh --dev",
+        "{} sentences in target/corpus: run ./scripts/setup.sh",
         all.len()
     );
     let mut rng = Rng(0x05ee_d0f5_ca1e);

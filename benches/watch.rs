@@ -4,7 +4,7 @@
 //!
 //!     cargo build --release && cargo bench --bench watch
 //!
-//! Needs ./scripts/setup.sh --models-only (notes are embedded as they land).
+//! Needs the models (`keep models install`: notes are embedded as they land).
 
 // A benchmark or test harness: a failed step is its report.
 #![allow(clippy::unwrap_used)]

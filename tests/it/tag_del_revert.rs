@@ -155,6 +155,21 @@ fn the_trash_empties_itself_after_trash_days() {
     std::fs::write(env.path("config.toml"), "trash_days = -1\n").unwrap();
     let err = env.fails(&["list"], 2);
     assert!(err.contains("trash_days = -1"), "{err}");
+    // A value of the wrong type names the file, its line, the key and the
+    // type it should be.
+    std::fs::write(
+        env.path("config.toml"),
+        "trash_days = 7\nhalf_life_days = \"ten\"\n",
+    )
+    .unwrap();
+    let err = env.fails(&["list"], 2);
+    assert_eq!(
+        err,
+        format!(
+            "keep: {}: line 2, half_life_days: invalid type: string \"ten\", expected a number\n",
+            env.path("config.toml").display()
+        )
+    );
 }
 
 #[test]

@@ -876,16 +876,84 @@ fn extract_worker() -> Option<WorkerCommand> {
 
 fn read_config_file(path: &std::path::Path) -> Result<ConfigFile, ConfigError> {
     match std::fs::read_to_string(path) {
-        Ok(text) => toml::from_str(&text)
-            .map_err(|e| ConfigError(format!("{}: {}", path.display(), e.message()))),
+        Ok(text) => toml::from_str(&text).map_err(|e| {
+            let place = e.span().map(|span| place_of(&text, span.start));
+            let place = place.map_or(String::new(), |p| format!(" {p}"));
+            ConfigError(format!(
+                "{}:{place}: {}",
+                path.display(),
+                plain_types(e.message())
+            ))
+        }),
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(ConfigFile::default()),
         Err(e) => Err(ConfigError(format!("{}: {e}", path.display()))),
     }
 }
 
+/// Where byte `at` of a TOML text is: its line and the key set there,
+/// with its table (`line 3, providers.summarize.api_key_env`).
+fn place_of(text: &str, at: usize) -> String {
+    let before = &text[..at.min(text.len())];
+    let number = before.matches('\n').count() + 1;
+    let line = text.lines().nth(number - 1).unwrap_or_default();
+    let table = before
+        .lines()
+        .rev()
+        .map(str::trim)
+        .find(|l| l.starts_with('['))
+        .map(|l| l.trim_matches(|c| c == '[' || c == ']').trim().to_string());
+    let key = line
+        .split_once('=')
+        .map(|(key, _)| key.trim().trim_matches('"').to_string())
+        .filter(|k| !k.is_empty());
+    match (table, key) {
+        (Some(table), Some(key)) => format!("line {number}, {table}.{key}"),
+        (None, Some(key)) => format!("line {number}, {key}"),
+        _ => format!("line {number}"),
+    }
+}
+
+/// A TOML error's Rust type names as a person reads them.
+fn plain_types(message: &str) -> String {
+    let mut out = message.trim().to_string();
+    for (rust, plain) in [
+        ("expected f64", "expected a number"),
+        ("expected f32", "expected a number"),
+        ("expected usize", "expected a whole number"),
+        ("expected u64", "expected a whole number"),
+        ("expected u32", "expected a whole number"),
+        ("expected u16", "expected a whole number"),
+        ("expected u8", "expected a whole number"),
+        ("expected i64", "expected a whole number"),
+        ("expected i32", "expected a whole number"),
+    ] {
+        if let Some(rest) = out.strip_suffix(rust) {
+            out = format!("{rest}{plain}");
+        }
+    }
+    out
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_config_error_names_its_line_key_and_type() {
+        let text = "store = \"/tmp/x\"\n\n[providers.summarize]\nurl = 4\n";
+        assert_eq!(
+            place_of(text, text.find('4').unwrap()),
+            "line 4, providers.summarize.url"
+        );
+        assert_eq!(
+            place_of("half_life_days = \"ten\"\n", 17),
+            "line 1, half_life_days"
+        );
+        assert_eq!(
+            plain_types("invalid type: string \"ten\", expected f64"),
+            "invalid type: string \"ten\", expected a number"
+        );
+    }
 
     fn env(pairs: &[(&str, &str)]) -> Environment {
         Environment {
