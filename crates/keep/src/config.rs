@@ -137,7 +137,7 @@ struct ConfigFile {
     half_life_days: Option<f64>,
     /// Days a deleted note stays in the trash; 0 deletes for good at once
     trash_days: Option<f64>,
-    /// The number of vectors of one kind (notes, versions or parts) from which a SQLite store searches them through a graph index
+    /// The number of vectors of one kind (notes, versions or parts) from which a SQLite store searches them through an index file beside the database (the signs of their codes; from 2,000,000 vectors an HNSW graph) instead of scanning every code
     vector_index_from: Option<usize>,
     /// The browser's theme: dark, light, high-contrast, or a file NAME.toml in the themes folder beside the config file
     theme: Option<String>,
