@@ -68,6 +68,15 @@ fn a_binary_alone_installs_its_models_and_finds_by_meaning() {
         .map(|c| c["name"].as_str().unwrap())
         .collect();
     assert_eq!(installed, ["runtime", "all-MiniLM-L6-v2-q8", "ppocrv6"]);
+    // The model installed only when named is optional, not missing.
+    let (text_list, _) = text(&keep(&["models", "list"]));
+    assert!(!text_list.contains("missing"), "{text_list}");
+    assert!(
+        text_list.contains("all-MiniLM-L6-v2-int8    optional")
+            && text_list
+                .contains("    not installed; 'keep models install all-MiniLM-L6-v2-int8' adds it"),
+        "{text_list}"
+    );
     assert!(keep(&["models", "verify"]).status.success());
     // A second install changes nothing.
     let (_, again) = text(&keep(&["models", "install"]));

@@ -55,6 +55,9 @@ pub struct Status {
     pub installed: bool,
     /// Set when some file is missing or not what was pinned.
     pub damaged: bool,
+    /// Installed only when named (`keep models install NAME`): not
+    /// having it is no fault.
+    pub optional: bool,
     pub size: u64,
     pub files: Vec<FileStatus>,
 }
@@ -136,6 +139,7 @@ pub fn component_status(data_dir: &Path, component: &Component, verify: bool) ->
         packages: packages_of(component),
         installed,
         damaged: !installed && present > 0,
+        optional: !component.default,
         size: files.iter().filter_map(|f| f.size).sum(),
         files,
     })

@@ -110,6 +110,8 @@ fn show(ctx: &mut Ctx, statuses: &[Status]) -> Result<(), CliError> {
                     "installed"
                 } else if s.damaged {
                     "DAMAGED"
+                } else if s.optional {
+                    "optional"
                 } else {
                     "missing"
                 };
@@ -121,6 +123,13 @@ fn show(ctx: &mut Ctx, statuses: &[Status]) -> Result<(), CliError> {
                     s.dir.display(),
                     s.packages.join(", ")
                 ))?;
+                if s.optional && !s.installed && !s.damaged {
+                    ctx.out.line(&format!(
+                        "    not installed; 'keep models install {}' adds it",
+                        s.name
+                    ))?;
+                    continue;
+                }
                 for f in s
                     .files
                     .iter()
