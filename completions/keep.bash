@@ -615,7 +615,7 @@ _keep() {
             return 0
             ;;
         keep__subcmd__get)
-            opts="-V -n -t -h --at-version --as-of --history --parts --similar --limit --tag --store --json --ids --help"
+            opts="-V -n -t -h --at-version --as-of --history --parts --text --similar --limit --tag --store --json --ids --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0

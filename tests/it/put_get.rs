@@ -218,3 +218,27 @@ fn get_while_another_writer_holds_the_store_answers_at_once_without_recording() 
         "2026-11-23T09:00:00.000Z"
     );
 }
+
+#[test]
+fn get_text_gives_back_a_long_note_whole() {
+    let env = Env::new();
+    let path = crate::common::repo_root().join("testdata/real/linked/nodejs/pull-requests.md");
+    let original = std::fs::read_to_string(&path).unwrap();
+    let start: String = original.chars().take(4_000).collect();
+    let start = start.trim_end();
+    let id = env.put(start, &[]);
+    // Kept as parts, shown as a summary, and given back whole.
+    let parts = env.json(&["get", "--parts", &id]);
+    assert!(parts[0]["parts"].as_array().unwrap().len() > 1, "{parts}");
+    let words = |t: &str| t.split_whitespace().map(str::to_string).collect::<Vec<_>>();
+    let text = env.ok(&["get", "--text", &id]);
+    assert_eq!(words(&text), words(start));
+    let json = env.json(&["get", "--text", &id]);
+    assert_eq!(json[0]["id"], id.as_str());
+    assert_eq!(words(json[0]["text"].as_str().unwrap()), words(start));
+    // A short note's text is its summary; a part or version is refused.
+    let short = env.put("A short note.", &[]);
+    assert_eq!(env.ok(&["get", "--text", &short]), "A short note.\n");
+    let err = env.fails(&["get", "--text", &format!("{id}@P{{1}}")], 2);
+    assert!(err.contains("give the plain id"), "{err}");
+}

@@ -1,6 +1,6 @@
 //! Reading one note: `Get` (a state, a version or a part), `History`
-//! (every version), `Parts` (its parts) and `Similar` (the notes nearest
-//! to it in meaning).
+//! (every version), `Parts` (its parts), `Text` (its whole text) and
+//! `Similar` (the notes nearest to it in meaning).
 
 use keep_core::keeper::NoteView;
 use keep_core::model::Selector;
@@ -9,7 +9,9 @@ use keep_core::{Error, Keeper, Result};
 use schemars::JsonSchema;
 use serde::Deserialize;
 
-use crate::shapes::{self, HistoryJson, PartJson, PartsJson, SimilarJson, VersionJson, ViewJson};
+use crate::shapes::{
+    self, HistoryJson, PartJson, PartsJson, SimilarJson, TextJson, VersionJson, ViewJson,
+};
 use crate::{Command, answers_as, plain_id, wire};
 
 /// Show a note, an archived version (`ID@V{N}`) or a part (`ID@P{N}`).
@@ -125,6 +127,35 @@ impl Command for Parts {
             parts: view.parts.iter().map(PartJson::from).collect(),
             id,
         })
+    }
+}
+
+/// The whole text of a note: its parts joined by a blank line (each
+/// part's overlap with the one before left out), or its summary when it
+/// has none.
+#[derive(Debug, Clone, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct Text {
+    /// The note's id.
+    pub id: String,
+}
+
+impl Command for Text {
+    type Output = TextJson;
+
+    fn run(self, keeper: &mut Keeper) -> Result<TextJson> {
+        let id = plain_id(
+            keeper,
+            &self.id,
+            "the text is the whole note's; give the plain id",
+        )?;
+        let view = keeper.view(&keeper.resolve(&id)?)?;
+        let text = if view.parts.is_empty() {
+            view.note.summary.clone()
+        } else {
+            keep_core::rejoin(view.parts.iter().map(|p| p.summary.as_str()))
+        };
+        Ok(TextJson { id, text })
     }
 }
 

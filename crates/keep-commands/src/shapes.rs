@@ -432,6 +432,13 @@ pub struct PartsJson {
     pub parts: Vec<PartJson>,
 }
 
+/// The whole text of a note (`get --text`).
+#[derive(Debug, Clone, Serialize, JsonSchema)]
+pub struct TextJson {
+    pub id: String,
+    pub text: String,
+}
+
 /// The notes nearest in meaning to a note (`get --similar`).
 #[derive(Debug, Clone, Serialize, JsonSchema)]
 pub struct SimilarJson {

@@ -81,6 +81,32 @@ pub fn sectioned(text: &str) -> Vec<Chunk> {
         .collect()
 }
 
+/// The text that `parts` were cut from, whitespace aside: each part after
+/// the first starts with the last paragraph of the one before (the
+/// overlap `chunks` gives), which is left out once.
+pub fn rejoin<'a>(parts: impl IntoIterator<Item = &'a str>) -> String {
+    let mut out = String::new();
+    let mut last_paragraph: Option<&str> = None;
+    for part in parts {
+        let part = part.trim();
+        let fresh = last_paragraph
+            .and_then(|last| part.strip_prefix(last))
+            .map_or(part, str::trim_start);
+        if !fresh.is_empty() {
+            if !out.is_empty() {
+                out.push_str("\n\n");
+            }
+            out.push_str(fresh);
+        }
+        last_paragraph = part
+            .rsplit("\n\n")
+            .next()
+            .map(str::trim)
+            .filter(|p| !p.is_empty());
+    }
+    out
+}
+
 /// The parts of a presentation: one a slide, each in the section of its
 /// title; none when the whole deck is short.
 pub fn slides(slides: &[String]) -> Vec<Chunk> {
@@ -380,6 +406,11 @@ mod tests {
         for para in &paras {
             assert!(parts.iter().any(|p| p.contains(para.trim())), "lost {para}");
         }
+        let words = |t: &str| t.split_whitespace().map(str::to_string).collect::<Vec<_>>();
+        assert_eq!(
+            words(&rejoin(parts.iter().map(String::as_str))),
+            words(&text)
+        );
     }
 
     #[test]

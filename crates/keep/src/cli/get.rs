@@ -3,7 +3,7 @@
 use clap_complete::ArgValueCompleter;
 
 use super::complete;
-use keep_commands::get::{Get, History, Parts, Similar};
+use keep_commands::get::{Get, History, Parts, Similar, Text};
 use keep_core::Keeper;
 use keep_core::keeper::{NoteView, parse_filters};
 use keep_core::model::{Selector, TagFilter};
@@ -49,8 +49,13 @@ pub struct Args {
     #[arg(long, conflicts_with_all = ["version", "history", "as_of"])]
     pub parts: bool,
 
-    /// List the notes most similar in meaning to each note instead of showing it
+    /// Print each note's whole text (its parts joined by a blank line, or its summary when it has none) instead of showing it
     #[arg(long, conflicts_with_all = ["version", "history", "parts", "as_of"])]
+    #[serde(default)]
+    pub text: bool,
+
+    /// List the notes most similar in meaning to each note instead of showing it
+    #[arg(long, conflicts_with_all = ["version", "history", "parts", "text", "as_of"])]
     pub similar: bool,
 
     /// With --similar, show at most N notes
@@ -116,6 +121,15 @@ fn show_one(
         let parts = ctx.run(Parts { id: arg.into() })?;
         print_parts(ctx, &parts)?;
         return Ok(Some(to_value(&parts)));
+    }
+    if args.text {
+        let whole = ctx.run(Text { id: arg.into() })?;
+        match ctx.format {
+            Format::Json => {}
+            Format::Ids => ctx.out.line(&whole.id)?,
+            Format::Text => ctx.out.line(&crate::render::text::inert(&whole.text))?,
+        }
+        return Ok(Some(to_value(&whole)));
     }
     if args.similar {
         let alike = ctx.run(Similar {

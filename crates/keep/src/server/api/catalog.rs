@@ -132,6 +132,12 @@ pub fn routes() -> &'static [Route] {
                 "the parts, in order",
                 "{}",
             ),
+            route::<get::Text>(
+                ("GET", "/v1/notes/{id}/text", "text"),
+                "The whole text of a note (its parts joined by a blank line), as keep get --text",
+                "the note's id and text",
+                "{}",
+            ),
             route::<get::Similar>(
                 ("GET", "/v1/notes/{id}/similar", "similar"),
                 "The notes nearest in meaning to a note, as keep get --similar",
