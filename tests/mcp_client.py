@@ -157,6 +157,8 @@ async def notes_tools(session, cat_id):
     check(note["summary"].startswith("We chose SQLite"), f"get: {note}")
     check(len(note["versions"]) == 1, f"get history: {note['versions']}")
     check(isinstance(got["similar"], list), "get similar")
+    whole = await ok(session, "get", {"id": "decision/db", "text": True})
+    check(whole["text"] == whole["note"]["summary"], f"a short note's whole text is its summary: {whole}")
     old = await ok(session, "get", {"id": "decision/db@V{1}"})
     check(old["note"]["tags"].get("type") == ["decision"], f"get @V1: {old}")
     await tool_error(session, "get", {"id": "no/such/note"}, "no/such/note")

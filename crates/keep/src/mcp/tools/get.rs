@@ -1,7 +1,7 @@
 //! `get`: one note in full, optionally with its history and similar notes.
 
 use keep_commands::Command;
-use keep_commands::get::Similar;
+use keep_commands::get::{Similar, Text};
 use keep_core::Keeper;
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
@@ -23,6 +23,9 @@ pub struct Args {
     pub history: bool,
     /// Include up to this many notes most similar in meaning (at most 50).
     pub similar: Option<usize>,
+    /// Include the note's whole text: its parts joined, or its summary when it has none (a long document's summary is only its start). Not with "@V{N}" or "@P{N}".
+    #[serde(default)]
+    pub text: bool,
 }
 
 #[derive(Debug, Serialize, JsonSchema)]
@@ -31,6 +34,9 @@ pub struct Output {
     /// With `similar`: the notes nearest in meaning.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub similar: Option<Vec<BriefHit>>,
+    /// With `text`: the note's whole text.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub text: Option<String>,
 }
 
 pub struct Get;
@@ -38,7 +44,7 @@ pub struct Get;
 impl ToolDef for Get {
     const NAME: &'static str = "get";
     const TITLE: &'static str = "Get a note";
-    const DESCRIPTION: &'static str = "Fetch one note in full: summary, tags, dates, parts, and its links to and from other notes. \"ID@V{1}\" reads the previous version, \"ID@P{2}\" the second part. With as_of, the state that held at that time. Optionally include its version history and its most similar notes.";
+    const DESCRIPTION: &'static str = "Fetch one note in full: summary, tags, dates, parts, and its links to and from other notes. \"ID@V{1}\" reads the previous version, \"ID@P{2}\" the second part. With as_of, the state that held at that time. Optionally include its version history, its most similar notes and its whole text (text: a long document's summary is only its start).";
     const HINTS: Hints = Hints::READ_ONLY;
     const EXAMPLE: &'static str = r#"{"id": "ops/backup", "history": true}"#;
     type Args = Args;
@@ -68,6 +74,15 @@ impl ToolDef for Get {
             }
             None => None,
         };
-        Ok(Output { note, similar })
+        let text = if args.text {
+            Some(Text { id: args.id }.run(keeper)?.text)
+        } else {
+            None
+        };
+        Ok(Output {
+            note,
+            similar,
+            text,
+        })
     }
 }
