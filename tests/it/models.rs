@@ -86,6 +86,14 @@ fn a_binary_alone_installs_its_models_and_finds_by_meaning() {
     let (found, _) = text(&keep(&["--json", "find", "kitten"]));
     let hits: serde_json::Value = serde_json::from_str(&found).unwrap();
     assert!(hits[0]["similarity"].as_f64().unwrap() > 0.3, "{hits}");
+    // stats names the vectors' space and the model set now.
+    let (stats, _) = text(&keep(&["stats"]));
+    let vectors = stats.lines().find(|l| l.starts_with("vectors ")).unwrap();
+    assert!(
+        vectors.contains(", space all-MiniLM-L6-v2")
+            && vectors.ends_with(", model all-MiniLM-L6-v2-q8"),
+        "{stats}"
+    );
     let out = keep(&["doctor"]);
     let (stdout, _) = text(&out);
     assert!(out.status.success(), "{stdout}");

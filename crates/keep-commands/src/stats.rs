@@ -22,8 +22,11 @@ pub struct Stats {
 pub struct Counted {
     #[serde(flatten)]
     pub census: Census,
-    /// The model that made the store's vectors, if any.
+    /// The vector space of the store's vectors (the model that made them
+    /// and its fingerprint), if any.
     pub model: Option<String>,
+    /// The embedding model set for this store now, by name.
+    pub model_in_use: Option<String>,
     /// Notes waiting for their vectors, when asked.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub waiting: Option<Vec<String>>,
@@ -35,6 +38,7 @@ impl Command for Stats {
     fn run(self, keeper: &mut Keeper) -> Result<Counted> {
         let census = keeper.census()?;
         let model = keeper.vector_model()?;
+        let model_in_use = keeper.model_in_use();
         let waiting = match self.waiting {
             Some(limit) => Some(keeper.waiting_for_vectors(limit)?),
             None => None,
@@ -42,6 +46,7 @@ impl Command for Stats {
         Ok(Counted {
             census,
             model,
+            model_in_use,
             waiting,
         })
     }

@@ -260,6 +260,13 @@ impl Keeper {
         Ok(counter)
     }
 
+    /// The embedding model this keeper is set to use (its folder's name),
+    /// whether or not it is installed.
+    pub fn model_in_use(&self) -> Option<String> {
+        let dir = self.settings.model.model_dir.as_ref()?;
+        Some(dir.file_name()?.to_string_lossy().into_owned())
+    }
+
     /// The model the store's vectors were made with, if any.
     pub fn vector_model(&self) -> Result<Option<String>> {
         Ok(self.store.db().vector_space()?.map(|s| s.model))

@@ -36,7 +36,8 @@ pub fn run(ctx: &mut Ctx, args: Args) -> CliResult {
             }
         }
         Format::Text => {
-            for line in lines(&counted.census, counted.model.as_deref()) {
+            let models = (counted.model.as_deref(), counted.model_in_use.as_deref());
+            for line in lines(&counted.census, models) {
                 ctx.out.line(&line)?;
             }
             if let Some(ids) = counted.waiting.filter(|ids| !ids.is_empty()) {
@@ -47,7 +48,9 @@ pub fn run(ctx: &mut Ctx, args: Args) -> CliResult {
     Ok(Status::Success)
 }
 
-fn lines(c: &Census, model: Option<&str>) -> Vec<String> {
+/// The census as lines; `models` are the vector space of the vectors
+/// stored and the model set now.
+fn lines(c: &Census, models: (Option<&str>, Option<&str>)) -> Vec<String> {
     let mut out = vec![
         format!(
             "notes     {} ({} in the trash, {} system, {} stubs)",
@@ -59,7 +62,7 @@ fn lines(c: &Census, model: Option<&str>) -> Vec<String> {
             "vectors   {} ({} waiting){}",
             c.vectors,
             c.waiting_for_vectors,
-            model.map(|m| format!(", by {m}")).unwrap_or_default()
+            vector_models(models)
         ),
         format!("size      {}", human_bytes(c.bytes)),
     ];
@@ -78,6 +81,19 @@ fn lines(c: &Census, model: Option<&str>) -> Vec<String> {
             a.writes,
             a.last.short()
         ));
+    }
+    out
+}
+
+/// ", space S, model M": the vector space of the vectors stored and the
+/// model set now, each when known.
+fn vector_models((space, in_use): (Option<&str>, Option<&str>)) -> String {
+    let mut out = String::new();
+    if let Some(space) = space {
+        out.push_str(&format!(", space {space}"));
+    }
+    if let Some(model) = in_use {
+        out.push_str(&format!(", model {model}"));
     }
     out
 }
