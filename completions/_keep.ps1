@@ -147,7 +147,7 @@ Register-ArgumentCompleter -Native -CommandName 'keep' -ScriptBlock {
             [CompletionResult]::new('--half-life', '--half-life', [CompletionResultType]::ParameterName, 'Recency half-life in days; 0 turns decay off [default: 30, or half_life_days in the config file]')
             [CompletionResult]::new('-C', '-C ', [CompletionResultType]::ParameterName, 'Show N parts before and after each part found (the turns around a turn of a conversation)')
             [CompletionResult]::new('--around', '--around', [CompletionResultType]::ParameterName, 'Show N parts before and after each part found (the turns around a turn of a conversation)')
-            [CompletionResult]::new('--floor', '--floor', [CompletionResultType]::ParameterName, 'The relevance floor, 0 to 1: when every hit is below it, none is shown; 0 shows the nearest, however far [default: 0.3]')
+            [CompletionResult]::new('--floor', '--floor', [CompletionResultType]::ParameterName, 'The relevance floor, 0 to 1: when every hit is below it, none is shown; 0 shows the nearest, however far [default: 0.23]')
             [CompletionResult]::new('--store', '--store', [CompletionResultType]::ParameterName, 'Store directory, holding keep.db, or a PostgreSQL URL (postgres://USER@HOST/DB) (or KEEP_STORE) [default: the platform data directory + /keep]')
             [CompletionResult]::new('-a', '-a', [CompletionResultType]::ParameterName, 'Include system notes (ids starting with ''.''), expired notes and notes in the trash')
             [CompletionResult]::new('--all', '--all', [CompletionResultType]::ParameterName, 'Include system notes (ids starting with ''.''), expired notes and notes in the trash')

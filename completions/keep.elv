@@ -140,7 +140,7 @@ set edit:completion:arg-completer[keep] = {|@words|
             cand --half-life 'Recency half-life in days; 0 turns decay off [default: 30, or half_life_days in the config file]'
             cand -C 'Show N parts before and after each part found (the turns around a turn of a conversation)'
             cand --around 'Show N parts before and after each part found (the turns around a turn of a conversation)'
-            cand --floor 'The relevance floor, 0 to 1: when every hit is below it, none is shown; 0 shows the nearest, however far [default: 0.3]'
+            cand --floor 'The relevance floor, 0 to 1: when every hit is below it, none is shown; 0 shows the nearest, however far [default: 0.23]'
             cand --store 'Store directory, holding keep.db, or a PostgreSQL URL (postgres://USER@HOST/DB) (or KEEP_STORE) [default: the platform data directory + /keep]'
             cand -a 'Include system notes (ids starting with ''.''), expired notes and notes in the trash'
             cand --all 'Include system notes (ids starting with ''.''), expired notes and notes in the trash'

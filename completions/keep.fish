@@ -125,7 +125,7 @@ semantic\t''"
 complete -c keep -n "__fish_keep_using_subcommand find" -l max-tokens -d 'Return whole results, best first, until their JSON forms reach N tokens of the embedding model\'s tokenizer; say on stderr how many were left out' -r
 complete -c keep -n "__fish_keep_using_subcommand find" -l half-life -d 'Recency half-life in days; 0 turns decay off [default: 30, or half_life_days in the config file]' -r
 complete -c keep -n "__fish_keep_using_subcommand find" -s C -l around -d 'Show N parts before and after each part found (the turns around a turn of a conversation)' -r
-complete -c keep -n "__fish_keep_using_subcommand find" -l floor -d 'The relevance floor, 0 to 1: when every hit is below it, none is shown; 0 shows the nearest, however far [default: 0.3]' -r
+complete -c keep -n "__fish_keep_using_subcommand find" -l floor -d 'The relevance floor, 0 to 1: when every hit is below it, none is shown; 0 shows the nearest, however far [default: 0.23]' -r
 complete -c keep -n "__fish_keep_using_subcommand find" -l store -d 'Store directory, holding keep.db, or a PostgreSQL URL (postgres://USER@HOST/DB) (or KEEP_STORE) [default: the platform data directory + /keep]' -r -F
 complete -c keep -n "__fish_keep_using_subcommand find" -s a -l all -d 'Include system notes (ids starting with \'.\'), expired notes and notes in the trash'
 complete -c keep -n "__fish_keep_using_subcommand find" -l deep -d 'Also follow edges and shared tags from the top hits (two links deep unless --hops says)'

@@ -70,9 +70,9 @@ pub struct HitJson {
     /// feedback): it orders one result list and means nothing across lists.
     pub score: f64,
     /// How relevant the hit is to the query, 0 to 1, on a scale that does
-    /// not depend on the other hits: half the share of the query's wording
-    /// its text holds (each word by its rarity), half how close in meaning
-    /// it is. Below the relevance floor (0.3 unless asked) a hit is weak.
+    /// not depend on the other hits: the share of the query's wording its
+    /// text holds (each word by its rarity) and how close in meaning it is.
+    /// Below the relevance floor (0.23) a hit is weak.
     /// Null for notes reached through links and for `like` searches.
     pub relevance: Option<f64>,
     /// How close in meaning the best matching text is to the query: the
@@ -200,8 +200,8 @@ pub struct BriefHit {
     /// The ranking score; it orders one result list only.
     pub score: f64,
     /// How relevant it is to the query, 0 to 1, comparable across
-    /// searches: half the share of the query's wording it holds, half how
-    /// close in meaning it is; below the floor (0.3 unless asked) it is weak.
+    /// searches: the share of the query's wording it holds and how close
+    /// in meaning it is; below the relevance floor (0.23) it is weak.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub relevance: Option<f64>,
     /// The sentences that matched (of the part, when a part matched).

@@ -103,7 +103,7 @@ pub struct Args {
     #[serde(default)]
     pub explain: bool,
 
-    /// The relevance floor, 0 to 1: when every hit is below it, none is shown; 0 shows the nearest, however far [default: 0.3]
+    /// The relevance floor, 0 to 1: when every hit is below it, none is shown; 0 shows the nearest, however far [default: 0.23]
     #[arg(long, value_name = "R")]
     #[serde(default)]
     pub floor: Option<f64>,
@@ -195,4 +195,26 @@ pub fn print_hits(ctx: &mut Ctx, result: &FindResult) -> Result<(), CliError> {
         }
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use clap::CommandFactory;
+
+    #[derive(clap::Parser)]
+    struct Wrapper {
+        #[command(flatten)]
+        args: super::Args,
+    }
+
+    #[test]
+    fn the_help_gives_the_floor_find_uses() {
+        let help = Wrapper::command()
+            .get_arguments()
+            .find(|a| a.get_id() == "floor")
+            .and_then(|a| a.get_help().map(ToString::to_string))
+            .unwrap_or_default();
+        let floor = keep_core::recall::weights::RELEVANCE_FLOOR;
+        assert!(help.ends_with(&format!("[default: {floor}]")), "{help}");
+    }
 }

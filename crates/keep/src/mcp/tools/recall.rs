@@ -61,7 +61,7 @@ pub struct Args {
     /// Say what made each result's score ("explain"): its keyword and meaning shares and each factor.
     #[serde(default)]
     pub explain: bool,
-    /// The relevance floor, 0 to 1 (default 0.3): when every result is below it, none is returned and a notice says nothing relevant was found; 0 returns the nearest, however far.
+    /// The relevance floor, 0 to 1 (default 0.23): when every result is below it, none is returned and a notice says nothing relevant was found; 0 returns the nearest, however far.
     #[serde(default)]
     pub floor: Option<f64>,
 }
