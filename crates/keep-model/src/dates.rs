@@ -397,6 +397,15 @@ fn nearest_day(anchor: Date, month: i8, day: i8) -> Option<Date> {
         .min_by_key(|d| anchor.until(*d).map_or(i32::MAX, |s| s.get_days().abs()))
 }
 
+/// Whether a lower-case word names a time on its own: a year (1900 to
+/// 2199), a month or a day of the week.
+pub fn names_a_time(word: &str) -> bool {
+    let year = word.len() == 4
+        && word.chars().all(|c| c.is_ascii_digit())
+        && (1900..2200).contains(&word.parse::<u32>().unwrap_or(0));
+    year || month(word).is_some() || weekday(word).is_some()
+}
+
 fn weekday(word: &str) -> Option<Weekday> {
     Some(match word {
         "monday" => Weekday::Monday,

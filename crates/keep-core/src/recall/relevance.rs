@@ -109,7 +109,7 @@ impl QueryWords {
     pub(crate) fn of(db: &Db<'_>, text: &str, dated: bool) -> Result<QueryWords> {
         let topic: Vec<String> = keep_store::plan::topic_words(text)
             .into_iter()
-            .filter(|w| !(dated && names_a_time(w)))
+            .filter(|w| !(dated && keep_model::dates::names_a_time(w)))
             .collect();
         if topic.is_empty() {
             return Ok(QueryWords::default());
@@ -182,41 +182,4 @@ pub(crate) fn relevance(
         0.0
     };
     blended.max(by_meaning).clamp(0.0, 1.0)
-}
-
-/// Words that name a time: a year, a month, a day of the week.
-fn names_a_time(word: &str) -> bool {
-    const NAMES: [&str; 26] = [
-        "january",
-        "february",
-        "march",
-        "april",
-        "may",
-        "june",
-        "july",
-        "august",
-        "september",
-        "october",
-        "november",
-        "december",
-        "jan",
-        "feb",
-        "mar",
-        "apr",
-        "jun",
-        "jul",
-        "aug",
-        "sep",
-        "sept",
-        "oct",
-        "nov",
-        "dec",
-        "monday",
-        "tuesday",
-    ];
-    const DAYS: [&str; 5] = ["wednesday", "thursday", "friday", "saturday", "sunday"];
-    let year = word.len() == 4
-        && word.chars().all(|c| c.is_ascii_digit())
-        && (1900..2200).contains(&word.parse::<u32>().unwrap_or(0));
-    year || NAMES.contains(&word) || DAYS.contains(&word)
 }
