@@ -4,7 +4,9 @@
 //! a bracketed time (`[2023-05-08 13:56] Alice: text`); other lines carry
 //! on the turn before. A time of day alone (`[10:07]`, `(9:05 pm)`) is
 //! read on the day of the session's heading, and without one the turn
-//! keeps its place with no time.
+//! keeps its place with no time. A line shaped like a turn whose time or
+//! speaker cannot be read is refused by its number, never folded into the
+//! turn before.
 
 use keep_model::time::{Timestamp, parse_loose};
 
@@ -14,7 +16,7 @@ pub(super) fn read(text: &str) -> Result<Vec<Session>, ChatError> {
     let mut sessions: Vec<Session> = Vec::new();
     let mut current = empty_session();
     let mut saw_turn = false;
-    for line in text.lines() {
+    for (index, line) in text.lines().enumerate() {
         if let Some(heading) = line.strip_prefix('#') {
             let title = heading.trim_start_matches('#').trim().to_string();
             if !current.turns.is_empty() {
@@ -25,6 +27,11 @@ pub(super) fn read(text: &str) -> Result<Vec<Session>, ChatError> {
         } else if let Some(turn) = turn_line(line, current.started) {
             saw_turn = true;
             current.turns.push(turn);
+        } else if let Some(shape) = turn_shape(line) {
+            return Err(ChatError::at(
+                index + 1,
+                format!("this line starts like a turn ({shape}) but its time or speaker cannot be read: write '[2023-05-08 13:56] Speaker: text' or '**Speaker:** text'"),
+            ));
         } else if let Some(turn) = current.turns.last_mut() {
             turn.text.push('\n');
             turn.text.push_str(line);
@@ -79,6 +86,24 @@ fn turn_line(line: &str, day: Option<Timestamp>) -> Option<Turn> {
         None => (None, after),
     };
     speaker_turn(inside, time, after.strip_prefix(':')?)
+}
+
+/// What makes a line that is not a turn look like one: a bracket opening
+/// on a digit and holding a time's or date's separator (`[10:7x] Ana:
+/// ...`; a footnote `[1]` is text), or a bold name followed by a time in
+/// parentheses (`**Bo** (ten past): ...`).
+fn turn_shape(line: &str) -> Option<&'static str> {
+    let line = line.trim_start_matches(['-', ' ']).trim_start();
+    let bracketed = line.strip_prefix('[').and_then(|rest| rest.split_once(']'));
+    if bracketed.is_some_and(|(inside, _)| {
+        inside.starts_with(|c: char| c.is_ascii_digit()) && inside.contains([':', '-', '/'])
+    }) {
+        return Some("a bracketed time");
+    }
+    let rest = line.strip_prefix("**")?;
+    let end = rest.find("**")?;
+    let after = rest[end + 2..].trim_start();
+    (after.starts_with('(') && after.contains("):")).then_some("a bold speaker and a time")
 }
 
 fn speaker_turn(speaker: &str, time: Option<Timestamp>, text: &str) -> Option<Turn> {
@@ -190,5 +215,19 @@ mod tests {
         assert!(turns.iter().all(|t| t.time.is_none()));
         assert!(time_of_day("25:00").is_none() && time_of_day("13:00 pm").is_none());
         assert!(time_in("not a time", None).is_none());
+    }
+
+    #[test]
+    fn a_line_shaped_like_a_turn_that_cannot_be_read_is_refused_by_its_number() {
+        let log = "# Call 2026-03-02\n[10:05] Bo: fine\n[10:7x] Ana: lost?\n";
+        let e = read(log).unwrap_err();
+        assert_eq!(e.line, 3, "{e:?}");
+        assert!(e.reason.contains("starts like a turn"), "{e:?}");
+        let e = read("**Ana:** hi\n**Bo** (ten past): hello\n").unwrap_err();
+        assert_eq!(e.line, 2, "{e:?}");
+        let kept = read("**Ana:** see [1] below\n[1] a footnote: here\n").unwrap();
+        assert_eq!(kept[0].turns.len(), 1, "a footnote carries on the turn");
+        let prose = read("**Ana:** the **plan** (draft) stands\nand **more** text\n").unwrap();
+        assert_eq!(prose[0].turns.len(), 1);
     }
 }
