@@ -10,6 +10,7 @@ mod filter;
 mod id;
 pub mod keys;
 mod note;
+pub mod secrets;
 mod selector;
 pub mod settings;
 mod stopwords;
