@@ -47,6 +47,11 @@ pub struct Put {
     /// Store the text even when it restates a note.
     #[serde(default, deserialize_with = "wire::flag")]
     pub allow_duplicate: bool,
+    /// Keep secrets as written: set by the command line's
+    /// `--allow-secrets` only, never from a request.
+    #[serde(skip)]
+    #[schemars(skip)]
+    pub allow_secrets: bool,
 }
 
 impl Put {
@@ -78,6 +83,7 @@ impl Put {
             importance: self.importance,
             on_duplicate: OnDuplicate::asked(self.update, self.allow_duplicate),
             within: Vec::new(),
+            keep_secrets: self.allow_secrets,
         })
     }
 }

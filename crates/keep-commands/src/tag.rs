@@ -52,6 +52,7 @@ impl Tag {
                 .iter()
                 .map(|pair| parse_user_tag(pair))
                 .collect::<std::result::Result<_, _>>()?,
+            keep_secrets: false,
         })
     }
 }

@@ -21,6 +21,9 @@ pub const DELETED: &str = "_deleted";
 /// How much a note matters, 1 to 5 (3 when unset): recall gives a
 /// bounded boost or penalty (`weights::IMPORTANCE_MAX_BOOST`).
 pub const IMPORTANCE: &str = "_importance";
+/// The kinds of secret replaced by a marker in the note's current
+/// state (`aws-access-key`, `password`, ...): see `secrets`.
+pub const REDACTED: &str = "_redacted";
 /// Who wrote the note's current version: `cli`, `browser`, `watch`,
 /// `api`, an MCP client's `name/version`, or `keep` for its own work.
 /// Each archived version keeps its own; `keep log` has every write.

@@ -381,8 +381,9 @@ fn key_char(b: u8) -> bool {
 }
 
 /// The value that starts at `at` (after spaces): inside its quotes, or
-/// up to a space or one of `stops`, less a sentence's closing stop; and
-/// whether it was quoted.
+/// up to a space or one of `stops` (inside a line, less a sentence's
+/// closing stop; a line's whole value is kept to its end); and whether it
+/// was quoted.
 fn value_at(line: &str, mut at: usize, stops: &[u8]) -> Option<(Range<usize>, bool)> {
     let bytes = line.as_bytes();
     while matches!(bytes.get(at), Some(b' ' | b'\t')) {
@@ -401,6 +402,7 @@ fn value_at(line: &str, mut at: usize, stops: &[u8]) -> Option<(Range<usize>, bo
     };
     let length = match quote {
         Some(_) => length,
+        None if stops.is_empty() => length,
         None => line[at..at + length].trim_end_matches(['.', ',', ';', '!', '?']).len(),
     };
     (length > 0).then_some((at..at + length, quote.is_some()))
@@ -665,6 +667,8 @@ mod tests {
             ["private-key"]
         );
         assert_eq!(kinds("DB_PASSWORD=hunter2x\n"), ["password"]);
+        let (out, _) = redact("DB_PASSWORD=Sup3rS3cret!\n", "text");
+        assert!(!out.contains('!'), "a line's value is kept whole: {out}");
         assert_eq!(kinds("{\"id\": \"web\", \"client_secret\": \"Zr8q2LmW9x4TnB7v\"}"), ["secret"]);
         assert_eq!(kinds("mysql --password=Zr8q2LmW9x -h db"), ["password"]);
         assert_eq!(kinds("GET /v1?api_key=Zr8q2LmW9x4TnB7vK1pD&page=2"), ["secret"]);

@@ -47,6 +47,9 @@ pub struct Settings {
     /// How long a deleted note stays in the trash before a later delete
     /// removes it for good, in days; 0 deletes for good at once.
     pub trash_days: f64,
+    /// Whether secrets are replaced by a marker before anything is
+    /// stored (`keep_model::secrets`); false keeps them as written.
+    pub redact_secrets: bool,
     /// The program that extracts files in a child process; None extracts
     /// on threads of this process (tests of the core).
     pub extract_worker: Option<WorkerCommand>,
@@ -180,6 +183,7 @@ impl Settings {
             fetch_timeout: DEFAULT_FETCH_TIMEOUT,
             half_life_days: DEFAULT_HALF_LIFE_DAYS,
             trash_days: DEFAULT_TRASH_DAYS,
+            redact_secrets: true,
             extract_worker: None,
             backlog_drains: false,
             providers: Providers::default(),

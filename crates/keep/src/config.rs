@@ -137,6 +137,8 @@ struct ConfigFile {
     half_life_days: Option<f64>,
     /// Days a deleted note stays in the trash; 0 deletes for good at once
     trash_days: Option<f64>,
+    /// Whether secrets (private keys, tokens, passwords in URLs and configuration) are replaced by a marker before anything is stored; false keeps them as written, for every caller
+    redact_secrets: Option<bool>,
     /// The number of vectors of one kind (notes, versions or parts) from which a SQLite store searches them through an index file beside the database (the signs of their codes; from 2,000,000 vectors an HNSW graph) instead of scanning every code
     vector_index_from: Option<usize>,
     /// The browser's theme: dark, light, high-contrast, or a file NAME.toml in the themes folder beside the config file
@@ -309,6 +311,7 @@ fn config_default(key: &str) -> String {
         "ort_lib" => "<data dir>/keep/runtime/libonnxruntime.so".into(),
         "half_life_days" => DEFAULT_HALF_LIFE_DAYS.to_string(),
         "trash_days" => DEFAULT_TRASH_DAYS.to_string(),
+        "redact_secrets" => "true".into(),
         "vector_index_from" => keep_core::DEFAULT_GRAPH_FROM.to_string(),
         "theme" => "dark".into(),
         "background_embed" => "true".into(),
@@ -346,6 +349,7 @@ pub struct Config {
     pub fetch_timeout: Duration,
     pub half_life_days: f64,
     pub trash_days: f64,
+    pub redact_secrets: bool,
     pub vector_index_from: usize,
     /// Whether a command that leaves notes waiting for a vector starts a
     /// background process to embed them.
@@ -545,6 +549,7 @@ impl Config {
             fetch_timeout,
             half_life_days: file.half_life_days.unwrap_or(DEFAULT_HALF_LIFE_DAYS),
             trash_days,
+            redact_secrets: file.redact_secrets.unwrap_or(true),
             vector_index_from: file
                 .vector_index_from
                 .unwrap_or(keep_core::DEFAULT_GRAPH_FROM),
@@ -592,6 +597,7 @@ impl Config {
             fetch_timeout: self.fetch_timeout,
             half_life_days: self.half_life_days,
             trash_days: self.trash_days,
+            redact_secrets: self.redact_secrets,
             extract_worker: extract_worker(),
             backlog_drains: self.background_embed,
             providers: self.providers.clone(),

@@ -11,6 +11,7 @@ use keep_model::{self as model, Tags, dates, keys};
 use sha2::{Digest, Sha256};
 
 use super::Keeper;
+use super::redact::Redacted;
 use super::write::{Content, PutOptions, WriteStatus, write_content};
 use crate::error::{Error, Result, Transactions};
 
@@ -20,6 +21,9 @@ pub struct ChatImport {
     /// The export's format: chatgpt, claude, jsonl or markdown.
     pub format: &'static str,
     pub sessions: Vec<SessionOutcome>,
+    /// Sessions stored with secrets replaced by a marker, and which.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub redacted: Vec<Redacted>,
 }
 
 #[derive(Debug, Clone, serde::Serialize, schemars::JsonSchema)]
@@ -45,16 +49,20 @@ impl Keeper {
         &mut self,
         text: &str,
         name: &str,
+        keep_secrets: bool,
         progress: &mut dyn FnMut(usize, usize),
     ) -> Result<ChatImport> {
-        let (format, sessions) = chat::read(text)
+        let (format, mut sessions) = chat::read(text)
             .map_err(|e| Error::invalid(format!("{name}: line {}: {}", e.line, e.reason)))?;
         let now = self.now();
         self.caller.may_write("import")?;
+        let mut screen = self.screen(keep_secrets);
         let contents: Vec<(Content, PutOptions, usize)> = sessions
-            .iter()
+            .iter_mut()
             .map(|s| {
-                let (content, mut opts, turns) = session_content(format, s, now)?;
+                screen.session(s);
+                let (mut content, mut opts, turns) = session_content(format, s, now)?;
+                content.redacted = screen.take();
                 opts.tags = self.caller.scoped_tags(opts.tags)?;
                 opts.within.extend(self.caller.filters());
                 Ok((content, opts, turns))
@@ -76,9 +84,18 @@ impl Keeper {
             Ok(outcomes)
         })?;
         progress(total, total);
+        let redacted = contents
+            .iter()
+            .filter(|(content, _, _)| !content.redacted.is_empty())
+            .map(|(content, _, _)| Redacted {
+                id: content.id.clone(),
+                secrets: content.redacted.clone(),
+            })
+            .collect();
         Ok(ChatImport {
             format: format.name(),
             sessions: outcomes,
+            redacted,
         })
     }
 }
@@ -150,6 +167,7 @@ fn session_content(
         lead: None,
         part_tags,
         dates_given: true,
+        redacted: Vec::new(),
     };
     let opts = PutOptions {
         at: Some(began),

@@ -14,6 +14,7 @@ use std::time::Duration;
 use serde::Serialize;
 
 use super::paths::absolute;
+use super::redact::{Redacted, Screen};
 use super::write::{Content, add_truth_tags, check_scope, write_content, write_state};
 use super::{Keeper, PutOptions, WriteOutcome, WriteStatus};
 use crate::error::{Advice, Error, Notice, Result, Transactions};
@@ -74,6 +75,8 @@ pub struct IngestOptions {
     /// Leave the new texts waiting for their vectors (the caller embeds
     /// them later, in small steps) instead of embedding them all now.
     pub defer_embedding: bool,
+    /// Keep secrets as written (the owner's `--allow-secrets`).
+    pub keep_secrets: bool,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, schemars::JsonSchema)]
@@ -92,6 +95,9 @@ pub struct IngestReport {
     pub ocr_pending: Vec<String>,
     /// Set when a folder had more files than the cap.
     pub capped: bool,
+    /// Notes stored with secrets replaced by a marker, and which.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub redacted: Vec<Redacted>,
     pub notices: Vec<Notice>,
     /// Where the time went.
     #[serde(skip)]
@@ -122,6 +128,7 @@ impl IngestReport {
         self.updated.sort();
         self.unchanged.sort();
         self.ocr_pending.sort();
+        self.redacted.sort_by(|a, b| a.id.cmp(&b.id));
         for f in &mut self.failed {
             f.path = keep_model::printable(&f.path);
         }
@@ -426,6 +433,8 @@ impl Keeper {
             within: opts.within.clone(),
             ..PutOptions::default()
         };
+        let mut put = put;
+        self.screen(opts.keep_secrets).options(&mut put);
         let now = self.now();
         for id in std::mem::take(&mut report.unchanged) {
             let result = self.store.transact(|db| {
@@ -490,7 +499,8 @@ impl Keeper {
         let contents: Vec<(usize, Content, PutOptions)> = batch
             .into_iter()
             .map(|(index, doc, hash)| {
-                let (mut content, put) = content_of(&jobs[index], *doc, hash, opts);
+                let mut screen = self.screen(opts.keep_secrets);
+                let (mut content, put) = content_of(&jobs[index], *doc, hash, opts, &mut screen);
                 self.queue_provider_work(&mut content, put.summary.is_some());
                 (index, content, put)
             })
@@ -530,6 +540,12 @@ impl Keeper {
                     });
                     continue;
                 }
+            }
+            if !content.redacted.is_empty() {
+                report.redacted.push(Redacted {
+                    id: id.clone(),
+                    secrets: content.redacted.clone(),
+                });
             }
             if content.system_tags.contains_key(keys::OCR) {
                 report.ocr_pending.push(id);
@@ -620,10 +636,12 @@ fn under_roots(path: &Path, roots: &[PathBuf]) -> bool {
 /// The note content and put options for an extracted document.
 fn content_of(
     job: &Job,
-    doc: Document,
+    mut doc: Document,
     hash: String,
     opts: &IngestOptions,
+    screen: &mut Screen,
 ) -> (Content, PutOptions) {
+    screen.document(&mut doc);
     let mut system_tags = Tags::new();
     system_tags.insert(
         keys::SOURCE,
@@ -662,8 +680,9 @@ fn content_of(
         parts,
         part_tags: Vec::new(),
         dates_given: false,
+        redacted: Vec::new(),
     };
-    let put = PutOptions {
+    let mut put = PutOptions {
         id: None,
         tags: opts.tags.clone(),
         summary: opts.summary.clone(),
@@ -674,6 +693,9 @@ fn content_of(
         within: opts.within.clone(),
         ..PutOptions::default()
     };
+    screen.options(&mut put);
+    let mut content = content;
+    content.redacted = screen.take();
     (content, put)
 }
 

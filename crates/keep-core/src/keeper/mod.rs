@@ -16,6 +16,7 @@ mod lease;
 mod paths;
 mod providers;
 mod read;
+mod redact;
 mod rights;
 mod switch;
 mod tokens;
@@ -37,6 +38,7 @@ use keep_store::Store;
 
 pub use backlog::{EmbedReport, ReindexReport};
 pub use chat::{ChatImport, SessionOutcome};
+pub use redact::Redacted;
 pub use conflicts::Conflict;
 pub use find::CandidateLists;
 pub use history::{MoveOutcome, RevertOutcome};

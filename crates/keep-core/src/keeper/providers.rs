@@ -229,7 +229,8 @@ impl Keeper {
             }
         }
         system_tags.insert(keys::TRANSCRIPT_MODEL, provider.model.as_str());
-        let text = keep_ingest::tidy(&transcript);
+        let mut screen = self.screen(false);
+        let text = screen.text(&keep_ingest::tidy(&transcript), "transcript");
         let mut content = Content {
             id: note.id.clone(),
             parts: chunk::sectioned(&text),
@@ -241,6 +242,7 @@ impl Keeper {
             lead: None,
             part_tags: Vec::new(),
             dates_given: false,
+            redacted: screen.take(),
         };
         self.queue_provider_work(&mut content, false);
         let now = self.now();

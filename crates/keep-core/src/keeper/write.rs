@@ -4,11 +4,13 @@
 
 use super::Keeper;
 use super::edges;
+use super::redact::{add_redacted, mark_redacted};
 use super::read::version_index;
 use super::truth::{Duplicate, OnDuplicate, truth_tags};
 use crate::error::{Advice, Error, Result, Transactions};
 use crate::facts::Verdict;
 use keep_ingest::summarize;
+use keep_model::secrets::Redaction;
 use keep_model::time::Timestamp;
 use keep_model::{self as model, Note, NoteRef, Part, Selector, TagFilter, Tags, Version, keys};
 use keep_store::Embedded;
@@ -43,6 +45,9 @@ pub struct PutOptions {
     /// existing note without them is refused), and duplicates are looked
     /// for only among them.
     pub within: Vec<TagFilter>,
+    /// Keep secrets as written for this write (the owner's
+    /// `--allow-secrets`); front ends for other callers never set it.
+    pub keep_secrets: bool,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, schemars::JsonSchema)]
@@ -88,6 +93,9 @@ pub struct WriteOutcome {
     /// What tells the text from that note ("30 seconds -> 30 minutes").
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub differences: Vec<String>,
+    /// Secrets replaced by a marker before the text was stored.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub redacted: Vec<Redaction>,
 }
 
 impl WriteOutcome {
@@ -99,7 +107,13 @@ impl WriteOutcome {
             possible_update_of: None,
             similarity: None,
             differences: Vec::new(),
+            redacted: Vec::new(),
         }
+    }
+
+    fn redacting(mut self, found: Vec<Redaction>) -> Self {
+        self.redacted = found;
+        self
     }
 
     /// Names the note `found` that the text restates or updates.
@@ -129,6 +143,8 @@ pub struct TagEdit {
     pub add: Tags,
     pub remove_keys: Vec<String>,
     pub remove_values: Vec<(String, String)>,
+    /// Keep secrets in the values added as written (`--allow-secrets`).
+    pub keep_secrets: bool,
 }
 
 /// What was removed by `delete`.
@@ -169,6 +185,9 @@ pub(super) struct Content {
     /// The `_dates` in `system_tags` were resolved by the caller (turn by
     /// turn, each against its own time); else they are read from the text.
     pub(super) dates_given: bool,
+    /// Secrets the screen replaced in the text, its parts, the caller's
+    /// summary and tags (`Screen`); they become `_redacted`.
+    pub(super) redacted: Vec<Redaction>,
 }
 
 /// Writes `content` as the next state of its note, inside a transaction.
@@ -224,6 +243,7 @@ pub(super) fn write_content(
         tags.remove_key(key);
     }
     tags.merge(&content.system_tags);
+    mark_redacted(&mut tags, &content.redacted);
     add_truth_tags(db, &content.id, &mut tags, opts)?;
     let at = event_time(content, opts, existing.as_ref().map(|(_, n)| n), now);
     if !content.dates_given {
@@ -443,6 +463,7 @@ fn inline_content(text: &str, source: &str, opts: &PutOptions) -> Result<Content
         parts: Vec::new(),
         part_tags: Vec::new(),
         dates_given: false,
+        redacted: Vec::new(),
     })
 }
 
@@ -475,7 +496,11 @@ impl Keeper {
         mut opts: PutOptions,
     ) -> Result<WriteOutcome> {
         self.confine_put(&mut opts, "put")?;
-        let mut content = inline_content(text, source, &opts)?;
+        let mut screen = self.screen(opts.keep_secrets);
+        screen.options(&mut opts);
+        let text = screen.text(text, "text");
+        let mut content = inline_content(&text, source, &opts)?;
+        content.redacted = screen.take();
         if opts.id.is_none() {
             content.id = model::scoped_inline_id(&content.text, &self.caller.scope);
         }
@@ -496,9 +521,9 @@ impl Keeper {
             .filter(|d| !(d.verdict == Verdict::Update && opts.supersedes.contains(&d.id)));
         match (&found, opts.on_duplicate) {
             (Some(d), OnDuplicate::Report) if d.verdict == Verdict::Same => {
-                return Ok(
-                    WriteOutcome::plain(d.id.clone(), WriteStatus::Duplicate).naming(d.clone())
-                );
+                return Ok(WriteOutcome::plain(d.id.clone(), WriteStatus::Duplicate)
+                    .naming(d.clone())
+                    .redacting(content.redacted));
             }
             (Some(d), OnDuplicate::Update) => content.id = d.id.clone(),
             (Some(d), _) => opts.tags.insert(keys::MAY_SUPERSEDE, d.id.clone()),
@@ -538,7 +563,7 @@ impl Keeper {
         let status = self
             .store
             .transact(|db| write_content(db, &content, &opts, now))?;
-        Ok(WriteOutcome::plain(content.id, status))
+        Ok(WriteOutcome::plain(content.id, status).redacting(content.redacted))
     }
 
     /// Adds and removes tags; a change archives the previous state.
@@ -559,6 +584,10 @@ impl Keeper {
                 )));
             }
         }
+        let mut added = edit.add.clone();
+        let mut screen = self.screen(edit.keep_secrets);
+        screen.tags(&mut added);
+        let found = screen.take();
         let now = self.now();
         let summaries_follow_tags = self.settings.providers.summarize.is_some();
         self.store.transact(|db| {
@@ -570,7 +599,8 @@ impl Keeper {
             for (k, v) in &edit.remove_values {
                 next.tags.remove_value(k, v);
             }
-            next.tags.merge(&edit.add);
+            next.tags.merge(&added);
+            add_redacted(&mut next.tags, &found);
             // A model's summary was written for the reader the tags
             // describe: new tags ask for a new one.
             if summaries_follow_tags
@@ -583,7 +613,7 @@ impl Keeper {
             next.updated = now;
             next.accessed = now;
             let status = write_state(db, Some(&(rid, current)), &next, now)?;
-            Ok(WriteOutcome::plain(id.to_string(), status))
+            Ok(WriteOutcome::plain(id.to_string(), status).redacting(found.clone()))
         })
     }
 
@@ -595,15 +625,19 @@ impl Keeper {
         if summary.is_empty() {
             return Err(Error::invalid("the summary is empty"));
         }
+        let mut screen = self.screen(false);
+        let summary = screen.text(summary, "summary");
+        let found = screen.take();
         let now = self.now();
         self.store.transact(|db| {
             let (rid, current) = db.note(id)?.ok_or_else(|| Error::NotFound(id.into()))?;
             let mut next = current.clone();
-            next.summary = summary.to_string();
+            next.summary = summary.clone();
+            add_redacted(&mut next.tags, &found);
             next.updated = now;
             next.accessed = now;
             let status = write_state(db, Some(&(rid, current)), &next, now)?;
-            Ok(WriteOutcome::plain(id.to_string(), status))
+            Ok(WriteOutcome::plain(id.to_string(), status).redacting(found.clone()))
         })
     }
 

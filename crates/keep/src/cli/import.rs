@@ -51,6 +51,11 @@ pub struct Args {
     /// Also list the ids that were skipped, one per line on stderr
     #[arg(short = 'v', long)]
     pub verbose: bool,
+
+    /// Keep secrets (private keys, tokens, passwords) in a chat export as written instead of replacing each with a marker
+    #[arg(long)]
+    #[serde(default)]
+    pub allow_secrets: bool,
 }
 
 #[derive(
@@ -201,9 +206,14 @@ fn import_chat(ctx: &mut Ctx, args: &Args) -> CliResult {
     };
     let mut bar = ctx.out.bars().counting("importing conversations");
     let mut progress = |done: usize, total: usize| bar.step(done, total);
-    let outcome = ctx.keeper()?.import_chat(&text, &name, &mut progress);
+    let outcome = ctx
+        .keeper()?
+        .import_chat(&text, &name, args.allow_secrets, &mut progress);
     bar.finish();
     let outcome = outcome?;
+    for r in &outcome.redacted {
+        super::put::tell_redacted(&mut ctx.out, &r.id, &r.secrets);
+    }
     match ctx.format {
         Format::Json => ctx.out.json(&outcome)?,
         Format::Ids => {

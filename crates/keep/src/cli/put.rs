@@ -99,6 +99,11 @@ pub struct Args {
     #[arg(long)]
     pub allow_duplicate: bool,
 
+    /// Keep secrets (private keys, tokens, passwords in URLs and configuration) as written instead of replacing each with a marker
+    #[arg(long)]
+    #[serde(default)]
+    pub allow_secrets: bool,
+
     /// Also take the files in subfolders of a folder
     #[arg(short = 'r', long)]
     pub recursive: bool,
@@ -162,8 +167,10 @@ pub fn run(ctx: &mut Ctx, args: Args) -> CliResult {
                 supersedes: args.supersedes.clone(),
                 update: args.update,
                 allow_duplicate: args.allow_duplicate,
+                allow_secrets: args.allow_secrets,
             })?;
             print_outcome(ctx, &outcome)?;
+            tell_redacted(&mut ctx.out, &outcome.id, &outcome.redacted);
             tell_duplicate(&mut ctx.out, &outcome);
             Ok(status_of(&outcome))
         }
@@ -182,6 +189,7 @@ pub fn run(ctx: &mut Ctx, args: Args) -> CliResult {
                 expires,
                 supersedes: args.supersedes.clone(),
                 importance: args.importance,
+                keep_secrets: args.allow_secrets,
                 ..IngestOptions::default()
             };
             if args.watch {
@@ -238,6 +246,9 @@ fn ingest(ctx: &mut Ctx, targets: &[Target], opts: &IngestOptions, timings: bool
     }
     for f in &report.failed {
         ctx.out.warn(&format!("{}: {}", f.path, f.reason));
+    }
+    for r in &report.redacted {
+        tell_redacted(&mut ctx.out, &r.id, &r.secrets);
     }
     match ctx.format {
         Format::Json => ctx.out.json(&report)?,
@@ -507,6 +518,13 @@ fn tell_duplicate(out: &mut Out, outcome: &WriteOutcome) {
         (None, None, _) => return,
     };
     out.warn(&said);
+}
+
+/// Says on stderr, one line a note, which secrets a write replaced.
+pub fn tell_redacted(out: &mut Out, id: &str, found: &[keep_core::model::secrets::Redaction]) {
+    if !found.is_empty() {
+        out.warn(&crate::render::text::redaction_line(id, found));
+    }
 }
 
 pub fn print_outcome(ctx: &mut Ctx, outcome: &WriteOutcome) -> Result<(), CliError> {

@@ -89,6 +89,27 @@ pub fn note_line(note: &Note, score: Option<f64>, remark: &str, painter: Painter
 
 /// The word for what a write did: `created`, `updated`, `unchanged`,
 /// `duplicate` or `possible update`.
+/// What a write redacted from one note, as one line: `ID: 2 secrets
+/// redacted: aws-access-key 3f2a in the text, password 91bc in part 2`.
+pub fn redaction_line(id: &str, found: &[keep_core::model::secrets::Redaction]) -> String {
+    let each: Vec<String> = found
+        .iter()
+        .map(|r| {
+            let place = if r.place == "text" {
+                "the text"
+            } else {
+                &r.place
+            };
+            format!("{} {} in {place}", r.kind, r.fingerprint)
+        })
+        .collect();
+    let count = match found.len() {
+        1 => "1 secret".to_string(),
+        n => format!("{n} secrets"),
+    };
+    format!("{id}: {count} redacted: {}", each.join(", "))
+}
+
 pub fn status_word(status: WriteStatus) -> &'static str {
     match status {
         WriteStatus::Created => "created",

@@ -148,6 +148,7 @@ fn remember_one(keeper: &mut Keeper, text: &str, args: &Args) -> Result<WriteOut
         )));
     }
     Ok(Put {
+        allow_secrets: false,
         text: text.to_string(),
         id: args.id.clone(),
         tags: args.tags.clone().into(),
