@@ -15,7 +15,7 @@ use super::write::PutOptions;
 
 /// The secrets redacted from one note of a batch (files, a folder, a chat
 /// export).
-#[derive(Debug, Clone, serde::Serialize, schemars::JsonSchema)]
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, schemars::JsonSchema)]
 pub struct Redacted {
     pub id: String,
     pub secrets: Vec<Redaction>,

@@ -15,6 +15,7 @@ use base64::Engine;
 use base64::engine::general_purpose::STANDARD as BASE64;
 use serde::{Deserialize, Serialize};
 
+use super::redact::{Redacted, Screen, add_redacted};
 use super::{Keeper, edges};
 use crate::error::{Error, Notice, Result, Transactions};
 use keep_model::time::Timestamp;
@@ -212,6 +213,10 @@ pub struct ImportOutcome {
     /// An earlier import of this file was stopped before it finished and
     /// this one completed it.
     pub resumed: bool,
+    /// Notes imported with secrets replaced by a marker (their vectors,
+    /// made from the secret, left behind to be made again), and which.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub redacted: Vec<Redacted>,
 }
 
 /// The passes of an import, as its progress reports them.
@@ -389,6 +394,7 @@ impl Keeper {
             notices,
             log_entries,
             resumed,
+            redacted: written.redacted,
         })
     }
 
@@ -409,9 +415,18 @@ impl Keeper {
         let mut lines = ExportLines::open(input, name)?;
         let mut first = true;
         let mut done = 0;
+        let mut screen = self.screen(false);
         progress(0, checked.notes);
         loop {
-            let batch = next_batch(&mut lines)?;
+            let mut batch = next_batch(&mut lines)?;
+            let mut found: std::collections::HashMap<String, Vec<model::secrets::Redaction>> =
+                Default::default();
+            for (_, record) in &mut batch {
+                let secrets = screen_record(&mut screen, record);
+                if !secrets.is_empty() {
+                    found.insert(record.id.clone(), secrets);
+                }
+            }
             if batch.is_empty() && !first {
                 break;
             }
@@ -435,6 +450,14 @@ impl Keeper {
                     batch_notes.extend(written.write(db, chunk, name, now)?);
                     done += chunk.len();
                     progress(done, total);
+                }
+                for (_, record) in &batch_notes {
+                    if let Some(secrets) = found.remove(&record.id) {
+                        written.redacted.push(Redacted {
+                            id: record.id.clone(),
+                            secrets,
+                        });
+                    }
                 }
                 written.load.store(db)?;
                 let edge_keys = crate::edges::EdgeKeys::load(db)?;
@@ -563,6 +586,31 @@ struct NotesWritten {
     skipped: Vec<String>,
     skipped_count: usize,
     load: VectorLoad,
+    redacted: Vec<Redacted>,
+}
+
+/// Replaces the secrets of an export's record (its summary, tags,
+/// versions and parts); a record that held any loses its vectors, which
+/// were made from the secret, and waits to be embedded again.
+fn screen_record(screen: &mut Screen, record: &mut Record) -> Vec<model::secrets::Redaction> {
+    screen.in_place(&mut record.summary, "summary");
+    screen.tags(&mut record.tags);
+    for (i, v) in record.versions.iter_mut().enumerate() {
+        screen.in_place(&mut v.summary, &format!("version {}", i + 1));
+        screen.tags(&mut v.tags);
+    }
+    for p in &mut record.parts {
+        screen.in_place(&mut p.summary, &format!("part {}", p.number));
+        screen.tags(&mut p.tags);
+    }
+    let found = screen.take();
+    if !found.is_empty() {
+        record.vector = None;
+        record.versions.iter_mut().for_each(|v| v.vector = None);
+        record.parts.iter_mut().for_each(|p| p.vector = None);
+        add_redacted(&mut record.tags, &found);
+    }
+    found
 }
 
 impl NotesWritten {

@@ -475,12 +475,14 @@ fn probes_duplicates(opts: &PutOptions) -> bool {
 
 /// The text whose embedding `put_text` would compute for its duplicate
 /// check, so that a server can have it embedded ahead of the write; None
-/// when it makes none.
+/// when it makes none. Its secrets are redacted as the store's default
+/// screen does (a store that keeps them embeds once more at the write).
 pub fn text_to_probe(text: &str, opts: &PutOptions) -> Option<String> {
     if !probes_duplicates(opts) {
         return None;
     }
-    let content = inline_content(text, "inline", opts).ok()?;
+    let (text, _) = keep_model::secrets::redact(text, "text");
+    let content = inline_content(&text, "inline", opts).ok()?;
     summary_for(&content, opts).ok()
 }
 

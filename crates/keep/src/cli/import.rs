@@ -128,6 +128,9 @@ pub fn run(ctx: &mut Ctx, args: Args) -> CliResult {
     for notice in &outcome.notices {
         ctx.out.notice(notice);
     }
+    for r in &outcome.redacted {
+        super::put::tell_redacted(&mut ctx.out, &r.id, &r.secrets);
+    }
     match ctx.format {
         Format::Json => ctx.out.json(&outcome)?,
         Format::Ids => {}
