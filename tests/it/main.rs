@@ -34,6 +34,7 @@ mod recall;
 mod reliability;
 mod replicas;
 mod rights;
+mod secrets;
 mod serve;
 mod tag_del_revert;
 mod time;

@@ -53,13 +53,16 @@ fn paragraphs() -> Vec<(String, String)> {
 /// Credentials that the Debian documentation itself gives as examples:
 /// they are credentials by their shape and are redacted on purpose (as
 /// AWS's documented sample key is). Each was read by hand.
-const EXAMPLE_CREDENTIALS: &[(&str, &str, &str)] =
-    &[("git-credential.html", "password", "secr3t")];
+const EXAMPLE_CREDENTIALS: &[(&str, &str, &str)] = &[("git-credential.html", "password", "secr3t")];
 
 #[test]
 fn real_documentation_paragraphs_hold_no_secret_but_their_example_credentials() {
     let paragraphs = paragraphs();
-    assert!(paragraphs.len() >= 10_000, "{} paragraphs", paragraphs.len());
+    assert!(
+        paragraphs.len() >= 10_000,
+        "{} paragraphs",
+        paragraphs.len()
+    );
     let mut examples = 0;
     let mut false_positives = Vec::new();
     for (name, text) in &paragraphs {
@@ -79,7 +82,10 @@ fn real_documentation_paragraphs_hold_no_secret_but_their_example_credentials() 
         examples,
         false_positives.len()
     );
-    assert!(examples > 0, "the documented example credentials were missed");
+    assert!(
+        examples > 0,
+        "the documented example credentials were missed"
+    );
     assert!(false_positives.is_empty(), "{}", false_positives.join("\n"));
 }
 
@@ -120,7 +126,11 @@ fn labelled(made: &mut Made) -> Vec<(String, String)> {
     let aws = format!("AKIA{}", made.from(UPPER_DIGITS, 16));
     let aws_secret = made.from(BASE64, 40);
     let github = format!("ghp_{}", made.from(ALNUM, 36));
-    let fine_grained = format!("github_pat_{}_{}", made.from(ALNUM, 22), made.from(ALNUM, 59));
+    let fine_grained = format!(
+        "github_pat_{}_{}",
+        made.from(ALNUM, 22),
+        made.from(ALNUM, 59)
+    );
     let gitlab = format!("glpat-{}", made.from(URL_SAFE, 20));
     let slack = format!(
         "xoxb-{}-{}-{}",
@@ -148,21 +158,56 @@ fn labelled(made: &mut Made) -> Vec<(String, String)> {
     let api = made.from(ALNUM, 32);
     let bearer = made.from(URL_SAFE, 40);
     vec![
-        (aws.clone(), format!("The AWS key for the backup bucket is {aws}, rotate it in May.")),
-        (aws_secret.clone(), format!("[default]\naws_access_key_id = {aws}\naws_secret_access_key = {aws_secret}\n")),
-        (github.clone(), format!("git clone https://{github}@github.com/acme/site.git")),
-        (fine_grained.clone(), format!("use token {fine_grained} for the deploy job")),
+        (
+            aws.clone(),
+            format!("The AWS key for the backup bucket is {aws}, rotate it in May."),
+        ),
+        (
+            aws_secret.clone(),
+            format!("[default]\naws_access_key_id = {aws}\naws_secret_access_key = {aws_secret}\n"),
+        ),
+        (
+            github.clone(),
+            format!("git clone https://{github}@github.com/acme/site.git"),
+        ),
+        (
+            fine_grained.clone(),
+            format!("use token {fine_grained} for the deploy job"),
+        ),
         (gitlab.clone(), format!("GITLAB_TOKEN={gitlab}")),
-        (slack.clone(), format!("The bot posts with {slack} into #ops.")),
+        (
+            slack.clone(),
+            format!("The bot posts with {slack} into #ops."),
+        ),
         (stripe.clone(), format!("stripe.api_key = \"{stripe}\"")),
-        (google.clone(), format!("<script src=\"https://maps.googleapis.com/maps/api/js?key={google}\"></script>")),
-        (jwt.clone(), format!("curl -H 'Authorization: Bearer {jwt}' https://api.internal/v1")),
+        (
+            google.clone(),
+            format!(
+                "<script src=\"https://maps.googleapis.com/maps/api/js?key={google}\"></script>"
+            ),
+        ),
+        (
+            jwt.clone(),
+            format!("curl -H 'Authorization: Bearer {jwt}' https://api.internal/v1"),
+        ),
         (pem.clone(), format!("The deploy key:\n{pem}\nkeep it safe")),
         (openssh.clone(), format!("{openssh}\n")),
-        (password.clone(), format!("postgres://app:{password}@db.internal:5432/main")),
-        (password.clone(), format!("DB_PASSWORD={password}\nDB_HOST=db.internal\n")),
-        (password.clone(), format!("database:\n  user: app\n  password: \"{password}\"\n")),
-        (api.clone(), format!("{{\"client_id\": \"web\", \"client_secret\": \"{api}\"}}")),
+        (
+            password.clone(),
+            format!("postgres://app:{password}@db.internal:5432/main"),
+        ),
+        (
+            password.clone(),
+            format!("DB_PASSWORD={password}\nDB_HOST=db.internal\n"),
+        ),
+        (
+            password.clone(),
+            format!("database:\n  user: app\n  password: \"{password}\"\n"),
+        ),
+        (
+            api.clone(),
+            format!("{{\"client_id\": \"web\", \"client_secret\": \"{api}\"}}"),
+        ),
         (api.clone(), format!("export OPENAI_API_KEY={api}")),
         (bearer.clone(), format!("Authorization: Bearer {bearer}")),
     ]
@@ -184,5 +229,9 @@ fn made_up_credentials_of_every_shape_are_found() {
     }
     let recall = 1.0 - missed.len() as f64 / total as f64;
     eprintln!("{total} labelled secrets, recall {recall:.3}");
-    assert!(recall >= 0.98, "recall {recall:.3}; missed:\n{}", missed.join("\n---\n"));
+    assert!(
+        recall >= 0.98,
+        "recall {recall:.3}; missed:\n{}",
+        missed.join("\n---\n")
+    );
 }

@@ -295,7 +295,9 @@ fn assignments(text: &str) -> Vec<(Range<usize>, &'static str)> {
         let found = line_assignment(line)
             .into_iter()
             .chain(inline_assignments(line));
-        spans.extend(found.map(|(span, kind)| (line_start + span.start..line_start + span.end, kind)));
+        spans.extend(
+            found.map(|(span, kind)| (line_start + span.start..line_start + span.end, kind)),
+        );
         line_start += line.len();
     }
     spans
@@ -330,7 +332,9 @@ fn line_assignment(line: &str) -> Option<(Range<usize>, &'static str)> {
         _ => return None,
     }
     let (value, quoted) = value_at(line, at, b"")?;
-    let rest = line[value.end..].trim_start_matches(['"', '\'', ',', ';']).trim();
+    let rest = line[value.end..]
+        .trim_start_matches(['"', '\'', ',', ';'])
+        .trim();
     if !quoted && !rest.is_empty() && !rest.starts_with('#') {
         return None;
     }
@@ -349,7 +353,11 @@ fn inline_assignments(line: &str) -> Vec<(Range<usize>, &'static str)> {
             continue;
         }
         let key_end = at - usize::from(quoted_key);
-        let key_len = bytes[..key_end].iter().rev().take_while(|&&b| key_char(b)).count();
+        let key_len = bytes[..key_end]
+            .iter()
+            .rev()
+            .take_while(|&&b| key_char(b))
+            .count();
         if key_len == 0 {
             continue;
         }
@@ -403,7 +411,9 @@ fn value_at(line: &str, mut at: usize, stops: &[u8]) -> Option<(Range<usize>, bo
     let length = match quote {
         Some(_) => length,
         None if stops.is_empty() => length,
-        None => line[at..at + length].trim_end_matches(['.', ',', ';', '!', '?']).len(),
+        None => line[at..at + length]
+            .trim_end_matches(['.', ',', ';', '!', '?'])
+            .len(),
     };
     (length > 0).then_some((at..at + length, quote.is_some()))
 }
@@ -416,13 +426,19 @@ fn secret_value(key: &str, value: &str) -> Option<&'static str> {
         && value.matches(':').count() < 2
         && !placeholder(value)
         && !names_a_file(value)
-        && !value.split('/').any(|piece| piece.len() >= 3 && metavariable(piece));
+        && !value
+            .split('/')
+            .any(|piece| piece.len() >= 3 && metavariable(piece));
     let secret = plausible
         && match kind {
             "key" => looks_random(value) && !hex_or_uuid(value) && encoded(value),
             _ => password_like(value),
         };
-    secret.then_some(if kind == "password" { "password" } else { "secret" })
+    secret.then_some(if kind == "password" {
+        "password"
+    } else {
+        "secret"
+    })
 }
 
 /// What a configuration key names: `password` (password, passwd,
@@ -433,11 +449,57 @@ fn secret_key_kind(key: &str) -> Option<&'static str> {
     let words = key_words(key);
     let last = words.last()?.as_str();
     const NOT_THE_SECRET: &[&str] = &[
-        "file", "path", "dir", "length", "len", "min", "max", "size", "type", "mode", "expiry",
-        "expires", "ttl", "timeout", "age", "days", "command", "cmd", "env", "name", "id", "ids",
-        "hash", "policy", "format", "prompt", "field", "header", "method", "algorithm", "bits",
-        "url", "uri", "endpoint", "enabled", "required", "store", "helper", "program", "user",
-        "username", "count", "chars", "rounds", "warn", "check", "server", "host", "port", "hashed", "salt",
+        "file",
+        "path",
+        "dir",
+        "length",
+        "len",
+        "min",
+        "max",
+        "size",
+        "type",
+        "mode",
+        "expiry",
+        "expires",
+        "ttl",
+        "timeout",
+        "age",
+        "days",
+        "command",
+        "cmd",
+        "env",
+        "name",
+        "id",
+        "ids",
+        "hash",
+        "policy",
+        "format",
+        "prompt",
+        "field",
+        "header",
+        "method",
+        "algorithm",
+        "bits",
+        "url",
+        "uri",
+        "endpoint",
+        "enabled",
+        "required",
+        "store",
+        "helper",
+        "program",
+        "user",
+        "username",
+        "count",
+        "chars",
+        "rounds",
+        "warn",
+        "check",
+        "server",
+        "host",
+        "port",
+        "hashed",
+        "salt",
     ];
     if NOT_THE_SECRET.contains(&last) {
         return None;
@@ -461,8 +523,16 @@ fn secret_key_kind(key: &str) -> Option<&'static str> {
     let pairs = words.windows(2).any(|w| {
         w[1] == "key"
             && [
-                "api", "access", "private", "client", "signing", "encryption", "master", "auth",
-                "license", "session",
+                "api",
+                "access",
+                "private",
+                "client",
+                "signing",
+                "encryption",
+                "master",
+                "auth",
+                "license",
+                "session",
             ]
             .contains(&w[0].as_str())
     });
@@ -505,13 +575,16 @@ fn key_words(key: &str) -> Vec<String> {
 fn password_like(value: &str) -> bool {
     let chars = value.chars().count();
     let word = value.trim_end_matches(['.', ',', ';', '!', '?']);
-    let not_a_plain_word = word.chars().any(|c| !c.is_alphabetic())
-        || word.chars().skip(1).any(|c| c.is_uppercase());
+    let not_a_plain_word =
+        word.chars().any(|c| !c.is_alphabetic()) || word.chars().skip(1).any(|c| c.is_uppercase());
     chars >= 6
         && not_a_plain_word
         && !value.chars().all(|c| c.is_ascii_digit())
         && !value.starts_with(['/', '~', '.', '$', '%', '@', '<', '{', '[', '('])
-        && !matches!(value.to_ascii_lowercase().as_str(), "true" | "false" | "none" | "null")
+        && !matches!(
+            value.to_ascii_lowercase().as_str(),
+            "true" | "false" | "none" | "null"
+        )
         && !value.contains("://")
 }
 
@@ -526,12 +599,12 @@ fn encoded(value: &str) -> bool {
 /// the key.
 fn names_a_file(value: &str) -> bool {
     const EXTENSIONS: &[&str] = &[
-        "json", "pem", "key", "crt", "cer", "der", "p12", "pfx", "pub", "gpg", "asc", "txt", "yaml",
-        "yml", "toml", "conf", "cfg", "ini", "env", "jks", "keystore",
+        "json", "pem", "key", "crt", "cer", "der", "p12", "pfx", "pub", "gpg", "asc", "txt",
+        "yaml", "yml", "toml", "conf", "cfg", "ini", "env", "jks", "keystore",
     ];
-    value
-        .rsplit_once('.')
-        .is_some_and(|(stem, ext)| !stem.is_empty() && EXTENSIONS.contains(&ext.to_ascii_lowercase().as_str()))
+    value.rsplit_once('.').is_some_and(|(stem, ext)| {
+        !stem.is_empty() && EXTENSIONS.contains(&ext.to_ascii_lowercase().as_str())
+    })
 }
 
 /// A string that reads as random: 16 characters or more, letters and
@@ -563,7 +636,9 @@ fn entropy(value: &str) -> f64 {
 /// `ID:VALUE`): no lower-case letter and no digit.
 fn metavariable(value: &str) -> bool {
     value.chars().any(|c| c.is_ascii_uppercase())
-        && !value.chars().any(|c| c.is_ascii_lowercase() || c.is_ascii_digit())
+        && !value
+            .chars()
+            .any(|c| c.is_ascii_lowercase() || c.is_ascii_digit())
 }
 
 /// Letters or digits that count up in each run (`abcd_efgh`, `abc123`,
@@ -584,7 +659,9 @@ fn counts_up(lower: &str) -> bool {
 /// Hex digits alone (a hash, a key id, a fingerprint) or a UUID.
 fn hex_or_uuid(value: &str) -> bool {
     let value = value.strip_prefix("0x").unwrap_or(value);
-    value.bytes().all(|b| b.is_ascii_hexdigit() || b == b'-' || b == b':')
+    value
+        .bytes()
+        .all(|b| b.is_ascii_hexdigit() || b == b'-' || b == b':')
 }
 
 /// A value that stands for a secret in an example: `password`, `****`,
@@ -604,9 +681,30 @@ fn placeholder(value: &str) -> bool {
         return true;
     }
     const STAND_INS: &[&str] = &[
-        "password", "passwd", "pass", "pwd", "secret", "token", "key", "apikey", "api_key",
-        "changeme", "example", "foobar", "foo", "bar", "dummy", "test", "redacted", "hidden",
-        "xxxxxx", "mypassword", "mysecret", "yourpassword", "yoursecret", "yourtoken",
+        "password",
+        "passwd",
+        "pass",
+        "pwd",
+        "secret",
+        "token",
+        "key",
+        "apikey",
+        "api_key",
+        "changeme",
+        "example",
+        "foobar",
+        "foo",
+        "bar",
+        "dummy",
+        "test",
+        "redacted",
+        "hidden",
+        "xxxxxx",
+        "mypassword",
+        "mysecret",
+        "yourpassword",
+        "yoursecret",
+        "yourtoken",
     ];
     if looks_random(value) {
         return false;
@@ -658,22 +756,38 @@ mod tests {
             ["google-api-key"]
         );
         assert_eq!(
-            kinds("eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxMjM0NTY3ODkwIn0.dozjgNryP4J3jVmNHl0w5N_XgL0n3I9PlFUP0THsR8U"),
+            kinds(
+                "eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxMjM0NTY3ODkwIn0.dozjgNryP4J3jVmNHl0w5N_XgL0n3I9PlFUP0THsR8U"
+            ),
             ["jwt"]
         );
-        assert_eq!(kinds("https://ana:s3cr3t-Pw@db.example.org/x"), ["url-password"]);
         assert_eq!(
-            kinds("-----BEGIN OPENSSH PRIVATE KEY-----\nb3BlbnNzaC1rZXktdjEAAAAA\n-----END OPENSSH PRIVATE KEY-----\n"),
+            kinds("https://ana:s3cr3t-Pw@db.example.org/x"),
+            ["url-password"]
+        );
+        assert_eq!(
+            kinds(
+                "-----BEGIN OPENSSH PRIVATE KEY-----\nb3BlbnNzaC1rZXktdjEAAAAA\n-----END OPENSSH PRIVATE KEY-----\n"
+            ),
             ["private-key"]
         );
         assert_eq!(kinds("DB_PASSWORD=hunter2x\n"), ["password"]);
         let (out, _) = redact("DB_PASSWORD=Sup3rS3cret!\n", "text");
         assert!(!out.contains('!'), "a line's value is kept whole: {out}");
-        assert_eq!(kinds("{\"id\": \"web\", \"client_secret\": \"Zr8q2LmW9x4TnB7v\"}"), ["secret"]);
+        assert_eq!(
+            kinds("{\"id\": \"web\", \"client_secret\": \"Zr8q2LmW9x4TnB7v\"}"),
+            ["secret"]
+        );
         assert_eq!(kinds("mysql --password=Zr8q2LmW9x -h db"), ["password"]);
-        assert_eq!(kinds("GET /v1?api_key=Zr8q2LmW9x4TnB7vK1pD&page=2"), ["secret"]);
+        assert_eq!(
+            kinds("GET /v1?api_key=Zr8q2LmW9x4TnB7vK1pD&page=2"),
+            ["secret"]
+        );
         assert_eq!(kinds("export GITHUB_TOKEN=\"q8Wz3Lp0Xv7N\"\n"), ["secret"]);
-        assert_eq!(kinds("  \"apiKey\": \"Zr8q2LmW9x4TnB7vK1pD\",\n"), ["secret"]);
+        assert_eq!(
+            kinds("  \"apiKey\": \"Zr8q2LmW9x4TnB7vK1pD\",\n"),
+            ["secret"]
+        );
         assert_eq!(
             kinds("aws_secret_access_key = wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY\n"),
             ["secret"],
@@ -731,7 +845,10 @@ mod tests {
 
     #[test]
     fn key_words_split_every_way_keys_are_written() {
-        assert_eq!(key_words("AWS_SECRET_ACCESS_KEY"), ["aws", "secret", "access", "key"]);
+        assert_eq!(
+            key_words("AWS_SECRET_ACCESS_KEY"),
+            ["aws", "secret", "access", "key"]
+        );
         assert_eq!(key_words("apiKey"), ["api", "key"]);
         assert_eq!(key_words("x-api-key"), ["x", "api", "key"]);
     }

@@ -38,7 +38,6 @@ use keep_store::Store;
 
 pub use backlog::{EmbedReport, ReindexReport};
 pub use chat::{ChatImport, SessionOutcome};
-pub use redact::Redacted;
 pub use conflicts::Conflict;
 pub use find::CandidateLists;
 pub use history::{MoveOutcome, RevertOutcome};
@@ -52,6 +51,7 @@ pub use keep_store::{Health, Lease, ReplicaState, WatchedDir};
 pub use lease::{EMBED_LEASE, WATCH_LEASE, lease_holder, wall_ms};
 pub use providers::{Analysis, AnalysisPart, ProviderWork};
 pub use read::{FilterSpec, NoteView, parse_filters};
+pub use redact::Redacted;
 pub use switch::SwitchReport;
 pub use tokens::{Rights, Token};
 pub use transfer::{ImportOutcome, ImportStep};

@@ -4,8 +4,8 @@
 
 use super::Keeper;
 use super::edges;
-use super::redact::{add_redacted, mark_redacted};
 use super::read::version_index;
+use super::redact::{add_redacted, mark_redacted};
 use super::truth::{Duplicate, OnDuplicate, truth_tags};
 use crate::error::{Advice, Error, Result, Transactions};
 use crate::facts::Verdict;

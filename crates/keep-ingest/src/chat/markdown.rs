@@ -30,7 +30,9 @@ pub(super) fn read(text: &str) -> Result<Vec<Session>, ChatError> {
         } else if let Some(shape) = turn_shape(line) {
             return Err(ChatError::at(
                 index + 1,
-                format!("this line starts like a turn ({shape}) but its time or speaker cannot be read: write '[2023-05-08 13:56] Speaker: text' or '**Speaker:** text'"),
+                format!(
+                    "this line starts like a turn ({shape}) but its time or speaker cannot be read: write '[2023-05-08 13:56] Speaker: text' or '**Speaker:** text'"
+                ),
             ));
         } else if let Some(turn) = current.turns.last_mut() {
             turn.text.push('\n');

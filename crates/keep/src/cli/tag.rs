@@ -62,5 +62,6 @@ fn print_line(ctx: &mut Ctx, outcome: &WriteOutcome) -> Result<(), CliError> {
                 .line(&format!("{}  {}", outcome.id, status_word(outcome.status)))?
         }
     }
+    super::put::tell_redacted(&mut ctx.out, &outcome.id, &outcome.redacted);
     Ok(())
 }
