@@ -273,3 +273,69 @@ fn allow_secrets_and_the_config_keep_text_as_written_and_prose_is_never_redacted
     let as_written = env.ok(&["put", "--text", &format!("token {SLACK} as written")]);
     assert!(env.ok(&["get", as_written.trim()]).contains(SLACK));
 }
+
+#[test]
+fn a_purged_note_leaves_no_byte_of_its_text_in_any_file_of_the_store() {
+    let env = Env::with_model();
+    let word = "QuetzalMarmot4471";
+    let long: String = (1..=40)
+        .map(|i| {
+            format!("Paragraph {i} of the ferry plan says the code word {word} opens gate {i}.\n\n")
+        })
+        .collect();
+    env.ok(&["put", "--allow-secrets", "--id", "plan", "--text", &long]);
+    env.ok(&[
+        "put",
+        "--id",
+        "plan",
+        "--text",
+        &format!("{long}One more line."),
+    ]);
+    env.ok(&["tag", "plan", "-t", &format!("code={word}")]);
+    for i in 0..20 {
+        env.ok(&[
+            "put",
+            "--text",
+            &format!("Harbour note {i}: the tide tables of pier {i}."),
+        ]);
+    }
+    let parts = env.json(&["get", "plan", "--parts", "--json"]);
+    assert!(
+        parts.to_string().matches("Paragraph").count() > 5,
+        "{parts}"
+    );
+    let held = env.run(&["check", "--residue", word]);
+    assert_eq!(held.status.code(), Some(1), "the note holds it before");
+    let backup = env.path("before.db");
+    if !env.on_postgres() {
+        env.ok(&["backup", backup.to_str().unwrap()]);
+    }
+    env.ok(&["del", "plan", "--reason", &format!("mentions {word}")]);
+    let out = env.cmd(&["del", "--purge", "plan"]).output().unwrap();
+    let said = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{said}");
+    if !env.on_postgres() {
+        assert!(
+            said.contains("still in the backup") && said.contains("before.db"),
+            "{said}"
+        );
+    }
+
+    // On PostgreSQL this asks every row; on SQLite, the rows and every
+    // file of the store's folder.
+    let residue = env.run_with_stdin(&["check", "--residue", "-"], format!("{word}\n").as_bytes());
+    assert!(
+        residue.status.success(),
+        "{}",
+        String::from_utf8_lossy(&residue.stdout)
+    );
+    for needle in [word.to_string(), word.to_lowercase()] {
+        let holding = files_holding(&env.store(), &needle);
+        assert!(holding.is_empty(), "{needle} is in {holding:?}");
+    }
+    assert!(env.ok(&["check"]).starts_with("ok"));
+    let found = env.ok(&["find", "tide tables of the pier", "--ids"]);
+    assert!(found.lines().count() >= 3, "{found}");
+    let log = env.ok(&["log", "plan"]);
+    assert!(log.contains("purge") && !log.contains(word), "{log}");
+}

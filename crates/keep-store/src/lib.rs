@@ -59,7 +59,7 @@ pub use sqlite::{
 pub(crate) use store::test_note;
 pub use store::{Store, is_database_url};
 pub use tables::{
-    Edges, History, Meta, NoteRows, OperationsLog, Ratings, Tokens, Waiting, Watches,
+    Edges, History, Meta, NoteRows, OperationsLog, Ratings, Residue, Tokens, Waiting, Watches,
 };
 pub use types::{Health, Lease, Link, ReplicaState, TokenRow, WatchedDir};
 pub use vectors::{NewVector, PendingText, VecKind, VecRow, VectorSpace, to_bytes as vector_bytes};

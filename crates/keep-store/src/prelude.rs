@@ -6,5 +6,5 @@ pub use crate::keyword::{Keyword, TextSearch};
 pub use crate::plain::{PlainQueries, Sql};
 pub use crate::reads::NoteReads;
 pub use crate::tables::{
-    Edges, History, Meta, NoteRows, OperationsLog, Ratings, Tokens, Waiting, Watches,
+    Edges, History, Meta, NoteRows, OperationsLog, Ratings, Residue, Tokens, Waiting, Watches,
 };

@@ -277,6 +277,27 @@ impl Store {
         }
     }
 
+    /// Runs `purge`, a write that removes notes for good, so that nothing
+    /// of them stays in the store's files: on SQLite, deleted rows are
+    /// overwritten with zeros (as every write's are), then the word indexes
+    /// are merged whole and the write-ahead log is emptied (false when a
+    /// reader kept it). On
+    /// PostgreSQL the rows are deleted; the server reclaims their space
+    /// at its next VACUUM.
+    pub fn purge_for_good<T, E: WriteError>(
+        &mut self,
+        purge: impl FnOnce(&Db<'_>) -> Result<T, E>,
+    ) -> Result<(T, bool), E> {
+        match self {
+            Store::Sqlite(s) => {
+                let out = s.write_with(|db| purge(db))?;
+                Ok((out, s.scrub()?.log_emptied))
+            }
+            #[cfg(feature = "postgres")]
+            Store::Postgres(_) => Ok((self.write_with(purge)?, true)),
+        }
+    }
+
     /// Where the vector indexes of a SQLite store stand (none on
     /// PostgreSQL).
     pub fn graph_states(&self, from: usize) -> Result<Vec<GraphState>> {

@@ -9,6 +9,7 @@ mod chat;
 mod conflicts;
 pub(crate) mod edges;
 mod find;
+mod forget;
 mod graphs;
 mod history;
 mod ingest;
@@ -40,6 +41,7 @@ pub use backlog::{EmbedReport, ReindexReport};
 pub use chat::{ChatImport, SessionOutcome};
 pub use conflicts::Conflict;
 pub use find::CandidateLists;
+pub use forget::{FileResidue, Residue};
 pub use history::{MoveOutcome, RevertOutcome};
 pub use ingest::{
     DEFAULT_MAX_FILES, Failure, IngestOptions, IngestReport, Progress, Target, Timings,
@@ -233,12 +235,6 @@ impl Keeper {
     /// The problems of a SQLite store file (a backup), read only.
     pub fn check_file(path: &Path) -> Result<Vec<String>> {
         Ok(keep_store::check_file(path)?)
-    }
-
-    /// Writes a consistent copy of the store to the new file `to` while
-    /// other processes go on writing.
-    pub fn backup(&self, to: &Path) -> Result<()> {
-        Ok(self.store.backup(to)?)
     }
 
     /// The id of the configured embedding model (what its vectors are

@@ -93,18 +93,22 @@ impl Keeper {
             })
             .map(|n| n.id)
             .collect();
-        for id in &old {
-            self.store.transact(|db| {
+        if old.is_empty() {
+            return Ok(0);
+        }
+        self.store.purge_for_good(|db| {
+            for id in &old {
                 if let Some((rid, note)) = db.note(id)? {
                     let versions = db.version_count(rid)? + 1;
                     edges::remove_note(db, rid, &note, now)?;
+                    db.forget_details(id)?;
                     let since = note.tags.first(keys::DELETED).unwrap_or_default();
                     let detail = format!("in the trash since {since}");
                     db.log_operation(now, "purge", id, versions, &detail)?;
                 }
-                Ok(())
-            })?;
-        }
+            }
+            Ok::<_, Error>(())
+        })?;
         Ok(old.len())
     }
 }

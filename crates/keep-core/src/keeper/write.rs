@@ -158,8 +158,20 @@ pub enum Deleted {
         #[serde(skip_serializing_if = "Option::is_none")]
         reason: Option<String>,
     },
-    /// The whole note with its history, for good.
-    Note { id: String, versions: i64 },
+    /// The whole note with its history, for good: no text of it is left
+    /// in the store's files.
+    Note {
+        id: String,
+        versions: i64,
+        /// Backups made since the note existed: they still hold it.
+        #[serde(skip_serializing_if = "Vec::is_empty")]
+        backups: Vec<String>,
+        /// Another process was reading the store, so SQLite's write-ahead
+        /// log could not be emptied yet: copies of the pages from before
+        /// the purge stay in it until its next checkpoint.
+        #[serde(skip_serializing_if = "std::ops::Not::not")]
+        log_kept: bool,
+    },
     /// One archived version.
     Version { id: String, version: i64 },
 }
@@ -664,7 +676,7 @@ impl Keeper {
             }),
             Some(Selector::Version(n)) => {
                 let now = self.now();
-                self.store.transact(|db| {
+                let (deleted, _) = self.store.purge_for_good(|db| {
                     let rid = db
                         .note_rid(&target.id)?
                         .ok_or_else(|| Error::NotFound(target.id.clone()))?;
@@ -679,27 +691,14 @@ impl Keeper {
                         versions.len() as i64,
                         &format!("@V{{{version}}}"),
                     )?;
-                    Ok(Deleted::Version {
+                    Ok::<_, Error>(Deleted::Version {
                         id: target.id.clone(),
                         version,
                     })
-                })
+                })?;
+                Ok(deleted)
             }
-            None => {
-                let now = self.now();
-                self.store.transact(|db| {
-                    let (rid, note) = db
-                        .note(&target.id)?
-                        .ok_or_else(|| Error::NotFound(target.id.clone()))?;
-                    let versions = db.version_count(rid)?;
-                    edges::remove_note(db, rid, &note, now)?;
-                    db.log_operation(now, "purge", &target.id, versions + 1, "")?;
-                    Ok(Deleted::Note {
-                        id: target.id.clone(),
-                        versions,
-                    })
-                })
-            }
+            None => self.purge_note(&target.id),
         }
     }
 

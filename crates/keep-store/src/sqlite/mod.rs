@@ -9,6 +9,7 @@
 mod beside;
 mod check;
 mod code_cache;
+mod forget;
 mod graph;
 mod graph_view;
 mod index_keys;
@@ -164,6 +165,9 @@ impl SqliteStore {
         if !read_only {
             set_wal(&conn)?;
             conn.pragma_update(None, "synchronous", "NORMAL")?;
+            // What a write deletes or replaces is overwritten with zeros,
+            // so a purge leaves no earlier copy in a page's free space.
+            conn.pragma_update(None, "secure_delete", "ON")?;
         }
         conn.pragma_update(None, "foreign_keys", "ON")?;
         let mut store = SqliteStore {
@@ -176,6 +180,9 @@ impl SqliteStore {
             side: Default::default(),
         };
         store.migrate()?;
+        if made_now && !read_only {
+            store.mark_deletes_zeroed()?;
+        }
         Ok(store)
     }
 

@@ -12,7 +12,7 @@ use super::SqliteStore;
 use crate::error::Result;
 
 /// The FTS5 indexes kept, each with what it indexes.
-const TEXT_INDEXES: [(&str, &str); 5] = [
+pub(super) const TEXT_INDEXES: [(&str, &str); 5] = [
     ("notes_fts", "summaries and tags"),
     ("names_fts", "names"),
     ("body_fts", "full texts"),

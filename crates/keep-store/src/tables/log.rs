@@ -1,5 +1,7 @@
-//! The operations log: who wrote what, appended and never changed.
-//! Written once for every database, in plain SQL (`Sql`).
+//! The operations log: who wrote what, appended and never changed but by
+//! a purge, which blanks what the purged note's entries say (a trash
+//! reason) and keeps their ids and times. Written once for every
+//! database, in plain SQL (`Sql`).
 
 use crate::error::Result;
 use crate::operations::{COLUMNS, FilterValue, INSERT, Operation, OperationFilter, filter_sql};
@@ -20,6 +22,16 @@ pub trait OperationsLog: Sql {
     ) -> Result<()> {
         let agent = self.agent();
         self.append_operation(&Operation::by(&agent, at, op, note, version, detail))
+    }
+
+    /// Blanks the details of `note`'s entries (a purge leaves no text of
+    /// the note behind; when and what stay).
+    fn forget_details(&self, note: &str) -> Result<()> {
+        self.execute(
+            "UPDATE operations SET detail = '' WHERE note = ?1 AND detail <> ''",
+            &[note.into()],
+        )?;
+        Ok(())
     }
 
     /// Appends an entry to the operations log as it is given (its agent,

@@ -66,10 +66,27 @@ fn print_line(ctx: &mut Ctx, d: &Deleted) -> Result<(), CliError> {
                 super::shell_quote(id)
             ),
         ),
-        Deleted::Note { id, versions } => (
-            id.clone(),
-            format!("deleted {id} (with {versions} archived version(s))"),
-        ),
+        Deleted::Note {
+            id,
+            versions,
+            backups,
+            log_kept,
+        } => {
+            for backup in backups {
+                ctx.out.warn(&format!(
+                    "{id} is still in the backup {backup}, made since it was written"
+                ));
+            }
+            if *log_kept {
+                ctx.out.warn(&format!(
+                    "{id}: another process is reading the store, so copies of its old pages stay in the write-ahead log (keep.db-wal) until that process lets go"
+                ));
+            }
+            (
+                id.clone(),
+                format!("deleted {id} (with {versions} archived version(s))"),
+            )
+        }
         Deleted::Version { id, version } => (
             format!("{id}@V{{{version}}}"),
             format!("deleted {id}@V{{{version}}}"),
