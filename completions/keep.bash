@@ -353,12 +353,16 @@ _keep() {
             return 0
             ;;
         keep__subcmd__check)
-            opts="-h --store --json --ids --help"
+            opts="-h --residue --store --json --ids --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
+                --residue)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 --store)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
@@ -1235,7 +1239,7 @@ _keep() {
             return 0
             ;;
         keep__subcmd__import)
-            opts="-v -h --format --verbose --store --json --ids --help"
+            opts="-v -h --format --verbose --allow-secrets --store --json --ids --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1621,7 +1625,7 @@ _keep() {
             return 0
             ;;
         keep__subcmd__put)
-            opts="-t -r -x -h --text --id --tag --summary --at --expires --importance --supersedes --update --allow-duplicate --recursive --exclude --watch --max-files --timings --store --json --ids --help"
+            opts="-t -r -x -h --text --id --tag --summary --at --expires --importance --supersedes --update --allow-duplicate --allow-secrets --recursive --exclude --watch --max-files --timings --store --json --ids --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0

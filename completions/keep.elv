@@ -74,6 +74,7 @@ set edit:completion:arg-completer[keep] = {|@words|
             cand --store 'Store directory, holding keep.db, or a PostgreSQL URL (postgres://USER@HOST/DB) (or KEEP_STORE) [default: the platform data directory + /keep]'
             cand --update 'When the text restates or probably updates an existing note, store it as that note''s next version'
             cand --allow-duplicate 'Store the text even when it restates an existing note'
+            cand --allow-secrets 'Keep secrets (private keys, tokens, passwords in URLs and configuration) as written instead of replacing each with a marker'
             cand -r 'Also take the files in subfolders of a folder'
             cand --recursive 'Also take the files in subfolders of a folder'
             cand --watch 'Also register the folders to be kept indexed by ''keep watch'''
@@ -275,6 +276,7 @@ set edit:completion:arg-completer[keep] = {|@words|
             cand --store 'Store directory, holding keep.db, or a PostgreSQL URL (postgres://USER@HOST/DB) (or KEEP_STORE) [default: the platform data directory + /keep]'
             cand -v 'Also list the ids that were skipped, one per line on stderr'
             cand --verbose 'Also list the ids that were skipped, one per line on stderr'
+            cand --allow-secrets 'Keep secrets (private keys, tokens, passwords) in a chat export as written instead of replacing each with a marker'
             cand --json 'Print one JSON document instead of text'
             cand --ids 'Print only ids, one per line (for xargs)'
             cand -h 'Print help (see more with ''--help'')'
@@ -318,6 +320,7 @@ set edit:completion:arg-completer[keep] = {|@words|
             cand --help 'Print help (see more with ''--help'')'
         }
         &'keep;check'= {
+            cand --residue 'Where TEXT is left in the store''s rows and files (''-'': read it from standard input)'
             cand --store 'Store directory, holding keep.db, or a PostgreSQL URL (postgres://USER@HOST/DB) (or KEEP_STORE) [default: the platform data directory + /keep]'
             cand --json 'Print one JSON document instead of text'
             cand --ids 'Print only ids, one per line (for xargs)'

@@ -74,6 +74,7 @@ complete -c keep -n "__fish_keep_using_subcommand put" -l max-files -d 'Take at 
 complete -c keep -n "__fish_keep_using_subcommand put" -l store -d 'Store directory, holding keep.db, or a PostgreSQL URL (postgres://USER@HOST/DB) (or KEEP_STORE) [default: the platform data directory + /keep]' -r -F
 complete -c keep -n "__fish_keep_using_subcommand put" -l update -d 'When the text restates or probably updates an existing note, store it as that note\'s next version'
 complete -c keep -n "__fish_keep_using_subcommand put" -l allow-duplicate -d 'Store the text even when it restates an existing note'
+complete -c keep -n "__fish_keep_using_subcommand put" -l allow-secrets -d 'Keep secrets (private keys, tokens, passwords in URLs and configuration) as written instead of replacing each with a marker'
 complete -c keep -n "__fish_keep_using_subcommand put" -s r -l recursive -d 'Also take the files in subfolders of a folder'
 complete -c keep -n "__fish_keep_using_subcommand put" -l watch -d 'Also register the folders to be kept indexed by \'keep watch\''
 complete -c keep -n "__fish_keep_using_subcommand put" -l timings -d 'When files were read, say on stderr where the time went: reading and extracting (OCR included), summarising, storing, embedding'
@@ -213,6 +214,7 @@ complete -c keep -n "__fish_keep_using_subcommand import" -l format -d 'What FIL
 chat\t'A chat export: ChatGPT or Claude conversations.json, JSON Lines of turns, a Markdown chat log'"
 complete -c keep -n "__fish_keep_using_subcommand import" -l store -d 'Store directory, holding keep.db, or a PostgreSQL URL (postgres://USER@HOST/DB) (or KEEP_STORE) [default: the platform data directory + /keep]' -r -F
 complete -c keep -n "__fish_keep_using_subcommand import" -s v -l verbose -d 'Also list the ids that were skipped, one per line on stderr'
+complete -c keep -n "__fish_keep_using_subcommand import" -l allow-secrets -d 'Keep secrets (private keys, tokens, passwords) in a chat export as written instead of replacing each with a marker'
 complete -c keep -n "__fish_keep_using_subcommand import" -l json -d 'Print one JSON document instead of text'
 complete -c keep -n "__fish_keep_using_subcommand import" -l ids -d 'Print only ids, one per line (for xargs)'
 complete -c keep -n "__fish_keep_using_subcommand import" -s h -l help -d 'Print help (see more with \'--help\')'
@@ -242,6 +244,7 @@ complete -c keep -n "__fish_keep_using_subcommand analyze" -l heuristic -d 'Cut 
 complete -c keep -n "__fish_keep_using_subcommand analyze" -l json -d 'Print one JSON document instead of text'
 complete -c keep -n "__fish_keep_using_subcommand analyze" -l ids -d 'Print only ids, one per line (for xargs)'
 complete -c keep -n "__fish_keep_using_subcommand analyze" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c keep -n "__fish_keep_using_subcommand check" -l residue -d 'Where TEXT is left in the store\'s rows and files (\'-\': read it from standard input)' -r
 complete -c keep -n "__fish_keep_using_subcommand check" -l store -d 'Store directory, holding keep.db, or a PostgreSQL URL (postgres://USER@HOST/DB) (or KEEP_STORE) [default: the platform data directory + /keep]' -r -F
 complete -c keep -n "__fish_keep_using_subcommand check" -l json -d 'Print one JSON document instead of text'
 complete -c keep -n "__fish_keep_using_subcommand check" -l ids -d 'Print only ids, one per line (for xargs)'

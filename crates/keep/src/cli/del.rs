@@ -21,7 +21,11 @@ use super::{CliError, CliResult, Ctx};
 /// good at once) are removed for good by the next del. 'keep del --purge
 /// ID' removes the note for good now, with its whole version history, its
 /// parts, its tags, its outgoing edges and its index entries; notes that
-/// link to it keep their tags. 'keep del ID@V{N}' (N = 1 previous, -1
+/// link to it keep their tags; no text of it is left in the store's files
+/// (deleted rows are overwritten with zeros, the word indexes merged and
+/// the write-ahead log emptied), and the backups made since it was written,
+/// which still hold it, are named ('keep check --residue TEXT' answers
+/// where a string is left). 'keep del ID@V{N}' (N = 1 previous, -1
 /// oldest, ...) removes only that archived version, for good, and leaves
 /// the note and its other versions as they are. To undo the last change
 /// instead, use 'keep revert'. Exits 1 if any id is unknown.

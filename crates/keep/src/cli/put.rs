@@ -48,7 +48,11 @@ use super::{CliError, CliResult, Ctx, Status, shell_quote};
 /// --expires P30D or a date makes the note leave find, list and recall at
 /// that time; --at says when the thing happened or began to hold (find,
 /// list and get --as-of answer with what held then, --when filters on it). Tags are added to the note's existing tags and win over tags
-/// read from the file. Prints the id of every note stored; for files,
+/// read from the file. Secrets (private keys, API tokens, passwords in URLs
+/// and configuration lines) are replaced by a marker naming their kind
+/// before anything is stored ('[secret: aws-access-key 3f2a]'), one line on
+/// stderr says what was replaced, and the note gets the tag _redacted;
+/// --allow-secrets keeps them as written. Prints the id of every note stored; for files,
 /// failures are reported one per line on stderr and the exit code is 1
 /// when any failed. With --json, "status" says what happened: created,
 /// updated, unchanged, duplicate or possible_update.
