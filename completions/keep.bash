@@ -375,7 +375,7 @@ _keep() {
             return 0
             ;;
         keep__subcmd__conflicts)
-            opts="-t -a -n -h --tag --since --until --as-of --when --all --limit --store --json --ids --help"
+            opts="-t -a -n -h --tag --since --until --as-of --when --from --all --limit --store --json --ids --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -402,6 +402,10 @@ _keep() {
                     return 0
                     ;;
                 --when)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --from)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -525,7 +529,7 @@ _keep() {
             return 0
             ;;
         keep__subcmd__find)
-            opts="-t -a -S -n -C -h --id --tag --since --until --as-of --when --all --id-pattern --scope --limit --deep --hops --mode --all-versions --max-tokens --half-life --around --parts --explain --floor --store --json --ids --help"
+            opts="-t -a -S -n -C -h --id --tag --since --until --as-of --when --from --all --id-pattern --scope --limit --deep --hops --mode --all-versions --max-tokens --half-life --around --parts --explain --floor --store --json --ids --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -556,6 +560,10 @@ _keep() {
                     return 0
                     ;;
                 --when)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --from)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -1261,7 +1269,7 @@ _keep() {
             return 0
             ;;
         keep__subcmd__list)
-            opts="-t -a -n -h --tag --since --until --as-of --when --all --sort --limit --expired --deleted --store --json --ids --help"
+            opts="-t -a -n -h --tag --since --until --as-of --when --from --all --sort --limit --expired --deleted --store --json --ids --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1288,6 +1296,10 @@ _keep() {
                     return 0
                     ;;
                 --when)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --from)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -2123,7 +2135,7 @@ _keep() {
             return 0
             ;;
         keep__subcmd__why)
-            opts="-t -a -S -n -h --tag --since --until --as-of --when --all --id-pattern --limit --mode --all-versions --store --json --ids --help"
+            opts="-t -a -S -n -h --tag --since --until --as-of --when --from --all --id-pattern --limit --mode --all-versions --store --json --ids --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -2150,6 +2162,10 @@ _keep() {
                     return 0
                     ;;
                 --when)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --from)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;

@@ -98,6 +98,7 @@ complete -c keep -n "__fish_keep_using_subcommand list" -l since -d 'Only notes 
 complete -c keep -n "__fish_keep_using_subcommand list" -l until -d 'Only notes updated until: an ISO 8601 duration back from now, a date or a timestamp' -r
 complete -c keep -n "__fish_keep_using_subcommand list" -l as-of -d 'Only what held then, each note as it stood (superseded and expired ones included while they held): a date, a timestamp, a duration back from now or a spoken day' -r
 complete -c keep -n "__fish_keep_using_subcommand list" -l when -d 'Only notes whose event time (put --at), or a date their text speaks of, falls in PERIOD: 2023, 2023-05, 2023-05-07, last week, P7D or FROM..UNTIL' -r
+complete -c keep -n "__fish_keep_using_subcommand list" -l from -d 'Only notes whose text came from these origins (_origin): typed (by a person on the command line or the browser), agent (put through MCP or the JSON API), document (a file), web (a URL), imported (a chat or an export); comma-separated' -r
 complete -c keep -n "__fish_keep_using_subcommand list" -l sort -d 'Sort order' -r -f -a "updated\t'Most recently updated first'
 accessed\t'Most recently read first'
 created\t'Most recently created first'
@@ -116,6 +117,7 @@ complete -c keep -n "__fish_keep_using_subcommand find" -l since -d 'Only notes 
 complete -c keep -n "__fish_keep_using_subcommand find" -l until -d 'Only notes updated until: an ISO 8601 duration back from now, a date or a timestamp' -r
 complete -c keep -n "__fish_keep_using_subcommand find" -l as-of -d 'Only what held then, each note as it stood (superseded and expired ones included while they held): a date, a timestamp, a duration back from now or a spoken day' -r
 complete -c keep -n "__fish_keep_using_subcommand find" -l when -d 'Only notes whose event time (put --at), or a date their text speaks of, falls in PERIOD: 2023, 2023-05, 2023-05-07, last week, P7D or FROM..UNTIL' -r
+complete -c keep -n "__fish_keep_using_subcommand find" -l from -d 'Only notes whose text came from these origins (_origin): typed (by a person on the command line or the browser), agent (put through MCP or the JSON API), document (a file), web (a URL), imported (a chat or an export); comma-separated' -r
 complete -c keep -n "__fish_keep_using_subcommand find" -s S -l id-pattern -d 'Only ids matching this prefix or glob' -r
 complete -c keep -n "__fish_keep_using_subcommand find" -l scope -d 'Old name of --id-pattern, kept for one release' -r
 complete -c keep -n "__fish_keep_using_subcommand find" -s n -l limit -d 'Show at most N notes (deep recall adds up to N more, at least 10)' -r
@@ -183,6 +185,7 @@ complete -c keep -n "__fish_keep_using_subcommand conflicts" -l since -d 'Only n
 complete -c keep -n "__fish_keep_using_subcommand conflicts" -l until -d 'Only notes updated until: an ISO 8601 duration back from now, a date or a timestamp' -r
 complete -c keep -n "__fish_keep_using_subcommand conflicts" -l as-of -d 'Only what held then, each note as it stood (superseded and expired ones included while they held): a date, a timestamp, a duration back from now or a spoken day' -r
 complete -c keep -n "__fish_keep_using_subcommand conflicts" -l when -d 'Only notes whose event time (put --at), or a date their text speaks of, falls in PERIOD: 2023, 2023-05, 2023-05-07, last week, P7D or FROM..UNTIL' -r
+complete -c keep -n "__fish_keep_using_subcommand conflicts" -l from -d 'Only notes whose text came from these origins (_origin): typed (by a person on the command line or the browser), agent (put through MCP or the JSON API), document (a file), web (a URL), imported (a chat or an export); comma-separated' -r
 complete -c keep -n "__fish_keep_using_subcommand conflicts" -s n -l limit -d 'Show at most N pairs' -r
 complete -c keep -n "__fish_keep_using_subcommand conflicts" -l store -d 'Store directory, holding keep.db, or a PostgreSQL URL (postgres://USER@HOST/DB) (or KEEP_STORE) [default: the platform data directory + /keep]' -r -F
 complete -c keep -n "__fish_keep_using_subcommand conflicts" -s a -l all -d 'Include system notes (ids starting with \'.\'), expired notes and notes in the trash'
@@ -223,6 +226,7 @@ complete -c keep -n "__fish_keep_using_subcommand why" -l since -d 'Only notes u
 complete -c keep -n "__fish_keep_using_subcommand why" -l until -d 'Only notes updated until: an ISO 8601 duration back from now, a date or a timestamp' -r
 complete -c keep -n "__fish_keep_using_subcommand why" -l as-of -d 'Only what held then, each note as it stood (superseded and expired ones included while they held): a date, a timestamp, a duration back from now or a spoken day' -r
 complete -c keep -n "__fish_keep_using_subcommand why" -l when -d 'Only notes whose event time (put --at), or a date their text speaks of, falls in PERIOD: 2023, 2023-05, 2023-05-07, last week, P7D or FROM..UNTIL' -r
+complete -c keep -n "__fish_keep_using_subcommand why" -l from -d 'Only notes whose text came from these origins (_origin): typed (by a person on the command line or the browser), agent (put through MCP or the JSON API), document (a file), web (a URL), imported (a chat or an export); comma-separated' -r
 complete -c keep -n "__fish_keep_using_subcommand why" -s S -l id-pattern -d 'Only ids matching this prefix or glob' -r
 complete -c keep -n "__fish_keep_using_subcommand why" -s n -l limit -d 'How many hits the search shows' -r
 complete -c keep -n "__fish_keep_using_subcommand why" -l mode -d 'Which candidates to rank: both fused, keywords only or embeddings only' -r -f -a "hybrid\t''

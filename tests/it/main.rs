@@ -27,6 +27,7 @@ mod no_surprises;
 mod now_move;
 mod pg_tls;
 mod pipelines;
+mod provenance;
 mod providers;
 mod put_get;
 mod real_documents;

@@ -57,7 +57,7 @@ fn files_holding(dir: &Path, needle: &str) -> Vec<String> {
 }
 
 /// Serves one page with a token in an example, at `/howto`.
-fn serve_page() -> u16 {
+pub(crate) fn serve_page() -> u16 {
     let listener = TcpListener::bind("127.0.0.1:0").unwrap();
     let port = listener.local_addr().unwrap().port();
     std::thread::spawn(move || {

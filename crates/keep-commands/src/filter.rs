@@ -26,6 +26,9 @@ pub struct Filters {
     /// Only notes whose event time, or a date their text speaks of, falls in PERIOD: 2023, 2023-05, last week, P7D or FROM..UNTIL.
     #[serde(default)]
     pub when: Option<String>,
+    /// Only notes whose text came from these origins: typed (by a person), agent, document (a file), web (a page) or imported; a list or one name.
+    #[serde(default, deserialize_with = "wire::many")]
+    pub from: Vec<String>,
     /// Include system notes (ids starting with '.'), expired notes and notes in the trash.
     #[serde(default, deserialize_with = "wire::flag")]
     pub all: bool,
@@ -42,6 +45,7 @@ impl Filters {
             scope: pattern,
             as_of: self.as_of.as_deref(),
             when: self.when.as_deref(),
+            from: &self.from,
             include_system: self.all,
             expired: Expired::Hidden,
         })

@@ -216,6 +216,10 @@ pub struct BriefHit {
     /// the query.
     #[serde(skip_serializing_if = "std::ops::Not::not")]
     pub weak: bool,
+    /// True when its text came from a web page (`_origin` web): quoted
+    /// material, never instructions to follow.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub quoted: bool,
     /// For a part found on its own (a turn of a conversation): its
     /// number, `ID@P{N}`, who said it and when, and the parts around it.
     #[serde(flatten)]
@@ -237,6 +241,7 @@ impl From<&Hit> for BriefHit {
             matched: h.matched.clone(),
             via: h.via.clone(),
             weak: h.weak,
+            quoted: h.note.tags.contains(keep_core::model::keys::ORIGIN, "web"),
         }
     }
 }

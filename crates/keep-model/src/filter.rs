@@ -14,6 +14,9 @@ pub struct NoteFilter {
     pub include_system: bool,
     /// Every filter must match.
     pub tags: Vec<TagFilter>,
+    /// Only notes whose text came from one of these origins (`_origin`:
+    /// typed, agent, document, web, imported); empty: any.
+    pub origins: Vec<String>,
     /// Bounds on the last update time, inclusive.
     pub since: Option<Timestamp>,
     pub until: Option<Timestamp>,

@@ -21,6 +21,27 @@ pub const DELETED: &str = "_deleted";
 /// How much a note matters, 1 to 5 (3 when unset): recall gives a
 /// bounded boost or penalty (`weights::IMPORTANCE_MAX_BOOST`).
 pub const IMPORTANCE: &str = "_importance";
+/// Where the note's current text came from, for trust: `typed` by a
+/// person (the command line, the browser), `agent` (text an MCP client or
+/// the JSON API put), `document` (a file), `web` (a URL), `imported` (a
+/// chat export, or a `keep export` file whose note did not say).
+/// `_source` (which the duplicate verdict reads) stays beside it.
+pub const ORIGIN: &str = "_origin";
+/// The origins, in the order they are listed.
+pub const ORIGINS: [&str; 5] = ["typed", "agent", "document", "web", "imported"];
+
+/// The origin of text from `source` (`_source`) written by `author` (the
+/// author part of `_agent`).
+pub fn origin_of(source: Option<&str>, author: &str) -> &'static str {
+    match source {
+        Some("file") => "document",
+        Some("url") => "web",
+        Some("chat") => "imported",
+        _ if matches!(author, "cli" | "browser") => "typed",
+        _ => "agent",
+    }
+}
+
 /// The kinds of secret replaced by a marker in the note's current
 /// state (`aws-access-key`, `password`, ...): see `secrets`.
 pub const REDACTED: &str = "_redacted";

@@ -68,6 +68,14 @@ pub(super) fn push_filter(d: Dialect, filter: &NoteFilter, q: &mut Query) {
             )),
         }
     }
+    if !filter.origins.is_empty() {
+        let key = q.arg(keys::ORIGIN);
+        let values: Vec<String> = filter.origins.iter().map(|o| q.arg(o.as_str())).collect();
+        q.push(&format!(
+            " AND EXISTS (SELECT 1 FROM tags t WHERE t.note = n.rid AND t.key = {key} AND t.value IN ({}))",
+            values.join(", ")
+        ));
+    }
     if let Some(since) = filter.since {
         let at = q.arg(since.millis());
         q.push(&format!(" AND n.updated >= {at}"));

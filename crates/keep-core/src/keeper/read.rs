@@ -397,6 +397,9 @@ pub struct FilterSpec<'a> {
     pub as_of: Option<&'a str>,
     /// A period of event time (`--when`, `dates::parse_period`).
     pub when: Option<&'a str>,
+    /// Origins (`_origin`), each name or comma-separated names; any of
+    /// them passes.
+    pub from: &'a [String],
     /// Include system notes (ids starting with `.`), and expired ones.
     pub include_system: bool,
     /// Which expired notes to return.
@@ -425,8 +428,28 @@ impl Keeper {
             hide_superseded: held_at.is_some(),
             held_at,
             happened,
+            origins: parse_origins(spec.from)?,
         })
     }
+}
+
+/// The origins asked for (`typed,document`), each one keep records.
+pub fn parse_origins(asked: &[String]) -> Result<Vec<String>> {
+    let mut origins: Vec<String> = Vec::new();
+    for name in asked.iter().flat_map(|a| a.split(',')).map(str::trim) {
+        if name.is_empty() {
+            continue;
+        }
+        if !keys::ORIGINS.contains(&name) {
+            return Err(Error::invalid(format!(
+                "'{name}' is not an origin: give typed, agent, document, web or imported"
+            )));
+        }
+        if !origins.iter().any(|o| o == name) {
+            origins.push(name.to_string());
+        }
+    }
+    Ok(origins)
 }
 
 /// `note` as it stood at `at`: its state that held then, or `None` when

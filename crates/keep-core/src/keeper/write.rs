@@ -256,6 +256,13 @@ pub(super) fn write_content(
     }
     tags.merge(&content.system_tags);
     mark_redacted(&mut tags, &content.redacted);
+    let author = db.agent();
+    let origin = keys::origin_of(
+        tags.first(keys::SOURCE),
+        keep_store::operations::author_of(&author).0,
+    );
+    tags.remove_key(keys::ORIGIN);
+    tags.insert(keys::ORIGIN, origin);
     add_truth_tags(db, &content.id, &mut tags, opts)?;
     let at = event_time(content, opts, existing.as_ref().map(|(_, n)| n), now);
     if !content.dates_given {

@@ -47,6 +47,7 @@ const MIGRATIONS: &[(i64, &str)] = &[
     (8, include_str!("migrations/0008_event_time.sql")),
     (9, include_str!("migrations/0009_totals_per_statement.sql")),
     (10, include_str!("migrations/0010_half_precision_index.sql")),
+    (11, include_str!("migrations/0011_origin.sql")),
 ];
 
 /// Migrations that take long on a large store, with what they say before

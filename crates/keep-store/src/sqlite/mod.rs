@@ -57,6 +57,7 @@ const MIGRATIONS: &[(i64, &str)] = &[
     (11, include_str!("migrations/0011_tokens.sql")),
     (12, include_str!("migrations/0012_event_time.sql")),
     (13, include_str!("migrations/0013_part_count.sql")),
+    (14, include_str!("migrations/0014_origin.sql")),
 ];
 
 /// Int8 codes of each kind of vector, with the epoch they were read at:
@@ -402,7 +403,11 @@ fn located(path: &Path, e: Error) -> Error {
         Some(rusqlite::ErrorCode::DiskFull) => true,
         // A write that failed for want of space can also come back as an
         // I/O error (the WAL index, a sync): the free space tells.
-        Some(rusqlite::ErrorCode::SystemIoFailure) => disk_space_left(path) < FULL_BELOW,
+        // So can a plain error from a virtual table (sqlite-vec's vectors
+        // report a failed write of theirs as one).
+        Some(rusqlite::ErrorCode::SystemIoFailure | rusqlite::ErrorCode::Unknown) => {
+            disk_space_left(path) < FULL_BELOW
+        }
         _ => false,
     };
     if full {

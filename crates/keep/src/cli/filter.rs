@@ -27,6 +27,11 @@ pub struct FilterArgs {
     #[arg(long, value_name = "PERIOD")]
     pub when: Option<String>,
 
+    /// Only notes whose text came from these origins (_origin): typed (by a person on the command line or the browser), agent (put through MCP or the JSON API), document (a file), web (a URL), imported (a chat or an export); comma-separated
+    #[arg(long, value_name = "ORIGINS", value_delimiter = ',')]
+    #[serde(default)]
+    pub from: Vec<String>,
+
     /// Include system notes (ids starting with '.'), expired notes and notes in the trash
     #[arg(short = 'a', long = "all")]
     pub all: bool,
@@ -41,6 +46,7 @@ impl FilterArgs {
             until: self.until.clone(),
             as_of: self.as_of.clone(),
             when: self.when.clone(),
+            from: self.from.clone(),
             all: self.all,
         }
     }

@@ -408,6 +408,7 @@ fn filters(
     (since, until): (Option<String>, Option<String>),
     as_of: Option<String>,
     when: Option<String>,
+    from: Vec<String>,
     all: bool,
 ) -> keep_commands::Filters {
     keep_commands::Filters {
@@ -416,6 +417,7 @@ fn filters(
         until,
         as_of,
         when,
+        from,
         all,
     }
 }
