@@ -12,7 +12,7 @@ fn now_shows_and_replaces_the_working_note() {
     let out = env.ok(&["now", "Review the store", "-t", "project=keep"]);
     assert_eq!(
         out,
-        "---\nid: now\ntags:\n  _agent: cli\n  _content_type: text/plain\n  _source: inline\n  project: keep\n\
+        "---\nid: now\ntags:\n  _agent: cli\n  _content_type: text/plain\n  _origin: typed\n  _source: inline\n  project: keep\n\
          versions:\n  1: 2026-11-22 10:00  Write the store\n\
          created: 2026-11-22T10:00:00.000Z\nupdated: 2026-11-22T11:00:00.000Z\n---\nReview the store\n"
     );

@@ -12,7 +12,7 @@ fn put_prints_the_content_id_and_get_shows_frontmatter() {
         env.ok(&["get", HELLO]),
         "---\n\
          id: \"%b94d27b9934d\"\n\
-         tags:\n  _agent: cli\n  _content_type: text/plain\n  _source: inline\n  project: keep\n\
+         tags:\n  _agent: cli\n  _content_type: text/plain\n  _origin: typed\n  _source: inline\n  project: keep\n\
          created: 2026-11-22T10:00:00.000Z\n\
          updated: 2026-11-22T10:00:00.000Z\n\
          ---\n\
@@ -30,7 +30,7 @@ fn same_content_with_new_tags_is_a_new_version_of_the_same_note() {
         env.ok(&["get", HELLO]),
         "---\n\
          id: \"%b94d27b9934d\"\n\
-         tags:\n  _agent: cli\n  _content_type: text/plain\n  _source: inline\n  project: keep\n  topic: [a, b]\n\
+         tags:\n  _agent: cli\n  _content_type: text/plain\n  _origin: typed\n  _source: inline\n  project: keep\n  topic: [a, b]\n\
          versions:\n  1: 2026-11-22 10:00  hello world\n\
          created: 2026-11-22T10:00:00.000Z\n\
          updated: 2026-11-22T11:00:00.000Z\n\
@@ -65,7 +65,7 @@ fn versions_are_addressed_by_selector_and_flag() {
     let v1 = env.ok(&["get", "doc@V{1}"]);
     assert_eq!(
         v1,
-        "---\nid: doc\nversion: 1\ntags:\n  _agent: cli\n  _content_type: text/plain\n  _source: inline\n\
+        "---\nid: doc\nversion: 1\ntags:\n  _agent: cli\n  _content_type: text/plain\n  _origin: typed\n  _source: inline\n\
          until: 2026-11-22T12:00:00.000Z\n\
          created: 2026-11-22T10:00:00.000Z\nupdated: 2026-11-22T11:00:00.000Z\n---\nsecond\n"
     );

@@ -422,7 +422,9 @@ impl Keeper {
             let mut found: std::collections::HashMap<String, Vec<model::secrets::Redaction>> =
                 Default::default();
             for (_, record) in &mut batch {
-                if !record.tags.contains_key(model::keys::ORIGIN) {
+                if record.tags.contains_key(model::keys::SOURCE)
+                    && !record.tags.contains_key(model::keys::ORIGIN)
+                {
                     record.tags.insert(model::keys::ORIGIN, "imported");
                 }
                 let secrets = screen_record(&mut screen, record);

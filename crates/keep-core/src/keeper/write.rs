@@ -780,12 +780,16 @@ fn operation_of<'a>(old: Option<&Note>, next: &'a Note) -> (&'static str, &'a st
 }
 
 /// Whether `next` (without an author) says what `old` says, whoever
-/// wrote `old`.
+/// wrote `old` and whichever way it came in (`_origin` follows the
+/// author).
 fn same_state(old: &Note, next: &Note) -> bool {
     let mut old_tags = old.tags.clone();
     old_tags.remove_key(keys::AGENT);
+    old_tags.remove_key(keys::ORIGIN);
+    let mut next_tags = next.tags.clone();
+    next_tags.remove_key(keys::ORIGIN);
     old.summary == next.summary
-        && old_tags == next.tags
+        && old_tags == next_tags
         && old.content_hash == next.content_hash
         && old.at == next.at
 }
