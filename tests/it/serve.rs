@@ -594,10 +594,19 @@ fn serve_status_and_health_report_the_store_the_model_and_the_backlog() {
     );
     assert!(health["backlog"].is_i64(), "{health}");
     assert!(health["uptime_seconds"].is_u64(), "{health}");
+    assert!(
+        health["model"]["name"].as_str().is_some_and(|n| !n.is_empty()),
+        "the model in use is named: {health}"
+    );
     let line = env.ok(&["serve", "--status"]);
     assert!(
         line.starts_with("ok · serving http://127.0.0.1:") && line.contains("reachable"),
         "{line}"
+    );
+    let name = health["model"]["name"].as_str().unwrap();
+    assert!(
+        line.contains(&format!("model {name} loaded (space ")),
+        "--status names the model beside its space: {line}"
     );
     assert!(server.terminate().success());
 }

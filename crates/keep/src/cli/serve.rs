@@ -430,10 +430,11 @@ fn health_line(h: &Health) -> String {
             h.store.error.as_deref().unwrap_or("")
         )
     };
+    let name = h.model.name.as_deref().unwrap_or("");
     let model = match (&h.model.id, &h.model.error) {
-        (_, Some(why)) => format!("model failed: {why}"),
-        (Some(id), None) => format!("model {id} loaded"),
-        (None, None) => "model not loaded yet".into(),
+        (_, Some(why)) => format!("model {name} failed: {why}"),
+        (Some(id), None) => format!("model {name} loaded (space {id})"),
+        (None, None) => format!("model {name} not loaded yet"),
     };
     let mut backlog = h
         .backlog

@@ -165,19 +165,29 @@ impl Warm {
                 .as_ref()
                 .map_or(String::new(), |p| p.display().to_string()),
         };
+        let name = self
+            .config
+            .model
+            .model_dir
+            .as_ref()
+            .and_then(|dir| dir.file_name())
+            .map(|n| n.to_string_lossy().into_owned());
         let model = match self.model.state() {
             None => ModelHealth {
                 loaded: false,
+                name,
                 id: None,
                 error: None,
             },
             Some(Ok(id)) => ModelHealth {
                 loaded: true,
+                name,
                 id: Some(id),
                 error: None,
             },
             Some(Err(why)) => ModelHealth {
                 loaded: false,
+                name,
                 id: None,
                 error: Some(why),
             },
@@ -342,6 +352,11 @@ pub struct StoreHealth {
 pub struct ModelHealth {
     /// False until the first command that needs the model.
     pub loaded: bool,
+    /// The model this server uses (its folder's name), loaded or not.
+    #[serde(default)]
+    pub name: Option<String>,
+    /// The vector space its vectors are made in, once loaded (shared by
+    /// builds of one model).
     pub id: Option<String>,
     pub error: Option<String>,
 }
