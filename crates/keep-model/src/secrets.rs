@@ -57,9 +57,7 @@ pub fn holds_secret(text: &str) -> bool {
 /// The spans of `text` that are secrets, in order, none overlapping.
 pub fn find(text: &str) -> Vec<(Range<usize>, &'static str)> {
     let mut spans = private_keys(text);
-    spans.extend(shaped_tokens(text));
-    spans.extend(url_passwords(text));
-    spans.extend(bearer_tokens(text));
+    spans.extend(opened(text));
     spans.extend(assignments(text));
     spans.sort_by(|a, b| a.0.start.cmp(&b.0.start).then(b.0.end.cmp(&a.0.end)));
     let mut kept: Vec<(Range<usize>, &'static str)> = Vec::with_capacity(spans.len());
@@ -183,36 +181,87 @@ const SHAPES: &[Shape] = &[
     },
 ];
 
-/// Tokens of a known shape, standing alone (no letter or digit touching
-/// either end), and JSON Web Tokens.
-fn shaped_tokens(text: &str) -> Vec<(Range<usize>, &'static str)> {
-    let bytes = text.as_bytes();
-    let mut spans = Vec::new();
-    for shape in SHAPES {
-        for prefix in shape.prefixes {
-            for (start, _) in text.match_indices(prefix) {
-                if start > 0 && word(bytes[start - 1]) {
-                    continue;
-                }
-                let body = start + prefix.len();
-                let end = body + run(&bytes[body..], shape.body);
-                let length = end - body;
-                let stands_alone = end == bytes.len() || !alnum(bytes[end]);
-                if (shape.least..=shape.most).contains(&length) && stands_alone {
-                    spans.push((start..end, shape.kind));
-                }
+/// What a secret found by its opening starts with.
+#[derive(Clone, Copy)]
+enum Opening {
+    /// The prefix (of this length) of a token of `SHAPES[shape]`.
+    Token { shape: usize, prefix: usize },
+    /// `eyJ`, a JSON Web Token's.
+    Jwt,
+    /// `://`, a URL's, which may hold a password.
+    Url,
+    /// `Bearer `, a token's.
+    Bearer,
+}
+
+/// One automaton for every opening, so a text is read once for all.
+fn openings() -> &'static (aho_corasick::AhoCorasick, Vec<Opening>) {
+    static OPENINGS: std::sync::OnceLock<(aho_corasick::AhoCorasick, Vec<Opening>)> =
+        std::sync::OnceLock::new();
+    OPENINGS.get_or_init(|| {
+        let mut patterns: Vec<&str> = Vec::new();
+        let mut kinds = Vec::new();
+        for (shape, s) in SHAPES.iter().enumerate() {
+            for prefix in s.prefixes {
+                patterns.push(prefix);
+                kinds.push(Opening::Token {
+                    shape,
+                    prefix: prefix.len(),
+                });
             }
         }
-    }
-    for (start, _) in text.match_indices("eyJ") {
-        if start > 0 && url_safe(bytes[start - 1]) {
-            continue;
+        for (pattern, kind) in [
+            ("eyJ", Opening::Jwt),
+            ("://", Opening::Url),
+            ("Bearer ", Opening::Bearer),
+        ] {
+            patterns.push(pattern);
+            kinds.push(kind);
         }
-        if let Some(end) = jwt_end(bytes, start) {
-            spans.push((start..end, "jwt"));
-        }
+        let automaton = aho_corasick::AhoCorasick::new(patterns).expect("fixed patterns");
+        (automaton, kinds)
+    })
+}
+
+/// The secrets found from their openings: tokens of a known shape, JSON
+/// Web Tokens, URL passwords and bearer tokens.
+fn opened(text: &str) -> Vec<(Range<usize>, &'static str)> {
+    let (automaton, kinds) = openings();
+    let bytes = text.as_bytes();
+    automaton
+        .find_overlapping_iter(text)
+        .filter_map(|m| match kinds[m.pattern().as_usize()] {
+            Opening::Token { shape, prefix } => shaped_token(bytes, m.start(), &SHAPES[shape], prefix),
+            Opening::Jwt => jwt(bytes, m.start()),
+            Opening::Url => url_password(text, m.start()),
+            Opening::Bearer => bearer_token(text, m.start()),
+        })
+        .collect()
+}
+
+/// A token of `shape` whose prefix starts at `start`, standing alone (no
+/// letter or digit touching either end).
+fn shaped_token(
+    bytes: &[u8],
+    start: usize,
+    shape: &Shape,
+    prefix: usize,
+) -> Option<(Range<usize>, &'static str)> {
+    if start > 0 && word(bytes[start - 1]) {
+        return None;
     }
-    spans
+    let body = start + prefix;
+    let end = body + run(&bytes[body..], shape.body);
+    let stands_alone = end == bytes.len() || !alnum(bytes[end]);
+    ((shape.least..=shape.most).contains(&(end - body)) && stands_alone)
+        .then_some((start..end, shape.kind))
+}
+
+fn jwt(bytes: &[u8], start: usize) -> Option<(Range<usize>, &'static str)> {
+    if start > 0 && url_safe(bytes[start - 1]) {
+        return None;
+    }
+    jwt_end(bytes, start).map(|end| (start..end, "jwt"))
 }
 
 fn run(bytes: &[u8], class: fn(u8) -> bool) -> usize {
@@ -242,47 +291,32 @@ fn jwt_end(bytes: &[u8], start: usize) -> Option<usize> {
     Some(at)
 }
 
-/// The password of `scheme://user:password@host`.
-fn url_passwords(text: &str) -> Vec<(Range<usize>, &'static str)> {
+/// The password of `scheme://user:password@host`, the `://` at `at`.
+fn url_password(text: &str, at: usize) -> Option<(Range<usize>, &'static str)> {
     let bytes = text.as_bytes();
-    let mut spans = Vec::new();
-    for (at, _) in text.match_indices("://") {
-        let authority = at + 3;
-        let length = bytes[authority..]
-            .iter()
-            .take_while(|&&b| !b.is_ascii_whitespace() && !b"/?\"'<>()[]`".contains(&b))
-            .count();
-        let Some(user_at) = text[authority..authority + length].rfind('@') else {
-            continue;
-        };
-        let credentials = &text[authority..authority + user_at];
-        let Some(colon) = credentials.find(':') else {
-            continue;
-        };
-        let password = &credentials[colon + 1..];
-        if !password.is_empty() && !placeholder(password) {
-            let start = authority + colon + 1;
-            spans.push((start..start + password.len(), "url-password"));
-        }
-    }
-    spans
+    let authority = at + 3;
+    let length = bytes[authority..]
+        .iter()
+        .take_while(|&&b| !b.is_ascii_whitespace() && !b"/?\"'<>()[]`".contains(&b))
+        .count();
+    let user_at = text[authority..authority + length].rfind('@')?;
+    let credentials = &text[authority..authority + user_at];
+    let colon = credentials.find(':')?;
+    let password = &credentials[colon + 1..];
+    let start = authority + colon + 1;
+    (!password.is_empty() && !placeholder(password))
+        .then_some((start..start + password.len(), "url-password"))
 }
 
-/// The token after `Bearer ` (an `Authorization` header, a curl line).
-fn bearer_tokens(text: &str) -> Vec<(Range<usize>, &'static str)> {
-    let bytes = text.as_bytes();
-    let mut spans = Vec::new();
-    for (at, _) in text.match_indices("Bearer ") {
-        let start = at + 7;
-        let length = run(&bytes[start..], |b| {
-            url_safe(b) || b == b'.' || b == b'~' || b == b'+' || b == b'/' || b == b'='
-        });
-        let token = &text[start..start + length];
-        if length >= 16 && looks_random(token) {
-            spans.push((start..start + length, "bearer-token"));
-        }
-    }
-    spans
+/// The token after `Bearer ` at `at` (an `Authorization` header, a curl
+/// line).
+fn bearer_token(text: &str, at: usize) -> Option<(Range<usize>, &'static str)> {
+    let start = at + 7;
+    let length = run(&text.as_bytes()[start..], |b| {
+        url_safe(b) || b == b'.' || b == b'~' || b == b'+' || b == b'/' || b == b'='
+    });
+    let token = &text[start..start + length];
+    (length >= 16 && looks_random(token)).then_some((start..start + length, "bearer-token"))
 }
 
 /// The values that configuration assigns to a secret: a line
@@ -347,9 +381,9 @@ fn line_assignment(line: &str) -> Option<(Range<usize>, &'static str)> {
 fn inline_assignments(line: &str) -> Vec<(Range<usize>, &'static str)> {
     let bytes = line.as_bytes();
     let mut spans = Vec::new();
-    for (at, c) in line.char_indices().filter(|&(_, c)| c == '=' || c == ':') {
+    for at in memchr::memchr2_iter(b'=', b':', bytes) {
         let quoted_key = at > 0 && matches!(bytes[at - 1], b'"' | b'\'');
-        if c == ':' && !quoted_key {
+        if bytes[at] == b':' && !quoted_key {
             continue;
         }
         let key_end = at - usize::from(quoted_key);
@@ -369,7 +403,7 @@ fn inline_assignments(line: &str) -> Vec<(Range<usize>, &'static str)> {
         let Some((value, quoted)) = value_at(line, at + 1, b",;&\"'") else {
             continue;
         };
-        if !opens || (c == ':' && !quoted) {
+        if !opens || (bytes[at] == b':' && !quoted) {
             continue;
         }
         let key = &line[key_start..key_end];
