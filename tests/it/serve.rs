@@ -595,7 +595,9 @@ fn serve_status_and_health_report_the_store_the_model_and_the_backlog() {
     assert!(health["backlog"].is_i64(), "{health}");
     assert!(health["uptime_seconds"].is_u64(), "{health}");
     assert!(
-        health["model"]["name"].as_str().is_some_and(|n| !n.is_empty()),
+        health["model"]["name"]
+            .as_str()
+            .is_some_and(|n| !n.is_empty()),
         "the model in use is named: {health}"
     );
     let line = env.ok(&["serve", "--status"]);

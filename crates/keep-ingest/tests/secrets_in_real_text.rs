@@ -17,7 +17,7 @@ fn corpus() -> PathBuf {
 }
 
 fn files(dir: &Path, out: &mut Vec<PathBuf>) {
-    let mut entries: Vec<_> = std::fs::read_dir(dir).unwrap().flatten().collect();
+    let mut entries: Vec<_> = std::fs::read_dir(dir).expect("the corpus folder reads").flatten().collect();
     entries.sort_by_key(|e| e.path());
     for entry in entries {
         let path = entry.path();
@@ -36,7 +36,7 @@ fn paragraphs() -> Vec<(String, String)> {
     files(&corpus(), &mut paths);
     let mut out = Vec::new();
     for path in paths {
-        let bytes = std::fs::read(&path).unwrap();
+        let bytes = std::fs::read(&path).expect("a corpus file reads");
         let name = path.display().to_string();
         let Ok(doc) = keep_ingest::extract(&bytes, &name, Some(&path), None) else {
             continue;

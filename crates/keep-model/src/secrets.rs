@@ -231,7 +231,9 @@ fn opened(text: &str) -> Vec<(Range<usize>, &'static str)> {
     automaton
         .find_overlapping_iter(text)
         .filter_map(|m| match kinds[m.pattern().as_usize()] {
-            Opening::Token { shape, prefix } => shaped_token(bytes, m.start(), &SHAPES[shape], prefix),
+            Opening::Token { shape, prefix } => {
+                shaped_token(bytes, m.start(), &SHAPES[shape], prefix)
+            }
             Opening::Jwt => jwt(bytes, m.start()),
             Opening::Url => url_password(text, m.start()),
             Opening::Bearer => bearer_token(text, m.start()),
