@@ -119,6 +119,10 @@ fn every_tool_resource_and_route_checks_the_callers_rights() {
     let old = secret(&["token", "add", "old", "--expires", "PT1H"]);
     let gone = secret(&["token", "add", "gone"]);
     env.ok(&["token", "revoke", "gone"]);
+    // A name nothing answers to is not found, as a missing note is.
+    let again = env.fails(&["token", "revoke", "gone"], 1);
+    assert!(again.contains("no token named 'gone'"), "{again}");
+    env.fails(&["token", "rotate", "nobody"], 1);
     let owner = secret(&["serve", "--token"]);
     // The owner's token is the owner's alone; the folder, until made so.
     {

@@ -14,6 +14,10 @@ pub enum Error {
     #[error("no note '{0}'")]
     NotFound(String),
 
+    /// Nothing else of that name exists (a token); the text says what.
+    #[error("{0}")]
+    NoSuch(String),
+
     /// An argument the user gave is malformed or out of range.
     #[error("{0}")]
     Invalid(String),
@@ -164,13 +168,13 @@ impl Error {
 
     /// True when the error means "nothing matched" rather than "something broke".
     pub fn is_not_found(&self) -> bool {
-        matches!(self, Error::NotFound(_))
+        matches!(self, Error::NotFound(_) | Error::NoSuch(_))
     }
 
     /// Whose fault it is.
     pub fn kind(&self) -> Kind {
         match self {
-            Error::NotFound(_) => Kind::NotFound,
+            Error::NotFound(_) | Error::NoSuch(_) => Kind::NotFound,
             Error::Forbidden(_) => Kind::Refused,
             Error::Taken(_) => Kind::Conflict,
             e if e.is_store_fault() => Kind::Unavailable,

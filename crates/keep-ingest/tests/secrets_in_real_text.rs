@@ -17,7 +17,10 @@ fn corpus() -> PathBuf {
 }
 
 fn files(dir: &Path, out: &mut Vec<PathBuf>) {
-    let mut entries: Vec<_> = std::fs::read_dir(dir).expect("the corpus folder reads").flatten().collect();
+    let mut entries: Vec<_> = std::fs::read_dir(dir)
+        .expect("the corpus folder reads")
+        .flatten()
+        .collect();
     entries.sort_by_key(|e| e.path());
     for entry in entries {
         let path = entry.path();

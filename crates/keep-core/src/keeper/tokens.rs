@@ -163,9 +163,7 @@ impl Keeper {
     pub fn revoke_token(&mut self, name: &str) -> Result<()> {
         self.caller.must_own("token revoke")?;
         if !self.store.transact(|db| Ok(db.remove_token(name)?))? {
-            return Err(Error::invalid(format!(
-                "no token named '{name}' (keep token list shows them)"
-            )));
+            return Err(no_such_token(name));
         }
         Ok(())
     }
@@ -180,9 +178,7 @@ impl Keeper {
             .store
             .transact(|db| Ok(db.set_token_hash(name, &hash)?))?
         {
-            return Err(Error::invalid(format!(
-                "no token named '{name}' (keep token list shows them)"
-            )));
+            return Err(no_such_token(name));
         }
         Ok(secret)
     }
@@ -239,4 +235,11 @@ impl Keeper {
         }
         Ok(Some(token))
     }
+}
+
+/// A token name nothing answers to (exit 1, as a missing note).
+fn no_such_token(name: &str) -> Error {
+    Error::NoSuch(format!(
+        "no token named '{name}' (keep token list shows them)"
+    ))
 }
