@@ -135,7 +135,7 @@ struct ConfigFile {
     ort_lib: Option<PathBuf>,
     /// Recency half-life of find and recall, in days; 0 turns the decay off
     half_life_days: Option<f64>,
-    /// Days a deleted note stays in the trash; 0 deletes for good at once
+    /// Days a deleted note stays in the trash before the next keep del removes it for good; 0 deletes for good at once
     trash_days: Option<f64>,
     /// Whether secrets (private keys, tokens, passwords in URLs and configuration) are replaced by a marker before anything is stored; false keeps them as written, for every caller
     redact_secrets: Option<bool>,

@@ -194,8 +194,9 @@ pub fn run(ctx: &mut Ctx, args: Args) -> CliResult {
     };
     let trust_tokenless = bound.ip().is_loopback() && !args.require_token;
     write_status(&store, &running)?;
+    let base = url.trim_end_matches("/mcp");
     eprintln!(
-        "keep: serving MCP at {url} for {}{}",
+        "keep: serving MCP at {url} for {}; the web page at {base}/ and the JSON API at {base}/v1/{}",
         store.display(),
         if trust_tokenless {
             ""
