@@ -225,17 +225,29 @@ fn a_backlog_left_by_a_killed_put_drains_by_itself_after_one_find() {
 
     env.set("KEEP_BACKGROUND_EMBED", "1");
     env.ok(&["find", "lantern in the fog"]);
+    // However long a loaded machine takes (the drain's speed is the
+    // benchmarks' business), the backlog must keep shrinking until it is
+    // gone: the test fails only when it stops moving.
     let started = std::time::Instant::now();
     let mut seen_draining = false;
     let mut now = doctor_waiting(&env);
-    while now.0 > 0 && started.elapsed().as_secs() < 180 {
+    let mut moved = std::time::Instant::now();
+    while now.0 > 0 && moved.elapsed().as_secs() < STALL_SECONDS {
         seen_draining |= now.1;
         std::thread::sleep(std::time::Duration::from_millis(500));
-        now = doctor_waiting(&env);
+        let next = doctor_waiting(&env);
+        if next.0 < now.0 {
+            moved = std::time::Instant::now();
+        }
+        now = next;
     }
     let took = started.elapsed();
     println!("{off} waiting notes drained in {took:?} after one find");
-    assert_eq!(now.0, 0, "still waiting after {took:?}");
+    assert_eq!(
+        now.0, 0,
+        "the backlog stopped shrinking for {STALL_SECONDS} s at {} waiting",
+        now.0
+    );
     assert!(seen_draining, "doctor named the process embedding them");
     let out = env.run(&["find", "zanzibar clove"]);
     assert!(
@@ -247,6 +259,10 @@ fn a_backlog_left_by_a_killed_put_drains_by_itself_after_one_find() {
     std::thread::sleep(std::time::Duration::from_millis(500));
     assert!(!doctor_waiting(&env).1);
 }
+
+/// Seconds without one note embedded after which a drain is taken for
+/// stuck (a batch of the model takes well under one).
+const STALL_SECONDS: u64 = 90;
 
 /// The pid of the detached drain working on `store`, if one runs.
 fn drain_of(store: &std::path::Path) -> Option<u32> {
