@@ -327,13 +327,15 @@ fn written_forms(text: &str) -> BTreeMap<String, String> {
     forms
 }
 
-/// Stems of the words that carry content: not function words, negations,
-/// numbers or the words of a detail (units, months, days).
+/// Stems of the words that carry content: not function words, light
+/// verbs, negations, numbers or the words of a detail (units, months,
+/// days).
 fn content_stems(text: &str) -> BTreeSet<String> {
     words::plain_words(&words::without_path_roots(text))
         .iter()
         .filter(|w| {
             !keep_ingest::summarize::is_stopword(w)
+                && !words::is_light_verb(w)
                 && !words::is_negation(w)
                 && !details::is_detail_word(w)
                 && !w.chars().any(|c| c.is_ascii_digit())

@@ -254,6 +254,17 @@ pub fn same_meaning(a: &str, b: &str) -> bool {
         || doubled_last_letter(short, long)
 }
 
+/// A verb that says little of its own, so a sentence that adds it says
+/// nothing new ("the team uses Bitwarden as its password manager" after
+/// "the password manager of the team is Bitwarden").
+pub fn is_light_verb(word: &str) -> bool {
+    matches!(
+        word,
+        "use" | "uses" | "used" | "using" | "has" | "have" | "had" | "having" | "get" | "gets"
+            | "got" | "getting"
+    )
+}
+
 /// Whether `text` says that something happens without naming it as a
 /// thing: "happens", "occurs", "takes place", "is held".
 pub fn says_occurrence(text: &str) -> bool {
