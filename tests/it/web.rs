@@ -223,6 +223,25 @@ fn the_page_finds_as_one_types_reads_a_note_whole_and_shows_the_log_stats_confli
         browser.open(&format!("{base}{path}"));
         assert!(fits(&mut browser, 390), "{path} is wider than 390 pixels");
     }
+    // Weak hits are marked, and every score stays in one column.
+    browser.resize(1200, 900);
+    browser.open(&format!("{base}/?q=evening+ferry"));
+    browser.wait_for("document.querySelector('#results li .score') && 1");
+    let weak = browser.eval("document.querySelectorAll('#results li.weak').length");
+    assert!(weak.as_u64().unwrap() >= 1, "some hits are weak: {weak}");
+    let rights = browser.eval(
+        "[...document.querySelectorAll('#results li .score')].map(s => Math.round(s.getBoundingClientRect().right))",
+    );
+    let rights: Vec<i64> = rights
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|v| v.as_i64().unwrap())
+        .collect();
+    assert!(
+        rights.len() >= 2 && rights.iter().all(|r| *r == rights[0]),
+        "scores of weak and other hits line up: {rights:?}"
+    );
 }
 
 fn urlencode(text: &str) -> String {

@@ -166,15 +166,15 @@ fn hit_item(hit: &Hit) -> String {
     let note = &hit.note;
     let id = note.id.as_str();
     let mut out = format!(
-        "<li class=\"hit{}\"><div class=\"line\">{} <span class=\"score\" title=\"score\">{}</span>{}</div><div class=\"id muted\">{}</div>",
+        "<li class=\"hit{}\"><div class=\"line\">{} <span class=\"end\">{}<span class=\"score\" title=\"score\">{}</span></span></div><div class=\"id muted\">{}</div>",
         if hit.weak { " weak" } else { "" },
         note_link(id, &label_of(&note.summary, &note.tags, 160)),
-        score(hit.score),
         if hit.weak {
-            " <span class=\"badge\" title=\"below the relevance floor\">weak</span>"
+            "<span class=\"badge\" title=\"below the relevance floor\">weak</span> "
         } else {
             ""
         },
+        score(hit.score),
         esc(id)
     );
     if !hit.passage.is_empty() {
