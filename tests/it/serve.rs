@@ -78,7 +78,9 @@ impl Server {
         let base = url.trim_end_matches("/mcp");
         let said_now = said.lock().unwrap().last().cloned().unwrap_or_default();
         assert!(
-            said_now.contains(&format!("the web page at {base}/ and the JSON API at {base}/v1/")),
+            said_now.contains(&format!(
+                "the web page at {base}/ and the JSON API at {base}/v1/"
+            )),
             "the start line names the page and the API: {said_now}"
         );
         let port = url.rsplit(':').next().unwrap().trim_end_matches("/mcp");

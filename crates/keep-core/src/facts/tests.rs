@@ -202,7 +202,10 @@ fn another_wording_of_the_same_fact_is_a_restatement_both_ways() {
             "The password manager of the team is Bitwarden.",
             "The team uses Bitwarden as its password manager.",
         ),
-        ("Our CI has two runners.", "There are two runners in our CI."),
+        (
+            "Our CI has two runners.",
+            "There are two runners in our CI.",
+        ),
     ] {
         for (old, new) in [(a, b), (b, a)] {
             let j = judge(old, new, FAIRLY);

@@ -260,8 +260,18 @@ pub fn same_meaning(a: &str, b: &str) -> bool {
 pub fn is_light_verb(word: &str) -> bool {
     matches!(
         word,
-        "use" | "uses" | "used" | "using" | "has" | "have" | "had" | "having" | "get" | "gets"
-            | "got" | "getting"
+        "use"
+            | "uses"
+            | "used"
+            | "using"
+            | "has"
+            | "have"
+            | "had"
+            | "having"
+            | "get"
+            | "gets"
+            | "got"
+            | "getting"
     )
 }
 

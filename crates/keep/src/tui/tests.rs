@@ -641,10 +641,14 @@ fn enter_in_the_list_pages_the_whole_note_and_o_opens_its_source() {
     let [Effect::Pager(text)] = effects.as_slice() else {
         panic!("{effects:?}");
     };
-    assert!(text.starts_with("note-0\n\nThe harbour lights"), "{text}");
+    assert!(text.starts_with("note-0\n\n"), "{text}");
     assert!(
-        text.contains("@P{40}\n2.40. Package management step 40"),
-        "{text}"
+        text.contains("2.40. Package management step 40\nThe full paragraph of step 40."),
+        "the whole text, to its last part: {text}"
+    );
+    assert!(
+        !text.contains("@P{"),
+        "one text, not a list of parts: {text}"
     );
     assert_eq!(
         update(&mut app, ch('o')),

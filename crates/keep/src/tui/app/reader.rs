@@ -171,16 +171,17 @@ fn loaded_preview(app: &App) -> Option<&Preview> {
 }
 
 /// What the pager shows of a note: its id, the version shown, then its
-/// text and every part in full.
+/// whole text as `keep get --text` gives it (a long note's parts joined,
+/// each part's overlap with the one before left out), else its summary.
 pub fn note_text(p: &Preview) -> String {
-    let mut out = match p.version {
+    let head = match p.version {
         0 => format!("{}\n\n", p.id),
         n => format!("{}@V{{{n}}}\n\n", p.id),
     };
-    out.push_str(p.summary.trim_end());
-    out.push('\n');
-    for (i, part) in p.parts.iter().enumerate() {
-        out.push_str(&format!("\n@P{{{}}}\n{}\n", i + 1, part.trim_end()));
-    }
-    out
+    let text = if p.version == 0 && !p.parts.is_empty() {
+        keep_core::rejoin(p.parts.iter().map(String::as_str))
+    } else {
+        p.summary.clone()
+    };
+    format!("{head}{}\n", text.trim_end())
 }
