@@ -623,6 +623,55 @@ fn markdown_chat_logs_import_as_sessions() {
 }
 
 #[test]
+fn a_markdown_log_of_times_of_day_is_read_on_its_files_day_and_an_unreadable_turn_is_refused() {
+    let env = Env::new();
+    let log = env.path("standup.md");
+    std::fs::write(
+        &log,
+        "# Standup\n[10:05] Bo: the build is green\n**Ana** (10:07): ship it\n[9:15 pm] Bo: shipped\n",
+    )
+    .unwrap();
+    let written = std::time::UNIX_EPOCH + std::time::Duration::from_secs(1_772_409_600); // 2026-03-02
+    std::fs::File::options()
+        .write(true)
+        .open(&log)
+        .unwrap()
+        .set_modified(written)
+        .unwrap();
+    let imported = env.json(&[
+        "import",
+        "--format",
+        "chat",
+        log.to_str().unwrap(),
+        "--json",
+    ]);
+    let id = imported["sessions"][0]["id"].as_str().unwrap().to_string();
+    assert_eq!(imported["sessions"][0]["turns"], 3, "{imported}");
+    let parts = env.json(&["get", &id, "--parts", "--json"]);
+    let said: Vec<String> = parts[0]["parts"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|p| format!("{} {}", p["tags"]["speaker"][0], p["tags"]["_at"][0]))
+        .collect();
+    assert_eq!(
+        said,
+        [
+            "\"Bo\" \"2026-03-02T10:05:00.000Z\"",
+            "\"Ana\" \"2026-03-02T10:07:00.000Z\"",
+            "\"Bo\" \"2026-03-02T21:15:00.000Z\""
+        ],
+        "{parts}"
+    );
+    std::fs::write(&log, "# Standup\n[10:05] Bo: fine\n[10:7x] Ana: lost?\n").unwrap();
+    let refused = env.fails(&["import", "--format", "chat", log.to_str().unwrap()], 2);
+    assert!(
+        refused.contains("line 3") && refused.contains("starts like a turn"),
+        "{refused}"
+    );
+}
+
+#[test]
 fn a_damaged_chat_export_is_refused_naming_the_line_and_nothing_is_written() {
     let data = longmemeval();
     let env = Env::new();

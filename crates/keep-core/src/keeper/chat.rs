@@ -42,17 +42,20 @@ const MAX_SESSION_DATES: usize = 64;
 
 impl Keeper {
     /// Imports the conversations of a chat export (`text` is the whole
-    /// file; `name` names it in messages). The file is read whole first:
+    /// file; `name` names it in messages; `file_day`, when known, the day
+    /// the file was written, for a Markdown log's times of day under a
+    /// heading without a date). The file is read whole first:
     /// a damaged one is refused naming its line, and nothing is written.
     /// All sessions are written in one transaction.
     pub fn import_chat(
         &mut self,
         text: &str,
         name: &str,
+        file_day: Option<Timestamp>,
         keep_secrets: bool,
         progress: &mut dyn FnMut(usize, usize),
     ) -> Result<ChatImport> {
-        let (format, mut sessions) = chat::read(text)
+        let (format, mut sessions) = chat::read_dated(text, file_day)
             .map_err(|e| Error::invalid(format!("{name}: line {}: {}", e.line, e.reason)))?;
         let now = self.now();
         self.caller.may_write("import")?;

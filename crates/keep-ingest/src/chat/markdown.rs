@@ -3,8 +3,9 @@
 //! bold (`**Alice:** text`, `**Alice** (2023-05-08 13:56): text`) or after
 //! a bracketed time (`[2023-05-08 13:56] Alice: text`); other lines carry
 //! on the turn before. A time of day alone (`[10:07]`, `(9:05 pm)`) is
-//! read on the day of the session's heading, and without one the turn
-//! keeps its place with no time. A line shaped like a turn whose time or
+//! read on the day of the session's heading, else on the day the file was
+//! written when the caller knows it, and without either the turn keeps
+//! its place with no time. A line shaped like a turn whose time or
 //! speaker cannot be read is refused by its number, never folded into the
 //! turn before.
 
@@ -12,17 +13,17 @@ use keep_model::time::{Timestamp, parse_loose};
 
 use super::{ChatError, Session, Turn};
 
-pub(super) fn read(text: &str) -> Result<Vec<Session>, ChatError> {
+pub(super) fn read(text: &str, file_day: Option<Timestamp>) -> Result<Vec<Session>, ChatError> {
     let mut sessions: Vec<Session> = Vec::new();
-    let mut current = empty_session();
+    let mut current = empty_session(file_day);
     let mut saw_turn = false;
     for (index, line) in text.lines().enumerate() {
         if let Some(heading) = line.strip_prefix('#') {
             let title = heading.trim_start_matches('#').trim().to_string();
             if !current.turns.is_empty() {
-                sessions.push(std::mem::replace(&mut current, empty_session()));
+                sessions.push(std::mem::replace(&mut current, empty_session(file_day)));
             }
-            current.started = date_in(&title);
+            current.started = date_in(&title).or(file_day);
             current.title = Some(title).filter(|t| !t.is_empty());
         } else if let Some(turn) = turn_line(line, current.started) {
             saw_turn = true;
@@ -55,11 +56,11 @@ pub(super) fn read(text: &str) -> Result<Vec<Session>, ChatError> {
     Ok(sessions)
 }
 
-fn empty_session() -> Session {
+fn empty_session(file_day: Option<Timestamp>) -> Session {
     Session {
         key: None,
         title: None,
-        started: None,
+        started: file_day,
         turns: Vec::new(),
     }
 }
@@ -181,7 +182,7 @@ mod tests {
     #[test]
     fn turns_with_a_time_of_day_alone_are_turns_of_their_own() {
         let log = "# Standup 2026-03-02\n[10:05] Bo: the build is green\n**Ana** (10:07): ship it\n[9:15 pm] Bo: shipped\nand tagged\n";
-        let sessions = read(log).unwrap();
+        let sessions = read(log, None).unwrap();
         let turns = &sessions[0].turns;
         let said: Vec<(&str, &str)> = turns
             .iter()
@@ -211,25 +212,36 @@ mod tests {
 
     #[test]
     fn without_a_dated_heading_a_time_of_day_leaves_the_turn_undated() {
-        let sessions = read("[10:07] Ana: hello\n[10:08] Bo: hi\n").unwrap();
+        let sessions = read("[10:07] Ana: hello\n[10:08] Bo: hi\n", None).unwrap();
         let turns = &sessions[0].turns;
         assert_eq!(turns.len(), 2);
         assert!(turns.iter().all(|t| t.time.is_none()));
         assert!(time_of_day("25:00").is_none() && time_of_day("13:00 pm").is_none());
         assert!(time_in("not a time", None).is_none());
+        let day = Timestamp::parse_rfc3339("2026-03-02T00:00:00Z").unwrap();
+        let dated = read("[10:07] Ana: hello\n", Some(day)).unwrap();
+        assert_eq!(
+            dated[0].turns[0].time.map(|t| t.to_string()).as_deref(),
+            Some("2026-03-02T10:07:00.000Z"),
+            "read on the file's day"
+        );
     }
 
     #[test]
     fn a_line_shaped_like_a_turn_that_cannot_be_read_is_refused_by_its_number() {
         let log = "# Call 2026-03-02\n[10:05] Bo: fine\n[10:7x] Ana: lost?\n";
-        let e = read(log).unwrap_err();
+        let e = read(log, None).unwrap_err();
         assert_eq!(e.line, 3, "{e:?}");
         assert!(e.reason.contains("starts like a turn"), "{e:?}");
-        let e = read("**Ana:** hi\n**Bo** (ten past): hello\n").unwrap_err();
+        let e = read("**Ana:** hi\n**Bo** (ten past): hello\n", None).unwrap_err();
         assert_eq!(e.line, 2, "{e:?}");
-        let kept = read("**Ana:** see [1] below\n[1] a footnote: here\n").unwrap();
+        let kept = read("**Ana:** see [1] below\n[1] a footnote: here\n", None).unwrap();
         assert_eq!(kept[0].turns.len(), 1, "a footnote carries on the turn");
-        let prose = read("**Ana:** the **plan** (draft) stands\nand **more** text\n").unwrap();
+        let prose = read(
+            "**Ana:** the **plan** (draft) stands\nand **more** text\n",
+            None,
+        )
+        .unwrap();
         assert_eq!(prose[0].turns.len(), 1);
     }
 }

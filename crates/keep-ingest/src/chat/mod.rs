@@ -72,6 +72,16 @@ impl ChatError {
 /// shape: a JSON array of conversations with a `mapping` (ChatGPT) or
 /// `chat_messages` (Claude), one JSON object per line, or else Markdown.
 pub fn read(text: &str) -> Result<(ChatFormat, Vec<Session>), ChatError> {
+    read_dated(text, None)
+}
+
+/// `read`, with the day the file was written: a Markdown log's session
+/// whose heading names no date is on that day, so its times of day alone
+/// are read on it.
+pub fn read_dated(
+    text: &str,
+    file_day: Option<Timestamp>,
+) -> Result<(ChatFormat, Vec<Session>), ChatError> {
     let trimmed = text.trim_start_matches('\u{feff}').trim_start();
     if trimmed.is_empty() {
         return Err(ChatError::at(1, "the file is empty"));
@@ -102,7 +112,7 @@ pub fn read(text: &str) -> Result<(ChatFormat, Vec<Session>), ChatError> {
     } else if trimmed.starts_with('{') {
         (ChatFormat::JsonLines, jsonl::read(text)?)
     } else {
-        (ChatFormat::Markdown, markdown::read(text)?)
+        (ChatFormat::Markdown, markdown::read(text, file_day)?)
     };
     let (format, mut sessions) = sessions;
     sessions.retain(|s| !s.turns.is_empty());

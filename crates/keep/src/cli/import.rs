@@ -199,19 +199,25 @@ fn read_export(reader: impl std::io::Read, name: &str) -> Result<String, Error> 
 /// `--format chat`: the whole export is read, then every conversation is
 /// written in one transaction.
 fn import_chat(ctx: &mut Ctx, args: &Args) -> CliResult {
-    let (text, name) = if args.file.as_os_str() == "-" {
+    let (text, name, file_day) = if args.file.as_os_str() == "-" {
         let name = "<stdin>".to_string();
-        (read_export(ctx.stdin.reader(), &name)?, name)
+        (read_export(ctx.stdin.reader(), &name)?, name, None)
     } else {
         let file = std::fs::File::open(&args.file).map_err(|e| Error::io(&args.file, e))?;
         let name = args.file.display().to_string();
-        (read_export(file, &name)?, name)
+        let written = file
+            .metadata()
+            .and_then(|m| m.modified())
+            .ok()
+            .and_then(|t| t.duration_since(std::time::UNIX_EPOCH).ok())
+            .map(|d| keep_core::model::Timestamp::from_millis(d.as_millis() as i64));
+        (read_export(file, &name)?, name, written)
     };
     let mut bar = ctx.out.bars().counting("importing conversations");
     let mut progress = |done: usize, total: usize| bar.step(done, total);
-    let outcome = ctx
-        .keeper()?
-        .import_chat(&text, &name, args.allow_secrets, &mut progress);
+    let outcome =
+        ctx.keeper()?
+            .import_chat(&text, &name, file_day, args.allow_secrets, &mut progress);
     bar.finish();
     let outcome = outcome?;
     for r in &outcome.redacted {
