@@ -173,6 +173,11 @@ impl Keeper {
             related: related.iter().map(String::as_str).collect(),
         };
         let summary = provider::summary::summarize(&provider, &text, &context)?;
+        // A model writes from text already screened, yet what it writes is
+        // stored like any other text.
+        let mut screen = self.screen(false);
+        let summary = screen.text(&summary, "summary");
+        let found = screen.take();
         let now = self.now();
         let model = provider.model.clone();
         self.store.transact(|db| {
@@ -185,6 +190,7 @@ impl Keeper {
             }
             let mut next = current.clone();
             next.summary = summary.clone();
+            super::redact::add_redacted(&mut next.tags, &found);
             next.tags.remove_key(keys::SUMMARIZE);
             next.tags.remove_key(keys::SUMMARY_MODEL);
             next.tags.insert(keys::SUMMARY_MODEL, model.as_str());
