@@ -134,6 +134,11 @@ fn the_page_finds_as_one_types_reads_a_note_whole_and_shows_the_log_stats_confli
     browser.settle();
     assert_eq!(browser.eval("location.pathname"), "/note/lighthouse");
     assert!(text_of(&mut browser, "h1").contains("brass lantern"));
+    assert_eq!(
+        text_of(&mut browser, "#author"),
+        "cli (typed)",
+        "who wrote it and where its text came from"
+    );
     let versions = text_of(&mut browser, "#versions");
     assert!(
         versions.contains("@V{1}")

@@ -83,6 +83,19 @@ fn heading(note: &ViewJson, plain_id: &str, asked: &str) -> String {
             let _ = write!(out, "<dt>{label}</dt><dd>{}</dd>", time(at));
         }
     }
+    if let Some(author) = n.tags.first(keys::AGENT) {
+        let origin = n
+            .tags
+            .first(keys::ORIGIN)
+            .map(|o| format!(" ({o})"))
+            .unwrap_or_default();
+        let _ = write!(
+            out,
+            "<dt>written by</dt><dd id=\"author\">{}{}</dd>",
+            esc(author),
+            esc(&origin)
+        );
+    }
     if note.rating != Rating::default() {
         let _ = write!(
             out,
