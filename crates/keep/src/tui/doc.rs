@@ -82,14 +82,37 @@ fn header(p: &Preview, out: &mut Vec<DocLine>, width: usize) {
             1 => "1 older version ([)".to_string(),
             n => format!("{n} older versions ([)"),
         };
-        format!("updated {} · {older}", p.date)
+        format!("updated {}{} · {older}", p.date, written_by(p))
     } else {
         format!(
-            "version @V{{{}}} of {}, saved {} · changes up to the current one (] newer)",
-            p.version, p.versions, p.date
+            "version @V{{{}}} of {}, saved {}{} · changes up to the current one (] newer)",
+            p.version,
+            p.versions,
+            p.date,
+            written_by(p)
         )
     };
     push_wrapped(out, Item::Note, words(&text, Role::Muted), width, 0);
+}
+
+/// ` by AUTHOR (ORIGIN)`: who wrote the state shown and where its text
+/// came from (`_agent`, `_origin`), when the note says.
+fn written_by(p: &Preview) -> String {
+    let tag = |key: &str| {
+        p.tags
+            .iter()
+            .find(|(k, _)| k == key)
+            .map(|(_, v)| v.as_str())
+    };
+    match (
+        tag(keep_core::model::keys::AGENT),
+        tag(keep_core::model::keys::ORIGIN),
+    ) {
+        (Some(author), Some(origin)) => format!(" by {author} ({origin})"),
+        (Some(author), None) => format!(" by {author}"),
+        (None, Some(origin)) => format!(" ({origin})"),
+        (None, None) => String::new(),
+    }
 }
 
 fn body(p: &Preview, out: &mut Vec<DocLine>, width: usize) {
@@ -351,6 +374,21 @@ mod tests {
             .into_iter()
             .skip_while(|l| !l.starts_with(start))
             .collect()
+    }
+
+    #[test]
+    fn the_header_says_who_wrote_the_note_and_where_its_text_came_from() {
+        let mut p = preview("text");
+        p.tags = vec![
+            ("topic".into(), "sea".into()),
+            ("_agent".into(), "planner/1.2".into()),
+            ("_origin".into(), "agent".into()),
+        ];
+        let doc = lines(&p, 80);
+        assert_eq!(
+            doc[0].text(),
+            "updated 2026-11-20 10:00 by planner/1.2 (agent) · no older versions"
+        );
     }
 
     #[test]
