@@ -22,9 +22,13 @@ const DB_PASSWORD: &str = "Tr0ub4dor&3-mango";
 const URL_PASSWORD: &str = "Wq9-zLk2Vb7x";
 const PEM_BODY: &str = "MIIEowIBAAKCAQEAr8q2LmW9x4TnB7vK1pDa6Hs3Jf5Qe0Cy9UoXq8Vt2KsW9mB4nXc8";
 const TAGGED: &str = "glpat-Hq7Vt2KsW9mB4nXc8LpD";
+const GOOGLE: &str = "AIzaSyB7vK1pDa6Hs3Jf5Qe0Cy9UoXq8Vt2KsW9";
+const BEARER: &str = "Hq7Vt2KsW9mB4nXc8LpD3eRfZr8q2LmW9x4TnB7v";
 
-fn every_secret() -> [&'static str; 9] {
+fn every_secret() -> [&'static str; 11] {
     [
+        GOOGLE,
+        BEARER,
         AWS,
         GITHUB,
         SLACK,
@@ -96,6 +100,18 @@ fn secrets_from_every_way_in_are_reported_and_never_reach_the_store() {
     )
     .unwrap();
     std::fs::write(
+        docs.join("map.html"),
+        format!(
+            "<html><head><title>Harbour map</title></head><body><p>The harbour map page shows the moorings of the marina.</p><p>Its embed is loaded with the key {GOOGLE} from the maps console.</p></body></html>"
+        ),
+    )
+    .unwrap();
+    std::fs::write(
+        docs.join("tides-api.txt"),
+        format!("The tide service answers this call:\ncurl -H 'Authorization: Bearer {BEARER}' https://api.internal/v1/tides\n"),
+    )
+    .unwrap();
+    std::fs::write(
         docs.join("keys.md"),
         format!(
             "# Ferry signing key\n\nThe ferry timetable is signed with this key:\n\n-----BEGIN RSA PRIVATE KEY-----\n{PEM_BODY}\n{PEM_BODY}\n-----END RSA PRIVATE KEY-----\n"
@@ -126,6 +142,14 @@ fn secrets_from_every_way_in_are_reported_and_never_reach_the_store() {
     );
     assert!(
         said.contains("keys.md: 1 secret redacted: private-key"),
+        "{said}"
+    );
+    assert!(
+        said.contains("tides-api.txt: 1 secret redacted: bearer-token"),
+        "{said}"
+    );
+    assert!(
+        said.contains("map.html: 1 secret redacted: google-api-key"),
         "{said}"
     );
 
@@ -233,6 +257,8 @@ fn secrets_from_every_way_in_are_reported_and_never_reach_the_store() {
         ("backup bucket lighthouse", aws_note.clone()),
         ("harbour database host", "deploy.conf".to_string()),
         ("ferry timetable signing", "keys.md".to_string()),
+        ("tide service call", "tides-api.txt".to_string()),
+        ("moorings of the marina", "map.html".to_string()),
         ("harbour bot slack morning", "%".to_string()),
         ("lighthouse deploy job clones", "howto".to_string()),
         ("lighthouse wiki address", "chat".to_string()),
