@@ -33,7 +33,7 @@ KEEP_STORE="$work/store" "$bin" serve --listen 127.0.0.1:0 2>"$work/serve.log" &
 server=$!
 url=""
 for _ in $(seq 1 100); do
-  url=$(grep -o 'http://[^ ]*' "$work/serve.log" || true)
+  url=$(grep -o 'http://[^ ]*/mcp' "$work/serve.log" | head -n 1 || true)
   [ -n "$url" ] && break
   sleep 0.1
 done
