@@ -58,6 +58,23 @@ fn backups_since(db: &Db<'_>, since: Timestamp) -> Result<Vec<String>> {
         .collect())
 }
 
+/// Removes note `rid` (`note`) with everything of it inside a purge, and
+/// logs the purge with `detail`, the note's earlier entries keeping their
+/// ids and times but not what they said; its archived versions' count.
+pub(super) fn remove_for_good(
+    db: &Db<'_>,
+    rid: keep_store::NoteRid,
+    note: &keep_model::Note,
+    now: Timestamp,
+    detail: &str,
+) -> Result<i64> {
+    let versions = db.version_count(rid)?;
+    edges::remove_note(db, rid, note, now)?;
+    db.forget_details(&note.id)?;
+    db.log_operation(now, "purge", &note.id, versions + 1, detail)?;
+    Ok(versions)
+}
+
 /// Where a string is left in the store.
 #[derive(Debug, Clone, Default, serde::Serialize, schemars::JsonSchema)]
 pub struct Residue {
@@ -99,10 +116,7 @@ impl Keeper {
         let now = self.now();
         let ((versions, created), log_emptied) = self.store.purge_for_good(|db| {
             let (rid, note) = db.note(id)?.ok_or_else(|| Error::NotFound(id.into()))?;
-            let versions = db.version_count(rid)?;
-            edges::remove_note(db, rid, &note, now)?;
-            db.forget_details(id)?;
-            db.log_operation(now, "purge", id, versions + 1, "")?;
+            let versions = remove_for_good(db, rid, &note, now, "")?;
             Ok::<_, Error>((versions, note.created))
         })?;
         let backups = backups_since(&self.store.db(), created)?;

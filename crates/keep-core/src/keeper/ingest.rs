@@ -434,7 +434,8 @@ impl Keeper {
             ..PutOptions::default()
         };
         let mut put = put;
-        self.screen(opts.keep_secrets).options(&mut put);
+        self.screen(opts.keep_secrets)
+            .given(&mut put.summary, &mut put.tags);
         let now = self.now();
         for id in std::mem::take(&mut report.unchanged) {
             let result = self.store.transact(|db| {
@@ -693,7 +694,7 @@ fn content_of(
         within: opts.within.clone(),
         ..PutOptions::default()
     };
-    screen.options(&mut put);
+    screen.given(&mut put.summary, &mut put.tags);
     let mut content = content;
     content.redacted = screen.take();
     (content, put)

@@ -11,7 +11,6 @@ use keep_model::secrets::{self, Redaction};
 use keep_model::{Tags, keys};
 
 use super::Keeper;
-use super::write::PutOptions;
 
 /// The secrets redacted from one note of a batch (files, a folder, a chat
 /// export).
@@ -63,9 +62,9 @@ impl Screen {
     }
 
     /// What the caller gives beside the content: its summary and tags.
-    pub(super) fn options(&mut self, opts: &mut PutOptions) {
-        self.optional(&mut opts.summary, "summary");
-        self.tags(&mut opts.tags);
+    pub(super) fn given(&mut self, summary: &mut Option<String>, tags: &mut Tags) {
+        self.optional(summary, "summary");
+        self.tags(tags);
     }
 
     /// An extracted document, before its parts are cut (a secret cut in

@@ -4,12 +4,10 @@
 //! the configured time and a later delete removes it for good.
 
 use super::Keeper;
-use super::edges;
 use super::write::{Deleted, WriteOutcome, write_state};
 use crate::error::{Advice, Error, Result, Transactions};
 use keep_model::{ListOrder, NoteFilter, PageFrom, TagFilter, keys};
 use keep_store::NoteReads;
-use keep_store::prelude::*;
 
 /// A day in milliseconds.
 const DAY_MS: f64 = 86_400_000.0;
@@ -99,12 +97,9 @@ impl Keeper {
         self.store.purge_for_good(|db| {
             for id in &old {
                 if let Some((rid, note)) = db.note(id)? {
-                    let versions = db.version_count(rid)? + 1;
-                    edges::remove_note(db, rid, &note, now)?;
-                    db.forget_details(id)?;
                     let since = note.tags.first(keys::DELETED).unwrap_or_default();
                     let detail = format!("in the trash since {since}");
-                    db.log_operation(now, "purge", id, versions, &detail)?;
+                    super::forget::remove_for_good(db, rid, &note, now, &detail)?;
                 }
             }
             Ok::<_, Error>(())

@@ -518,7 +518,7 @@ impl Keeper {
     ) -> Result<WriteOutcome> {
         self.confine_put(&mut opts, "put")?;
         let mut screen = self.screen(opts.keep_secrets);
-        screen.options(&mut opts);
+        screen.given(&mut opts.summary, &mut opts.tags);
         let text = screen.text(text, "text");
         let mut content = inline_content(&text, source, &opts)?;
         content.redacted = screen.take();

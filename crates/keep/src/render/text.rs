@@ -95,12 +95,11 @@ pub fn redaction_line(id: &str, found: &[keep_core::model::secrets::Redaction]) 
     let each: Vec<String> = found
         .iter()
         .map(|r| {
-            let place = if r.place == "text" {
-                "the text"
-            } else {
-                &r.place
+            let the = match r.place.as_str() {
+                "text" | "summary" | "description" | "title" | "transcript" => "the ",
+                _ => "",
             };
-            format!("{} {} in {place}", r.kind, r.fingerprint)
+            format!("{} {} in {the}{}", r.kind, r.fingerprint, r.place)
         })
         .collect();
     let count = match found.len() {
