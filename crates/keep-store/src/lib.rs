@@ -52,8 +52,8 @@ pub use postgres::{
 };
 pub use reads::NoteReads;
 pub use sqlite::{
-    DEFAULT_GRAPH_FROM, GraphBuild, GraphSizes, GraphState, GraphWork, REFRESH_AFTER, SqliteDb,
-    SqliteStore, TextIndexState, TextMerge, check_file,
+    DEFAULT_GRAPH_FROM, GraphBuild, GraphSizes, GraphState, GraphWork, REFRESH_AFTER, Scrub,
+    SqliteDb, SqliteStore, TextIndexState, TextMerge, check_file,
 };
 #[cfg(test)]
 pub(crate) use store::test_note;

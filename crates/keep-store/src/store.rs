@@ -11,7 +11,7 @@ use crate::handle::Handle;
 #[cfg(feature = "postgres")]
 use crate::postgres::PgStore;
 use crate::sqlite::{
-    GraphBuild, GraphSizes, GraphState, GraphWork, SqliteStore, TextIndexState, TextMerge,
+    GraphBuild, GraphSizes, GraphState, GraphWork, Scrub, SqliteStore, TextIndexState, TextMerge,
 };
 use crate::vectors::VecKind;
 #[cfg(not(feature = "postgres"))]
@@ -279,22 +279,25 @@ impl Store {
 
     /// Runs `purge`, a write that removes notes for good, so that nothing
     /// of them stays in the store's files: on SQLite, deleted rows are
-    /// overwritten with zeros (as every write's are), then the word indexes
-    /// are merged whole and the write-ahead log is emptied (false when a
-    /// reader kept it). On
-    /// PostgreSQL the rows are deleted; the server reclaims their space
-    /// at its next VACUUM.
+    /// overwritten with zeros (as every write's are), their codes taken
+    /// out of the vector index files, the word indexes merged whole and
+    /// the write-ahead log emptied; what could not be done yet is in the
+    /// `Scrub`. On PostgreSQL the rows are deleted; the server reclaims
+    /// their space at its next VACUUM.
     pub fn purge_for_good<T, E: WriteError>(
         &mut self,
         purge: impl FnOnce(&Db<'_>) -> Result<T, E>,
-    ) -> Result<(T, bool), E> {
+    ) -> Result<(T, Scrub), E> {
         match self {
-            Store::Sqlite(s) => {
-                let out = s.write_with(|db| purge(db))?;
-                Ok((out, s.scrub()?.log_emptied))
-            }
+            Store::Sqlite(s) => s.purge(|db| purge(db)),
             #[cfg(feature = "postgres")]
-            Store::Postgres(_) => Ok((self.write_with(purge)?, true)),
+            Store::Postgres(_) => Ok((
+                self.write_with(purge)?,
+                Scrub {
+                    log_emptied: true,
+                    index_kept: false,
+                },
+            )),
         }
     }
 

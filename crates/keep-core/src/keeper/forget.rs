@@ -114,7 +114,7 @@ impl Keeper {
     /// text of it in the store's files.
     pub(super) fn purge_note(&mut self, id: &str) -> Result<Deleted> {
         let now = self.now();
-        let ((versions, created), log_emptied) = self.store.purge_for_good(|db| {
+        let ((versions, created), scrub) = self.store.purge_for_good(|db| {
             let (rid, note) = db.note(id)?.ok_or_else(|| Error::NotFound(id.into()))?;
             let versions = remove_for_good(db, rid, &note, now, "")?;
             Ok::<_, Error>((versions, note.created))
@@ -124,7 +124,8 @@ impl Keeper {
             id: id.to_string(),
             versions,
             backups,
-            log_kept: !log_emptied,
+            log_kept: !scrub.log_emptied,
+            index_kept: scrub.index_kept,
         })
     }
 

@@ -171,6 +171,11 @@ pub enum Deleted {
         /// the purge stay in it until its next checkpoint.
         #[serde(skip_serializing_if = "std::ops::Not::not")]
         log_kept: bool,
+        /// Another process was refreshing the vector indexes, so the
+        /// note's codes stay in an index file beside the database until
+        /// that refresh finishes (it takes them out).
+        #[serde(skip_serializing_if = "std::ops::Not::not")]
+        index_kept: bool,
     },
     /// One archived version.
     Version { id: String, version: i64 },

@@ -7,11 +7,15 @@
 //! FTS5 had only marked deleted (an index keeps them, and the words of a
 //! note's earlier states, until its segments merge), and the write-ahead
 //! log is checkpointed and truncated, so no copy of a page from before
-//! the purge stays in it.
+//! the purge stays in it. The codes of the purged rows are taken out of
+//! the index files beside the database (`index_purge`).
 
-use super::SqliteStore;
+use std::path::Path;
+
+use super::graph::RefreshLock;
 use super::text_upkeep::TEXT_INDEXES;
-use crate::error::Result;
+use super::{SqliteDb, SqliteStore};
+use crate::error::{Result, WriteError};
 use crate::tables::Meta;
 
 /// Set in a store whose every write has zeroed what it deleted.
@@ -23,12 +27,42 @@ pub struct Scrub {
     /// False when another connection was reading, so the write-ahead log
     /// could not be emptied; it empties at a later checkpoint.
     pub log_emptied: bool,
+    /// True when another process was refreshing the vector indexes, so
+    /// the purged rows' codes stay in an index file until it finishes.
+    pub index_kept: bool,
 }
 
 impl SqliteStore {
+    /// Takes purged rows' codes out of the index files, unless another
+    /// process is refreshing them (it does so before it finishes); whether
+    /// it did.
+    fn drop_purged_codes_unless_busy(&mut self) -> Result<bool> {
+        let dir = self.path.parent().unwrap_or(Path::new(".")).to_path_buf();
+        let Some(_lock) = RefreshLock::take(&dir)? else {
+            return Ok(false);
+        };
+        self.drop_purged_codes(&dir)?;
+        Ok(true)
+    }
+
     /// Records that every write to this store zeroes what it deletes.
     pub(super) fn mark_deletes_zeroed(&mut self) -> Result<()> {
         self.write(|db| db.set_meta(DELETES_ZEROED, "1"))
+    }
+
+    /// Runs `purge`, a write that removes rows for good, recording the
+    /// rows whose codes it deleted, then scrubs the store's files.
+    pub fn purge<T, E: WriteError>(
+        &mut self,
+        purge: impl FnOnce(&SqliteDb<'_>) -> Result<T, E>,
+    ) -> Result<(T, Scrub), E> {
+        let out = self.write_with(|db| {
+            let marks = db.log_marks().map_err(E::from)?;
+            let out = purge(db)?;
+            db.record_purged_codes(&marks).map_err(E::from)?;
+            Ok::<_, E>(out)
+        })?;
+        Ok((out, self.scrub()?))
     }
 
     /// Merges every word index whole and empties the write-ahead log; a
@@ -50,11 +84,13 @@ impl SqliteStore {
             }
             Ok(())
         })?;
+        let index_kept = !self.drop_purged_codes_unless_busy()?;
         let busy: i64 = self
             .conn
             .query_row("PRAGMA wal_checkpoint(TRUNCATE)", [], |row| row.get(0))?;
         Ok(Scrub {
             log_emptied: busy == 0,
+            index_kept,
         })
     }
 }

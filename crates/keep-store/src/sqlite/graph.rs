@@ -535,11 +535,11 @@ impl GraphBuild {
 }
 
 /// Holds the refresh lock of a store's graphs while it lives.
-struct RefreshLock(File);
+pub(super) struct RefreshLock(File);
 
 impl RefreshLock {
     /// The lock, or None when another process holds it.
-    fn take(dir: &Path) -> Result<Option<Self>> {
+    pub(super) fn take(dir: &Path) -> Result<Option<Self>> {
         let path = dir.join("graph.lock");
         let file = File::options()
             .create(true)
@@ -662,6 +662,24 @@ impl SqliteStore {
         let Some(lock) = RefreshLock::take(&dir)? else {
             return Ok(GraphWork::Busy);
         };
+        let work = self.refresh_locked(kind, sizes, threads, progress, &lock, &dir);
+        // A purge while this refresh held the lock left its rows' codes to
+        // it, in the files it found and the one it wrote.
+        self.drop_purged_codes(&dir)?;
+        work
+    }
+
+    /// `refresh_graph` with the refresh lock held.
+    fn refresh_locked(
+        &mut self,
+        kind: VecKind,
+        sizes: GraphSizes,
+        threads: usize,
+        progress: &mut dyn FnMut(usize, usize) -> bool,
+        lock: &RefreshLock,
+        dir: &Path,
+    ) -> Result<GraphWork> {
+        let dir = dir.to_path_buf();
         let progress = &mut |done: usize, total: usize| {
             lock.publish(kind, done, total);
             progress(done, total)
@@ -915,7 +933,7 @@ fn add_all(graph: &Index, batch: &[(u64, Vec<u8>)], threads: usize) -> Result<()
 }
 
 #[cfg(test)]
-mod tests {
+pub(super) mod tests {
     use super::*;
     use crate::embedded::Embedded;
     use crate::sqlite::vectors::tests::{DIMS, store_with};
@@ -924,7 +942,7 @@ mod tests {
     use keep_model::time::Timestamp;
 
     /// `n` unit vectors spread over the sphere, the same for each seed.
-    fn spread(n: usize, seed: u64) -> Vec<Vec<f32>> {
+    pub(in crate::sqlite) fn spread(n: usize, seed: u64) -> Vec<Vec<f32>> {
         let mut state = seed.wrapping_mul(6_364_136_223_846_793_005).max(1);
         let mut next = move || {
             state ^= state << 13;

@@ -72,8 +72,10 @@ impl GraphView {
     pub(super) fn open(path: &Path, dims: usize) -> Option<GraphView> {
         let file = File::open(path).ok()?;
         // SAFETY: graph files are written whole under another name and
-        // renamed into place, never changed after; a file removed while
-        // mapped stays readable.
+        // renamed into place; after, a purge only overwrites the codes and
+        // keys of the rows it removed (rows every search leaves out, as
+        // changed since the file's change); a file removed while mapped
+        // stays readable.
         let map = unsafe { Mmap::map(&file) }.ok()?;
         // A walk jumps from node to node: reading ahead of each would map
         // pages it never visits.
@@ -126,6 +128,20 @@ impl GraphView {
     /// Nodes in the graph, removed ones included.
     pub(super) fn size(&self) -> usize {
         self.rows
+    }
+
+    /// Where the nodes of `keys` lie in the file, with what overwrites
+    /// them: zeros for their codes, the removed mark for their keys.
+    pub(super) fn spans_of(&self, keys: &std::collections::HashSet<i64>) -> Vec<(usize, Vec<u8>)> {
+        let mut spans = Vec::new();
+        for slot in 0..self.rows {
+            let key = self.key(slot);
+            if key != REMOVED && keys.contains(&(key as i64)) {
+                spans.push((8 + slot * self.dims, vec![0; self.dims]));
+                spans.push((self.offsets[slot], REMOVED.to_le_bytes().to_vec()));
+            }
+        }
+        spans
     }
 
     fn key(&self, slot: usize) -> u64 {

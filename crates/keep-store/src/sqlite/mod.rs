@@ -13,6 +13,7 @@ mod forget;
 mod graph;
 mod graph_view;
 mod index_keys;
+mod index_purge;
 mod keyword;
 mod listing;
 mod notes;
@@ -23,6 +24,7 @@ mod text_upkeep;
 mod vectors;
 
 pub use check::check_file;
+pub use forget::Scrub;
 pub use graph::{DEFAULT_GRAPH_FROM, GraphBuild, GraphSizes, GraphState, GraphWork, REFRESH_AFTER};
 pub use text_upkeep::{TextIndexState, TextMerge};
 

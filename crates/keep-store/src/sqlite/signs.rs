@@ -106,8 +106,10 @@ impl Signs {
         }
         let file = File::open(path).ok()?;
         // SAFETY: signs files are written whole under another name and
-        // renamed into place, never changed after; a file removed while
-        // mapped stays readable.
+        // renamed into place; after, a purge only overwrites the rows it
+        // removed with zeros (rows every search leaves out, as changed
+        // since the file's change); a file removed while mapped stays
+        // readable.
         let map = unsafe { Mmap::map(&file) }.ok()?;
         // The bits are all read by each search; the codes of a few
         // thousand rows are, here and there.
@@ -162,6 +164,23 @@ impl Signs {
 
     pub(super) fn rows(&self) -> usize {
         self.layout.rows
+    }
+
+    /// Where the rows of `keys` lie in the file, with the zeros that
+    /// overwrite them: their bits, scales and codes.
+    pub(super) fn spans_of(&self, keys: &HashSet<i64>) -> Vec<(usize, Vec<u8>)> {
+        let layout = self.layout;
+        let words = words_of(layout.dims) * 8;
+        let all = self.keys();
+        let mut spans = Vec::new();
+        for key in keys {
+            if let Ok(row) = all.binary_search(key) {
+                spans.push((layout.bits + row * words, vec![0; words]));
+                spans.push((layout.scales + row * 4, vec![0; 4]));
+                spans.push((layout.codes + row * layout.dims, vec![0; layout.dims]));
+            }
+        }
+        spans
     }
 
     /// The rows (by position, ascending) of the `wanted` whose bits differ

@@ -22,8 +22,9 @@ use super::{CliError, CliResult, Ctx};
 /// ID' removes the note for good now, with its whole version history, its
 /// parts, its tags, its outgoing edges and its index entries; notes that
 /// link to it keep their tags; no text of it is left in the store's files
-/// (deleted rows are overwritten with zeros, the word indexes merged and
-/// the write-ahead log emptied), and the backups made since it was written,
+/// (deleted rows are overwritten with zeros, the codes of its vectors
+/// zeroed in the vector index files, the word indexes merged and the
+/// write-ahead log emptied), and the backups made since it was written,
 /// which still hold it, are named ('keep check --residue TEXT' answers
 /// where a string is left). 'keep del ID@V{N}' (N = 1 previous, -1
 /// oldest, ...) removes only that archived version, for good, and leaves
@@ -75,6 +76,7 @@ fn print_line(ctx: &mut Ctx, d: &Deleted) -> Result<(), CliError> {
             versions,
             backups,
             log_kept,
+            index_kept,
         } => {
             for backup in backups {
                 ctx.out.warn(&format!(
@@ -84,6 +86,11 @@ fn print_line(ctx: &mut Ctx, d: &Deleted) -> Result<(), CliError> {
             if *log_kept {
                 ctx.out.warn(&format!(
                     "{id}: another process is reading the store, so copies of its old pages stay in the write-ahead log (keep.db-wal) until that process lets go"
+                ));
+            }
+            if *index_kept {
+                ctx.out.warn(&format!(
+                    "{id}: another process is refreshing the vector index, so its vectors' codes stay in an index file beside the store until that refresh finishes"
                 ));
             }
             (
