@@ -43,6 +43,9 @@ impl SqliteDb<'_> {
     /// still gone) as purged, for their codes to be taken out of the
     /// index files.
     pub(super) fn record_purged_codes(&self, marks: &LogMarks) -> Result<()> {
+        if !self.has_codes()? {
+            return Ok(());
+        }
         for (mark, kind) in marks.0.iter().zip(VecKind::ALL) {
             let gone: Vec<i64> = self
                 .conn
