@@ -41,6 +41,7 @@ Register-ArgumentCompleter -Native -CommandName 'keep' -ScriptBlock {
             [CompletionResult]::new('rate', 'rate', [CompletionResultType]::ParameterValue, 'Rate a note as useful or wrong')
             [CompletionResult]::new('supersede', 'supersede', [CompletionResultType]::ParameterValue, 'Accept a note as the successor of the notes it replaces')
             [CompletionResult]::new('conflicts', 'conflicts', [CompletionResultType]::ParameterValue, 'List pairs of live notes that look like two values for one subject')
+            [CompletionResult]::new('context', 'context', [CompletionResultType]::ParameterValue, 'Print what a session should start with, within a token budget')
             [CompletionResult]::new('now', 'now', [CompletionResultType]::ParameterValue, 'Show or replace the working-intentions note, ''now''')
             [CompletionResult]::new('move', 'move', [CompletionResultType]::ParameterValue, 'Move the version history of ''now'' (or of another note) into a named note')
             [CompletionResult]::new('export', 'export', [CompletionResultType]::ParameterValue, 'Export every note, with tags, full history and parts, as JSON Lines')
@@ -253,6 +254,18 @@ Register-ArgumentCompleter -Native -CommandName 'keep' -ScriptBlock {
             [CompletionResult]::new('--store', '--store', [CompletionResultType]::ParameterName, 'Store directory, holding keep.db, or a PostgreSQL URL (postgres://USER@HOST/DB) (or KEEP_STORE) [default: the platform data directory + /keep]')
             [CompletionResult]::new('-a', '-a', [CompletionResultType]::ParameterName, 'Include system notes (ids starting with ''.''), expired notes and notes in the trash')
             [CompletionResult]::new('--all', '--all', [CompletionResultType]::ParameterName, 'Include system notes (ids starting with ''.''), expired notes and notes in the trash')
+            [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print one JSON document instead of text')
+            [CompletionResult]::new('--ids', '--ids', [CompletionResultType]::ParameterName, 'Print only ids, one per line (for xargs)')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            break
+        }
+        'keep;context' {
+            [CompletionResult]::new('--project', '--project', [CompletionResultType]::ParameterName, 'Look for the notes of this project (words; default: the git repository''s name and the folders below it)')
+            [CompletionResult]::new('--since', '--since', [CompletionResultType]::ParameterName, 'List what changed since the last session: a date, a timestamp or a duration back (P1D)')
+            [CompletionResult]::new('--max-tokens', '--max-tokens', [CompletionResultType]::ParameterName, 'Keep the whole block within N tokens')
+            [CompletionResult]::new('--name', '--name', [CompletionResultType]::ParameterName, 'Use the note ''now:NAME'' instead of ''now''')
+            [CompletionResult]::new('--store', '--store', [CompletionResultType]::ParameterName, 'Store directory, holding keep.db, or a PostgreSQL URL (postgres://USER@HOST/DB) (or KEEP_STORE) [default: the platform data directory + /keep]')
             [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print one JSON document instead of text')
             [CompletionResult]::new('--ids', '--ids', [CompletionResultType]::ParameterName, 'Print only ids, one per line (for xargs)')
             [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
@@ -597,6 +610,7 @@ Register-ArgumentCompleter -Native -CommandName 'keep' -ScriptBlock {
             [CompletionResult]::new('rate', 'rate', [CompletionResultType]::ParameterValue, 'Rate a note as useful or wrong')
             [CompletionResult]::new('supersede', 'supersede', [CompletionResultType]::ParameterValue, 'Accept a note as the successor of the notes it replaces')
             [CompletionResult]::new('conflicts', 'conflicts', [CompletionResultType]::ParameterValue, 'List pairs of live notes that look like two values for one subject')
+            [CompletionResult]::new('context', 'context', [CompletionResultType]::ParameterValue, 'Print what a session should start with, within a token budget')
             [CompletionResult]::new('now', 'now', [CompletionResultType]::ParameterValue, 'Show or replace the working-intentions note, ''now''')
             [CompletionResult]::new('move', 'move', [CompletionResultType]::ParameterValue, 'Move the version history of ''now'' (or of another note) into a named note')
             [CompletionResult]::new('export', 'export', [CompletionResultType]::ParameterValue, 'Export every note, with tags, full history and parts, as JSON Lines')
@@ -655,6 +669,9 @@ Register-ArgumentCompleter -Native -CommandName 'keep' -ScriptBlock {
             break
         }
         'keep;help;conflicts' {
+            break
+        }
+        'keep;help;context' {
             break
         }
         'keep;help;now' {

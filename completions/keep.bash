@@ -31,6 +31,9 @@ _keep() {
             keep,connect)
                 cmd="keep__subcmd__connect"
                 ;;
+            keep,context)
+                cmd="keep__subcmd__context"
+                ;;
             keep,del)
                 cmd="keep__subcmd__del"
                 ;;
@@ -126,6 +129,9 @@ _keep() {
                 ;;
             keep__subcmd__help,connect)
                 cmd="keep__subcmd__help__subcmd__connect"
+                ;;
+            keep__subcmd__help,context)
+                cmd="keep__subcmd__help__subcmd__context"
                 ;;
             keep__subcmd__help,del)
                 cmd="keep__subcmd__help__subcmd__del"
@@ -299,7 +305,7 @@ _keep() {
 
     case "${cmd}" in
         keep)
-            opts="-h -V --store --json --ids --help --version put get list find tag del restore log stats revert rate supersede conflicts now move export import why reindex analyze check repair backup models doctor connect token watch ui mcp serve help"
+            opts="-h -V --store --json --ids --help --version put get list find tag del restore log stats revert rate supersede conflicts context now move export import why reindex analyze check repair backup models doctor connect token watch ui mcp serve help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 1 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -456,6 +462,40 @@ _keep() {
                     return 0
                     ;;
                 --scope)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --store)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        keep__subcmd__context)
+            opts="-h --project --since --max-tokens --name --store --json --ids --help"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --project)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --since)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --max-tokens)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --name)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -673,7 +713,7 @@ _keep() {
             return 0
             ;;
         keep__subcmd__help)
-            opts="put get list find tag del restore log stats revert rate supersede conflicts now move export import why reindex analyze check repair backup models doctor connect token watch ui mcp serve help"
+            opts="put get list find tag del restore log stats revert rate supersede conflicts context now move export import why reindex analyze check repair backup models doctor connect token watch ui mcp serve help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -743,6 +783,20 @@ _keep() {
             return 0
             ;;
         keep__subcmd__help__subcmd__connect)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        keep__subcmd__help__subcmd__context)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )

@@ -38,6 +38,7 @@ set edit:completion:arg-completer[keep] = {|@words|
             cand rate 'Rate a note as useful or wrong'
             cand supersede 'Accept a note as the successor of the notes it replaces'
             cand conflicts 'List pairs of live notes that look like two values for one subject'
+            cand context 'Print what a session should start with, within a token budget'
             cand now 'Show or replace the working-intentions note, ''now'''
             cand move 'Move the version history of ''now'' (or of another note) into a named note'
             cand export 'Export every note, with tags, full history and parts, as JSON Lines'
@@ -237,6 +238,17 @@ set edit:completion:arg-completer[keep] = {|@words|
             cand --store 'Store directory, holding keep.db, or a PostgreSQL URL (postgres://USER@HOST/DB) (or KEEP_STORE) [default: the platform data directory + /keep]'
             cand -a 'Include system notes (ids starting with ''.''), expired notes and notes in the trash'
             cand --all 'Include system notes (ids starting with ''.''), expired notes and notes in the trash'
+            cand --json 'Print one JSON document instead of text'
+            cand --ids 'Print only ids, one per line (for xargs)'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+        }
+        &'keep;context'= {
+            cand --project 'Look for the notes of this project (words; default: the git repository''s name and the folders below it)'
+            cand --since 'List what changed since the last session: a date, a timestamp or a duration back (P1D)'
+            cand --max-tokens 'Keep the whole block within N tokens'
+            cand --name 'Use the note ''now:NAME'' instead of ''now'''
+            cand --store 'Store directory, holding keep.db, or a PostgreSQL URL (postgres://USER@HOST/DB) (or KEEP_STORE) [default: the platform data directory + /keep]'
             cand --json 'Print one JSON document instead of text'
             cand --ids 'Print only ids, one per line (for xargs)'
             cand -h 'Print help (see more with ''--help'')'
@@ -542,6 +554,7 @@ set edit:completion:arg-completer[keep] = {|@words|
             cand rate 'Rate a note as useful or wrong'
             cand supersede 'Accept a note as the successor of the notes it replaces'
             cand conflicts 'List pairs of live notes that look like two values for one subject'
+            cand context 'Print what a session should start with, within a token budget'
             cand now 'Show or replace the working-intentions note, ''now'''
             cand move 'Move the version history of ''now'' (or of another note) into a named note'
             cand export 'Export every note, with tags, full history and parts, as JSON Lines'
@@ -587,6 +600,8 @@ set edit:completion:arg-completer[keep] = {|@words|
         &'keep;help;supersede'= {
         }
         &'keep;help;conflicts'= {
+        }
+        &'keep;help;context'= {
         }
         &'keep;help;now'= {
         }

@@ -435,9 +435,16 @@ async def files(session):
 
 async def resources_and_prompt(session):
     listed = (await session.list_resources()).resources
-    check([str(r.uri) for r in listed] == ["keep://now"], f"resources: {listed}")
+    check([str(r.uri) for r in listed] == ["keep://now", "keep://context"], f"resources: {listed}")
     templates = (await session.list_resource_templates()).resource_templates
-    check(templates[0].uri_template == "keep://note/{id}", f"templates: {templates}")
+    check(
+        [t.uri_template for t in templates] == ["keep://note/{id}", "keep://context/{project}"],
+        f"templates: {templates}",
+    )
+    context = await session.read_resource("keep://context/" + urllib.parse.quote("database decision", safe=""))
+    block = context.contents[0].text
+    check(block.startswith("# keep context\n") and "Wiring keep into the agent loop." in block, f"context: {block}")
+    check("decision/db" in block, f"the project's note is in the context: {block}")
     now = await session.read_resource("keep://now")
     check("Wiring keep into the agent loop." in now.contents[0].text, f"keep://now: {now}")
     uri = "keep://note/" + urllib.parse.quote("decision/db", safe="")
@@ -449,7 +456,9 @@ async def resources_and_prompt(session):
     except MCPError:
         pass
     prompts = (await session.list_prompts()).prompts
-    check([p.name for p in prompts] == ["keep-reflect"], f"prompts: {prompts}")
+    check([p.name for p in prompts] == ["keep-reflect", "keep-context"], f"prompts: {prompts}")
+    started = await session.get_prompt("keep-context", {"project": "database decision", "max_tokens": "1500"})
+    check(started.messages[0].content.text == block, f"prompt keep-context: {started}")
     reflect = await session.get_prompt("keep-reflect")
     text = reflect.messages[0].content.text
     check("Wiring keep into the agent loop." in text and "decision/db" in text, f"prompt: {text}")

@@ -8,7 +8,7 @@ use crate::common::{Env, repo_root};
 use crate::mcp::{call, exchange, handshake};
 
 /// Every session of the LongMemEval sample as JSON Lines of turns.
-fn conversations() -> String {
+pub(crate) fn conversations() -> String {
     let path = repo_root().join("testdata/real/longmemeval/longmemeval_oracle_sample_seed_42.json");
     let data: Vec<Value> = serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap();
     let mut out = String::new();

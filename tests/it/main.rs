@@ -11,6 +11,7 @@ mod budget;
 mod common;
 mod completions;
 mod connect;
+mod context;
 mod docs;
 mod edges;
 mod errors;

@@ -82,7 +82,7 @@ pub(crate) fn exchange(env: &Env, lines: &[String]) -> HashMap<String, Vec<Value
     by_id
 }
 
-fn request(id: u64, method: &str, params: Value) -> String {
+pub(crate) fn request(id: u64, method: &str, params: Value) -> String {
     json!({ "jsonrpc": "2.0", "id": id, "method": method, "params": params }).to_string()
 }
 

@@ -8,6 +8,7 @@
 
 pub mod budget;
 pub mod conflicts;
+pub mod context;
 pub mod filter;
 pub mod find;
 pub mod get;

@@ -7,6 +7,7 @@ mod check;
 mod complete;
 mod conflicts;
 mod connect;
+mod context;
 mod del;
 pub mod docs;
 mod doctor;
@@ -533,6 +534,7 @@ pub enum Delegated {
     Rate(rate::Args),
     Supersede(supersede::Args),
     Conflicts(conflicts::Args),
+    Context(context::Args),
     Now(now::Args),
     Move(mv::Args),
     Export(export::Args),
@@ -584,6 +586,7 @@ fn run_delegated(ctx: &mut Ctx, command: Delegated) -> CliResult {
         Delegated::Rate(args) => rate::run(ctx, args),
         Delegated::Supersede(args) => supersede::run(ctx, args),
         Delegated::Conflicts(args) => conflicts::run(ctx, args),
+        Delegated::Context(args) => context::run(ctx, args),
         Delegated::Now(args) => now::run(ctx, args),
         Delegated::Move(args) => mv::run(ctx, args),
         Delegated::Export(args) => export::run(ctx, args),

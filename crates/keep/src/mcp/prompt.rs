@@ -1,5 +1,7 @@
-//! The `keep-reflect` prompt: the `now` note and the most recent notes,
-//! with an invitation to reflect and to update `now`.
+//! The prompts: `keep-reflect` (the `now` note and the most recent
+//! notes, with an invitation to reflect and to update `now`) and
+//! `keep-context` (what a session starts with, as `keep context` gives
+//! it).
 
 use std::fmt::Write as _;
 
@@ -15,6 +17,7 @@ use keep_core::model::NoteRef;
 use keep_core::model::{ListOrder, NoteFilter};
 
 pub const NAME: &str = "keep-reflect";
+pub const CONTEXT: &str = "keep-context";
 const RECENT: usize = 10;
 
 pub fn list() -> Vec<Prompt> {
@@ -27,7 +30,54 @@ pub fn list() -> Vec<Prompt> {
                 .with_required(false),
         ]),
     )
-    .with_title("Reflect")]
+    .with_title("Reflect"),
+    Prompt::new(
+        CONTEXT,
+        Some("Start a session with what matters: 'now', what changed since the last session and the notes of the project, within a token budget"),
+        Some(vec![
+            PromptArgument::new("project")
+                .with_description("Words naming the project the session works on")
+                .with_required(false),
+            PromptArgument::new("since")
+                .with_description("When the last session was (a date, a timestamp or P1D): what changed since is listed")
+                .with_required(false),
+            PromptArgument::new("max_tokens")
+                .with_description("The budget of the whole block, in tokens (1500 unless given)")
+                .with_required(false),
+            PromptArgument::new("now_name")
+                .with_description("Use the 'now' note of this name")
+                .with_required(false),
+        ]),
+    )
+    .with_title("Session context")]
+}
+
+/// The `keep-context` prompt: the block `keep context` prints.
+fn context(
+    keeper: &mut Keeper,
+    ctx: &Context,
+    request: &GetPromptRequestParams,
+) -> Result<GetPromptResult, McpError> {
+    let mut args = request.arguments.clone().unwrap_or_default();
+    if let Some(name) = args.get("now_name").and_then(|v| v.as_str()) {
+        let scoped = ctx.now_scope(Some(name));
+        args.insert("now_name".into(), scoped.into());
+    } else if let Some(scoped) = ctx.now_scope(None) {
+        args.insert("now_name".into(), scoped.into());
+    }
+    let command: keep_commands::context::Context =
+        serde_json::from_value(serde_json::Value::Object(args))
+            .map_err(|e| McpError::invalid_params(format!("keep-context: {e}"), None))?;
+    let block = keep_commands::run(command, keeper).map_err(|e| match e.kind() {
+        keep_core::Kind::BadInput | keep_core::Kind::NotFound => {
+            McpError::invalid_params(e.to_string(), None)
+        }
+        _ => McpError::internal_error(e.to_string(), None),
+    })?;
+    Ok(
+        GetPromptResult::new(vec![PromptMessage::new_text(Role::User, block.text)])
+            .with_description("What this session starts with"),
+    )
 }
 
 pub fn get(
@@ -35,6 +85,9 @@ pub fn get(
     ctx: &Context,
     request: &GetPromptRequestParams,
 ) -> Result<GetPromptResult, McpError> {
+    if request.name == CONTEXT {
+        return context(keeper, ctx, request);
+    }
     if request.name != NAME {
         return Err(McpError::invalid_params(
             format!("unknown prompt '{}'", request.name),

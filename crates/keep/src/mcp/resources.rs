@@ -1,5 +1,7 @@
 //! MCP resources: `keep://now` and `keep://note/{id}` (the id
-//! percent-encoded), each rendered as the frontmatter view of `keep get`.
+//! percent-encoded), each rendered as the frontmatter view of `keep get`,
+//! and `keep://context` (`keep://context/{project}` for a project's
+//! notes), the block `keep context` prints.
 
 use rmcp::ErrorData as McpError;
 use rmcp::model::{
@@ -15,6 +17,8 @@ use keep_core::model::{self, NoteRef};
 
 pub const NOW_URI: &str = "keep://now";
 const NOTE_PREFIX: &str = "keep://note/";
+pub const CONTEXT_URI: &str = "keep://context";
+const CONTEXT_PREFIX: &str = "keep://context/";
 const MIME: &str = "text/markdown";
 
 pub fn list() -> Vec<Resource> {
@@ -22,6 +26,13 @@ pub fn list() -> Vec<Resource> {
         Resource::new(NOW_URI, "now")
             .with_title("Now")
             .with_description("The current intentions and state of work")
+            .with_mime_type(MIME),
+        Resource::new(CONTEXT_URI, "context")
+            .with_title("Session context")
+            .with_description(
+                "What a session starts with, within 1,500 tokens: 'now' \
+                 (keep://context/{project} adds the notes most relevant to a project)",
+            )
             .with_mime_type(MIME),
     ]
 }
@@ -35,10 +46,40 @@ pub fn templates() -> Vec<ResourceTemplate> {
                  append @V{N} for an older version or @P{N} for a part",
             )
             .with_mime_type(MIME),
+        ResourceTemplate::new(format!("{CONTEXT_PREFIX}{{project}}"), "project-context")
+            .with_title("Session context of a project")
+            .with_description(
+                "What a session on a project starts with: 'now' and the notes most relevant \
+                 to the project's words (percent-encoded), within 1,500 tokens",
+            )
+            .with_mime_type(MIME),
     ]
 }
 
+/// The context block for a `keep://context` URI.
+fn context(keeper: &mut Keeper, ctx: &Context, uri: &str) -> Result<String, McpError> {
+    let project = match uri.strip_prefix(CONTEXT_PREFIX) {
+        Some(encoded) => Some(model::percent_decode(encoded).ok_or_else(|| {
+            McpError::invalid_params(format!("'{uri}' is not valid UTF-8"), None)
+        })?),
+        None => None,
+    };
+    let command = keep_commands::context::Context {
+        project,
+        now_name: ctx.now_scope(None),
+        ..Default::default()
+    };
+    keep_commands::run(command, keeper)
+        .map(|block| block.text)
+        .map_err(|e| McpError::internal_error(e.to_string(), None))
+}
+
 pub fn read(keeper: &mut Keeper, ctx: &Context, uri: &str) -> Result<ReadResourceResult, McpError> {
+    if uri == CONTEXT_URI || uri.starts_with(CONTEXT_PREFIX) {
+        return Ok(ReadResourceResult::new(vec![
+            ResourceContents::text(context(keeper, ctx, uri)?, uri).with_mime_type(MIME),
+        ]));
+    }
     let target = if uri == NOW_URI {
         let id = Keeper::now_id(ctx.now_scope(None).as_deref())
             .map_err(|e| McpError::internal_error(e.to_string(), None))?;
@@ -51,7 +92,9 @@ pub fn read(keeper: &mut Keeper, ctx: &Context, uri: &str) -> Result<ReadResourc
             .map_err(|e| McpError::invalid_params(e.to_string(), None))?
     } else {
         return Err(McpError::resource_not_found(
-            format!("no resource '{uri}': keep serves {NOW_URI} and {NOTE_PREFIX}{{id}}"),
+            format!(
+                "no resource '{uri}': keep serves {NOW_URI}, {CONTEXT_URI} and {NOTE_PREFIX}{{id}}"
+            ),
             None,
         ));
     };
@@ -82,6 +125,14 @@ pub fn read(keeper: &mut Keeper, ctx: &Context, uri: &str) -> Result<ReadResourc
 /// The note id a resource URI names, for a subscription; an error for a
 /// URI keep does not serve or a note outside the scope.
 pub fn note_id_of(keeper: &mut Keeper, ctx: &Context, uri: &str) -> Result<String, McpError> {
+    if uri == CONTEXT_URI || uri.starts_with(CONTEXT_PREFIX) {
+        return Err(McpError::invalid_params(
+            format!(
+                "{uri} is read when a session starts, not subscribed to: subscribe to {NOW_URI} or a note"
+            ),
+            None,
+        ));
+    }
     let id = if uri == NOW_URI {
         Keeper::now_id(ctx.now_scope(None).as_deref())
             .map_err(|e| McpError::internal_error(e.to_string(), None))?
