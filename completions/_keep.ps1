@@ -308,7 +308,7 @@ Register-ArgumentCompleter -Native -CommandName 'keep' -ScriptBlock {
             break
         }
         'keep;import' {
-            [CompletionResult]::new('--format', '--format', [CompletionResultType]::ParameterName, 'What FILE holds: a ''keep export'' file (export) or a chat export (chat)')
+            [CompletionResult]::new('--format', '--format', [CompletionResultType]::ParameterName, 'What FILE holds: a ''keep export'' file (export), a chat export (chat), or agent transcripts (claude-code, codex)')
             [CompletionResult]::new('--store', '--store', [CompletionResultType]::ParameterName, 'Store directory, holding keep.db, or a PostgreSQL URL (postgres://USER@HOST/DB) (or KEEP_STORE) [default: the platform data directory + /keep]')
             [CompletionResult]::new('-v', '-v', [CompletionResultType]::ParameterName, 'Also list the ids that were skipped, one per line on stderr')
             [CompletionResult]::new('--verbose', '--verbose', [CompletionResultType]::ParameterName, 'Also list the ids that were skipped, one per line on stderr')

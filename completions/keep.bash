@@ -1308,7 +1308,7 @@ _keep() {
             fi
             case "${prev}" in
                 --format)
-                    COMPREPLY=($(compgen -W "export chat" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "export chat claude-code codex" -- "${cur}"))
                     return 0
                     ;;
                 --store)

@@ -287,7 +287,7 @@ set edit:completion:arg-completer[keep] = {|@words|
             cand --help 'Print help (see more with ''--help'')'
         }
         &'keep;import'= {
-            cand --format 'What FILE holds: a ''keep export'' file (export) or a chat export (chat)'
+            cand --format 'What FILE holds: a ''keep export'' file (export), a chat export (chat), or agent transcripts (claude-code, codex)'
             cand --store 'Store directory, holding keep.db, or a PostgreSQL URL (postgres://USER@HOST/DB) (or KEEP_STORE) [default: the platform data directory + /keep]'
             cand -v 'Also list the ids that were skipped, one per line on stderr'
             cand --verbose 'Also list the ids that were skipped, one per line on stderr'

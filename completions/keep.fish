@@ -222,8 +222,10 @@ complete -c keep -n "__fish_keep_using_subcommand export" -l no-vectors -d 'Leav
 complete -c keep -n "__fish_keep_using_subcommand export" -l json -d 'Print one JSON document instead of text'
 complete -c keep -n "__fish_keep_using_subcommand export" -l ids -d 'Print only ids, one per line (for xargs)'
 complete -c keep -n "__fish_keep_using_subcommand export" -s h -l help -d 'Print help (see more with \'--help\')'
-complete -c keep -n "__fish_keep_using_subcommand import" -l format -d 'What FILE holds: a \'keep export\' file (export) or a chat export (chat)' -r -f -a "export\t'A file written by \'keep export\''
-chat\t'A chat export: ChatGPT or Claude conversations.json, JSON Lines of turns, a Markdown chat log'"
+complete -c keep -n "__fish_keep_using_subcommand import" -l format -d 'What FILE holds: a \'keep export\' file (export), a chat export (chat), or agent transcripts (claude-code, codex)' -r -f -a "export\t'A file written by \'keep export\''
+chat\t'A chat export: ChatGPT or Claude conversations.json, JSON Lines of turns, a Markdown chat log, an agent\'s transcript'
+claude-code\t'Claude Code transcripts: a session\'s .jsonl file, or a folder of them'
+codex\t'Codex transcripts: a rollout .jsonl file, or a folder of them'"
 complete -c keep -n "__fish_keep_using_subcommand import" -l store -d 'Store directory, holding keep.db, or a PostgreSQL URL (postgres://USER@HOST/DB) (or KEEP_STORE) [default: the platform data directory + /keep]' -r -F
 complete -c keep -n "__fish_keep_using_subcommand import" -s v -l verbose -d 'Also list the ids that were skipped, one per line on stderr'
 complete -c keep -n "__fish_keep_using_subcommand import" -l allow-secrets -d 'Keep secrets (private keys, tokens, passwords) in a chat export as written instead of replacing each with a marker'

@@ -40,6 +40,7 @@ mod secrets;
 mod serve;
 mod tag_del_revert;
 mod time;
+mod transcripts;
 mod truth;
 mod tui;
 mod upgrades;

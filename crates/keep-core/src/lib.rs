@@ -23,6 +23,7 @@ pub use keep_model::settings;
 pub use caller::Caller;
 pub use embed::{Embedder, SharedModel};
 pub use error::{Advice, Error, Kind, Notice, Result};
+pub use keep_ingest::chat::ChatFormat;
 pub use keep_ingest::chunk::rejoin;
 pub use keep_ingest::serve_extraction_worker;
 pub use keep_ingest::summarize::part_line;

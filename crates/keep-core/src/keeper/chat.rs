@@ -15,12 +15,24 @@ use super::redact::Redacted;
 use super::write::{Content, PutOptions, WriteStatus, write_content};
 use crate::error::{Error, Result, Transactions};
 
+/// What is written with imported sessions, in their transaction, given
+/// their ids.
+pub(super) type AfterWrite<'a> = &'a dyn Fn(&keep_store::Db<'_>, &[String]) -> Result<()>;
+
 /// What `import_chat` did with each session.
 #[derive(Debug, Clone, serde::Serialize, schemars::JsonSchema)]
 pub struct ChatImport {
-    /// The export's format: chatgpt, claude, jsonl or markdown.
+    /// The export's format: chatgpt, claude, jsonl, markdown, claude-code
+    /// or codex.
     pub format: &'static str,
+    /// What a user calls the format ("Claude Code transcript").
+    #[serde(skip)]
+    pub format_title: &'static str,
     pub sessions: Vec<SessionOutcome>,
+    /// Lines at the end of a transcript left for the next import (its
+    /// last line, still being written).
+    #[serde(skip_serializing_if = "is_zero")]
+    pub waiting: usize,
     /// Sessions stored with secrets replaced by a marker, and which.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub redacted: Vec<Redacted>,
@@ -52,11 +64,29 @@ impl Keeper {
         text: &str,
         name: &str,
         file_day: Option<Timestamp>,
+        expected: Option<ChatFormat>,
         keep_secrets: bool,
         progress: &mut dyn FnMut(usize, usize),
     ) -> Result<ChatImport> {
-        let (format, mut sessions) = chat::read_dated(text, file_day)
+        let read = chat::read_as(text, file_day, expected)
             .map_err(|e| Error::invalid(format!("{name}: line {}: {}", e.line, e.reason)))?;
+        self.write_sessions(read, keep_secrets, progress, None)
+    }
+
+    /// Writes the sessions `read` gave, all in one transaction, and with
+    /// them `then` (a transcript's read state) when given.
+    pub(super) fn write_sessions(
+        &mut self,
+        read: chat::ChatRead,
+        keep_secrets: bool,
+        progress: &mut dyn FnMut(usize, usize),
+        then: Option<AfterWrite<'_>>,
+    ) -> Result<ChatImport> {
+        let chat::ChatRead {
+            format,
+            mut sessions,
+            waiting,
+        } = read;
         let now = self.now();
         self.caller.may_write("import")?;
         let mut screen = self.screen(keep_secrets);
@@ -84,6 +114,10 @@ impl Keeper {
                     at: opts.at.unwrap_or(now),
                 });
             }
+            if let Some(then) = then {
+                let ids: Vec<String> = outcomes.iter().map(|o| o.id.clone()).collect();
+                then(db, &ids)?;
+            }
             Ok(outcomes)
         })?;
         progress(total, total);
@@ -97,7 +131,9 @@ impl Keeper {
             .collect();
         Ok(ChatImport {
             format: format.name(),
+            format_title: format.title(),
             sessions: outcomes,
+            waiting,
             redacted,
         })
     }
@@ -128,6 +164,9 @@ fn session_content(
     provider_tags.insert("chat", format.name());
     if let Some(title) = &session.title {
         provider_tags.insert("title", title.trim());
+    }
+    if let Some(place) = &session.place {
+        provider_tags.insert("cwd", place.trim());
     }
     let mut part_tags = Vec::with_capacity(session.turns.len());
     let mut session_dates: Vec<String> = Vec::new();
@@ -264,4 +303,8 @@ fn is_plain_key(key: &str) -> bool {
 fn short_hash(text: &str) -> String {
     let digest = Sha256::digest(text.as_bytes());
     digest[..6].iter().map(|b| format!("{b:02x}")).collect()
+}
+
+fn is_zero(n: &usize) -> bool {
+    *n == 0
 }

@@ -52,6 +52,7 @@ pub(super) fn conversation(item: &Value, index: usize, text: &str) -> Result<Ses
             .map(str::to_string)
             .filter(|t| !t.trim().is_empty()),
         started: item.get("create_time").and_then(time_of),
+        place: None,
         turns: path.iter().filter_map(|node| turn(node)).collect(),
     })
 }

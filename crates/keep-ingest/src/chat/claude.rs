@@ -26,6 +26,7 @@ pub(super) fn conversation(item: &Value, index: usize, text: &str) -> Result<Ses
             .map(str::to_string)
             .filter(|t| !t.trim().is_empty()),
         started: item.get("created_at").and_then(time_of),
+        place: None,
         turns: messages.iter().filter_map(turn).collect(),
     })
 }

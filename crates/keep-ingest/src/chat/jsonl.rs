@@ -48,6 +48,7 @@ pub(super) fn read(text: &str) -> Result<Vec<Session>, ChatError> {
                 key: Some(key),
                 title: None,
                 started: None,
+                place: None,
                 turns: vec![turn],
             }),
         }

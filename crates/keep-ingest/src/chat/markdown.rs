@@ -61,6 +61,7 @@ fn empty_session(file_day: Option<Timestamp>) -> Session {
         key: None,
         title: None,
         started: file_day,
+        place: None,
         turns: Vec::new(),
     }
 }

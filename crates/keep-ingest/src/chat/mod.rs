@@ -1,12 +1,14 @@
 //! Conversations read from chat exports: ChatGPT's `conversations.json`,
-//! Claude's export, JSON Lines of turns and Markdown chat logs, each into
-//! sessions of turns (speaker, time, text). A file that cannot be read
-//! whole is refused with the line where it went wrong.
+//! Claude's export, JSON Lines of turns, Markdown chat logs and the
+//! transcripts Claude Code and Codex write, each into sessions of turns
+//! (speaker, time, text). A file that cannot be read whole is refused
+//! with the line where it went wrong.
 
 mod chatgpt;
 mod claude;
 mod jsonl;
 mod markdown;
+mod transcript;
 
 use keep_model::time::Timestamp;
 
@@ -28,6 +30,8 @@ pub struct Session {
     /// When the conversation began, when the export says (else its first
     /// turn's time).
     pub started: Option<Timestamp>,
+    /// The folder the conversation worked in, when a transcript says.
+    pub place: Option<String>,
     pub turns: Vec<Turn>,
 }
 
@@ -38,6 +42,8 @@ pub enum ChatFormat {
     Claude,
     JsonLines,
     Markdown,
+    ClaudeCode,
+    Codex,
 }
 
 impl ChatFormat {
@@ -47,8 +53,40 @@ impl ChatFormat {
             ChatFormat::Claude => "claude",
             ChatFormat::JsonLines => "jsonl",
             ChatFormat::Markdown => "markdown",
+            ChatFormat::ClaudeCode => "claude-code",
+            ChatFormat::Codex => "codex",
         }
     }
+
+    /// What a user calls it.
+    pub fn title(self) -> &'static str {
+        match self {
+            ChatFormat::ChatGpt => "ChatGPT export",
+            ChatFormat::Claude => "Claude export",
+            ChatFormat::JsonLines => "JSON Lines of turns",
+            ChatFormat::Markdown => "Markdown chat log",
+            ChatFormat::ClaudeCode => "Claude Code transcript",
+            ChatFormat::Codex => "Codex transcript",
+        }
+    }
+
+    fn transcript(self) -> Option<transcript::Kind> {
+        match self {
+            ChatFormat::ClaudeCode => Some(transcript::Kind::ClaudeCode),
+            ChatFormat::Codex => Some(transcript::Kind::Codex),
+            _ => None,
+        }
+    }
+}
+
+/// What a chat file holds: its format, its sessions, and the lines at its
+/// end left for the next import (a transcript's last line still being
+/// written).
+#[derive(Debug, Clone, PartialEq)]
+pub struct ChatRead {
+    pub format: ChatFormat,
+    pub sessions: Vec<Session>,
+    pub waiting: usize,
 }
 
 /// Why a chat export cannot be read: where, and what.
@@ -82,11 +120,90 @@ pub fn read_dated(
     text: &str,
     file_day: Option<Timestamp>,
 ) -> Result<(ChatFormat, Vec<Session>), ChatError> {
+    read_as(text, file_day, None).map(|read| (read.format, read.sessions))
+}
+
+/// `read_dated`, as the format `expected` when one is given (a file of
+/// another shape is refused).
+pub fn read_as(
+    text: &str,
+    file_day: Option<Timestamp>,
+    expected: Option<ChatFormat>,
+) -> Result<ChatRead, ChatError> {
     let trimmed = text.trim_start_matches('\u{feff}').trim_start();
     if trimmed.is_empty() {
         return Err(ChatError::at(1, "the file is empty"));
     }
-    let sessions = if trimmed.starts_with('[') {
+    let transcript = match expected {
+        Some(format) => format.transcript(),
+        None if trimmed.starts_with('{') => transcript::kind_of(trimmed),
+        None => None,
+    };
+    let (format, mut sessions, waiting) = match transcript {
+        Some(kind) => {
+            if transcript::kind_of(trimmed) != Some(kind) {
+                let format = expected.expect("a transcript kind comes from a format here");
+                return Err(ChatError::at(1, format!("not a {}", format.title())));
+            }
+            let read = transcript::read(trimmed, kind)?;
+            let format = match kind {
+                transcript::Kind::ClaudeCode => ChatFormat::ClaudeCode,
+                transcript::Kind::Codex => ChatFormat::Codex,
+            };
+            (format, vec![read.session], read.waiting)
+        }
+        None => {
+            let (format, sessions) = read_export(text, trimmed, file_day)?;
+            (format, sessions, 0)
+        }
+    };
+    if let Some(expected) = expected
+        && expected != format
+        && expected.transcript().is_none()
+    {
+        return Err(ChatError::at(
+            1,
+            format!("a {}, not a {}", format.title(), expected.title()),
+        ));
+    }
+    sessions.retain(|s| !s.turns.is_empty());
+    if sessions.is_empty() && waiting == 0 {
+        return Err(ChatError::at(1, "no conversation with a turn in it"));
+    }
+    Ok(ChatRead {
+        format,
+        sessions,
+        waiting,
+    })
+}
+
+/// The lines of a transcript of `format` (Claude Code or Codex) from
+/// some line on, as the one session they continue (its turns may be
+/// none); a format that is not a transcript's is refused.
+pub fn read_transcript(text: &str, format: ChatFormat) -> Result<ChatRead, ChatError> {
+    let kind = format
+        .transcript()
+        .ok_or_else(|| ChatError::at(1, format!("a {} is not a transcript", format.title())))?;
+    let read = transcript::read(text, kind)?;
+    Ok(ChatRead {
+        format,
+        sessions: vec![read.session],
+        waiting: read.waiting,
+    })
+}
+
+/// Whether `format` is an agent's transcript (read as it grows).
+pub fn is_transcript(format: ChatFormat) -> bool {
+    format.transcript().is_some()
+}
+
+/// The sessions of an export or a log (not a transcript), by its shape.
+fn read_export(
+    text: &str,
+    trimmed: &str,
+    file_day: Option<Timestamp>,
+) -> Result<(ChatFormat, Vec<Session>), ChatError> {
+    Ok(if trimmed.starts_with('[') {
         let value: serde_json::Value =
             serde_json::from_str(trimmed).map_err(|e| json_error(text, trimmed, &e))?;
         let serde_json::Value::Array(items) = value else {
@@ -113,13 +230,7 @@ pub fn read_dated(
         (ChatFormat::JsonLines, jsonl::read(text)?)
     } else {
         (ChatFormat::Markdown, markdown::read(text, file_day)?)
-    };
-    let (format, mut sessions) = sessions;
-    sessions.retain(|s| !s.turns.is_empty());
-    if sessions.is_empty() {
-        return Err(ChatError::at(1, "no conversation with a turn in it"));
-    }
-    Ok((format, sessions))
+    })
 }
 
 /// The sessions of a JSON array of conversations, each read by `read`

@@ -24,6 +24,11 @@ pub trait Meta: Sql {
         Ok(())
     }
 
+    fn delete_meta(&self, key: &str) -> Result<()> {
+        self.execute("DELETE FROM meta WHERE key = ?1", &[key.into()])?;
+        Ok(())
+    }
+
     /// The model and width of the store's vectors, once it has any.
     fn vector_space(&self) -> Result<Option<VectorSpace>> {
         Ok(space_of(self.meta(MODEL_KEY)?, self.meta(DIMS_KEY)?))

@@ -37,13 +37,25 @@ use keep_core::keeper::ImportStep;
 /// longer export of a conversation makes its next version. A damaged file
 /// is refused naming the line, and nothing is written; so is an export over
 /// 512 MiB (split it).
+///
+/// --format claude-code and --format codex read the transcripts those
+/// agents write as they work (Claude Code's ~/.claude/projects/*/*.jsonl,
+/// Codex's ~/.codex/sessions/**/rollout-*.jsonl; --format chat tells them
+/// apart too), and FILE may be a folder: every .jsonl file under it is
+/// imported, each on its own. A transcript is one session
+/// (chat/claude-code/SESSION): what the person and the agent said are its
+/// turns, each tool call a short turn of speaker 'tool' (the tool's name
+/// and the start of its input; what tools printed is left out), tagged
+/// with its folder (cwd=). A last line still being written (without its
+/// newline) is left for the next import, which adds the session's next
+/// version; a damaged line refuses that file, naming the line.
 #[derive(Debug, clap::Args, serde::Serialize, serde::Deserialize)]
 pub struct Args {
     /// Export file, or '-' for standard input
     #[arg(value_name = "FILE")]
     pub file: PathBuf,
 
-    /// What FILE holds: a 'keep export' file (export) or a chat export (chat)
+    /// What FILE holds: a 'keep export' file (export), a chat export (chat), or agent transcripts (claude-code, codex)
     #[arg(long, value_enum, default_value_t = ImportFormat::Export)]
     #[serde(default)]
     pub format: ImportFormat,
@@ -69,18 +81,34 @@ pub struct Args {
     serde::Serialize,
     serde::Deserialize,
 )]
-#[serde(rename_all = "lowercase")]
+#[serde(rename_all = "kebab-case")]
 pub enum ImportFormat {
     /// A file written by 'keep export'
     #[default]
     Export,
-    /// A chat export: ChatGPT or Claude conversations.json, JSON Lines of turns, a Markdown chat log
+    /// A chat export: ChatGPT or Claude conversations.json, JSON Lines of turns, a Markdown chat log, an agent's transcript
     Chat,
+    /// Claude Code transcripts: a session's .jsonl file, or a folder of them
+    ClaudeCode,
+    /// Codex transcripts: a rollout .jsonl file, or a folder of them
+    Codex,
+}
+
+impl ImportFormat {
+    /// The chat format asked for, when it names one.
+    fn chat(self) -> Option<Option<keep_core::ChatFormat>> {
+        match self {
+            ImportFormat::Export => None,
+            ImportFormat::Chat => Some(None),
+            ImportFormat::ClaudeCode => Some(Some(keep_core::ChatFormat::ClaudeCode)),
+            ImportFormat::Codex => Some(Some(keep_core::ChatFormat::Codex)),
+        }
+    }
 }
 
 pub fn run(ctx: &mut Ctx, args: Args) -> CliResult {
-    if args.format == ImportFormat::Chat {
-        return import_chat(ctx, &args);
+    if let Some(expected) = args.format.chat() {
+        return import_chat(ctx, &args, expected);
     }
     let (mut input, name) = if args.file.as_os_str() == "-" {
         (
@@ -175,9 +203,63 @@ fn spooled(input: &mut dyn Read, name: &str) -> Result<std::fs::File, Error> {
     Ok(spool)
 }
 
+/// One chat file imported (a transcript read before, from where the last
+/// import stopped).
+fn import_chat_file(
+    ctx: &mut Ctx,
+    file: &std::path::Path,
+    allow_secrets: bool,
+    expected: Option<keep_core::ChatFormat>,
+) -> Result<keep_core::keeper::ChatImport, super::CliError> {
+    let text = if file.as_os_str() == "-" {
+        Some(read_export(ctx.stdin.reader(), "<stdin>")?)
+    } else {
+        None
+    };
+    let mut bar = ctx.out.bars().counting("importing conversations");
+    let mut progress = |done: usize, total: usize| bar.step(done, total);
+    let keeper = ctx.keeper()?;
+    let outcome = match &text {
+        Some(text) => keeper.import_chat(
+            text,
+            "<stdin>",
+            None,
+            expected,
+            allow_secrets,
+            &mut progress,
+        ),
+        None => keeper.import_chat_file(file, expected, allow_secrets, &mut progress),
+    };
+    bar.finish();
+    Ok(outcome?)
+}
+
+/// The `.jsonl` files under `dir`, in path order (hidden folders left
+/// out).
+fn transcripts_under(dir: &std::path::Path) -> Result<Vec<PathBuf>, Error> {
+    let mut found = Vec::new();
+    let mut folders = vec![dir.to_path_buf()];
+    while let Some(folder) = folders.pop() {
+        let entries = std::fs::read_dir(&folder).map_err(|e| Error::io(&folder, e))?;
+        for entry in entries {
+            let entry = entry.map_err(|e| Error::io(&folder, e))?;
+            let path = entry.path();
+            let hidden = entry.file_name().to_string_lossy().starts_with('.');
+            let kind = entry.file_type().map_err(|e| Error::io(&path, e))?;
+            if kind.is_dir() && !hidden {
+                folders.push(path);
+            } else if kind.is_file() && path.extension().is_some_and(|e| e == "jsonl") {
+                found.push(path);
+            }
+        }
+    }
+    found.sort();
+    Ok(found)
+}
+
 /// The largest chat export read (it is parsed whole before anything is
 /// written).
-const MAX_CHAT_EXPORT_BYTES: u64 = 512 * 1024 * 1024;
+const MAX_CHAT_EXPORT_BYTES: u64 = keep_core::keeper::MAX_CHAT_FILE_BYTES;
 
 /// A chat export as text: at most `MAX_CHAT_EXPORT_BYTES` (a device or an
 /// endless pipe is refused once past it), and UTF-8.
@@ -196,32 +278,48 @@ fn read_export(reader: impl std::io::Read, name: &str) -> Result<String, Error> 
     String::from_utf8(bytes).map_err(|_| Error::invalid(format!("{name}: not UTF-8 text")))
 }
 
-/// `--format chat`: the whole export is read, then every conversation is
-/// written in one transaction.
-fn import_chat(ctx: &mut Ctx, args: &Args) -> CliResult {
-    let (text, name, file_day) = if args.file.as_os_str() == "-" {
-        let name = "<stdin>".to_string();
-        (read_export(ctx.stdin.reader(), &name)?, name, None)
+/// `--format chat` (and the transcript formats): each file is read
+/// whole, then every conversation in it is written in one transaction; a
+/// folder's `.jsonl` files are imported one by one, a file that cannot be
+/// read said on stderr and the rest imported.
+fn import_chat(ctx: &mut Ctx, args: &Args, expected: Option<keep_core::ChatFormat>) -> CliResult {
+    let files = if args.file.as_os_str() != "-" && args.file.is_dir() {
+        transcripts_under(&args.file)?
     } else {
-        let file = std::fs::File::open(&args.file).map_err(|e| Error::io(&args.file, e))?;
-        let name = args.file.display().to_string();
-        let written = file
-            .metadata()
-            .and_then(|m| m.modified())
-            .ok()
-            .and_then(|t| t.duration_since(std::time::UNIX_EPOCH).ok())
-            .map(|d| keep_core::model::Timestamp::from_millis(d.as_millis() as i64));
-        (read_export(file, &name)?, name, written)
+        vec![args.file.clone()]
     };
-    let mut bar = ctx.out.bars().counting("importing conversations");
-    let mut progress = |done: usize, total: usize| bar.step(done, total);
-    let outcome =
-        ctx.keeper()?
-            .import_chat(&text, &name, file_day, args.allow_secrets, &mut progress);
-    bar.finish();
-    let outcome = outcome?;
+    let mut outcome: Option<keep_core::keeper::ChatImport> = None;
+    let mut failures = super::Failures::default();
+    for file in &files {
+        match import_chat_file(ctx, file, args.allow_secrets, expected) {
+            Ok(one) => match &mut outcome {
+                None => outcome = Some(one),
+                Some(all) => {
+                    all.sessions.extend(one.sessions);
+                    all.redacted.extend(one.redacted);
+                    all.waiting += one.waiting;
+                }
+            },
+            Err(e) if files.len() > 1 => failures.record(&mut ctx.out, e)?,
+            Err(e) => return Err(e),
+        }
+    }
+    let Some(outcome) = outcome else {
+        return match files.is_empty() {
+            true => {
+                Err(Error::invalid(format!("{}: no .jsonl file in it", args.file.display())).into())
+            }
+            false => Ok(failures.status()),
+        };
+    };
     for r in &outcome.redacted {
         super::put::tell_redacted(&mut ctx.out, &r.id, &r.secrets);
+    }
+    if outcome.waiting > 0 {
+        ctx.out.note(&format!(
+            "{} transcript line(s) still being written left for the next import",
+            outcome.waiting
+        ));
     }
     match ctx.format {
         Format::Json => ctx.out.json(&outcome)?,
@@ -248,14 +346,14 @@ fn import_chat(ctx: &mut Ctx, args: &Args) -> CliResult {
                     .count()
             };
             ctx.out.line(&format!(
-                "{} conversation(s) from a {} export: {} new, {} longer, {} unchanged",
+                "{} conversation(s) from a {}: {} new, {} longer, {} unchanged",
                 outcome.sessions.len(),
-                outcome.format,
+                outcome.format_title,
                 count(keep_core::keeper::WriteStatus::Created),
                 count(keep_core::keeper::WriteStatus::Updated),
                 count(keep_core::keeper::WriteStatus::Unchanged),
             ))?;
         }
     }
-    Ok(Status::Success)
+    Ok(failures.status())
 }
