@@ -55,6 +55,7 @@ Register-ArgumentCompleter -Native -CommandName 'keep' -ScriptBlock {
             [CompletionResult]::new('models', 'models', [CompletionResultType]::ParameterValue, 'List, install, verify or remove the files keep runs on')
             [CompletionResult]::new('doctor', 'doctor', [CompletionResultType]::ParameterValue, 'Check the runtime, the models, the store, a server, watched folders and the config file')
             [CompletionResult]::new('connect', 'connect', [CompletionResultType]::ParameterValue, 'Give an MCP client (Claude Code, Cursor, VS Code, ...) keep''s memory')
+            [CompletionResult]::new('hook', 'hook', [CompletionResultType]::ParameterValue, 'Run by a client''s session hooks (keep connect CLIENT --hooks installs them)')
             [CompletionResult]::new('token', 'token', [CompletionResultType]::ParameterValue, 'Tokens for the clients of keep serve, each with its own rights')
             [CompletionResult]::new('watch', 'watch', [CompletionResultType]::ParameterValue, 'Keep the registered folders indexed until interrupted')
             [CompletionResult]::new('ui', 'ui', [CompletionResultType]::ParameterValue, 'Browse, search, read and tag notes in a full-screen terminal browser')
@@ -471,6 +472,17 @@ Register-ArgumentCompleter -Native -CommandName 'keep' -ScriptBlock {
             [CompletionResult]::new('--scope', '--scope', [CompletionResultType]::ParameterName, 'Confine the server to notes tagged KEY=VALUE (passed to keep mcp; with --http --project, the rights of the project''s token; repeatable)')
             [CompletionResult]::new('--store', '--store', [CompletionResultType]::ParameterName, 'Store directory, holding keep.db, or a PostgreSQL URL (postgres://USER@HOST/DB) (or KEEP_STORE) [default: the platform data directory + /keep]')
             [CompletionResult]::new('--write', '--write', [CompletionResultType]::ParameterName, 'Merge the entry into the file (the old file kept as FILE.keep.bak) instead of printing it')
+            [CompletionResult]::new('--hooks', '--hooks', [CompletionResultType]::ParameterName, 'Also run keep at the start and end of each session (Claude Code''s hooks; other clients: print what to add to their instructions)')
+            [CompletionResult]::new('--remove', '--remove', [CompletionResultType]::ParameterName, 'Take keep''s entry (and with --hooks, its hooks) out of the client''s files')
+            [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print one JSON document instead of text')
+            [CompletionResult]::new('--ids', '--ids', [CompletionResultType]::ParameterName, 'Print only ids, one per line (for xargs)')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            break
+        }
+        'keep;hook' {
+            [CompletionResult]::new('--import', '--import', [CompletionResultType]::ParameterName, 'Import this transcript (what the end hooks start in the background)')
+            [CompletionResult]::new('--store', '--store', [CompletionResultType]::ParameterName, 'Store directory, holding keep.db, or a PostgreSQL URL (postgres://USER@HOST/DB) (or KEEP_STORE) [default: the platform data directory + /keep]')
             [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print one JSON document instead of text')
             [CompletionResult]::new('--ids', '--ids', [CompletionResultType]::ParameterName, 'Print only ids, one per line (for xargs)')
             [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
@@ -624,6 +636,7 @@ Register-ArgumentCompleter -Native -CommandName 'keep' -ScriptBlock {
             [CompletionResult]::new('models', 'models', [CompletionResultType]::ParameterValue, 'List, install, verify or remove the files keep runs on')
             [CompletionResult]::new('doctor', 'doctor', [CompletionResultType]::ParameterValue, 'Check the runtime, the models, the store, a server, watched folders and the config file')
             [CompletionResult]::new('connect', 'connect', [CompletionResultType]::ParameterValue, 'Give an MCP client (Claude Code, Cursor, VS Code, ...) keep''s memory')
+            [CompletionResult]::new('hook', 'hook', [CompletionResultType]::ParameterValue, 'Run by a client''s session hooks (keep connect CLIENT --hooks installs them)')
             [CompletionResult]::new('token', 'token', [CompletionResultType]::ParameterValue, 'Tokens for the clients of keep serve, each with its own rights')
             [CompletionResult]::new('watch', 'watch', [CompletionResultType]::ParameterValue, 'Keep the registered folders indexed until interrupted')
             [CompletionResult]::new('ui', 'ui', [CompletionResultType]::ParameterValue, 'Browse, search, read and tag notes in a full-screen terminal browser')
@@ -727,6 +740,9 @@ Register-ArgumentCompleter -Native -CommandName 'keep' -ScriptBlock {
             break
         }
         'keep;help;connect' {
+            break
+        }
+        'keep;help;hook' {
             break
         }
         'keep;help;token' {

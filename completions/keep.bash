@@ -52,6 +52,9 @@ _keep() {
             keep,help)
                 cmd="keep__subcmd__help"
                 ;;
+            keep,hook)
+                cmd="keep__subcmd__hook"
+                ;;
             keep,import)
                 cmd="keep__subcmd__import"
                 ;;
@@ -150,6 +153,9 @@ _keep() {
                 ;;
             keep__subcmd__help,help)
                 cmd="keep__subcmd__help__subcmd__help"
+                ;;
+            keep__subcmd__help,hook)
+                cmd="keep__subcmd__help__subcmd__hook"
                 ;;
             keep__subcmd__help,import)
                 cmd="keep__subcmd__help__subcmd__import"
@@ -305,7 +311,7 @@ _keep() {
 
     case "${cmd}" in
         keep)
-            opts="-h -V --store --json --ids --help --version put get list find tag del restore log stats revert rate supersede conflicts context now move export import why reindex analyze check repair backup models doctor connect token watch ui mcp serve help"
+            opts="-h -V --store --json --ids --help --version put get list find tag del restore log stats revert rate supersede conflicts context now move export import why reindex analyze check repair backup models doctor connect hook token watch ui mcp serve help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 1 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -435,7 +441,7 @@ _keep() {
             return 0
             ;;
         keep__subcmd__connect)
-            opts="-h --project --file --write --http --name --allow --scope --store --json --ids --help claude-code claude-desktop cursor vscode windsurf zed codex"
+            opts="-h --project --file --write --http --name --allow --scope --hooks --remove --store --json --ids --help claude-code claude-desktop cursor vscode windsurf zed codex"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -713,7 +719,7 @@ _keep() {
             return 0
             ;;
         keep__subcmd__help)
-            opts="put get list find tag del restore log stats revert rate supersede conflicts context now move export import why reindex analyze check repair backup models doctor connect token watch ui mcp serve help"
+            opts="put get list find tag del restore log stats revert rate supersede conflicts context now move export import why reindex analyze check repair backup models doctor connect hook token watch ui mcp serve help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -881,6 +887,20 @@ _keep() {
             return 0
             ;;
         keep__subcmd__help__subcmd__help)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        keep__subcmd__help__subcmd__hook)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
@@ -1293,6 +1313,28 @@ _keep() {
                 return 0
             fi
             case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        keep__subcmd__hook)
+            opts="-h --import --store --json --ids --help claude-code"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --import)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --store)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;

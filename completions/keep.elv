@@ -52,6 +52,7 @@ set edit:completion:arg-completer[keep] = {|@words|
             cand models 'List, install, verify or remove the files keep runs on'
             cand doctor 'Check the runtime, the models, the store, a server, watched folders and the config file'
             cand connect 'Give an MCP client (Claude Code, Cursor, VS Code, ...) keep''s memory'
+            cand hook 'Run by a client''s session hooks (keep connect CLIENT --hooks installs them)'
             cand token 'Tokens for the clients of keep serve, each with its own rights'
             cand watch 'Keep the registered folders indexed until interrupted'
             cand ui 'Browse, search, read and tag notes in a full-screen terminal browser'
@@ -431,6 +432,16 @@ set edit:completion:arg-completer[keep] = {|@words|
             cand --scope 'Confine the server to notes tagged KEY=VALUE (passed to keep mcp; with --http --project, the rights of the project''s token; repeatable)'
             cand --store 'Store directory, holding keep.db, or a PostgreSQL URL (postgres://USER@HOST/DB) (or KEEP_STORE) [default: the platform data directory + /keep]'
             cand --write 'Merge the entry into the file (the old file kept as FILE.keep.bak) instead of printing it'
+            cand --hooks 'Also run keep at the start and end of each session (Claude Code''s hooks; other clients: print what to add to their instructions)'
+            cand --remove 'Take keep''s entry (and with --hooks, its hooks) out of the client''s files'
+            cand --json 'Print one JSON document instead of text'
+            cand --ids 'Print only ids, one per line (for xargs)'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+        }
+        &'keep;hook'= {
+            cand --import 'Import this transcript (what the end hooks start in the background)'
+            cand --store 'Store directory, holding keep.db, or a PostgreSQL URL (postgres://USER@HOST/DB) (or KEEP_STORE) [default: the platform data directory + /keep]'
             cand --json 'Print one JSON document instead of text'
             cand --ids 'Print only ids, one per line (for xargs)'
             cand -h 'Print help (see more with ''--help'')'
@@ -568,6 +579,7 @@ set edit:completion:arg-completer[keep] = {|@words|
             cand models 'List, install, verify or remove the files keep runs on'
             cand doctor 'Check the runtime, the models, the store, a server, watched folders and the config file'
             cand connect 'Give an MCP client (Claude Code, Cursor, VS Code, ...) keep''s memory'
+            cand hook 'Run by a client''s session hooks (keep connect CLIENT --hooks installs them)'
             cand token 'Tokens for the clients of keep serve, each with its own rights'
             cand watch 'Keep the registered folders indexed until interrupted'
             cand ui 'Browse, search, read and tag notes in a full-screen terminal browser'
@@ -640,6 +652,8 @@ set edit:completion:arg-completer[keep] = {|@words|
         &'keep;help;doctor'= {
         }
         &'keep;help;connect'= {
+        }
+        &'keep;help;hook'= {
         }
         &'keep;help;token'= {
             cand add 'Make a token and print its secret (shown this once)'

@@ -18,6 +18,7 @@ mod errors;
 mod export;
 mod faults;
 mod find;
+mod hooks;
 mod ingest;
 mod json_shapes;
 mod list;

@@ -89,6 +89,10 @@ pub struct SessionContext {
     pub nothing_relevant: bool,
     /// Lines that did not fit in the budget.
     pub left_out: usize,
+    /// True when no model is installed and tokens were estimated (a token
+    /// for every three bytes) rather than counted.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub estimated: bool,
 }
 
 impl Command for Context {
@@ -133,7 +137,11 @@ impl Command for Context {
             Some(words) => Some(relevant_to(keeper, words, &taken)?),
             None => None,
         };
-        let counter = keeper.token_counter()?;
+        let counter = match keeper.token_counter() {
+            Ok(counter) => Counter::Model(counter),
+            Err(e) if e.is_model_off() => Counter::Estimate,
+            Err(e) => return Err(e),
+        };
         let mut budget = Budget::new(max_tokens, &counter);
         let candidates = Candidates {
             now,
@@ -264,16 +272,33 @@ fn cut(text: &str) -> String {
     }
 }
 
+/// How the budget is counted: with the embedding model's tokenizer, as
+/// `find --max-tokens` counts, or without a model installed by an
+/// estimate that errs high (a token for every three bytes).
+enum Counter {
+    Model(std::sync::Arc<TokenCounter>),
+    Estimate,
+}
+
+impl Counter {
+    fn count(&self, text: &str) -> Result<usize> {
+        match self {
+            Counter::Model(counter) => counter.count(text),
+            Counter::Estimate => Ok(text.len().div_ceil(3)),
+        }
+    }
+}
+
 /// The budget as lines are admitted.
 struct Budget<'a> {
     max: usize,
     used: usize,
     left_out: usize,
-    counter: &'a TokenCounter,
+    counter: &'a Counter,
 }
 
 impl<'a> Budget<'a> {
-    fn new(max: usize, counter: &'a TokenCounter) -> Self {
+    fn new(max: usize, counter: &'a Counter) -> Self {
         Budget {
             max,
             used: 0,
@@ -367,6 +392,7 @@ impl Candidates {
             relevant,
             nothing_relevant,
             left_out: budget.left_out,
+            estimated: matches!(budget.counter, Counter::Estimate),
         })
     }
 }

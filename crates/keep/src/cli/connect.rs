@@ -10,6 +10,7 @@ use serde_json::Value;
 
 use super::output::Format;
 use super::{CliError, CliResult, Ctx, Status};
+use crate::connect::hooks;
 use crate::connect::merge::{self, Merged, Outcome};
 use crate::connect::{CLIENTS, Client, Places, Platform, Target, Transport, is_loopback_url};
 
@@ -43,6 +44,15 @@ use crate::connect::{CLIENTS, Client, Places, Platform, Target, Transport, is_lo
 /// store's 'keep serve --token' (the server on another machine prints its
 /// own). A file that holds a token is written 0600. With --project, a
 /// project file that is a symbolic link is refused, not written through.
+///
+/// --hooks also makes Claude Code run 'keep hook claude-code' at the start
+/// of each session (which gives it 'keep context' for its folder), at its
+/// end and before each compaction (which import its transcript), merged
+/// into its settings.json the same way (--project: the project's
+/// .claude/settings.json); for the other clients, which have no session
+/// hooks, it prints what to add to their instructions. --remove takes
+/// keep's entry (and with --hooks, keep's hooks) out of the files again,
+/// each kept as it was beside it.
 ///
 /// With no CLIENT, lists the clients, their files and whether each has an
 /// entry named keep.
@@ -79,6 +89,14 @@ pub struct Args {
     /// Confine the server to notes tagged KEY=VALUE (passed to keep mcp; with --http --project, the rights of the project's token; repeatable)
     #[arg(long = "scope", value_name = "KEY=VALUE")]
     pub scope: Vec<String>,
+
+    /// Also run keep at the start and end of each session (Claude Code's hooks; other clients: print what to add to their instructions)
+    #[arg(long)]
+    pub hooks: bool,
+
+    /// Take keep's entry (and with --hooks, its hooks) out of the client's files
+    #[arg(long, conflicts_with_all = ["write", "http", "allow"])]
+    pub remove: bool,
 }
 
 /// What `--json` prints for one client.
@@ -105,6 +123,9 @@ pub fn run(ctx: &mut Ctx, args: Args) -> CliResult {
     check_name(&args.name)?;
     let file = file_of(client, &args, &places)?;
     let target = client.target(file);
+    if args.remove {
+        return remove(ctx, client, &args, &places, &target);
+    }
     if args.project.is_some() && target.file.is_symlink() {
         return Err(CliError::Usage(format!(
             "{}: a link in the project; keep does not write through it (it would write where the link points)",
@@ -135,7 +156,8 @@ pub fn run(ctx: &mut Ctx, args: Args) -> CliResult {
             Status::Failed(1)
         }
         (Ok(merged), true) if merged.outcome != Outcome::Unchanged => {
-            let backup = write_merged(&target.file, merged, &transport)?;
+            let secret = matches!(transport, Transport::Http { token: Some(_), .. });
+            let backup = write_merged(&target.file, merged, secret)?;
             report.written = true;
             report.backup = backup.map(|b| b.display().to_string());
             say_written(ctx, client, &target.file, merged.outcome, &report)?;
@@ -156,6 +178,146 @@ pub fn run(ctx: &mut Ctx, args: Args) -> CliResult {
             Status::Success
         }
     };
+    if !args.hooks {
+        return Ok(status);
+    }
+    let hooked = hooks(ctx, client, &args, &places, &transport)?;
+    Ok(match (status, hooked) {
+        (Status::Success, hooked) => hooked,
+        (failed, _) => failed,
+    })
+}
+
+/// `--hooks`: keep's session hooks merged into (or, without --write,
+/// printed for) the client's settings; for a client without hooks, what
+/// to add to its instructions.
+fn hooks(
+    ctx: &mut Ctx,
+    client: Client,
+    args: &Args,
+    places: &Places,
+    transport: &Transport,
+) -> Result<Status, CliError> {
+    let Some(file) = client.hooks_file(places, args.project.as_deref()) else {
+        ctx.out
+            .raw()
+            .write_all(hooks::instructions(client.title()).as_bytes())?;
+        return Ok(Status::Success);
+    };
+    let command = hook_command(transport);
+    let existing = read_existing(&file)?;
+    let merged = hooks::merge(existing.as_deref(), &command);
+    match (merged, args.write) {
+        (Err(refused), true) => {
+            ctx.out.warn(&format!(
+                "{}: cannot be merged ({refused}); left untouched: add keep's hooks by hand (keep connect {} --hooks prints them)",
+                file.display(),
+                client.name()
+            ));
+            Ok(Status::Failed(1))
+        }
+        (Ok(merged), true) if merged.outcome != Outcome::Unchanged => {
+            let backup = write_merged(&file, &merged, false)?;
+            let backup = backup.map_or(String::new(), |b| {
+                format!(" (the file before: {})", b.display())
+            });
+            ctx.out.note(&format!(
+                "added keep's session hooks to {}{backup}: {} runs '{command}' when a session starts, ends or is compacted",
+                file.display(),
+                client.title()
+            ));
+            Ok(Status::Success)
+        }
+        (Ok(_), true) => {
+            ctx.out.note(&format!(
+                "{} already holds keep's session hooks; nothing changed",
+                file.display()
+            ));
+            Ok(Status::Success)
+        }
+        (_, false) => {
+            ctx.out.note(&format!("hooks for {}:", file.display()));
+            let alone = hooks::merge(None, &command)
+                .map(|m| m.text)
+                .unwrap_or_default();
+            ctx.out.raw().write_all(alone.as_bytes())?;
+            Ok(Status::Success)
+        }
+    }
+}
+
+/// The command a client's hook runs: this keep, by its absolute path,
+/// with the store it uses.
+fn hook_command(transport: &Transport) -> String {
+    let (program, env) = match transport {
+        Transport::Stdio { program, env, .. } => (program.display().to_string(), env.clone()),
+        Transport::Http { .. } => (
+            std::env::current_exe()
+                .and_then(|p| p.canonicalize())
+                .map_or_else(|_| "keep".to_string(), |p| p.display().to_string()),
+            Vec::new(),
+        ),
+    };
+    let mut words: Vec<String> = env
+        .iter()
+        .map(|(k, v)| format!("{k}={}", super::shell_quote(v)))
+        .collect();
+    words.push(super::shell_quote(&program));
+    words.push("hook".into());
+    words.push("claude-code".into());
+    words.join(" ")
+}
+
+/// `--remove`: keep's entry taken out of the client's file, and with
+/// --hooks its hooks out of the settings.
+fn remove(
+    ctx: &mut Ctx,
+    client: Client,
+    args: &Args,
+    places: &Places,
+    target: &Target,
+) -> CliResult {
+    let mut status = Status::Success;
+    let mut files = vec![(target.file.clone(), false)];
+    if args.hooks
+        && let Some(file) = client.hooks_file(places, args.project.as_deref())
+    {
+        files.push((file, true));
+    }
+    for (file, is_hooks) in files {
+        let existing = read_existing(&file)?;
+        let removed = if is_hooks {
+            hooks::remove(existing.as_deref())
+        } else {
+            merge::remove(existing.as_deref(), target, &args.name)
+        };
+        let what = if is_hooks {
+            "keep's session hooks".to_string()
+        } else {
+            format!("the entry {}", args.name)
+        };
+        match removed {
+            Err(refused) => {
+                ctx.out.warn(&format!(
+                    "{}: cannot be changed ({refused}); left untouched: take {what} out by hand",
+                    file.display()
+                ));
+                status = Status::Failed(1);
+            }
+            Ok(m) if m.outcome == Outcome::Removed => {
+                let backup = write_merged(&file, &m, false)?;
+                let backup = backup.map_or(String::new(), |b| {
+                    format!(" (the file before: {})", b.display())
+                });
+                ctx.out
+                    .line(&format!("removed {what} from {}{backup}", file.display()))?;
+            }
+            Ok(_) => ctx.out.line(&format!(
+                "{} holds no {what}; nothing changed",
+                file.display()
+            ))?,
+        }
+    }
     Ok(status)
 }
 
@@ -400,6 +562,7 @@ fn outcome_name(merged: &Result<Merged, merge::Refused>) -> &'static str {
             Outcome::Added => "added",
             Outcome::Updated => "updated",
             Outcome::Unchanged => "unchanged",
+            Outcome::Removed => "removed",
         },
         Err(_) => "refused",
     }
@@ -491,11 +654,7 @@ fn say_unchanged(
 /// one holding a token only its owner may read); returns the backup,
 /// written the same way beside it with the old file's mode, so a link
 /// planted where the backup goes is replaced, never followed.
-fn write_merged(
-    file: &Path,
-    merged: &Merged,
-    transport: &Transport,
-) -> Result<Option<PathBuf>, CliError> {
+fn write_merged(file: &Path, merged: &Merged, secret: bool) -> Result<Option<PathBuf>, CliError> {
     let real = std::fs::canonicalize(file).unwrap_or_else(|_| file.to_path_buf());
     let io = |e| -> CliError { keep_core::error::Error::io(&real, e).into() };
     let dir = real.parent().unwrap_or(Path::new("."));
@@ -512,7 +671,6 @@ fn write_merged(
         }
         None => None,
     };
-    let secret = matches!(transport, Transport::Http { token: Some(_), .. });
     // A file that holds a token is its owner's alone, whatever it was.
     let mode = if secret {
         0o600

@@ -21,7 +21,9 @@ use super::{CliResult, Ctx, Status};
 /// recorded (no access times) and nothing decays with the clock, so a
 /// client's prompt cache keeps hitting. When nothing is relevant to the
 /// project, one line says so. MCP clients get the same block as the
-/// prompt 'keep-context' and the resource keep://context/{project}.
+/// prompt 'keep-context' and the resource keep://context/{project}, and
+/// 'keep connect claude-code --hooks' gives it to each session as it
+/// starts.
 #[derive(Debug, clap::Args, serde::Serialize, serde::Deserialize)]
 pub struct Args {
     /// Look for the notes of this project (words; default: the git repository's name and the folders below it)

@@ -22,8 +22,9 @@ use super::{CliResult, Ctx, Status};
 /// and notes waiting for a vector are counted; in a large SQLite store,
 /// each vector index (graph) with the rows changed since it was made, and
 /// whether one is due; a word index written in more than 12 segments, due
-/// a merge. Exits 1 when something does not work; warnings (no OCR, a
-/// backlog) do not count.
+/// a merge; failures of the session hooks logged in hooks.log. Exits 1
+/// when something does not work; warnings (no OCR, a backlog, a hook that
+/// failed) do not count.
 #[derive(Debug, Default, clap::Args)]
 pub struct Args {}
 
@@ -68,6 +69,7 @@ pub fn run(ctx: &mut Ctx, _args: Args) -> CliResult {
             checks.push(vector_index(keeper));
             checks.push(server(keeper.store_dir()));
             checks.push(watches(keeper));
+            checks.extend(hooks(keeper.store_dir()));
         }
         Err(e) => checks.push(check(
             "store",
@@ -496,4 +498,23 @@ fn watches(keeper: &Keeper) -> Check {
             Some("keep watch --remove DIR, or bring the folder back"),
         )
     }
+}
+
+/// The session hooks' failures, when hooks.log holds any: how many, and
+/// the last.
+fn hooks(store: &Path) -> Option<Check> {
+    let log = store.join(super::hook::LOG);
+    let text = std::fs::read_to_string(&log).ok()?;
+    let failures: Vec<&str> = text.lines().filter(|l| !l.trim().is_empty()).collect();
+    let last = failures.last()?;
+    Some(check(
+        "hooks",
+        Outcome::Warn,
+        format!(
+            "{} failure(s) of a session hook in {}; the last: {last}",
+            failures.len(),
+            log.display()
+        ),
+        Some("fix what the last line names, then remove the log"),
+    ))
 }

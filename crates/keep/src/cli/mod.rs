@@ -15,6 +15,7 @@ mod export;
 mod filter;
 pub mod find;
 mod get;
+pub mod hook;
 mod import;
 pub mod input;
 mod list;
@@ -100,6 +101,7 @@ pub enum Command {
     Doctor(doctor::Args),
     Mcp(mcp::Args),
     Connect(connect::Args),
+    Hook(hook::Args),
     Serve(serve::Args),
     Token(token::Args),
     Watch(watch::Args),
@@ -207,6 +209,7 @@ impl Command {
         match self {
             Command::Ui(_) => Some("ui"),
             Command::Mcp(_) => Some("mcp"),
+            Command::Hook(_) => Some("hook"),
             Command::Serve(args) if !args.status => Some("serve"),
             Command::Delegated(Delegated::Export(_)) => Some("export"),
             Command::Watch(args) if args.remove.is_some() => Some("watch --remove"),
@@ -611,6 +614,7 @@ pub(crate) fn dispatch(ctx: &mut Ctx, command: Option<Command>) -> CliResult {
         Some(Command::Doctor(args)) => doctor::run(ctx, args),
         Some(Command::Mcp(args)) => mcp::run(ctx, args),
         Some(Command::Connect(args)) => connect::run(ctx, args),
+        Some(Command::Hook(args)) => hook::run(ctx, args),
         Some(Command::Serve(args)) => serve::run(ctx, args),
         Some(Command::Watch(args)) => watch::run(ctx, args),
         Some(Command::Ui(args)) => ui::run(ctx, args),

@@ -17,6 +17,7 @@ pub enum Outcome {
     Added,
     Updated,
     Unchanged,
+    Removed,
 }
 
 /// The merged text and what it changed.
@@ -76,6 +77,82 @@ pub fn merge(
             Outcome::Added
         },
     })
+}
+
+/// `existing` without the entry `name` in the servers table of `target`.
+pub fn remove(existing: Option<&str>, target: &Target, name: &str) -> Result<Merged, Refused> {
+    let unchanged = |text: &str| Merged {
+        text: text.to_string(),
+        outcome: Outcome::Unchanged,
+    };
+    let Some(text) = existing.filter(|t| !t.trim().is_empty()) else {
+        return Ok(unchanged(existing.unwrap_or_default()));
+    };
+    let before = parse(text, target.syntax)?;
+    if !servers_of(&before, target.servers).is_some_and(|s| s.contains_key(name)) {
+        return Ok(unchanged(text));
+    }
+    let mut expected = before;
+    let table = target
+        .servers
+        .iter()
+        .try_fold(&mut expected, |v, key| v.get_mut(*key))
+        .and_then(Value::as_object_mut)
+        .expect("the servers table was found above");
+    table.remove(name);
+    let edited = match target.syntax {
+        Syntax::Json => remove_json(text, target.servers, name)?,
+        Syntax::Toml => remove_toml(text, target.servers, name)?,
+    };
+    if parse(&edited, target.syntax).ok().as_ref() != Some(&expected) {
+        return Err(Refused(
+            "removing the entry would change more than keep's entry; left as it was".into(),
+        ));
+    }
+    Ok(Merged {
+        text: edited,
+        outcome: Outcome::Removed,
+    })
+}
+
+fn remove_json(text: &str, path: &[&str], name: &str) -> Result<String, Refused> {
+    let root =
+        CstRootNode::parse(text, &ParseOptions::default()).map_err(|e| Refused(e.to_string()))?;
+    let mut table: CstObject = root
+        .object_value()
+        .ok_or_else(|| Refused("the file does not hold an object at its top".into()))?;
+    for key in path {
+        table = table.object_value(key).ok_or_else(|| not_a_table(path))?;
+    }
+    if let Some(prop) = table.get(name) {
+        prop.remove();
+    }
+    Ok(root.to_string())
+}
+
+fn remove_toml(text: &str, path: &[&str], name: &str) -> Result<String, Refused> {
+    let mut doc: toml_edit::DocumentMut = text
+        .parse()
+        .map_err(|e: toml_edit::TomlError| Refused(one_line(&e.to_string())))?;
+    let mut item = doc.as_item_mut();
+    for key in path {
+        item = item.get_mut(key).ok_or_else(|| not_a_table(path))?;
+    }
+    match item {
+        toml_edit::Item::Table(table) => {
+            table.remove(name);
+        }
+        toml_edit::Item::Value(toml_edit::Value::InlineTable(inline)) => {
+            inline.remove(name);
+        }
+        _ => return Err(not_a_table(path)),
+    }
+    Ok(doc.to_string())
+}
+
+/// A JSON (with comments) document as data; an object at its top.
+pub(super) fn parse_json(text: &str) -> Result<Value, Refused> {
+    parse(text, Syntax::Json)
 }
 
 /// The document as data, for comparing before and after.
@@ -163,7 +240,7 @@ fn edit_json(text: &str, path: &[&str], name: &str, entry: &Value) -> Result<Str
     Ok(root.to_string())
 }
 
-fn cst_value(value: &Value) -> CstInputValue {
+pub(super) fn cst_value(value: &Value) -> CstInputValue {
     match value {
         Value::Null => CstInputValue::Null,
         Value::Bool(b) => CstInputValue::Bool(*b),

@@ -1,8 +1,10 @@
 //! `keep connect`: the MCP clients keep knows, where each keeps its list of
 //! servers (per platform, user-wide or per project), and the entry that
 //! starts keep in that list. `merge` puts an entry into a client's file
-//! without losing anything else in it.
+//! without losing anything else in it; `hooks` does the same for the
+//! session hooks of Claude Code's settings.
 
+pub mod hooks;
 pub mod merge;
 
 use std::path::{Path, PathBuf};
@@ -204,6 +206,22 @@ impl Client {
                 .clone()
                 .unwrap_or_else(|| home.join(".codex"))
                 .join("config.toml"),
+        }
+    }
+
+    /// The settings file that holds the client's session hooks (user-wide,
+    /// or in project folder `dir`), for the clients that have them.
+    pub fn hooks_file(self, places: &Places, project: Option<&Path>) -> Option<PathBuf> {
+        match (self, project) {
+            (Client::ClaudeCode, Some(dir)) => Some(dir.join(".claude").join("settings.json")),
+            (Client::ClaudeCode, None) => Some(
+                places
+                    .claude_config
+                    .clone()
+                    .unwrap_or_else(|| places.home.join(".claude"))
+                    .join("settings.json"),
+            ),
+            _ => None,
         }
     }
 
