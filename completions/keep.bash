@@ -1457,7 +1457,7 @@ _keep() {
             return 0
             ;;
         keep__subcmd__mcp)
-            opts="-h --allow --allow-hidden --scope --store --json --ids --help"
+            opts="-h --allow --allow-hidden --scope --tools --store --json --ids --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1469,6 +1469,10 @@ _keep() {
                     ;;
                 --scope)
                     COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --tools)
+                    COMPREPLY=($(compgen -W "core all" -- "${cur}"))
                     return 0
                     ;;
                 --store)
@@ -1889,7 +1893,7 @@ _keep() {
             return 0
             ;;
         keep__subcmd__serve)
-            opts="-h --listen --allow --allow-hidden --scope --require-token --token --status --tls-cert --tls-key --session-timeout --store --json --ids --help"
+            opts="-h --listen --allow --allow-hidden --scope --tools --require-token --token --status --tls-cert --tls-key --session-timeout --store --json --ids --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1905,6 +1909,10 @@ _keep() {
                     ;;
                 --scope)
                     COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --tools)
+                    COMPREPLY=($(compgen -W "core all" -- "${cur}"))
                     return 0
                     ;;
                 --tls-cert)

@@ -527,6 +527,7 @@ set edit:completion:arg-completer[keep] = {|@words|
         &'keep;mcp'= {
             cand --allow 'Let put_file read files under DIR (repeatable)'
             cand --scope 'Confine every tool to notes tagged KEY=VALUE, and tag every note written with it (repeatable; all apply)'
+            cand --tools 'Which tools clients are shown: core (the tools of every session, compact) or all (every tool, with output schemas)'
             cand --store 'Store directory, holding keep.db, or a PostgreSQL URL (postgres://USER@HOST/DB) (or KEEP_STORE) [default: the platform data directory + /keep]'
             cand --allow-hidden 'Let put_file read hidden files and folders (names starting with ''.'') under the folders allowed'
             cand --json 'Print one JSON document instead of text'
@@ -538,6 +539,7 @@ set edit:completion:arg-completer[keep] = {|@words|
             cand --listen 'Address to listen on (port 0: any free port)'
             cand --allow 'Let put_file read files under DIR (repeatable)'
             cand --scope 'Confine every tool to notes tagged KEY=VALUE, and tag every note written with it (repeatable)'
+            cand --tools 'Which tools MCP clients are shown: core (the tools of every session, compact) or all (every tool, with output schemas)'
             cand --tls-cert 'Serve HTTPS with this certificate chain (PEM; read again when it changes)'
             cand --tls-key 'The private key of --tls-cert (PEM)'
             cand --session-timeout 'Close an MCP session after SECONDS without a request'

@@ -372,6 +372,8 @@ complete -c keep -n "__fish_keep_using_subcommand ui" -l ids -d 'Print only ids,
 complete -c keep -n "__fish_keep_using_subcommand ui" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c keep -n "__fish_keep_using_subcommand mcp" -l allow -d 'Let put_file read files under DIR (repeatable)' -r -F
 complete -c keep -n "__fish_keep_using_subcommand mcp" -l scope -d 'Confine every tool to notes tagged KEY=VALUE, and tag every note written with it (repeatable; all apply)' -r
+complete -c keep -n "__fish_keep_using_subcommand mcp" -l tools -d 'Which tools clients are shown: core (the tools of every session, compact) or all (every tool, with output schemas)' -r -f -a "core\t'The tools agents use every session, in a compact form (about 16 KB)'
+all\t'Every tool, with its output schema'"
 complete -c keep -n "__fish_keep_using_subcommand mcp" -l store -d 'Store directory, holding keep.db, or a PostgreSQL URL (postgres://USER@HOST/DB) (or KEEP_STORE) [default: the platform data directory + /keep]' -r -F
 complete -c keep -n "__fish_keep_using_subcommand mcp" -l allow-hidden -d 'Let put_file read hidden files and folders (names starting with \'.\') under the folders allowed'
 complete -c keep -n "__fish_keep_using_subcommand mcp" -l json -d 'Print one JSON document instead of text'
@@ -380,6 +382,8 @@ complete -c keep -n "__fish_keep_using_subcommand mcp" -s h -l help -d 'Print he
 complete -c keep -n "__fish_keep_using_subcommand serve" -l listen -d 'Address to listen on (port 0: any free port)' -r
 complete -c keep -n "__fish_keep_using_subcommand serve" -l allow -d 'Let put_file read files under DIR (repeatable)' -r -F
 complete -c keep -n "__fish_keep_using_subcommand serve" -l scope -d 'Confine every tool to notes tagged KEY=VALUE, and tag every note written with it (repeatable)' -r
+complete -c keep -n "__fish_keep_using_subcommand serve" -l tools -d 'Which tools MCP clients are shown: core (the tools of every session, compact) or all (every tool, with output schemas)' -r -f -a "core\t'The tools agents use every session, in a compact form (about 16 KB)'
+all\t'Every tool, with its output schema'"
 complete -c keep -n "__fish_keep_using_subcommand serve" -l tls-cert -d 'Serve HTTPS with this certificate chain (PEM; read again when it changes)' -r -F
 complete -c keep -n "__fish_keep_using_subcommand serve" -l tls-key -d 'The private key of --tls-cert (PEM)' -r -F
 complete -c keep -n "__fish_keep_using_subcommand serve" -l session-timeout -d 'Close an MCP session after SECONDS without a request' -r

@@ -79,7 +79,32 @@ async def protocol_error(session, name, args, code=-32602):
     raise AssertionError(f"{name}({args}) should be a protocol error")
 
 
+CORE = {"remember", "recall", "get", "list", "tag", "forget", "now", "put_file", "supersede", "conflicts"}
+
+
 async def handshake_and_tools(session):
+    """The default set: the tools of every session, compact (no output
+    schemas, no icons), within 16 KB; the others can still be called."""
+    listed = await session.list_tools()
+    size = len(listed.model_dump_json(by_alias=True, exclude_none=True))
+    check(size <= 16 * 1024, f"tools/list of the core set: {size} bytes")
+    tools = listed.tools
+    names = {t.name for t in tools}
+    check(names == CORE, f"core tools: {sorted(names)}")
+    for t in tools:
+        read_only, destructive = TOOLS[t.name]
+        check(("Use it" in t.description) or ("call this" in t.description), f"{t.name}: when to use it")
+        check(t.input_schema.get("type") == "object", f"{t.name}: input schema")
+        check(t.output_schema is None, f"{t.name}: an output schema in the core set")
+        check(t.annotations.read_only_hint is read_only, f"{t.name}: readOnlyHint")
+        check(t.annotations.destructive_hint is destructive, f"{t.name}: destructiveHint")
+    recall = next(t for t in tools if t.name == "recall")
+    props = recall.input_schema["properties"]
+    check({"query", "tags", "since", "limit", "deep", "hops", "format"} <= set(props), "recall schema")
+
+
+async def every_tool(session):
+    """--tools all: every tool, with its output schema and icon."""
     tools = (await session.list_tools()).tools
     names = {t.name for t in tools}
     check(names == set(TOOLS), f"tools: {sorted(names)}")
@@ -481,11 +506,10 @@ async def two_writers(session):
 
 
 async def discover_flow():
-    async with stdio_client(params()) as (r, w), ClientSession(r, w) as s:
+    async with stdio_client(params("--tools", "all")) as (r, w), ClientSession(r, w) as s:
         found = await s.discover()
         check("2026-07-28" in found.supported_versions, f"discover: {found.supported_versions}")
-        tools = (await s.list_tools()).tools
-        check(len(tools) == len(TOOLS), "tools after discover")
+        await every_tool(s)
 
 
 async def audit_log():

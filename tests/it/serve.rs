@@ -32,6 +32,11 @@ impl Server {
     pub(crate) fn start_with(env: &Env, args: &[&str], files: Option<u64>) -> Server {
         let mut all = vec!["serve"];
         all.extend_from_slice(args);
+        // Every tool listed, so that what is generated from the listing
+        // (the rights test) covers every tool there is.
+        if !args.contains(&"--tools") {
+            all.extend(["--tools", "all"]);
+        }
         let mut command = env.cmd(&all);
         if let Some(files) = files {
             use std::os::unix::process::CommandExt;

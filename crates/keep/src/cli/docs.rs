@@ -114,15 +114,17 @@ fn config_keys_table() -> String {
 }
 
 fn tools_table() -> String {
-    let mut out =
-        String::from("| tool | what it does (as clients read it) | hints |\n|---|---|---|\n");
+    let mut out = String::from(
+        "| tool | what it does (as clients read it) | hints | listed |\n|---|---|---|---|\n",
+    );
     for tool in crate::mcp::tool_summaries() {
         out.push_str(&format!(
-            "| `{}` | **{}.** {} | {} |\n",
+            "| `{}` | **{}.** {} | {} | {} |\n",
             tool.name,
             tool.title,
             cell(tool.description),
-            tool.hints
+            tool.hints,
+            if tool.rare { "`--tools all`" } else { "always" }
         ));
     }
     out

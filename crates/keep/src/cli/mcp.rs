@@ -42,11 +42,16 @@ pub struct Args {
     /// Confine every tool to notes tagged KEY=VALUE, and tag every note written with it (repeatable; all apply)
     #[arg(long = "scope", value_name = "KEY=VALUE")]
     pub scope: Vec<String>,
+
+    /// Which tools clients are shown: core (the tools of every session, compact) or all (every tool, with output schemas)
+    #[arg(long, value_enum, value_name = "SET", default_value = "core")]
+    pub tools: crate::mcp::ToolSet,
 }
 
 pub fn run(ctx: &mut Ctx, args: Args) -> CliResult {
     let mut server_ctx = context(&args.allow, &args.scope)?;
     server_ctx.allow_hidden = args.allow_hidden;
+    server_ctx.tools = args.tools;
     crate::mcp::idle::use_few_heaps();
     let keeper = ctx.take_keeper()?;
     crate::mcp::serve(keeper, server_ctx)?;

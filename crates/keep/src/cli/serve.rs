@@ -71,6 +71,10 @@ pub struct Args {
     #[arg(long = "scope", value_name = "KEY=VALUE")]
     pub scope: Vec<String>,
 
+    /// Which tools MCP clients are shown: core (the tools of every session, compact) or all (every tool, with output schemas)
+    #[arg(long, value_enum, value_name = "SET", default_value = "core")]
+    pub tools: crate::mcp::ToolSet,
+
     /// Ask for a token on a loopback address too (without it, a request with no token from this user on this machine is the owner's)
     #[arg(long)]
     pub require_token: bool,
@@ -122,6 +126,7 @@ pub fn run(ctx: &mut Ctx, args: Args) -> CliResult {
     }
     let mut server_ctx = super::mcp::context(&args.allow, &args.scope)?;
     server_ctx.allow_hidden = args.allow_hidden;
+    server_ctx.tools = args.tools;
     if super::secrets::some_were_hidden() {
         ctx.out.warn(
             "the password in --store is hidden from ps now, but every user of this machine could read it while keep started, and your shell keeps it; give it in PGPASSWORD, ~/.pgpass or KEEP_PASSWORD_FILE instead",

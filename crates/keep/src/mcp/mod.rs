@@ -44,7 +44,7 @@ use keep_core::Keeper;
 use keep_core::SharedModel;
 
 pub use framing::MAX_REQUEST_BYTES;
-pub use tools::{Context, MAX_RESULT_BYTES, MAX_TEXT_BYTES};
+pub use tools::{Context, MAX_RESULT_BYTES, MAX_TEXT_BYTES, ToolSet};
 
 const INSTRUCTIONS: &str = "keep is a long-term memory. Call `now` at the start of work to read the current intentions and at the end to update them. `remember` facts, decisions and observations worth keeping, with tags (\"key=value\"); `recall` searches by meaning and keywords; `get` fetches a whole note. Results are brief by default: list first, fetch after.";
 
@@ -293,6 +293,7 @@ impl ServerHandler for KeepServer {
         let caller = rights::caller_of(&context.extensions);
         Ok(ListToolsResult::with_all_items(tools::definitions_for(
             caller.read_only,
+            self.ctx.tools,
         )))
     }
 

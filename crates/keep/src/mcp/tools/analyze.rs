@@ -22,9 +22,10 @@ pub struct Analyze;
 impl ToolDef for Analyze {
     const NAME: &'static str = "analyze";
     const TITLE: &'static str = "Cut a note into parts";
-    const DESCRIPTION: &'static str = "Cut a long note into meaningful parts with the configured language model: each part covers a run of the document's own text and has a title, a one-sentence summary and topic tags; the parts replace the old ones (get ID@P{N}) and are found by recall. heuristic=true cuts by headings without a model.";
+    const DESCRIPTION: &'static str = "Use it when a long document should be found part by part: cuts a long note into meaningful parts with the configured language model: each part covers a run of the document's own text and has a title, a one-sentence summary and topic tags; the parts replace the old ones (get ID@P{N}) and are found by recall. heuristic=true cuts by headings without a model.";
     const HINTS: Hints = Hints::WRITE;
     const EXAMPLE: &'static str = r#"{"id": "ops/backup"}"#;
+    const RARE: bool = true;
     type Args = Args;
     type Output = Analysis;
 

@@ -32,7 +32,7 @@ pub struct Conflicts;
 impl ToolDef for Conflicts {
     const NAME: &'static str = "conflicts";
     const TITLE: &'static str = "Conflicting notes";
-    const DESCRIPTION: &'static str = "Pairs of live notes that look like two values for one subject (two passwords, two dates), with what tells them apart: pairs remember linked as a possible update, then close pairs among the newest notes. Resolve one with supersede (the newer replaces the older).";
+    const DESCRIPTION: &'static str = "Use it when recalled notes disagree, or to tidy memory: pairs of live notes that look like two values for one subject (two passwords, two dates), with what tells them apart: pairs remember linked as a possible update, then close pairs among the newest notes. Resolve one with supersede (the newer replaces the older).";
     const HINTS: Hints = Hints::READ_ONLY;
     const EXAMPLE: &'static str = r#"{"limit": 10}"#;
     type Args = Args;

@@ -32,9 +32,10 @@ pub struct Feedback;
 impl ToolDef for Feedback {
     const NAME: &'static str = "feedback";
     const TITLE: &'static str = "Rate a note";
-    const DESCRIPTION: &'static str = "Say whether a note was useful or wrong. Ratings are counted and give the note a small, bounded lift or drop in recall; to correct a wrong note, remember the right fact with supersedes set to its id.";
+    const DESCRIPTION: &'static str = "Use it after a recalled note helped or misled: say whether it was useful or wrong. Ratings are counted and give the note a small, bounded lift or drop in recall; to correct a wrong note, remember the right fact with supersedes set to its id.";
     const HINTS: Hints = Hints::WRITE;
     const EXAMPLE: &'static str = r#"{"id": "ops/backup", "rating": "useful"}"#;
+    const RARE: bool = true;
     type Args = Args;
     type Output = RatedJson;
 

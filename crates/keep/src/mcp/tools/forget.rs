@@ -27,7 +27,7 @@ pub struct Forget;
 impl ToolDef for Forget {
     const NAME: &'static str = "forget";
     const TITLE: &'static str = "Forget a note";
-    const DESCRIPTION: &'static str = "Put a note in the trash with its whole history (give a reason; restore brings it back), or delete it for good with purge (no text of it is left in the store's files), or only one older version with \"ID@V{N}\" (for good).";
+    const DESCRIPTION: &'static str = "Use it when a note is wrong or no longer wanted: put it in the trash with its whole history (give a reason; restore brings it back), or delete it for good with purge (no text of it is left in the store's files), or only one older version with \"ID@V{N}\" (for good).";
     const HINTS: Hints = Hints::DESTRUCTIVE;
     const EXAMPLE: &'static str =
         r#"{"id": "ops/backup", "reason": "replaced by the new runbook"}"#;

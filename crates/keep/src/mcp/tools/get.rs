@@ -44,7 +44,7 @@ pub struct Get;
 impl ToolDef for Get {
     const NAME: &'static str = "get";
     const TITLE: &'static str = "Get a note";
-    const DESCRIPTION: &'static str = "Fetch one note in full: summary, tags, dates, parts, and its links to and from other notes. \"ID@V{1}\" reads the previous version, \"ID@P{2}\" the second part. With as_of, the state that held at that time. Optionally include its version history, its most similar notes and its whole text (text: a long document's summary is only its start).";
+    const DESCRIPTION: &'static str = "Fetch one note in full: summary, tags, dates, parts, and its links to and from other notes. Use it when a recalled hit's summary is not enough. \"ID@V{1}\" reads the previous version, \"ID@P{2}\" the second part. With as_of, the state that held at that time. Optionally include its version history, its most similar notes and its whole text (text: a long document's summary is only its start).";
     const HINTS: Hints = Hints::READ_ONLY;
     const EXAMPLE: &'static str = r#"{"id": "ops/backup", "history": true}"#;
     type Args = Args;

@@ -35,9 +35,10 @@ pub struct Log;
 impl ToolDef for Log {
     const NAME: &'static str = "log";
     const TITLE: &'static str = "Who changed what";
-    const DESCRIPTION: &'static str = "The operations log, newest first: when, which agent (an MCP client's name/version, cli, ...), what (create, update, tag, trash, restore, revert, purge, move, import), which note and its version count after. Filter by note, agent and time.";
+    const DESCRIPTION: &'static str = "Use it to see who changed what: the operations log, newest first: when, which agent (an MCP client's name/version, cli, ...), what (create, update, tag, trash, restore, revert, purge, move, import), which note and its version count after. Filter by note, agent and time.";
     const HINTS: Hints = Hints::READ_ONLY;
     const EXAMPLE: &'static str = r#"{"id": "ops/backup", "limit": 10}"#;
+    const RARE: bool = true;
     type Args = Args;
     type Output = Output;
 

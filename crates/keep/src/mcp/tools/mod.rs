@@ -65,6 +65,8 @@ pub struct Context {
     pub progress: Option<ProgressSink>,
     /// Set when the client cancels the call.
     pub cancel: Arc<AtomicBool>,
+    /// Which tools `tools/list` shows.
+    pub tools: ToolSet,
 }
 
 impl Context {
@@ -199,6 +201,9 @@ pub trait ToolDef {
     /// An example of its arguments, JSON: shown to clients in the input
     /// schema's `examples`, and what the rights test calls it with.
     const EXAMPLE: &'static str;
+    /// Left out of the tools a client is shown unless the server was
+    /// started with `--tools all` (it can still be called).
+    const RARE: bool = false;
     type Args: DeserializeOwned + JsonSchema + 'static;
     type Output: Serialize + JsonSchema + 'static;
 
@@ -232,6 +237,28 @@ fn definition<T: ToolDef>() -> Tool {
         .with_icons(vec![super::icon()])
         .with_annotations(annotations)
         .with_raw_output_schema(object_schema(output))
+}
+
+/// The definition the `core` tool set shows: the description and a
+/// compact input schema, without the output schema and icon (a client
+/// puts every tool's definition into its model's context at every
+/// session; structured results still come).
+fn compact_definition<T: ToolDef>() -> Tool {
+    let annotations = ToolAnnotations::new()
+        .read_only(T::HINTS.read_only)
+        .destructive(T::HINTS.destructive)
+        .idempotent(T::HINTS.idempotent)
+        .open_world(false);
+    let input = with_example(
+        schema::compact(schema::portable(
+            schema_for_type::<T::Args>(),
+            schema::Side::Input,
+        )),
+        T::EXAMPLE,
+    );
+    Tool::new(T::NAME, T::DESCRIPTION, input)
+        .with_title(T::TITLE)
+        .with_annotations(annotations)
 }
 
 /// An input schema with `example` (JSON) as its one example.
@@ -276,7 +303,9 @@ struct Entry {
     title: &'static str,
     description: &'static str,
     hints: Hints,
+    rare: bool,
     definition: fn() -> Tool,
+    compact: fn() -> Tool,
     run: fn(&mut Keeper, &Context, Value) -> Result<Value, CallError>,
     texts_to_embed: fn(&Value) -> Vec<String>,
     #[cfg(test)]
@@ -289,7 +318,9 @@ const fn entry<T: ToolDef>() -> Entry {
         title: T::TITLE,
         description: T::DESCRIPTION,
         hints: T::HINTS,
+        rare: T::RARE,
         definition: definition::<T>,
+        compact: compact_definition::<T>,
         run: run::<T>,
         texts_to_embed: texts_of::<T>,
         #[cfg(test)]
@@ -330,6 +361,8 @@ pub struct Summary {
     pub description: &'static str,
     /// `read-only`, `idempotent`, `destructive` or empty.
     pub hints: &'static str,
+    /// Shown only with `--tools all`.
+    pub rare: bool,
 }
 
 /// Every tool, in the order clients see them: the source of `keep mcp
@@ -347,6 +380,7 @@ pub fn summaries() -> Vec<Summary> {
                 h if h.idempotent => "idempotent",
                 _ => "",
             },
+            rare: e.rare,
         })
         .collect()
 }
@@ -354,16 +388,30 @@ pub fn summaries() -> Vec<Summary> {
 /// Every tool definition, in a stable order.
 #[cfg(test)]
 fn definitions() -> Vec<Tool> {
-    definitions_for(false)
+    definitions_for(false, ToolSet::All)
+}
+
+/// Which tools a client is shown.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, clap::ValueEnum)]
+pub enum ToolSet {
+    /// The tools agents use every session, in a compact form (about 16 KB)
+    #[default]
+    Core,
+    /// Every tool, with its output schema
+    All,
 }
 
 /// The tool definitions a caller may call, in a stable order: those that
-/// only read when it may only read.
-pub fn definitions_for(read_only: bool) -> Vec<Tool> {
+/// only read when it may only read, of `set`.
+pub fn definitions_for(read_only: bool, set: ToolSet) -> Vec<Tool> {
     REGISTRY
         .iter()
         .filter(|e| !read_only || e.hints.read_only)
-        .map(|e| (e.definition)())
+        .filter(|e| set == ToolSet::All || !e.rare)
+        .map(|e| match set {
+            ToolSet::All => (e.definition)(),
+            ToolSet::Core => (e.compact)(),
+        })
         .collect()
 }
 
@@ -636,6 +684,46 @@ mod tests {
     fn tools_list_is_stable() {
         let listed = serde_json::to_string_pretty(&definitions()).unwrap();
         insta::assert_snapshot!("tools_list", listed);
+    }
+
+    /// What a client puts into its model's context at every session
+    /// stays small: the core set, compact, within 16 KB.
+    #[test]
+    fn the_core_tools_fit_in_sixteen_kilobytes_without_the_rare_ones() {
+        let core = definitions_for(false, ToolSet::Core);
+        let bytes = serde_json::to_string(&json!({ "tools": core }))
+            .unwrap()
+            .len();
+        assert!(
+            bytes <= 16 * 1024,
+            "tools/list of the core set: {bytes} bytes"
+        );
+        let names: Vec<&str> = core.iter().map(|t| t.name.as_ref()).collect();
+        for entry in REGISTRY {
+            assert_eq!(names.contains(&entry.name), !entry.rare, "{}", entry.name);
+        }
+        assert!(
+            core.iter()
+                .all(|t| t.output_schema.is_none() && t.icons.is_none())
+        );
+        let all = definitions_for(false, ToolSet::All);
+        assert_eq!(all.len(), REGISTRY.len());
+        assert!(all.iter().all(|t| t.output_schema.is_some()));
+    }
+
+    /// A model picks a tool by its description: each says when to use it.
+    #[test]
+    fn every_description_says_when_to_use_the_tool() {
+        for entry in REGISTRY {
+            let said = entry.description;
+            assert!(
+                ["Use it ", "use it ", "call this "]
+                    .iter()
+                    .any(|cue| said.contains(cue)),
+                "{}: {said}",
+                entry.name
+            );
+        }
     }
 
     #[test]

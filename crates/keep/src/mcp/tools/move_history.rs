@@ -32,6 +32,7 @@ impl ToolDef for Move {
     const DESCRIPTION: &'static str = "Append the states of a note (by default the 'now' note: its archived versions and its current text, or only those carrying the given tags, or only the current one) to the history of a named note, whose current text becomes the newest moved state. The source keeps what did not move and is removed when nothing is left. Use it to file away finished work.";
     const HINTS: Hints = Hints::WRITE;
     const EXAMPLE: &'static str = r#"{"target": "ops/journal", "now_name": "ops"}"#;
+    const RARE: bool = true;
     type Args = Args;
     type Output = MoveOutcome;
 

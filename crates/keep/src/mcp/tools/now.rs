@@ -34,7 +34,7 @@ pub struct Now;
 impl ToolDef for Now {
     const NAME: &'static str = "now";
     const TITLE: &'static str = "Now";
-    const DESCRIPTION: &'static str = "Read or replace the 'now' note: the current intentions and state of work, to pick up where you left off. Setting it keeps the previous text as a version. Use a scope for a separate 'now' per project or agent. Returns the note, or null when it was never set.";
+    const DESCRIPTION: &'static str = "Read or replace the 'now' note: the current intentions and state of work. Use it at the start of a session to pick up where you left off, and before it ends to say where things stand. Setting it keeps the previous text as a version. Use a scope for a separate 'now' per project or agent. Returns the note, or null when it was never set.";
     const HINTS: Hints = Hints::WRITE;
     const EXAMPLE: &'static str = r#"{"text": "Reviewing the backup runbook.", "now_name": "ops"}"#;
     type Args = Args;

@@ -30,7 +30,7 @@ pub struct PutFile;
 impl ToolDef for PutFile {
     const NAME: &'static str = "put_file";
     const TITLE: &'static str = "Remember a file";
-    const DESCRIPTION: &'static str = "Store a file, or the files of a folder, as notes whose ids are their file:// URIs: text, Markdown, HTML, PDF, PostScript, DOCX, PPTX, ODT, ODP, audio tags and images (with OCR). A changed file becomes a new version; an unchanged one is skipped. Returns the ids added, updated and unchanged, and each failure with its reason. Only paths under the folders the user allowed when starting the server can be read.";
+    const DESCRIPTION: &'static str = "Use it when the user asks to keep a document or a folder: stores a file, or the files of a folder, as notes whose ids are their file:// URIs: text, Markdown, HTML, PDF, PostScript, DOCX, PPTX, ODT, ODP, audio tags and images (with OCR). A changed file becomes a new version; an unchanged one is skipped. Returns the ids added, updated and unchanged, and each failure with its reason. Only paths under the folders the user allowed when starting the server can be read.";
     const HINTS: Hints = Hints::IDEMPOTENT_WRITE;
     const EXAMPLE: &'static str = r#"{"path": "/home/me/notes/runbook.md", "tags": ["topic=ops"]}"#;
     type Args = Args;

@@ -26,9 +26,10 @@ pub struct Related;
 impl ToolDef for Related {
     const NAME: &'static str = "related";
     const TITLE: &'static str = "Related notes";
-    const DESCRIPTION: &'static str = "Notes connected to a note: its links in both directions and notes sharing a distinctive tag, then its nearest neighbours by meaning. Each is marked with how it is related.";
+    const DESCRIPTION: &'static str = "Use it to explore around a note: its links in both directions and notes sharing a distinctive tag, then its nearest neighbours by meaning. Each is marked with how it is related.";
     const HINTS: Hints = Hints::READ_ONLY;
     const EXAMPLE: &'static str = r#"{"id": "ops/backup", "limit": 5}"#;
+    const RARE: bool = true;
     type Args = Args;
     type Output = HitListing;
 

@@ -14,26 +14,26 @@ use super::{CallError, Context, Hints, MAX_TEXT_BYTES, ToolDef};
 pub struct Args {
     /// The text to remember. Short text is kept whole; long text is summarised and its full text indexed for search.
     pub text: Option<String>,
-    /// Several facts to remember at once instead of text: each is stored as its own note, with the same tags and options, in order, and has its own outcome in "results" (a fact that fails does not stop the others).
+    /// Several facts instead of text: each its own note, with the same tags and options, each outcome in "results".
     #[serde(default)]
     pub facts: Vec<String>,
-    /// A name for the note, such as "decision/storage-engine". Without one, the id is '%' plus a hash of the text, so the same text is stored once.
+    /// A name for the note, such as "decision/storage-engine" (default: '%' and a hash of the text).
     pub id: Option<String>,
     /// Tags as "key=value" strings, e.g. ["project=keep", "type=decision"]. Keys starting with '_' are reserved.
     #[serde(default)]
     pub tags: Vec<String>,
     /// A summary to store instead of one made from the text.
     pub summary: Option<String>,
-    /// When what the text records happened or began to hold: a timestamp, a date, a duration back from now ("P2D") or a spoken day ("yesterday"). Default: now. Recall with as_of answers with what held at a time; when filters on it.
+    /// When what it records happened or began to hold (default now): a timestamp, a date, "P2D" back, or "yesterday".
     pub at: Option<String>,
-    /// When the note stops being true: an ISO 8601 duration from now ("P30D"), a date or a timestamp. Expired notes leave recall and list.
+    /// When the note stops being true ("P30D" from now, a date or a timestamp); then it leaves recall and list.
     pub expires: Option<String>,
     /// How much the note matters, 1 to 5 (3 is usual): recall ranks it up to a fifth higher or lower.
     pub importance: Option<u8>,
     /// Ids of notes this one replaces (they must exist); recall then hides them.
     #[serde(default)]
     pub supersedes: Vec<String>,
-    /// When the text restates or probably updates a note already stored (without an id given): true stores it as that note's next version; false (default) stores nothing for a restatement (returning that note's id with "duplicate_of") and stores a probable update as a new note (with "possible_update_of").
+    /// For a text that restates or probably updates a stored note: true makes it that note's next version; false (default) stores nothing for a restatement and a new note for an update.
     #[serde(default)]
     pub update: bool,
     /// Store the text even when it restates a note already stored.
@@ -70,7 +70,7 @@ pub struct Remember;
 impl ToolDef for Remember {
     const NAME: &'static str = "remember";
     const TITLE: &'static str = "Remember";
-    const DESCRIPTION: &'static str = "Store a note in long-term memory: a fact, decision, observation or anything worth recalling later. Returns the note's id and a status: created, updated (an earlier state is kept as a version), unchanged, duplicate (the text restates a note already stored, with the same numbers, dates, names and identifiers: nothing is stored and that note's id comes back with \"duplicate_of\"; set update to make the text its next version), or possible_update (the text says the same of the same subject with another detail: it is stored, and \"possible_update_of\" names the older note and \"differences\" what changed; call supersede with the new id to hide the older note from recall). Give an id to update a named note; give tags (\"key=value\") to make it easy to filter later. Give facts instead of text to store several at once, each with its own outcome in results. Secrets in the text (private keys, API tokens, passwords in URLs or configuration lines) are replaced by a marker such as [secret: aws-access-key 3f2a] before anything is stored, and listed in \"redacted\".";
+    const DESCRIPTION: &'static str = "Store a note in long-term memory. Use it whenever a fact, decision, preference or observation is worth having in a later session. Returns the id and a status: created, updated, unchanged, duplicate (it restates a stored note, named by \"duplicate_of\": nothing stored; set update to make it that note's next version) or possible_update (same subject, another detail: stored; \"possible_update_of\" and \"differences\" name the older note; call supersede to hide it). Give an id to keep one named note up to date, tags (\"key=value\") to filter later, or facts to store several at once. Secrets are replaced by a marker such as [secret: aws-access-key 3f2a] and listed in \"redacted\".";
     const HINTS: Hints = Hints::IDEMPOTENT_WRITE;
     const EXAMPLE: &'static str =
         r#"{"text": "The backup runs at 02:00 on the vault host.", "tags": ["topic=ops"]}"#;

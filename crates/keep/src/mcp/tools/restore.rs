@@ -20,10 +20,10 @@ pub struct Restore;
 impl ToolDef for Restore {
     const NAME: &'static str = "restore";
     const TITLE: &'static str = "Restore a forgotten note";
-    const DESCRIPTION: &'static str =
-        "Bring a note that forget put in the trash back, as it was, into recall and listings.";
+    const DESCRIPTION: &'static str = "Use it when a note was forgotten by mistake: brings a note forget put in the trash back, as it was, into recall and listings.";
     const HINTS: Hints = Hints::WRITE;
     const EXAMPLE: &'static str = r#"{"id": "ops/backup"}"#;
+    const RARE: bool = true;
     type Args = Args;
     type Output = WriteOutcome;
 

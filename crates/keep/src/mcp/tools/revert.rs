@@ -22,9 +22,10 @@ pub struct Revert;
 impl ToolDef for Revert {
     const NAME: &'static str = "revert";
     const TITLE: &'static str = "Revert a note";
-    const DESCRIPTION: &'static str = "Undo the last change to a note: its previous version becomes current. A note without history is refused unless delete is true, which deletes it.";
+    const DESCRIPTION: &'static str = "Use it when the last change to a note was a mistake: its previous version becomes current. A note without history is refused unless delete is true, which deletes it.";
     const HINTS: Hints = Hints::DESTRUCTIVE;
     const EXAMPLE: &'static str = r#"{"id": "ops/backup"}"#;
+    const RARE: bool = true;
     type Args = Args;
     type Output = RevertOutcome;
 

@@ -35,6 +35,65 @@ pub fn portable(schema: Arc<JsonObject>, side: Side) -> Arc<JsonObject> {
     }
 }
 
+/// `schema` without what a model does not need to call the tool well:
+/// `$schema` and titles, defaults that say what leaving a value out says
+/// anyway (null, false, 0, an empty list), the bounds integer types add
+/// (0 and 255), and a choice of constants written as `enum`.
+pub fn compact(schema: Arc<JsonObject>) -> Arc<JsonObject> {
+    let mut value = Value::Object(schema.as_ref().clone());
+    shrink(&mut value);
+    match value {
+        Value::Object(map) => Arc::new(map),
+        _ => schema,
+    }
+}
+
+fn shrink(value: &mut Value) {
+    match value {
+        Value::Object(map) => {
+            map.remove("$schema");
+            if !matches!(map.get("title"), Some(Value::Object(_))) {
+                map.remove("title");
+            }
+            let plain_default = matches!(
+                map.get("default"),
+                Some(Value::Null | Value::Bool(false)) | Some(Value::Array(_))
+            ) || map.get("default") == Some(&json!(0));
+            if plain_default
+                && !matches!(map.get("default"), Some(Value::Array(a)) if !a.is_empty())
+            {
+                map.remove("default");
+            }
+            if map.get("minimum") == Some(&json!(0)) {
+                map.remove("minimum");
+            }
+            if map.get("maximum") == Some(&json!(255)) {
+                map.remove("maximum");
+            }
+            constants_as_enum(map);
+            for child in map.values_mut() {
+                shrink(child);
+            }
+        }
+        Value::Array(items) => items.iter_mut().for_each(shrink),
+        _ => {}
+    }
+}
+
+/// `oneOf` of string constants (each with its own description) as one
+/// `enum`.
+fn constants_as_enum(map: &mut Map<String, Value>) {
+    let Some(Value::Array(choices)) = map.get("oneOf") else {
+        return;
+    };
+    let constants: Option<Vec<Value>> = choices.iter().map(|c| c.get("const").cloned()).collect();
+    if let Some(constants) = constants {
+        map.remove("oneOf");
+        map.insert("type".into(), json!("string"));
+        map.insert("enum".into(), Value::Array(constants));
+    }
+}
+
 fn rewrite(value: &mut Value, defs: Option<&Map<String, Value>>, side: Side, depth: usize) {
     match value {
         Value::Object(map) => {

@@ -25,9 +25,10 @@ pub struct Stats;
 impl ToolDef for Stats {
     const NAME: &'static str = "stats";
     const TITLE: &'static str = "What memory holds";
-    const DESCRIPTION: &'static str = "Counts of notes (and in the trash, system notes, stubs), versions, parts, vectors and those waiting, the commonest tag keys, each agent's writes and the store's size.";
+    const DESCRIPTION: &'static str = "Use it to see what memory holds: counts of notes (and in the trash, system notes, stubs), versions, parts, vectors and those waiting, the commonest tag keys, each agent's writes and the store's size.";
     const HINTS: Hints = Hints::READ_ONLY;
     const EXAMPLE: &'static str = r#"{}"#;
+    const RARE: bool = true;
     type Args = Args;
     type Output = Output;
 

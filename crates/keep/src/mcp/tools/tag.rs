@@ -35,7 +35,7 @@ pub struct Tag;
 impl ToolDef for Tag {
     const NAME: &'static str = "tag";
     const TITLE: &'static str = "Tag a note";
-    const DESCRIPTION: &'static str = "Add or remove tags on a note. Tags are \"key=value\"; a key may hold several values. Tags whose key is a link (such as references, author, from, to) connect notes. The previous state is kept as a version.";
+    const DESCRIPTION: &'static str = "Add or remove tags on a note. Use it to classify a note or link it to others. Tags are \"key=value\"; a key may hold several values. Tags whose key is a link (such as references, author, from, to) connect notes. The previous state is kept as a version.";
     const HINTS: Hints = Hints::IDEMPOTENT_WRITE;
     const EXAMPLE: &'static str = r#"{"id": "ops/backup", "add": ["status=checked"]}"#;
     type Args = Args;
