@@ -148,6 +148,21 @@ fn a_claude_code_transcript_comes_in_as_it_grows() {
     let again = env.ok(&["import", "--format", "claude-code", file.to_str().unwrap()]);
     assert!(again.contains("unchanged"), "{again}");
 
+    let stats = env.json(&["stats", "--json"]);
+    let from_transcripts = stats["sources"]
+        .as_array()
+        .expect("sources")
+        .iter()
+        .find(|s| s["source"] == "chat:claude-code")
+        .cloned()
+        .expect("stats count what transcripts added");
+    assert_eq!(from_transcripts["notes"], 1, "{stats}");
+    assert_eq!(
+        from_transcripts["parts"],
+        turns.len() + all_tools,
+        "{stats}"
+    );
+
     let (_, asked) = &turns[half + 1];
     let words: Vec<&str> = asked.split_whitespace().take(12).collect();
     let found = env.ok(&["find", &words.join(" "), "--ids", "-n", "3"]);

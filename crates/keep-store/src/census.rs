@@ -26,6 +26,9 @@ pub struct Census {
     pub waiting_for_vectors: i64,
     /// The commonest user tag keys and how many notes carry each.
     pub tag_keys: Vec<KeyCount>,
+    /// What each source added: notes, parts and the characters of their
+    /// text, by `_source` (a conversation by its format: `chat:claude-code`).
+    pub sources: Vec<SourceCount>,
     /// Who wrote, by the operations log.
     pub agents: Vec<AgentActivity>,
     /// The database's size on disk.
@@ -36,6 +39,15 @@ pub struct Census {
 pub struct KeyCount {
     pub key: String,
     pub notes: i64,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, schemars::JsonSchema)]
+pub struct SourceCount {
+    pub source: String,
+    pub notes: i64,
+    pub parts: i64,
+    /// Characters of the notes' summaries and their parts' text.
+    pub chars: i64,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, schemars::JsonSchema)]
@@ -64,6 +76,45 @@ pub(super) fn waiting<D: PlainQueries + ?Sized>(db: &D, limit: usize) -> Result<
          ORDER BY n.updated DESC, n.id LIMIT {limit}"
     );
     Ok(db.rows3(&sql)?.into_iter().map(|(id, _, _)| id).collect())
+}
+
+/// A note's source as `sources` counts it, in SQL over notes `n`.
+const SOURCE_OF: &str = "COALESCE('chat:' || (SELECT min(value) FROM tags c WHERE c.note = n.rid AND c.key = 'chat'), \
+     (SELECT min(value) FROM tags s WHERE s.note = n.rid AND s.key = '_source'), 'unknown')";
+
+/// What each source added to the notes in listings (system notes, stubs
+/// and the trash left out), the most notes first.
+fn sources<D: PlainQueries + ?Sized>(db: &D) -> Result<Vec<SourceCount>> {
+    let user = format!(
+        "substr(n.id, 1, 1) <> '.' AND n.rid NOT IN (SELECT note FROM tags WHERE key IN ('{}', '{}'))",
+        keep_model::keys::DELETED,
+        keep_model::keys::STUB
+    );
+    let notes = db.rows3(&format!(
+        "SELECT {SOURCE_OF}, count(*), CAST(sum(length(n.summary)) AS BIGINT) FROM notes n \
+         WHERE {user} GROUP BY 1"
+    ))?;
+    let parts = db.rows3(&format!(
+        "SELECT {SOURCE_OF}, count(*), CAST(sum(length(p.summary)) AS BIGINT) FROM parts p \
+         JOIN notes n ON n.rid = p.note WHERE {user} GROUP BY 1"
+    ))?;
+    let mut out: Vec<SourceCount> = notes
+        .into_iter()
+        .map(|(source, notes, chars)| SourceCount {
+            source,
+            notes,
+            parts: 0,
+            chars,
+        })
+        .collect();
+    for (source, count, chars) in parts {
+        if let Some(row) = out.iter_mut().find(|r| r.source == source) {
+            row.parts = count;
+            row.chars += chars;
+        }
+    }
+    out.sort_by(|a, b| b.notes.cmp(&a.notes).then_with(|| a.source.cmp(&b.source)));
+    Ok(out)
 }
 
 /// Counts everything `db` holds.
@@ -108,6 +159,7 @@ pub(super) fn take<D: PlainQueries + ?Sized>(db: &D) -> Result<Census> {
         vectors: rows_with("embedded IS NOT NULL")?,
         waiting_for_vectors: rows_with("embedded IS NULL AND summary <> ''")?,
         tag_keys,
+        sources: sources(db)?,
         agents,
         bytes: db.bytes()?,
     })

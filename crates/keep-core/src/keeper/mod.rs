@@ -48,7 +48,7 @@ pub use ingest::{
     DEFAULT_MAX_FILES, Failure, IngestOptions, IngestReport, Progress, Target, Timings,
     WalkOptions, is_url,
 };
-pub use keep_store::census::{AgentActivity, Census, KeyCount};
+pub use keep_store::census::{AgentActivity, Census, KeyCount, SourceCount};
 pub use keep_store::operations::{Operation, OperationFilter, agent_via};
 pub use keep_store::{Health, Lease, ReplicaState, WatchedDir};
 pub use lease::{EMBED_LEASE, WATCH_LEASE, lease_holder, wall_ms};

@@ -9,13 +9,16 @@ use super::output::Format;
 use super::{CliResult, Ctx, Status};
 
 /// Show what the store holds: notes, versions, parts, vectors, the
-/// commonest tag keys, each agent's writes, and its size.
+/// commonest tag keys, what each source added, each agent's writes, and
+/// its size.
 ///
 /// Notes are counted apart from the trash, system notes (ids starting
 /// with '.') and stubs (notes that exist only as a link's target).
 /// Vectors count notes, versions and parts with one; waiting, those with
-/// text and none yet (--waiting N names them). Agents come from the
-/// operations log ('keep log').
+/// text and none yet (--waiting N names them). Sources are the notes'
+/// _source (inline, file, url), a conversation by its format
+/// (chat:claude-code), each with its notes, parts and characters of text.
+/// Agents come from the operations log ('keep log').
 #[derive(Debug, clap::Args, serde::Serialize, serde::Deserialize)]
 pub struct Args {
     /// Also name up to N notes waiting for a vector, the most recently updated first
@@ -73,6 +76,12 @@ fn lines(c: &Census, models: (Option<&str>, Option<&str>)) -> Vec<String> {
             .map(|k| format!("{} {}", k.key, k.notes))
             .collect();
         out.push(format!("tag keys  {}", keys.join(" · ")));
+    }
+    for s in &c.sources {
+        out.push(format!(
+            "source    {}: {} note(s), {} part(s), {} characters",
+            s.source, s.notes, s.parts, s.chars
+        ));
     }
     for a in &c.agents {
         out.push(format!(
