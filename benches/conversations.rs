@@ -34,7 +34,11 @@
 //! store holds the sessions of one seeded half, and each question is
 //! asked of it: one whose sessions are all there should keep its hits,
 //! one whose sessions are all elsewhere should be told nothing is
-//! relevant.
+//! relevant. Last, what a session is given within one budget of 1,500
+//! tokens: the block `keep context --project QUESTION` prints against
+//! `find QUESTION --max-tokens 1500` (its JSON results, as a client gets
+//! them): the share of questions with an evidence turn in it, and of those
+//! with all of it.
 //!
 //!     cargo bench --bench conversations
 //!
@@ -618,6 +622,72 @@ fn rankings(
     )
 }
 
+/// The budget of a block a session is given.
+const BLOCK_TOKENS: usize = 1_500;
+
+/// Questions with an evidence turn in a block, and with all of it.
+#[derive(Default)]
+struct InBlock {
+    n: usize,
+    any: usize,
+    all: usize,
+    lines: usize,
+}
+
+impl InBlock {
+    fn add(&mut self, q: &Question, addresses: &[String]) {
+        let held = addresses.iter().filter(|a| q.evidence.contains(*a)).count();
+        self.n += 1;
+        self.any += usize::from(held > 0);
+        self.all += usize::from(held == q.evidence.len());
+        self.lines += addresses.len();
+    }
+
+    fn row(&self, label: &str) -> String {
+        let n = self.n.max(1) as f64;
+        format!(
+            "  {label:<30} any {:.3}  all {:.3}  {:.1} results a block",
+            self.any as f64 / n,
+            self.all as f64 / n,
+            self.lines as f64 / n
+        )
+    }
+}
+
+/// What fits in `BLOCK_TOKENS` for each question: `keep context` with the
+/// question as its project, and `find` with the budget.
+fn blocks(mut keeper: Keeper, questions: &[Question]) -> BTreeMap<&'static str, [InBlock; 2]> {
+    let mut out: BTreeMap<&'static str, [InBlock; 2]> = BTreeMap::new();
+    for q in questions {
+        keeper = keeper.with_clock(Clock::Fixed(q.now));
+        let context = keep_commands::run(
+            keep_commands::context::Context {
+                project: Some(q.text.clone()),
+                max_tokens: Some(BLOCK_TOKENS),
+                ..Default::default()
+            },
+            &mut keeper,
+        )
+        .expect("context");
+        let from_context: Vec<String> =
+            context.relevant.iter().map(|l| l.address.clone()).collect();
+        let found = keep_commands::run(
+            keep_commands::find::Find {
+                limit: 50,
+                max_tokens: Some(BLOCK_TOKENS),
+                ..keep_commands::find::Find::text(q.text.clone())
+            },
+            &mut keeper,
+        )
+        .expect("find");
+        let from_find: Vec<String> = found.result.hits.iter().map(|h| h.address()).collect();
+        let [by_context, by_find] = out.entry(q.split).or_default();
+        by_context.add(q, &from_context);
+        by_find.add(q, &from_find);
+    }
+    out
+}
+
 fn main() {
     if std::env::args().any(|a| a == "--list") {
         return;
@@ -720,6 +790,12 @@ fn main() {
     );
     for (split, row) in abstention(half, &questions) {
         println!("{}", row.row(split));
+    }
+    println!("\nwithin a block of {BLOCK_TOKENS} tokens:");
+    for (split, [by_context, by_find]) in blocks(keeper, &questions) {
+        println!("{split} ({} questions)", by_context.n);
+        println!("{}", by_context.row("keep context --project Q"));
+        println!("{}", by_find.row("find Q --max-tokens"));
     }
     for (name, samples) in ["keep", "keep --deep"].iter().zip(&mut times) {
         let p50 = percentile(samples, 0.5);

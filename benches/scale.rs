@@ -482,6 +482,30 @@ fn browser(bin: &Path, target: &Target) {
     );
 }
 
+/// The size of the block `keep context` gives a session: its tokens
+/// (of the 1,500 it may take) and lines, for the first query.
+fn context_block(keep: &dyn Fn(&[&str]) -> std::process::Command) {
+    let run = measured(keep(&[
+        "context",
+        "--project",
+        QUERIES[0],
+        "--since",
+        "P30D",
+        "--json",
+    ]));
+    let block: serde_json::Value = serde_json::from_str(&run.stdout).expect("context JSON");
+    let lines = |key: &str| block[key].as_array().map_or(0, Vec::len);
+    println!(
+        "keep context block: {} tokens of {}, {} changed and {} relevant line(s), {} left out, {} bytes",
+        block["tokens"],
+        block["max_tokens"],
+        lines("changed"),
+        lines("relevant"),
+        block["left_out"],
+        block["text"].as_str().map_or(0, str::len)
+    );
+}
+
 fn commands(bin: &Path, target: &Target, n: usize) {
     let keep = |args: &[&str]| keep(bin, target, args);
     let id = measured(keep(&["list", "-n", "1", "--ids"]))
@@ -495,6 +519,19 @@ fn commands(bin: &Path, target: &Target, n: usize) {
         "keep find process",
         repeated(10, |i| keep(&["find", QUERIES[i % QUERIES.len()]])),
     );
+    line(
+        "keep context process",
+        repeated(10, |i| {
+            keep(&[
+                "context",
+                "--project",
+                QUERIES[i % QUERIES.len()],
+                "--since",
+                "P30D",
+            ])
+        }),
+    );
+    context_block(&keep);
     line("keep get process", repeated(10, |_| keep(&["get", &id])));
     line(
         "keep list -n 20 process",
@@ -533,6 +570,18 @@ fn commands(bin: &Path, target: &Target, n: usize) {
     line(
         "keep find process through keep serve",
         repeated(20, |i| keep(&["find", QUERIES[i % QUERIES.len()]])),
+    );
+    line(
+        "keep context process through keep serve",
+        repeated(10, |i| {
+            keep(&[
+                "context",
+                "--project",
+                QUERIES[i % QUERIES.len()],
+                "--since",
+                "P30D",
+            ])
+        }),
     );
     line(
         "keep list -n 20 through keep serve",

@@ -222,3 +222,40 @@ fn the_docs_show_what_keep_context_prints() {
         "docs/agents.md quotes another block than keep prints"
     );
 }
+
+#[test]
+fn many_changes_leave_room_for_the_projects_notes() {
+    let mut env = store();
+    env.at("2026-03-04T09:00:00Z");
+    let folder = env.path("minutes");
+    std::fs::create_dir_all(&folder).expect("folder");
+    for i in 0..40 {
+        std::fs::write(
+            folder.join(format!("meeting-{i:02}.md")),
+            format!("# Meeting {i}\n\nThe committee discussed the budget of the library, item {i}, and the opening hours of the reading room.\n"),
+        )
+        .expect("written");
+    }
+    env.ok(&["put", folder.to_str().unwrap()]);
+    let json = env.json(&[
+        "context",
+        "--project",
+        "greenhouse planner",
+        "--since",
+        "2026-03-04",
+        "--max-tokens",
+        "600",
+        "--json",
+    ]);
+    assert!(json["tokens"].as_u64().unwrap() <= 600, "{json}");
+    let count = |key: &str| json[key].as_array().map_or(0, Vec::len);
+    assert!(count("changed") >= 3, "{json}");
+    assert!(json["left_out"].as_u64().unwrap() > 0, "{json}");
+    let relevant: Vec<&str> = json["relevant"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter_map(|l| l["address"].as_str())
+        .collect();
+    assert!(relevant.contains(&"planner-beds"), "{json}");
+}

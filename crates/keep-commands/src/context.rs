@@ -24,6 +24,12 @@ use crate::{Command, Filters, wire};
 /// The budget unless one is given, in tokens.
 pub const DEFAULT_MAX_TOKENS: usize = 1_500;
 
+/// The shares of the budget (after `now`) that changes and conflicts may
+/// take before the project's notes have theirs; what these leave, the
+/// others may take after.
+const CHANGED_SHARE: f64 = 0.4;
+const CONFLICTS_SHARE: f64 = 0.1;
+
 /// Notes changed since the last session that are looked at, newest
 /// first; conflicts likewise.
 const CHANGED_SEEN: usize = 40;
@@ -194,14 +200,16 @@ fn note_line(note: &Note) -> ContextLine {
     }
 }
 
-/// The conflicts whose newer note was written since `at`, one line each.
+/// The conflicts `put` linked whose newer note was written since `at`,
+/// one line each (the search of every note's neighbours is `keep
+/// conflicts`' own: a session's start does not wait for it).
 fn conflicts_since(keeper: &mut Keeper, at: Timestamp) -> Result<Vec<String>> {
     let filter = keep_core::model::NoteFilter {
         since: Some(at),
         ..Default::default()
     };
     Ok(keeper
-        .conflicts(&filter, CONFLICTS_SEEN)?
+        .linked_conflicts(&filter, CONFLICTS_SEEN)?
         .into_iter()
         .map(|c| {
             format!(
@@ -307,6 +315,18 @@ impl<'a> Budget<'a> {
         }
     }
 
+    /// Whether `line` fits before the budget used reaches `cap` (and if
+    /// so, takes its room); a line that does not is not counted left out
+    /// (it may fit later).
+    fn admit_within(&mut self, line: &str, cap: usize) -> Result<bool> {
+        let cost = self.counter.count(line)? + 1;
+        if self.used + cost > cap.min(self.max) {
+            return Ok(false);
+        }
+        self.used += cost;
+        Ok(true)
+    }
+
     /// Whether `line` fits in what is left (and if so, takes its room).
     fn admit(&mut self, line: &str) -> Result<bool> {
         let cost = self.counter.count(line)? + 1;
@@ -332,7 +352,9 @@ struct Candidates {
 
 impl Candidates {
     /// The lines that fit, each section in event-time order, and the
-    /// block they make.
+    /// block they make. `now` goes in first; then changes and conflicts,
+    /// each within its share, then the project's notes, then the changes
+    /// and conflicts that waited, while they fit.
     fn fit(self, budget: &mut Budget<'_>) -> Result<SessionContext> {
         let mut block = Block::default();
         budget.used += budget.counter.count(TITLE)?;
@@ -340,20 +362,27 @@ impl Candidates {
             Some(line) if budget.admit(&block.heading_and(NOW_HEADING, &line))? => Some(line),
             Some(_) | None => None,
         };
-        let mut changed = Vec::new();
-        if let Some(at) = self.since {
-            let heading = changed_heading(at);
+        let (start, after_now) = (budget.used, budget.max.saturating_sub(budget.used));
+        let share = |part: f64| start + (after_now as f64 * part) as usize;
+        let changed_heading = self.since.map(changed_heading);
+        let mut changed = Sections::default();
+        if let Some(heading) = &changed_heading {
+            let cap = share(CHANGED_SHARE);
             for line in self.changed {
-                if budget.admit(&block.heading_and(&heading, &line))? {
-                    changed.push(line);
-                }
+                changed.offer(budget, &mut block, heading, line_text(&line), line, cap)?;
             }
         }
-        let mut conflicts = Vec::new();
+        let mut conflicts = Sections::default();
+        let cap = share(CHANGED_SHARE + CONFLICTS_SHARE);
         for line in self.conflicts {
-            if budget.admit(&block.heading_and_text(CONFLICTS_HEADING, &line))? {
-                conflicts.push(line);
-            }
+            conflicts.offer(
+                budget,
+                &mut block,
+                CONFLICTS_HEADING,
+                line.clone(),
+                line,
+                cap,
+            )?;
         }
         let mut relevant = Vec::new();
         let mut nothing_relevant = false;
@@ -369,6 +398,12 @@ impl Candidates {
                 }
             }
         }
+        if let Some(heading) = &changed_heading {
+            changed.take_waiting(budget, &mut block, heading, line_text)?;
+        }
+        conflicts.take_waiting(budget, &mut block, CONFLICTS_HEADING, String::clone)?;
+        let mut changed = changed.kept;
+        let conflicts = conflicts.kept;
         by_time(&mut changed);
         by_time(&mut relevant);
         let text = render(
@@ -397,6 +432,61 @@ impl Candidates {
     }
 }
 
+/// The lines of a section with a share of the budget: those admitted,
+/// and those that waited for what the later sections leave.
+struct Sections<T> {
+    kept: Vec<T>,
+    waiting: Vec<T>,
+}
+
+impl<T> Default for Sections<T> {
+    fn default() -> Self {
+        Sections {
+            kept: Vec::new(),
+            waiting: Vec::new(),
+        }
+    }
+}
+
+impl<T> Sections<T> {
+    /// Admits `line` (shown as `text`) while the budget used stays within
+    /// `cap`; else it waits.
+    fn offer(
+        &mut self,
+        budget: &mut Budget<'_>,
+        block: &mut Block,
+        heading: &str,
+        text: String,
+        line: T,
+        cap: usize,
+    ) -> Result<()> {
+        let shown = block.peek(heading, &text);
+        if budget.admit_within(&shown, cap)? {
+            block.headed.insert(heading.to_string());
+            self.kept.push(line);
+        } else {
+            self.waiting.push(line);
+        }
+        Ok(())
+    }
+
+    /// Admits the lines that waited, in order, while they fit.
+    fn take_waiting(
+        &mut self,
+        budget: &mut Budget<'_>,
+        block: &mut Block,
+        heading: &str,
+        text: impl Fn(&T) -> String,
+    ) -> Result<()> {
+        for line in std::mem::take(&mut self.waiting) {
+            if budget.admit(&block.heading_and_text(heading, &text(&line)))? {
+                self.kept.push(line);
+            }
+        }
+        Ok(())
+    }
+}
+
 /// The headings already counted against the budget.
 #[derive(Default)]
 struct Block {
@@ -407,6 +497,15 @@ impl Block {
     /// A line with its section's heading when it is the section's first.
     fn heading_and(&mut self, heading: &str, line: &ContextLine) -> String {
         self.heading_and_text(heading, &line_text(line))
+    }
+
+    /// What `heading_and_text` would give, without counting the heading.
+    fn peek(&self, heading: &str, line: &str) -> String {
+        if self.headed.contains(heading) {
+            line.to_string()
+        } else {
+            format!("{heading}\n{line}")
+        }
     }
 
     fn heading_and_text(&mut self, heading: &str, line: &str) -> String {

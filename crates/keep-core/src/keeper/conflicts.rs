@@ -46,9 +46,34 @@ pub struct Conflict {
     pub linked: bool,
 }
 
+/// How far conflicts are looked for.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Reach {
+    /// Pairs `put` linked (`may-supersede`) only: a read of tags.
+    Linked,
+    /// Those, then each note's nearest by meaning (a search each).
+    Nearest,
+}
+
 impl Keeper {
     /// The conflicts among live notes passing `filter`, newest first.
     pub fn conflicts(&mut self, filter: &NoteFilter, limit: usize) -> Result<Vec<Conflict>> {
+        self.conflicts_reaching(filter, limit, Reach::Nearest)
+    }
+
+    /// The conflicts `put` linked as it stored the newer note, among live
+    /// notes passing `filter`, newest first: what `conflicts` finds first,
+    /// without a search for each note.
+    pub fn linked_conflicts(&mut self, filter: &NoteFilter, limit: usize) -> Result<Vec<Conflict>> {
+        self.conflicts_reaching(filter, limit, Reach::Linked)
+    }
+
+    fn conflicts_reaching(
+        &mut self,
+        filter: &NoteFilter,
+        limit: usize,
+        reach: Reach,
+    ) -> Result<Vec<Conflict>> {
         let filter = NoteFilter {
             hide_superseded: true,
             ..self.scoped_now(filter)
@@ -63,12 +88,15 @@ impl Keeper {
             .into_iter()
             .filter(|n| written_as_text(&n.tags))
             .collect();
-        let made = self.vectors_of_waiting(&newest)?;
+        let made = match reach {
+            Reach::Nearest => self.vectors_of_waiting(&newest)?,
+            Reach::Linked => Made::new(),
+        };
         let db = self.store.reads();
         let mut seen: HashSet<(String, String)> = HashSet::new();
         let mut out = Vec::new();
         for note in &newest {
-            for (older, linked) in candidates(&db, note, &filter, &made)? {
+            for (older, linked) in candidates(&db, note, &filter, &made, reach)? {
                 if out.len() >= limit {
                     return Ok(out);
                 }
@@ -131,14 +159,15 @@ fn vector_of(db: &Db<'_>, rid: NoteRid, made: &Made) -> Result<Option<Vec<f32>>>
 }
 
 /// Notes that may conflict with `note`: those it is linked to by
-/// `may-supersede`, then its nearest by meaning (and, for a note waiting
-/// for its vector, the waiting notes its words lead to, which no nearest
-/// search sees), all passing `filter`.
+/// `may-supersede`, then (reaching `Nearest`) its nearest by meaning
+/// (and, for a note waiting for its vector, the waiting notes its words
+/// lead to, which no nearest search sees), all passing `filter`.
 fn candidates(
     db: &Db<'_>,
     note: &Note,
     filter: &NoteFilter,
     made: &Made,
+    reach: Reach,
 ) -> Result<Vec<(Note, bool)>> {
     let mut rids: Vec<(NoteRid, bool)> = Vec::new();
     for id in note.tags.values(keys::MAY_SUPERSEDE) {
@@ -149,20 +178,22 @@ fn candidates(
     let Some(own) = db.note_rid(&note.id)? else {
         return Ok(Vec::new());
     };
-    let add = |rid: NoteRid, rids: &mut Vec<(NoteRid, bool)>| {
-        if rid != own && !rids.iter().any(|(r, _)| *r == rid) {
-            rids.push((rid, false));
+    if reach == Reach::Nearest {
+        let add = |rid: NoteRid, rids: &mut Vec<(NoteRid, bool)>| {
+            if rid != own && !rids.iter().any(|(r, _)| *r == rid) {
+                rids.push((rid, false));
+            }
+        };
+        if let Some(vector) = vector_of(db, own, made)? {
+            for (rid, _) in db.nearest_notes(&vector, NEIGHBOURS + 1)? {
+                add(rid, &mut rids);
+            }
         }
-    };
-    if let Some(vector) = vector_of(db, own, made)? {
-        for (rid, _) in db.nearest_notes(&vector, NEIGHBOURS + 1)? {
-            add(rid, &mut rids);
-        }
-    }
-    if made.contains_key(&own) {
-        let worded = roll_up(&candidates::keyword(db, &note.summary, filter)?);
-        for ranked in worded.iter().filter(|r| made.contains_key(&r.rid)) {
-            add(ranked.rid, &mut rids);
+        if made.contains_key(&own) {
+            let worded = roll_up(&candidates::keyword(db, &note.summary, filter)?);
+            for ranked in worded.iter().filter(|r| made.contains_key(&r.rid)) {
+                add(ranked.rid, &mut rids);
+            }
         }
     }
     let ids: Vec<NoteRid> = rids.iter().map(|(r, _)| *r).collect();
