@@ -215,3 +215,64 @@ fn a_codex_rollout_file_comes_in_and_a_damaged_line_is_named() {
         "{err}"
     );
 }
+
+#[test]
+fn a_turn_that_restates_a_stored_note_is_linked_not_stored_again() {
+    let env = Env::with_model();
+    let fact = env.put(
+        "I earned $420 at the Downtown Farmers Market on my most recent visit.",
+        &[],
+    );
+    let said = [
+        (
+            "user",
+            "I'm thinking of setting up a loyalty program to reward my repeat customers.",
+        ),
+        (
+            "assistant",
+            "A loyalty program is a great way to keep regulars coming back.",
+        ),
+        (
+            "user",
+            "By the way, I earned $420 at the Downtown Farmers Market on my most recent visit.",
+        ),
+        (
+            "user",
+            "At the Downtown Farmers Market in May I earned $350.",
+        ),
+    ];
+    let turns: Vec<(String, String)> = said
+        .iter()
+        .map(|(r, t)| (r.to_string(), t.to_string()))
+        .collect();
+    let file = env.path("loyalty.jsonl");
+    std::fs::write(&file, claude_code_lines("loyal-1", &turns, 0)).expect("written");
+    env.ok(&["import", "--format", "claude-code", file.to_str().unwrap()]);
+    let id = "chat/claude-code/loyal-1";
+    let text = env.ok(&["get", id, "--text"]);
+    assert!(text.contains(&format!("user: (restates {fact})")), "{text}");
+    assert!(
+        !text.contains("By the way"),
+        "the restatement is not stored again: {text}"
+    );
+    assert!(
+        text.contains("in May I earned $350"),
+        "another value is kept: {text}"
+    );
+
+    // Imported again with a line more, the link stays and the new turn is
+    // judged on its own.
+    let mut grown = turns.clone();
+    grown.push((
+        "user".into(),
+        "I earned $420 at the Downtown Farmers Market on my most recent visit!".into(),
+    ));
+    std::fs::write(&file, claude_code_lines("loyal-1", &grown, 0)).expect("written");
+    env.ok(&["import", "--format", "claude-code", file.to_str().unwrap()]);
+    let text = env.ok(&["get", id, "--text"]);
+    assert_eq!(
+        text.matches(&format!("(restates {fact})")).count(),
+        2,
+        "{text}"
+    );
+}

@@ -70,17 +70,20 @@ impl Keeper {
     ) -> Result<ChatImport> {
         let read = chat::read_as(text, file_day, expected)
             .map_err(|e| Error::invalid(format!("{name}: line {}: {}", e.line, e.reason)))?;
-        self.write_sessions(read, keep_secrets, progress, None)
+        self.write_sessions(read, keep_secrets, progress, (0, None))
     }
 
     /// Writes the sessions `read` gave, all in one transaction, and with
-    /// them `then` (a transcript's read state) when given.
+    /// them `then` (a transcript's read state) when given. In an agent's
+    /// transcript, a turn after the first `judged` (those judged by an
+    /// earlier import) that restates a note the store holds becomes a link
+    /// to it.
     pub(super) fn write_sessions(
         &mut self,
         read: chat::ChatRead,
         keep_secrets: bool,
         progress: &mut dyn FnMut(usize, usize),
-        then: Option<AfterWrite<'_>>,
+        (judged, then): (usize, Option<AfterWrite<'_>>),
     ) -> Result<ChatImport> {
         let chat::ChatRead {
             format,
@@ -90,12 +93,27 @@ impl Keeper {
         let now = self.now();
         self.caller.may_write("import")?;
         let mut screen = self.screen(keep_secrets);
-        let contents: Vec<(Content, PutOptions, usize)> = sessions
+        let redacted: Vec<_> = sessions
             .iter_mut()
             .map(|s| {
                 screen.session(s);
-                let (mut content, mut opts, turns) = session_content(format, s, now)?;
-                content.redacted = screen.take();
+                screen.take()
+            })
+            .collect();
+        let links: Vec<Vec<Option<String>>> = sessions
+            .iter()
+            .map(|s| match chat::is_transcript(format) {
+                true => self.restatements(format, s, judged, progress),
+                false => Ok(vec![None; s.turns.len()]),
+            })
+            .collect::<Result<_>>()?;
+        let contents: Vec<(Content, PutOptions, usize)> = sessions
+            .iter()
+            .zip(redacted)
+            .zip(&links)
+            .map(|((s, redacted), links)| {
+                let (mut content, mut opts, turns) = session_content(format, s, links, now)?;
+                content.redacted = redacted;
                 opts.tags = self.caller.scoped_tags(opts.tags)?;
                 opts.within.extend(self.caller.filters());
                 Ok((content, opts, turns))
@@ -139,21 +157,88 @@ impl Keeper {
     }
 }
 
-/// The note a session becomes: its transcript as text, one part per turn.
+/// A turn of a transcript that restates a stored note is kept as a link
+/// to it, `SPEAKER: (restates ID)`, tagged `restates`.
+const RESTATES: &str = "restates";
+
+/// Turns at least this long (in bytes) and at most `RESTATED_MAX` are
+/// judged against the stored notes: shorter ones say too little to
+/// restate a fact, longer ones say more than one.
+const RESTATED_MIN: usize = 20;
+const RESTATED_MAX: usize = 600;
+
+impl Keeper {
+    /// For each turn of `session`, the note it restates (the verdict `put`
+    /// gives: the same numbers, dates, names and identifiers), judged for
+    /// the turns after the first `judged` said by the person or the agent;
+    /// the first `judged`, read back from the store, keep the link they
+    /// have. None for each when no model is installed.
+    fn restatements(
+        &mut self,
+        format: ChatFormat,
+        session: &Session,
+        judged: usize,
+        progress: &mut dyn FnMut(usize, usize),
+    ) -> Result<Vec<Option<String>>> {
+        let own = session_id(format, session, began_of(session, self.now()));
+        let mut links = Vec::with_capacity(session.turns.len());
+        let mut judging = true;
+        for (i, turn) in session.turns.iter().enumerate() {
+            progress(i, session.turns.len());
+            if i < judged {
+                links.push(linked_in_store(turn));
+                continue;
+            }
+            let said = matches!(turn.speaker.as_str(), "user" | "assistant");
+            let sized = (RESTATED_MIN..=RESTATED_MAX).contains(&turn.text.len());
+            if !(judging && said && sized) {
+                links.push(None);
+                continue;
+            }
+            match self.closest_restatement(&turn.text, &Tags::new()) {
+                Ok(Some(d)) if d.verdict == crate::facts::Verdict::Same && d.id != own => {
+                    links.push(Some(d.id))
+                }
+                Ok(_) => links.push(None),
+                Err(e) if e.is_model_off() => {
+                    judging = false;
+                    links.push(None);
+                }
+                Err(e) => return Err(e),
+            }
+        }
+        Ok(links)
+    }
+}
+
+/// The note a turn read back from the store links to, if it is a link.
+fn linked_in_store(turn: &Turn) -> Option<String> {
+    turn.text
+        .strip_prefix(&format!("({RESTATES} "))
+        .and_then(|rest| rest.strip_suffix(')'))
+        .map(str::to_string)
+}
+
+/// The note a session becomes: its transcript as text, one part per turn
+/// (a turn linked to the note it restates, by `links`, as that link).
 fn session_content(
     format: ChatFormat,
     session: &Session,
+    links: &[Option<String>],
     now: Timestamp,
 ) -> Result<(Content, PutOptions, usize)> {
-    let began = session
-        .turns
-        .iter()
-        .find_map(|t| t.time)
-        .or(session.started)
-        .unwrap_or(now);
+    let began = began_of(session, now);
     let id = session_id(format, session, began);
     model::validate_id(&id)?;
-    let transcript: Vec<String> = session.turns.iter().map(turn_line).collect();
+    let transcript: Vec<String> = session
+        .turns
+        .iter()
+        .zip(links.iter().chain(std::iter::repeat(&None)))
+        .map(|(turn, link)| match link {
+            Some(id) => format!("{}: ({RESTATES} {id})", turn.speaker.trim()),
+            None => turn_line(turn),
+        })
+        .collect();
     // The turns are the parts, found one by one; the note itself holds a
     // synopsis, so a match lands on the turn that says it.
     let text = synopsis(session);
@@ -171,11 +256,18 @@ fn session_content(
     let mut part_tags = Vec::with_capacity(session.turns.len());
     let mut session_dates: Vec<String> = Vec::new();
     let mut said = began;
-    for turn in &session.turns {
+    for (turn, link) in session
+        .turns
+        .iter()
+        .zip(links.iter().chain(std::iter::repeat(&None)))
+    {
         said = turn.time.unwrap_or(said);
         provider_tags.insert("speaker", turn.speaker.trim());
         let mut tags = Tags::new();
         tags.insert("speaker", turn.speaker.trim());
+        if let Some(id) = link {
+            tags.insert(RESTATES, id.clone());
+        }
         if let Some(time) = turn.time {
             tags.insert(keys::SAID_AT, time.to_string());
         }
@@ -217,6 +309,17 @@ fn session_content(
         ..PutOptions::default()
     };
     Ok((content, opts, session.turns.len()))
+}
+
+/// When a session began: its first turn's time, else the export's, else
+/// `now`.
+fn began_of(session: &Session, now: Timestamp) -> Timestamp {
+    session
+        .turns
+        .iter()
+        .find_map(|t| t.time)
+        .or(session.started)
+        .unwrap_or(now)
 }
 
 /// Characters of the opening turn a session's synopsis quotes.

@@ -102,7 +102,7 @@ impl Keeper {
         let read = chat::read_as(&text, file_day, expected)
             .map_err(|e| Error::invalid(format!("{name}: line {}: {}", e.line, e.reason)))?;
         if !chat::is_transcript(read.format) {
-            return self.write_sessions(read, keep_secrets, progress, None);
+            return self.write_sessions(read, keep_secrets, progress, (0, None));
         }
         let mut file = file;
         let (offset, lines) = read_whole_lines(&text, read.waiting);
@@ -114,7 +114,7 @@ impl Keeper {
             id: String::new(),
             key: read.sessions.first().and_then(|s| s.key.clone()),
         };
-        self.write_transcript(&whole, read, so_far, keep_secrets, progress)
+        self.write_transcript(&whole, (read, 0), so_far, keep_secrets, progress)
     }
 
     /// The lines of a transcript after those read before, added to its
@@ -152,6 +152,7 @@ impl Keeper {
             place: None,
             turns: Vec::new(),
         });
+        let judged = session.turns.len();
         session.title = new.title.or(session.title);
         session.place = session.place.or(new.place);
         session.turns.extend(new.turns);
@@ -164,7 +165,7 @@ impl Keeper {
             check: check_of(&mut file, offset).map_err(|e| Error::io(path, e))?,
             ..so_far
         };
-        self.write_transcript(path, read, next, keep_secrets, progress)
+        self.write_transcript(path, (read, judged), next, keep_secrets, progress)
     }
 
     /// Writes a transcript's session and how far its file was read, in
@@ -172,7 +173,7 @@ impl Keeper {
     fn write_transcript(
         &mut self,
         path: &Path,
-        read: ChatRead,
+        (read, judged): (ChatRead, usize),
         so_far: ReadSoFar,
         keep_secrets: bool,
         progress: &mut dyn FnMut(usize, usize),
@@ -186,7 +187,7 @@ impl Keeper {
             let value = serde_json::to_string(&so_far).expect("plain fields serialise");
             Ok(db.set_meta(&key, &value)?)
         };
-        self.write_sessions(read, keep_secrets, progress, Some(&record))
+        self.write_sessions(read, keep_secrets, progress, (judged, Some(&record)))
     }
 
     fn read_so_far(&self, path: &Path) -> Result<Option<ReadSoFar>> {

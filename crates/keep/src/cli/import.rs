@@ -48,7 +48,9 @@ use keep_core::keeper::ImportStep;
 /// and the start of its input; what tools printed is left out), tagged
 /// with its folder (cwd=). A last line still being written (without its
 /// newline) is left for the next import, which adds the session's next
-/// version; a damaged line refuses that file, naming the line.
+/// version; a damaged line refuses that file, naming the line. A turn
+/// that restates a note the store holds (put's verdict) is kept as a link
+/// to it ('user: (restates ID)', tagged restates=ID), not a copy.
 #[derive(Debug, clap::Args, serde::Serialize, serde::Deserialize)]
 pub struct Args {
     /// Export file, or '-' for standard input
