@@ -482,17 +482,24 @@ fn browser(bin: &Path, target: &Target) {
     );
 }
 
+/// `keep context` for the `i`th query as the project, with what changed
+/// in the last 30 days.
+fn context_args(i: usize) -> [&'static str; 5] {
+    [
+        "context",
+        "--project",
+        QUERIES[i % QUERIES.len()],
+        "--since",
+        "P30D",
+    ]
+}
+
 /// The size of the block `keep context` gives a session: its tokens
 /// (of the 1,500 it may take) and lines, for the first query.
 fn context_block(keep: &dyn Fn(&[&str]) -> std::process::Command) {
-    let run = measured(keep(&[
-        "context",
-        "--project",
-        QUERIES[0],
-        "--since",
-        "P30D",
-        "--json",
-    ]));
+    let mut args = context_args(0).to_vec();
+    args.push("--json");
+    let run = measured(keep(&args));
     let block: serde_json::Value = serde_json::from_str(&run.stdout).expect("context JSON");
     let lines = |key: &str| block[key].as_array().map_or(0, Vec::len);
     println!(
@@ -521,15 +528,7 @@ fn commands(bin: &Path, target: &Target, n: usize) {
     );
     line(
         "keep context process",
-        repeated(10, |i| {
-            keep(&[
-                "context",
-                "--project",
-                QUERIES[i % QUERIES.len()],
-                "--since",
-                "P30D",
-            ])
-        }),
+        repeated(10, |i| keep(&context_args(i))),
     );
     context_block(&keep);
     line("keep get process", repeated(10, |_| keep(&["get", &id])));
@@ -573,15 +572,7 @@ fn commands(bin: &Path, target: &Target, n: usize) {
     );
     line(
         "keep context process through keep serve",
-        repeated(10, |i| {
-            keep(&[
-                "context",
-                "--project",
-                QUERIES[i % QUERIES.len()],
-                "--since",
-                "P30D",
-            ])
-        }),
+        repeated(10, |i| keep(&context_args(i))),
     );
     line(
         "keep list -n 20 through keep serve",

@@ -220,7 +220,8 @@ fn linked_in_store(turn: &Turn) -> Option<String> {
 }
 
 /// The note a session becomes: its transcript as text, one part per turn
-/// (a turn linked to the note it restates, by `links`, as that link).
+/// (a turn linked to the note it restates, by `links`, one for each turn,
+/// as that link).
 fn session_content(
     format: ChatFormat,
     session: &Session,
@@ -233,7 +234,7 @@ fn session_content(
     let transcript: Vec<String> = session
         .turns
         .iter()
-        .zip(links.iter().chain(std::iter::repeat(&None)))
+        .zip(links)
         .map(|(turn, link)| match link {
             Some(id) => format!("{}: ({RESTATES} {id})", turn.speaker.trim()),
             None => turn_line(turn),
@@ -256,11 +257,7 @@ fn session_content(
     let mut part_tags = Vec::with_capacity(session.turns.len());
     let mut session_dates: Vec<String> = Vec::new();
     let mut said = began;
-    for (turn, link) in session
-        .turns
-        .iter()
-        .zip(links.iter().chain(std::iter::repeat(&None)))
-    {
+    for (turn, link) in session.turns.iter().zip(links) {
         said = turn.time.unwrap_or(said);
         provider_tags.insert("speaker", turn.speaker.trim());
         let mut tags = Tags::new();
