@@ -1,4 +1,4 @@
-//! Themes: the TOML files of `themes/` (built in), user themes in
+//! Themes: the TOML files of the crate's `themes/` (built in), user themes in
 //! `<config dir>/keep/themes/NAME.toml`, and the monochrome theme that
 //! `NO_COLOR` asks for.
 
@@ -10,11 +10,11 @@ use serde::Deserialize;
 
 /// Built-in themes: name and TOML text.
 pub const BUILT_IN: [(&str, &str); 3] = [
-    ("dark", include_str!("../../../../themes/dark.toml")),
-    ("light", include_str!("../../../../themes/light.toml")),
+    ("dark", include_str!("../../themes/dark.toml")),
+    ("light", include_str!("../../themes/light.toml")),
     (
         "high-contrast",
-        include_str!("../../../../themes/high-contrast.toml"),
+        include_str!("../../themes/high-contrast.toml"),
     ),
 ];
 
