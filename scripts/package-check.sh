@@ -6,7 +6,8 @@
 #   apt-get install ./keep_*.deb; the files where Debian keeps them; the service user keep;
 #   keep models install --from the release's wheels, keep doctor, keep put
 #   and keep find as that user; the unit's own ExecStart started without
-#   systemd, its /health and a find through it; then dpkg --purge, the
+#   systemd, its /health and a find through it; the tarball's bin/keep on
+#   the same store; then dpkg --purge, the
 #   user and its home removed. Each step is timed.
 #
 # Needs root (CI runs as root) and a machine without a user keep or a
@@ -121,6 +122,17 @@ wait "$port_pid" || stopped=$?
   || die "keep serve did not stop cleanly on SIGTERM (exit $stopped): $(tail -n3 "$work/serve.log")"
 port_pid=""
 step "the unit's command ($exec_start): /health 200, a find through it, SIGTERM"
+
+tarball=$(ls "$dist"/keep-*-x86_64-linux-gnu.tar.gz 2>/dev/null | head -n1)
+[ -n "$tarball" ] || die "$dist: no keep-*-x86_64-linux-gnu.tar.gz"
+tar -C "$work" -xzf "$tarball"
+unpacked=$(ls -d "$work"/keep-*-x86_64-linux-gnu)
+chmod -R a+rX "$unpacked"
+[ "$(as_keep "$unpacked/bin/keep" --version)" = "$(as_keep keep --version)" ] \
+  || die "the tarball's keep is not the package's"
+as_keep "$unpacked/bin/keep" find --ids "what does the lighthouse keeper do each evening" | head -n1 | grep -qx "$id" \
+  || die "the tarball's keep did not find $id in the same store"
+step "the tarball's bin/keep: the same version, the same store"
 
 dpkg --purge keep >"$work/dpkg.log" 2>&1 || { cat "$work/dpkg.log" >&2; die "dpkg --purge keep failed"; }
 [ ! -e /usr/bin/keep ] || die "dpkg --purge left /usr/bin/keep"
