@@ -42,6 +42,7 @@ mod serve;
 mod tag_del_revert;
 mod time;
 mod transcripts;
+mod troubleshooting;
 mod truth;
 mod tui;
 mod upgrades;

@@ -520,7 +520,7 @@ impl Config {
             })?,
             None => file.background_embed.unwrap_or(true),
         };
-        let providers = providers(file.providers, env)?;
+        let providers = providers(file.providers, config_path.as_deref(), env)?;
         let trash_days = match file.trash_days {
             Some(days) if !days.is_finite() || days < 0.0 => {
                 return Err(ConfigError(format!(
@@ -637,9 +637,15 @@ fn locations(store: Option<&std::path::Path>, env: &Environment) -> Vec<(&'stati
 
 /// The providers of the config file, checked: an `analyze` table may be
 /// left out when `summarize` names a model (the same one cuts parts).
-fn providers(file: ProvidersFile, env: &Environment) -> Result<Providers, ConfigError> {
-    let one =
-        |name: &str, table: Option<ProviderFile>| table.map(|t| provider(name, t, env)).transpose();
+fn providers(
+    file: ProvidersFile,
+    path: Option<&std::path::Path>,
+    env: &Environment,
+) -> Result<Providers, ConfigError> {
+    let place = path.map_or_else(|| "config file".into(), |p| p.display().to_string());
+    let one = |name: &str, table: Option<ProviderFile>| {
+        table.map(|t| provider(&place, name, t, env)).transpose()
+    };
     let summarize = one("summarize", file.summarize)?;
     let analyze = one("analyze", file.analyze)?.or_else(|| summarize.clone());
     Ok(Providers {
@@ -650,8 +656,14 @@ fn providers(file: ProvidersFile, env: &Environment) -> Result<Providers, Config
     })
 }
 
-fn provider(name: &str, table: ProviderFile, env: &Environment) -> Result<Provider, ConfigError> {
-    let bad = |what: String| ConfigError(format!("config file: [providers.{name}]: {what}"));
+/// One provider's table of the config file at `place`.
+fn provider(
+    place: &str,
+    name: &str,
+    table: ProviderFile,
+    env: &Environment,
+) -> Result<Provider, ConfigError> {
+    let bad = |what: String| ConfigError(format!("{place}: [providers.{name}]: {what}"));
     let url = table.base_url.trim().to_string();
     let Some(rest) = url
         .strip_prefix("http://")

@@ -56,7 +56,7 @@ impl WheelSource {
     /// of the cache; checked, then kept in the cache.
     fn download(&self, package: &Package) -> Result<PathBuf> {
         let spec = format!("{}=={}", package.name, package.version);
-        let Some(python) = &self.python else {
+        let Some(python) = self.python.as_ref().filter(|p| has_pip(p)) else {
             return Err(no_pip(&spec));
         };
         let into = self.cache.join(format!(".download-{}", std::process::id()));
@@ -108,6 +108,18 @@ impl WheelSource {
         let _ = std::fs::remove_dir_all(&into);
         kept
     }
+}
+
+/// Whether `python -m pip` runs: a Python without pip (Debian's python3
+/// before python3-pip is installed) is told apart from a failed download.
+fn has_pip(python: &Path) -> bool {
+    Command::new(python)
+        .args(["-m", "pip", "--version"])
+        .stdin(Stdio::null())
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .status()
+        .is_ok_and(|s| s.success())
 }
 
 fn no_pip(spec: &str) -> Error {
