@@ -41,6 +41,7 @@ mod secrets;
 mod serve;
 mod tag_del_revert;
 mod time;
+mod tour;
 mod transcripts;
 mod troubleshooting;
 mod truth;

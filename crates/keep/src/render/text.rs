@@ -399,18 +399,19 @@ fn edge_lines(out: &[Edge], inverse: &[Edge]) -> Vec<(String, Vec<String>)> {
 }
 
 /// How a note reads in a listing: its title when it has one, then the
-/// start of its summary (unless the summary starts with the title), or
-/// the first line of the summary; shortened.
+/// start of its summary (unless the summary starts with the title, or
+/// with the title as a Markdown heading), or the first line of the
+/// summary; shortened.
 pub fn display_line(note: &Note) -> String {
-    let summary = first_line(&note.summary);
     let Some(title) = note
         .tags
         .first("title")
         .map(str::trim)
         .filter(|t| !t.is_empty())
     else {
-        return summary;
+        return first_line(&note.summary);
     };
+    let summary = first_line(after_heading(&note.summary, title));
     if summary.is_empty() || summary.starts_with(title) {
         return shorten(&format!(
             "{title}{}",
@@ -418,6 +419,19 @@ pub fn display_line(note: &Note) -> String {
         ));
     }
     shorten(&format!("{title} — {summary}"))
+}
+
+/// The summary after its first line when that line is `title` as a
+/// Markdown heading (`# Title`), else the whole summary.
+fn after_heading<'a>(summary: &'a str, title: &str) -> &'a str {
+    let text = summary.trim_start();
+    let first = text.lines().next().unwrap_or("");
+    let heading = first.trim_start_matches('#');
+    if heading.len() < first.len() && heading.trim() == title {
+        &text[first.len()..]
+    } else {
+        summary
+    }
 }
 
 /// The first line of a summary, shortened for listings.
@@ -533,6 +547,18 @@ pub fn human_bytes(bytes: i64) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_heading_that_repeats_the_title_is_not_shown_twice() {
+        let summary = "# Store layer design\n\nThe store keeps one database.";
+        assert_eq!(
+            first_line(after_heading(summary, "Store layer design")),
+            "The store keeps one database."
+        );
+        assert_eq!(after_heading(summary, "Another title"), summary);
+        let plain = "Store layer design is done";
+        assert_eq!(after_heading(plain, "Store layer design"), plain);
+    }
 
     #[test]
     fn text_from_notes_cannot_drive_the_terminal() {
