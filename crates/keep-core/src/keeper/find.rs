@@ -14,7 +14,7 @@ use crate::recall::weights::{
 };
 use crate::recall::{
     Explanation, FindQuery, FindResult, Hit, Matched, Neighbour, PartHit, Query, RecallMode, Via,
-    candidates, facets, graph, passage, question, relevance, replies, when,
+    candidates, coverage, facets, graph, passage, question, relevance, replies, when,
 };
 use keep_model::Note;
 use keep_model::keys;
@@ -87,6 +87,7 @@ impl Keeper {
             parts: query.parts,
         };
         let mut fused = asked.gather(&self.store, text, query_vector.as_deref(), like_rid)?;
+        let mut facets = Vec::new();
         if !pieces.is_empty() {
             let lists = pieces
                 .iter()
@@ -94,6 +95,7 @@ impl Keeper {
                     asked.gather(&self.store, Some(piece), vector.as_deref(), None)
                 })
                 .collect::<Result<Vec<_>>>()?;
+            facets = lists.iter().map(|l| coverage::Facet::of(l)).collect();
             fused = fusion::blend(fused, lists, FACET_WEIGHT);
         }
         let mut rids: Vec<NoteRid> = fused.iter().map(|f| f.rid).collect();
@@ -152,6 +154,8 @@ impl Keeper {
             HashMap::new()
         };
         fusion::sort_by_score(&mut fused);
+        let synopses = fusion::prefer_turns(&mut fused);
+        coverage::diversify(&mut fused, &facets, query.limit);
         fused.truncate(query.limit);
         let mut hits: Vec<Hit> = fused
             .iter()
@@ -220,6 +224,9 @@ impl Keeper {
                     why.wording = judged.wording;
                 }
             }
+        }
+        if let Some(judge) = &mut judge {
+            judge_synopses(judge, &synopses, &fused, &notes);
         }
         if like_rid.is_none() {
             match below_floor(&mut hits, judge.as_ref()) {
@@ -597,6 +604,24 @@ fn part_hit(
 /// When the best hit is below the relevance floor, no hit is returned and
 /// the search says so, naming the closest it left out and the query's
 /// words that nothing in the store holds; else nothing changes.
+/// A conversation whose turns are shown counts its own match too (its
+/// synopsis, left out of the results for its turns) when the search
+/// judges whether anything found is relevant.
+fn judge_synopses(
+    judge: &mut relevance::Judge,
+    synopses: &[Fused],
+    shown: &[Fused],
+    notes: &HashMap<NoteRid, Note>,
+) {
+    for s in synopses {
+        if shown.iter().any(|f| f.rid == s.rid)
+            && let Some(note) = notes.get(&s.rid)
+        {
+            judge.judge(note.id.as_str(), &note.summary, s.coverage, s.similarity);
+        }
+    }
+}
+
 fn below_floor(hits: &mut Vec<Hit>, judge: Option<&relevance::Judge>) -> Option<Notice> {
     let judge = judge?;
     let (best, closest) = judge.closest()?;

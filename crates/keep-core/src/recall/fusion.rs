@@ -263,6 +263,22 @@ pub fn blend(whole: Vec<Fused>, pieces: Vec<Vec<Fused>>, piece_weight: f64) -> V
     fused
 }
 
+/// Leaves out a conversation's own entry (its synopsis) when turns of it
+/// are ranked: the turns are what was said, and the synopsis would take a
+/// place of its own beside them. Returns the entries left out.
+pub fn prefer_turns(fused: &mut Vec<Fused>) -> Vec<Fused> {
+    let with_turns: HashSet<NoteRid> = fused
+        .iter()
+        .filter(|f| f.turn.is_some())
+        .map(|f| f.rid)
+        .collect();
+    let (kept, left): (Vec<Fused>, Vec<Fused>) = std::mem::take(fused)
+        .into_iter()
+        .partition(|f| f.turn.is_some() || !with_turns.contains(&f.rid));
+    *fused = kept;
+    left
+}
+
 pub fn sort_by_score(fused: &mut [Fused]) {
     fused.sort_by(|a, b| {
         b.score
@@ -313,6 +329,24 @@ pub(crate) fn fused(rid: i64, score: f64) -> Fused {
 
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn a_conversations_own_entry_gives_way_to_its_turns() {
+        let turn = |rid, part, score| super::Fused {
+            turn: Some(part),
+            ..super::fused(rid, score)
+        };
+        let mut list = vec![
+            super::fused(1, 3.0),
+            turn(1, 4, 2.0),
+            super::fused(2, 1.5),
+            turn(3, 1, 1.0),
+        ];
+        let left = super::prefer_turns(&mut list);
+        assert_eq!(left.len(), 1);
+        let units: Vec<_> = list.iter().map(|f| (f.rid.0, f.turn)).collect();
+        assert_eq!(units, [(1, Some(4)), (2, None), (3, Some(1))]);
+    }
+
     #[test]
     fn each_pieces_best_match_joins_just_below_the_whole_questions_best() {
         let whole = vec![fused(1, 2.0), fused(2, 1.6), fused(3, 1.2)];

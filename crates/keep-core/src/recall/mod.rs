@@ -2,12 +2,14 @@
 //! how notes are ranked: candidates from the keyword and vector indexes
 //! (`candidates`), fused by score with parts and versions rolled up to their
 //! note and recency decay (`fusion`), a reply's match credited to the
-//! message it answers (`replies`), then deep recall along edges and
+//! message it answers (`replies`), the first results of a compound
+//! question chosen to cover each of its pieces (`facets`, `coverage`), then deep recall along edges and
 //! distinctive shared tags (`deep`, `graph`). A question's frame ("what do
 //! I have about") is set aside before any of it (`question`). Every weight lives in
 //! `weights`. The keeper runs these steps; this module holds no state.
 
 pub(crate) mod candidates;
+pub(crate) mod coverage;
 pub mod deep;
 pub mod facets;
 pub(crate) mod fusion;

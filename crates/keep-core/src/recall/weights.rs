@@ -169,6 +169,19 @@ pub const MAX_FACETS: usize = 4;
 pub const FACET_WEIGHT: f64 = 0.95;
 /// The first this many matches of each piece join the whole's ranking.
 pub const PIECE_TOP: usize = 1;
+/// The first this many matches of each piece count towards covering it
+/// (`coverage`).
+pub const FACET_POOL: usize = 10;
+/// The first results of a compound question are chosen from this many
+/// times as many (`coverage`).
+pub const COVERAGE_POOL: usize = 3;
+/// The weight of covering the pieces against a result's own score when
+/// the first results of a compound question are chosen (`coverage`).
+/// Chosen on the dev questions of `cargo bench --bench conversations`:
+/// 0.5 gives the two-part questions all@5 0.113 (0.081 by score alone)
+/// with any@5 0.903; 0.7 gives all@5 0.129 but any@5 0.887 and less on
+/// the other questions (any@5 of all 0.844 against 0.863).
+pub const COVERAGE_SHARE: f64 = 0.5;
 
 /// A reply's score kept once the message it answers is credited with it
 /// (`replies`). Chosen on `cargo bench --bench conversations` (assistant
