@@ -17,6 +17,7 @@ mod edges;
 mod errors;
 mod export;
 mod faults;
+mod figures;
 mod find;
 mod hooks;
 mod ingest;
