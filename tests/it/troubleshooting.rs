@@ -186,45 +186,23 @@ const CASES: &[Case] = &[
     },
     Case {
         quote: "keep: ~/.config/keep/config.toml: line 1, colour",
-        run: || {
-            let mut env = Env::new();
-            let config = env.path(".config/keep/config.toml");
-            std::fs::create_dir_all(config.parent().unwrap()).unwrap();
-            std::fs::write(&config, "colour = \"blue\"\n").unwrap();
-            env.set("KEEP_CONFIG", &config.display().to_string());
-            Run::of(&env, env.run(&["list"]))
-        },
+        run: || list_with_config("colour = \"blue\"\n"),
     },
     Case {
         quote: "keep: ~/.config/keep/config.toml: [providers.summarize]",
         run: || {
-            let mut env = Env::new();
-            let config = env.path(".config/keep/config.toml");
-            std::fs::create_dir_all(config.parent().unwrap()).unwrap();
-            std::fs::write(
-                &config,
+            list_with_config(
                 "[providers.summarize]\nbase_url = \"http://127.0.0.1:9/v1\"\nmodel = \"m\"\napi_key_env = \"OPENAI_API_KEY\"\n",
             )
-            .unwrap();
-            env.set("KEEP_CONFIG", &config.display().to_string());
-            Run::of(&env, env.run(&["list"]))
         },
     },
     Case {
         quote: "keep: KEEP_CLOCK:",
-        run: || {
-            let mut env = Env::new();
-            env.set("KEEP_CLOCK", "yesterday");
-            Run::of(&env, env.run(&["list"]))
-        },
+        run: || list_with("KEEP_CLOCK", "yesterday"),
     },
     Case {
         quote: "keep: KEEP_BACKGROUND_EMBED:",
-        run: || {
-            let mut env = Env::new();
-            env.set("KEEP_BACKGROUND_EMBED", "x");
-            Run::of(&env, env.run(&["list"]))
-        },
+        run: || list_with("KEEP_BACKGROUND_EMBED", "x"),
     },
     Case {
         quote: "keep: no such file or folder",
@@ -242,11 +220,7 @@ const CASES: &[Case] = &[
     },
     Case {
         quote: "keep: the store /etc/passwd is a file",
-        run: || {
-            let mut env = Env::new();
-            env.set("KEEP_STORE", "/etc/passwd");
-            Run::of(&env, env.run(&["list"]))
-        },
+        run: || list_with("KEEP_STORE", "/etc/passwd"),
     },
     Case {
         quote: "keep: the store at DIR was written by a newer keep",
@@ -259,11 +233,7 @@ const CASES: &[Case] = &[
     },
     Case {
         quote: "keep: cannot connect to the database server postgres://USER@HOST:PORT/DB",
-        run: || {
-            let mut env = Env::new();
-            env.set("KEEP_STORE", "postgres://ana@127.0.0.1:1/keep");
-            Run::of(&env, env.run(&["list"]))
-        },
+        run: || list_with("KEEP_STORE", "postgres://ana@127.0.0.1:1/keep"),
     },
     Case {
         quote: "keep: nothing relevant:",
@@ -289,6 +259,23 @@ const CASES: &[Case] = &[
         },
     },
 ];
+
+/// `keep list` with the variable `key` set to `value`.
+fn list_with(key: &str, value: &str) -> Run {
+    let mut env = Env::new();
+    env.set(key, value);
+    Run::of(&env, env.run(&["list"]))
+}
+
+/// `keep list` with `contents` as `~/.config/keep/config.toml`.
+fn list_with_config(contents: &str) -> Run {
+    let mut env = Env::new();
+    let config = env.path(".config/keep/config.toml");
+    std::fs::create_dir_all(config.parent().unwrap()).unwrap();
+    std::fs::write(&config, contents).unwrap();
+    env.set("KEEP_CONFIG", &config.display().to_string());
+    Run::of(&env, env.run(&["list"]))
+}
 
 fn make_executable(path: &std::path::Path) {
     use std::os::unix::fs::PermissionsExt;
