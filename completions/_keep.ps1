@@ -102,7 +102,7 @@ Register-ArgumentCompleter -Native -CommandName 'keep' -ScriptBlock {
             [CompletionResult]::new('--store', '--store', [CompletionResultType]::ParameterName, 'Store directory, holding keep.db, or a PostgreSQL URL (postgres://USER@HOST/DB) (or KEEP_STORE) [default: the platform data directory + /keep]')
             [CompletionResult]::new('--history', '--history', [CompletionResultType]::ParameterName, 'List the note''s versions (current first) instead of showing it')
             [CompletionResult]::new('--parts', '--parts', [CompletionResultType]::ParameterName, 'List the note''s parts (ID@P{N} and the start of each) instead of showing it')
-            [CompletionResult]::new('--text', '--text', [CompletionResultType]::ParameterName, 'Print each note''s whole text (its parts joined by a blank line, or its summary when it has none) instead of showing it')
+            [CompletionResult]::new('--text', '--text', [CompletionResultType]::ParameterName, 'Print each note''s whole text (its parts joined by a blank line, or its summary when it has none) instead of showing it; a text of more than 1000 parts (about 1.5 MB) keeps only those, and put said so')
             [CompletionResult]::new('--similar', '--similar', [CompletionResultType]::ParameterName, 'List the notes most similar in meaning to each note instead of showing it')
             [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print one JSON document instead of text')
             [CompletionResult]::new('--ids', '--ids', [CompletionResultType]::ParameterName, 'Print only ids, one per line (for xargs)')

@@ -97,7 +97,7 @@ set edit:completion:arg-completer[keep] = {|@words|
             cand --store 'Store directory, holding keep.db, or a PostgreSQL URL (postgres://USER@HOST/DB) (or KEEP_STORE) [default: the platform data directory + /keep]'
             cand --history 'List the note''s versions (current first) instead of showing it'
             cand --parts 'List the note''s parts (ID@P{N} and the start of each) instead of showing it'
-            cand --text 'Print each note''s whole text (its parts joined by a blank line, or its summary when it has none) instead of showing it'
+            cand --text 'Print each note''s whole text (its parts joined by a blank line, or its summary when it has none) instead of showing it; a text of more than 1000 parts (about 1.5 MB) keeps only those, and put said so'
             cand --similar 'List the notes most similar in meaning to each note instead of showing it'
             cand --json 'Print one JSON document instead of text'
             cand --ids 'Print only ids, one per line (for xargs)'

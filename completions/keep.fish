@@ -90,7 +90,7 @@ complete -c keep -n "__fish_keep_using_subcommand get" -s t -l tag -d 'Only show
 complete -c keep -n "__fish_keep_using_subcommand get" -l store -d 'Store directory, holding keep.db, or a PostgreSQL URL (postgres://USER@HOST/DB) (or KEEP_STORE) [default: the platform data directory + /keep]' -r -F
 complete -c keep -n "__fish_keep_using_subcommand get" -l history -d 'List the note\'s versions (current first) instead of showing it'
 complete -c keep -n "__fish_keep_using_subcommand get" -l parts -d 'List the note\'s parts (ID@P{N} and the start of each) instead of showing it'
-complete -c keep -n "__fish_keep_using_subcommand get" -l text -d 'Print each note\'s whole text (its parts joined by a blank line, or its summary when it has none) instead of showing it'
+complete -c keep -n "__fish_keep_using_subcommand get" -l text -d 'Print each note\'s whole text (its parts joined by a blank line, or its summary when it has none) instead of showing it; a text of more than 1000 parts (about 1.5 MB) keeps only those, and put said so'
 complete -c keep -n "__fish_keep_using_subcommand get" -l similar -d 'List the notes most similar in meaning to each note instead of showing it'
 complete -c keep -n "__fish_keep_using_subcommand get" -l json -d 'Print one JSON document instead of text'
 complete -c keep -n "__fish_keep_using_subcommand get" -l ids -d 'Print only ids, one per line (for xargs)'

@@ -473,3 +473,28 @@ fn a_folder_put_says_where_its_time_went() {
     let quiet = env.run(&["put", dir.to_str().unwrap()]);
     assert!(!String::from_utf8(quiet.stderr).unwrap().contains("timings"));
 }
+
+#[test]
+fn a_text_past_the_parts_limit_says_what_is_found_by_keyword_only() {
+    let env = Env::new();
+    let file = env.path("long.txt");
+    let text: Vec<String> = (0..60_000)
+        .map(|i| {
+            format!(
+                "Sentence number {i} says the lamp at post {} was checked.",
+                i * 7
+            )
+        })
+        .collect();
+    std::fs::write(&file, text.join(" ")).unwrap();
+    let out = env.run(&["put", file.to_str().unwrap()]);
+    assert!(out.status.success());
+    let said = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        said.contains("its first 1000 parts are kept as parts and embedded; the last 2.3 MB of its text are found by keyword only"),
+        "{said}"
+    );
+    // The end of the text is still found by its words.
+    let found = env.ok(&["find", "--mode", "keyword", "--ids", "post 419993"]);
+    assert_eq!(found.trim(), file_id(&file), "{found}");
+}

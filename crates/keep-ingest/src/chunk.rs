@@ -19,6 +19,26 @@ const OVERLAP_MAX_CHARS: usize = 400;
 /// Parts of one note at most (about 1.5 MB of text).
 pub const MAX_PARTS: usize = 1000;
 
+/// How much of `text` its `parts` leave out, in bytes, when they stop at
+/// `MAX_PARTS` before its end (the rest is found by keyword only).
+pub fn left_out(text: &str, parts: &[Chunk]) -> Option<usize> {
+    if parts.len() < MAX_PARTS {
+        return None;
+    }
+    let last = parts.last()?.text.trim_end();
+    let tail: String = last
+        .chars()
+        .rev()
+        .take(200)
+        .collect::<Vec<_>>()
+        .into_iter()
+        .rev()
+        .collect();
+    let end = text.rfind(tail.as_str()).map_or(0, |at| at + tail.len());
+    let rest = text[end..].trim_end().len();
+    (rest > 0).then_some(rest)
+}
+
 /// A part of a text: its text and the headings it sits under.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Chunk {
@@ -61,9 +81,8 @@ pub fn sectioned(text: &str) -> Vec<Chunk> {
                 note_heading(&mut path, line);
             }
         }
-        let first_line = text[start..].lines().next().unwrap_or("");
         let mut here = path.clone();
-        if !in_code {
+        if !in_code && let Some(first_line) = short_line_at(text, start) {
             note_heading(&mut here, first_line);
         }
         sections.push((!here.is_empty()).then(|| {
@@ -130,6 +149,9 @@ pub fn slides(slides: &[String]) -> Vec<Chunk> {
 
 /// Updates the path of headings with `line` if it is a Markdown heading.
 fn note_heading(path: &mut Vec<(usize, String)>, line: &str) {
+    if line.len() > MAX_HEADING_BYTES {
+        return;
+    }
     let trimmed = line.trim_start();
     let level = trimmed.chars().take_while(|c| *c == '#').count();
     if level == 0 || level > 6 || !trimmed[level..].starts_with(' ') {
@@ -141,6 +163,25 @@ fn note_heading(path: &mut Vec<(usize, String)>, line: &str) {
     }
     path.retain(|(l, _)| *l < level);
     path.push((level, title));
+}
+
+/// A heading is one line of at most this many bytes: a longer line that
+/// opens with `#` is text (a file with no line breaks is one line).
+const MAX_HEADING_BYTES: usize = 300;
+
+/// The line that starts at byte `at` of `text`, when it is no longer
+/// than a heading may be; found without reading further than that.
+fn short_line_at(text: &str, at: usize) -> Option<&str> {
+    let rest = &text[at..];
+    let mut window = rest.len().min(MAX_HEADING_BYTES + 1);
+    while !rest.is_char_boundary(window) {
+        window -= 1;
+    }
+    match rest[..window].find('\n') {
+        Some(end) => Some(&rest[..end]),
+        None if window == rest.len() => Some(rest),
+        None => None,
+    }
 }
 
 /// The chunks of `text`, or none when it is short.
@@ -301,6 +342,20 @@ fn split_point(text: &str, chars: usize) -> usize {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_text_with_no_line_breaks_has_no_headings() {
+        // One line of text that has "# " in it: no part takes the rest of
+        // the line for its section.
+        let text =
+            "Some prose about lamps. # Not a heading, only text that follows. ".repeat(2_000);
+        let parts = sectioned(&text);
+        assert!(parts.len() > 10, "{}", parts.len());
+        assert!(parts.iter().all(|p| p.section.is_none()));
+        assert_eq!(short_line_at("# Title\nbody", 0), Some("# Title"));
+        assert_eq!(short_line_at(&"x".repeat(400), 0), None);
+        assert_eq!(short_line_at("é# tail", 2), Some("# tail"));
+    }
 
     #[test]
     fn parts_start_at_sections_and_know_their_headings() {

@@ -49,7 +49,7 @@ pub struct Args {
     #[arg(long, conflicts_with_all = ["version", "history", "as_of"])]
     pub parts: bool,
 
-    /// Print each note's whole text (its parts joined by a blank line, or its summary when it has none) instead of showing it
+    /// Print each note's whole text (its parts joined by a blank line, or its summary when it has none) instead of showing it; a text of more than 1000 parts (about 1.5 MB) keeps only those, and put said so
     #[arg(long, conflicts_with_all = ["version", "history", "parts", "as_of"])]
     #[serde(default)]
     pub text: bool,
