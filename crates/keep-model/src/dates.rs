@@ -3,6 +3,8 @@
 //! periods people type for event-time filters (`2023-05`, `last week`,
 //! `2023-01..2023-03`).
 
+use std::collections::VecDeque;
+
 use jiff::civil::{Date, Weekday};
 use jiff::tz::TimeZone;
 use jiff::{Span, ToSpan};
@@ -59,22 +61,30 @@ const MAX_DATES: usize = 16;
 /// said or written), in the order first spoken, without repeats.
 pub fn spoken_dates(text: &str, said: Timestamp) -> Vec<Spoken> {
     let anchor = day_of(said);
-    let words = words(text);
+    let mut words = words(text);
+    // The words from the one looked at on: a phrase reads only forward,
+    // so a long text is never held as words whole.
+    let mut window: VecDeque<String> = words.by_ref().take(PHRASE_WORDS).collect();
     let mut found: Vec<Spoken> = Vec::new();
-    let mut i = 0;
-    while i < words.len() && found.len() < MAX_DATES {
-        match phrase_at(&words, i, anchor) {
+    while !window.is_empty() && found.len() < MAX_DATES {
+        let step = match phrase_at(window.make_contiguous(), 0, anchor) {
             Some((spoken, used)) => {
                 if !found.contains(&spoken) {
                     found.push(spoken);
                 }
-                i += used.max(1);
+                used.max(1)
             }
-            None => i += 1,
-        }
+            None => 1,
+        };
+        window.drain(..step.min(window.len()));
+        window.extend(words.by_ref().take(PHRASE_WORDS - window.len()));
     }
     found
 }
+
+/// The words a phrase that speaks of a date may take, at most (with room
+/// to spare: "the day before yesterday" is four).
+const PHRASE_WORDS: usize = 16;
 
 /// The UTC day of a timestamp.
 fn day_of(t: Timestamp) -> Date {
@@ -87,13 +97,12 @@ fn day_of(t: Timestamp) -> Date {
 /// Lower-case words and numbers; a date written `2023-05-07` stays one
 /// word, "7th" becomes "7", an amount keeps its currency sign ("$25" is
 /// no day), other punctuation goes.
-fn words(text: &str) -> Vec<String> {
+fn words(text: &str) -> impl Iterator<Item = String> + '_ {
     text.split(|c: char| !(c.is_alphanumeric() || matches!(c, '-' | '\'' | '$' | '€' | '£')))
         .map(|w| w.trim_matches(|c| c == '-' || c == '\'').to_lowercase())
         .map(|w| w.strip_suffix("'s").map(str::to_string).unwrap_or(w))
         .map(|w| ordinal_number(&w).unwrap_or(w))
         .filter(|w| !w.is_empty())
-        .collect()
 }
 
 /// "7th", "1st", "22nd" as "7", "1", "22".
