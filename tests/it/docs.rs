@@ -302,3 +302,21 @@ fn links_between_the_documents_lead_somewhere() {
     assert!(checked > 20, "{checked} links checked");
     assert!(broken.is_empty(), "broken links: {broken:#?}");
 }
+
+/// The browser's screen in the README is the one its tests render (the
+/// snapshot `keep ui` is held to, 80 by 24, high contrast).
+#[test]
+fn the_readme_shows_the_screen_the_browser_renders() {
+    let root = crate::common::repo_root();
+    let snapshot = std::fs::read_to_string(root.join(
+        "crates/keep/src/tui/snapshots/keep__tui__tests__screen_browse_narrow_high_contrast.snap",
+    ))
+    .unwrap();
+    let body = snapshot.splitn(3, "---\n").nth(2).expect("a snapshot body");
+    let screen = body.split("\n\n").next().unwrap().trim_end_matches('\n');
+    let readme = std::fs::read_to_string(root.join("README.md")).unwrap();
+    assert!(
+        readme.contains(&format!("```text\n{screen}\n```")),
+        "README.md does not show the browser's screen as it renders"
+    );
+}
