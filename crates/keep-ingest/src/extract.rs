@@ -88,10 +88,26 @@ pub fn extract(
     doc.tags = doc
         .tags
         .pairs()
-        .map(|(k, v)| (k.to_string(), without_private_use(v).trim().to_string()))
+        .map(|(k, v)| (k.to_string(), tag_value(v)))
         .filter(|(_, v)| !v.is_empty())
         .collect();
     Ok(doc)
+}
+
+/// A document's tag value (title, author, ...) is at most this many
+/// characters: a file that puts its whole text in a heading or a title
+/// gives a value that every part's section would carry.
+const MAX_TAG_CHARS: usize = 300;
+
+/// A tag value read from a document: trimmed, without private-use
+/// characters, cut at `MAX_TAG_CHARS` with a closing `…`.
+fn tag_value(value: &str) -> String {
+    let value = without_private_use(value);
+    let value = value.trim();
+    match value.char_indices().nth(MAX_TAG_CHARS - 1) {
+        Some((cut, _)) => format!("{}…", value[..cut].trim_end()),
+        None => value.to_string(),
+    }
 }
 
 /// Whether extracting `bytes` calls a parser that hostile input could
@@ -111,6 +127,21 @@ pub fn may_need_ocr(bytes: &[u8]) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_title_that_runs_on_is_cut() {
+        let doc = extract(
+            "# ".repeat(200_000).as_bytes(),
+            "x.md",
+            Some(Path::new("x.md")),
+            None,
+        )
+        .unwrap();
+        let title = doc.tags.first("title").unwrap();
+        assert_eq!(title.chars().count(), MAX_TAG_CHARS);
+        assert!(title.ends_with('…'), "{title}");
+        assert_eq!(tag_value("  A Title "), "A Title");
+    }
 
     #[test]
     fn files_lying_about_their_type_are_refused() {

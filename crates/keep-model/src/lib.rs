@@ -13,6 +13,7 @@ mod note;
 pub mod secrets;
 mod selector;
 pub mod settings;
+pub mod size;
 mod stopwords;
 mod tags;
 pub mod time;

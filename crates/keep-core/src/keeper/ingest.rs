@@ -509,10 +509,10 @@ impl Keeper {
         for (_, content, _) in &contents {
             if let Some(rest) = chunk::left_out(&content.text, &content.parts) {
                 report.notices.push(Notice::new(format!(
-                    "{}: its first {} parts are kept as parts and embedded; the last {:.1} MB of its text are found by keyword only",
+                    "{}: its first {} parts are kept as parts and embedded; the last {} of its text are found by keyword only",
                     content.id,
                     chunk::MAX_PARTS,
-                    rest as f64 / 1_000_000.0
+                    keep_model::size::human_bytes(i64::try_from(rest).unwrap_or(i64::MAX))
                 )));
             }
         }
